@@ -1,4 +1,36 @@
 import type * as z from "zod/mini";
+import { safeParse } from "zod/mini";
+
+// zod/mini ships without message locales (every built-in message is
+// "Invalid input"), so the wording of a 400 is made here from the issue's
+// code. Messages a schema sets itself are kept.
+
+const GENERIC_MESSAGE = "Invalid input";
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  if (issue.message && issue.message !== GENERIC_MESSAGE) return issue.message;
+  switch (issue.code) {
+    case "invalid_type":
+      return issue.input === undefined ? "is required" : `must be ${issue.expected === "int" ? "an integer" : `a ${issue.expected}`}`;
+    case "invalid_value":
+      return `must be one of ${issue.values.map((value) => JSON.stringify(value)).join(", ")}`;
+    case "unrecognized_keys":
+      return `unknown field${issue.keys.length > 1 ? "s" : ""} ${issue.keys.join(", ")}`;
+    case "too_big":
+      return issue.origin === "string" ? `must be at most ${String(issue.maximum)} characters` : issue.origin === "array" ? `must have at most ${String(issue.maximum)} items` : `must be at most ${String(issue.maximum)}`;
+    case "too_small":
+      return issue.origin === "string" ? `must be at least ${String(issue.minimum)} characters` : issue.origin === "array" ? `must have at least ${String(issue.minimum)} items` : `must be at least ${String(issue.minimum)}`;
+    case "invalid_format":
+      return `must be a valid ${issue.format}`;
+    case "not_multiple_of":
+      return `must be a multiple of ${String(issue.divisor)}`;
+    case "invalid_union":
+    case "invalid_key":
+    case "invalid_element":
+    case "custom":
+      return "is not valid";
+  }
+}
 
 /**
  * One line naming every field that failed and why, e.g.
@@ -6,10 +38,18 @@ import type * as z from "zod/mini";
  * messages on both sides, so a bad input always names its field.
  */
 export function describeZodError(error: z.core.$ZodError, subject?: string): string {
-  const parts = error.issues.map((issue) => {
-    const path = issue.path.map(String).join(".") || subject || "value";
-    const missing = issue.code === "invalid_type" && issue.input === undefined;
-    return `${path}: ${missing ? "is required" : issue.message}`;
-  });
-  return parts.join("; ");
+  return error.issues
+    .map((issue) => {
+      const path = issue.path.map(String).join(".") || subject || "value";
+      return `${path}: ${describeIssue(issue)}`;
+    })
+    .join("; ");
+}
+
+export type DescribedResult<T> = { success: true; data: T } | { success: false; message: string };
+
+/** Parses and, on failure, describes every issue (with the inputs, so a missing field reads "is required"). */
+export function parseDescribed<T extends z.ZodMiniType>(schema: T, input: unknown, subject?: string): DescribedResult<z.infer<T>> {
+  const result = safeParse(schema, input, { reportInput: true });
+  return result.success ? { success: true, data: result.data } : { success: false, message: describeZodError(result.error, subject) };
 }

@@ -1,0 +1,113 @@
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import type { SeededWorld } from "./world/types.ts";
+import { EmulatorClock } from "./clock.ts";
+import { FaultRegistry } from "./http/faults.ts";
+import type { ServiceEnv } from "./http/env.ts";
+import { RateLimiter } from "./http/rate-limiter.ts";
+import { ServiceError } from "./http/service-error.ts";
+import { assignTraceId, authenticateKey, errorResponse, injectFaults, rateLimit, resolveOrganization } from "./http/service-middleware.ts";
+import { registerAppointmentRoutes } from "./routes/appointment-routes.ts";
+import { registerInstallationRoutes } from "./routes/installation-routes.ts";
+import { registerNoteRoutes } from "./routes/note-routes.ts";
+import { registerPeopleRoutes } from "./routes/people-routes.ts";
+import type { EmulatorSettings, RouteDeps } from "./routes/route-deps.ts";
+import { registerScheduleRoutes } from "./routes/schedule-routes.ts";
+import { createSandboxRoutes } from "./sandbox/sandbox-routes.ts";
+import { generateWorld } from "./seed/generate-world.ts";
+import { ServiceState } from "./service/service-state.ts";
+import { createSigningKeys } from "./tokens/signing-keys.ts";
+import { createWebhookDispatcher, type WebhookDispatcher } from "./webhooks/webhook-dispatcher.ts";
+import { WEBHOOK_SIGNING_SECRET } from "./world/identities.ts";
+
+// The Clinic Data Service emulator (DESIGN.md "The emulator"). Building it
+// has no side effects: no port, no timer; `emulator/index.ts` binds and
+// starts the background sync.
+
+export interface EmulatorOptions {
+  seed?: number;
+  clock?: EmulatorClock;
+  scale?: "default" | "large";
+  settings?: Partial<EmulatorSettings>;
+  /** Webhook delivery's fetch (tests inject one). */
+  fetch?: typeof fetch;
+  /** Replaces the seeded world (tests with hand-made data). */
+  generate?: (now: number) => SeededWorld;
+}
+
+export interface Emulator {
+  app: Hono;
+  state: ServiceState;
+  clock: EmulatorClock;
+  faults: FaultRegistry;
+  dispatcher: WebhookDispatcher;
+  settings: EmulatorSettings;
+  close(): void;
+}
+
+export const DEFAULT_SETTINGS: EmulatorSettings = {
+  syncIntervalSeconds: 60,
+  holdTtlSeconds: 600,
+  strongReadLatencyMs: 40,
+  rateLimit: 1000,
+  rateLimitWindowSeconds: 60,
+  publicUrl: "http://127.0.0.1:4010",
+};
+
+/** Seed 001 does not show a maximum body size; 1 MB is assumed. */
+const MAX_BODY_BYTES = 1024 * 1024;
+const DATA_PATH = /^\/v\d+\//;
+
+export function createEmulator(options: EmulatorOptions = {}): Emulator {
+  const settings: EmulatorSettings = { ...DEFAULT_SETTINGS, ...options.settings };
+  const clock = options.clock ?? new EmulatorClock();
+  const seed = options.seed ?? 20261122;
+  const scale = options.scale ?? "default";
+  const signingSecrets = { current: [WEBHOOK_SIGNING_SECRET], initial: [WEBHOOK_SIGNING_SECRET] };
+  const dispatcher = createWebhookDispatcher({ clock, signingSecrets: () => signingSecrets.current, fetch: options.fetch });
+  const state = new ServiceState({
+    clock,
+    dispatcher,
+    syncIntervalSeconds: settings.syncIntervalSeconds,
+    generate: options.generate ?? ((now) => generateWorld({ seed, now, scale, avatarBaseUrl: `${settings.publicUrl}/_sandbox/avatars` })),
+  });
+  const faults = new FaultRegistry();
+  const limiter = new RateLimiter(clock, settings.rateLimit, settings.rateLimitWindowSeconds);
+  const signingKey = createSigningKeys();
+  const deps: RouteDeps = { state, clock, settings };
+
+  const service = new Hono<ServiceEnv>();
+  service.use(assignTraceId);
+  service.use(bodyLimit({ maxSize: MAX_BODY_BYTES, onError: () => { throw ServiceError.of("bad_request", "body must be at most 1 MB"); } }));
+  service.use(authenticateKey);
+  const withOrganization = resolveOrganization(state);
+  service.use(async (c, next) => (c.req.path === "/v1/installations" ? next() : withOrganization(c, next)));
+  service.use(rateLimit(limiter));
+  service.use(injectFaults(faults, settings.rateLimitWindowSeconds, () => clock.now()));
+  service.use(async (_c, next) => {
+    state.syncIfDue();
+    await next();
+  });
+  registerInstallationRoutes(service, deps);
+  registerPeopleRoutes(service, deps);
+  registerAppointmentRoutes(service, deps);
+  registerScheduleRoutes(service, deps);
+  registerNoteRoutes(service, deps);
+  service.notFound((c) => errorResponse(c, ServiceError.of("not_found", `No endpoint ${c.req.method} ${c.req.path}`)));
+  service.onError((error, c) => {
+    if (error instanceof ServiceError) return errorResponse(c, error);
+    console.error("emulator: unexpected error", error);
+    return errorResponse(c, ServiceError.of("internal_error", "Internal error"));
+  });
+
+  const app = new Hono();
+  app.route("/_sandbox", createSandboxRoutes({ state, clock, faults, limiter, dispatcher, signingKey, settings, signingSecrets }));
+  app.get("/.well-known/jwks.json", async (c) => c.json({ keys: [(await signingKey()).publicJwk] }, 200, { "Cache-Control": "public, max-age=300" }));
+  app.get("/healthz", (c) => c.json({ ok: true }));
+  app.all("*", async (c) => {
+    if (!DATA_PATH.test(c.req.path)) return c.json({ code: "not_found", message: `No route ${c.req.method} ${c.req.path}` }, 404);
+    return service.fetch(c.req.raw);
+  });
+
+  return { app, state, clock, faults, dispatcher, settings, close: () => dispatcher.close() };
+}

@@ -1,0 +1,21 @@
+import * as z from "zod/mini";
+import { parseDescribed } from "../contract/validation.ts";
+
+// The only place the emulator reads process.env.
+
+const emulatorEnv = z.object({
+  PORT: z._default(z.pipe(z.string().check(z.regex(/^\d{1,5}$/, "must be a port number")), z.transform(Number)), 4010),
+  EMULATOR_PUBLIC_URL: z.optional(z.url()),
+  EMULATOR_SEED: z._default(z.pipe(z.string().check(z.regex(/^\d+$/, "must be a whole number")), z.transform(Number)), 20261122),
+  EMULATOR_SCALE: z._default(z.enum(["default", "large"]), "default"),
+  EMULATOR_SYNC_INTERVAL_SECONDS: z.optional(z.pipe(z.string().check(z.regex(/^\d+(\.\d+)?$/, "must be a number of seconds")), z.transform(Number))),
+  EMULATOR_HOLD_TTL_SECONDS: z.optional(z.pipe(z.string().check(z.regex(/^\d+$/, "must be a whole number of seconds")), z.transform(Number))),
+  EMULATOR_STRONG_LATENCY_MS: z.optional(z.pipe(z.string().check(z.regex(/^\d+$/, "must be a whole number of ms")), z.transform(Number))),
+});
+export type EmulatorEnv = z.infer<typeof emulatorEnv>;
+
+export function readEmulatorEnv(source: Record<string, string | undefined> = process.env): EmulatorEnv {
+  const result = parseDescribed(emulatorEnv, source);
+  if (!result.success) throw new Error(`Emulator configuration is invalid: ${result.message}`);
+  return result.data;
+}

@@ -1,0 +1,33 @@
+import { serve } from "@hono/node-server";
+import { createEmulator } from "./app.ts";
+import { readEmulatorEnv } from "./env.ts";
+
+// `npm run emulator`: binds the emulator to PORT (default 4010) and runs the
+// service's periodic sync in the background.
+
+const env = readEmulatorEnv();
+const emulator = createEmulator({
+  seed: env.EMULATOR_SEED,
+  scale: env.EMULATOR_SCALE,
+  settings: {
+    publicUrl: env.EMULATOR_PUBLIC_URL ?? `http://127.0.0.1:${env.PORT}`,
+    ...(env.EMULATOR_SYNC_INTERVAL_SECONDS !== undefined && { syncIntervalSeconds: env.EMULATOR_SYNC_INTERVAL_SECONDS }),
+    ...(env.EMULATOR_HOLD_TTL_SECONDS !== undefined && { holdTtlSeconds: env.EMULATOR_HOLD_TTL_SECONDS }),
+    ...(env.EMULATOR_STRONG_LATENCY_MS !== undefined && { strongReadLatencyMs: env.EMULATOR_STRONG_LATENCY_MS }),
+  },
+});
+
+const syncTimer = setInterval(() => emulator.state.syncIfDue(), 1000);
+syncTimer.unref();
+
+const server = serve({ fetch: emulator.app.fetch, port: env.PORT, hostname: "127.0.0.1" }, (info) => {
+  console.log(`emulator: Clinic Data Service sandbox on http://127.0.0.1:${info.port} (scale ${env.EMULATOR_SCALE}, seed ${env.EMULATOR_SEED})`);
+});
+
+function shutdown() {
+  clearInterval(syncTimer);
+  emulator.close();
+  server.close(() => process.exit(0));
+}
+process.on("SIGINT", shutdown);
+process.on("SIGTERM", shutdown);

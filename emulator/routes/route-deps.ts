@@ -1,0 +1,24 @@
+import type { Hono } from "hono";
+import type { Clock } from "../clock.ts";
+import type { ServiceEnv } from "../http/env.ts";
+import type { ServiceState } from "../service/service-state.ts";
+
+export interface EmulatorSettings {
+  /** Sync interval; also the mirror's `maxStalenessSeconds`. */
+  syncIntervalSeconds: number;
+  holdTtlSeconds: number;
+  /** A strong read goes to the EHR live and is slower (seed 001 "Schedule"). */
+  strongReadLatencyMs: number;
+  rateLimit: number;
+  rateLimitWindowSeconds: number;
+  /** The emulator's public origin: token issuer, avatar URLs. */
+  publicUrl: string;
+}
+
+export interface RouteDeps {
+  state: ServiceState;
+  clock: Clock;
+  settings: EmulatorSettings;
+}
+
+export type ServiceApp = Hono<ServiceEnv>;

@@ -1,0 +1,183 @@
+import * as z from "zod/mini";
+import { appointmentType as appointmentTypeSchema, holdCreateBody, type AppointmentType, type AvailabilityMeta, type SlotMeta } from "../../contract/clinic-api/schedule.ts";
+import { availabilityTemplatesQuery, pageQuery, slotsQuery } from "../../contract/clinic-api/queries.ts";
+import { expandTemplate } from "../../contract/recurrence/expand-template.ts";
+import { isRawUuid, parseV3PathId, toPrefixedId, toRawUuid, type IdPrefix } from "../../contract/ids.ts";
+import { addDays, daysBetween, localDateOf } from "../../contract/time/zoned-time.ts";
+import { paginate } from "../http/paginate.ts";
+import { ServiceError, badRequest, notFound } from "../http/service-error.ts";
+import { ok } from "../http/service-middleware.ts";
+import { parseJsonBody, parseQuery } from "../http/validate.ts";
+import { searchSlots, slotLengthFor, type ScheduleSource } from "../service/slot-finder.ts";
+import type { OrgState } from "../service/service-state.ts";
+import type { RouteDeps, ServiceApp } from "./route-deps.ts";
+
+// Seed 001 "Schedule" with DESIGN.md's assumed contracts: appointment types,
+// availability templates with instances, slots, hold creation and release.
+
+/** Maximum windows are not shown by the seeds; these bounds are assumed (docs/assumed-contracts.md). */
+const MAX_TEMPLATE_WINDOW_DAYS = 366;
+const MAX_SLOT_WINDOW_DAYS = 62;
+/** The connector mirrors one week back to six weeks ahead (seed 001 events rule 2). */
+const MIRROR_HORIZON_DAYS = 42;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const iso = (ms: number) => new Date(ms).toISOString();
+
+function checkWindow(startDate: string, endDate: string, maxDays: number): void {
+  const days = daysBetween(startDate, endDate);
+  if (days < 0) throw badRequest("endDate: must not be before startDate");
+  if (days >= maxDays) throw badRequest(`endDate: the window may span at most ${maxDays} days`);
+}
+
+function parseIdField(value: string, prefix: IdPrefix, name: string): string {
+  const raw = parseV3PathId(value, prefix);
+  if (!raw) throw badRequest(`${name}: must be a valid id (a ${prefix}_ id or a UUID)`);
+  return raw;
+}
+
+function findAppointmentType(org: OrgState, id: string): AppointmentType {
+  const raw = parseIdField(id, "atp", "appointmentTypeId");
+  const found = org.ehr.appointmentTypes.find((type) => toRawUuid(type.id) === raw);
+  if (!found) throw badRequest(`appointmentTypeId: ${id} is not an appointment type of this organization`);
+  return found;
+}
+
+function checkKnownIds(kind: "facilityIds" | "providerIds", ids: string[], known: Set<string>): void {
+  const unknown = ids.filter((id) => !known.has(id));
+  if (unknown.length > 0) throw badRequest(`${kind}: unknown id ${unknown.join(", ")}`);
+}
+
+export function registerScheduleRoutes(app: ServiceApp, { state, clock, settings }: RouteDeps): void {
+  const availabilityMeta = (org: OrgState, strong: boolean): AvailabilityMeta => ({
+    sourceSyncedAt: iso(strong ? clock.now() : org.mirror.syncedAt),
+    sourceKind: org.ehr.kind === "A" ? "ehr_kind_a" : "ehr_kind_b",
+    maxStalenessSeconds: strong ? 0 : settings.syncIntervalSeconds,
+    strongConsistency: strong,
+  });
+
+  const scheduleSource = (org: OrgState, strong: boolean): ScheduleSource => ({
+    templates: strong ? org.ehr.templates : org.mirror.templates,
+    appointments: strong ? org.ehr.appointments : org.mirror.appointments.values(),
+    holds: state.activeHolds(org),
+  });
+
+  app.get("/v3/appointment-types", (c) => {
+    const query = parseQuery(c, z.object(pageQuery));
+    const { items, pagination } = paginate(c.get("org").ehr.appointmentTypes, query.page, query.pageSize);
+    return ok(c, { appointmentTypes: items.map((type) => z.parse(appointmentTypeSchema, type)), pagination });
+  });
+
+  app.get("/v3/schedule/availability-templates", (c) => {
+    const query = parseQuery(c, availabilityTemplatesQuery);
+    checkWindow(query.startDate, query.endDate, MAX_TEMPLATE_WINDOW_DAYS);
+    const org = c.get("org");
+    const facilityId = query.facilityId ? toRawUuid(query.facilityId) : undefined;
+    const providerId = query.providerId ? toRawUuid(query.providerId) : undefined;
+    // Overlapping templates are separate rows: overlap is additive capacity and is never merged.
+    const templates = org.mirror.templates.filter(
+      (template) => (!facilityId || toRawUuid(template.facilityId) === facilityId) && (!providerId || toRawUuid(template.providerId) === providerId),
+    );
+    const instances = templates
+      .flatMap((template) => expandTemplate(template, { startDate: query.startDate, endDate: query.endDate }))
+      .sort((a, b) => Date.parse(a.startsAt) - Date.parse(b.startsAt) || a.templateId.localeCompare(b.templateId));
+    return ok(c, { templates, instances, meta: availabilityMeta(org, false) });
+  });
+
+  app.get("/v2/schedule/slots", async (c) => {
+    const query = parseQuery(c, slotsQuery);
+    checkWindow(query.startDate, query.endDate, MAX_SLOT_WINDOW_DAYS);
+    const org = c.get("org");
+    const strong = query.consistency === "strong";
+    const appointmentType = findAppointmentType(org, query.appointmentTypeId);
+    const facilityIds = (query.facilityIds ?? []).map(toRawUuid);
+    const providerIds = (query.providerIds ?? []).map(toRawUuid);
+    checkKnownIds("facilityIds", facilityIds, new Set(org.ehr.facilities.map((facility) => facility.id)));
+    checkKnownIds("providerIds", providerIds, new Set(org.ehr.providers.map((provider) => provider.id)));
+    if (strong && settings.strongReadLatencyMs > 0) await sleep(settings.strongReadLatencyMs);
+    const now = clock.now();
+    const result = searchSlots(
+      { appointmentType, facilityIds, providerIds, startDate: query.startDate, endDate: query.endDate, slotLengthMinutes: query.slotLengthMinutes, isNewPatient: query.isNewPatient },
+      scheduleSource(org, strong),
+      now,
+    );
+    const horizon = addDays(localDateOf(org.mirror.syncedAt, "UTC"), MIRROR_HORIZON_DAYS);
+    const meta: SlotMeta = {
+      ...availabilityMeta(org, strong),
+      strategy: strong ? "ehr_live" : org.ehr.kind === "A" ? "ehr_native" : "synthesized",
+      // A cached read past the connector's horizon cannot know the whole window.
+      completeness: !strong && query.endDate > horizon ? "partial_beyond_sync_horizon" : "complete",
+      generatedAt: iso(now),
+    };
+    return ok(c, { ...result, meta });
+  });
+
+  app.post("/v4/schedule/holds", async (c) => {
+    const body = await parseJsonBody(c, holdCreateBody);
+    const org = c.get("org");
+    const appointmentType = findAppointmentType(org, body.appointmentTypeId);
+    const providerId = parseIdField(body.providerId, "prv", "providerId");
+    const facilityId = parseIdField(body.facilityId, "fac", "facilityId");
+    const facility = org.ehr.facilities.find((candidate) => candidate.id === facilityId);
+    if (!facility) throw badRequest(`facilityId: unknown id ${body.facilityId}`);
+    if (!org.ehr.providers.some((provider) => provider.id === providerId)) throw badRequest(`providerId: unknown id ${body.providerId}`);
+    const startsAtMs = Date.parse(body.startsAt);
+    const endsAtMs = Date.parse(body.endsAt);
+    const lengthMinutes = (endsAtMs - startsAtMs) / 60_000;
+    const expected = slotLengthFor({ appointmentType, slotLengthMinutes: body.slotLengthMinutes ?? lengthMinutes, isNewPatient: body.isNewPatient });
+    if (lengthMinutes <= 0 || lengthMinutes !== expected) throw badRequest("endsAt: must be after startsAt by the slot length");
+    const date = localDateOf(startsAtMs, facility.timezone);
+    // A hold is created against the EHR's live schedule, never the mirror.
+    const live = searchSlots(
+      { appointmentType, facilityIds: [facilityId], providerIds: [providerId], startDate: date, endDate: date, slotLengthMinutes: lengthMinutes, isNewPatient: body.isNewPatient },
+      scheduleSource(org, true),
+      clock.now(),
+    );
+    const slot = live.slots.find((candidate) => Date.parse(candidate.startsAt) === startsAtMs && Date.parse(candidate.endsAt) === endsAtMs);
+    if (!slot) throw ServiceError.of("conflict", "No capacity is left for this slot");
+    const now = clock.now();
+    const hold = {
+      id: state.newId(),
+      organizationId: org.ehr.id,
+      providerId,
+      facilityId,
+      startsAt: slot.startsAt,
+      endsAt: slot.endsAt,
+      startsAtMs,
+      endsAtMs,
+      appointmentTypeId: appointmentType.id,
+      slotLengthMinutes: lengthMinutes,
+      isNewPatient: body.isNewPatient ?? false,
+      createdAt: iso(now),
+      expiresAtMs: now + settings.holdTtlSeconds * 1000,
+      releasedAt: null,
+    };
+    org.holds.set(hold.id, hold);
+    return ok(c, {
+      hold: {
+        id: hold.id,
+        status: "active",
+        expiresAt: iso(hold.expiresAtMs),
+        providerId: toPrefixedId("prv", providerId),
+        facilityId: toPrefixedId("fac", facilityId),
+        startsAt: hold.startsAt,
+        endsAt: hold.endsAt,
+        appointmentTypeId: hold.appointmentTypeId,
+        slotLengthMinutes: hold.slotLengthMinutes,
+        isNewPatient: hold.isNewPatient,
+        createdAt: hold.createdAt,
+      },
+    });
+  });
+
+  app.delete("/v4/schedule/holds/:holdId", (c) => {
+    const holdId = c.req.param("holdId");
+    if (!isRawUuid(holdId)) throw badRequest("holdId must be a valid id");
+    const org = c.get("org");
+    const hold = org.holds.get(holdId.toLowerCase());
+    if (!hold) throw notFound(`Hold ${holdId} not found`);
+    // Releasing an expired or already-released hold still succeeds (seed 000, slot hold transitions).
+    if (state.holdStatus(hold) === "active") hold.releasedAt = iso(clock.now());
+    return ok(c, { released: true as const });
+  });
+}

@@ -1,0 +1,133 @@
+import { randomUUID } from "node:crypto";
+import type { Installation } from "../../contract/clinic-api/installation.ts";
+import type { Task } from "../../contract/clinic-api/note.ts";
+import type { Clock } from "../clock.ts";
+import type { WebhookDispatcher, WebhookEvent } from "../webhooks/webhook-dispatcher.ts";
+import type { EhrOrganization, SeededWorld } from "../world/types.ts";
+import { REQUIRED_SCOPES } from "../world/identities.ts";
+import { mirrorOf, syncMirror, type OrgMirror, type SyncResult } from "./mirror-sync.ts";
+
+// Everything the emulated service holds: per organization the EHR (source of
+// truth), the service's mirror of it, the installation, holds and tasks.
+
+export interface HoldRecord {
+  id: string;
+  organizationId: string;
+  providerId: string;
+  facilityId: string;
+  startsAt: string;
+  endsAt: string;
+  startsAtMs: number;
+  endsAtMs: number;
+  appointmentTypeId: string;
+  slotLengthMinutes: number;
+  isNewPatient: boolean;
+  createdAt: string;
+  expiresAtMs: number;
+  releasedAt: string | null;
+}
+
+export interface OrgState {
+  ehr: EhrOrganization;
+  mirror: OrgMirror;
+  installation: Installation;
+  holds: Map<string, HoldRecord>;
+  tasks: Task[];
+}
+
+/** Data events and the scope an installation must grant for them (seed 001, event catalogue). */
+const EVENT_SCOPES: Record<string, string> = {
+  appointment: "read:appointments",
+  facility: "read:facilities",
+  provider: "read:providers",
+  patient_document: "read:patient_documents",
+  fax: "read:faxes",
+};
+
+export interface ServiceStateOptions {
+  clock: Clock;
+  dispatcher: WebhookDispatcher;
+  generate: (now: number) => SeededWorld;
+  syncIntervalSeconds: number;
+}
+
+export class ServiceState {
+  private orgs = new Map<string, OrgState>();
+  private generatedAt: number;
+
+  constructor(private readonly options: ServiceStateOptions) {
+    this.generatedAt = options.clock.now();
+    this.load();
+  }
+
+  /** Back to the seeded state, generated at the same instant as the first time (deterministic). */
+  reset(): void {
+    this.load();
+  }
+
+  private load(): void {
+    const world = this.options.generate(this.generatedAt);
+    this.orgs = new Map();
+    for (const ehr of world.organizations) {
+      const seeded = world.installations.find((installation) => installation.organizationId === ehr.id);
+      if (!seeded) continue;
+      this.orgs.set(ehr.id, { ehr, mirror: mirrorOf(ehr, this.generatedAt), installation: { ...seeded }, holds: new Map(), tasks: [] });
+    }
+  }
+
+  org(organizationId: string): OrgState | undefined {
+    return this.orgs.get(organizationId.toLowerCase());
+  }
+
+  organizations(): OrgState[] {
+    return [...this.orgs.values()];
+  }
+
+  /** Required scopes plus the installation's grants (DESIGN.md). */
+  grantedScopes(state: OrgState): Set<string> {
+    return new Set([...REQUIRED_SCOPES, ...state.installation.grantedPermissions]);
+  }
+
+  /** Runs the sync when its interval has passed on the emulator's clock. */
+  syncIfDue(): void {
+    const now = this.options.clock.now();
+    for (const state of this.orgs.values()) {
+      if (now - state.mirror.syncedAt >= this.options.syncIntervalSeconds * 1000) this.syncOrganization(state);
+    }
+  }
+
+  sync(organizationId?: string): SyncResult[] {
+    const targets = organizationId ? [this.org(organizationId)].filter((state) => state !== undefined) : [...this.orgs.values()];
+    return targets.map((state) => this.syncOrganization(state));
+  }
+
+  private syncOrganization(state: OrgState): SyncResult {
+    const result = syncMirror(state.ehr, state.mirror, this.options.clock.now());
+    // Data events go only to organizations whose installation grants the scope.
+    if (state.installation.status === "active") {
+      const granted = this.grantedScopes(state);
+      this.emit(result.events.filter((event) => granted.has(EVENT_SCOPES[event.type.split(".")[0] ?? ""] ?? "")));
+    } else {
+      result.events = [];
+    }
+    return result;
+  }
+
+  emit(events: WebhookEvent[]): string[] {
+    return events.length > 0 ? this.options.dispatcher.send(events) : [];
+  }
+
+  newId(): string {
+    return randomUUID();
+  }
+
+  /** Hold records whose status is computed against the emulator's clock. */
+  holdStatus(hold: HoldRecord): "active" | "released" | "expired" {
+    if (hold.releasedAt !== null) return "released";
+    return this.options.clock.now() >= hold.expiresAtMs ? "expired" : "active";
+  }
+
+  activeHolds(state: OrgState): HoldRecord[] {
+    return [...state.holds.values()].filter((hold) => this.holdStatus(hold) === "active");
+  }
+}

@@ -1,0 +1,171 @@
+import type { AppointmentType, AvailabilityInstance, Slot } from "../../contract/clinic-api/schedule.ts";
+import { expandTemplate } from "../../contract/recurrence/expand-template.ts";
+import { addDays, formatInstant, localDateOf } from "../../contract/time/zoned-time.ts";
+import { toPrefixedId, toRawUuid } from "../../contract/ids.ts";
+import type { EhrAppointment, EhrTemplate } from "../world/types.ts";
+
+// Bookable slots (seed 000 "Bookable slot", seed 001 "Schedule"): overlapping
+// templates add capacity; booked appointments and active holds are already
+// subtracted; the new-patient flag changes the type's default length.
+
+export interface SlotSearch {
+  appointmentType: AppointmentType;
+  /** Raw UUIDs; empty means every facility. */
+  facilityIds: string[];
+  /** Raw UUIDs; empty means every provider. */
+  providerIds: string[];
+  startDate: string;
+  endDate: string;
+  slotLengthMinutes?: number;
+  isNewPatient?: boolean;
+}
+
+export interface ScheduleSource {
+  templates: readonly EhrTemplate[];
+  appointments: Iterable<EhrAppointment>;
+  holds: Iterable<{ providerId: string; startsAtMs: number; endsAtMs: number }>;
+}
+
+export interface SlotSearchResult {
+  slots: Slot[];
+  nextAvailableByProvider: Record<string, string>;
+}
+
+const BLOCKING_STATUSES = new Set(["cancelled", "no_show"]);
+/** How far past the window `nextAvailableByProvider` looks (assumed; the seeds do not say). */
+const NEXT_AVAILABLE_HORIZON_DAYS = 56;
+const MINUTE = 60_000;
+
+interface Busy {
+  startMs: number;
+  endMs: number;
+}
+
+export function slotLengthFor(search: Pick<SlotSearch, "appointmentType" | "slotLengthMinutes" | "isNewPatient">): number {
+  if (search.slotLengthMinutes !== undefined) return search.slotLengthMinutes;
+  return search.isNewPatient ? search.appointmentType.newPatientDurationMinutes : search.appointmentType.defaultDurationMinutes;
+}
+
+function allowsType(template: EhrTemplate, appointmentTypeId: string): boolean {
+  // null: no restriction stated; an empty list allows no type (DESIGN.md).
+  return template.allowedAppointmentTypeIds === null || template.allowedAppointmentTypeIds.includes(appointmentTypeId);
+}
+
+function busyByProvider(source: ScheduleSource): Map<string, Busy[]> {
+  const busy = new Map<string, Busy[]>();
+  const add = (providerId: string, entry: Busy) => {
+    const list = busy.get(providerId);
+    if (list) list.push(entry);
+    else busy.set(providerId, [entry]);
+  };
+  for (const appointment of source.appointments) {
+    if (BLOCKING_STATUSES.has(appointment.status)) continue;
+    add(appointment.providerId, { startMs: Date.parse(appointment.scheduledStartDate), endMs: Date.parse(appointment.scheduledEndDate) });
+  }
+  for (const hold of source.holds) add(hold.providerId, { startMs: hold.startsAtMs, endMs: hold.endsAtMs });
+  return busy;
+}
+
+interface ParsedInstance {
+  templateId: string;
+  startMs: number;
+  endMs: number;
+  concurrency: number;
+  intervalMinutes: number;
+  zone: string;
+}
+
+/** Slots of one provider at one facility, from that pair's instances. */
+function slotsOfGroup(instances: ParsedInstance[], busy: Busy[], lengthMs: number, notBeforeMs: number, window: { startDate: string; endDate: string }, providerId: string, facilityId: string): Slot[] {
+  const starts = new Set<number>();
+  for (const instance of instances) {
+    const stepMs = instance.intervalMinutes * MINUTE;
+    for (let start = instance.startMs; start + lengthMs <= instance.endMs; start += stepMs) starts.add(start);
+  }
+  const slots: Slot[] = [];
+  for (const startMs of [...starts].sort((a, b) => a - b)) {
+    if (startMs < notBeforeMs) continue;
+    const endMs = startMs + lengthMs;
+    let capacity = 0;
+    const templateIds: string[] = [];
+    let zone = "UTC";
+    for (const instance of instances) {
+      if (instance.startMs <= startMs && endMs <= instance.endMs) {
+        capacity += instance.concurrency;
+        if (!templateIds.includes(instance.templateId)) templateIds.push(instance.templateId);
+        zone = instance.zone;
+      }
+    }
+    const localDate = localDateOf(startMs, zone);
+    if (localDate < window.startDate || localDate > window.endDate) continue;
+    const taken = busy.reduce((count, entry) => (entry.startMs < endMs && startMs < entry.endMs ? count + 1 : count), 0);
+    const remainingCapacity = capacity - taken;
+    if (remainingCapacity <= 0) continue;
+    slots.push({ providerId, facilityId, startsAt: formatInstant(startMs, zone), endsAt: formatInstant(endMs, zone), remainingCapacity, templateIds });
+  }
+  return slots;
+}
+
+function findSlots(search: SlotSearch, source: ScheduleSource, now: number, window: { startDate: string; endDate: string }, busy: Map<string, Busy[]>): Slot[] {
+  const lengthMs = slotLengthFor(search) * MINUTE;
+  const facilityFilter = new Set(search.facilityIds);
+  const providerFilter = new Set(search.providerIds);
+  const groups = new Map<string, ParsedInstance[]>();
+  // Instances that start on the day before the window can still hold slots that start inside it.
+  const expansionWindow = { startDate: addDays(window.startDate, -1), endDate: window.endDate };
+  for (const template of source.templates) {
+    if (!template.active || !allowsType(template, search.appointmentType.id)) continue;
+    const providerId = toRawUuid(template.providerId);
+    const facilityId = toRawUuid(template.facilityId);
+    if (providerFilter.size > 0 && !providerFilter.has(providerId)) continue;
+    if (facilityFilter.size > 0 && !facilityFilter.has(facilityId)) continue;
+    const key = `${providerId}|${facilityId}`;
+    const list = groups.get(key) ?? [];
+    for (const instance of expandTemplate(template, expansionWindow)) list.push(parseInstance(instance, template));
+    groups.set(key, list);
+  }
+  const slots: Slot[] = [];
+  for (const [key, instances] of groups) {
+    const [providerId = "", facilityId = ""] = key.split("|");
+    slots.push(...slotsOfGroup(instances, busy.get(providerId) ?? [], lengthMs, now, window, toPrefixedId("prv", providerId), toPrefixedId("fac", facilityId)));
+  }
+  return slots.sort((a, b) => Date.parse(a.startsAt) - Date.parse(b.startsAt) || a.providerId.localeCompare(b.providerId));
+}
+
+function parseInstance(instance: AvailabilityInstance, template: EhrTemplate): ParsedInstance {
+  return {
+    templateId: instance.templateId,
+    startMs: Date.parse(instance.startsAt),
+    endMs: Date.parse(instance.endsAt),
+    concurrency: instance.concurrency,
+    intervalMinutes: template.slotIntervalMinutes,
+    zone: template.timezone,
+  };
+}
+
+const localDateOfSlot = (slot: Slot) => slot.startsAt.slice(0, 10);
+
+export function searchSlots(search: SlotSearch, source: ScheduleSource, now: number): SlotSearchResult {
+  const busy = busyByProvider(source);
+  const slots = findSlots(search, source, now, search, busy);
+
+  const nextAvailableByProvider: Record<string, string> = {};
+  for (const slot of slots) nextAvailableByProvider[slot.providerId] ??= localDateOfSlot(slot);
+
+  // Providers in scope with nothing in the window: look further ahead.
+  const inScope = new Set<string>();
+  for (const template of source.templates) {
+    if (!template.active || !allowsType(template, search.appointmentType.id)) continue;
+    if (search.providerIds.length > 0 && !search.providerIds.includes(toRawUuid(template.providerId))) continue;
+    if (search.facilityIds.length > 0 && !search.facilityIds.includes(toRawUuid(template.facilityId))) continue;
+    inScope.add(toRawUuid(template.providerId));
+  }
+  const missing = [...inScope].filter((providerId) => nextAvailableByProvider[toPrefixedId("prv", providerId)] === undefined);
+  if (missing.length > 0) {
+    const ahead = { startDate: addDays(search.endDate, 1), endDate: addDays(search.endDate, NEXT_AVAILABLE_HORIZON_DAYS) };
+    for (const slot of findSlots({ ...search, providerIds: missing }, source, now, ahead, busy)) {
+      nextAvailableByProvider[slot.providerId] ??= localDateOfSlot(slot);
+    }
+  }
+  return { slots, nextAvailableByProvider };
+}

@@ -1,0 +1,25 @@
+import { KNOWN_SCOPES } from "../../contract/clinic-api/installation.ts";
+
+// DESIGN.md "The sandbox identities": fixed, seeded by the emulator, used by tests.
+
+export const ORG_A_ID = "3b0f6a2e-5d41-4c8a-9e7b-1f2d3c4b5a61";
+export const ORG_B_ID = "8c4e2d19-7a36-4b5f-a0e1-9d8c7b6a5f42";
+export const ORG_C_ID = "d5a7c3b1-2e4f-4a6b-8c9d-0e1f2a3b4c53";
+
+export const APP_SLUG = "tandem";
+
+export const REQUIRED_SCOPES = ["read:appointments", "read:facilities", "read:providers", "write:soap_notes"] as const;
+
+export const WEBHOOK_SIGNING_SECRET = "whsec_AQIDBAUGBwgJCgsMDQ4PEBESExQVFhcY";
+
+export interface DataKey {
+  key: string;
+  scopes: readonly string[];
+  revoked: boolean;
+}
+
+export const DATA_KEYS: readonly DataKey[] = [
+  { key: "svc_dev_ak_5a0d1e2f3a4b5c6d7e8f90a1b2c3d4e5", scopes: KNOWN_SCOPES, revoked: false },
+  { key: "svc_dev_ak_0e7a0e7a0e7a0e7a0e7a0e7a0e7a0e7a", scopes: ["read:eras"], revoked: false },
+  { key: "svc_dev_ak_dead0000dead0000dead0000dead0000", scopes: KNOWN_SCOPES, revoked: true },
+];
