@@ -297,7 +297,8 @@ describe("generateWorld: availability templates", () => {
     for (const template of templates) for (const id of template.allowedAppointmentTypeIds ?? []) expect(typeIds.has(id)).toBe(true);
     const perClinician = new Map<string, number>();
     for (const template of templates) perClinician.set(template.providerId, (perClinician.get(template.providerId) ?? 0) + 1);
-    for (const count of perClinician.values()) expect(count).toBeLessThanOrEqual(3);
+    // Hand-written clinicians have 1-3 templates; rota clinicians one per half-day they work.
+    for (const count of perClinician.values()) expect(count).toBeLessThanOrEqual(14);
   });
 
   it.each([orgA, orgB].map((organization) => [organization.name, organization] as const))("%s has templates that overlap on the same provider and facility", (_name, organization) => {

@@ -31,7 +31,8 @@ export interface SlotSearchResult {
   nextAvailableByProvider: Record<string, string>;
 }
 
-const BLOCKING_STATUSES = new Set(["cancelled", "no_show"]);
+/** Cancelled and no-show bookings hold no capacity. */
+const NON_BLOCKING_STATUSES = new Set(["cancelled", "no_show"]);
 /** How far past the window `nextAvailableByProvider` looks (assumed; the seeds do not say). */
 const NEXT_AVAILABLE_HORIZON_DAYS = 56;
 const MINUTE = 60_000;
@@ -51,16 +52,28 @@ function allowsType(template: EhrTemplate, appointmentTypeId: string): boolean {
   return template.allowedAppointmentTypeIds === null || template.allowedAppointmentTypeIds.includes(appointmentTypeId);
 }
 
-function busyByProvider(source: ScheduleSource): Map<string, Busy[]> {
+/** Parsed booking times, kept per record until its timestamps change (the hot path of every search). */
+const parsedTimes = new WeakMap<EhrAppointment, { start: string; end: string; busy: Busy }>();
+
+function busyOf(appointment: EhrAppointment): Busy {
+  const cached = parsedTimes.get(appointment);
+  if (cached && cached.start === appointment.scheduledStartDate && cached.end === appointment.scheduledEndDate) return cached.busy;
+  const busy = { startMs: Date.parse(appointment.scheduledStartDate), endMs: Date.parse(appointment.scheduledEndDate) };
+  parsedTimes.set(appointment, { start: appointment.scheduledStartDate, end: appointment.scheduledEndDate, busy });
+  return busy;
+}
+
+function busyByProvider(source: ScheduleSource, providerIds: ReadonlySet<string>): Map<string, Busy[]> {
   const busy = new Map<string, Busy[]>();
   const add = (providerId: string, entry: Busy) => {
+    if (providerIds.size > 0 && !providerIds.has(providerId)) return;
     const list = busy.get(providerId);
     if (list) list.push(entry);
     else busy.set(providerId, [entry]);
   };
   for (const appointment of source.appointments) {
-    if (BLOCKING_STATUSES.has(appointment.status)) continue;
-    add(appointment.providerId, { startMs: Date.parse(appointment.scheduledStartDate), endMs: Date.parse(appointment.scheduledEndDate) });
+    if (NON_BLOCKING_STATUSES.has(appointment.status)) continue;
+    add(appointment.providerId, busyOf(appointment));
   }
   for (const hold of source.holds) add(hold.providerId, { startMs: hold.startsAtMs, endMs: hold.endsAtMs });
   return busy;
@@ -82,6 +95,10 @@ function slotsOfGroup(instances: ParsedInstance[], busy: Busy[], lengthMs: numbe
     const stepMs = instance.intervalMinutes * MINUTE;
     for (let start = instance.startMs; start + lengthMs <= instance.endMs; start += stepMs) starts.add(start);
   }
+  // Only bookings that touch this group's instances can take its capacity.
+  const firstMs = Math.min(...instances.map((instance) => instance.startMs));
+  const lastMs = Math.max(...instances.map((instance) => instance.endMs));
+  const relevantBusy = busy.filter((entry) => entry.startMs < lastMs && firstMs < entry.endMs);
   const slots: Slot[] = [];
   for (const startMs of [...starts].sort((a, b) => a - b)) {
     if (startMs < notBeforeMs) continue;
@@ -98,7 +115,7 @@ function slotsOfGroup(instances: ParsedInstance[], busy: Busy[], lengthMs: numbe
     }
     const localDate = localDateOf(startMs, zone);
     if (localDate < window.startDate || localDate > window.endDate) continue;
-    const taken = busy.reduce((count, entry) => (entry.startMs < endMs && startMs < entry.endMs ? count + 1 : count), 0);
+    const taken = relevantBusy.reduce((count, entry) => (entry.startMs < endMs && startMs < entry.endMs ? count + 1 : count), 0);
     const remainingCapacity = capacity - taken;
     if (remainingCapacity <= 0) continue;
     slots.push({ providerId, facilityId, startsAt: formatInstant(startMs, zone), endsAt: formatInstant(endMs, zone), remainingCapacity, templateIds });
@@ -146,7 +163,7 @@ function parseInstance(instance: AvailabilityInstance, template: EhrTemplate): P
 const localDateOfSlot = (slot: Slot) => slot.startsAt.slice(0, 10);
 
 export function searchSlots(search: SlotSearch, source: ScheduleSource, now: number): SlotSearchResult {
-  const busy = busyByProvider(source);
+  const busy = busyByProvider(source, new Set(search.providerIds));
   const slots = findSlots(search, source, now, search, busy);
 
   const nextAvailableByProvider: Record<string, string> = {};
