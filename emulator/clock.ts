@@ -41,7 +41,8 @@ export class EmulatorClock implements Clock {
     let target = this.now();
     if (settings.now !== undefined) target = typeof settings.now === "number" ? settings.now : Date.parse(settings.now);
     if (settings.advanceSeconds !== undefined) target += settings.advanceSeconds * 1000;
-    const frozen = settings.frozen ?? this.isFrozen();
+    // `now` without `frozen` keeps the clock running from there (DESIGN.md).
+    const frozen = settings.frozen ?? (settings.now !== undefined ? false : this.isFrozen());
     this.offsetMs = target - this.realNow();
     this.frozenAt = frozen ? target : null;
   }

@@ -5,7 +5,16 @@ import { readEmulatorEnv } from "./env.ts";
 // `npm run emulator`: binds the emulator to PORT (default 4010) and runs the
 // service's periodic sync in the background.
 
-const env = readEmulatorEnv();
+function readEnvOrExit() {
+  try {
+    return readEmulatorEnv();
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : String(error));
+    process.exit(1);
+  }
+}
+
+const env = readEnvOrExit();
 const emulator = createEmulator({
   seed: env.EMULATOR_SEED,
   scale: env.EMULATOR_SCALE,

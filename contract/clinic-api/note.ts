@@ -229,6 +229,6 @@ export const taskCreateBody = z.object({
   noteId: z.string().check(z.minLength(1)),
   providerId: z.string().check(z.minLength(1)),
   notes: z.string().check(z.minLength(1)),
-  assigneeIds: z.array(z.string().check(z.minLength(1))).check(z.minLength(1, "assigneeIds needs at least one provider id")),
+  assigneeIds: z.array(z.string().check(z.minLength(1))).check(z.minLength(1, "needs at least one provider id")),
 });
 export type TaskCreateBody = z.infer<typeof taskCreateBody>;

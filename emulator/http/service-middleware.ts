@@ -75,7 +75,8 @@ export function rateLimit(limiter: RateLimiter): MiddlewareHandler<ServiceEnv> {
       });
     }
     await next();
-    for (const [name, value] of Object.entries(headers)) c.header(name, value);
+    // An injected 429 carries its own rate-limit headers; keep them.
+    if (c.res.status !== 429) for (const [name, value] of Object.entries(headers)) c.header(name, value);
   };
 }
 

@@ -59,8 +59,11 @@ export function registerNoteRoutes(app: ServiceApp, { state, clock }: RouteDeps)
     if (body.impressionsPlansComments !== undefined) ehr.soapNote.impressionsPlansComments = body.impressionsPlansComments;
     if (body.otherExamComments !== undefined) ehr.soapNote.exam.otherExamComments = body.otherExamComments;
     if (body.stickyNoteDescription !== undefined) ehr.soapNote.stickyNote.description = body.stickyNoteDescription;
-    ehr.version += 1;
-    ehr.updatedAt = textTimestampAt(clock.now());
+    // An empty PATCH changes nothing, so it is no new version either.
+    if (Object.keys(body).length > 0) {
+      ehr.version += 1;
+      ehr.updatedAt = textTimestampAt(clock.now());
+    }
     org.mirror.notes.set(ehr.id, structuredClone(ehr));
     return ok(c, renderNote(ehr));
   });

@@ -194,7 +194,9 @@ export function createSandboxRoutes(deps: SandboxDeps): Hono {
   app.patch("/ehr/:organizationId/appointments/:id", async (c) => {
     const org = orgOf(state, c.req.param("organizationId"));
     const id = c.req.param("id");
-    const appointment = org.ehr.appointments.find((candidate) => candidate.id === id.toLowerCase() || candidate.integrationAppointmentId === id);
+    const appointment = org.ehr.appointments.find(
+      (candidate) => candidate.id === id.toLowerCase() || candidate.integrationAppointmentId.toLowerCase() === id.toLowerCase(),
+    );
     if (!appointment) throw new SandboxError(404, `unknown appointment ${id}`);
     patchEhrAppointment(org, appointment, await body(c, ehrAppointmentPatch), clock.now());
     return c.json({ appointment });
@@ -242,6 +244,9 @@ export function createSandboxRoutes(deps: SandboxDeps): Hono {
   });
 
   app.get("/avatars/:file", (c) => {
+    // The avatar URL is time-limited (seed 000 "Patient"): an expired or unsigned link is refused.
+    const expires = Number(c.req.query("expires"));
+    if (!Number.isFinite(expires) || expires * 1000 < clock.now()) return c.json({ code: "forbidden", message: "avatar link expired" }, 403);
     const patientId = toRawUuidOrNull(c.req.param("file").replace(/\.svg$/, ""));
     const patient = patientId ? state.organizations().flatMap((org) => org.ehr.patients).find((candidate) => candidate.id === patientId) : undefined;
     if (!patient) throw new SandboxError(404, "unknown avatar");

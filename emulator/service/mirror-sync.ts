@@ -155,10 +155,9 @@ export function syncMirror(org: EhrOrganization, mirror: OrgMirror, now: number)
     const before = mirror.providers.get(provider.id);
     if (before && !before.isStub && JSON.stringify({ ...before, isStub: undefined }) === JSON.stringify({ ...provider, isStub: undefined })) continue;
     mirror.providers.set(provider.id, { ...clone(provider), isStub: false });
-    const type = providerEventType(org, before, provider);
-    if (!type) continue;
     changes.push({ entity: "provider", id: provider.id, change: before ? "updated" : "created" });
-    events.push({ type, data: providerEventData(org, provider), timestamp: provider.updatedAt });
+    const type = providerEventType(org, before, provider);
+    if (type) events.push({ type, data: providerEventData(org, provider), timestamp: provider.updatedAt });
   }
 
   if (JSON.stringify(mirror.templates) !== JSON.stringify(org.templates)) {
