@@ -1,0 +1,54 @@
+import { asc, eq } from "drizzle-orm";
+import * as z from "zod/mini";
+import type { AuditEntry } from "./store.ts";
+import type { StoreDatabase } from "./database.ts";
+import { dateFromEpochMs } from "./instants.ts";
+import { auditTrail } from "./schema.ts";
+
+export interface AuditTrailRepository {
+  /** One multi-row insert. */
+  insertMany(entries: readonly AuditEntry[]): Promise<void>;
+  list(organizationId: string): Promise<AuditEntry[]>;
+}
+
+const action = z.enum(["read", "write", "delete"]);
+
+function toEntry(row: typeof auditTrail.$inferSelect): AuditEntry {
+  return {
+    at: row.at.getTime(),
+    organizationId: row.organizationId,
+    userId: row.userId,
+    action: action.parse(row.action),
+    resourceType: row.resourceType,
+    resourceId: row.resourceId,
+    traceId: row.traceId,
+  };
+}
+
+export function createAuditTrailRepository(db: StoreDatabase): AuditTrailRepository {
+  return {
+    async insertMany(entries) {
+      if (entries.length === 0) return;
+      await db.insert(auditTrail).values(
+        entries.map((entry) => ({
+          at: dateFromEpochMs(entry.at, "at"),
+          organizationId: entry.organizationId,
+          userId: entry.userId,
+          action: entry.action,
+          resourceType: entry.resourceType,
+          resourceId: entry.resourceId,
+          traceId: entry.traceId,
+        })),
+      );
+    },
+
+    async list(organizationId) {
+      const rows = await db
+        .select()
+        .from(auditTrail)
+        .where(eq(auditTrail.organizationId, organizationId))
+        .orderBy(asc(auditTrail.at), asc(auditTrail.id));
+      return rows.map(toEntry);
+    },
+  };
+}

@@ -1,0 +1,100 @@
+import { mkdir } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
+import { PGlite } from "@electric-sql/pglite";
+import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
+import { migrate as migrateNodePg } from "drizzle-orm/node-postgres/migrator";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import pg from "pg";
+
+/** The Drizzle database both engines give; repositories take this and nothing engine-specific. */
+export type StoreDatabase = PgDatabase<PgQueryResultHKT>;
+
+export interface DatabaseOptions {
+  /** PostgreSQL connection string; without it the embedded PGlite is used. */
+  databaseUrl?: string;
+  /** PGlite data directory; undefined keeps the database in memory. */
+  dataDir?: string;
+  /** PostgreSQL schema for every table and the migrations' bookkeeping; default "public". */
+  schema?: string;
+  /** Errors that have no caller to reject (an idle pooled connection failing). */
+  onError?: (error: unknown) => void;
+}
+
+export interface DatabaseHandle {
+  engine: "pglite" | "postgres";
+  schema: string;
+  db: StoreDatabase;
+  close(): Promise<void>;
+}
+
+// Resolved from this module, not the working directory, so any entry point finds them.
+const MIGRATIONS_FOLDER = fileURLToPath(new URL("./migrations", import.meta.url));
+
+// Names are spliced into SQL and into the connection's startup options, so only plain identifiers pass.
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
+  const schema = options.schema ?? "public";
+  if (!SCHEMA_NAME.test(schema)) {
+    throw new Error(`store: schema name "${schema}" must be lower-case letters, digits and underscores (at most 63)`);
+  }
+  return options.databaseUrl === undefined
+    ? openPglite(options.dataDir, schema)
+    : openPostgres(options.databaseUrl, schema, options.onError);
+}
+
+function migrationConfig(schema: string) {
+  // Outside "public" (tests) the bookkeeping moves into the same schema, so dropping it leaves nothing behind.
+  return { migrationsFolder: MIGRATIONS_FOLDER, migrationsSchema: schema === "public" ? "drizzle" : schema };
+}
+
+async function openPglite(dataDir: string | undefined, schema: string): Promise<DatabaseHandle> {
+  if (dataDir !== undefined) await mkdir(dataDir, { recursive: true });
+  const client = new PGlite(dataDir);
+  try {
+    await client.waitReady;
+    if (schema !== "public") {
+      // PGlite is one session, so a SET here holds for every later query.
+      await client.exec(`CREATE SCHEMA IF NOT EXISTS "${schema}"; SET search_path TO "${schema}"`);
+    }
+    const db = drizzlePglite({ client });
+    await migratePglite(db, migrationConfig(schema));
+    return { engine: "pglite", schema, db, close: () => client.close() };
+  } catch (error) {
+    await client.close().catch(() => undefined);
+    throw error;
+  }
+}
+
+async function openPostgres(databaseUrl: string, schema: string, onError: ((error: unknown) => void) | undefined): Promise<DatabaseHandle> {
+  const pool = new pg.Pool({
+    connectionString: databaseUrl,
+    // A startup parameter rather than a SET after connect: no query can run on a connection before it applies.
+    ...(schema === "public" ? {} : { options: `-c search_path=${schema}` }),
+  });
+  // Without a listener an idle connection's error (server restart) would crash the process.
+  pool.on("error", (error) => onError?.(error));
+  try {
+    const client = await pool.connect();
+    const lockKey = `tandem-store-migrate:${schema}`;
+    try {
+      // Several BFF processes (or test workers sharing a schema) may start at once: one migrates, the others wait.
+      await client.query("SELECT pg_advisory_lock(hashtext($1))", [lockKey]);
+      // Not for "public": it exists, and the statement would still need CREATE on the database.
+      if (schema !== "public") await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+      await migrateNodePg(drizzleNodePg({ client }), migrationConfig(schema));
+      await client.query("SELECT pg_advisory_unlock(hashtext($1))", [lockKey]);
+      client.release();
+    } catch (error) {
+      // Destroying the connection ends its session, which releases the lock with it.
+      client.release(true);
+      throw error;
+    }
+    return { engine: "postgres", schema, db: drizzleNodePg({ client: pool }), close: () => pool.end() };
+  } catch (error) {
+    await pool.end().catch(() => undefined);
+    throw error;
+  }
+}

@@ -1,0 +1,63 @@
+import { and, eq, sql } from "drizzle-orm";
+import * as z from "zod/mini";
+import type { NoteDraft, NoteDraftRepository } from "./store.ts";
+import type { StoreDatabase } from "./database.ts";
+import { dateFromEpochMs } from "./instants.ts";
+import { noteDrafts } from "./schema.ts";
+
+const textFields = z.record(z.string(), z.string());
+
+function toDraft(row: typeof noteDrafts.$inferSelect): NoteDraft {
+  return {
+    organizationId: row.organizationId,
+    userId: row.userId,
+    noteId: row.noteId,
+    fields: textFields.parse(row.fields),
+    baseline: textFields.parse(row.baseline),
+    noteVersion: row.noteVersion,
+    updatedAt: row.updatedAt.getTime(),
+  };
+}
+
+export function createNoteDraftRepository(db: StoreDatabase): NoteDraftRepository {
+  const byKey = (organizationId: string, userId: string, noteId: string) =>
+    and(eq(noteDrafts.organizationId, organizationId), eq(noteDrafts.userId, userId), eq(noteDrafts.noteId, noteId));
+
+  return {
+    async get(organizationId, userId, noteId) {
+      const [row] = await db.select().from(noteDrafts).where(byKey(organizationId, userId, noteId));
+      return row === undefined ? null : toDraft(row);
+    },
+
+    async put(draft) {
+      await db
+        .insert(noteDrafts)
+        .values({
+          organizationId: draft.organizationId,
+          userId: draft.userId,
+          noteId: draft.noteId,
+          fields: draft.fields,
+          baseline: draft.baseline,
+          noteVersion: draft.noteVersion,
+          updatedAt: dateFromEpochMs(draft.updatedAt, "updatedAt"),
+        })
+        .onConflictDoUpdate({
+          target: [noteDrafts.organizationId, noteDrafts.userId, noteDrafts.noteId],
+          set: {
+            fields: sql`excluded.fields`,
+            baseline: sql`excluded.baseline`,
+            noteVersion: sql`excluded.note_version`,
+            updatedAt: sql`excluded.updated_at`,
+          },
+        });
+    },
+
+    async delete(organizationId, userId, noteId) {
+      const deleted = await db
+        .delete(noteDrafts)
+        .where(byKey(organizationId, userId, noteId))
+        .returning({ noteId: noteDrafts.noteId });
+      return deleted.length > 0;
+    },
+  };
+}

@@ -1,0 +1,105 @@
+import { sql } from "drizzle-orm";
+import { bigint, index, integer, jsonb, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+
+// Tables are unqualified on purpose: the schema they live in comes from the
+// connection's search_path, so tests can give each worker its own schema.
+// Every instant is `timestamp with time zone` (mode "date"); repositories
+// convert to and from the interface's epoch milliseconds and ISO strings.
+
+const instant = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
+
+export const installations = pgTable("installations", {
+  organizationId: text("organization_id").primaryKey(),
+  status: text("status").notNull(),
+  grantedPermissions: jsonb("granted_permissions").notNull(),
+  settings: jsonb("settings").notNull(),
+  installedAt: instant("installed_at"),
+  updatedAt: instant("updated_at").notNull(),
+});
+
+export const webhookInbox = pgTable(
+  "webhook_inbox",
+  {
+    hookId: text("hook_id").primaryKey(),
+    eventType: text("event_type").notNull(),
+    payload: jsonb("payload").notNull(),
+    receivedAt: instant("received_at").notNull(),
+    processedAt: instant("processed_at"),
+    attempts: integer("attempts").notNull().default(0),
+    lastError: text("last_error"),
+  },
+  (table) => [
+    // Partial: the processor only ever scans what is still to do.
+    index("webhook_inbox_unprocessed_idx").on(table.receivedAt, table.hookId).where(sql`${table.processedAt} is null`),
+  ],
+);
+
+export const appointmentStates = pgTable(
+  "appointment_states",
+  {
+    organizationId: text("organization_id").notNull(),
+    appointmentId: text("appointment_id").notNull(),
+    status: text("status").notNull(),
+    updatedAt: instant("updated_at").notNull(),
+    facilityId: text("facility_id").notNull(),
+    // Kept as the payload's text: only passed on (invalidation by date), never compared here.
+    scheduledStartDate: text("scheduled_start_date").notNull(),
+    scheduledEndDate: text("scheduled_end_date").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.organizationId, table.appointmentId] })],
+);
+
+export const usedTokenIds = pgTable(
+  "used_token_ids",
+  {
+    jti: text("jti").primaryKey(),
+    expiresAt: instant("expires_at").notNull(),
+  },
+  (table) => [index("used_token_ids_expires_at_idx").on(table.expiresAt)],
+);
+
+export const noteDrafts = pgTable(
+  "note_drafts",
+  {
+    organizationId: text("organization_id").notNull(),
+    userId: text("user_id").notNull(),
+    noteId: text("note_id").notNull(),
+    fields: jsonb("fields").notNull(),
+    baseline: jsonb("baseline").notNull(),
+    noteVersion: integer("note_version"),
+    updatedAt: instant("updated_at").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.organizationId, table.userId, table.noteId] })],
+);
+
+export const createdTasks = pgTable(
+  "created_tasks",
+  {
+    organizationId: text("organization_id").notNull(),
+    noteId: text("note_id").notNull(),
+    taskId: text("task_id").notNull(),
+    createdBy: text("created_by").notNull(),
+    task: jsonb("task").notNull(),
+    createdAt: instant("created_at").notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.organizationId, table.taskId] }),
+    index("created_tasks_note_idx").on(table.organizationId, table.noteId, table.createdAt),
+  ],
+);
+
+export const auditTrail = pgTable(
+  "audit_trail",
+  {
+    // A surrogate key: entries have no natural one, and it orders entries written in the same millisecond.
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    at: instant("at").notNull(),
+    organizationId: text("organization_id").notNull(),
+    userId: text("user_id").notNull(),
+    action: text("action").notNull(),
+    resourceType: text("resource_type").notNull(),
+    resourceId: text("resource_id").notNull(),
+    traceId: text("trace_id").notNull(),
+  },
+  (table) => [index("audit_trail_organization_at_idx").on(table.organizationId, table.at)],
+);

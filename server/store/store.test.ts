@@ -1,0 +1,460 @@
+import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { count, sql } from "drizzle-orm";
+import { integer, pgSchema, pgTable, text } from "drizzle-orm/pg-core";
+import pg from "pg";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import * as z from "zod/mini";
+import { createAuditTrailRepository } from "./audit-trail-repository.ts";
+import { createBatchedAuditTrail } from "./audit-trail.ts";
+import { createStore, storeOnDatabase } from "./create-store.ts";
+import { openDatabase, type DatabaseHandle, type StoreDatabase } from "./database.ts";
+import * as tables from "./schema.ts";
+import type { AppointmentState, AuditEntry, StoredInstallation, Store } from "./store.ts";
+
+// One suite, every engine: PGlite in memory always, PostgreSQL too when
+// DATABASE_URL is set (CI). Each worker gets its own PostgreSQL schema.
+
+const databaseUrl = process.env.DATABASE_URL;
+const engines: { name: "pglite" | "postgres"; databaseUrl?: string }[] = [
+  { name: "pglite" },
+  ...(databaseUrl ? [{ name: "postgres" as const, databaseUrl }] : []),
+];
+
+const ORG_A = "3b0f6a2e-5d41-4c8a-9e7b-1f2d3c4b5a61";
+const ORG_B = "8c4e2d19-7a36-4b5f-a0e1-9d8c7b6a5f42";
+const BASE = Date.parse("2026-03-01T10:00:00.000Z");
+const iso = (ms: number) => new Date(ms).toISOString();
+
+const journal = z.object({ entries: z.array(z.object({ tag: z.string() })) });
+const migrationCount = journal.parse(JSON.parse(readFileSync(new URL("./migrations/meta/_journal.json", import.meta.url), "utf8"))).entries.length;
+
+function testSchemaName(): string {
+  return `t_${process.pid}_${randomBytes(4).toString("hex")}`;
+}
+
+async function dropSchema(url: string, schema: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  } finally {
+    await client.end();
+  }
+}
+
+function migrationsTable(schema: string) {
+  const columns = { id: integer("id"), hash: text("hash") };
+  return schema === "public" ? pgSchema("drizzle").table("__drizzle_migrations", columns) : pgTable("__drizzle_migrations", columns);
+}
+
+async function appliedMigrations(db: StoreDatabase, schema: string): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(migrationsTable(schema));
+  return row?.n ?? 0;
+}
+
+function installation(overrides: Partial<StoredInstallation> = {}): StoredInstallation {
+  return {
+    organizationId: ORG_A,
+    status: "active",
+    grantedPermissions: ["read:patients"],
+    settings: { reminders: { enabled: true, hoursBefore: 24 }, label: "Clinic" },
+    installedAt: "2026-01-05T09:00:00.000Z",
+    updatedAt: iso(BASE),
+    ...overrides,
+  };
+}
+
+function appointment(overrides: Partial<AppointmentState> = {}): AppointmentState {
+  return {
+    organizationId: ORG_A,
+    appointmentId: "appt-1",
+    status: "confirmed",
+    updatedAt: iso(BASE),
+    facilityId: "fac_00000000000000000000000000000001",
+    scheduledStartDate: "2026-03-10T14:00:00.000Z",
+    scheduledEndDate: "2026-03-10T14:30:00.000Z",
+    ...overrides,
+  };
+}
+
+function auditEntry(overrides: Partial<AuditEntry> = {}): AuditEntry {
+  return {
+    at: BASE,
+    organizationId: ORG_A,
+    userId: "user-1",
+    action: "read",
+    resourceType: "note",
+    resourceId: "note-1",
+    traceId: "trace-1",
+    ...overrides,
+  };
+}
+
+/** A deterministic shuffle, so a failing order can be reproduced from the seed. */
+function shuffled<T>(items: readonly T[], seed: number): T[] {
+  const copy = [...items];
+  let state = seed;
+  for (let i = copy.length - 1; i > 0; i -= 1) {
+    state = (state * 1103515245 + 12345) % 2147483648;
+    const j = state % (i + 1);
+    const a = copy[i];
+    const b = copy[j];
+    if (a === undefined || b === undefined) throw new Error("unreachable");
+    copy[i] = b;
+    copy[j] = a;
+  }
+  return copy;
+}
+
+describe.each(engines)("store on $name", (engine) => {
+  const schema = engine.name === "postgres" ? testSchemaName() : "public";
+  let handle: DatabaseHandle;
+  let store: Store;
+
+  beforeAll(async () => {
+    handle = await openDatabase({ ...(engine.databaseUrl ? { databaseUrl: engine.databaseUrl } : {}), schema });
+    // Long enough that no test sees a timer flush unless it asks for one.
+    store = storeOnDatabase(handle, { auditFlushMs: 60_000 });
+  });
+
+  afterAll(async () => {
+    await store.close();
+    if (engine.databaseUrl) await dropSchema(engine.databaseUrl, schema);
+  });
+
+  beforeEach(async () => {
+    await handle.db.execute(
+      sql`TRUNCATE ${tables.installations}, ${tables.webhookInbox}, ${tables.appointmentStates}, ${tables.usedTokenIds}, ${tables.noteDrafts}, ${tables.createdTasks}, ${tables.auditTrail}`,
+    );
+  });
+
+  it("answers ping", async () => {
+    await expect(store.ping()).resolves.toBeUndefined();
+  });
+
+  describe("installations", () => {
+    it("stores a new installation and reads it back", async () => {
+      expect(await store.installations.get(ORG_A)).toBeNull();
+      expect(await store.installations.upsertIfNewer(installation())).toBe(true);
+      expect(await store.installations.get(ORG_A)).toEqual(installation());
+    });
+
+    it("keeps a null installedAt and lists by organization", async () => {
+      await store.installations.upsertIfNewer(installation({ organizationId: ORG_B, installedAt: null, status: "uninstalled", grantedPermissions: [], settings: {} }));
+      await store.installations.upsertIfNewer(installation());
+      const listed = await store.installations.list();
+      expect(listed.map((row) => row.organizationId)).toEqual([ORG_A, ORG_B]);
+      expect(listed[1]).toMatchObject({ installedAt: null, status: "uninstalled", grantedPermissions: [], settings: {} });
+    });
+
+    it("writes a newer or equally new record and refuses an older one", async () => {
+      await store.installations.upsertIfNewer(installation());
+      expect(await store.installations.upsertIfNewer(installation({ status: "suspended", updatedAt: iso(BASE - 1) }))).toBe(false);
+      expect((await store.installations.get(ORG_A))?.status).toBe("active");
+      expect(await store.installations.upsertIfNewer(installation({ status: "suspended", updatedAt: iso(BASE) }))).toBe(true);
+      expect(await store.installations.upsertIfNewer(installation({ status: "uninstalled", updatedAt: iso(BASE + 1) }))).toBe(true);
+      expect(await store.installations.get(ORG_A)).toMatchObject({ status: "uninstalled", updatedAt: iso(BASE + 1) });
+    });
+
+    it("ends at the latest record under concurrent upserts", async () => {
+      const records = Array.from({ length: 10 }, (_, i) => installation({ updatedAt: iso(BASE + i * 1000), settings: { i } }));
+      await Promise.all(shuffled(records, 7).map((record) => store.installations.upsertIfNewer(record)));
+      expect((await store.installations.get(ORG_A))?.settings).toEqual({ i: 9 });
+    });
+
+    it("rejects a timestamp without a zone rather than reading it in the machine's zone", async () => {
+      await expect(store.installations.upsertIfNewer(installation({ updatedAt: "2026-03-01T10:00:00" }))).rejects.toThrow(/ISO 8601/);
+    });
+  });
+
+  describe("webhook inbox", () => {
+    const delivery = (hookId: string, receivedAt: number) => ({ hookId, eventType: "appointment.updated", payload: { data: { id: hookId }, n: [1, 2] }, receivedAt });
+
+    it("stores a delivery once: a duplicate hook-id is refused and leaves the first intact", async () => {
+      expect(await store.inbox.insert(delivery("msg_1", BASE))).toBe(true);
+      expect(await store.inbox.insert({ ...delivery("msg_1", BASE + 5), payload: { other: true } })).toBe(false);
+      expect(await store.inbox.get("msg_1")).toEqual({
+        hookId: "msg_1",
+        eventType: "appointment.updated",
+        payload: { data: { id: "msg_1" }, n: [1, 2] },
+        receivedAt: BASE,
+        processedAt: null,
+        attempts: 0,
+        lastError: null,
+      });
+      expect(await store.inbox.get("msg_unknown")).toBeNull();
+    });
+
+    it("lists unprocessed entries oldest first, up to the limit", async () => {
+      await store.inbox.insert(delivery("msg_c", BASE + 2000));
+      await store.inbox.insert(delivery("msg_a", BASE));
+      await store.inbox.insert(delivery("msg_b", BASE + 1000));
+      await store.inbox.insert(delivery("msg_d", BASE + 3000));
+      expect((await store.inbox.listUnprocessed(10)).map((entry) => entry.hookId)).toEqual(["msg_a", "msg_b", "msg_c", "msg_d"]);
+      expect((await store.inbox.listUnprocessed(2)).map((entry) => entry.hookId)).toEqual(["msg_a", "msg_b"]);
+    });
+
+    it("takes a processed entry off the list and keeps a failed one on it", async () => {
+      await store.inbox.insert(delivery("msg_a", BASE));
+      await store.inbox.insert(delivery("msg_b", BASE + 1));
+      await store.inbox.markFailed("msg_a", "upstream 503");
+      await store.inbox.markFailed("msg_a", "x".repeat(5000));
+      await store.inbox.markProcessed("msg_b", BASE + 10);
+
+      const unprocessed = await store.inbox.listUnprocessed(10);
+      expect(unprocessed.map((entry) => entry.hookId)).toEqual(["msg_a"]);
+      expect(unprocessed[0]?.attempts).toBe(2);
+      expect(unprocessed[0]?.lastError).toHaveLength(2000);
+      expect(await store.inbox.get("msg_b")).toMatchObject({ processedAt: BASE + 10, attempts: 1, lastError: null });
+
+      await store.inbox.markProcessed("msg_a", BASE + 20);
+      expect(await store.inbox.listUnprocessed(10)).toEqual([]);
+      expect(await store.inbox.get("msg_a")).toMatchObject({ processedAt: BASE + 20, attempts: 3 });
+    });
+  });
+
+  describe("appointment states", () => {
+    it("applies the first state with no previous one", async () => {
+      expect(await store.appointmentStates.applyIfNewer(appointment())).toEqual({ applied: true, previous: null });
+      expect(await store.appointmentStates.get(ORG_A, "appt-1")).toEqual(appointment());
+      expect(await store.appointmentStates.get(ORG_B, "appt-1")).toBeNull();
+    });
+
+    it("applies a newer state and refuses an older one, reporting what was stored", async () => {
+      await store.appointmentStates.applyIfNewer(appointment());
+      const newer = appointment({ status: "arrived", updatedAt: iso(BASE + 1000) });
+      expect(await store.appointmentStates.applyIfNewer(newer)).toEqual({ applied: true, previous: appointment() });
+      expect(await store.appointmentStates.applyIfNewer(appointment({ status: "confirmed", updatedAt: iso(BASE + 500) }))).toEqual({
+        applied: false,
+        previous: newer,
+      });
+      expect(await store.appointmentStates.get(ORG_A, "appt-1")).toEqual(newer);
+    });
+
+    it("never lets a stale confirmed re-open a cancelled appointment", async () => {
+      const cancelled = appointment({ status: "cancelled", updatedAt: iso(BASE + 2000) });
+      await store.appointmentStates.applyIfNewer(cancelled);
+      expect((await store.appointmentStates.applyIfNewer(appointment({ status: "confirmed", updatedAt: iso(BASE + 1000) }))).applied).toBe(false);
+      expect((await store.appointmentStates.get(ORG_A, "appt-1"))?.status).toBe("cancelled");
+    });
+
+    it("on a tie lets a cancellation or no-show win, and nothing else", async () => {
+      await store.appointmentStates.applyIfNewer(appointment({ status: "confirmed" }));
+      expect((await store.appointmentStates.applyIfNewer(appointment({ status: "cancelled" }))).applied).toBe(true);
+      expect((await store.appointmentStates.applyIfNewer(appointment({ status: "confirmed" }))).applied).toBe(false);
+      expect((await store.appointmentStates.applyIfNewer(appointment({ status: "arrived" }))).applied).toBe(false);
+      expect((await store.appointmentStates.get(ORG_A, "appt-1"))?.status).toBe("cancelled");
+
+      await store.appointmentStates.applyIfNewer(appointment({ appointmentId: "appt-2", status: "arrived" }));
+      expect((await store.appointmentStates.applyIfNewer(appointment({ appointmentId: "appt-2", status: "no_show" }))).applied).toBe(true);
+    });
+
+    it("lists an organization's states by scheduled start", async () => {
+      await store.appointmentStates.applyIfNewer(appointment({ appointmentId: "appt-late", scheduledStartDate: "2026-03-12T14:00:00.000Z" }));
+      await store.appointmentStates.applyIfNewer(appointment({ appointmentId: "appt-early", scheduledStartDate: "2026-03-09T14:00:00.000Z" }));
+      await store.appointmentStates.applyIfNewer(appointment({ organizationId: ORG_B, appointmentId: "appt-other" }));
+      expect((await store.appointmentStates.list(ORG_A)).map((state) => state.appointmentId)).toEqual(["appt-early", "appt-late"]);
+      expect((await store.appointmentStates.list(ORG_B)).map((state) => state.appointmentId)).toEqual(["appt-other"]);
+    });
+
+    it("ends at the latest state under concurrent, shuffled updates, with a consistent chain of previous states", async () => {
+      const rounds = Array.from({ length: 4 }, (_, round) => {
+        const appointmentId = `appt-race-${round}`;
+        const updates = Array.from({ length: 10 }, (_, i) =>
+          appointment({ appointmentId, status: ["confirmed", "arrived", "cancelled", "completed"][i % 4] ?? "confirmed", updatedAt: iso(BASE + i * 1000) }),
+        );
+        // The latest instant twice: the cancellation must win whatever the order.
+        const last = iso(BASE + 10_000);
+        updates.push(appointment({ appointmentId, status: "confirmed", updatedAt: last }), appointment({ appointmentId, status: "cancelled", updatedAt: last }));
+        return { appointmentId, updates: shuffled(updates, round + 1) };
+      });
+
+      const results = await Promise.all(
+        rounds.map(async ({ updates }) => Promise.all(updates.map(async (update) => ({ update, result: await store.appointmentStates.applyIfNewer(update) })))),
+      );
+
+      for (const [index, { appointmentId }] of rounds.entries()) {
+        expect(await store.appointmentStates.get(ORG_A, appointmentId)).toMatchObject({ status: "cancelled", updatedAt: iso(BASE + 10_000) });
+
+        // Every applied write replaced exactly the state the one before it wrote.
+        const key = (state: AppointmentState) => `${state.updatedAt}/${state.status}`;
+        const applied = (results[index] ?? []).filter(({ result }) => result.applied);
+        expect(applied.filter(({ result }) => result.previous === null)).toHaveLength(1);
+        const replaced = applied.flatMap(({ result }) => (result.previous === null ? [] : [key(result.previous)]));
+        expect(new Set(replaced).size).toBe(replaced.length);
+        const writtenKeys = new Set(applied.map(({ update }) => key(update)));
+        for (const previous of replaced) expect(writtenKeys.has(previous)).toBe(true);
+      }
+    });
+  });
+
+  describe("used token ids", () => {
+    it("remembers a jti once: a replay is refused", async () => {
+      expect(await store.usedTokenIds.remember("jti-1", BASE + 300_000)).toBe(true);
+      expect(await store.usedTokenIds.remember("jti-1", BASE + 300_000)).toBe(false);
+      expect(await store.usedTokenIds.remember("jti-2", BASE + 300_000)).toBe(true);
+    });
+
+    it("purges only the expired ones", async () => {
+      await store.usedTokenIds.remember("jti-old", BASE - 1);
+      await store.usedTokenIds.remember("jti-now", BASE);
+      await store.usedTokenIds.remember("jti-live", BASE + 1);
+      expect(await store.usedTokenIds.purgeExpired(BASE)).toBe(2);
+      expect(await store.usedTokenIds.purgeExpired(BASE)).toBe(0);
+      expect(await store.usedTokenIds.remember("jti-live", BASE + 1)).toBe(false);
+      expect(await store.usedTokenIds.remember("jti-old", BASE + 300_000)).toBe(true);
+    });
+
+    it("lets exactly one of many concurrent uses of a jti through", async () => {
+      const outcomes = await Promise.all(Array.from({ length: 8 }, () => store.usedTokenIds.remember("jti-race", BASE)));
+      expect(outcomes.filter(Boolean)).toHaveLength(1);
+    });
+  });
+
+  describe("note drafts", () => {
+    const draft = {
+      organizationId: ORG_A,
+      userId: "user-1",
+      noteId: "note-1",
+      fields: { subjective: "Headache since Tuesday", plan: "" },
+      baseline: { subjective: "Headache", plan: "" },
+      noteVersion: 3,
+      updatedAt: BASE,
+    };
+
+    it("puts, replaces, reads and deletes a draft", async () => {
+      expect(await store.noteDrafts.get(ORG_A, "user-1", "note-1")).toBeNull();
+      await store.noteDrafts.put(draft);
+      expect(await store.noteDrafts.get(ORG_A, "user-1", "note-1")).toEqual(draft);
+      const replaced = { ...draft, fields: { assessment: "Tension headache" }, baseline: { assessment: "" }, noteVersion: null, updatedAt: BASE + 1 };
+      await store.noteDrafts.put(replaced);
+      expect(await store.noteDrafts.get(ORG_A, "user-1", "note-1")).toEqual(replaced);
+      expect(await store.noteDrafts.delete(ORG_A, "user-1", "note-1")).toBe(true);
+      expect(await store.noteDrafts.delete(ORG_A, "user-1", "note-1")).toBe(false);
+      expect(await store.noteDrafts.get(ORG_A, "user-1", "note-1")).toBeNull();
+    });
+
+    it("scopes drafts by organization, user and note", async () => {
+      await store.noteDrafts.put(draft);
+      expect(await store.noteDrafts.get(ORG_A, "user-2", "note-1")).toBeNull();
+      expect(await store.noteDrafts.get(ORG_B, "user-1", "note-1")).toBeNull();
+      expect(await store.noteDrafts.get(ORG_A, "user-1", "note-2")).toBeNull();
+      expect(await store.noteDrafts.delete(ORG_A, "user-2", "note-1")).toBe(false);
+      await store.noteDrafts.put({ ...draft, userId: "user-2", fields: { plan: "Rest" } });
+      expect((await store.noteDrafts.get(ORG_A, "user-1", "note-1"))?.fields).toEqual(draft.fields);
+      expect((await store.noteDrafts.get(ORG_A, "user-2", "note-1"))?.fields).toEqual({ plan: "Rest" });
+    });
+  });
+
+  describe("created tasks", () => {
+    const task = (overrides: Partial<{ organizationId: string; noteId: string; taskId: string; createdAt: number }>) => ({
+      organizationId: ORG_A,
+      noteId: "note-1",
+      taskId: "task-1",
+      createdBy: "prv_00000000000000000000000000000001",
+      task: { id: overrides.taskId ?? "task-1", description: "Call back with labs", assignees: ["a", "b"] },
+      createdAt: BASE,
+      ...overrides,
+    });
+
+    it("lists a note's tasks in creation order, scoped by organization", async () => {
+      await store.tasks.insert(task({ taskId: "task-2", createdAt: BASE + 2 }));
+      await store.tasks.insert(task({ taskId: "task-1", createdAt: BASE + 1 }));
+      await store.tasks.insert(task({ taskId: "task-3", noteId: "note-2" }));
+      await store.tasks.insert(task({ taskId: "task-4", organizationId: ORG_B }));
+
+      const listed = await store.tasks.listByNote(ORG_A, "note-1");
+      expect(listed.map((row) => row.taskId)).toEqual(["task-1", "task-2"]);
+      expect(listed[0]).toEqual(task({ taskId: "task-1", createdAt: BASE + 1 }));
+      expect(await store.tasks.listByNote(ORG_B, "note-2")).toEqual([]);
+      expect((await store.tasks.listByNote(ORG_B, "note-1")).map((row) => row.taskId)).toEqual(["task-4"]);
+    });
+
+    it("keeps the first record when the same task is recorded twice", async () => {
+      await store.tasks.insert(task({}));
+      await store.tasks.insert({ ...task({}), createdBy: "someone-else" });
+      const listed = await store.tasks.listByNote(ORG_A, "note-1");
+      expect(listed).toHaveLength(1);
+      expect(listed[0]?.createdBy).toBe("prv_00000000000000000000000000000001");
+    });
+  });
+
+  describe("audit trail", () => {
+    it("writes queued entries on flush, not before", async () => {
+      store.audit.record(auditEntry());
+      store.audit.record(auditEntry({ organizationId: ORG_B, action: "write", resourceType: "task", resourceId: "task-1" }));
+      expect(await store.audit.list(ORG_A)).toEqual([]);
+      await store.audit.flush();
+      expect(await store.audit.list(ORG_A)).toEqual([auditEntry()]);
+      expect(await store.audit.list(ORG_B)).toEqual([auditEntry({ organizationId: ORG_B, action: "write", resourceType: "task", resourceId: "task-1" })]);
+    });
+
+    it("writes many entries in one flush, in the order they were recorded", async () => {
+      const entries = Array.from({ length: 2500 }, (_, i) => auditEntry({ at: BASE + Math.floor(i / 10), traceId: `trace-${i}` }));
+      for (const entry of entries) store.audit.record(entry);
+      await store.audit.flush();
+      expect(await store.audit.list(ORG_A)).toEqual(entries);
+    });
+
+    it("flushes on its own after the flush interval", async () => {
+      const trail = createBatchedAuditTrail({ repository: createAuditTrailRepository(handle.db), flushMs: 20 });
+      trail.record(auditEntry({ traceId: "timer" }));
+      await vi.waitFor(async () => expect(await trail.list(ORG_A)).toHaveLength(1), { timeout: 5000, interval: 20 });
+      await trail.close();
+    });
+  });
+
+  it("applies migrations again without change and keeps data across a reopen", async () => {
+    const tempDir = engine.name === "pglite" ? await mkdtemp(join(tmpdir(), "tandem-store-")) : undefined;
+    const reopenSchema = engine.name === "postgres" ? testSchemaName() : "public";
+    const options = engine.databaseUrl ? { databaseUrl: engine.databaseUrl, schema: reopenSchema } : { dataDir: join(tempDir ?? "", "pglite") };
+    try {
+      const first = await createStore({ ...options, auditFlushMs: 60_000 });
+      await first.installations.upsertIfNewer(installation());
+      first.audit.record(auditEntry({ traceId: "before-close" }));
+      await first.close();
+
+      // Two at once on PostgreSQL: the migration lock makes the second wait rather than collide.
+      const reopened = await Promise.all(engine.databaseUrl ? [openDatabase(options), openDatabase(options)] : [openDatabase(options)]);
+      try {
+        for (const again of reopened) {
+          expect(await appliedMigrations(again.db, reopenSchema)).toBe(migrationCount);
+        }
+        const [again] = reopened;
+        if (again === undefined) throw new Error("unreachable");
+        const second = storeOnDatabase(again);
+        expect(await second.installations.get(ORG_A)).toEqual(installation());
+        expect((await second.audit.list(ORG_A)).map((entry) => entry.traceId)).toEqual(["before-close"]);
+      } finally {
+        await Promise.all(reopened.map((again) => again.close()));
+      }
+    } finally {
+      if (tempDir !== undefined) await rm(tempDir, { recursive: true, force: true });
+      if (engine.databaseUrl) await dropSchema(engine.databaseUrl, reopenSchema);
+    }
+  });
+
+  if (engine.name === "postgres") {
+    it("keeps its tables and migration bookkeeping inside the test schema", async () => {
+      const client = new pg.Client({ connectionString: engine.databaseUrl });
+      await client.connect();
+      try {
+        const result = await client.query("SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name", [schema]);
+        const names = z.array(z.object({ table_name: z.string() })).parse(result.rows).map((row) => row.table_name);
+        expect(names).toEqual(["__drizzle_migrations", "appointment_states", "audit_trail", "created_tasks", "installations", "note_drafts", "used_token_ids", "webhook_inbox"]);
+      } finally {
+        await client.end();
+      }
+    });
+  }
+});
+
+describe("store options", () => {
+  it("refuses a schema name that is not a plain identifier", async () => {
+    await expect(createStore({ schema: 'x"; drop table y; --' })).rejects.toThrow(/schema name/);
+  });
+});

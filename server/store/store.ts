@@ -1,0 +1,139 @@
+import type { InstallationStatus } from "../../contract/clinic-api/installation.ts";
+
+// The BFF's store (DESIGN.md; issue 3 "The store"): one interface, two
+// engines (embedded PGlite by default, PostgreSQL with DATABASE_URL), one
+// schema and one migration set. Times are epoch milliseconds unless named
+// otherwise; organization ids are raw UUIDs.
+
+export interface StoredInstallation {
+  organizationId: string;
+  status: InstallationStatus;
+  /** Optional scopes granted; the manifest's required scopes are not repeated. */
+  grantedPermissions: string[];
+  settings: Record<string, unknown>;
+  installedAt: string | null;
+  /** The service's `updatedAt`, or the lifecycle event's timestamp: newer wins. */
+  updatedAt: string;
+}
+
+export interface InstallationRepository {
+  get(organizationId: string): Promise<StoredInstallation | null>;
+  list(): Promise<StoredInstallation[]>;
+  /** Writes the record unless a stored one has a later `updatedAt`; returns whether it was written. */
+  upsertIfNewer(record: StoredInstallation): Promise<boolean>;
+}
+
+export interface InboxEntry {
+  hookId: string;
+  eventType: string;
+  /** The verified raw body, parsed. */
+  payload: unknown;
+  receivedAt: number;
+  processedAt: number | null;
+  attempts: number;
+  lastError: string | null;
+}
+
+export interface WebhookInboxRepository {
+  /** Stores a delivery under its unique `hook-id`; false when that id was already stored (a duplicate). */
+  insert(entry: { hookId: string; eventType: string; payload: unknown; receivedAt: number }): Promise<boolean>;
+  /** Unprocessed entries, oldest first. */
+  listUnprocessed(limit: number): Promise<InboxEntry[]>;
+  markProcessed(hookId: string, at: number): Promise<void>;
+  markFailed(hookId: string, error: string): Promise<void>;
+  get(hookId: string): Promise<InboxEntry | null>;
+}
+
+export interface AppointmentState {
+  organizationId: string;
+  appointmentId: string;
+  status: string;
+  /** The event payload's `updatedAt` (ISO 8601): events are ordered on it, never on arrival. */
+  updatedAt: string;
+  facilityId: string;
+  scheduledStartDate: string;
+  scheduledEndDate: string;
+}
+
+export interface AppointmentStateRepository {
+  get(organizationId: string, appointmentId: string): Promise<AppointmentState | null>;
+  /**
+   * Applies the state when it is newer than the stored one (by `updatedAt`;
+   * on a tie a cancellation wins), atomically. A stale event never re-opens
+   * a cancelled appointment. Returns whether it was applied and what was
+   * stored before.
+   */
+  applyIfNewer(state: AppointmentState): Promise<{ applied: boolean; previous: AppointmentState | null }>;
+  list(organizationId: string): Promise<AppointmentState[]>;
+}
+
+export interface UsedTokenIdRepository {
+  /** Remembers a host token's `jti` until `expiresAt`; false when it was already used. */
+  remember(jti: string, expiresAt: number): Promise<boolean>;
+  purgeExpired(now: number): Promise<number>;
+}
+
+export interface NoteDraft {
+  organizationId: string;
+  userId: string;
+  noteId: string;
+  /** The changed writable fields, as typed. */
+  fields: Record<string, string>;
+  /** The values the user started from for those fields. */
+  baseline: Record<string, string>;
+  noteVersion: number | null;
+  updatedAt: number;
+}
+
+export interface NoteDraftRepository {
+  get(organizationId: string, userId: string, noteId: string): Promise<NoteDraft | null>;
+  put(draft: NoteDraft): Promise<void>;
+  delete(organizationId: string, userId: string, noteId: string): Promise<boolean>;
+}
+
+export interface CreatedTask {
+  organizationId: string;
+  noteId: string;
+  taskId: string;
+  createdBy: string;
+  /** The task as the service returned it. */
+  task: unknown;
+  createdAt: number;
+}
+
+export interface CreatedTaskRepository {
+  insert(task: CreatedTask): Promise<void>;
+  listByNote(organizationId: string, noteId: string): Promise<CreatedTask[]>;
+}
+
+export interface AuditEntry {
+  at: number;
+  organizationId: string;
+  userId: string;
+  action: "read" | "write" | "delete";
+  /** e.g. `note`, `note_image`, `task`, `patient`. */
+  resourceType: string;
+  resourceId: string;
+  traceId: string;
+}
+
+export interface AuditTrail {
+  /** Queued and written in batches off the request path. */
+  record(entry: AuditEntry): void;
+  /** Writes what is queued now. */
+  flush(): Promise<void>;
+  list(organizationId: string): Promise<AuditEntry[]>;
+}
+
+export interface Store {
+  installations: InstallationRepository;
+  inbox: WebhookInboxRepository;
+  appointmentStates: AppointmentStateRepository;
+  usedTokenIds: UsedTokenIdRepository;
+  noteDrafts: NoteDraftRepository;
+  tasks: CreatedTaskRepository;
+  audit: AuditTrail;
+  /** Readiness: a trivial query. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}

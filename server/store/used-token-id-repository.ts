@@ -1,0 +1,26 @@
+import { lte } from "drizzle-orm";
+import type { UsedTokenIdRepository } from "./store.ts";
+import type { StoreDatabase } from "./database.ts";
+import { dateFromEpochMs } from "./instants.ts";
+import { usedTokenIds } from "./schema.ts";
+
+export function createUsedTokenIdRepository(db: StoreDatabase): UsedTokenIdRepository {
+  return {
+    async remember(jti, expiresAt) {
+      const inserted = await db
+        .insert(usedTokenIds)
+        .values({ jti, expiresAt: dateFromEpochMs(expiresAt, "expiresAt") })
+        .onConflictDoNothing({ target: usedTokenIds.jti })
+        .returning({ jti: usedTokenIds.jti });
+      return inserted.length > 0;
+    },
+
+    async purgeExpired(now) {
+      const purged = await db
+        .delete(usedTokenIds)
+        .where(lte(usedTokenIds.expiresAt, dateFromEpochMs(now, "now")))
+        .returning({ jti: usedTokenIds.jti });
+      return purged.length;
+    },
+  };
+}

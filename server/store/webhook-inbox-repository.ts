@@ -1,0 +1,67 @@
+import { asc, eq, isNull, sql } from "drizzle-orm";
+import type { InboxEntry, WebhookInboxRepository } from "./store.ts";
+import type { StoreDatabase } from "./database.ts";
+import { dateFromEpochMs } from "./instants.ts";
+import { webhookInbox } from "./schema.ts";
+
+// An exception's text can be long (stack-like upstream bodies); the row keeps enough to diagnose.
+const MAX_ERROR_LENGTH = 2000;
+
+function toEntry(row: typeof webhookInbox.$inferSelect): InboxEntry {
+  return {
+    hookId: row.hookId,
+    eventType: row.eventType,
+    payload: row.payload,
+    receivedAt: row.receivedAt.getTime(),
+    processedAt: row.processedAt?.getTime() ?? null,
+    attempts: row.attempts,
+    lastError: row.lastError,
+  };
+}
+
+export function createWebhookInboxRepository(db: StoreDatabase): WebhookInboxRepository {
+  return {
+    async insert(entry) {
+      const inserted = await db
+        .insert(webhookInbox)
+        .values({
+          hookId: entry.hookId,
+          eventType: entry.eventType,
+          payload: entry.payload,
+          receivedAt: dateFromEpochMs(entry.receivedAt, "receivedAt"),
+        })
+        .onConflictDoNothing({ target: webhookInbox.hookId })
+        .returning({ hookId: webhookInbox.hookId });
+      return inserted.length > 0;
+    },
+
+    async listUnprocessed(limit) {
+      const rows = await db
+        .select()
+        .from(webhookInbox)
+        .where(isNull(webhookInbox.processedAt))
+        .orderBy(asc(webhookInbox.receivedAt), asc(webhookInbox.hookId))
+        .limit(Math.max(0, Math.floor(limit)));
+      return rows.map(toEntry);
+    },
+
+    async markProcessed(hookId, at) {
+      await db
+        .update(webhookInbox)
+        .set({ processedAt: dateFromEpochMs(at, "processedAt"), attempts: sql`${webhookInbox.attempts} + 1` })
+        .where(eq(webhookInbox.hookId, hookId));
+    },
+
+    async markFailed(hookId, error) {
+      await db
+        .update(webhookInbox)
+        .set({ lastError: error.slice(0, MAX_ERROR_LENGTH), attempts: sql`${webhookInbox.attempts} + 1` })
+        .where(eq(webhookInbox.hookId, hookId));
+    },
+
+    async get(hookId) {
+      const [row] = await db.select().from(webhookInbox).where(eq(webhookInbox.hookId, hookId));
+      return row === undefined ? null : toEntry(row);
+    },
+  };
+}
