@@ -1,0 +1,50 @@
+import * as z from "zod/mini";
+import { utcTimestamp } from "../../contract/clinic-api/primitives.ts";
+import type { ClinicApiRoute } from "../../contract/clinic-api/responses.ts";
+
+// What may be cached, and until when (DESIGN.md "Upstream": cache a read until
+// `sourceSyncedAt + maxStalenessSeconds`, never longer, never notes). Only
+// two kinds of read are cached; everything else (notes, images, patients,
+// holds, tasks, installations, appointments, billing) always goes upstream.
+
+/** Picker lists carry no staleness meta; they change rarely and are cached for a short fixed time. */
+export const PICKER_ROUTES: ReadonlySet<ClinicApiRoute> = new Set<ClinicApiRoute>(["GET /v1/providers", "GET /v1/facilities", "GET /v3/appointment-types"]);
+
+/** Schedule reads whose `data.meta` says how stale they may be (seed 001 "Limits", stale-read bound). */
+export const STALENESS_ROUTES: ReadonlySet<ClinicApiRoute> = new Set<ClinicApiRoute>(["GET /v3/schedule/availability-templates", "GET /v2/schedule/slots"]);
+
+const stalenessMeta = z.object({
+  meta: z.object({
+    sourceSyncedAt: utcTimestamp,
+    maxStalenessSeconds: z.number().check(z.nonnegative()),
+    strongConsistency: z.optional(z.boolean()),
+    generatedAt: z.optional(utcTimestamp),
+  }),
+});
+
+export interface CachePolicyInput {
+  route: ClinicApiRoute;
+  data: unknown;
+  strong: boolean;
+  /** The client's clock when the request was sent (before the service stamped `generatedAt`). */
+  requestStartedAt: number;
+  now: number;
+  pickerTtlMs: number;
+}
+
+/** The client-clock instant the answer stops being usable, or null when it must not be cached. */
+export function cacheExpiry({ route, data, strong, requestStartedAt, now, pickerTtlMs }: CachePolicyInput): number | null {
+  if (strong) return null;
+  if (PICKER_ROUTES.has(route)) return pickerTtlMs > 0 ? now + pickerTtlMs : null;
+  if (!STALENESS_ROUTES.has(route)) return null;
+  const parsed = z.safeParse(stalenessMeta, data);
+  if (!parsed.success || parsed.data.meta.strongConsistency === true) return null;
+  const { sourceSyncedAt, maxStalenessSeconds, generatedAt } = parsed.data.meta;
+  const staleAt = Date.parse(sourceSyncedAt) + maxStalenessSeconds * 1000;
+  let expiresAt = staleAt;
+  // With the service's own "now" (`generatedAt`), the remaining lifetime is
+  // also measured on its clock and counted from when we asked, so a client
+  // clock running behind the service's cannot stretch it.
+  if (generatedAt !== undefined) expiresAt = Math.min(expiresAt, requestStartedAt + (staleAt - Date.parse(generatedAt)));
+  return expiresAt > now ? expiresAt : null;
+}

@@ -1,0 +1,165 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createHarness, expectNoKeyLeak, ORG_A, type Harness } from "./testing/emulator-harness.ts";
+
+// DESIGN.md "Upstream": coalesce identical in-flight reads; cache a read until
+// sourceSyncedAt + maxStalenessSeconds (never longer, never notes). The
+// emulator's sync interval is its maxStalenessSeconds; the client reads the
+// emulator's clock so that moving it moves both.
+
+const SYNC_SECONDS = 30;
+let harness: Harness;
+let appointmentTypeId: string;
+let noteId: string;
+
+beforeAll(async () => {
+  harness = createHarness({ syncIntervalSeconds: SYNC_SECONDS });
+  const types = await harness.client().request("GET /v3/appointment-types", { organizationId: ORG_A });
+  appointmentTypeId = types.appointmentTypes[0]?.id ?? "";
+  noteId = (await harness.sandboxNotes(ORG_A))[0]?.id ?? "";
+});
+beforeEach(async () => {
+  await harness.reset();
+});
+afterAll(() => {
+  expectNoKeyLeak(harness);
+});
+
+/** The emulator's clock only moves forward here, so its mirror's sync time is never in its future. */
+const setClock = (ms: number) => harness.sandbox("POST", "/clock", { now: new Date(ms).toISOString(), frozen: true });
+const staleAt = (meta: { sourceSyncedAt: string; maxStalenessSeconds: number }) => Date.parse(meta.sourceSyncedAt) + meta.maxStalenessSeconds * 1000;
+const newClient = () => harness.client({ now: () => harness.emulator.clock.now() });
+const slotsCall = () => ({ organizationId: ORG_A, query: { appointmentTypeId, startDate: "2026-11-23", endDate: "2026-11-27" } });
+const SLOTS = "/v2/schedule/slots";
+
+describe("coalescing", () => {
+  it("10 identical concurrent reads make one upstream call and share one frozen answer", async () => {
+    const client = newClient();
+    const answers = await Promise.all(Array.from({ length: 10 }, () => client.request("GET /v1/appointments", { organizationId: ORG_A, query: { pageSize: 5 } })));
+    expect(harness.count("GET", "/v1/appointments")).toBe(1);
+    expect(client.stats()).toMatchObject({ upstreamRequests: 1, coalesced: 9 });
+    expect(new Set(answers).size).toBe(1);
+    expect(Object.isFrozen(answers[0]?.appointments[0])).toBe(true);
+    // Not cached: appointments carry no staleness meta, so the next read goes upstream.
+    await client.request("GET /v1/appointments", { organizationId: ORG_A, query: { pageSize: 5 } });
+    expect(harness.count("GET", "/v1/appointments")).toBe(2);
+  });
+
+  it("reads that differ in organization or query are not coalesced; strong reads never are", async () => {
+    const client = newClient();
+    const orgB = "8c4e2d19-7a36-4b5f-a0e1-9d8c7b6a5f42";
+    await Promise.all([
+      client.request("GET /v1/appointments", { organizationId: ORG_A, query: { pageSize: 5 } }),
+      client.request("GET /v1/appointments", { organizationId: ORG_A, query: { pageSize: 6 } }),
+      client.request("GET /v1/appointments", { organizationId: orgB, query: { pageSize: 5 } }),
+    ]);
+    expect(harness.count("GET", "/v1/appointments")).toBe(3);
+    await Promise.all([client.request("GET /v2/schedule/slots", { ...slotsCall(), consistency: "strong" }), client.request("GET /v2/schedule/slots", { ...slotsCall(), consistency: "strong" })]);
+    expect(harness.count("GET", SLOTS)).toBe(2);
+  });
+
+  it("a failure reaches every coalesced caller, and the next read starts afresh", async () => {
+    const client = harness.client({ retry: { reads: 0 } });
+    await harness.fault({ method: "GET", path: "/v1/appointments", status: 500, count: 1 });
+    const results = await Promise.allSettled(Array.from({ length: 3 }, () => client.request("GET /v1/appointments", { organizationId: ORG_A })));
+    expect(results.map((result) => result.status)).toEqual(["rejected", "rejected", "rejected"]);
+    expect(harness.count("GET", "/v1/appointments")).toBe(1);
+    await expect(client.request("GET /v1/appointments", { organizationId: ORG_A })).resolves.toBeDefined();
+  });
+});
+
+describe("cache lifetime", () => {
+  it("a slots read is served from the cache until sourceSyncedAt + maxStalenessSeconds, then read again", async () => {
+    const client = newClient();
+    const first = await client.request("GET /v2/schedule/slots", slotsCall());
+    expect(first.meta).toMatchObject({ maxStalenessSeconds: SYNC_SECONDS, strongConsistency: false });
+    await setClock(staleAt(first.meta) - 1);
+    expect(await client.request("GET /v2/schedule/slots", slotsCall())).toBe(first);
+    expect(harness.count("GET", SLOTS)).toBe(1);
+    await setClock(staleAt(first.meta));
+    const second = await client.request("GET /v2/schedule/slots", slotsCall());
+    expect(harness.count("GET", SLOTS)).toBe(2);
+    // The emulator synced on that read: the new answer lives until its own bound.
+    expect(second.meta.sourceSyncedAt).toBe(new Date(staleAt(first.meta)).toISOString());
+    expect(await client.request("GET /v2/schedule/slots", slotsCall())).toBe(second);
+    expect(client.stats().cacheHits).toBe(2);
+  });
+
+  it("availability templates follow the same bound; query order does not matter", async () => {
+    const client = newClient();
+    await client.request("GET /v3/schedule/availability-templates", { organizationId: ORG_A, query: { startDate: "2026-11-23", endDate: "2026-11-29" } });
+    await client.request("GET /v3/schedule/availability-templates", { organizationId: ORG_A, query: { endDate: "2026-11-29", startDate: "2026-11-23" } });
+    expect(harness.count("GET", "/v3/schedule/availability-templates")).toBe(1);
+  });
+
+  it("an answer already past its bound on the client's clock is not cached", async () => {
+    const { meta } = await newClient().request("GET /v2/schedule/slots", slotsCall());
+    const client = harness.client({ now: () => staleAt(meta) });
+    await client.request("GET /v2/schedule/slots", slotsCall());
+    await client.request("GET /v2/schedule/slots", slotsCall());
+    expect(harness.count("GET", SLOTS)).toBe(3);
+  });
+
+  it("strong reads bypass the cache and do not fill it", async () => {
+    const client = newClient();
+    const cached = await client.request("GET /v2/schedule/slots", slotsCall());
+    const strong = await client.request("GET /v2/schedule/slots", { ...slotsCall(), consistency: "strong" });
+    expect(strong.meta.strongConsistency).toBe(true);
+    expect(harness.calls.at(-1)?.search.get("consistency")).toBe("strong");
+    await client.request("GET /v2/schedule/slots", { ...slotsCall(), consistency: "strong" });
+    expect(harness.count("GET", SLOTS)).toBe(3);
+    expect(await client.request("GET /v2/schedule/slots", slotsCall())).toBe(cached);
+  });
+
+  it("notes and their images are never cached", async () => {
+    const client = newClient();
+    for (let i = 0; i < 2; i += 1) {
+      await client.request("GET /v1/notes/{noteId}", { organizationId: ORG_A, params: { noteId } });
+      await client.request("GET /v3/notes/{noteId}/images", { organizationId: ORG_A, params: { noteId } });
+      await client.request("GET /v1/patients", { organizationId: ORG_A });
+    }
+    expect(harness.count("GET", `/v1/notes/${noteId}`)).toBe(2);
+    expect(harness.count("GET", `/v3/notes/${noteId}/images`)).toBe(2);
+    expect(harness.count("GET", "/v1/patients")).toBe(2);
+    expect(client.stats().cacheHits).toBe(0);
+  });
+
+  it("pickers are cached for pickerTtlMs", async () => {
+    const client = harness.client({ now: () => harness.emulator.clock.now(), pickerTtlMs: 5_000 });
+    await client.request("GET /v1/providers", { organizationId: ORG_A });
+    await client.request("GET /v1/providers", { organizationId: ORG_A });
+    expect(harness.count("GET", "/v1/providers")).toBe(1);
+    await setClock(harness.emulator.clock.now() + 5_000);
+    await client.request("GET /v1/providers", { organizationId: ORG_A });
+    expect(harness.count("GET", "/v1/providers")).toBe(2);
+  });
+});
+
+describe("invalidate", () => {
+  it("drops an organization's reads by route prefix, or all of them", async () => {
+    const client = newClient();
+    const read = async () => {
+      await client.request("GET /v2/schedule/slots", slotsCall());
+      await client.request("GET /v1/facilities", { organizationId: ORG_A });
+    };
+    await read();
+    client.invalidate(ORG_A, "GET /v2/schedule/slots");
+    await read();
+    expect([harness.count("GET", SLOTS), harness.count("GET", "/v1/facilities")]).toEqual([2, 1]);
+    client.invalidate(ORG_A.toUpperCase());
+    await read();
+    expect([harness.count("GET", SLOTS), harness.count("GET", "/v1/facilities")]).toEqual([3, 2]);
+  });
+
+  it("a read in flight when the cache is invalidated is neither joined nor stored", async () => {
+    const client = newClient();
+    const before = client.request("GET /v2/schedule/slots", slotsCall());
+    client.invalidate(ORG_A, "GET /v2/schedule/slots");
+    const after = client.request("GET /v2/schedule/slots", slotsCall());
+    await Promise.all([before, after]);
+    expect(harness.count("GET", SLOTS)).toBe(2);
+    expect(client.stats().coalesced).toBe(0);
+    // `after` started after the invalidation, so its answer is cached.
+    await client.request("GET /v2/schedule/slots", slotsCall());
+    expect(harness.count("GET", SLOTS)).toBe(2);
+  });
+});

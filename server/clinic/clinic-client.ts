@@ -1,0 +1,240 @@
+import type { ClinicApiRoute } from "../../contract/clinic-api/responses.ts";
+import type { Installation } from "../../contract/clinic-api/installation.ts";
+import { cacheExpiry } from "./cache-policy.ts";
+import { deepFreeze } from "./deep-freeze.ts";
+import { listAllPages, type ItemOf, type ItemsKey, type PaginatedRoute } from "./paging.ts";
+import { SlidingWindowLimiter } from "./rate-limiter.ts";
+import { readResponse, type ClinicData, type ReadOutcome } from "./response-reader.ts";
+import { ResponseCache } from "./response-cache.ts";
+import { backoffDelayMs, DEFAULT_RETRY, DEFAULT_RETRY_AFTER_MS, sleep, type RetryOptions } from "./retry-policy.ts";
+import { createRedactor } from "./secret-redaction.ts";
+import { rateLimitedError, UpstreamError } from "./upstream-error.ts";
+import { prepareRequest, type ClinicCall, type PreparedRequest } from "./upstream-request.ts";
+
+// The BFF's only way to the Clinic Data Service (DESIGN.md "Upstream"). Every
+// call goes: cache (schedule reads and pickers only) → coalescing of identical
+// in-flight reads → the rate limiter → fetch with a timeout → the contract
+// parse → retries (reads on 5xx/network, anything on 429). The data key lives
+// in this closure and in the Authorization header only.
+
+export { UpstreamError } from "./upstream-error.ts";
+export type { ClinicCall } from "./upstream-request.ts";
+export type { ClinicData } from "./response-reader.ts";
+
+export interface ClinicLogger {
+  warn(obj: object, msg: string): void;
+  info?(obj: object, msg: string): void;
+  error?(obj: object, msg: string): void;
+}
+
+export interface LimiterOptions {
+  /** DESIGN.md: the service does not say what its limit counts per; `key` can never exceed it. */
+  scope: "key" | "organization";
+  limit?: number;
+  windowMs?: number;
+  maxQueueMs?: number;
+}
+
+export interface ClinicClientOptions {
+  /** e.g. http://127.0.0.1:4010 */
+  baseUrl: string;
+  /** The data key: never in a log line, an error message or a thrown error's text. */
+  apiKey: string;
+  /** Defaults to Node's global fetch, whose dispatcher keeps connections alive. */
+  fetch?: typeof fetch;
+  /** Real time by default (the BFF runs on real time). */
+  now?: () => number;
+  limiter?: LimiterOptions;
+  /** Per attempt; default 10 s. */
+  timeoutMs?: number;
+  retry?: Partial<RetryOptions>;
+  /** Lifetime of cached picker lists (providers, facilities, appointment types); default 60 s, 0 disables. */
+  pickerTtlMs?: number;
+  /** Cached reads kept across organizations; default 5000. */
+  maxCacheEntries?: number;
+  logger?: ClinicLogger;
+}
+
+export interface ClinicClientStats {
+  upstreamRequests: number;
+  cacheHits: number;
+  coalesced: number;
+  retries: number;
+  queuedForLimiter: number;
+  rejectedByLimiter: number;
+}
+
+export interface ClinicClient {
+  /**
+   * One call, typed by its route key (`contract/clinic-api/responses.ts`);
+   * answers the parsed `data`. Answers of GETs may be shared between callers
+   * and are frozen: copy before changing. Fails with `UpstreamError` only.
+   */
+  request<R extends ClinicApiRoute>(route: R, call?: ClinicCall): Promise<ClinicData<R>>;
+  /** Every item of a paginated list, fetched at pageSize 100. */
+  listAll<R extends PaginatedRoute, K extends ItemsKey<R>>(route: R, key: K, call?: ClinicCall): Promise<ItemOf<R, K>[]>;
+  /** The app's installations, uninstalled ones included (no `X-Organization-Id`). */
+  listAllInstallations(): Promise<Installation[]>;
+  /** Drops cached reads of an organization (all, or routes starting with `prefix`, e.g. "GET /v2/schedule/slots"). */
+  invalidate(organizationId: string, prefix?: string): void;
+  stats(): ClinicClientStats;
+  close(): void;
+}
+
+const DEFAULT_TIMEOUT_MS = 10_000;
+const DEFAULT_PICKER_TTL_MS = 60_000;
+
+function failureOf(error: unknown, write: boolean, redact: (text: string) => string): UpstreamError {
+  const name = typeof error === "object" && error !== null && "name" in error ? error.name : undefined;
+  const unknownOutcome = write ? "; whether the change was applied is unknown" : "";
+  if (name === "TimeoutError") {
+    return new UpstreamError({ status: 504, code: "upstream_timeout", message: `The Clinic Data Service did not answer in time${unknownOutcome}` });
+  }
+  const cause = error instanceof Error && typeof error.cause === "object" && error.cause !== null && "code" in error.cause ? error.cause.code : undefined;
+  const reason = typeof cause === "string" ? ` (${redact(cause)})` : "";
+  return new UpstreamError({ status: 503, code: "upstream_unavailable", message: `The Clinic Data Service could not be reached${reason}${unknownOutcome}` });
+}
+
+export function createClinicClient(options: ClinicClientOptions): ClinicClient {
+  const now = options.now ?? Date.now;
+  const fetchImpl: typeof fetch = options.fetch ?? ((input, init) => fetch(input, init));
+  const baseUrl = options.baseUrl.replace(/\/+$/, "");
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const retry: RetryOptions = { ...DEFAULT_RETRY, ...options.retry };
+  const pickerTtlMs = options.pickerTtlMs ?? DEFAULT_PICKER_TTL_MS;
+  const logger = options.logger;
+  // Called as methods: pino's need their `this`.
+  const warn = (obj: object, msg: string) => logger?.warn(obj, msg);
+  const info = (obj: object, msg: string) => logger?.info?.(obj, msg);
+  const redact = createRedactor(options.apiKey);
+  const limiterScope = options.limiter?.scope ?? "key";
+  const limiter = new SlidingWindowLimiter({
+    limit: options.limiter?.limit ?? 1000,
+    windowMs: options.limiter?.windowMs ?? 60_000,
+    maxQueueMs: options.limiter?.maxQueueMs ?? 2_000,
+    now,
+  });
+  const cache = new ResponseCache({ now, maxEntries: options.maxCacheEntries });
+  const inFlight = new Map<string, { organization: string; route: ClinicApiRoute; promise: Promise<unknown> }>();
+  const counters = { upstreamRequests: 0, cacheHits: 0, coalesced: 0, retries: 0 };
+  let closed = false;
+
+  const authorization = `Bearer ${options.apiKey}`;
+  const headersFor = (prepared: PreparedRequest): Record<string, string> => {
+    const headers: Record<string, string> = { authorization, accept: "application/json" };
+    if (prepared.organizationId !== null) headers["x-organization-id"] = prepared.organizationId;
+    if (prepared.bodyText !== undefined) headers["content-type"] = "application/json";
+    return headers;
+  };
+
+  async function attempt<R extends ClinicApiRoute>(prepared: PreparedRequest & { route: R }): Promise<ReadOutcome<R>> {
+    await limiter.acquire(limiterScope === "key" ? "key" : (prepared.organizationId ?? "app"));
+    counters.upstreamRequests += 1;
+    try {
+      const response = await fetchImpl(`${baseUrl}${prepared.target}`, {
+        method: prepared.method,
+        headers: headersFor(prepared),
+        body: prepared.bodyText,
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      return await readResponse(prepared.route, response, { redact, now, warn });
+    } catch (error) {
+      return { kind: "error", error: failureOf(error, prepared.method !== "GET", redact), retryableRead: true };
+    }
+  }
+
+  /** The call with its retries; no cache, no coalescing. */
+  async function execute<R extends ClinicApiRoute>(prepared: PreparedRequest & { route: R }): Promise<ClinicData<R>> {
+    const isRead = prepared.method === "GET";
+    let readRetries = 0;
+    let rateLimitRetries = 0;
+    for (;;) {
+      const outcome = await attempt(prepared);
+      if (outcome.kind === "ok") return outcome.data;
+      const log = { route: prepared.route, organizationId: prepared.organizationId };
+      if (outcome.kind === "rate_limited") {
+        const waitMs = outcome.retryAfterMs ?? DEFAULT_RETRY_AFTER_MS;
+        if (waitMs > retry.maxRetryAfterMs || rateLimitRetries >= retry.rateLimited) {
+          warn({ ...log, upstreamStatus: 429, upstreamTraceId: outcome.traceId, retryAfterMs: waitMs }, "clinic: rate limited by the service");
+          throw rateLimitedError(waitMs / 1000, `The Clinic Data Service is busy; try again in ${Math.max(1, Math.ceil(waitMs / 1000))} s`, { status: 429, traceId: outcome.traceId });
+        }
+        rateLimitRetries += 1;
+        counters.retries += 1;
+        info({ ...log, upstreamStatus: 429, upstreamTraceId: outcome.traceId, waitMs }, "clinic: waiting out Retry-After");
+        await sleep(waitMs);
+        continue;
+      }
+      // Only idempotent reads are retried: a failed write may have reached the EHR.
+      if (isRead && outcome.retryableRead && readRetries < retry.reads) {
+        readRetries += 1;
+        counters.retries += 1;
+        const waitMs = backoffDelayMs(readRetries, retry.baseDelayMs);
+        info({ ...log, code: outcome.error.code, upstreamStatus: outcome.error.upstreamStatus, upstreamTraceId: outcome.error.upstreamTraceId, retry: readRetries, waitMs }, "clinic: retrying a read");
+        await sleep(waitMs);
+        continue;
+      }
+      throw outcome.error;
+    }
+  }
+
+  async function read<R extends ClinicApiRoute>(prepared: PreparedRequest & { route: R }, generation: number): Promise<ClinicData<R>> {
+    const requestStartedAt = now();
+    const data = deepFreeze(await execute(prepared));
+    const organization = prepared.organizationId ?? "-";
+    const expiresAt = cacheExpiry({ route: prepared.route, data, strong: prepared.strong, requestStartedAt, now: now(), pickerTtlMs });
+    if (expiresAt !== null) cache.set(organization, prepared.key, prepared.route, data, expiresAt, generation);
+    return data;
+  }
+
+  async function request<R extends ClinicApiRoute>(route: R, call: ClinicCall = {}): Promise<ClinicData<R>> {
+    if (closed) throw new UpstreamError({ status: 503, code: "upstream_unavailable", message: "The clinic client is closed" });
+    const prepared = { ...prepareRequest(route, call), route };
+    if (prepared.method !== "GET") return execute(prepared);
+    const organization = prepared.organizationId ?? "-";
+    // A strong read is the final check before a write: it must reflect the
+    // moment it was asked, so it neither uses nor joins anything earlier.
+    if (prepared.strong) return read(prepared, cache.generation(organization));
+    // Cache entries and in-flight reads are stored under a key that names the
+    // route, so each value is that route's parsed data (ours, not outside data).
+    const cached = cache.get(organization, prepared.key) as ClinicData<R> | undefined;
+    if (cached !== undefined) {
+      counters.cacheHits += 1;
+      return cached;
+    }
+    const pending = inFlight.get(prepared.key)?.promise as Promise<ClinicData<R>> | undefined;
+    if (pending) {
+      counters.coalesced += 1;
+      return pending;
+    }
+    const started = read(prepared, cache.generation(organization)).finally(() => {
+      if (inFlight.get(prepared.key)?.promise === started) inFlight.delete(prepared.key);
+    });
+    inFlight.set(prepared.key, { organization, route, promise: started });
+    return started;
+  }
+
+  const client: ClinicClient = {
+    request,
+    listAll: (route, key, call) => listAllPages(client, route, key, call),
+    listAllInstallations: () => listAllPages(client, "GET /v1/installations", "installations"),
+    invalidate(organizationId, prefix) {
+      const organization = organizationId.toLowerCase();
+      cache.invalidate(organization, prefix);
+      // Reads already on their way may predate the change: later callers start their own.
+      for (const [key, entry] of inFlight) {
+        if (entry.organization === organization && (prefix === undefined || entry.route.startsWith(prefix))) inFlight.delete(key);
+      }
+    },
+    stats() {
+      const limiterStats = limiter.stats();
+      return { ...counters, queuedForLimiter: limiterStats.queued, rejectedByLimiter: limiterStats.rejected };
+    },
+    close() {
+      closed = true;
+      limiter.close();
+      cache.clear();
+      inFlight.clear();
+    },
+  };
+  return client;
+}

@@ -1,0 +1,113 @@
+import * as z from "zod/mini";
+import { clinicApiResponses, errorBody, type ClinicApiRoute } from "../../contract/clinic-api/responses.ts";
+import { describeZodError } from "../../contract/validation.ts";
+import { bffStatusFor, UpstreamError } from "./upstream-error.ts";
+
+// Every answer of the service is parsed with its contract schema (success
+// envelope per route, `errorBody` otherwise: seed 001 "Errors"). An answer
+// that does not match becomes a 502 `contract_violation`, never a crash and
+// never unchecked data reaching the BFF's routes.
+
+type Envelope<R extends ClinicApiRoute> = z.output<(typeof clinicApiResponses)[R]>;
+export type ClinicData<R extends ClinicApiRoute> = Envelope<R>["data"];
+
+/**
+ * The route's envelope schema. TypeScript cannot index the schema table with
+ * a generic key, so the schema (ours, not outside data) is named by its output;
+ * the data itself is only ever typed by parsing it with this schema.
+ */
+function envelopeSchema<R extends ClinicApiRoute>(route: R): z.ZodMiniType<Envelope<R>> {
+  const schema: z.ZodMiniType = clinicApiResponses[route];
+  return schema as z.ZodMiniType<Envelope<R>>;
+}
+
+export type ReadOutcome<R extends ClinicApiRoute> =
+  | { kind: "ok"; data: ClinicData<R> }
+  | { kind: "rate_limited"; retryAfterMs: number | null; traceId: string | null }
+  | { kind: "error"; error: UpstreamError; retryableRead: boolean };
+
+export interface ReadContext {
+  redact: (text: string) => string;
+  now: () => number;
+  warn: (obj: object, msg: string) => void;
+}
+
+const TRACE_HEADERS = ["x-trace-id", "x-request-id", "trace-id"];
+const traceField = z.object({ trace_id: z.string() });
+
+function headerTraceId(headers: Headers): string | null {
+  for (const name of TRACE_HEADERS) {
+    const value = headers.get(name);
+    if (value) return value;
+  }
+  return null;
+}
+
+function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
+  try {
+    const value: unknown = JSON.parse(text);
+    return { ok: true, value };
+  } catch {
+    return { ok: false };
+  }
+}
+
+/** `Retry-After` in seconds or as an HTTP date; else `X-RateLimit-Reset` (Unix seconds); else unknown. */
+export function retryAfterMs(headers: Headers, now: number): number | null {
+  const retryAfter = headers.get("retry-after")?.trim();
+  if (retryAfter) {
+    if (/^\d+(\.\d+)?$/.test(retryAfter)) return Number(retryAfter) * 1000;
+    const date = Date.parse(retryAfter);
+    if (!Number.isNaN(date)) return Math.max(0, date - now);
+  }
+  const reset = headers.get("x-ratelimit-reset")?.trim();
+  if (reset && /^\d+$/.test(reset)) return Math.max(0, Number(reset) * 1000 - now);
+  return null;
+}
+
+function contractViolation(route: ClinicApiRoute, status: number, detail: string, traceId: string | null, context: ReadContext): UpstreamError {
+  const message = `${route}: the Clinic Data Service's answer does not match its contract (${context.redact(detail)})`;
+  context.warn({ route, upstreamStatus: status, upstreamTraceId: traceId, detail: context.redact(detail) }, "clinic: upstream contract violation");
+  return new UpstreamError({ status: 502, code: "contract_violation", message, upstreamTraceId: traceId, upstreamStatus: status });
+}
+
+export async function readResponse<R extends ClinicApiRoute>(route: R, response: Response, context: ReadContext): Promise<ReadOutcome<R>> {
+  const text = await response.text();
+  const json = parseJson(text);
+  const bodyTraceId = json.ok ? z.safeParse(traceField, json.value).data?.trace_id : undefined;
+  const traceId = bodyTraceId ?? headerTraceId(response.headers);
+  const { status } = response;
+
+  if (status >= 200 && status < 300) {
+    if (!json.ok) return { kind: "error", error: contractViolation(route, status, "the body is not JSON", traceId, context), retryableRead: false };
+    const parsed = z.safeParse(envelopeSchema(route), json.value);
+    if (!parsed.success) {
+      const firstField = describeZodError(parsed.error, "body").split("; ")[0] ?? "body";
+      return { kind: "error", error: contractViolation(route, status, firstField, traceId, context), retryableRead: false };
+    }
+    return { kind: "ok", data: parsed.data.data };
+  }
+
+  // A 429 means the request was not processed, whatever its method (seed 001 "Errors").
+  if (status === 429) return { kind: "rate_limited", retryAfterMs: retryAfterMs(response.headers, context.now()), traceId };
+
+  const retryableRead = status >= 500 && status !== 501;
+  const error = json.ok ? z.safeParse(errorBody, json.value) : undefined;
+  if (error?.success) {
+    return {
+      kind: "error",
+      retryableRead,
+      error: new UpstreamError({ status: bffStatusFor(status), code: error.data.code, message: context.redact(error.data.message), upstreamTraceId: error.data.trace_id, upstreamStatus: status }),
+    };
+  }
+  if (status >= 500) {
+    // A 5xx without the service's error body is a gateway or outage page, not a contract break.
+    context.warn({ route, upstreamStatus: status, upstreamTraceId: traceId }, "clinic: upstream failed without an error body");
+    return {
+      kind: "error",
+      retryableRead,
+      error: new UpstreamError({ status: 503, code: "upstream_unavailable", message: `The Clinic Data Service failed (HTTP ${status})`, upstreamTraceId: traceId, upstreamStatus: status }),
+    };
+  }
+  return { kind: "error", retryableRead: false, error: contractViolation(route, status, `an HTTP ${status} without the error body`, traceId, context) };
+}
