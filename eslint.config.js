@@ -49,6 +49,7 @@ export default tseslint.config(
   },
   {
     files: ["server/**"],
+    ignores: ["server/**/*.test.ts", "server/test-support/**"],
     rules: {
       "no-restricted-imports": [
         "error",

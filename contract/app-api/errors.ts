@@ -1,0 +1,35 @@
+import * as z from "zod/mini";
+
+// The BFF's error body (DESIGN.md "The BFF's API"): the spec's
+// `{code, message, trace_id}`, plus what helps the SPA say what to do.
+
+export const appErrorBody = z.object({
+  code: z.string(),
+  message: z.string(),
+  trace_id: z.string(),
+  /** The service's trace id, when the error came from it: for support. */
+  upstream_trace_id: z.optional(z.string()),
+  /** When to try again (rate limited). */
+  retry_after_seconds: z.optional(z.number()),
+  /** The scope that is missing, when the installation does not grant it. */
+  missing_scope: z.optional(z.string()),
+});
+export type AppErrorBody = z.infer<typeof appErrorBody>;
+
+/** Codes the BFF adds to the spec's. */
+export const APP_ERROR_CODES = {
+  /** The host token is missing, malformed, expired or otherwise invalid. */
+  invalidToken: "invalid_token",
+  /** A write reused a host token (its `jti`). */
+  tokenReplayed: "token_replayed",
+  /** The organization has no active installation. */
+  installationInactive: "installation_inactive",
+  /** The installation does not grant a scope the call needs. */
+  scopeNotGranted: "scope_not_granted",
+  /** The user's role may not do this. */
+  roleForbidden: "role_forbidden",
+  /** The upstream answered with something the contract does not allow. */
+  contractViolation: "contract_violation",
+  rateLimited: "rate_limited",
+  upstreamUnavailable: "upstream_unavailable",
+} as const;

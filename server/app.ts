@@ -1,0 +1,158 @@
+import { randomBytes } from "node:crypto";
+import { Hono } from "hono";
+import { createHostTokenVerifier, type HostTokenVerifier } from "./auth/host-token-verifier.ts";
+import { requireHostSession } from "./auth/require-host-session.ts";
+import { createClinicClient, type ClinicClient } from "./clinic/clinic-client.ts";
+import type { BffConfig } from "./env.ts";
+import { LiveEventHub } from "./events/live-event-hub.ts";
+import type { AppEnv } from "./http/app-env.ts";
+import { AppError } from "./http/app-error.ts";
+import { handleAppError } from "./http/error-handler.ts";
+import { InstallationRegistry } from "./installations/installation-registry.ts";
+import type { Logger } from "./logger.ts";
+import { readAppManifest } from "./manifest.ts";
+import { registerDirectoryRoutes } from "./routes/directory-routes.ts";
+import { registerLiveEventRoutes } from "./routes/live-event-routes.ts";
+import { registerSessionRoutes } from "./routes/session-routes.ts";
+import { securityHeaders } from "./static/security-headers.ts";
+import { registerSpaAssets } from "./static/spa-assets.ts";
+import type { Store } from "./store/store.ts";
+import { createWebhookReceiver } from "./webhooks/webhook-receiver.ts";
+import { WebhookProcessor } from "./webhooks/webhook-processor.ts";
+
+// Builds the BFF from explicit dependencies (STYLE.md 4): no port, no timer,
+// no environment. `server/index.ts` binds and starts the background work.
+
+export interface BffDeps {
+  config: BffConfig;
+  store: Store;
+  logger: Logger;
+  /** The upstream fetch (tests run the real client against the emulator's app). */
+  fetch?: typeof fetch;
+  /** The JWKS fetch; defaults to `fetch`. */
+  jwksFetch?: typeof fetch;
+  /** Real time by default: the BFF runs on real time, as in production. */
+  now?: () => number;
+}
+
+export interface Bff {
+  app: Hono<AppEnv>;
+  clinic: ClinicClient;
+  installations: InstallationRegistry;
+  processor: WebhookProcessor;
+  hub: LiveEventHub;
+  verifyHostToken: HostTokenVerifier;
+  /** Bootstraps installations, processes the inbox left from a previous run, starts the timers. */
+  start(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const newTraceId = () => `tdm_${randomBytes(12).toString("hex")}`;
+
+export function createBffApp(deps: BffDeps): Bff {
+  const { config, store, logger } = deps;
+  const now = deps.now ?? Date.now;
+  const manifest = readAppManifest();
+  const clinic = createClinicClient({
+    baseUrl: config.clinicApiBaseUrl,
+    apiKey: config.clinicApiKey,
+    fetch: deps.fetch,
+    now,
+    limiter: { scope: config.rateLimitScope },
+    logger,
+  });
+  const installations = new InstallationRegistry({
+    repository: store.installations,
+    fetchInstallations: () => clinic.listAllInstallations(),
+    requiredScopes: manifest.scopes.required,
+    logger,
+    now,
+  });
+  const hub = new LiveEventHub();
+  const processor = new WebhookProcessor({
+    store,
+    installations,
+    hub,
+    invalidate: (organizationId, prefix) => clinic.invalidate(organizationId, prefix),
+    logger,
+    now,
+  });
+  const verifyHostToken = createHostTokenVerifier({
+    issuer: config.hostTokenIssuer,
+    jwksUrl: config.hostTokenJwksUrl,
+    audience: manifest.slug,
+    fetch: deps.jwksFetch ?? deps.fetch,
+    now,
+  });
+
+  const app = new Hono<AppEnv>();
+  app.use(async (c, next) => {
+    c.set("traceId", newTraceId());
+    c.set("logger", logger);
+    await next();
+  });
+  app.use(securityHeaders(config));
+  app.onError(handleAppError);
+
+  app.get("/healthz", async (c) => {
+    try {
+      await store.ping();
+      return c.json({ ok: true, store: "ready" });
+    } catch {
+      return c.json({ ok: false, store: "unavailable" }, 503);
+    }
+  });
+
+  app.route(
+    "/webhooks/clinic",
+    createWebhookReceiver({
+      inbox: store.inbox,
+      secrets: config.webhookSecrets,
+      logger,
+      now,
+      onStored: () => {
+        processor.drain().catch((error: unknown) => logger.error({ err: error }, "webhook processing failed"));
+      },
+    }),
+  );
+
+  const api = new Hono<AppEnv>();
+  api.use(requireHostSession({ verify: verifyHostToken, installations, usedTokenIds: store.usedTokenIds }));
+  registerSessionRoutes(api, clinic);
+  registerDirectoryRoutes(api, clinic);
+  registerLiveEventRoutes(api, hub, { now });
+  api.all("*", (c) => {
+    throw new AppError(404, "not_found", `No API route ${c.req.method} ${c.req.path}`);
+  });
+  app.route("/api", api);
+
+  registerSpaAssets(app, config.distDir);
+
+  const stops: (() => void)[] = [];
+  return {
+    app,
+    clinic,
+    installations,
+    processor,
+    hub,
+    verifyHostToken,
+    async start() {
+      try {
+        await installations.refresh();
+      } catch (error) {
+        logger.warn({ err: error }, "installations bootstrap failed; will retry when a token names an organization");
+      }
+      stops.push(processor.start(), installations.startNightlyReconcile());
+      const purge = setInterval(() => {
+        store.usedTokenIds.purgeExpired(now()).catch((error: unknown) => logger.warn({ err: error }, "purging used token ids failed"));
+      }, 60_000);
+      purge.unref();
+      stops.push(() => clearInterval(purge));
+    },
+    close() {
+      for (const stop of stops) stop();
+      clinic.close();
+      return Promise.resolve();
+    },
+  };
+}

@@ -1,0 +1,109 @@
+import { createRemoteJWKSet, customFetch, errors, jwtVerify, type JWTPayload } from "jose";
+import * as z from "zod/mini";
+import { rawUuid } from "../../contract/clinic-api/primitives.ts";
+import { describeZodError } from "../../contract/validation.ts";
+
+// DESIGN.md "The host bridge" 2-3: ES256 only, key from the platform's JWKS
+// (cached, refetched on an unknown kid with a floor between refetches), exact
+// iss, aud and typ, time claims with at most 30 s skew, exp at most 5 minutes
+// after iat. Kept in this one module so a vendor SDK can replace it.
+
+export const HOST_TOKEN_TYPE = "host-session+jwt";
+const MAX_SKEW_SECONDS = 30;
+const MAX_LIFETIME_SECONDS = 300;
+
+const hostTokenClaims = z.object({
+  sub: z.string().check(z.minLength(1)),
+  org_id: rawUuid,
+  provider_id: z.string().check(z.minLength(1)),
+  roles: z.array(z.string()),
+  facility_id: z.optional(z.string()),
+  patient_id: z.optional(z.string()),
+  note_id: z.optional(z.string()),
+  jti: z.string().check(z.minLength(1)),
+  iat: z.number(),
+  nbf: z.number(),
+  exp: z.number(),
+});
+
+export interface HostSession {
+  userId: string;
+  providerId: string;
+  organizationId: string;
+  roles: string[];
+  facilityId: string | null;
+  patientId: string | null;
+  noteId: string | null;
+  jti: string;
+  /** Epoch seconds. */
+  expiresAt: number;
+}
+
+export class InvalidHostToken extends Error {}
+
+export interface HostTokenVerifierOptions {
+  issuer: string;
+  jwksUrl: string;
+  audience: string;
+  fetch?: typeof fetch;
+  /** Epoch ms; real time by default. */
+  now?: () => number;
+  /** Floor between JWKS refetches on an unknown kid. */
+  jwksCooldownMs?: number;
+}
+
+export type HostTokenVerifier = (token: string) => Promise<HostSession>;
+
+function reasonOf(error: unknown): string {
+  if (error instanceof errors.JWTExpired) return "the host token has expired";
+  if (error instanceof errors.JWTClaimValidationFailed) return `the host token's ${error.claim} claim is not valid (${error.reason})`;
+  if (error instanceof errors.JOSEAlgNotAllowed) return "the host token must be signed with ES256";
+  if (error instanceof errors.JWKSNoMatchingKey) return "the host token is signed with an unknown key";
+  if (error instanceof errors.JWSSignatureVerificationFailed) return "the host token's signature is not valid";
+  if (error instanceof errors.JWSInvalid || error instanceof errors.JWTInvalid) return "the host token is malformed";
+  if (error instanceof errors.JWKSTimeout || error instanceof errors.JWKSInvalid) return "the platform's signing keys could not be read";
+  return "the host token is not valid";
+}
+
+export function createHostTokenVerifier(options: HostTokenVerifierOptions): HostTokenVerifier {
+  const now = options.now ?? Date.now;
+  const jwksFetch = options.fetch;
+  const jwks = createRemoteJWKSet(new URL(options.jwksUrl), {
+    cooldownDuration: options.jwksCooldownMs ?? 30_000,
+    cacheMaxAge: 10 * 60_000,
+    ...(jwksFetch && { [customFetch]: (url: string, init: RequestInit) => jwksFetch(url, init) }),
+  });
+
+  return async (token) => {
+    let payload: JWTPayload;
+    try {
+      ({ payload } = await jwtVerify(token, jwks, {
+        algorithms: ["ES256"],
+        issuer: options.issuer,
+        audience: options.audience,
+        typ: HOST_TOKEN_TYPE,
+        clockTolerance: MAX_SKEW_SECONDS,
+        currentDate: new Date(now()),
+        requiredClaims: ["iat", "nbf", "exp", "jti", "sub"],
+      }));
+    } catch (error) {
+      throw new InvalidHostToken(reasonOf(error));
+    }
+    const claims = z.safeParse(hostTokenClaims, payload);
+    if (!claims.success) throw new InvalidHostToken(`the host token's claims are not valid: ${describeZodError(claims.error)}`);
+    const { data } = claims;
+    if (data.exp - data.iat > MAX_LIFETIME_SECONDS) throw new InvalidHostToken("the host token lives longer than 5 minutes");
+    if (data.iat > now() / 1000 + MAX_SKEW_SECONDS) throw new InvalidHostToken("the host token was issued in the future");
+    return {
+      userId: data.sub,
+      providerId: data.provider_id,
+      organizationId: data.org_id.toLowerCase(),
+      roles: data.roles,
+      facilityId: data.facility_id ?? null,
+      patientId: data.patient_id ?? null,
+      noteId: data.note_id ?? null,
+      jti: data.jti,
+      expiresAt: data.exp,
+    };
+  };
+}

@@ -1,0 +1,52 @@
+import type { MiddlewareHandler } from "hono";
+import { APP_ERROR_CODES } from "../../contract/app-api/errors.ts";
+import { AppError } from "../http/app-error.ts";
+import type { AppEnv } from "../http/app-env.ts";
+import type { InstallationRegistry } from "../installations/installation-registry.ts";
+import type { UsedTokenIdRepository } from "../store/store.ts";
+import { InvalidHostToken, type HostTokenVerifier } from "./host-token-verifier.ts";
+
+// DESIGN.md "The host bridge" 3: every /api request carries a verified host
+// token; the organization comes from `org_id` and nothing else; it must have
+// an active installation; a write's token is spent (its jti is remembered
+// until exp). Mounted on /api/* so no route can forget it.
+
+const READ_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+export function requireHostSession(deps: { verify: HostTokenVerifier; installations: InstallationRegistry; usedTokenIds: UsedTokenIdRepository }): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const header = c.req.header("authorization");
+    if (!header?.startsWith("Bearer ")) {
+      throw new AppError(401, APP_ERROR_CODES.invalidToken, "Your EHR session token is missing: open Tandem from inside your EHR");
+    }
+    let session;
+    try {
+      session = await deps.verify(header.slice("Bearer ".length).trim());
+    } catch (error) {
+      if (error instanceof InvalidHostToken) throw new AppError(401, APP_ERROR_CODES.invalidToken, `Your EHR session could not be verified: ${error.message}`);
+      throw error;
+    }
+
+    const claimedOrganization = c.req.header("x-organization-id");
+    if (claimedOrganization !== undefined && claimedOrganization.toLowerCase() !== session.organizationId) {
+      throw new AppError(403, "forbidden", "X-Organization-Id does not match the organization of your EHR session");
+    }
+
+    const installation = await deps.installations.find(session.organizationId);
+    if (!installation) {
+      throw new AppError(403, APP_ERROR_CODES.installationInactive, "Tandem is not installed for this organization: ask an administrator to install it");
+    }
+    if (installation.status !== "active") {
+      throw new AppError(403, APP_ERROR_CODES.installationInactive, `Tandem's installation for this organization is ${installation.status}: ask an administrator to reactivate it`);
+    }
+
+    if (!READ_METHODS.has(c.req.method) && !(await deps.usedTokenIds.remember(session.jti, session.expiresAt * 1000))) {
+      throw new AppError(401, APP_ERROR_CODES.tokenReplayed, "This EHR session token was already used for a change: the app asks the EHR for a fresh one before each change");
+    }
+
+    c.set("session", session);
+    c.set("installation", installation);
+    c.set("grantedScopes", deps.installations.grantedScopes(installation));
+    await next();
+  };
+}

@@ -1,0 +1,133 @@
+import * as z from "zod/mini";
+import { parseDescribed } from "../contract/validation.ts";
+
+// The only module that reads process.env (STYLE.md 7). Without
+// CLINIC_API_BASE_URL the BFF runs against the sandbox emulator with its
+// fixed identities; with it, every setting that has a sandbox default must be
+// given explicitly: sandbox defaults are never used against a real service.
+
+/** The sandbox identities of DESIGN.md, around the emulator's origin (default http://127.0.0.1:4010). */
+function sandboxDefaults(emulatorUrl: string) {
+  return {
+    clinicApiBaseUrl: emulatorUrl,
+    clinicApiKey: "svc_dev_ak_5a0d1e2f3a4b5c6d7e8f90a1b2c3d4e5",
+    hostTokenIssuer: emulatorUrl,
+    hostTokenJwksUrl: `${emulatorUrl}/.well-known/jwks.json`,
+    allowedHostOrigins: [emulatorUrl],
+    webhookSecrets: ["whsec_AQIDBAUGBwgJCgsMDQ4PEBESExQVFhcY"],
+    avatarOrigins: [emulatorUrl],
+  };
+}
+
+const port = z.pipe(z.string().check(z.regex(/^\d{1,5}$/, "must be a port number")), z.transform(Number));
+const origin = z.url().check(z.refine((value) => new URL(value).origin === value.replace(/\/$/, ""), "must be an origin (scheme://host[:port]) without a path"));
+const originList = z.pipe(
+  z.string(),
+  z.transform((value) =>
+    value
+      .split(",")
+      .map((part) => part.trim().replace(/\/$/, ""))
+      .filter((part) => part !== ""),
+  ),
+);
+const secretList = z.pipe(
+  z.string(),
+  z.transform((value) =>
+    value
+      .split(/[\s,]+/)
+      .map((part) => part.trim())
+      .filter((part) => part !== ""),
+  ),
+);
+
+const rawEnv = z.object({
+  PORT: z.optional(port),
+  HOST: z.optional(z.string().check(z.minLength(1))),
+  PUBLIC_URL: z.optional(origin),
+  SANDBOX_EMULATOR_URL: z.optional(origin),
+  CLINIC_API_BASE_URL: z.optional(z.url()),
+  CLINIC_API_KEY: z.optional(z.string().check(z.regex(/^svc_(prd|dev)_ak_[A-Za-z0-9]+$/, "must be a data key (svc_prd_ak_… or svc_dev_ak_…)"))),
+  HOST_TOKEN_ISSUER: z.optional(z.string().check(z.minLength(1))),
+  HOST_TOKEN_JWKS_URL: z.optional(z.url()),
+  ALLOWED_HOST_ORIGINS: z.optional(originList),
+  WEBHOOK_SECRET: z.optional(secretList),
+  AVATAR_ORIGINS: z.optional(originList),
+  DATABASE_URL: z.optional(z.string().check(z.regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL"))),
+  DATA_DIR: z.optional(z.string().check(z.minLength(1))),
+  RATE_LIMIT_SCOPE: z.optional(z.enum(["key", "organization"])),
+  LOG_LEVEL: z.optional(z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"])),
+  DIST_DIR: z.optional(z.string().check(z.minLength(1))),
+});
+
+export interface BffConfig {
+  /** Sandbox: the emulator with its fixed identities. */
+  isSandbox: boolean;
+  port: number;
+  host: string;
+  /** The BFF's own origin (webhook registration, OAuth redirect). */
+  publicUrl: string;
+  clinicApiBaseUrl: string;
+  clinicApiKey: string;
+  hostTokenIssuer: string;
+  hostTokenJwksUrl: string;
+  allowedHostOrigins: string[];
+  webhookSecrets: string[];
+  avatarOrigins: string[];
+  databaseUrl: string | undefined;
+  dataDir: string;
+  rateLimitScope: "key" | "organization";
+  logLevel: string;
+  distDir: string;
+}
+
+export class ConfigError extends Error {}
+
+/** Reads and validates the configuration; throws ConfigError naming every problem. */
+export function readBffConfig(source: Record<string, string | undefined> = process.env): BffConfig {
+  const parsed = parseDescribed(rawEnv, source);
+  if (!parsed.success) throw new ConfigError(`Configuration is invalid: ${parsed.message}`);
+  const env = parsed.data;
+  const isSandbox = env.CLINIC_API_BASE_URL === undefined;
+  if (!isSandbox) {
+    const missing = (
+      [
+        ["CLINIC_API_KEY", env.CLINIC_API_KEY],
+        ["HOST_TOKEN_ISSUER", env.HOST_TOKEN_ISSUER],
+        ["HOST_TOKEN_JWKS_URL", env.HOST_TOKEN_JWKS_URL],
+        ["ALLOWED_HOST_ORIGINS", env.ALLOWED_HOST_ORIGINS?.length ? env.ALLOWED_HOST_ORIGINS : undefined],
+        ["WEBHOOK_SECRET", env.WEBHOOK_SECRET?.length ? env.WEBHOOK_SECRET : undefined],
+      ] as const
+    )
+      .filter(([, value]) => value === undefined)
+      .map(([name]) => name);
+    if (missing.length > 0) {
+      throw new ConfigError(`Configuration is invalid: CLINIC_API_BASE_URL is set, so ${missing.join(", ")} must be set too (sandbox defaults are never used against a real service)`);
+    }
+  }
+  for (const secret of env.WEBHOOK_SECRET ?? []) {
+    if (!/^whsec_[A-Za-z0-9+/=]+$/.test(secret)) throw new ConfigError("Configuration is invalid: WEBHOOK_SECRET: must be whsec_ secrets separated by commas or spaces");
+  }
+  for (const allowed of [...(env.ALLOWED_HOST_ORIGINS ?? []), ...(env.AVATAR_ORIGINS ?? [])]) {
+    if (!z.safeParse(origin, allowed).success) throw new ConfigError(`Configuration is invalid: ALLOWED_HOST_ORIGINS/AVATAR_ORIGINS: ${allowed} is not an origin`);
+  }
+  const portNumber = env.PORT ?? 8787;
+  const sandbox = sandboxDefaults((env.SANDBOX_EMULATOR_URL ?? "http://127.0.0.1:4010").replace(/\/$/, ""));
+  return {
+    isSandbox,
+    port: portNumber,
+    host: env.HOST ?? "127.0.0.1",
+    publicUrl: env.PUBLIC_URL ?? `http://localhost:${portNumber}`,
+    clinicApiBaseUrl: env.CLINIC_API_BASE_URL ?? sandbox.clinicApiBaseUrl,
+    clinicApiKey: env.CLINIC_API_KEY ?? sandbox.clinicApiKey,
+    hostTokenIssuer: env.HOST_TOKEN_ISSUER ?? sandbox.hostTokenIssuer,
+    hostTokenJwksUrl: env.HOST_TOKEN_JWKS_URL ?? sandbox.hostTokenJwksUrl,
+    allowedHostOrigins: env.ALLOWED_HOST_ORIGINS ?? sandbox.allowedHostOrigins,
+    webhookSecrets: env.WEBHOOK_SECRET ?? sandbox.webhookSecrets,
+    avatarOrigins: env.AVATAR_ORIGINS ?? (isSandbox ? sandbox.avatarOrigins : [new URL(env.CLINIC_API_BASE_URL ?? sandbox.clinicApiBaseUrl).origin]),
+    databaseUrl: env.DATABASE_URL,
+    dataDir: env.DATA_DIR ?? ".data/pglite",
+    rateLimitScope: env.RATE_LIMIT_SCOPE ?? "key",
+    logLevel: env.LOG_LEVEL ?? "info",
+    distDir: env.DIST_DIR ?? "dist",
+  };
+}

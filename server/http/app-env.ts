@@ -1,0 +1,14 @@
+import type { HostSession } from "../auth/host-token-verifier.ts";
+import type { StoredInstallation } from "../store/store.ts";
+import type { Logger } from "../logger.ts";
+
+/** Hono context variables of the BFF. `session` and `installation` are set by the host-session middleware on every /api route. */
+export interface AppEnv {
+  Variables: {
+    traceId: string;
+    logger: Logger;
+    session: HostSession;
+    installation: StoredInstallation;
+    grantedScopes: ReadonlySet<string>;
+  };
+}

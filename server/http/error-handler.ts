@@ -1,0 +1,35 @@
+import type { Context } from "hono";
+import { HTTPException } from "hono/http-exception";
+import type { AppErrorBody } from "../../contract/app-api/errors.ts";
+import { UpstreamError } from "../clinic/upstream-error.ts";
+import { AppError } from "./app-error.ts";
+import type { AppEnv } from "./app-env.ts";
+
+// Every failure becomes the BFF's error body `{code, message, trace_id}`
+// (DESIGN.md "The BFF's API"); nothing renders a stack trace. Upstream errors
+// keep the spec's code and carry the service's trace id for support.
+
+export function handleAppError(error: Error, c: Context<AppEnv>) {
+  const traceId = c.get("traceId");
+  const body = (status: number, fields: Omit<AppErrorBody, "trace_id">, headers: Record<string, string> = {}) => {
+    for (const [name, value] of Object.entries(headers)) c.header(name, value);
+    return c.json({ ...fields, trace_id: traceId }, status as 400);
+  };
+  if (error instanceof AppError) return body(error.status, { code: error.code, message: error.message, ...error.extras }, error.headers);
+  if (error instanceof UpstreamError) {
+    c.get("logger").warn({ code: error.code, upstreamStatus: error.upstreamStatus, upstreamTraceId: error.upstreamTraceId }, "upstream call failed");
+    return body(
+      error.status,
+      {
+        code: error.code,
+        message: error.message,
+        ...(error.upstreamTraceId !== null && { upstream_trace_id: error.upstreamTraceId }),
+        ...(error.retryAfterSeconds !== undefined && { retry_after_seconds: error.retryAfterSeconds }),
+      },
+      error.retryAfterSeconds !== undefined ? { "Retry-After": String(error.retryAfterSeconds) } : {},
+    );
+  }
+  if (error instanceof HTTPException) return body(error.status, { code: "bad_request", message: error.message || "bad request" });
+  c.get("logger").error({ err: error }, "unexpected error");
+  return body(500, { code: "internal_error", message: "Something went wrong in Tandem; try again, and quote the trace id if it persists" });
+}

@@ -1,0 +1,26 @@
+import type * as z from "zod/mini";
+import type { Context } from "hono";
+import { parseDescribed } from "../../contract/validation.ts";
+import { badRequest } from "./app-error.ts";
+
+/** Parses a query with a contract/app-api schema; repeated parameters are joined with commas. 400 names the field. */
+export function parseQuery<T extends z.ZodMiniType>(c: Context, schema: T): z.infer<T> {
+  const raw: Record<string, string> = {};
+  for (const [name, values] of Object.entries(c.req.queries())) raw[name] = values.join(",");
+  const result = parseDescribed(schema, raw, "query");
+  if (!result.success) throw badRequest(result.message);
+  return result.data;
+}
+
+export async function parseJsonBody<T extends z.ZodMiniType>(c: Context, schema: T): Promise<z.infer<T>> {
+  if (!(c.req.header("content-type") ?? "").toLowerCase().startsWith("application/json")) throw badRequest("Content-Type must be application/json");
+  let body: unknown;
+  try {
+    body = await c.req.json();
+  } catch {
+    throw badRequest("body must be valid JSON");
+  }
+  const result = parseDescribed(schema, body, "body");
+  if (!result.success) throw badRequest(result.message);
+  return result.data;
+}

@@ -1,0 +1,34 @@
+import { serve } from "@hono/node-server";
+import { createBffApp } from "./app.ts";
+import { ConfigError, readBffConfig } from "./env.ts";
+import { createLogger } from "./logger.ts";
+import { createStore } from "./store/create-store.ts";
+
+// `server/index.ts`: reads the configuration, opens the store (migrations at
+// start-up), binds PORT (default 8787).
+
+let config;
+try {
+  config = readBffConfig();
+} catch (error) {
+  console.error(error instanceof ConfigError ? error.message : error);
+  process.exit(1);
+}
+
+const logger = createLogger({ level: config.logLevel, secrets: [config.clinicApiKey, ...config.webhookSecrets], name: "bff" });
+const store = await createStore(config.databaseUrl ? { databaseUrl: config.databaseUrl } : { dataDir: config.dataDir });
+const bff = createBffApp({ config, store, logger });
+await bff.start();
+
+const server = serve({ fetch: bff.app.fetch, port: config.port, hostname: config.host }, (info) => {
+  logger.info({ port: info.port, sandbox: config.isSandbox, service: config.clinicApiBaseUrl }, `Tandem BFF on http://localhost:${info.port}`);
+});
+
+async function shutdown() {
+  await bff.close();
+  server.close();
+  await store.close();
+  process.exit(0);
+}
+process.on("SIGINT", () => void shutdown());
+process.on("SIGTERM", () => void shutdown());

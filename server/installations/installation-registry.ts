@@ -1,0 +1,108 @@
+import type { Installation } from "../../contract/clinic-api/installation.ts";
+import type { Logger } from "../logger.ts";
+import type { InstallationRepository, StoredInstallation } from "../store/store.ts";
+
+// DESIGN.md "Installations": learnt from the installations list at start-up,
+// whenever a token names an organization the BFF does not know, and nightly;
+// lifecycle events keep them current between. A 403 from the service is told
+// apart (missing scope vs organization not active) from this table.
+
+export interface InstallationRegistryDeps {
+  repository: InstallationRepository;
+  fetchInstallations: () => Promise<Installation[]>;
+  requiredScopes: readonly string[];
+  logger: Logger;
+  now?: () => number;
+  /** Floor between list refreshes triggered by unknown organizations. */
+  refreshFloorMs?: number;
+}
+
+export type LifecycleEventType = "app.installed" | "app.uninstalled" | "app.suspended" | "app.reactivated" | "installation.permissions_updated";
+
+export class InstallationRegistry {
+  private lastRefreshAt = Number.NEGATIVE_INFINITY;
+  private refreshing: Promise<number> | null = null;
+
+  constructor(private readonly deps: InstallationRegistryDeps) {}
+
+  /** Fills the table from the service's list; returns how many records were written. */
+  refresh(): Promise<number> {
+    this.refreshing ??= (async () => {
+      try {
+        const installations = await this.deps.fetchInstallations();
+        let written = 0;
+        for (const installation of installations) {
+          const stored: StoredInstallation = { ...installation, organizationId: installation.organizationId.toLowerCase() };
+          if (await this.deps.repository.upsertIfNewer(stored)) written += 1;
+        }
+        this.deps.logger.info({ installations: installations.length, written }, "installations reconciled");
+        return written;
+      } finally {
+        this.lastRefreshAt = (this.deps.now ?? Date.now)();
+        this.refreshing = null;
+      }
+    })();
+    return this.refreshing;
+  }
+
+  /** The installation of an organization; an unknown one triggers a refresh (at most once per floor). */
+  async find(organizationId: string): Promise<StoredInstallation | null> {
+    const id = organizationId.toLowerCase();
+    const known = await this.deps.repository.get(id);
+    if (known) return known;
+    const now = (this.deps.now ?? Date.now)();
+    if (this.refreshing === null && now - this.lastRefreshAt < (this.deps.refreshFloorMs ?? 30_000)) return null;
+    try {
+      await this.refresh();
+    } catch (error) {
+      this.deps.logger.warn({ err: error, organizationId: id }, "installations refresh failed");
+      return null;
+    }
+    return this.deps.repository.get(id);
+  }
+
+  grantedScopes(installation: StoredInstallation): Set<string> {
+    return new Set([...this.deps.requiredScopes, ...installation.grantedPermissions]);
+  }
+
+  /** Applies a lifecycle event (seed 001 event catalogue); returns the stored record afterwards. */
+  async applyLifecycleEvent(type: LifecycleEventType, data: { organizationId: string; grantedPermissions?: string[]; settings?: Record<string, unknown> }, timestamp: string): Promise<StoredInstallation | null> {
+    const organizationId = data.organizationId.toLowerCase();
+    const current = await this.deps.repository.get(organizationId);
+    if (type === "installation.permissions_updated" && data.grantedPermissions === undefined) {
+      // The payload is not shown by the seeds; without the grants, ask the list.
+      await this.refresh();
+      return this.deps.repository.get(organizationId);
+    }
+    const base: StoredInstallation = current ?? { organizationId, status: "uninstalled", grantedPermissions: [], settings: {}, installedAt: null, updatedAt: timestamp };
+    const next: StoredInstallation = { ...base, updatedAt: timestamp };
+    switch (type) {
+      case "app.installed":
+        Object.assign(next, { status: "active", installedAt: timestamp, grantedPermissions: data.grantedPermissions ?? [], settings: data.settings ?? {} });
+        break;
+      case "app.uninstalled":
+        next.status = "uninstalled";
+        break;
+      case "app.suspended":
+        next.status = "suspended";
+        break;
+      case "app.reactivated":
+        next.status = "active";
+        break;
+      case "installation.permissions_updated":
+        next.grantedPermissions = data.grantedPermissions ?? base.grantedPermissions;
+        break;
+    }
+    await this.deps.repository.upsertIfNewer(next);
+    return this.deps.repository.get(organizationId);
+  }
+
+  /** The nightly reconciliation; returns a stop function. */
+  startNightlyReconcile(intervalMs = 24 * 60 * 60 * 1000): () => void {
+    const timer = setInterval(() => {
+      this.refresh().catch((error: unknown) => this.deps.logger.warn({ err: error }, "nightly installations reconcile failed"));
+    }, intervalMs);
+    timer.unref();
+    return () => clearInterval(timer);
+  }
+}

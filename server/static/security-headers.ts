@@ -1,0 +1,31 @@
+import type { MiddlewareHandler } from "hono";
+
+// DESIGN.md: CSP with frame-ancestors limited to the configured host origins,
+// no inline script, images from the service's avatar host; Referrer-Policy;
+// X-Content-Type-Options.
+
+export function contentSecurityPolicy(options: { allowedHostOrigins: readonly string[]; avatarOrigins: readonly string[] }): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    `img-src 'self' data: ${options.avatarOrigins.join(" ")}`.trim(),
+    "connect-src 'self'",
+    "font-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    `frame-ancestors ${options.allowedHostOrigins.length > 0 ? options.allowedHostOrigins.join(" ") : "'none'"}`,
+  ].join("; ");
+}
+
+export function securityHeaders(options: { allowedHostOrigins: readonly string[]; avatarOrigins: readonly string[] }): MiddlewareHandler {
+  const csp = contentSecurityPolicy(options);
+  return async (c, next) => {
+    await next();
+    c.header("Content-Security-Policy", csp);
+    c.header("Referrer-Policy", "strict-origin-when-cross-origin");
+    c.header("X-Content-Type-Options", "nosniff");
+    c.header("Cross-Origin-Opener-Policy", "same-origin");
+  };
+}

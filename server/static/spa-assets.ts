@@ -1,0 +1,46 @@
+import { readFile, stat } from "node:fs/promises";
+import { extname, join, normalize, resolve } from "node:path";
+import type { Env, Hono } from "hono";
+
+// The built SPA (`dist/`): hashed assets are immutable, `index.html` is never
+// cached (so a deploy is picked up at once), and unknown paths fall back to
+// `index.html` for the client-side router.
+
+const CONTENT_TYPES: Record<string, string> = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
+  ".ico": "image/x-icon",
+  ".json": "application/json",
+  ".map": "application/json",
+  ".woff2": "font/woff2",
+  ".txt": "text/plain; charset=utf-8",
+};
+
+async function readIfFile(path: string): Promise<Buffer | null> {
+  try {
+    return (await stat(path)).isFile() ? await readFile(path) : null;
+  } catch {
+    return null;
+  }
+}
+
+export function registerSpaAssets<E extends Env>(app: Hono<E>, distDir: string): void {
+  const root = resolve(distDir);
+  app.get("*", async (c) => {
+    const requested = normalize(join(root, decodeURIComponent(new URL(c.req.url).pathname)));
+    if (!requested.startsWith(root)) return c.notFound();
+    const isAsset = requested.startsWith(join(root, "assets"));
+    const file = await readIfFile(requested);
+    if (file) {
+      const cacheControl = isAsset ? "public, max-age=31536000, immutable" : extname(requested) === ".html" ? "no-cache" : "public, max-age=3600";
+      return c.body(new Uint8Array(file), 200, { "Content-Type": CONTENT_TYPES[extname(requested)] ?? "application/octet-stream", "Cache-Control": cacheControl });
+    }
+    if (isAsset || extname(requested) !== "") return c.notFound();
+    const index = await readIfFile(join(root, "index.html"));
+    if (!index) return c.text("Tandem's app is not built: run `npm run build`.", 503);
+    return c.body(new Uint8Array(index), 200, { "Content-Type": CONTENT_TYPES[".html"] ?? "text/html", "Cache-Control": "no-cache" });
+  });
+}

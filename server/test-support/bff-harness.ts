@@ -1,0 +1,94 @@
+import type { Hono } from "hono";
+import type { AppEnv } from "../http/app-env.ts";
+import { EmulatorClock } from "../../emulator/clock.ts";
+import { createTestEmulator, type TestEmulator } from "../../emulator/test-support/emulator-client.ts";
+import { ORG_A_ID } from "../../emulator/world/identities.ts";
+import { createBffApp, type Bff } from "../app.ts";
+import { readBffConfig, type BffConfig } from "../env.ts";
+import { createLogger } from "../logger.ts";
+import type { Store } from "../store/store.ts";
+
+// The BFF in-process against the emulator in-process: the real upstream
+// client calls the emulator's app, the emulator delivers webhooks to the
+// BFF's app, and host tokens come from the emulator's platform issuer. Both
+// run on real time, as the BFF does in production.
+
+export interface BffHarness {
+  bff: Bff;
+  emulator: TestEmulator;
+  config: BffConfig;
+  /** Every log line the BFF wrote. */
+  logLines: string[];
+  /** Every response body and header block the harness saw, for secret scans. */
+  transcript: string[];
+  api(path: string, init?: { token?: string | null; method?: string; body?: unknown; headers?: Record<string, string> }): Promise<Response>;
+  hostToken(claims?: { organizationId?: string; userId?: string; noteId?: string; patientId?: string; facilityId?: string }): Promise<string>;
+  userWithRole(role: string, organizationId?: string): string;
+  close(): Promise<void>;
+}
+
+export async function createBffHarness(store: Store, options: { configOverrides?: Partial<BffConfig>; bootstrap?: boolean } = {}): Promise<BffHarness> {
+  const target: { app?: Hono<AppEnv> } = {};
+  const transcript: string[] = [];
+  const emulator = createTestEmulator({
+    clock: new EmulatorClock(Date.now(), false),
+    fetch: (input, init) => {
+      if (!target.app) return Promise.reject(new Error("BFF not ready"));
+      return Promise.resolve(target.app.fetch(new Request(input, init)));
+    },
+  });
+  emulator.emulator.dispatcher.configure({ url: "http://localhost:8787/webhooks/clinic", headerStyle: "standard", retrySchedule: [0.05, 0.1] });
+  const config: BffConfig = { ...readBffConfig({}), distDir: "dist", ...options.configOverrides };
+  const logLines: string[] = [];
+  const logger = createLogger({ level: "debug", secrets: [config.clinicApiKey, ...config.webhookSecrets], destination: { write: (line: string) => void logLines.push(line) } });
+  const bff = createBffApp({
+    config,
+    store,
+    logger,
+    fetch: (input, init) => Promise.resolve(emulator.emulator.app.fetch(new Request(input, init))),
+  });
+  target.app = bff.app;
+  if (options.bootstrap !== false) await bff.installations.refresh();
+
+  const record = async (response: Response) => {
+    const text = await response.clone().text();
+    transcript.push(`${JSON.stringify([...response.headers.entries()])}\n${text}`);
+    return response;
+  };
+
+  function userWithRole(role: string, organizationId = ORG_A_ID): string {
+    const user = emulator.emulator.state.org(organizationId)?.ehr.providers.find((provider) => provider.roles.includes(role) && !provider.hidden);
+    if (!user) throw new Error(`no ${role} in ${organizationId}`);
+    return user.id;
+  }
+
+  return {
+    bff,
+    userWithRole,
+    emulator,
+    config,
+    logLines,
+    transcript,
+    async api(path, init = {}) {
+      const headers: Record<string, string> = { ...init.headers };
+      if (init.token) headers.authorization = `Bearer ${init.token}`;
+      let body: string | undefined;
+      if (init.body !== undefined) {
+        headers["content-type"] = "application/json";
+        body = JSON.stringify(init.body);
+      }
+      return record(await bff.app.request(path, { method: init.method ?? "GET", headers, body }));
+    },
+    async hostToken(claims = {}) {
+      const organizationId = claims.organizationId ?? ORG_A_ID;
+      const result = await emulator.sandbox("POST", "/host-token", { ...claims, organizationId, userId: claims.userId ?? userWithRole("Physician", organizationId) });
+      const token = (result.body as { token?: string }).token;
+      if (!token) throw new Error(`no host token: ${JSON.stringify(result.body)}`);
+      return token;
+    },
+    async close() {
+      await bff.close();
+      emulator.emulator.close();
+    },
+  };
+}

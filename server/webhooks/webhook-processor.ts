@@ -1,0 +1,155 @@
+import * as z from "zod/mini";
+import { appInstalledEventData, appointmentEventData, lifecycleEventData, webhookEnvelope } from "../../contract/clinic-api/events.ts";
+import type { LiveEventHub } from "../events/live-event-hub.ts";
+import type { InstallationRegistry, LifecycleEventType } from "../installations/installation-registry.ts";
+import type { Logger } from "../logger.ts";
+import type { InboxEntry, Store } from "../store/store.ts";
+
+// Processing of stored webhooks (DESIGN.md "Webhooks"; seed 001 "Delivery
+// guarantees" 2-3): each hook-id once; appointment events applied by their
+// payload's updatedAt, never by arrival, so a stale status never re-opens a
+// cancelled appointment; schedules invalidated by facility and date;
+// installations updated; events Tandem does not act on are stored and
+// ignored. Unprocessed rows (a crash between storing and processing) are
+// picked up at start-up and on a timer.
+
+const LIFECYCLE_TYPES = new Set<string>(["app.installed", "app.uninstalled", "app.suspended", "app.reactivated", "installation.permissions_updated"]);
+const BATCH_SIZE = 100;
+/** A row that keeps failing stops being retried after this many attempts. */
+const MAX_ATTEMPTS = 5;
+
+export interface WebhookProcessorDeps {
+  store: Pick<Store, "inbox" | "appointmentStates">;
+  installations: InstallationRegistry;
+  hub: LiveEventHub;
+  /** Drops the organization's cached reads under a route prefix. */
+  invalidate: (organizationId: string, routePrefix: string) => void;
+  logger: Logger;
+  now?: () => number;
+}
+
+export class WebhookProcessor {
+  private draining: Promise<number> | null = null;
+  private again = false;
+
+  constructor(private readonly deps: WebhookProcessorDeps) {}
+
+  /** Processes every unprocessed row; concurrent calls share one run (and trigger one more pass). */
+  drain(): Promise<number> {
+    if (this.draining) {
+      this.again = true;
+      return this.draining;
+    }
+    this.draining = (async () => {
+      let processed = 0;
+      try {
+        do {
+          this.again = false;
+          for (;;) {
+            const batch = (await this.deps.store.inbox.listUnprocessed(BATCH_SIZE)).filter((entry) => entry.attempts < MAX_ATTEMPTS);
+            if (batch.length === 0) break;
+            processed += await this.processBatch(batch);
+            if (batch.length < BATCH_SIZE) break;
+          }
+        } while (this.again);
+      } finally {
+        this.draining = null;
+      }
+      return processed;
+    })();
+    return this.draining;
+  }
+
+  /** Runs `drain` on a timer; returns a stop function. */
+  start(intervalMs = 5_000): () => void {
+    const run = () => {
+      this.drain().catch((error: unknown) => this.deps.logger.error({ err: error }, "webhook processing failed"));
+    };
+    run();
+    const timer = setInterval(run, intervalMs);
+    timer.unref();
+    return () => clearInterval(timer);
+  }
+
+  private async processBatch(batch: InboxEntry[]): Promise<number> {
+    // Appointment events in payload order (updatedAt), the rest as received.
+    const ordered = [...batch].sort((a, b) => sortKey(a).localeCompare(sortKey(b)));
+    let processed = 0;
+    for (const entry of ordered) {
+      try {
+        await this.process(entry);
+        await this.deps.store.inbox.markProcessed(entry.hookId, (this.deps.now ?? Date.now)());
+        processed += 1;
+      } catch (error) {
+        this.deps.logger.warn({ err: error, hookId: entry.hookId, type: entry.eventType }, "webhook processing failed; will retry");
+        await this.deps.store.inbox.markFailed(entry.hookId, error instanceof Error ? error.message : String(error));
+      }
+    }
+    return processed;
+  }
+
+  private async process(entry: InboxEntry): Promise<void> {
+    const envelope = z.parse(webhookEnvelope, entry.payload);
+    const [family] = envelope.type.split(".");
+    if (family === "appointment") return this.processAppointment(envelope.data);
+    if (LIFECYCLE_TYPES.has(envelope.type)) return this.processLifecycle(envelope.type as LifecycleEventType, envelope.data, envelope.timestamp);
+    const organizationId = z.safeParse(lifecycleEventData, envelope.data);
+    if (family === "facility" && organizationId.success) {
+      this.deps.invalidate(organizationId.data.organizationId, "GET /v1/facilities");
+      this.deps.hub.publish(organizationId.data.organizationId, { type: "directory.changed", resource: "facilities" });
+    } else if (family === "provider" && organizationId.success) {
+      this.deps.invalidate(organizationId.data.organizationId, "GET /v1/providers");
+      this.deps.hub.publish(organizationId.data.organizationId, { type: "directory.changed", resource: "providers" });
+    }
+    // Faxes, documents, sync requests, test events: stored, not acted on.
+  }
+
+  private async processAppointment(raw: Record<string, unknown>): Promise<void> {
+    const data = z.parse(appointmentEventData, raw);
+    const organizationId = data.organizationId.toLowerCase();
+    const { applied, previous } = await this.deps.store.appointmentStates.applyIfNewer({
+      organizationId,
+      appointmentId: data.id,
+      status: data.status,
+      updatedAt: data.updatedAt,
+      facilityId: data.facilityId,
+      scheduledStartDate: data.scheduledStartDate,
+      scheduledEndDate: data.scheduledEndDate,
+    });
+    if (!applied) return;
+    // The payload names the provider only by its EHR id, so schedules are invalidated by facility and date.
+    this.deps.invalidate(organizationId, "GET /v2/schedule/slots");
+    this.deps.invalidate(organizationId, "GET /v3/schedule/availability-templates");
+    const touched = new Map<string, { facilityId: string; date: string }>();
+    for (const state of [previous, data]) {
+      if (!state) continue;
+      const date = state.scheduledStartDate.slice(0, 10);
+      touched.set(`${state.facilityId}|${date}`, { facilityId: state.facilityId, date });
+    }
+    for (const { facilityId, date } of touched.values()) this.deps.hub.publish(organizationId, { type: "schedule.changed", facilityId, date });
+  }
+
+  private async processLifecycle(type: LifecycleEventType, raw: Record<string, unknown>, timestamp: string): Promise<void> {
+    const data = type === "app.installed" ? z.parse(appInstalledEventData, raw) : z.parse(lifecycleEventData, raw);
+    const grantedPermissions = z.safeParse(z.array(z.string()), raw.grantedPermissions);
+    const settings = z.safeParse(z.record(z.string(), z.unknown()), raw.settings);
+    const stored = await this.deps.installations.applyLifecycleEvent(
+      type,
+      {
+        organizationId: data.organizationId,
+        ...(grantedPermissions.success && { grantedPermissions: grantedPermissions.data }),
+        ...(settings.success && { settings: settings.data }),
+      },
+      timestamp,
+    );
+    if (stored) {
+      this.deps.hub.publish(stored.organizationId, { type: "installation.changed", status: stored.status, grantedScopes: [...this.deps.installations.grantedScopes(stored)] });
+    }
+  }
+}
+
+function sortKey(entry: InboxEntry): string {
+  const parsed = z.safeParse(z.object({ data: z.object({ updatedAt: z.string() }) }), entry.payload);
+  const updatedAt = entry.eventType.startsWith("appointment.") && parsed.success ? parsed.data.data.updatedAt : "";
+  return `${updatedAt}|${String(entry.receivedAt).padStart(15, "0")}`;
+}

@@ -1,0 +1,48 @@
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import * as z from "zod/mini";
+import { webhookEnvelope } from "../../contract/clinic-api/events.ts";
+import type { Logger } from "../logger.ts";
+import type { WebhookInboxRepository } from "../store/store.ts";
+import { verifyWebhook } from "./verify-webhook.ts";
+
+// POST /webhooks/clinic (DESIGN.md "Webhooks"; seed 001 "Delivery
+// guarantees"): verify on the raw body, store under the unique hook-id before
+// answering 2xx, answer fast, process after. A duplicate is answered 2xx and
+// not stored again. A refused request leaves no trace.
+
+/** Seed 001 shows no maximum; event payloads are small. */
+export const MAX_WEBHOOK_BODY_BYTES = 256 * 1024;
+
+export function createWebhookReceiver(deps: { inbox: WebhookInboxRepository; secrets: readonly string[]; logger: Logger; now?: () => number; onStored: () => void }): Hono {
+  const app = new Hono();
+  app.post(
+    "/",
+    bodyLimit({ maxSize: MAX_WEBHOOK_BODY_BYTES, onError: (c) => c.json({ code: "payload_too_large", message: `webhook body must be at most ${MAX_WEBHOOK_BODY_BYTES} bytes` }, 413) }),
+    async (c) => {
+      const rawBody = await c.req.text();
+      const verification = verifyWebhook(rawBody, c.req.raw.headers, deps.secrets);
+      if (!verification.ok) {
+        deps.logger.warn({ reason: verification.reason }, "webhook refused");
+        return c.json({ code: verification.status === 401 ? "invalid_signature" : "bad_request", message: verification.reason }, verification.status);
+      }
+      let json: unknown;
+      try {
+        json = JSON.parse(rawBody);
+      } catch {
+        return c.json({ code: "bad_request", message: "webhook body must be JSON" }, 400);
+      }
+      const envelope = z.safeParse(webhookEnvelope, json);
+      if (!envelope.success) return c.json({ code: "bad_request", message: "webhook body must be {type, data, timestamp}" }, 400);
+      const stored = await deps.inbox.insert({
+        hookId: verification.messageId,
+        eventType: envelope.data.type,
+        payload: envelope.data,
+        receivedAt: (deps.now ?? Date.now)(),
+      });
+      if (stored) deps.onStored();
+      return c.json({ received: true, duplicate: !stored });
+    },
+  );
+  return app;
+}
