@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { Hono } from "hono";
 import { createHostTokenVerifier, type HostTokenVerifier } from "./auth/host-token-verifier.ts";
 import { requireHostSession } from "./auth/require-host-session.ts";
-import { createClinicClient, type ClinicClient } from "./clinic/clinic-client.ts";
+import { createClinicClient, type ClinicClient, type ClinicClientOptions } from "./clinic/clinic-client.ts";
 import type { BffConfig } from "./env.ts";
 import { LiveEventHub } from "./events/live-event-hub.ts";
 import type { AppEnv } from "./http/app-env.ts";
@@ -33,6 +33,8 @@ export interface BffDeps {
   jwksFetch?: typeof fetch;
   /** Real time by default: the BFF runs on real time, as in production. */
   now?: () => number;
+  /** Overrides of the upstream client's tuning (benchmarks, tests). */
+  clinicOptions?: Partial<Pick<ClinicClientOptions, "limiter" | "pickerTtlMs" | "timeoutMs" | "retry">>;
 }
 
 export interface Bff {
@@ -60,6 +62,7 @@ export function createBffApp(deps: BffDeps): Bff {
     now,
     limiter: { scope: config.rateLimitScope },
     logger,
+    ...deps.clinicOptions,
   });
   const installations = new InstallationRegistry({
     repository: store.installations,

@@ -2,7 +2,7 @@ import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createClinicClient } from "./clinic-client.ts";
-import { createHarness, DATA_KEY, expectNoKeyLeak, ORG_A, ORG_C, REVOKED_KEY, type Harness } from "./testing/emulator-harness.ts";
+import { createHarness, DATA_KEY, expectNoKeyLeak, keyLeaks, ORG_A, ORG_C, REVOKED_KEY, type Harness } from "./testing/emulator-harness.ts";
 
 // Seed 001 "Common rules" (headers), "Errors" (codes and trace ids);
 // DESIGN.md "Upstream" (lists comma-separated, keep-alive), "The BFF's API"
@@ -175,5 +175,11 @@ describe("the data key never appears in an error or a log line", () => {
     expect(error).toMatchObject({ code: "unauthorized", upstreamTraceId: "trc_echo" });
     expect(String(error)).not.toContain(DATA_KEY);
     expect(String(error)).toContain("[redacted]");
+  });
+
+  it("the check run after each file finds a key in an error's text or a log object", () => {
+    expect(keyLeaks({ errors: [new Error(`boom ${DATA_KEY}`)], logs: [] })).not.toEqual([]);
+    expect(keyLeaks({ errors: [], logs: [{ level: "warn", obj: { nested: { header: `Bearer ${DATA_KEY}` } }, msg: "x" }] })).not.toEqual([]);
+    expect(keyLeaks({ errors: [new Error("fine")], logs: [] })).toEqual([]);
   });
 });

@@ -88,6 +88,6 @@ describe("SlidingWindowLimiter", () => {
     await Promise.all(Array.from({ length: 5 }, () => subject.acquire("key")));
     const waiting = subject.acquire("key");
     subject.close();
-    await expect(waiting).rejects.toThrow("closed");
+    await expect(waiting).rejects.toMatchObject({ code: "upstream_unavailable", message: "The clinic client is closed" });
   });
 });

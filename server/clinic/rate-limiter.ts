@@ -1,4 +1,4 @@
-import { rateLimitedError } from "./upstream-error.ts";
+import { rateLimitedError, UpstreamError } from "./upstream-error.ts";
 
 // DESIGN.md "Upstream": the service allows 1000 requests per 60 s (seed 001
 // "Limits") and does not say what it counts per, so the bucket is
@@ -7,6 +7,8 @@ import { rateLimitedError } from "./upstream-error.ts";
 // it starts, ever holds more than `limit` sends. A request that would exceed
 // waits in a FIFO queue when its turn comes within `maxQueueMs`, and fails
 // fast otherwise, so a user never waits on a queue that cannot drain in time.
+
+const closedError = () => new UpstreamError({ status: 503, code: "upstream_unavailable", message: "The clinic client is closed" });
 
 export interface RateLimiterOptions {
   limit: number;
@@ -46,7 +48,7 @@ export class SlidingWindowLimiter {
 
   /** Resolves when a request may be sent now (its send is counted); rejects with `rate_limited` when its turn is too far. */
   acquire(key: string): Promise<void> {
-    if (this.closed) return Promise.reject(new Error("the clinic client is closed"));
+    if (this.closed) return Promise.reject(closedError());
     const now = this.options.now();
     const bucket = this.bucketOf(key);
     this.prune(bucket, now);
@@ -76,7 +78,7 @@ export class SlidingWindowLimiter {
     this.closed = true;
     for (const bucket of this.buckets.values()) {
       if (bucket.timer) clearTimeout(bucket.timer);
-      for (const waiter of bucket.waiters) waiter.reject(new Error("the clinic client is closed"));
+      for (const waiter of bucket.waiters) waiter.reject(closedError());
     }
     this.buckets.clear();
   }

@@ -17,18 +17,17 @@ export function registerLiveEventRoutes(api: Hono<AppEnv>, hub: LiveEventHub, op
       const finished = new Promise<void>((resolve) => {
         finish = resolve;
       });
-      const send = (event: string, data: string) => {
-        stream.writeSSE({ event, data }).catch(() => finish());
-      };
+      const send = (event: string, data: string) => stream.writeSSE({ event, data }).catch(() => finish());
       const unsubscribe = hub.subscribe(session.organizationId, (event) => {
-        send(LIVE_EVENT_NAME, JSON.stringify(event));
-        if (event.type === "installation.changed" && event.status !== "active") finish();
+        const written = send(LIVE_EVENT_NAME, JSON.stringify(event));
+        // Uninstalled: say so, then close.
+        if (event.type === "installation.changed" && event.status !== "active") void written.then(finish);
       });
-      const heartbeat = setInterval(() => send(HEARTBEAT_EVENT_NAME, ""), options.heartbeatMs ?? 15_000);
+      const heartbeat = setInterval(() => void send(HEARTBEAT_EVENT_NAME, ""), options.heartbeatMs ?? 15_000);
       const untilExpiry = Math.max(0, session.expiresAt * 1000 - (options.now ?? Date.now)());
       const expiry = setTimeout(finish, untilExpiry);
       stream.onAbort(finish);
-      send(HEARTBEAT_EVENT_NAME, "");
+      void send(HEARTBEAT_EVENT_NAME, "");
       await finished;
       clearInterval(heartbeat);
       clearTimeout(expiry);

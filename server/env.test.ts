@@ -1,0 +1,51 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, readBffConfig } from "./env.ts";
+
+describe("BFF configuration (server/env.ts)", () => {
+  it("runs the sandbox with no configuration at all", () => {
+    const config = readBffConfig({});
+    expect(config).toMatchObject({ isSandbox: true, port: 8787, clinicApiBaseUrl: "http://127.0.0.1:4010", allowedHostOrigins: ["http://127.0.0.1:4010"], rateLimitScope: "key" });
+  });
+
+  it("follows the emulator's URL in the sandbox", () => {
+    const config = readBffConfig({ SANDBOX_EMULATOR_URL: "http://127.0.0.1:5099" });
+    expect(config.hostTokenJwksUrl).toBe("http://127.0.0.1:5099/.well-known/jwks.json");
+  });
+
+  it("never uses a sandbox default against a real service: it names what is missing", () => {
+    expect(() => readBffConfig({ CLINIC_API_BASE_URL: "https://api.clinic.example", CLINIC_API_KEY: "svc_prd_ak_abc123" })).toThrow(
+      /HOST_TOKEN_ISSUER, HOST_TOKEN_JWKS_URL, ALLOWED_HOST_ORIGINS, WEBHOOK_SECRET must be set too/,
+    );
+  });
+
+  it("accepts a complete real-service configuration", () => {
+    const config = readBffConfig({
+      CLINIC_API_BASE_URL: "https://api.clinic.example",
+      CLINIC_API_KEY: "svc_prd_ak_abc123",
+      HOST_TOKEN_ISSUER: "https://platform.example",
+      HOST_TOKEN_JWKS_URL: "https://platform.example/jwks.json",
+      ALLOWED_HOST_ORIGINS: "https://ehr.example, https://ehr2.example/",
+      WEBHOOK_SECRET: "whsec_abc whsec_def",
+    });
+    expect(config).toMatchObject({ isSandbox: false, allowedHostOrigins: ["https://ehr.example", "https://ehr2.example"], webhookSecrets: ["whsec_abc", "whsec_def"], avatarOrigins: ["https://api.clinic.example"] });
+  });
+
+  it.each([
+    [{ PORT: "eighty" }, /PORT: must be a port number/],
+    [{ CLINIC_API_KEY: "sk_live_123" }, /CLINIC_API_KEY: must be a data key/],
+    [{ RATE_LIMIT_SCOPE: "app" }, /RATE_LIMIT_SCOPE/],
+    [{ DATABASE_URL: "mysql://x" }, /DATABASE_URL: must be a postgres:\/\/ URL/],
+    [{ WEBHOOK_SECRET: "plain-secret" }, /WEBHOOK_SECRET/],
+  ])("refuses a malformed variable and names it: %j", (env, message) => {
+    expect(() => readBffConfig(env)).toThrow(ConfigError);
+    expect(() => readBffConfig(env)).toThrow(message);
+  });
+
+  it("never puts a secret in its error message", () => {
+    try {
+      readBffConfig({ CLINIC_API_BASE_URL: "https://api.clinic.example", CLINIC_API_KEY: "svc_prd_ak_topsecret1" });
+    } catch (error) {
+      expect(String(error)).not.toContain("topsecret1");
+    }
+  });
+});

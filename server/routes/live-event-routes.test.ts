@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as z from "zod/mini";
+import { liveEvent, type LiveEvent } from "../../contract/app-api/live-events.ts";
+import { ORG_A_ID, ORG_B_ID } from "../../emulator/world/identities.ts";
+import { createStore } from "../store/create-store.ts";
+import type { Store } from "../store/store.ts";
+import { createBffHarness, type BffHarness } from "../test-support/bff-harness.ts";
+
+// GET /api/events through the whole chain: an EHR change in the emulator, its
+// sync, a signed webhook to the BFF, the inbox, the processor, the stream.
+
+let store: Store;
+let harness: BffHarness;
+
+beforeAll(async () => {
+  store = await createStore();
+  harness = await createBffHarness(store);
+});
+
+afterAll(async () => {
+  await harness.close();
+  await store.close();
+});
+
+async function openStream(token: string) {
+  const response = await harness.bff.app.request("/api/events", { headers: { authorization: `Bearer ${token}` } });
+  expect(response.status).toBe(200);
+  expect(response.headers.get("content-type")).toMatch(/text\/event-stream/);
+  const reader = (response.body ?? new ReadableStream()).getReader();
+  const decoder = new TextDecoder();
+  let buffer = "";
+  return {
+    /** Resolves with the next `tandem` event, or null when the stream ends. */
+    async next(): Promise<LiveEvent | null> {
+      for (;;) {
+        const match = /event: tandem\ndata: (.*)\n\n/.exec(buffer);
+        if (match?.[1]) {
+          buffer = buffer.slice((match.index ?? 0) + match[0].length);
+          return z.parse(liveEvent, JSON.parse(match[1]));
+        }
+        const { value, done } = await reader.read();
+        if (done) return null;
+        buffer += decoder.decode(value, { stream: true });
+      }
+    },
+    cancel: () => reader.cancel(),
+  };
+}
+
+async function deliverAndProcess() {
+  await harness.emulator.emulator.dispatcher.idle();
+  await harness.bff.processor.drain();
+}
+
+describe("GET /api/events", () => {
+  it("streams a schedule change of the caller's organization after the EHR books a slot", async () => {
+    const stream = await openStream(await harness.hostToken());
+    const org = harness.emulator.emulator.state.org(ORG_A_ID);
+    const facility = org?.ehr.facilities[0];
+    await harness.emulator.sandbox("POST", `/ehr/${ORG_A_ID}/appointments`, {
+      patientId: org?.ehr.patients[3]?.id,
+      providerId: harness.userWithRole("Physician"),
+      facilityId: facility?.id,
+      startsAt: "2026-12-02T15:00:00.000Z",
+      endsAt: "2026-12-02T15:30:00.000Z",
+    });
+    await harness.emulator.sandbox("POST", "/sync", { organizationId: ORG_A_ID });
+    await deliverAndProcess();
+    expect(await stream.next()).toEqual({ type: "schedule.changed", facilityId: facility?.id, date: "2026-12-02" });
+    await stream.cancel();
+  });
+
+  it("closes the stream on uninstall, after saying so", async () => {
+    const stream = await openStream(await harness.hostToken({ organizationId: ORG_B_ID }));
+    await harness.emulator.sandbox("POST", `/installations/${ORG_B_ID}`, { status: "uninstalled" });
+    await deliverAndProcess();
+    expect(await stream.next()).toMatchObject({ type: "installation.changed", status: "uninstalled" });
+    expect(await stream.next()).toBeNull();
+    expect(harness.bff.hub.subscriberCount(ORG_B_ID)).toBe(0);
+    await harness.emulator.sandbox("POST", `/installations/${ORG_B_ID}`, { status: "active" });
+    await deliverAndProcess();
+  });
+
+  it("refuses a stream without a token", async () => {
+    expect((await harness.bff.app.request("/api/events")).status).toBe(401);
+  });
+});
