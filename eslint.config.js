@@ -49,7 +49,7 @@ export default tseslint.config(
   },
   {
     files: ["server/**"],
-    ignores: ["server/**/*.test.ts", "server/test-support/**"],
+    ignores: ["server/**/*.test.ts", "server/test-support/**", "server/**/testing/**"],
     rules: {
       "no-restricted-imports": [
         "error",

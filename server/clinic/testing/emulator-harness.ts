@@ -1,4 +1,3 @@
-/* eslint-disable no-restricted-imports -- test support only: the client's tests run against the real emulator in-process (DESIGN.md "Testing on 2 cores"); no production module imports this file. */
 import { inspect } from "node:util";
 import { expect } from "vitest";
 import * as z from "zod/mini";
