@@ -26,7 +26,7 @@ async function openStream(token: string) {
   const response = await harness.bff.app.request("/api/events", { headers: { authorization: `Bearer ${token}` } });
   expect(response.status).toBe(200);
   expect(response.headers.get("content-type")).toMatch(/text\/event-stream/);
-  const reader = (response.body ?? new ReadableStream()).getReader();
+  const reader: ReadableStreamDefaultReader<Uint8Array> = (response.body ?? new ReadableStream<Uint8Array>()).getReader();
   const decoder = new TextDecoder();
   let buffer = "";
   return {
