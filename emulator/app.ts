@@ -52,6 +52,7 @@ export const DEFAULT_SETTINGS: EmulatorSettings = {
   rateLimit: 1000,
   rateLimitWindowSeconds: 60,
   publicUrl: "http://127.0.0.1:4010",
+  appUrl: "http://localhost:8787",
 };
 
 /** Seed 001 does not show a maximum body size; 1 MB is assumed. */

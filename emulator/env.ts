@@ -6,6 +6,8 @@ import { parseDescribed } from "../contract/validation.ts";
 const emulatorEnv = z.object({
   PORT: z._default(z.pipe(z.string().check(z.regex(/^\d{1,5}$/, "must be a port number")), z.transform(Number)), 4010),
   EMULATOR_PUBLIC_URL: z.optional(z.url()),
+  /** Where the host page's iframe loads the app (DESIGN.md "The host bridge"). */
+  EMULATOR_APP_URL: z._default(z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }), "http://localhost:8787"),
   EMULATOR_SEED: z._default(z.pipe(z.string().check(z.regex(/^\d+$/, "must be a whole number")), z.transform(Number)), 20261122),
   EMULATOR_SCALE: z._default(z.enum(["default", "large"]), "default"),
   EMULATOR_SYNC_INTERVAL_SECONDS: z.optional(z.pipe(z.string().check(z.regex(/^\d+(\.\d+)?$/, "must be a number of seconds")), z.transform(Number))),

@@ -12,6 +12,7 @@ import { InstallationRegistry } from "./installations/installation-registry.ts";
 import type { Logger } from "./logger.ts";
 import { readAppManifest } from "./manifest.ts";
 import { registerDirectoryRoutes } from "./routes/directory-routes.ts";
+import { registerContextRoutes } from "./routes/context-routes.ts";
 import { registerLiveEventRoutes } from "./routes/live-event-routes.ts";
 import { registerSessionRoutes } from "./routes/session-routes.ts";
 import { securityHeaders } from "./static/security-headers.ts";
@@ -106,6 +107,9 @@ export function createBffApp(deps: BffDeps): Bff {
     }
   });
 
+  // Public: what the SPA needs before it has a token (which EHR origins may host it).
+  app.get("/app-config", (c) => c.json({ allowedHostOrigins: config.allowedHostOrigins, slug: manifest.slug }, 200, { "Cache-Control": "no-cache" }));
+
   app.route(
     "/webhooks/clinic",
     createWebhookReceiver({
@@ -124,6 +128,7 @@ export function createBffApp(deps: BffDeps): Bff {
   registerSessionRoutes(api, clinic);
   registerDirectoryRoutes(api, clinic);
   registerLiveEventRoutes(api, hub, { now });
+  registerContextRoutes(api, clinic, store.audit, now);
   api.all("*", (c) => {
     throw new AppError(404, "not_found", `No API route ${c.req.method} ${c.req.path}`);
   });

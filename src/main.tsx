@@ -1,16 +1,36 @@
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { createRouter, RouterProvider } from "@tanstack/react-router";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
+import { ApiError } from "./api/bff-client.ts";
+import { routeTree } from "./routeTree.gen.ts";
+import "./styles.css";
 
-// The shell (router, bridge, views) arrives with the SPA issue; until then the
-// page only says what it is, so `npm run build` has a real entry to bundle.
-function Placeholder() {
-  return (
-    <main style={{ fontFamily: "system-ui, sans-serif", padding: "1.5rem" }}>
-      <h1>Tandem</h1>
-      <p>The app shell is not built yet. Run the emulator with <code>npm run emulator</code>.</p>
-    </main>
-  );
+const queryClient = new QueryClient({
+  defaultOptions: {
+    queries: {
+      // Client errors (4xx) are answers, not glitches: do not retry them.
+      retry: (failureCount, error) => !(error instanceof ApiError && error.status < 500) && failureCount < 2,
+      refetchOnWindowFocus: false,
+    },
+  },
+});
+
+const router = createRouter({ routeTree, context: { queryClient }, defaultPreload: "intent" });
+
+declare module "@tanstack/react-router" {
+  interface Register {
+    router: typeof router;
+  }
 }
 
 const root = document.getElementById("root");
-if (root) createRoot(root).render(<StrictMode><Placeholder /></StrictMode>);
+if (root) {
+  createRoot(root).render(
+    <StrictMode>
+      <QueryClientProvider client={queryClient}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>
+    </StrictMode>,
+  );
+}

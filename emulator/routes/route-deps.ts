@@ -13,6 +13,8 @@ export interface EmulatorSettings {
   rateLimitWindowSeconds: number;
   /** The emulator's public origin: token issuer, avatar URLs. */
   publicUrl: string;
+  /** The app the host page embeds in its iframe (`EMULATOR_APP_URL`). */
+  appUrl: string;
 }
 
 export interface RouteDeps {

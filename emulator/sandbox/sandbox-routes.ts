@@ -10,6 +10,7 @@ import { issueHostToken } from "../tokens/host-token-issuer.ts";
 import type { SigningKey } from "../tokens/signing-keys.ts";
 import type { WebhookDispatcher } from "../webhooks/webhook-dispatcher.ts";
 import type { EmulatorSettings } from "../routes/route-deps.ts";
+import { createHostPageRoutes } from "../host-page/host-page.ts";
 import { applyInstallationChange } from "./installation-changes.ts";
 import { createEhrAppointment, patchEhrAppointment } from "./ehr-appointments.ts";
 import { avatarSvg } from "./avatar-svg.ts";
@@ -242,6 +243,9 @@ export function createSandboxRoutes(deps: SandboxDeps): Hono {
     const results = state.sync(request.organizationId);
     return c.json({ results: results.map((result) => ({ organizationId: result.organizationId, changes: result.changes, events: result.events.map((event) => ({ type: event.type, data: event.data })) })) });
   });
+
+  // The EHR host page and its assets (`/host`, `/host.js`, …).
+  app.route("/", createHostPageRoutes({ state, settings, sandbox: app }));
 
   app.get("/avatars/:file", (c) => {
     // The avatar URL is time-limited (seed 000 "Patient"): an expired or unsigned link is refused.

@@ -1,0 +1,104 @@
+import { expect, test } from "@playwright/test";
+import { ORG_A, ORG_B, ORG_C, expectAccessible, openInHost, sandboxNotes, saveScreenshot, userWithRole } from "./support/sandbox.ts";
+
+// The shell, the bridge and the host page, in Chromium, inside the
+// cross-site iframe of the EHR host page (issue 4).
+
+test("the handshake succeeds and the shell shows the session, the patient and the facility clock", async ({ page }) => {
+  const physician = await userWithRole(ORG_A, "Physician");
+  const note = (await sandboxNotes(ORG_A)).find((candidate) => candidate.status === "awaiting_sign");
+  const app = await openInHost(page, { org: ORG_A, user: physician.id, note: note?.id, patient: note?.patientId });
+  await expect(app.getByTestId("signed-in-user")).toContainText(physician.displayName.split(",")[0] ?? physician.displayName);
+  await expect(app.getByTestId("signed-in-user")).toContainText("Physician");
+  await expect(app.getByTestId("organization-name")).toContainText("Riverside");
+  await expect(app.getByTestId("patient-name")).toContainText((note?.patientName.split(" ").at(-1) ?? "").trim());
+  await expect(app.getByTestId("facility-time")).toHaveText(/\d{1,2}:\d{2}/);
+  await expect(app.getByRole("navigation", { name: "Tandem" }).getByRole("link", { name: "Note" })).toBeVisible();
+  await saveScreenshot(page, "shell-physician");
+  await expectAccessible(page);
+});
+
+test("a message from a foreign origin, or with a wrong nonce, is ignored", async ({ page }) => {
+  const app = await openInHost(page, { org: ORG_A });
+  await expect(app.getByTestId("organization-name")).toContainText("Riverside");
+  const frame = page.frames().find((candidate) => candidate.url().startsWith(process.env.E2E_APP_URL ?? "-"));
+  if (!frame) throw new Error("app frame not found");
+  // From the app's own window (not the parent, not the host origin).
+  await frame.evaluate(() => window.postMessage({ type: "tandem:context", nonce: "0".repeat(32), token: "a.b.c", context: { organizationName: "Evil Clinic" } }, "*"));
+  // From the real parent, but without the handshake's nonce.
+  await page.evaluate(() => {
+    const iframe = document.querySelector<HTMLIFrameElement>("iframe#tandem-app");
+    iframe?.contentWindow?.postMessage({ type: "tandem:context", nonce: "f".repeat(32), token: "a.b.c", context: { organizationName: "Evil Clinic" } }, "*");
+  });
+  await page.waitForTimeout(500);
+  await expect(app.getByTestId("organization-name")).not.toContainText("Evil");
+  await expect(app.getByTestId("organization-name")).toContainText("Riverside");
+});
+
+test("a context change in the host updates the patient banner without a reload", async ({ page }) => {
+  const physician = await userWithRole(ORG_A, "Physician");
+  const notes = await sandboxNotes(ORG_A);
+  const [first, second] = [notes[0], notes.find((note) => note.patientId !== notes[0]?.patientId)];
+  if (!first || !second) throw new Error("need two patients");
+  const app = await openInHost(page, { org: ORG_A, user: physician.id, patient: first.patientId });
+  await expect(app.getByTestId("patient-banner")).toBeVisible();
+  const firstName = await app.getByTestId("patient-name").innerText();
+  await app.locator("body").evaluate((body: HTMLElement) => body.setAttribute("data-loaded-once", "yes"));
+  await page.locator("#host-patient").selectOption(second.patientId);
+  await expect(app.getByTestId("patient-name")).not.toHaveText(firstName);
+  await expect(app.locator("body")).toHaveAttribute("data-loaded-once", "yes");
+});
+
+test("org B's banner says why patient details are missing", async ({ page }) => {
+  const notes = await sandboxNotes(ORG_B);
+  const app = await openInHost(page, { org: ORG_B, patient: notes[0]?.patientId });
+  await expect(app.getByTestId("patient-banner")).toContainText("read:patients");
+  await saveScreenshot(page, "shell-org-b-no-patient-scope");
+  await expectAccessible(page);
+});
+
+test("an uninstalled organization shows its state, not a blank page", async ({ page }) => {
+  const app = await openInHost(page, { org: ORG_C });
+  await expect(app.getByRole("alert")).toContainText("Tandem is not active for this organization");
+  await saveScreenshot(page, "shell-uninstalled");
+  await expectAccessible(page);
+});
+
+test("a front-desk user does not see note editing", async ({ page }) => {
+  const frontDesk = await userWithRole(ORG_A, "Front Desk");
+  const note = (await sandboxNotes(ORG_A))[0];
+  const app = await openInHost(page, { org: ORG_A, user: frontDesk.id, note: note?.id, patient: note?.patientId });
+  await expect(app.getByTestId("signed-in-user")).toContainText("Front Desk");
+  const nav = app.getByRole("navigation", { name: "Tandem" });
+  await expect(nav.getByRole("link", { name: "Slots" })).toBeVisible();
+  await expect(nav.getByRole("link", { name: "Note" })).toHaveCount(0);
+});
+
+test("a token about to expire is refreshed without the user noticing", async ({ page }) => {
+  // Tokens issued by a clock 4 min 30 s behind expire 30 s from now.
+  await fetch(`${process.env.E2E_EMULATOR_URL ?? ""}/_sandbox/clock`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ now: new Date(Date.now() - 270_000).toISOString() }) });
+  try {
+    const app = await openInHost(page, { org: ORG_A });
+    await expect(app.getByTestId("organization-name")).toContainText("Riverside");
+    await expect.poll(() => page.evaluate(() => JSON.stringify((window as unknown as { __tandemHost?: { log: unknown[] } }).__tandemHost?.log ?? [])), { timeout: 15_000 }).toContain("tandem:token-request");
+    await app.getByRole("link", { name: "Availability" }).click();
+    await expect(app.getByRole("heading", { name: "Availability" })).toBeVisible();
+    await expect(app.getByRole("alert")).toHaveCount(0);
+  } finally {
+    await fetch(`${process.env.E2E_EMULATOR_URL ?? ""}/_sandbox/clock`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ now: new Date().toISOString() }) });
+  }
+});
+
+test("every screen is accessible and fits a 360 px iframe", async ({ page }) => {
+  const physician = await userWithRole(ORG_A, "Physician");
+  const note = (await sandboxNotes(ORG_A)).find((candidate) => candidate.status === "awaiting_sign");
+  const app = await openInHost(page, { org: ORG_A, user: physician.id, note: note?.id, patient: note?.patientId, width: "360" });
+  for (const view of ["Slots", "Availability", "Note"]) {
+    await app.getByRole("link", { name: view }).click();
+    await expect(app.getByRole("heading", { name: view })).toBeVisible();
+    const overflow = await app.locator("html").evaluate((html: HTMLElement) => html.scrollWidth - html.clientWidth);
+    expect(overflow).toBeLessThanOrEqual(1);
+    await saveScreenshot(page, `view-${view.toLowerCase()}-360`);
+    await expectAccessible(page);
+  }
+});

@@ -1,0 +1,71 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+// Starts the emulator and the BFF (serving the built SPA from dist/) on free
+// ports, as `npm start` does, and hands their URLs to the tests through the
+// environment. Returns the teardown.
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no free port"))));
+    });
+  });
+}
+
+async function waitFor(url: string, child: ChildProcess, log: () => string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${url}: the process exited (${child.exitCode})\n${log()}`);
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not up yet
+    }
+    if (Date.now() > deadline) throw new Error(`${url} did not come up\n${log()}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+function start(label: string, script: string, env: NodeJS.ProcessEnv): { child: ChildProcess; log: () => string } {
+  let output = "";
+  const child = spawn(process.execPath, ["--import", "tsx", script], { env, stdio: ["ignore", "pipe", "pipe"] });
+  child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  return { child, log: () => `[${label}]\n${output.slice(-4000)}` };
+}
+
+export default async function globalSetup(): Promise<() => Promise<void>> {
+  const [emulatorPort, bffPort] = [await freePort(), await freePort()];
+  const emulatorUrl = `http://127.0.0.1:${emulatorPort}`;
+  const appUrl = `http://localhost:${bffPort}`;
+  const base: NodeJS.ProcessEnv = { ...process.env };
+  delete base.CLINIC_API_BASE_URL;
+  delete base.DATABASE_URL;
+
+  const emulator = start("emulator", "emulator/index.ts", { ...base, PORT: String(emulatorPort), EMULATOR_APP_URL: appUrl });
+  await waitFor(`${emulatorUrl}/healthz`, emulator.child, emulator.log);
+  const bff = start("bff", "server/index.ts", {
+    ...base,
+    PORT: String(bffPort),
+    SANDBOX_EMULATOR_URL: emulatorUrl,
+    DATA_DIR: join(mkdtempSync(join(tmpdir(), "tandem-e2e-")), "pglite"),
+    LOG_LEVEL: "warn",
+  });
+  await waitFor(`${appUrl}/healthz`, bff.child, bff.log);
+  await fetch(`${emulatorUrl}/_sandbox/webhooks`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ url: `${appUrl}/webhooks/clinic`, headerStyle: "standard" }) });
+
+  process.env.E2E_EMULATOR_URL = emulatorUrl;
+  process.env.E2E_APP_URL = appUrl;
+
+  return async () => {
+    for (const { child } of [bff, emulator]) child.kill("SIGTERM");
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  };
+}

@@ -1,0 +1,27 @@
+import { queryOptions } from "@tanstack/react-query";
+import { appointmentTypesResponse, facilitiesResponse, providersResponse } from "../../contract/app-api/session.ts";
+import { callBff } from "./bff-client.ts";
+
+// The pickers; keys from general to specific (STYLE.md 5), invalidated by
+// live `directory.changed` events.
+
+export const providersQuery = () =>
+  queryOptions({
+    queryKey: ["directory", "providers"],
+    queryFn: ({ signal }) => callBff("/api/providers", providersResponse, { signal }),
+    staleTime: 5 * 60_000,
+  });
+
+export const facilitiesQuery = () =>
+  queryOptions({
+    queryKey: ["directory", "facilities"],
+    queryFn: ({ signal }) => callBff("/api/facilities", facilitiesResponse, { signal }),
+    staleTime: 5 * 60_000,
+  });
+
+export const appointmentTypesQuery = () =>
+  queryOptions({
+    queryKey: ["directory", "appointment-types"],
+    queryFn: ({ signal }) => callBff("/api/appointment-types", appointmentTypesResponse, { signal }),
+    staleTime: 5 * 60_000,
+  });

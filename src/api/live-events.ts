@@ -1,0 +1,83 @@
+import type { QueryClient } from "@tanstack/react-query";
+import * as z from "zod/mini";
+import { LIVE_EVENT_NAME, liveEvent, type LiveEvent } from "../../contract/app-api/live-events.ts";
+import type { HostBridge } from "../bridge/host-bridge.ts";
+
+// GET /api/events read with fetch, so the token stays in the Authorization
+// header (EventSource cannot send one). Each event invalidates the affected
+// queries; a reconnect (the stream closes at the token's expiry) refetches
+// what is shown, since events may have been missed in between.
+
+function invalidationsFor(event: LiveEvent): readonly (readonly string[])[] {
+  switch (event.type) {
+    case "schedule.changed":
+      return [["slots"], ["availability"]];
+    case "note.changed":
+      return [["note", event.noteId], ["note-images", event.noteId], ["note-tasks", event.noteId]];
+    case "installation.changed":
+      return [["session"]];
+    case "directory.changed":
+      return [["directory", event.resource]];
+  }
+}
+
+function parseFrames(buffer: string): { events: LiveEvent[]; rest: string } {
+  const events: LiveEvent[] = [];
+  const frames = buffer.split("\n\n");
+  const rest = frames.pop() ?? "";
+  for (const frame of frames) {
+    const name = /^event: (.*)$/m.exec(frame)?.[1];
+    const data = /^data: (.*)$/m.exec(frame)?.[1];
+    if (name !== LIVE_EVENT_NAME || !data) continue;
+    try {
+      const parsed = z.safeParse(liveEvent, JSON.parse(data));
+      if (parsed.success) events.push(parsed.data);
+    } catch {
+      // A malformed frame is skipped.
+    }
+  }
+  return { events, rest };
+}
+
+/** Keeps a live-event stream open until `stop` is called. */
+export function startLiveEvents(queryClient: QueryClient, bridge: HostBridge): () => void {
+  const controller = new AbortController();
+  let retryMs = 1_000;
+
+  const run = async () => {
+    let firstConnection = true;
+    while (!controller.signal.aborted) {
+      try {
+        const response = await fetch("/api/events", { headers: { authorization: `Bearer ${await bridge.token()}` }, signal: controller.signal });
+        if (response.status === 401 || response.status === 403) {
+          await queryClient.invalidateQueries({ queryKey: ["session"] });
+          if (response.status === 403) return;
+          await bridge.freshToken();
+          continue;
+        }
+        if (!response.ok || !response.body) throw new Error(`live events answered ${response.status}`);
+        if (!firstConnection) await queryClient.invalidateQueries();
+        firstConnection = false;
+        retryMs = 1_000;
+        const reader = response.body.getReader();
+        const decoder = new TextDecoder();
+        let buffer = "";
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          const { events, rest } = parseFrames(buffer + decoder.decode(value, { stream: true }));
+          buffer = rest;
+          for (const event of events) {
+            for (const queryKey of invalidationsFor(event)) await queryClient.invalidateQueries({ queryKey });
+          }
+        }
+      } catch {
+        if (controller.signal.aborted) return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, retryMs));
+      retryMs = Math.min(retryMs * 2, 30_000);
+    }
+  };
+  void run();
+  return () => controller.abort();
+}

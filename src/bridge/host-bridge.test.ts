@@ -1,0 +1,112 @@
+import { describe, expect, it } from "vitest";
+import type { AppToHostMessage } from "../../contract/bridge/messages.ts";
+import { BookingDeclined, HostBridge } from "./host-bridge.ts";
+import { detectEmbedding, isAllowedOrigin } from "./parent-origin.ts";
+
+// The bridge's rules without a browser: a stand-in window whose parent records
+// what the app posts and can answer from any origin or source.
+
+const HOST = "http://127.0.0.1:4010";
+const token = (exp = Math.floor(Date.now() / 1000) + 300) => `eyJhbGciOiJFUzI1NiJ9.${btoa(JSON.stringify({ exp })).replace(/=+$/, "")}.sig`;
+
+function fakeWindow() {
+  const target = new EventTarget();
+  const posted: { message: AppToHostMessage; origin: string }[] = [];
+  const parent = { postMessage: (message: AppToHostMessage, origin: string) => posted.push({ message, origin }) };
+  const win = Object.assign(target, { parent });
+  const deliver = (data: unknown, options: { origin?: string; source?: unknown } = {}) => {
+    const event = new MessageEvent("message", { data, origin: options.origin ?? HOST });
+    Object.defineProperty(event, "source", { value: options.source === undefined ? parent : options.source });
+    target.dispatchEvent(event);
+  };
+  // The stand-in has only what the bridge uses.
+  return { win: win as unknown as Window, posted, deliver };
+}
+
+async function connected() {
+  const fake = fakeWindow();
+  const bridge = new HostBridge(fake.win, HOST);
+  const ready = bridge.connect();
+  const hello = fake.posted[0];
+  if (hello?.message.type !== "tandem:ready") throw new Error("no ready message");
+  const nonce = hello.message.nonce;
+  fake.deliver({ type: "tandem:context", nonce, token: token(), context: { organizationName: "Riverside" } });
+  await ready;
+  return { ...fake, bridge, nonce };
+}
+
+describe("the host bridge", () => {
+  it("posts tandem:ready with a nonce to the exact parent origin, never *", async () => {
+    const { posted } = await connected();
+    expect(posted[0]?.origin).toBe(HOST);
+    expect(posted[0]?.message.type).toBe("tandem:ready");
+  });
+
+  it("accepts the context only from the parent, from the host origin, with its nonce", async () => {
+    const { bridge, deliver, nonce } = await connected();
+    const evil = { type: "tandem:context", nonce, token: token(), context: { organizationName: "Evil" } };
+    deliver(evil, { origin: "http://evil.test" });
+    deliver(evil, { source: {} });
+    deliver({ ...evil, nonce: "f".repeat(48) });
+    deliver({ ...evil, token: "not a jwt" });
+    expect(bridge.current()?.context.organizationName).toBe("Riverside");
+    deliver({ ...evil, context: { organizationName: "Harbourside" } });
+    expect(bridge.current()?.context.organizationName).toBe("Harbourside");
+  });
+
+  it("asks for a fresh token and takes the host's answer", async () => {
+    const { bridge, posted, deliver, nonce } = await connected();
+    const pending = bridge.freshToken();
+    const request = posted.at(-1)?.message;
+    if (request?.type !== "tandem:token-request") throw new Error("no token request");
+    const fresh = token(Math.floor(Date.now() / 1000) + 299);
+    deliver({ type: "tandem:token", nonce, requestId: request.requestId, token: fresh });
+    expect(await pending).toBe(fresh);
+    expect(await bridge.token()).toBe(fresh);
+  });
+
+  it("refreshes a token that is about to expire before using it", async () => {
+    const fake = fakeWindow();
+    const bridge = new HostBridge(fake.win, HOST);
+    const ready = bridge.connect();
+    const nonce = fake.posted[0]?.message.nonce ?? "";
+    fake.deliver({ type: "tandem:context", nonce, token: token(Math.floor(Date.now() / 1000) + 10), context: {} });
+    await ready;
+    const pending = bridge.token();
+    const request = fake.posted.at(-1)?.message;
+    expect(request?.type).toBe("tandem:token-request");
+    if (request?.type === "tandem:token-request") fake.deliver({ type: "tandem:token", nonce, requestId: request.requestId, token: token() });
+    await expect(pending).resolves.toMatch(/\./);
+    bridge.disconnect();
+  });
+
+  it("books through the host and reports a decline with its reason", async () => {
+    const { bridge, posted, deliver, nonce } = await connected();
+    const hold = { holdId: "h1", providerId: "prv_1", facilityId: "fac_1", startsAt: "2026-12-01T10:00:00-05:00", endsAt: "2026-12-01T10:20:00-05:00", appointmentTypeId: "atp_1" };
+    const booked = bridge.book(hold);
+    const first = posted.at(-1)?.message;
+    if (first?.type !== "tandem:book") throw new Error("no book message");
+    deliver({ type: "tandem:booked", nonce, requestId: first.requestId, appointmentId: "appt-1" });
+    expect(await booked).toBe("appt-1");
+    const declined = bridge.book(hold);
+    const second = posted.at(-1)?.message;
+    if (second?.type !== "tandem:book") throw new Error("no book message");
+    deliver({ type: "tandem:book-declined", nonce, requestId: second.requestId, reason: "Pick a patient in the EHR first" });
+    await expect(declined).rejects.toThrow(BookingDeclined);
+  });
+});
+
+describe("the parent's origin", () => {
+  it("is standalone outside a frame, and checked against the allowed origins", () => {
+    const top = { parent: undefined as unknown, location: {}, document: { referrer: "" } };
+    top.parent = top;
+    expect(detectEmbedding(top as unknown as Window)).toEqual({ kind: "standalone" });
+    const framed = { parent: {}, location: { ancestorOrigins: [HOST] }, document: { referrer: "" } };
+    expect(detectEmbedding(framed as unknown as Window)).toEqual({ kind: "embedded", parentOrigin: HOST });
+    const viaReferrer = { parent: {}, location: {}, document: { referrer: `${HOST}/_sandbox/host?x=1` } };
+    expect(detectEmbedding(viaReferrer as unknown as Window)).toEqual({ kind: "embedded", parentOrigin: HOST });
+    expect(isAllowedOrigin(HOST, [HOST])).toBe(true);
+    expect(isAllowedOrigin("http://evil.test", [HOST])).toBe(false);
+    expect(isAllowedOrigin(null, [HOST])).toBe(false);
+  });
+});

@@ -1,0 +1,36 @@
+import type { BridgeStatus } from "../../bridge/bridge-provider.tsx";
+import { Skeleton } from "../ui/skeleton.tsx";
+import { Notice } from "../ui/notice.tsx";
+
+/** What the app shows before (or instead of) a connection to its EHR host. */
+export function ConnectionNotice({ status }: { status: Exclude<BridgeStatus, { kind: "connected" }> }) {
+  const frame = (children: React.ReactNode) => <main className="mx-auto max-w-xl p-4">{children}</main>;
+  switch (status.kind) {
+    case "connecting":
+      return frame(
+        <div aria-busy="true" aria-label="Connecting to the EHR" className="space-y-3">
+          <Skeleton className="h-10 w-full" />
+          <Skeleton className="h-6 w-2/3" />
+          <Skeleton className="h-40 w-full" />
+        </div>,
+      );
+    case "standalone":
+      return frame(
+        <Notice tone="info" title="Open Tandem from your EHR">
+          Tandem runs inside your clinic's EHR, which signs you in. Open it from the EHR's apps menu.
+        </Notice>,
+      );
+    case "origin-not-allowed":
+      return frame(
+        <Notice tone="error" title="This page is not allowed to host Tandem">
+          Tandem was opened inside {status.origin ?? "a page whose address could not be read"}, which is not one of the EHRs configured for it. Open Tandem from your clinic's EHR.
+        </Notice>,
+      );
+    case "failed":
+      return frame(
+        <Notice tone="error" title="Tandem could not connect to the EHR">
+          {status.message}. Reload the page in the EHR to try again.
+        </Notice>,
+      );
+  }
+}

@@ -1,0 +1,47 @@
+import { useQuery } from "@tanstack/react-query";
+import type { Session } from "../../../contract/app-api/session.ts";
+import { contextPatientQuery } from "../../api/patient-query.ts";
+import { Skeleton } from "../ui/skeleton.tsx";
+import { describeApiError } from "./api-error-notice.tsx";
+
+function age(dateOfBirth: string): number {
+  const [year = 0, month = 1, day = 1] = dateOfBirth.split("-").map(Number);
+  const today = new Date();
+  let years = today.getFullYear() - year;
+  if (today.getMonth() + 1 < month || (today.getMonth() + 1 === month && today.getDate() < day)) years -= 1;
+  return years;
+}
+
+/** The patient in the EHR's context; for an organization without read:patients, it says why details are missing. */
+export function PatientBanner({ session }: { session: Session }) {
+  const patientId = session.context.patientId;
+  const canRead = session.capabilities.canReadPatients;
+  const query = useQuery({ ...contextPatientQuery(patientId ?? ""), enabled: patientId !== null && canRead });
+  if (!patientId) return null;
+  const frame = (children: React.ReactNode) => (
+    <section aria-label="Patient in context" data-testid="patient-banner" className="border-b border-brand-100 bg-brand-50 px-3 py-2 text-sm">
+      {children}
+    </section>
+  );
+  if (!canRead) {
+    return frame(<p>A patient is open in the EHR, but this organization has not granted Tandem access to patient details (read:patients), so they are not shown.</p>);
+  }
+  if (query.isPending) return frame(<Skeleton className="h-5 w-64" />);
+  if (query.isError) return frame(<p>Patient details could not be loaded: {describeApiError(query.error).title}.</p>);
+  const { patient } = query.data;
+  return frame(
+    <p className="flex flex-wrap items-baseline gap-x-4 gap-y-1">
+      <span className="font-semibold" data-testid="patient-name">
+        {patient.lastName}, {patient.firstName}
+        {patient.middleName ? ` ${patient.middleName}` : ""}
+      </span>
+      {patient.dateOfBirth ? (
+        <span>
+          DOB {patient.dateOfBirth} ({age(patient.dateOfBirth)} y)
+        </span>
+      ) : null}
+      {patient.gender ? <span className="capitalize">{patient.gender}</span> : null}
+      <span>MRN {patient.mrn ?? "not recorded"}</span>
+    </p>,
+  );
+}

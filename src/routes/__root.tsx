@@ -1,0 +1,64 @@
+import { useQuery, type QueryClient } from "@tanstack/react-query";
+import { createRootRouteWithContext, Outlet } from "@tanstack/react-router";
+import { sessionQuery } from "../api/session-query.ts";
+import { BridgeProvider, useBridge } from "../bridge/bridge-provider.tsx";
+import { AppHeader } from "../components/shell/app-header.tsx";
+import { ApiErrorNotice } from "../components/shell/api-error-notice.tsx";
+import { ConnectionNotice } from "../components/shell/connection-notice.tsx";
+import { CurrentFacilityProvider } from "../components/shell/current-facility.tsx";
+import { MainNav } from "../components/shell/main-nav.tsx";
+import { PatientBanner } from "../components/shell/patient-banner.tsx";
+import { Skeleton } from "../components/ui/skeleton.tsx";
+
+export const Route = createRootRouteWithContext<{ queryClient: QueryClient }>()({
+  component: RootLayout,
+});
+
+function RootLayout() {
+  return (
+    <BridgeProvider fallback={(status) => <ConnectionNotice status={status} />}>
+      <SessionShell />
+    </BridgeProvider>
+  );
+}
+
+function SessionShell() {
+  const { context, bridge } = useBridge();
+  const session = useQuery(sessionQuery());
+  if (session.isPending) {
+    return (
+      <div aria-busy="true" aria-label="Loading your session" className="space-y-3 p-3">
+        <Skeleton className="h-12 w-full" />
+        <Skeleton className="h-8 w-1/2" />
+        <Skeleton className="h-48 w-full" />
+      </div>
+    );
+  }
+  if (session.isError) {
+    return (
+      <main className="mx-auto max-w-xl p-4">
+        <ApiErrorNotice
+          error={session.error}
+          onRetry={() => {
+            void bridge
+              .freshToken()
+              .catch(() => undefined)
+              .then(() => session.refetch());
+          }}
+        />
+      </main>
+    );
+  }
+  return (
+    <CurrentFacilityProvider key={session.data.context.facilityId ?? "none"} facilities={session.data.facilities} initialId={session.data.context.facilityId}>
+      <div className="flex min-h-full flex-col">
+        <AppHeader session={session.data} organizationName={context.organizationName} />
+        <PatientBanner session={session.data} />
+        <MainNav session={session.data} />
+        <main className="min-w-0 flex-1 p-3">
+          <Outlet />
+        </main>
+      </div>
+    </CurrentFacilityProvider>
+  );
+}
