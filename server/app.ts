@@ -14,6 +14,7 @@ import { readAppManifest } from "./manifest.ts";
 import { registerDirectoryRoutes } from "./routes/directory-routes.ts";
 import { registerContextRoutes } from "./routes/context-routes.ts";
 import { registerLiveEventRoutes } from "./routes/live-event-routes.ts";
+import { registerScheduleRoutes } from "./routes/schedule-routes.ts";
 import { registerSessionRoutes } from "./routes/session-routes.ts";
 import { securityHeaders } from "./static/security-headers.ts";
 import { registerSpaAssets } from "./static/spa-assets.ts";
@@ -129,6 +130,7 @@ export function createBffApp(deps: BffDeps): Bff {
   registerDirectoryRoutes(api, clinic);
   registerLiveEventRoutes(api, hub, { now });
   registerContextRoutes(api, clinic, store.audit, now);
+  registerScheduleRoutes(api, clinic);
   api.all("*", (c) => {
     throw new AppError(404, "not_found", `No API route ${c.req.method} ${c.req.path}`);
   });

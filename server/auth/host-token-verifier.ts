@@ -65,8 +65,19 @@ function reasonOf(error: unknown): string {
   return "the host token is not valid";
 }
 
+/** Verified tokens are remembered until they expire: the SPA reuses one token for its reads (bounded). */
+const MAX_REMEMBERED_TOKENS = 10_000;
+
 export function createHostTokenVerifier(options: HostTokenVerifierOptions): HostTokenVerifier {
   const now = options.now ?? Date.now;
+  const verified = new Map<string, HostSession>();
+  const remember = (token: string, session: HostSession) => {
+    if (verified.size >= MAX_REMEMBERED_TOKENS) {
+      for (const [key, value] of verified) if (value.expiresAt * 1000 <= now()) verified.delete(key);
+      if (verified.size >= MAX_REMEMBERED_TOKENS) verified.delete(verified.keys().next().value ?? "");
+    }
+    verified.set(token, session);
+  };
   const jwksFetch = options.fetch;
   const jwks = createRemoteJWKSet(new URL(options.jwksUrl), {
     cooldownDuration: options.jwksCooldownMs ?? 30_000,
@@ -75,6 +86,9 @@ export function createHostTokenVerifier(options: HostTokenVerifierOptions): Host
   });
 
   return async (token) => {
+    const known = verified.get(token);
+    // Expiry is checked again (30 s skew, as jose does); everything else was verified once.
+    if (known && known.expiresAt + MAX_SKEW_SECONDS > now() / 1000) return known;
     let payload: JWTPayload;
     try {
       ({ payload } = await jwtVerify(token, jwks, {
@@ -94,7 +108,7 @@ export function createHostTokenVerifier(options: HostTokenVerifierOptions): Host
     const { data } = claims;
     if (data.exp - data.iat > MAX_LIFETIME_SECONDS) throw new InvalidHostToken("the host token lives longer than 5 minutes");
     if (data.iat > now() / 1000 + MAX_SKEW_SECONDS) throw new InvalidHostToken("the host token was issued in the future");
-    return {
+    const session: HostSession = {
       userId: data.sub,
       providerId: data.provider_id,
       organizationId: data.org_id.toLowerCase(),
@@ -105,5 +119,7 @@ export function createHostTokenVerifier(options: HostTokenVerifierOptions): Host
       jti: data.jti,
       expiresAt: data.exp,
     };
+    remember(token, session);
+    return session;
   };
 }

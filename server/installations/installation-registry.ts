@@ -19,9 +19,17 @@ export interface InstallationRegistryDeps {
 
 export type LifecycleEventType = "app.installed" | "app.uninstalled" | "app.suspended" | "app.reactivated" | "installation.permissions_updated";
 
+/**
+ * Every /api request looks its organization up: served from memory for a
+ * short while (another BFF instance sharing PostgreSQL may change the row),
+ * and refreshed from the store after.
+ */
+const MEMORY_TTL_MS = 30_000;
+
 export class InstallationRegistry {
   private lastRefreshAt = Number.NEGATIVE_INFINITY;
   private refreshing: Promise<number> | null = null;
+  private readonly remembered = new Map<string, { installation: StoredInstallation; until: number }>();
 
   constructor(private readonly deps: InstallationRegistryDeps) {}
 
@@ -35,6 +43,7 @@ export class InstallationRegistry {
           const stored: StoredInstallation = { ...installation, organizationId: installation.organizationId.toLowerCase() };
           if (await this.deps.repository.upsertIfNewer(stored)) written += 1;
         }
+        this.remembered.clear();
         this.deps.logger.info({ installations: installations.length, written }, "installations reconciled");
         return written;
       } finally {
@@ -45,10 +54,23 @@ export class InstallationRegistry {
     return this.refreshing;
   }
 
+  private now(): number {
+    return (this.deps.now ?? Date.now)();
+  }
+
+  private async load(organizationId: string): Promise<StoredInstallation | null> {
+    const stored = await this.deps.repository.get(organizationId);
+    if (stored) this.remembered.set(organizationId, { installation: stored, until: this.now() + MEMORY_TTL_MS });
+    else this.remembered.delete(organizationId);
+    return stored;
+  }
+
   /** The installation of an organization; an unknown one triggers a refresh (at most once per floor). */
   async find(organizationId: string): Promise<StoredInstallation | null> {
     const id = organizationId.toLowerCase();
-    const known = await this.deps.repository.get(id);
+    const remembered = this.remembered.get(id);
+    if (remembered && remembered.until > this.now()) return remembered.installation;
+    const known = await this.load(id);
     if (known) return known;
     const now = (this.deps.now ?? Date.now)();
     if (this.refreshing === null && now - this.lastRefreshAt < (this.deps.refreshFloorMs ?? 30_000)) return null;
@@ -58,7 +80,7 @@ export class InstallationRegistry {
       this.deps.logger.warn({ err: error, organizationId: id }, "installations refresh failed");
       return null;
     }
-    return this.deps.repository.get(id);
+    return this.load(id);
   }
 
   grantedScopes(installation: StoredInstallation): Set<string> {
@@ -72,7 +94,7 @@ export class InstallationRegistry {
     if (type === "installation.permissions_updated" && data.grantedPermissions === undefined) {
       // The payload is not shown by the seeds; without the grants, ask the list.
       await this.refresh();
-      return this.deps.repository.get(organizationId);
+      return this.load(organizationId);
     }
     const base: StoredInstallation = current ?? { organizationId, status: "uninstalled", grantedPermissions: [], settings: {}, installedAt: null, updatedAt: timestamp };
     const next: StoredInstallation = { ...base, updatedAt: timestamp };
@@ -94,7 +116,7 @@ export class InstallationRegistry {
         break;
     }
     await this.deps.repository.upsertIfNewer(next);
-    return this.deps.repository.get(organizationId);
+    return this.load(organizationId);
   }
 
   /** The nightly reconciliation; returns a stop function. */

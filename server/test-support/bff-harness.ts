@@ -21,6 +21,8 @@ export interface BffHarness {
   logLines: string[];
   /** Every response body and header block the harness saw, for secret scans. */
   transcript: string[];
+  /** Every upstream request the BFF sent: "METHOD url". */
+  upstreamRequests: string[];
   api(path: string, init?: { token?: string | null; method?: string; body?: unknown; headers?: Record<string, string> }): Promise<Response>;
   hostToken(claims?: { organizationId?: string; userId?: string; noteId?: string; patientId?: string; facilityId?: string }): Promise<string>;
   userWithRole(role: string, organizationId?: string): string;
@@ -30,6 +32,7 @@ export interface BffHarness {
 export async function createBffHarness(store: Store, options: { configOverrides?: Partial<BffConfig>; bootstrap?: boolean } = {}): Promise<BffHarness> {
   const target: { app?: Hono<AppEnv> } = {};
   const transcript: string[] = [];
+  const upstreamRequests: string[] = [];
   const emulator = createTestEmulator({
     clock: new EmulatorClock(Date.now(), false),
     fetch: (input, init) => {
@@ -45,7 +48,11 @@ export async function createBffHarness(store: Store, options: { configOverrides?
     config,
     store,
     logger,
-    fetch: (input, init) => Promise.resolve(emulator.emulator.app.fetch(new Request(input, init))),
+    fetch: (input, init) => {
+      const request = new Request(input, init);
+      upstreamRequests.push(`${request.method} ${request.url}`);
+      return Promise.resolve(emulator.emulator.app.fetch(request));
+    },
   });
   target.app = bff.app;
   if (options.bootstrap !== false) await bff.installations.refresh();
@@ -69,6 +76,7 @@ export async function createBffHarness(store: Store, options: { configOverrides?
     config,
     logLines,
     transcript,
+    upstreamRequests,
     async api(path, init = {}) {
       const headers: Record<string, string> = { ...init.headers };
       if (init.token) headers.authorization = `Bearer ${init.token}`;

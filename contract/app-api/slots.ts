@@ -1,0 +1,56 @@
+import * as z from "zod/mini";
+import { anyId, localDate, offsetDateTime } from "../clinic-api/primitives.ts";
+import { commaList, queryBoolean, queryInt } from "../clinic-api/queries.ts";
+import { hold, slot, slotMeta } from "../clinic-api/schedule.ts";
+
+// GET /api/slots, POST /api/slots/check, POST /api/holds, DELETE /api/holds/:id
+// (DESIGN.md "The BFF's API"): names follow the upstream ones; ids in either
+// form; answers in the form the service gives (`prv_`, `fac_`, `atp_`).
+
+/** Maximum window the slot finder asks for; the service's bound is not shown (docs/assumed-contracts.md). */
+export const MAX_SLOT_WINDOW_DAYS = 62;
+
+export const slotSearchQuery = z.object({
+  appointmentTypeId: anyId,
+  facilityIds: z.optional(commaList(anyId)),
+  providerIds: z.optional(commaList(anyId)),
+  startDate: localDate,
+  endDate: localDate,
+  slotLengthMinutes: z.optional(queryInt(5, 480)),
+  isNewPatient: z.optional(queryBoolean),
+});
+export type SlotSearchQuery = z.infer<typeof slotSearchQuery>;
+
+export const slotSearchResponse = z.object({
+  slots: z.array(slot),
+  nextAvailableByProvider: z.record(z.string(), localDate),
+  meta: slotMeta,
+});
+export type SlotSearchResponse = z.infer<typeof slotSearchResponse>;
+
+/** One slot, as the strong check and the hold take it. */
+export const slotSelection = z.object({
+  providerId: anyId,
+  facilityId: anyId,
+  startsAt: offsetDateTime,
+  endsAt: offsetDateTime,
+  appointmentTypeId: anyId,
+  slotLengthMinutes: z.optional(z.int().check(z.minimum(5), z.maximum(480))),
+  isNewPatient: z.optional(z.boolean()),
+});
+export type SlotSelection = z.infer<typeof slotSelection>;
+
+export const slotCheckResponse = z.object({
+  available: z.boolean(),
+  /** The slot as the EHR has it now (remaining capacity may have changed), or null when gone. */
+  slot: z.nullable(slot),
+  /** When gone: the nearest free slots of the same provider and facility that day, from the same live read. */
+  alternatives: z.array(slot),
+  meta: slotMeta,
+});
+export type SlotCheckResponse = z.infer<typeof slotCheckResponse>;
+
+export const holdResponse = z.object({ hold });
+export type HoldResponse = z.infer<typeof holdResponse>;
+
+export const holdReleaseResponse = z.object({ released: z.literal(true) });

@@ -1,0 +1,96 @@
+import type { Hono } from "hono";
+import { slotSearchQuery, slotSelection, type SlotCheckResponse, type SlotSelection } from "../../contract/app-api/slots.ts";
+import type { Slot } from "../../contract/clinic-api/schedule.ts";
+import { parseV3PathId } from "../../contract/ids.ts";
+import { addDays, daysBetween } from "../../contract/time/zoned-time.ts";
+import { MAX_SLOT_WINDOW_DAYS } from "../../contract/app-api/slots.ts";
+import type { ClinicClient } from "../clinic/clinic-client.ts";
+import { UpstreamError } from "../clinic/upstream-error.ts";
+import type { AppEnv } from "../http/app-env.ts";
+import { AppError, badRequest } from "../http/app-error.ts";
+import { parseJsonBody, parseQuery } from "../http/validate.ts";
+
+// GET /api/slots, POST /api/slots/check, POST /api/holds, DELETE /api/holds/:id
+// (DESIGN.md "The BFF's API"; seed 001 "Schedule"). Searches are served from
+// the upstream client's staleness cache; the check before a hold is one
+// `consistency=strong` read of that slot's provider, facility and local date
+// (same type, length and new-patient flag) and bypasses every cache.
+
+const ALTERNATIVES = 5;
+
+function checkWindow(startDate: string, endDate: string): void {
+  const days = daysBetween(startDate, endDate);
+  if (days < 0) throw badRequest("endDate: must not be before startDate");
+  if (days >= MAX_SLOT_WINDOW_DAYS) throw badRequest(`endDate: the window may span at most ${MAX_SLOT_WINDOW_DAYS} days`);
+}
+
+const sameInstant = (a: string, b: string) => Date.parse(a) === Date.parse(b);
+const sameId = (a: string, b: string, prefix: "prv" | "fac") => parseV3PathId(a, prefix) !== null && parseV3PathId(a, prefix) === parseV3PathId(b, prefix);
+
+/** The selection's local date is that of `startsAt` as the service wrote it (with the facility's offset); a day either side covers a client that sent another offset. */
+const dayAround = (selection: SlotSelection) => {
+  const date = selection.startsAt.slice(0, 10);
+  return { startDate: addDays(date, -1), endDate: addDays(date, 1) };
+};
+
+async function strongCheck(clinic: ClinicClient, organizationId: string, selection: SlotSelection): Promise<SlotCheckResponse> {
+  const data = await clinic.request("GET /v2/schedule/slots", {
+    organizationId,
+    consistency: "strong",
+    query: {
+      appointmentTypeId: selection.appointmentTypeId,
+      providerIds: [selection.providerId],
+      facilityIds: [selection.facilityId],
+      ...dayAround(selection),
+      slotLengthMinutes: selection.slotLengthMinutes,
+      isNewPatient: selection.isNewPatient,
+    },
+  });
+  const candidates = data.slots.filter((slot) => sameId(slot.providerId, selection.providerId, "prv") && sameId(slot.facilityId, selection.facilityId, "fac"));
+  const found = candidates.find((slot) => sameInstant(slot.startsAt, selection.startsAt) && sameInstant(slot.endsAt, selection.endsAt)) ?? null;
+  const target = Date.parse(selection.startsAt);
+  const alternatives: Slot[] = found
+    ? []
+    : [...candidates].sort((a, b) => Math.abs(Date.parse(a.startsAt) - target) - Math.abs(Date.parse(b.startsAt) - target)).slice(0, ALTERNATIVES).sort((a, b) => Date.parse(a.startsAt) - Date.parse(b.startsAt));
+  return { available: found !== null && found.remainingCapacity > 0, slot: found, alternatives, meta: data.meta };
+}
+
+export function registerScheduleRoutes(api: Hono<AppEnv>, clinic: ClinicClient): void {
+  api.get("/slots", async (c) => {
+    const query = parseQuery(c, slotSearchQuery);
+    checkWindow(query.startDate, query.endDate);
+    const data = await clinic.request("GET /v2/schedule/slots", { organizationId: c.get("session").organizationId, query });
+    return c.json(data);
+  });
+
+  api.post("/slots/check", async (c) => {
+    const selection = await parseJsonBody(c, slotSelection);
+    const result = await strongCheck(clinic, c.get("session").organizationId, selection);
+    return c.json(result);
+  });
+
+  api.post("/holds", async (c) => {
+    const selection = await parseJsonBody(c, slotSelection);
+    try {
+      const { hold } = await clinic.request("POST /v4/schedule/holds", { organizationId: c.get("session").organizationId, body: selection });
+      return c.json({ hold });
+    } catch (error) {
+      if (error instanceof UpstreamError && error.code === "conflict") {
+        throw new AppError(409, "conflict", "That time was just taken: no capacity is left for this slot", error.upstreamTraceId ? { upstream_trace_id: error.upstreamTraceId } : {});
+      }
+      throw error;
+    }
+  });
+
+  api.delete("/holds/:id", async (c) => {
+    const id = c.req.param("id");
+    if (!/^[0-9a-f-]{36}$/i.test(id)) throw badRequest("id: must be a hold id (a UUID)");
+    try {
+      return c.json(await clinic.request("DELETE /v4/schedule/holds/{holdId}", { organizationId: c.get("session").organizationId, params: { holdId: id } }));
+    } catch (error) {
+      // Release is idempotent for the user: a hold the service no longer knows is released.
+      if (error instanceof UpstreamError && error.code === "not_found") return c.json({ released: true as const });
+      throw error;
+    }
+  });
+}
