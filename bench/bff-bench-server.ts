@@ -1,12 +1,12 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { performance } from "node:perf_hooks";
-import { serve, type ServerType } from "@hono/node-server";
-import { createEmulator } from "../emulator/app.ts";
-import { createBffApp, type Bff } from "../server/app.ts";
-import { readBffConfig } from "../server/env.ts";
-import { createLogger } from "../server/logger.ts";
-import { createStore } from "../server/store/create-store.ts";
+import type { ServerType } from "@hono/node-server";
+import type { Bff } from "../server/app.ts";
+
+// Measured before anything else is loaded: the project's modules are imported
+// dynamically below so the RSS can be split by stage.
+const rssBareMb = Math.round((process.memoryUsage().rss / 1024 / 1024) * 10) / 10;
 
 // The server side of `bench/bff-bench.ts`, forked with `--import tsx` so the
 // load generator does not share this heap. One process holds the emulator
@@ -14,7 +14,8 @@ import { createStore } from "../server/store/create-store.ts";
 // goes upstream) and a bare `node:http` reverse proxy, all on loopback and
 // free ports. IPC: sends `{type:"ready", ...urls}` once listening; answers
 // `{type:"stats", id}` with memory, event-loop and clinic-client figures;
-// `{type:"exit"}` exits (cleanly, so `--cpu-prof` can write its profile).
+// `{type:"gc"}` runs a collection if `--expose-gc` was given; `{type:"exit"}`
+// exits (cleanly, so `--cpu-prof` can write its profile).
 
 const HOST = "127.0.0.1";
 const DATA_KEY = "svc_dev_ak_5a0d1e2f3a4b5c6d7e8f90a1b2c3d4e5";
@@ -25,9 +26,8 @@ export interface ReadyMessage {
   bffUrl: string;
   bffUncachedUrl: string;
   proxyUrl: string;
-  /** RSS (MB) with only the emulator built, and after the store and both BFFs started. */
-  rssEmulatorOnlyMb: number;
-  rssStartedMb: number;
+  /** RSS (MB) by stage: Node with the tsx loader; + the project's modules; + the emulator's world; + the in-memory PGlite (migrated); + both BFFs started. */
+  rssStagesMb: { nodeAndTsx: number; modulesLoaded: number; emulatorBuilt: number; storeOpened: number; bffsStarted: number };
 }
 
 export interface StatsMessage {
@@ -44,7 +44,8 @@ export interface StatsMessage {
 type Handler = (request: Request) => Response | Promise<Response>;
 
 /** Binds a Hono-style fetch handler on a free loopback port; the handler may be set after the port is known. */
-function listen(handler: () => Handler): Promise<{ server: ServerType; url: string }> {
+async function listen(handler: () => Handler): Promise<{ server: ServerType; url: string }> {
+  const { serve } = await import("@hono/node-server");
   return new Promise((resolve) => {
     const server = serve({ fetch: (request: Request) => handler()(request), port: 0, hostname: HOST }, (info) => {
       resolve({ server, url: `http://${HOST}:${info.port}` });
@@ -89,17 +90,27 @@ async function main(): Promise<void> {
   const send = (message: object) => process.send?.(message);
   if (!process.send) throw new Error("bff-bench-server: run me with child_process.fork (IPC)");
   const organizationId = process.env.BFF_BENCH_ORG ?? "3b0f6a2e-5d41-4c8a-9e7b-1f2d3c4b5a61";
+  const [{ createEmulator }, { createBffApp }, { readBffConfig }, { createLogger }, { createStore }] = await Promise.all([
+    import("../emulator/app.ts"),
+    import("../server/app.ts"),
+    import("../server/env.ts"),
+    import("../server/logger.ts"),
+    import("../server/store/create-store.ts"),
+    import("@hono/node-server"),
+  ]);
+  const rssModulesMb = mb(process.memoryUsage().rss);
 
   let emulatorHandler: Handler = () => new Response("starting", { status: 503 });
   const emulatorServer = await listen(() => emulatorHandler);
   const emulator = createEmulator({ settings: { strongReadLatencyMs: 0, rateLimit: 10_000_000, publicUrl: emulatorServer.url } });
   emulatorHandler = emulator.app.fetch;
-  const rssEmulatorOnlyMb = mb(process.memoryUsage().rss);
+  const rssEmulatorMb = mb(process.memoryUsage().rss);
 
   const config = { ...readBffConfig({ SANDBOX_EMULATOR_URL: emulatorServer.url }), distDir: "dist" };
   const logger = createLogger({ level: "silent", secrets: [config.clinicApiKey, ...config.webhookSecrets] });
   // One in-memory PGlite for both BFFs (one database, as in production).
   const store = await createStore({});
+  const rssStoreMb = mb(process.memoryUsage().rss);
   // The BFF's limiter (1000 per 60 s, the service's published limit) is raised so it does not throttle a throughput test.
   const limiter = { scope: "key" as const, limit: 10_000_000 };
   const bff = createBffApp({ config, store, logger, clinicOptions: { limiter } });
@@ -157,8 +168,7 @@ async function main(): Promise<void> {
     bffUrl: bffServer.url,
     bffUncachedUrl: bffUncachedServer.url,
     proxyUrl: proxy.url,
-    rssEmulatorOnlyMb,
-    rssStartedMb: mb(process.memoryUsage().rss),
+    rssStagesMb: { nodeAndTsx: rssBareMb, modulesLoaded: rssModulesMb, emulatorBuilt: rssEmulatorMb, storeOpened: rssStoreMb, bffsStarted: mb(process.memoryUsage().rss) },
   };
   send(ready);
 }

@@ -100,6 +100,10 @@ class ServerChild {
         clearTimeout(timer);
         reject(new Error(`bff-bench-server exited (${signal ?? code ?? "?"}) before it was ready`));
       });
+      child.on("error", (error) => {
+        clearTimeout(timer);
+        reject(error);
+      });
     });
   }
 
@@ -116,6 +120,24 @@ class ServerChild {
       });
       this.child.send({ type: "stats", id });
     });
+  }
+
+  /** Runs a collection in the child (only with `--expose-gc` in BFF_BENCH_CHILD_ARGS), then reads its stats. */
+  async gcThenStats(): Promise<StatsMessage> {
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.child.off("message", onMessage);
+        resolve();
+      };
+      const onMessage = (message: { type?: string }) => {
+        if (message.type === "gc") done();
+      };
+      const timer = setTimeout(done, 5_000);
+      this.child.on("message", onMessage);
+      this.child.send({ type: "gc", id: 0 });
+    });
+    return this.stats();
   }
 
   /** Asks the child to exit (so `--cpu-prof` is written), then kills it if it has not within 3 s. */
@@ -145,15 +167,15 @@ async function latencies(targets: readonly Target[]): Promise<Map<string, number
   const agents = targets.map(() => keepAlive(1));
   const samples = new Map<string, number[]>(targets.map((target) => [target.name, []]));
   try {
-    for (let round = 0; round < LATENCY_WARMUP + LATENCY_SAMPLES; round += 1) {
+    for (let pass = 0; pass < LATENCY_WARMUP + LATENCY_SAMPLES; pass += 1) {
       for (let k = 0; k < targets.length; k += 1) {
-        const index = (round + k) % targets.length;
+        const index = (pass + k) % targets.length;
         const target = targets[index] as Target;
         const start = performance.now();
         const outcome = await get(agents[index] as http.Agent, target);
         const elapsed = performance.now() - start;
         if (outcome.status !== 200) throw new Error(`${target.name}: ${target.url} answered ${outcome.status}`);
-        if (round >= LATENCY_WARMUP) samples.get(target.name)?.push(elapsed);
+        if (pass >= LATENCY_WARMUP) samples.get(target.name)?.push(elapsed);
       }
     }
   } finally {
@@ -174,6 +196,8 @@ interface ThroughputResult {
   /** CPU time of the server process / of this load generator, as a fraction of one core. */
   serverCpuCores: number;
   loadGeneratorCpuCores: number;
+  /** Upstream calls the BFFs made per answered read in the window (coalescing of identical in-flight reads lowers it). */
+  upstreamCallsPerRead: number;
 }
 
 /** `CONCURRENCY` closed-loop workers on keep-alive sockets: a warm-up, then `THROUGHPUT_MS` measured. */
@@ -209,6 +233,7 @@ async function throughput(server: ServerChild, target: Target): Promise<Throughp
     const after = await server.stats();
     const cpu = process.cpuUsage(cpuBefore);
     await Promise.all(workers);
+    const upstream = (stats: StatsMessage) => stats.clinic.cached.upstreamRequests + stats.clinic.uncached.upstreamRequests;
     const serverCpuUs = after.cpu.user + after.cpu.system - before.cpu.user - before.cpu.system;
     const active = after.elu.active - before.elu.active;
     const idle = after.elu.idle - before.elu.idle;
@@ -221,6 +246,7 @@ async function throughput(server: ServerChild, target: Target): Promise<Throughp
       serverEventLoopUtilization: round(active / (active + idle)),
       serverCpuCores: round(serverCpuUs / 1000 / elapsedMs),
       loadGeneratorCpuCores: round((cpu.user + cpu.system) / 1000 / elapsedMs),
+      upstreamCallsPerRead: counts.requests > 0 ? round((upstream(after) - upstream(before)) / counts.requests, 3) : 0,
     };
   } finally {
     stopAt = 0;
@@ -295,6 +321,7 @@ export async function runBffBench(): Promise<Record<string, unknown>[]> {
       errors: { bareProxy: proxyRun.errors + proxyRun.non200, bffUncached: uncachedRun.errors + uncachedRun.non200, bffCached: cachedRun.errors + cachedRun.non200, direct: directRun.errors + directRun.non200 },
       serverEventLoopUtilization: { bareProxy: proxyRun.serverEventLoopUtilization, bffUncached: uncachedRun.serverEventLoopUtilization, bffCached: cachedRun.serverEventLoopUtilization, direct: directRun.serverEventLoopUtilization },
       serverCpuCores: { bareProxy: proxyRun.serverCpuCores, bffUncached: uncachedRun.serverCpuCores, bffCached: cachedRun.serverCpuCores, direct: directRun.serverCpuCores },
+      upstreamCallsPerRead: { bffUncached: uncachedRun.upstreamCallsPerRead, bffCached: cachedRun.upstreamCallsPerRead },
       loadGeneratorCpuCores: { bareProxy: proxyRun.loadGeneratorCpuCores, bffUncached: uncachedRun.loadGeneratorCpuCores, bffCached: cachedRun.loadGeneratorCpuCores, direct: directRun.loadGeneratorCpuCores },
       bytesPerResponse: { bareProxy: proxyRun.bytesPerResponse, bff: cachedRun.bytesPerResponse },
       limiterRaisedForBench: true,
@@ -302,6 +329,7 @@ export async function runBffBench(): Promise<Record<string, unknown>[]> {
     };
 
     const after = await server.stats();
+    const afterGc = after.gcAvailable ? await server.gcThenStats() : undefined;
     const memory = {
       bench: "bff-memory",
       rssMb: mb(after.memory.rss),
@@ -309,12 +337,12 @@ export async function runBffBench(): Promise<Record<string, unknown>[]> {
       heapTotalMb: mb(after.memory.heapTotal),
       externalMb: mb(after.memory.external),
       arrayBuffersMb: mb(after.memory.arrayBuffers),
-      rssEmulatorOnlyMb: ready.rssEmulatorOnlyMb,
-      rssStartedMb: ready.rssStartedMb,
+      rssStagesMb: ready.rssStagesMb,
       gcAvailable: after.gcAvailable,
+      ...(afterGc && { rssAfterGcMb: mb(afterGc.memory.rss), heapUsedAfterGcMb: mb(afterGc.memory.heapUsed), externalAfterGcMb: mb(afterGc.memory.external) }),
       maxRssMb: 150,
       withinBudget: mb(after.memory.rss) <= 150,
-      process: "emulator + 2 BFFs (one in-memory PGlite) + bare proxy, after the load",
+      process: "one process: Node + tsx loader, emulator, 2 BFFs sharing one in-memory PGlite, bare proxy; after the load",
       clinicStats: after.clinic,
     };
     return [latency, throughputLine, memory];

@@ -1,9 +1,12 @@
+import { runBffBench } from "./bff-bench.ts";
 import { runEmulatorSlotsBench } from "./emulator-slots-bench.ts";
 import { runExpansionBench } from "./expansion-bench.ts";
+import { runSpaBench } from "./spa-bench.ts";
 
 // `npm run bench`: every benchmark, one JSON line of figures each, on stdout.
+// The SPA figures need a build (`npm run build`) and Debian's Chromium.
 
-const benches: (() => Promise<Record<string, unknown> | Record<string, unknown>[]>)[] = [runExpansionBench, runEmulatorSlotsBench];
+const benches: (() => Promise<Record<string, unknown> | Record<string, unknown>[]>)[] = [runExpansionBench, runEmulatorSlotsBench, runBffBench, runSpaBench];
 
 for (const bench of benches) {
   const result = await bench();

@@ -1,3 +1,4 @@
+import { nodeHttpFetch } from "./node-http-fetch.ts";
 import type { ClinicApiRoute } from "../../contract/clinic-api/responses.ts";
 import type { Installation } from "../../contract/clinic-api/installation.ts";
 import { cacheExpiry } from "./cache-policy.ts";
@@ -97,7 +98,7 @@ function failureOf(error: unknown, write: boolean, redact: (text: string) => str
 
 export function createClinicClient(options: ClinicClientOptions): ClinicClient {
   const now = options.now ?? Date.now;
-  const fetchImpl: typeof fetch = options.fetch ?? ((input, init) => fetch(input, init));
+  const fetchImpl: typeof fetch = options.fetch ?? nodeHttpFetch;
   const baseUrl = options.baseUrl.replace(/\/+$/, "");
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const retry: RetryOptions = { ...DEFAULT_RETRY, ...options.retry };
