@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
+import { freePort } from "./free-port.ts";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 
@@ -11,16 +11,6 @@ import { afterAll, describe, expect, it } from "vitest";
 
 const ORG_A = "3b0f6a2e-5d41-4c8a-9e7b-1f2d3c4b5a61";
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
-    });
-  });
-}
 
 let child: ChildProcess | undefined;
 let output = "";

@@ -1,6 +1,6 @@
 import * as z from "zod/mini";
 import { anyId, localDate, offsetDateTime } from "../clinic-api/primitives.ts";
-import { commaList, queryBoolean, queryInt } from "../clinic-api/queries.ts";
+import { slotsQuery } from "../clinic-api/queries.ts";
 import { hold, slot, slotMeta } from "../clinic-api/schedule.ts";
 
 // GET /api/slots, POST /api/slots/check, POST /api/holds, DELETE /api/holds/:id
@@ -10,15 +10,8 @@ import { hold, slot, slotMeta } from "../clinic-api/schedule.ts";
 /** Maximum window the slot finder asks for; the service's bound is not shown (docs/assumed-contracts.md). */
 export const MAX_SLOT_WINDOW_DAYS = 62;
 
-export const slotSearchQuery = z.object({
-  appointmentTypeId: anyId,
-  facilityIds: z.optional(commaList(anyId)),
-  providerIds: z.optional(commaList(anyId)),
-  startDate: localDate,
-  endDate: localDate,
-  slotLengthMinutes: z.optional(queryInt(5, 480)),
-  isNewPatient: z.optional(queryBoolean),
-});
+/** The service's slot query without `consistency`: searches always read the cache; only the check is strong. */
+export const slotSearchQuery = z.omit(slotsQuery, { consistency: true });
 export type SlotSearchQuery = z.infer<typeof slotSearchQuery>;
 
 export const slotSearchResponse = z.object({

@@ -1,23 +1,13 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
+import { freePort } from "../../scripts/free-port.ts";
 import { join } from "node:path";
 
 // Starts the emulator and the BFF (serving the built SPA from dist/) on free
 // ports, as `npm start` does, and hands their URLs to the tests through the
 // environment. Returns the teardown.
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no free port"))));
-    });
-  });
-}
 
 async function waitFor(url: string, child: ChildProcess, log: () => string): Promise<void> {
   const deadline = Date.now() + 60_000;
