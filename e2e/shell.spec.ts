@@ -102,3 +102,9 @@ test("every screen is accessible and fits a 360 px iframe", async ({ page }) => 
     await expectAccessible(page);
   }
 });
+
+test("opened outside the EHR, the app says so instead of a blank page", async ({ page }) => {
+  await page.goto(process.env.E2E_APP_URL ?? "");
+  await expect(page.getByText("Open Tandem from your EHR")).toBeVisible();
+});
+
