@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { Hono } from "hono";
 import { createHostTokenVerifier, type HostTokenVerifier } from "./auth/host-token-verifier.ts";
 import { requireHostSession } from "./auth/require-host-session.ts";
-import { createClinicClient, type ClinicClient, type ClinicClientOptions } from "./clinic/clinic-client.ts";
+import { createClinicClient, UpstreamError, type ClinicClient, type ClinicClientOptions } from "./clinic/clinic-client.ts";
 import type { BffConfig } from "./env.ts";
 import { LiveEventHub } from "./events/live-event-hub.ts";
 import type { AppEnv } from "./http/app-env.ts";
@@ -97,7 +97,10 @@ export function createBffApp(deps: BffDeps): Bff {
     await next();
   });
   app.use(securityHeaders(config));
-  app.onError(handleAppError);
+  app.onError((error, c) => {
+    if (error instanceof UpstreamError && error.upstreamStatus === 403) installations.reconcileSoon();
+    return handleAppError(error, c);
+  });
 
   app.get("/healthz", async (c) => {
     try {

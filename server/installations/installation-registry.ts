@@ -83,6 +83,15 @@ export class InstallationRegistry {
     return this.load(id);
   }
 
+  /**
+   * The service refused a call with 403: our table may be behind (a missed
+   * lifecycle event). Reconcile in the background, at most once per floor.
+   */
+  reconcileSoon(): void {
+    if (this.refreshing !== null || this.now() - this.lastRefreshAt < (this.deps.refreshFloorMs ?? 30_000)) return;
+    this.refresh().catch((error: unknown) => this.deps.logger.warn({ err: error }, "installations reconcile after a 403 failed"));
+  }
+
   grantedScopes(installation: StoredInstallation): Set<string> {
     return new Set([...this.deps.requiredScopes, ...installation.grantedPermissions]);
   }

@@ -1,3 +1,5 @@
+import { offsetMsAt } from "../../contract/time/zoned-time.ts";
+
 // Times shown in the facility's zone (STYLE.md 9): formatting only; instants
 // and conversions live in contract/time.
 
@@ -18,9 +20,25 @@ export function formatClock(epochMs: number, zone: string): string {
   return formatter(zone, { hour: "2-digit", minute: "2-digit" }).format(epochMs);
 }
 
-/** e.g. "EST" or "GMT+10:30": the zone's short name at that instant. */
+const zoneNames = new Map<string, string>();
+/** Locales tried in turn for a zone's short name: the first that has a name rather than "GMT+11" wins (EST, AEDT, BST, IST). */
+const ZONE_NAME_LOCALES = ["en-US", "en-AU", "en-GB", "en-IN"];
+
+/** The zone's short name at an instant ("EST", "AEDT", else "GMT+10:30"). */
 export function zoneAbbreviation(epochMs: number, zone: string): string {
-  return formatter(zone, { timeZoneName: "short" }).formatToParts(epochMs).find((part) => part.type === "timeZoneName")?.value ?? zone;
+  const key = `${zone}|${offsetMsAt(epochMs, zone)}`;
+  let name = zoneNames.get(key);
+  if (name === undefined) {
+    const candidates = ZONE_NAME_LOCALES.map(
+      (locale) =>
+        new Intl.DateTimeFormat(locale, { timeZone: zone, timeZoneName: "short" })
+          .formatToParts(epochMs)
+          .find((part) => part.type === "timeZoneName")?.value ?? zone,
+    );
+    name = candidates.find((candidate) => !/^(GMT|UTC)[+-]/.test(candidate)) ?? candidates[0] ?? zone;
+    zoneNames.set(key, name);
+  }
+  return name;
 }
 
 /** e.g. "Mon 23 Nov" in the zone. */

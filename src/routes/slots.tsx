@@ -1,6 +1,10 @@
 import { createFileRoute } from "@tanstack/react-router";
-import { ViewNotBuilt } from "../components/shell/view-not-built.tsx";
+import { validateSlotSearch } from "../features/slots/slot-search-params.ts";
+import { SlotsView } from "../features/slots/slots-view.tsx";
 
+// Thin (STYLE.md 6): the filters as validated search params; the view, split
+// into its own chunk, does the rest (src/features/slots/).
 export const Route = createFileRoute("/slots")({
-  component: () => <ViewNotBuilt title="Slots" purpose="Find a bookable slot for the patient on the phone, check it live, hold it and book it in the EHR." />,
+  validateSearch: validateSlotSearch,
+  component: SlotsView,
 });

@@ -21,6 +21,8 @@ export function describeApiError(error: unknown): { title: string; detail: strin
     case APP_ERROR_CODES.invalidToken:
     case APP_ERROR_CODES.tokenReplayed:
       return { title: "Your EHR session has expired", detail: "Reopen Tandem from the EHR, or try again to ask the EHR for a new session.", canRetry: true };
+    case "forbidden":
+      return { title: "The clinic's data service refused this", detail: `${message}. If permissions were just changed, try again in a minute.`, canRetry: true };
     case APP_ERROR_CODES.roleForbidden:
       return { title: "Your role does not allow this", detail: message, canRetry: false };
     case "server_unresponsive":

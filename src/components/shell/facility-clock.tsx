@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
 import type { SessionFacility } from "../../../contract/app-api/session.ts";
+import { offsetMsAt } from "../../../contract/time/zoned-time.ts";
 import { browserZone, formatClock, zoneAbbreviation } from "../../lib/zoned-clock.ts";
 import { useCurrentFacility } from "./current-facility.tsx";
 
@@ -17,7 +18,7 @@ export function FacilityClock({ facilities }: { facilities: SessionFacility[] })
   const { facility, choose } = useCurrentFacility();
   const now = useMinuteTick();
   if (!facility) return <span className="text-sm text-slate-600">No facility</span>;
-  const differs = zoneAbbreviation(now, facility.timezone) !== zoneAbbreviation(now, browserZone());
+  const differs = offsetMsAt(now, facility.timezone) !== offsetMsAt(now, browserZone());
   return (
     <div className="flex min-w-0 items-center gap-2 text-sm">
       <label className="sr-only" htmlFor="current-facility">

@@ -1,0 +1,137 @@
+import { Checkbox, Popover } from "radix-ui";
+import { useId, useMemo, useState } from "react";
+import { rawId } from "./group-slots.ts";
+
+// A multi-select with a search box: Radix Popover (focus management, Escape,
+// outside click, collision with the iframe's edges) and Radix Checkbox, styled
+// here. The trigger names the field and the current choice; each option is a
+// labelled checkbox.
+
+export interface PickerOption {
+  value: string;
+  label: string;
+  /** A second line (role, city). */
+  detail?: string;
+}
+
+interface MultiSelectPickerProps {
+  label: string;
+  options: PickerOption[];
+  selected: string[];
+  onChange: (selected: string[]) => void;
+  /** What an empty choice means ("All providers"); without it, an empty choice is "None chosen". */
+  allLabel?: string;
+  /** Plural noun for the trigger ("3 providers"). */
+  noun: string;
+  isSearchable?: boolean;
+  error?: string | undefined;
+  isLoading?: boolean;
+}
+
+const matches = (option: PickerOption, search: string) => {
+  const needle = search.trim().toLowerCase();
+  return needle === "" || option.label.toLowerCase().includes(needle) || (option.detail ?? "").toLowerCase().includes(needle);
+};
+
+export function MultiSelectPicker({ label, options, selected, onChange, allLabel, noun, isSearchable = false, error, isLoading = false }: MultiSelectPickerProps) {
+  const id = useId();
+  const [search, setSearch] = useState("");
+  // Ids compare in either form (a shared link may carry `fac_…` where the picker lists raw UUIDs).
+  const selectedSet = useMemo(() => new Set(selected.map(rawId)), [selected]);
+  const visible = useMemo(() => options.filter((option) => matches(option, search)), [options, search]);
+  const chosen = options.filter((option) => selectedSet.has(rawId(option.value)));
+  const summary =
+    selected.length === 0 ? (allLabel ?? "None chosen") : chosen.length === 1 ? (chosen[0]?.label ?? `1 ${noun}`) : `${selected.length} ${noun}`;
+
+  const toggle = (value: string, isChecked: boolean) => {
+    const others = selected.filter((candidate) => rawId(candidate) !== rawId(value));
+    onChange(isChecked ? [...others, value] : others);
+  };
+
+  return (
+    <div className="min-w-0">
+      <span id={`${id}-label`} className="mb-1 block text-sm font-medium">
+        {label}
+      </span>
+      <Popover.Root onOpenChange={(isOpen) => !isOpen && setSearch("")}>
+        <Popover.Trigger
+          id={`${id}-trigger`}
+          aria-labelledby={`${id}-label ${id}-trigger`}
+          aria-describedby={error ? `${id}-error` : undefined}
+          aria-invalid={error ? true : undefined}
+          disabled={isLoading}
+          className={`flex min-h-9 w-full min-w-0 items-center justify-between gap-2 rounded-md border bg-white px-3 text-left text-sm hover:bg-slate-50 disabled:text-slate-400 ${error ? "border-red-600" : "border-slate-300"}`}
+        >
+          <span className="truncate">{isLoading ? "Loading…" : summary}</span>
+          <span aria-hidden="true" className="text-slate-500">
+            ▾
+          </span>
+        </Popover.Trigger>
+        <Popover.Portal>
+          <Popover.Content
+            align="start"
+            sideOffset={4}
+            collisionPadding={8}
+            data-no-shortcuts=""
+            aria-label={`Choose ${noun}`}
+            className="z-50 w-[min(22rem,calc(100vw-1rem))] rounded-lg border border-slate-300 bg-white p-2 text-sm text-slate-900 shadow-lg"
+          >
+            {isSearchable ? (
+              <div className="mb-2">
+                <label htmlFor={`${id}-search`} className="sr-only">
+                  Search {noun}
+                </label>
+                <input
+                  id={`${id}-search`}
+                  type="search"
+                  value={search}
+                  onChange={(event) => setSearch(event.target.value)}
+                  placeholder={`Search ${noun}`}
+                  autoComplete="off"
+                  className="w-full rounded-md border border-slate-300 px-2 py-1.5"
+                />
+              </div>
+            ) : null}
+            <div className="mb-1 flex flex-wrap gap-1">
+              <button type="button" className="rounded px-2 py-1 text-xs font-medium text-brand-800 underline hover:bg-slate-100" onClick={() => onChange(options.map((option) => option.value))}>
+                Select all
+              </button>
+              <button type="button" className="rounded px-2 py-1 text-xs font-medium text-brand-800 underline hover:bg-slate-100" onClick={() => onChange([])}>
+                {allLabel ? `Clear (${allLabel.toLowerCase()})` : "Clear"}
+              </button>
+            </div>
+            <ul aria-label={label} className="max-h-64 overflow-y-auto">
+              {visible.map((option) => {
+                const optionId = `${id}-${option.value}`;
+                return (
+                  <li key={option.value} className="flex items-start gap-2 rounded px-1 py-1.5 hover:bg-slate-50">
+                    <Checkbox.Root
+                      id={optionId}
+                      checked={selectedSet.has(rawId(option.value))}
+                      onCheckedChange={(checked) => toggle(option.value, checked === true)}
+                      className="mt-0.5 grid h-4 w-4 shrink-0 place-items-center rounded border border-slate-500 bg-white data-[state=checked]:border-brand-700 data-[state=checked]:bg-brand-700"
+                    >
+                      <Checkbox.Indicator className="text-[10px] leading-none font-bold text-white">✓</Checkbox.Indicator>
+                    </Checkbox.Root>
+                    <label htmlFor={optionId} className="min-w-0 flex-1 cursor-pointer">
+                      <span className="block truncate">{option.label}</span>
+                      {option.detail ? <span className="block truncate text-xs text-slate-600">{option.detail}</span> : null}
+                    </label>
+                  </li>
+                );
+              })}
+              {visible.length === 0 ? <li className="px-1 py-2 text-slate-600">No {noun} match “{search}”.</li> : null}
+            </ul>
+            <Popover.Close className="mt-2 w-full rounded-md border border-slate-300 px-3 py-1.5 font-medium hover:bg-slate-100">Done</Popover.Close>
+          </Popover.Content>
+        </Popover.Portal>
+      </Popover.Root>
+      {error ? (
+        <p id={`${id}-error`} className="mt-1 text-sm text-red-700">
+          <span aria-hidden="true">× </span>
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}

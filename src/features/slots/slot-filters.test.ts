@@ -1,0 +1,93 @@
+import { defaultParseSearch, defaultStringifySearch } from "@tanstack/react-router";
+import { describe, expect, it } from "vitest";
+import { draftOf, filtersFromDraft, isRunnable, resolveSlotFilters, toSlotSearchParams, widenedWindow, windowStartingOn } from "./slot-filters.ts";
+import { validateSlotSearch } from "./slot-search-params.ts";
+
+const RIVERSIDE = "3b0f6a2e-5d41-4c8a-9e7b-1f2d3c4b5a61";
+const LAKESIDE = "0a1b2c3d-4e5f-4a6b-8c9d-0e1f2a3b4c5d";
+const DR_BROOKS = "prv_0123456789abcdef0123456789abcdef";
+const DR_OKAFOR = "11112222-3333-4444-8555-666677778888";
+const FOLLOW_UP = "atp_aaaabbbbccccddddeeeeffff00001111";
+const DEFAULTS = { appointmentTypeId: FOLLOW_UP, facilityId: RIVERSIDE, today: "2026-11-01" };
+
+/** What the router does with a URL: its default parser, then the route's validateSearch. */
+const readUrl = (search: string) => validateSlotSearch(defaultParseSearch(search));
+const writeUrl = (params: Record<string, unknown>) => defaultStringifySearch(params);
+
+describe("the filter schema and defaults", () => {
+  it("fills every default from an empty URL: first type, current facility, all providers, today + 14 days", () => {
+    expect(resolveSlotFilters(readUrl(""), DEFAULTS)).toEqual({ appointmentTypeId: FOLLOW_UP, facilityIds: [RIVERSIDE], startDate: "2026-11-01", endDate: "2026-11-14", isNewPatient: false });
+  });
+
+  it("cannot search before the appointment types (or a facility) are known", () => {
+    expect(resolveSlotFilters({}, { ...DEFAULTS, appointmentTypeId: null })).toBeNull();
+    expect(resolveSlotFilters({}, { ...DEFAULTS, facilityId: null })).toBeNull();
+  });
+
+  it("round-trips through a real URL: parse, serialize, parse gives the same search", () => {
+    const url = `?appointmentTypeId=${FOLLOW_UP}&facilityIds=${LAKESIDE},${RIVERSIDE}&providerIds=${DR_OKAFOR},${DR_BROOKS}&startDate=2026-03-08&endDate=2026-03-21&slotLengthMinutes=40&isNewPatient=true`;
+    const first = resolveSlotFilters(readUrl(url), DEFAULTS);
+    expect(first).toEqual({
+      appointmentTypeId: FOLLOW_UP,
+      facilityIds: [LAKESIDE, RIVERSIDE].sort(),
+      providerIds: [DR_OKAFOR, DR_BROOKS].sort(),
+      startDate: "2026-03-08",
+      endDate: "2026-03-21",
+      slotLengthMinutes: 40,
+      isNewPatient: true,
+    });
+    if (!first) throw new Error("unreachable");
+    const again = resolveSlotFilters(readUrl(writeUrl(toSlotSearchParams(first))), DEFAULTS);
+    expect(again).toEqual(first);
+  });
+
+  it("writes the defaults into the URL, so a shared link means the same search tomorrow", () => {
+    const filters = resolveSlotFilters({}, DEFAULTS);
+    if (!filters) throw new Error("unreachable");
+    const url = writeUrl(toSlotSearchParams(filters));
+    expect(url).toContain("startDate=2026-11-01");
+    expect(url).toContain(`facilityIds=${RIVERSIDE}`);
+    expect(url).not.toContain("providerIds");
+    expect(resolveSlotFilters(readUrl(url), { ...DEFAULTS, today: "2026-12-25" })).toEqual(filters);
+  });
+
+  it("drops values that do not parse instead of failing the page", () => {
+    const params = readUrl("?appointmentTypeId=nope&facilityIds=not-an-id&startDate=2026-13-40&slotLengthMinutes=2000&isNewPatient=maybe&endDate=2026-03-01");
+    expect(params).toEqual({ appointmentTypeId: undefined, facilityIds: undefined, startDate: undefined, slotLengthMinutes: undefined, isNewPatient: undefined, endDate: "2026-03-01" });
+  });
+
+  it("reads duplicates and spaces in a hand-written list as one id each", () => {
+    expect(resolveSlotFilters(validateSlotSearch({ providerIds: `${DR_BROOKS},${DR_BROOKS}` }), DEFAULTS)?.providerIds).toEqual([DR_BROOKS]);
+    expect(validateSlotSearch({ providerIds: `${DR_BROOKS}, ${DR_OKAFOR}` }).providerIds).toBeUndefined();
+  });
+});
+
+describe("the filter form", () => {
+  const valid = draftOf({ appointmentTypeId: FOLLOW_UP, facilityIds: [RIVERSIDE], startDate: "2026-11-01", endDate: "2026-11-14", isNewPatient: false });
+
+  it("gives the search for a valid draft, an empty length meaning the type's default", () => {
+    expect(filtersFromDraft(valid)).toEqual({ filters: { appointmentTypeId: FOLLOW_UP, facilityIds: [RIVERSIDE], startDate: "2026-11-01", endDate: "2026-11-14", isNewPatient: false }, errors: null });
+    expect(filtersFromDraft({ ...valid, slotLength: " 45 " }).filters?.slotLengthMinutes).toBe(45);
+  });
+
+  it("names the field and says what to do", () => {
+    expect(filtersFromDraft({ ...valid, facilityIds: [] }).errors).toEqual({ facilityIds: "Choose at least one facility." });
+    expect(filtersFromDraft({ ...valid, endDate: "2026-10-31" }).errors).toEqual({ endDate: "The end date must be on or after the start date." });
+    expect(filtersFromDraft({ ...valid, endDate: "2027-01-02" }).errors).toEqual({ endDate: "The window may span at most 62 days." });
+    expect(filtersFromDraft({ ...valid, slotLength: "4" }).errors?.slotLength).toMatch(/5 to 480/);
+    expect(filtersFromDraft({ ...valid, slotLength: "20.5" }).errors?.slotLength).toMatch(/whole minutes/);
+    expect(filtersFromDraft({ ...valid, startDate: "" }).errors).toEqual({ startDate: "Enter a start date." });
+  });
+
+  it("does not run a shared link whose window the service would refuse", () => {
+    const filters = resolveSlotFilters(readUrl("?startDate=2026-03-08&endDate=2026-03-01"), DEFAULTS);
+    expect(filters && isRunnable(filters)).toBe(false);
+  });
+
+  it("moves and widens the window keeping its length, capped at 62 days", () => {
+    const filters = { appointmentTypeId: FOLLOW_UP, facilityIds: [RIVERSIDE], startDate: "2026-11-01", endDate: "2026-11-14" };
+    expect(windowStartingOn(filters, "2026-12-30")).toMatchObject({ startDate: "2026-12-30", endDate: "2027-01-12" });
+    expect(widenedWindow(filters, 28)).toMatchObject({ startDate: "2026-11-01", endDate: "2026-11-28" });
+    expect(widenedWindow(filters, 90)).toMatchObject({ endDate: "2027-01-01" });
+  });
+});

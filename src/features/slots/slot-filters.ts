@@ -1,0 +1,151 @@
+import { MAX_SLOT_WINDOW_DAYS, type SlotSearchQuery } from "../../../contract/app-api/slots.ts";
+import { addDays, daysBetween } from "../../../contract/time/zoned-time.ts";
+import type { SlotSearchParams } from "./slot-search-params.ts";
+
+// From the URL's params to the search the BFF gets, and back; and the
+// filter form's draft. Pure functions, so the round trip is tested.
+
+/** The default window: today and the 13 days after it (14 days), in local dates. */
+export const DEFAULT_WINDOW_DAYS = 14;
+
+export interface SlotFilterDefaults {
+  /** The first appointment type; null while the types load (or when the organization has none). */
+  appointmentTypeId: string | null;
+  /** The current facility (the header's); null when the user sees none. */
+  facilityId: string | null;
+  /** Today's date in the current facility's zone. */
+  today: string;
+}
+
+/** A comma-separated list of ids, de-duplicated; the URL keeps lists as text (slot-search-params.ts). */
+export function splitIds(list: string | undefined): string[] {
+  if (!list) return [];
+  return [...new Set(list.split(",").map((part) => part.trim()).filter((part) => part !== ""))];
+}
+
+/** The search to run: every param given or defaulted, ids sorted so equal searches share a query key. */
+export function resolveSlotFilters(params: SlotSearchParams, defaults: SlotFilterDefaults): SlotSearchQuery | null {
+  const appointmentTypeId = params.appointmentTypeId ?? defaults.appointmentTypeId;
+  const listed = splitIds(params.facilityIds);
+  const facilityIds = listed.length > 0 ? listed : defaults.facilityId ? [defaults.facilityId] : [];
+  const providerIds = splitIds(params.providerIds);
+  if (!appointmentTypeId || facilityIds.length === 0) return null;
+  const startDate = params.startDate ?? defaults.today;
+  const endDate = params.endDate ?? addDays(startDate, DEFAULT_WINDOW_DAYS - 1);
+  const filters: SlotSearchQuery = {
+    appointmentTypeId,
+    facilityIds: [...facilityIds].sort(),
+    startDate,
+    endDate,
+    isNewPatient: params.isNewPatient ?? false,
+  };
+  if (providerIds.length > 0) filters.providerIds = providerIds.sort();
+  if (params.slotLengthMinutes !== undefined) filters.slotLengthMinutes = params.slotLengthMinutes;
+  return filters;
+}
+
+/** The URL params of a search (lists comma-separated; defaults written out, so a shared link means the same search). */
+export function toSlotSearchParams(filters: SlotSearchQuery): SlotSearchParams {
+  return {
+    appointmentTypeId: filters.appointmentTypeId,
+    facilityIds: filters.facilityIds && filters.facilityIds.length > 0 ? filters.facilityIds.join(",") : undefined,
+    providerIds: filters.providerIds && filters.providerIds.length > 0 ? filters.providerIds.join(",") : undefined,
+    startDate: filters.startDate,
+    endDate: filters.endDate,
+    slotLengthMinutes: filters.slotLengthMinutes,
+    isNewPatient: filters.isNewPatient ? true : undefined,
+  };
+}
+
+/** The filter form while the user edits it (inputs hold text). */
+export interface SlotFilterDraft {
+  appointmentTypeId: string;
+  facilityIds: string[];
+  /** Empty: all providers. */
+  providerIds: string[];
+  startDate: string;
+  endDate: string;
+  /** Minutes as typed; empty: the appointment type's default. */
+  slotLength: string;
+  isNewPatient: boolean;
+}
+
+export function draftOf(filters: SlotSearchQuery): SlotFilterDraft {
+  return {
+    appointmentTypeId: filters.appointmentTypeId,
+    facilityIds: filters.facilityIds ?? [],
+    providerIds: filters.providerIds ?? [],
+    startDate: filters.startDate,
+    endDate: filters.endDate,
+    slotLength: filters.slotLengthMinutes === undefined ? "" : String(filters.slotLengthMinutes),
+    isNewPatient: filters.isNewPatient ?? false,
+  };
+}
+
+export type SlotFilterField = "appointmentTypeId" | "facilityIds" | "startDate" | "endDate" | "slotLength";
+export type SlotFilterErrors = Partial<Record<SlotFilterField, string>>;
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+function isDate(value: string): boolean {
+  if (!DATE.test(value)) return false;
+  try {
+    addDays(value, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Checks the draft the way the BFF will (names the field, says what to do), and gives the search when it is valid. */
+export function filtersFromDraft(draft: SlotFilterDraft): { filters: SlotSearchQuery; errors: null } | { filters: null; errors: SlotFilterErrors } {
+  const errors: SlotFilterErrors = {};
+  if (!draft.appointmentTypeId) errors.appointmentTypeId = "Choose an appointment type.";
+  if (draft.facilityIds.length === 0) errors.facilityIds = "Choose at least one facility.";
+  if (!isDate(draft.startDate)) errors.startDate = "Enter a start date.";
+  if (!isDate(draft.endDate)) errors.endDate = "Enter an end date.";
+  else if (isDate(draft.startDate)) {
+    const span = daysBetween(draft.startDate, draft.endDate);
+    if (span < 0) errors.endDate = "The end date must be on or after the start date.";
+    else if (span >= MAX_SLOT_WINDOW_DAYS) errors.endDate = `The window may span at most ${MAX_SLOT_WINDOW_DAYS} days.`;
+  }
+  const slotLength = draft.slotLength.trim();
+  let slotLengthMinutes: number | undefined;
+  if (slotLength !== "") {
+    slotLengthMinutes = /^\d{1,3}$/.test(slotLength) ? Number(slotLength) : Number.NaN;
+    if (!Number.isInteger(slotLengthMinutes) || slotLengthMinutes < 5 || slotLengthMinutes > 480) errors.slotLength = "Enter whole minutes from 5 to 480, or leave it empty for the default.";
+  }
+  if (Object.keys(errors).length > 0) return { filters: null, errors };
+  const filters = resolveSlotFilters(
+    { appointmentTypeId: draft.appointmentTypeId, facilityIds: draft.facilityIds.join(","), providerIds: draft.providerIds.join(","), startDate: draft.startDate, endDate: draft.endDate, slotLengthMinutes, isNewPatient: draft.isNewPatient },
+    { appointmentTypeId: null, facilityId: null, today: draft.startDate },
+  );
+  return filters ? { filters, errors: null } : { filters: null, errors: { appointmentTypeId: "Choose an appointment type." } };
+}
+
+/** Whether a search from the URL can run as is (a shared link with a bad window shows the form's message instead). */
+export function isRunnable(filters: SlotSearchQuery): boolean {
+  return filtersFromDraft(draftOf(filters)).errors === null;
+}
+
+/** The same window length starting on another date (the "next available" jump). */
+export function windowStartingOn(filters: SlotSearchQuery, startDate: string): SlotSearchQuery {
+  const length = Math.max(0, daysBetween(filters.startDate, filters.endDate));
+  return { ...filters, startDate, endDate: addDays(startDate, length) };
+}
+
+/** A wider window from the same start (capped at the service's bound). */
+export function widenedWindow(filters: SlotSearchQuery, days: number): SlotSearchQuery {
+  return { ...filters, endDate: addDays(filters.startDate, Math.min(days, MAX_SLOT_WINDOW_DAYS) - 1) };
+}
+
+export function windowDays(filters: Pick<SlotSearchQuery, "startDate" | "endDate">): number {
+  return daysBetween(filters.startDate, filters.endDate) + 1;
+}
+
+/** The slot length a search gives, as the service works it out (an explicit length, else the type's default for the new-patient flag). */
+export function effectiveSlotLength(filters: Pick<SlotSearchQuery, "slotLengthMinutes" | "isNewPatient">, type: { defaultDurationMinutes: number; newPatientDurationMinutes: number } | undefined): number | undefined {
+  if (filters.slotLengthMinutes !== undefined) return filters.slotLengthMinutes;
+  if (!type) return undefined;
+  return filters.isNewPatient ? type.newPatientDurationMinutes : type.defaultDurationMinutes;
+}

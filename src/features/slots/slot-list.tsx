@@ -1,0 +1,227 @@
+import { memo, useCallback, useEffect, useImperativeHandle, useMemo, useRef, useState, type KeyboardEvent, type Ref } from "react";
+import type { Slot } from "../../../contract/clinic-api/schedule.ts";
+import type { GroupedSlot, SlotDay, SlotRow } from "./group-slots.ts";
+import { moveForKey, moveInGrid, slotGridOf } from "./slot-navigation.ts";
+import { capacityText, clockChangeText, formatLocalDay, formatSlotTime, isOtherZone, schedulesText, slotAccessibleName } from "./slot-text.ts";
+import { zoneAbbreviation } from "../../lib/zoned-clock.ts";
+
+// The slots, by day and provider, as one keyboard stop: a roving tabindex
+// (WAI-ARIA APG grid navigation, see slot-navigation.ts) over plain buttons,
+// so Enter and Space select natively and each slot has a full accessible
+// name. Moving never selects.
+
+export interface SlotListHandle {
+  /** Focuses a slot and scrolls it into view. */
+  focusSlot: (key: string) => void;
+}
+
+export interface SlotListProps {
+  days: SlotDay[];
+  providerName: (providerId: string) => string;
+  /** Set when the search covers several facilities: rows and labels then name theirs. */
+  facilityName: ((facilityId: string) => string) | null;
+  userZone: string;
+  heldKey: string | null;
+  pendingKey: string | null;
+  onSelect: (slot: Slot) => void;
+  /** The user moved onto a slot (keyboard or pointer focus). */
+  onFocusSlot: (entry: GroupedSlot, row: SlotRow, date: string) => void;
+  ref?: Ref<SlotListHandle>;
+}
+
+interface SlotButtonProps {
+  entry: GroupedSlot;
+  row: SlotRow;
+  date: string;
+  providerName: string;
+  facilityName: string | undefined;
+  userZone: string;
+  isTabStop: boolean;
+  isHeld: boolean;
+  isPending: boolean;
+  register: (key: string, element: HTMLButtonElement) => () => void;
+  onSelect: (slot: Slot) => void;
+  onFocusSlot: (entry: GroupedSlot, row: SlotRow, date: string) => void;
+}
+
+/** Memoised: moving through the list re-renders the two slots whose tab stop changed, not thousands. */
+const SlotButton = memo(function SlotButton({ entry, row, date, providerName, facilityName, userZone, isTabStop, isHeld, isPending, register, onSelect, onFocusSlot }: SlotButtonProps) {
+  const { slot } = entry;
+  const schedules = schedulesText(slot.templateIds);
+  const label = slotAccessibleName({ slot, providerName, localDate: date, zone: row.zone, facilityName });
+  const zoneText = isOtherZone(entry.startMs, row.zone, userZone) ? zoneAbbreviation(entry.startMs, row.zone) : null;
+  return (
+    <button
+      type="button"
+      ref={(element) => (element ? register(entry.key, element) : undefined)}
+      data-testid="slot"
+      data-starts-at={slot.startsAt}
+      data-provider-id={slot.providerId}
+      data-facility-id={slot.facilityId}
+      data-slot-key={entry.key}
+      tabIndex={isTabStop ? 0 : -1}
+      aria-label={`${label}${isHeld ? ", held for this patient" : ""}${isPending ? ", checking" : ""}`}
+      aria-current={isHeld ? "true" : undefined}
+      aria-busy={isPending ? true : undefined}
+      onClick={() => onSelect(slot)}
+      onFocus={() => onFocusSlot(entry, row, date)}
+      className={`flex min-h-11 min-w-[5.5rem] flex-col items-start rounded-md border px-2 py-1 text-left leading-tight hover:border-brand-700 hover:bg-brand-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 ${
+        isHeld ? "border-brand-700 bg-brand-50 ring-1 ring-brand-700" : "border-slate-300 bg-white"
+      }`}
+    >
+      <span className="text-sm font-semibold tabular-nums">
+        {formatSlotTime(entry.startMs, row.zone)}
+        {zoneText ? <span className="ml-1 text-xs font-normal text-slate-600">{zoneText}</span> : null}
+      </span>
+      <span className="text-xs text-slate-700">
+        {isHeld ? "Held · " : isPending ? "Checking… · " : ""}
+        {capacityText(slot.remainingCapacity)}
+        {schedules ? ` · ${schedules}` : ""}
+      </span>
+    </button>
+  );
+});
+
+function dayHeadingId(date: string) {
+  return `slot-day-${date}`;
+}
+
+export function SlotList({ days, providerName, facilityName, userZone, heldKey, pendingKey, onSelect, onFocusSlot, ref }: SlotListProps) {
+  const buttons = useRef(new Map<string, HTMLButtonElement>());
+  const grid = useMemo(() => slotGridOf(days), [days]);
+  const allKeys = useMemo(() => new Set(grid.rows.flatMap((row) => row.keys)), [grid]);
+  const [activeKey, setActiveKey] = useState<string | null>(null);
+  const hasFocusWithin = useRef(false);
+  const tabStop = activeKey !== null && allKeys.has(activeKey) ? activeKey : (grid.rows[0]?.keys[0] ?? null);
+
+  const register = useCallback((key: string, element: HTMLButtonElement) => {
+    buttons.current.set(key, element);
+    return () => {
+      if (buttons.current.get(key) === element) buttons.current.delete(key);
+    };
+  }, []);
+
+  const focusSlot = useCallback((key: string) => {
+    const element = buttons.current.get(key);
+    if (!element) return;
+    setActiveKey(key);
+    element.focus({ preventScroll: true });
+    element.scrollIntoView({ block: "center", inline: "nearest" });
+  }, []);
+
+  useImperativeHandle(ref, () => ({ focusSlot }), [focusSlot]);
+
+  // The focused slot vanished in a refresh: keep the keyboard user in the list, on the next time
+  // of the same provider and day, instead of dropping focus to the page. This move is not the
+  // user's, so it is not reported as the slot they are on (the view tells them theirs has gone).
+  const lastFocused = useRef<{ key: string; rowKey: string; startMs: number } | null>(null);
+  const isRestoringFocus = useRef(false);
+  useEffect(() => {
+    const last = lastFocused.current;
+    if (!hasFocusWithin.current || !last || allKeys.has(last.key)) return;
+    const focused = document.activeElement;
+    if (focused !== null && focused !== document.body) return;
+    const row = days.flatMap((day) => day.rows).find((candidate) => candidate.key === last.rowKey);
+    const replacement = row ? (row.slots.find((entry) => entry.startMs >= last.startMs) ?? row.slots.at(-1)) : undefined;
+    const key = replacement?.key ?? tabStop;
+    if (key === null) return;
+    isRestoringFocus.current = true;
+    setActiveKey(key);
+    buttons.current.get(key)?.focus({ preventScroll: true });
+    isRestoringFocus.current = false;
+  }, [days, allKeys, tabStop]);
+
+  const handleFocus = useCallback(
+    (entry: GroupedSlot, row: SlotRow, date: string) => {
+      setActiveKey(entry.key);
+      lastFocused.current = { key: entry.key, rowKey: row.key, startMs: entry.startMs };
+      if (!isRestoringFocus.current) onFocusSlot(entry, row, date);
+    },
+    [onFocusSlot],
+  );
+
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    const move = moveForKey(event);
+    if (!move) return;
+    const target = event.target instanceof HTMLElement ? event.target.dataset.slotKey : undefined;
+    if (!target) return;
+    const next = moveInGrid(grid, target, move);
+    event.preventDefault();
+    if (next && next !== target) focusSlot(next);
+  };
+
+  const showFacility = facilityName !== null;
+
+  return (
+    <div
+      onKeyDown={onKeyDown}
+      onFocus={() => {
+        hasFocusWithin.current = true;
+      }}
+      onBlur={(event) => {
+        hasFocusWithin.current = event.currentTarget.contains(event.relatedTarget);
+      }}
+      className="space-y-3"
+    >
+      {days.map((day) => {
+        const changes = day.clockChanges.map((change) => ({ ...change, text: clockChangeText(change.dayLengthMinutes) }));
+        return (
+          <section key={day.date} data-testid="slot-day" data-date={day.date} aria-labelledby={dayHeadingId(day.date)} className="rounded-lg border border-slate-200 bg-white p-3 [contain-intrinsic-size:auto_12rem] [content-visibility:auto]">
+            <div className="mb-2 flex flex-wrap items-baseline gap-x-3 gap-y-1">
+              <h2 id={dayHeadingId(day.date)} className="text-base font-semibold">
+                {formatLocalDay(day.date)}
+              </h2>
+              {changes.map((change) =>
+                change.text ? (
+                  <span key={change.zone} data-testid="clock-change" className="inline-flex items-center gap-1 rounded-full border border-amber-400 bg-amber-50 px-2 py-0.5 text-xs font-medium text-amber-950">
+                    <span aria-hidden="true">⟲</span>
+                    {change.text}
+                    {day.clockChanges.length > 1 || isOtherZone(Date.now(), change.zone, userZone) ? ` (${change.zone.split("/").at(-1)?.replaceAll("_", " ")})` : ""}
+                  </span>
+                ) : null,
+              )}
+            </div>
+            <div className="space-y-2">
+              {day.rows.map((row) => {
+                const name = providerName(row.providerId);
+                const rowFacility = showFacility ? facilityName(row.facilityId) : undefined;
+                const headingId = `${row.key}-heading`.replace(/[^a-zA-Z0-9_-]/g, "-");
+                return (
+                  <div key={row.key} role="group" aria-labelledby={headingId} className="min-w-0">
+                    <h3 id={headingId} className="mb-1 flex flex-wrap items-baseline gap-x-2 text-sm font-medium text-slate-800">
+                      <span>{name}</span>
+                      {rowFacility ? <span className="text-xs font-normal text-slate-600">{rowFacility}</span> : null}
+                      <span className="text-xs font-normal text-slate-600">
+                        {row.slots.length} {row.slots.length === 1 ? "slot" : "slots"}
+                      </span>
+                    </h3>
+                    <ul className="flex flex-wrap gap-1.5">
+                      {row.slots.map((entry) => (
+                        <li key={entry.key}>
+                          <SlotButton
+                            entry={entry}
+                            row={row}
+                            date={day.date}
+                            providerName={name}
+                            facilityName={rowFacility}
+                            userZone={userZone}
+                            isTabStop={entry.key === tabStop}
+                            isHeld={entry.key === heldKey}
+                            isPending={entry.key === pendingKey}
+                            register={register}
+                            onSelect={onSelect}
+                            onFocusSlot={handleFocus}
+                          />
+                        </li>
+                      ))}
+                    </ul>
+                  </div>
+                );
+              })}
+            </div>
+          </section>
+        );
+      })}
+    </div>
+  );
+}

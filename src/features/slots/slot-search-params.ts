@@ -1,0 +1,41 @@
+import * as z from "zod/mini";
+
+// The slot finder's filters as URL search params (the route's
+// `validateSearch`), so a search can be shared or reloaded. Names follow the
+// BFF's (DESIGN.md "The BFF's API"). Every param is optional: a missing one
+// takes its default in the view (first appointment type, the current
+// facility, all providers, today + 14 days). A value that does not parse is
+// dropped rather than failing the page, so a mangled link still opens.
+//
+// This module is loaded with the route table (the initial chunk), so it uses
+// only the zod/mini pieces the shell already loads (objects, optional,
+// strings with regexes, numbers, booleans): lists stay comma-separated
+// strings here and are split in slot-filters.ts, in the view's own chunk.
+
+const ID = "([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|(fac|prv|atp)_[0-9a-f]{32})";
+
+export const slotSearchParams = z.object({
+  appointmentTypeId: z.optional(z.string().check(z.regex(new RegExp(`^${ID}$`, "i")))),
+  /** Comma-separated facility ids. */
+  facilityIds: z.optional(z.string().check(z.regex(new RegExp(`^${ID}(,${ID})*$`, "i")))),
+  /** Comma-separated provider ids; absent means all providers. */
+  providerIds: z.optional(z.string().check(z.regex(new RegExp(`^${ID}(,${ID})*$`, "i")))),
+  startDate: z.optional(z.string().check(z.regex(/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/))),
+  endDate: z.optional(z.string().check(z.regex(/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/))),
+  /** The router's parser reads `20` as a number. */
+  slotLengthMinutes: z.optional(z.number().check(z.refine((value) => Number.isInteger(value) && value >= 5 && value <= 480))),
+  isNewPatient: z.optional(z.boolean()),
+});
+
+export type SlotSearchParams = z.output<typeof slotSearchParams>;
+
+/** `validateSearch`: each param checked on its own and dropped when it does not parse, so one bad value does not discard the rest. */
+export function validateSlotSearch(raw: Record<string, unknown>): SlotSearchParams {
+  const params: Record<string, unknown> = {};
+  for (const [name, schema] of Object.entries(slotSearchParams.shape)) {
+    const parsed = z.safeParse(schema, raw[name]);
+    if (parsed.success && parsed.data !== undefined) params[name] = parsed.data;
+  }
+  // Every field was checked by its own schema above; the object schema confirms the whole.
+  return z.parse(slotSearchParams, params);
+}

@@ -1,0 +1,83 @@
+import { describe, expect, it } from "vitest";
+import type { Slot } from "../../../contract/clinic-api/schedule.ts";
+import { capacityText, clockChangeText, completenessText, formatLocalDay, freshnessText, isOtherZone, schedulesText, slotAccessibleName } from "./slot-text.ts";
+import { zoneAbbreviation } from "../../lib/zoned-clock.ts";
+
+const DR_BROOKS_SLOT: Slot = {
+  providerId: "prv_0123456789abcdef0123456789abcdef",
+  facilityId: "fac_0123456789abcdef0123456789abcdef",
+  startsAt: "2026-12-01T10:00:00-05:00",
+  endsAt: "2026-12-01T10:20:00-05:00",
+  remainingCapacity: 2,
+  templateIds: ["avt_0123456789abcdef0123456789abcdef"],
+};
+
+describe("capacity", () => {
+  it("never invents a total", () => {
+    expect(capacityText(2)).toBe("2 left");
+    expect(capacityText(2, 3)).toBe("2 of 3 left");
+    expect(capacityText(3, 2)).toBe("3 left");
+  });
+
+  it("names overlapping schedules only when there are several", () => {
+    expect(schedulesText(["avt_a"])).toBeNull();
+    expect(schedulesText(["avt_a", "avt_b"])).toBe("2 schedules");
+  });
+});
+
+describe("labels", () => {
+  it("names provider, date, time with zone, length and capacity", () => {
+    expect(slotAccessibleName({ slot: DR_BROOKS_SLOT, providerName: "Dr Brooks", localDate: "2026-12-01", zone: "America/New_York" })).toBe("Dr Brooks, Tuesday 1 December, 10:00 EST, 20 minutes, 2 left");
+  });
+
+  it("adds overlapping schedules and the facility when asked", () => {
+    const slot = { ...DR_BROOKS_SLOT, templateIds: ["avt_a", "avt_b"] };
+    expect(slotAccessibleName({ slot, providerName: "Dr Brooks", localDate: "2026-12-01", zone: "America/New_York", facilityName: "Riverside" })).toBe(
+      "Dr Brooks, Tuesday 1 December, 10:00 EST, 20 minutes, 2 left, 2 schedules, at Riverside",
+    );
+  });
+
+  it("shows the time in the facility's zone whatever the machine's", () => {
+    const slot = { ...DR_BROOKS_SLOT, startsAt: "2026-12-01T15:00:00Z", endsAt: "2026-12-01T15:20:00Z" };
+    expect(slotAccessibleName({ slot, providerName: "Dr Brooks", localDate: "2026-12-01", zone: "America/Chicago" })).toBe("Dr Brooks, Tuesday 1 December, 09:00 CST, 20 minutes, 2 left");
+  });
+
+  it("formats a local date without any zone", () => {
+    expect(formatLocalDay("2026-03-08")).toBe("Sunday 8 March");
+    expect(formatLocalDay("2026-11-01", { short: true })).toBe("Sun 1 Nov");
+  });
+
+  it("names a zone only when its offset differs from the user's at that instant", () => {
+    const winter = Date.parse("2026-12-01T15:00:00Z");
+    expect(isOtherZone(winter, "America/New_York", "America/New_York")).toBe(false);
+    expect(isOtherZone(winter, "America/New_York", "America/Toronto")).toBe(false);
+    expect(isOtherZone(winter, "America/Chicago", "America/New_York")).toBe(true);
+    expect(zoneAbbreviation(Date.parse("2026-07-01T15:00:00Z"), "America/New_York")).toBe("EDT");
+    expect(zoneAbbreviation(winter, "Australia/Lord_Howe")).toMatch(/^(LHDT|GMT\+11)$/);
+  });
+});
+
+describe("clock changes", () => {
+  it("marks days that are not 24 hours long", () => {
+    expect(clockChangeText(1440)).toBeNull();
+    expect(clockChangeText(1380)).toBe("Clocks change: 23-hour day");
+    expect(clockChangeText(1500)).toBe("Clocks change: 25-hour day");
+    expect(clockChangeText(1410)).toBe("Clocks change: 23½-hour day");
+    expect(clockChangeText(1470)).toBe("Clocks change: 24½-hour day");
+  });
+});
+
+describe("freshness", () => {
+  it("says when the list was read, in the user's time with seconds, and how far behind it may be", () => {
+    const meta = { sourceSyncedAt: "2026-12-01T17:04:31.000Z", maxStalenessSeconds: 60 };
+    expect(freshnessText(meta, "America/New_York")).toBe("as of 12:04:31 (up to 60 s behind the EHR)");
+    expect(freshnessText({ ...meta, maxStalenessSeconds: 300 }, "UTC")).toBe("as of 17:04:31 (up to 5 min behind the EHR)");
+    expect(freshnessText({ ...meta, maxStalenessSeconds: 0 }, "UTC")).toBe("as of 17:04:31 (read live from the EHR)");
+  });
+
+  it("explains an incomplete answer in words", () => {
+    expect(completenessText("complete")).toBeNull();
+    expect(completenessText("partial_beyond_sync_horizon")).toMatch(/^The schedule beyond the EHR sync window may be incomplete/);
+    expect(completenessText("degraded")).toMatch(/degraded/);
+  });
+});

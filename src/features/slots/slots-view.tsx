@@ -1,0 +1,496 @@
+import { useQuery } from "@tanstack/react-query";
+import { useNavigate, useSearch } from "@tanstack/react-router";
+import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from "react";
+import type { SlotSearchQuery, SlotSearchResponse } from "../../../contract/app-api/slots.ts";
+import type { Slot } from "../../../contract/clinic-api/schedule.ts";
+import { localDateOf, todayIn } from "../../../contract/time/zoned-time.ts";
+import { appointmentTypesQuery, facilitiesQuery, providersQuery } from "../../api/directory-queries.ts";
+import { sessionQuery } from "../../api/session-query.ts";
+import { slotsQuery } from "../../api/slots-queries.ts";
+import { useBridge } from "../../bridge/bridge-provider.tsx";
+import { ApiErrorNotice } from "../../components/shell/api-error-notice.tsx";
+import { useCurrentFacility } from "../../components/shell/current-facility.tsx";
+import { Button } from "../../components/ui/button.tsx";
+import { Notice } from "../../components/ui/notice.tsx";
+import { Skeleton } from "../../components/ui/skeleton.tsx";
+import { browserZone } from "../../lib/zoned-clock.ts";
+import { countSlots, earliestSlot, groupSlotsByDay, rawId, slotKey, type GroupedSlot, type SlotRow } from "./group-slots.ts";
+import { HoldPanel, type SlotDescriber } from "./hold-panel.tsx";
+import type { PickerOption } from "./multi-select-picker.tsx";
+import { SlotFilterForm } from "./slot-filter-form.tsx";
+import { isRunnable, resolveSlotFilters, toSlotSearchParams, widenedWindow, windowDays, windowStartingOn } from "./slot-filters.ts";
+import { SlotList, type SlotListHandle } from "./slot-list.tsx";
+import type { SelectionParams } from "./slot-selection-flow.ts";
+import { completenessText, formatLocalDay, formatSlotTime, freshnessText, isOtherZone, slotAccessibleName, slotPhrase } from "./slot-text.ts";
+import { zoneAbbreviation } from "../../lib/zoned-clock.ts";
+import { useSlotSelection } from "./use-slot-selection.ts";
+
+// The slot finder (front desk, patient on the phone): filters in the URL,
+// slots by day and provider in the facility's zone, how fresh the list is,
+// "First available" on one key, and a chosen slot checked live once, held,
+// and booked in the EHR over the bridge.
+
+/** With fewer slots than this, the next available date of each provider is offered too. */
+const THIN_RESULT = 5;
+/** Never fetched (the query is disabled until the filters resolve). */
+const NO_FILTERS: SlotSearchQuery = { appointmentTypeId: "", startDate: "", endDate: "" };
+
+function isTextEntry(target: EventTarget | null): boolean {
+  return target instanceof Element && target.closest("input, textarea, select, [contenteditable=''], [contenteditable='true'], [data-no-shortcuts]") !== null;
+}
+
+function isShortcut(event: KeyboardEvent | ReactKeyboardEvent, key: string): boolean {
+  return event.key.toLowerCase() === key && !event.ctrlKey && !event.metaKey && !event.altKey && !event.repeat;
+}
+
+export function SlotsView() {
+  const params = useSearch({ from: "/slots" });
+  const navigate = useNavigate({ from: "/slots" });
+  const { facility } = useCurrentFacility();
+  const { context } = useBridge();
+  const session = useQuery(sessionQuery());
+  const types = useQuery(appointmentTypesQuery());
+  const providers = useQuery(providersQuery());
+  const facilities = useQuery(facilitiesQuery());
+  const userZone = useMemo(() => browserZone(), []);
+
+  // Defaults: the first appointment type, the header's facility, today in its zone.
+  const today = todayIn(facility?.timezone ?? userZone, Date.now());
+  const firstTypeId = types.data?.appointmentTypes[0]?.id ?? null;
+  const filters = useMemo(() => resolveSlotFilters(params, { appointmentTypeId: firstTypeId, facilityId: facility?.id ?? null, today }), [params, firstTypeId, facility?.id, today]);
+  const filtersKey = filters ? JSON.stringify(filters) : "";
+  const canRun = filters !== null && isRunnable(filters);
+  const slots = useQuery({ ...slotsQuery(filters ?? NO_FILTERS), enabled: canRun });
+
+  // The search the list on screen answers (while new filters load, the previous list stays up).
+  const [shownFilters, setShownFilters] = useState<SlotSearchQuery | null>(null);
+  useEffect(() => {
+    if (slots.data && !slots.isPlaceholderData) setShownFilters(filters);
+  }, [slots.data, slots.isPlaceholderData, filters]);
+
+  const providerById = useMemo(() => new Map((providers.data?.providers ?? []).map((provider) => [rawId(provider.id), provider])), [providers.data]);
+  const facilityList = useMemo((): { id: string; name: string; timezone: string; city?: string }[] => facilities.data?.facilities ?? session.data?.facilities ?? [], [facilities.data, session.data]);
+  const facilityById = useMemo(() => new Map(facilityList.map((candidate) => [rawId(candidate.id), candidate])), [facilityList]);
+  const providerName = useCallback((providerId: string) => providerById.get(rawId(providerId))?.displayName ?? "Unlisted provider", [providerById]);
+  const facilityName = useCallback((facilityId: string) => facilityById.get(rawId(facilityId))?.name ?? "Unlisted facility", [facilityById]);
+  const fallbackZone = facility?.timezone ?? userZone;
+  const zoneOf = useCallback((facilityId: string) => facilityById.get(rawId(facilityId))?.timezone ?? fallbackZone, [facilityById, fallbackZone]);
+
+  // Slots a live check found gone stay off the list until a list read after that check arrives
+  // (the cached list can lag the EHR by up to maxStalenessSeconds).
+  const [seenGone, setSeenGone] = useState<ReadonlyMap<string, number>>(new Map());
+  const listedSlots = useMemo(() => {
+    if (!slots.data) return [];
+    const listReadAtMs = Date.parse(slots.data.meta.sourceSyncedAt);
+    return seenGone.size === 0 ? slots.data.slots : slots.data.slots.filter((slot) => !((seenGone.get(slotKey(slot)) ?? -Infinity) >= listReadAtMs));
+  }, [slots.data, seenGone]);
+  const days = useMemo(
+    () => groupSlotsByDay(listedSlots, { zoneOf, fallbackZone, providerSortKey: providerName, facilitySortKey: facilityName }),
+    [listedSlots, zoneOf, fallbackZone, providerName, facilityName],
+  );
+  const slotCount = useMemo(() => countSlots(days), [days]);
+  const isMultiFacility = (shownFilters?.facilityIds?.length ?? filters?.facilityIds?.length ?? 1) > 1;
+
+  const describe: SlotDescriber = useMemo(() => {
+    const dateOf = (slot: Slot) => localDateOf(Date.parse(slot.startsAt), zoneOf(slot.facilityId));
+    return {
+      phrase: (slot) => slotPhrase(slot, providerName(slot.providerId), dateOf(slot), zoneOf(slot.facilityId)),
+      time: (slot) => `${formatSlotTime(Date.parse(slot.startsAt), zoneOf(slot.facilityId))} ${zoneAbbreviation(Date.parse(slot.startsAt), zoneOf(slot.facilityId))}`,
+      label: (slot) => slotAccessibleName({ slot, providerName: providerName(slot.providerId), localDate: dateOf(slot), zone: zoneOf(slot.facilityId) }),
+      facilityName,
+    };
+  }, [zoneOf, providerName, facilityName]);
+
+  // Selecting: one strong check, then a hold (slot-selection-flow.ts).
+  const { flow, state: selection } = useSlotSelection();
+  const canHold = session.data?.capabilities.canHoldSlots ?? true;
+  const [isRoleNoticeShown, setRoleNoticeShown] = useState(false);
+  const selectionParams = useRef<SelectionParams | null>(null);
+  const source = shownFilters ?? filters;
+  useEffect(() => {
+    selectionParams.current = source ? { appointmentTypeId: source.appointmentTypeId, slotLengthMinutes: source.slotLengthMinutes, isNewPatient: source.isNewPatient ?? false } : null;
+  }, [source]);
+
+  // The slot the user is on (focused, not yet held): if a refresh drops it, say so.
+  const watched = useRef<{ key: string; filtersKey: string; text: string } | null>(null);
+  const [vanishedText, setVanishedText] = useState<string | null>(null);
+  const heldKey = selection.kind === "held" || selection.kind === "booking" ? slotKey(selection.slot) : null;
+  const pendingKey = selection.kind === "checking" || selection.kind === "holding" ? slotKey(selection.slot) : null;
+  useEffect(() => {
+    if (selection.kind !== "gone" && selection.kind !== "booked") return;
+    const key = slotKey(selection.slot);
+    setSeenGone((current) => new Map(current).set(key, Math.max(current.get(key) ?? -Infinity, selection.seenGoneAtMs)));
+  }, [selection]);
+  const heldKeyRef = useRef(heldKey);
+  useEffect(() => {
+    heldKeyRef.current = heldKey;
+  }, [heldKey]);
+
+  // Which search the list on screen answers: the previous one while new filters load.
+  const displayedKey = slots.isPlaceholderData ? JSON.stringify(shownFilters) : filtersKey;
+  const onFocusSlot = useCallback(
+    (entry: GroupedSlot, row: SlotRow, date: string) => {
+      if (entry.key === heldKeyRef.current) return;
+      const zone = isOtherZone(entry.startMs, row.zone, userZone) ? ` ${zoneAbbreviation(entry.startMs, row.zone)}` : "";
+      watched.current = { key: entry.key, filtersKey: displayedKey, text: `The ${formatSlotTime(entry.startMs, row.zone)}${zone} slot with ${providerName(row.providerId)} on ${formatLocalDay(date)} is no longer available.` };
+    },
+    [displayedKey, providerName, userZone],
+  );
+
+  useEffect(() => {
+    const current = watched.current;
+    if (!current || !slots.data || slots.isPlaceholderData || current.filtersKey !== filtersKey) return;
+    if (!slots.data.slots.some((slot) => slotKey(slot) === current.key)) {
+      setVanishedText(current.text);
+      watched.current = null;
+    }
+  }, [slots.data, slots.isPlaceholderData, filtersKey]);
+
+  const onSelect = useCallback(
+    (slot: Slot) => {
+      if (!canHold) {
+        setRoleNoticeShown(true);
+        return;
+      }
+      const selectionFor = selectionParams.current;
+      if (!selectionFor) return;
+      watched.current = null;
+      setVanishedText(null);
+      void flow.select(slot, selectionFor);
+    },
+    [canHold, flow],
+  );
+
+  const { refetch } = slots;
+  const search = useCallback(
+    (next: SlotSearchQuery) => {
+      setVanishedText(null);
+      watched.current = null;
+      if (JSON.stringify(next) === filtersKey) void refetch();
+      else void navigate({ search: toSlotSearchParams(next) });
+    },
+    [filtersKey, navigate, refetch],
+  );
+
+  // "First available": the earliest slot across the chosen providers, on the F key or the button.
+  const listRef = useRef<SlotListHandle>(null);
+  const nextAvailableRef = useRef<HTMLHeadingElement>(null);
+  const emptyRef = useRef<HTMLDivElement>(null);
+  const jumpToFirstAvailable = useCallback(() => {
+    const first = earliestSlot(days);
+    if (first) listRef.current?.focusSlot(first.key);
+    else (nextAvailableRef.current ?? emptyRef.current)?.focus();
+  }, [days]);
+
+  const onViewKeyDown = (event: ReactKeyboardEvent<HTMLElement>) => {
+    if (!isShortcut(event, "f") || isTextEntry(event.target)) return;
+    event.preventDefault();
+    jumpToFirstAvailable();
+  };
+  // Focus on the page itself (nothing focused yet in the frame) counts as in the view too.
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.target !== document.body || !isShortcut(event, "f")) return;
+      event.preventDefault();
+      jumpToFirstAvailable();
+    };
+    document.addEventListener("keydown", onKeyDown);
+    return () => document.removeEventListener("keydown", onKeyDown);
+  }, [jumpToFirstAvailable]);
+
+  const providerOptions: PickerOption[] = useMemo(
+    () =>
+      [...(providers.data?.providers ?? [])]
+        .sort((a, b) => a.lastName.localeCompare(b.lastName) || a.firstName.localeCompare(b.firstName))
+        .map((provider) => ({ value: provider.id, label: provider.displayName, detail: [provider.title, provider.roles.join(", ")].filter(Boolean).join(" · ") })),
+    [providers.data],
+  );
+  const facilityOptions: PickerOption[] = useMemo(
+    () => facilityList.map((candidate) => ({ value: candidate.id, label: candidate.name, detail: [candidate.city, candidate.timezone].filter(Boolean).join(" · ") })),
+    [facilityList],
+  );
+
+  if (types.isError) {
+    return (
+      <ViewFrame>
+        <ApiErrorNotice error={types.error} onRetry={() => void types.refetch()} />
+      </ViewFrame>
+    );
+  }
+  if (types.data && types.data.appointmentTypes.length === 0) {
+    return (
+      <ViewFrame>
+        <Notice tone="info" title="No appointment types">
+          This organization has no appointment types in the EHR, so there is nothing to book.
+        </Notice>
+      </ViewFrame>
+    );
+  }
+  if (!facility && facilityList.length === 0 && !facilities.isPending) {
+    return (
+      <ViewFrame>
+        <Notice tone="info" title="No facilities">
+          You do not see any facility of this organization, so there are no slots to show.
+        </Notice>
+      </ViewFrame>
+    );
+  }
+
+  const meta = slots.data?.meta;
+  const completeness = meta ? completenessText(meta.completeness) : null;
+  const shown = shownFilters ?? filters;
+  const isThin = slots.data !== undefined && slotCount < THIN_RESULT;
+  const showsOtherZones = days.some((day) => day.rows.some((row) => row.slots[0] && isOtherZone(row.slots[0].startMs, row.zone, userZone)));
+
+  return (
+    <ViewFrame onKeyDown={onViewKeyDown}>
+      {filters && types.data ? (
+        <SlotFilterForm
+          key={filtersKey}
+          applied={filters}
+          appointmentTypes={types.data.appointmentTypes}
+          facilityOptions={facilityOptions}
+          providerOptions={providerOptions}
+          isLoadingProviders={providers.isPending}
+          isSearching={slots.isFetching}
+          onSearch={search}
+        />
+      ) : (
+        <div aria-busy="true" aria-label="Loading the filters" className="grid grid-cols-1 gap-3 rounded-lg border border-slate-200 bg-white p-3 sm:grid-cols-2 lg:grid-cols-3">
+          {Array.from({ length: 6 }, (_, index) => (
+            <Skeleton key={index} className="h-14 w-full" />
+          ))}
+        </div>
+      )}
+
+      {filters && !canRun ? (
+        <Notice tone="warning" title="This search cannot run as it stands">
+          The link's dates are not a window the service accepts (the end on or after the start, at most 62 days). Correct the dates above and search.
+        </Notice>
+      ) : null}
+      {isRoleNoticeShown ? (
+        <Notice tone="info" title="Your role can look up slots but not hold them">
+          Ask a front-desk colleague or a scheduler to hold and book this time.
+        </Notice>
+      ) : null}
+
+      <section data-testid="slot-results" aria-label="Free slots" aria-busy={slots.isFetching} className="space-y-3">
+        <ResultsToolbar
+          data={slots.data}
+          slotCount={slotCount}
+          shown={shown}
+          isFetching={slots.isFetching}
+          isPlaceholderData={slots.isPlaceholderData}
+          userZone={userZone}
+          showsOtherZones={showsOtherZones}
+          onRefresh={() => void slots.refetch()}
+          onFirstAvailable={jumpToFirstAvailable}
+        />
+        {completeness ? (
+          <Notice tone="warning" title="This list may be incomplete">
+            {completeness}
+          </Notice>
+        ) : null}
+        {slots.isError ? <ApiErrorNotice error={slots.error} onRetry={() => void slots.refetch()} /> : null}
+        {vanishedText && selection.kind !== "gone" ? (
+          <div data-testid="slot-gone-notice">
+            <Notice
+              tone="warning"
+              title="A slot you were on has gone"
+              actions={
+                <Button variant="secondary" onClick={() => setVanishedText(null)}>
+                  Dismiss
+                </Button>
+              }
+            >
+              {vanishedText} It was taken or removed in the EHR; the list shows what is free now.
+            </Notice>
+          </div>
+        ) : null}
+
+        {canRun && slots.isPending ? <ResultsSkeleton /> : null}
+        {slots.data && slotCount === 0 && shown ? (
+          <div ref={emptyRef} tabIndex={-1} className="outline-none">
+            <Notice
+              tone="info"
+              title="No free slots in this window"
+              actions={
+                <>
+                  {windowDays(shown) < 28 ? (
+                    <Button variant="secondary" onClick={() => search(widenedWindow(shown, 28))}>
+                      Widen to 4 weeks
+                    </Button>
+                  ) : windowDays(shown) < 62 ? (
+                    <Button variant="secondary" onClick={() => search(widenedWindow(shown, 62))}>
+                      Widen to 62 days
+                    </Button>
+                  ) : null}
+                  {shown.providerIds && shown.providerIds.length > 0 ? (
+                    <Button variant="secondary" onClick={() => search({ ...shown, providerIds: undefined })}>
+                      Search all providers
+                    </Button>
+                  ) : null}
+                </>
+              }
+            >
+              Nothing is free for these filters {shown.startDate === shown.endDate ? `on ${formatLocalDay(shown.startDate)}` : `from ${formatLocalDay(shown.startDate)} to ${formatLocalDay(shown.endDate)}`}. Widen the window, choose other providers or facilities, or jump to a provider's next available date below.
+            </Notice>
+          </div>
+        ) : null}
+        {days.length > 0 ? (
+          <div className={slots.isPlaceholderData ? "opacity-60" : undefined}>
+            <SlotList
+              ref={listRef}
+              days={days}
+              providerName={providerName}
+              facilityName={isMultiFacility ? facilityName : null}
+              userZone={userZone}
+              heldKey={heldKey}
+              pendingKey={pendingKey}
+              onSelect={onSelect}
+              onFocusSlot={onFocusSlot}
+            />
+          </div>
+        ) : null}
+        {isThin && slots.data && shown ? (
+          <NextAvailable
+            headingRef={nextAvailableRef}
+            nextAvailableByProvider={slots.data.nextAvailableByProvider}
+            shown={shown}
+            providerName={providerName}
+            onMove={(date) => search(windowStartingOn(shown, date))}
+          />
+        ) : null}
+      </section>
+
+      <div className="sticky bottom-0 z-20 empty:hidden">
+        <HoldPanel
+          state={selection}
+          describe={describe}
+          hasPatient={Boolean(context.patientId)}
+          onBook={() => void flow.book(context.patientId ?? null)}
+          onCancel={() => flow.cancel()}
+          onRetry={onSelect}
+          onSelectAlternative={onSelect}
+          onSearchAgain={() => {
+            flow.cancel();
+            void slots.refetch();
+          }}
+          onTick={() => flow.expireIfDue()}
+        />
+      </div>
+    </ViewFrame>
+  );
+}
+
+function ViewFrame({ children, onKeyDown }: { children: React.ReactNode; onKeyDown?: (event: ReactKeyboardEvent<HTMLElement>) => void }) {
+  return (
+    <section aria-labelledby="slots-title" onKeyDown={onKeyDown} className="mx-auto max-w-6xl min-w-0 space-y-3">
+      <h1 id="slots-title" className="text-lg font-semibold">
+        Find a slot
+      </h1>
+      {children}
+    </section>
+  );
+}
+
+interface ResultsToolbarProps {
+  data: SlotSearchResponse | undefined;
+  slotCount: number;
+  shown: SlotSearchQuery | null;
+  isFetching: boolean;
+  isPlaceholderData: boolean;
+  userZone: string;
+  showsOtherZones: boolean;
+  onRefresh: () => void;
+  onFirstAvailable: () => void;
+}
+
+function ResultsToolbar({ data, slotCount, shown, isFetching, isPlaceholderData, userZone, showsOtherZones, onRefresh, onFirstAvailable }: ResultsToolbarProps) {
+  return (
+    <div className="flex flex-wrap items-start justify-between gap-x-4 gap-y-2 rounded-lg border border-slate-200 bg-white p-3">
+      <div className="min-w-0 space-y-1 text-sm">
+        <p role="status" className="font-medium">
+          {isPlaceholderData
+            ? "Searching with the new filters; the previous list is shown meanwhile…"
+            : data && shown
+              ? `${slotCount} free ${slotCount === 1 ? "slot" : "slots"}, ${formatLocalDay(shown.startDate, { short: true })} to ${formatLocalDay(shown.endDate, { short: true })}`
+              : isFetching
+                ? "Searching…"
+                : "Choose filters and search."}
+        </p>
+        {data ? (
+          <p data-testid="slot-freshness" className="text-slate-700">
+            Slots {freshnessText(data.meta, userZone)}
+            {isFetching && !isPlaceholderData ? <span className="ml-1 text-slate-600">· refreshing…</span> : null}
+          </p>
+        ) : null}
+        {showsOtherZones ? <p className="text-xs text-slate-600">Times are the facility's local time; the zone is named where it differs from yours ({userZone.replaceAll("_", " ")}).</p> : null}
+      </div>
+      <div className="flex flex-wrap gap-2">
+        <Button data-testid="first-available" variant="primary" aria-keyshortcuts="f" title="Jump to the earliest slot (F)" onClick={onFirstAvailable} disabled={!data}>
+          First available <kbd className="rounded border border-white/60 px-1 text-xs">F</kbd>
+        </Button>
+        <Button variant="secondary" onClick={onRefresh} disabled={!data && !shown}>
+          Refresh
+        </Button>
+      </div>
+    </div>
+  );
+}
+
+function ResultsSkeleton() {
+  return (
+    <div aria-busy="true" aria-label="Loading slots" data-testid="slot-loading" className="space-y-3">
+      {Array.from({ length: 3 }, (_, day) => (
+        <div key={day} className="space-y-2 rounded-lg border border-slate-200 bg-white p-3">
+          <Skeleton className="h-5 w-40" />
+          <div className="flex flex-wrap gap-1.5">
+            {Array.from({ length: 8 }, (_, slot) => (
+              <Skeleton key={slot} className="h-11 w-[5.5rem]" />
+            ))}
+          </div>
+        </div>
+      ))}
+    </div>
+  );
+}
+
+interface NextAvailableProps {
+  headingRef: React.Ref<HTMLHeadingElement>;
+  nextAvailableByProvider: Record<string, string>;
+  shown: SlotSearchQuery;
+  providerName: (providerId: string) => string;
+  onMove: (date: string) => void;
+}
+
+/** Each provider's next free date beyond this window (from the search's `nextAvailableByProvider`), with a button to move the window there. */
+function NextAvailable({ headingRef, nextAvailableByProvider, shown, providerName, onMove }: NextAvailableProps) {
+  const entries = Object.entries(nextAvailableByProvider)
+    .filter(([, date]) => date < shown.startDate || date > shown.endDate)
+    .map(([providerId, date]) => ({ providerId, date, name: providerName(providerId) }))
+    .sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.name.localeCompare(b.name)));
+  return (
+    <section aria-labelledby="next-available-title" className="rounded-lg border border-slate-200 bg-white p-3">
+      <h2 id="next-available-title" ref={headingRef} tabIndex={-1} className="text-base font-semibold outline-none focus-visible:outline-2 focus-visible:outline-brand-600">
+        Next available after this window
+      </h2>
+      {entries.length === 0 ? (
+        <p className="mt-1 text-sm text-slate-700">No provider in this search has a free slot in the weeks after this window either. Try other providers, facilities or another appointment type.</p>
+      ) : (
+        <ul className="mt-2 divide-y divide-slate-100">
+          {entries.map((entry) => (
+            <li key={entry.providerId} data-testid="next-available" data-provider-id={entry.providerId} data-date={entry.date} className="flex flex-wrap items-center justify-between gap-2 py-2 text-sm">
+              <span className="min-w-0">
+                <span className="font-medium">{entry.name}</span>: {formatLocalDay(entry.date)}
+              </span>
+              <Button variant="secondary" aria-label={`Move the window to ${formatLocalDay(entry.date)}, ${entry.name}'s next available date`} onClick={() => onMove(entry.date)}>
+                Move window to {formatLocalDay(entry.date, { short: true })}
+              </Button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
