@@ -39,6 +39,7 @@ export default tseslint.config(
   },
   {
     files: ["src/**"],
+    ignores: ["src/**/*.test.ts", "src/**/*.test.tsx"],
     languageOptions: { globals: globals.browser },
     rules: {
       "no-restricted-imports": [

@@ -12,6 +12,7 @@ import { InstallationRegistry } from "./installations/installation-registry.ts";
 import type { Logger } from "./logger.ts";
 import { readAppManifest } from "./manifest.ts";
 import { registerDirectoryRoutes } from "./routes/directory-routes.ts";
+import { registerAvailabilityRoutes } from "./routes/availability-routes.ts";
 import { registerContextRoutes } from "./routes/context-routes.ts";
 import { registerLiveEventRoutes } from "./routes/live-event-routes.ts";
 import { registerScheduleRoutes } from "./routes/schedule-routes.ts";
@@ -134,6 +135,7 @@ export function createBffApp(deps: BffDeps): Bff {
   registerLiveEventRoutes(api, hub, { now });
   registerContextRoutes(api, clinic, store.audit, now);
   registerScheduleRoutes(api, clinic);
+  registerAvailabilityRoutes(api, clinic);
   api.all("*", (c) => {
     throw new AppError(404, "not_found", `No API route ${c.req.method} ${c.req.path}`);
   });

@@ -1,0 +1,6 @@
+// The fixed interface other code and tests call (issue 6):
+// `expandTemplate(template, window): AvailabilityInstance[]`, the one
+// expansion of contract/ (DESIGN.md "Rules": time and recurrence), which
+// runs under plain Node ESM as well as Vite.
+export { expandTemplate } from "../../../contract/recurrence/expand-template.ts";
+export type { AvailabilityInstance, AvailabilityTemplate } from "../../../contract/clinic-api/schedule.ts";
