@@ -1,4 +1,4 @@
-import * as z from "zod/mini";
+import type * as z from "zod/mini";
 import { availabilityTemplatesQuery } from "../clinic-api/queries.ts";
 import { availabilityTemplatesData } from "../clinic-api/schedule.ts";
 
