@@ -7,6 +7,7 @@ import { runSpaBench } from "./spa-bench.ts";
 // The SPA figures need a build (`npm run build`) and Debian's Chromium.
 
 const benches: (() => Promise<Record<string, unknown> | Record<string, unknown>[]>)[] = [runExpansionBench, runEmulatorSlotsBench, runBffBench, runSpaBench];
+benches.push(async () => (await import("./slots-bench.ts")).runSlotsBench());
 
 for (const bench of benches) {
   const result = await bench();

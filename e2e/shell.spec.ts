@@ -82,7 +82,7 @@ test("a token about to expire is refreshed without the user noticing", async ({ 
     await expect(app.getByTestId("organization-name")).toContainText("Riverside");
     await expect.poll(() => page.evaluate(() => JSON.stringify((window as unknown as { __tandemHost?: { log: unknown[] } }).__tandemHost?.log ?? [])), { timeout: 15_000 }).toContain("tandem:token-request");
     await app.getByRole("link", { name: "Availability" }).click();
-    await expect(app.getByRole("heading", { name: "Availability" })).toBeVisible();
+    await expect(app.getByRole("heading", { level: 1 })).toBeVisible();
     await expect(app.getByRole("alert")).toHaveCount(0);
   } finally {
     await fetch(`${process.env.E2E_EMULATOR_URL ?? ""}/_sandbox/clock`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ now: new Date().toISOString() }) });
@@ -95,7 +95,8 @@ test("every screen is accessible and fits a 360 px iframe", async ({ page }) => 
   const app = await openInHost(page, { org: ORG_A, user: physician.id, note: note?.id, patient: note?.patientId, width: "360" });
   for (const view of ["Slots", "Availability", "Note"]) {
     await app.getByRole("link", { name: view }).click();
-    await expect(app.getByRole("heading", { name: view })).toBeVisible();
+    await expect(app.getByRole("link", { name: view })).toHaveAttribute("aria-current", "page");
+    await expect(app.getByRole("heading", { level: 1 })).toBeVisible();
     const overflow = await app.locator("html").evaluate((html: HTMLElement) => html.scrollWidth - html.clientWidth);
     expect(overflow).toBeLessThanOrEqual(1);
     await saveScreenshot(page, `view-${view.toLowerCase()}-360`);

@@ -9,8 +9,9 @@ import "./styles.css";
 const queryClient = new QueryClient({
   defaultOptions: {
     queries: {
-      // Client errors (4xx) are answers, not glitches: do not retry them.
-      retry: (failureCount, error) => !(error instanceof ApiError && error.status < 500) && failureCount < 2,
+      // Client errors (4xx) are answers, not glitches; a rate limit says when to try again, and
+      // the BFF has already waited once: neither is retried blindly.
+      retry: (failureCount, error) => !(error instanceof ApiError && (error.status < 500 || error.body.code === "rate_limited")) && failureCount < 2,
       refetchOnWindowFocus: false,
     },
   },

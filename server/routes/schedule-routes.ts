@@ -48,10 +48,12 @@ async function strongCheck(clinic: ClinicClient, organizationId: string, selecti
   });
   const candidates = data.slots.filter((slot) => sameId(slot.providerId, selection.providerId, "prv") && sameId(slot.facilityId, selection.facilityId, "fac"));
   const found = candidates.find((slot) => sameInstant(slot.startsAt, selection.startsAt) && sameInstant(slot.endsAt, selection.endsAt)) ?? null;
+  // Alternatives are the same local day's (both carry the facility's offset, so their date parts compare).
+  const sameDay = candidates.filter((slot) => slot.startsAt.slice(0, 10) === selection.startsAt.slice(0, 10));
   const target = Date.parse(selection.startsAt);
   const alternatives: Slot[] = found
     ? []
-    : [...candidates].sort((a, b) => Math.abs(Date.parse(a.startsAt) - target) - Math.abs(Date.parse(b.startsAt) - target)).slice(0, ALTERNATIVES).sort((a, b) => Date.parse(a.startsAt) - Date.parse(b.startsAt));
+    : [...sameDay].sort((a, b) => Math.abs(Date.parse(a.startsAt) - target) - Math.abs(Date.parse(b.startsAt) - target)).slice(0, ALTERNATIVES).sort((a, b) => Date.parse(a.startsAt) - Date.parse(b.startsAt));
   return { available: found !== null && found.remainingCapacity > 0, slot: found, alternatives, meta: data.meta };
 }
 

@@ -13,9 +13,9 @@ describe("the hold countdown", () => {
     expect(formatCountdown(75 * 60_000)).toBe("75:00");
   });
 
-  it("announces only at one minute left and at expiry", () => {
+  it("announces the hold, then only at one minute left and at expiry", () => {
     const said = [300_000, 120_000, 60_001, 60_000, 30_000, 1_000, 0, -1_000].map((ms) => holdAnnouncement(holdStage(ms), "10:00 EST with Dr Brooks"));
-    expect([...new Set(said)]).toEqual(["", "Less than one minute left on the hold for 10:00 EST with Dr Brooks.", "The hold for 10:00 EST with Dr Brooks has expired."]);
+    expect([...new Set(said)]).toEqual(["Held: 10:00 EST with Dr Brooks. Book it in the EHR before the hold runs out.", "Less than one minute left on the hold for 10:00 EST with Dr Brooks.", "The hold for 10:00 EST with Dr Brooks has expired."]);
   });
 
   it("counts the hold's lifetime from when the request was sent when the service says when it made the hold", () => {

@@ -37,7 +37,7 @@ export function holdStage(msLeft: number): HoldStage {
 export function holdAnnouncement(stage: HoldStage, slotPhrase: string): string {
   switch (stage) {
     case "running":
-      return "";
+      return `Held: ${slotPhrase}. Book it in the EHR before the hold runs out.`;
     case "lastMinute":
       return `Less than one minute left on the hold for ${slotPhrase}.`;
     case "expired":
