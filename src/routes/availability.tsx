@@ -1,6 +1,11 @@
 import { createFileRoute } from "@tanstack/react-router";
-import { ViewNotBuilt } from "../components/shell/view-not-built.tsx";
+import { validateAvailabilitySearch } from "../features/availability/availability-search-params.ts";
+import { AvailabilityView } from "../features/availability/availability-view.tsx";
 
+// Thin (STYLE.md 6): the facility, provider, week and view mode as validated
+// search params; the view, split into its own chunk, does the rest
+// (src/features/availability/).
 export const Route = createFileRoute("/availability")({
-  component: () => <ViewNotBuilt title="Availability" purpose="See when each provider is bookable, week by week, in the facility's time zone." />,
+  validateSearch: validateAvailabilitySearch,
+  component: AvailabilityView,
 });

@@ -1,0 +1,31 @@
+import { queryOptions } from "@tanstack/react-query";
+import { availabilityResponse, type AvailabilityQuery } from "../../contract/app-api/availability.ts";
+import { callBff } from "./bff-client.ts";
+
+// GET /api/availability (DESIGN.md "The BFF's API"): the templates and the
+// service's instances for a window of the facility's local dates. Keys from
+// general to specific (STYLE.md 5); live `schedule.changed` events
+// invalidate ["availability"].
+
+export function availabilityQueryString(query: AvailabilityQuery): string {
+  const params = new URLSearchParams();
+  if (query.facilityId) params.set("facilityId", query.facilityId);
+  if (query.providerId) params.set("providerId", query.providerId);
+  params.set("startDate", query.startDate);
+  params.set("endDate", query.endDate);
+  return params.toString();
+}
+
+export const availabilityWindowQuery = (query: AvailabilityQuery) =>
+  queryOptions({
+    queryKey: ["availability", "window", query] as const,
+    queryFn: ({ signal }) => callBff(`/api/availability?${availabilityQueryString(query)}`, availabilityResponse, { signal }),
+    // Live events invalidate; a short stale time only spares a refetch on remount.
+    staleTime: 10_000,
+    // Paging to another week of the same facility and provider keeps the previous answer while the new one loads: the
+    // view expands its templates for the new week at once (the expansion is the contract's, DESIGN.md).
+    placeholderData: (previous, previousQuery) => {
+      const before = previousQuery?.queryKey[2];
+      return before && before.facilityId === query.facilityId && before.providerId === query.providerId ? previous : undefined;
+    },
+  });

@@ -1,0 +1,48 @@
+import { isLocalDate, mondayOf } from "./week-window.ts";
+import type { AvailabilitySearchParams } from "./availability-search-params.ts";
+
+// From the URL's params to what the view shows, and back. Pure, so the
+// defaults and the round trip are tested.
+
+export type AvailabilityViewMode = "provider" | "facility";
+
+export interface AvailabilityFilters {
+  facilityId: string;
+  /** Null: every provider with templates at the facility. */
+  providerId: string | null;
+  /** The Monday of the week shown, in the facility's zone. */
+  startDate: string;
+  view: AvailabilityViewMode;
+  showInactive: boolean;
+}
+
+export interface AvailabilityDefaults {
+  /** The header's current facility; null when the user sees none. */
+  facilityId: string | null;
+  /** The Monday of this week in that facility's zone. */
+  thisWeek: string;
+}
+
+export function resolveAvailabilityFilters(params: AvailabilitySearchParams, defaults: AvailabilityDefaults): AvailabilityFilters | null {
+  const facilityId = params.facilityId ?? defaults.facilityId;
+  if (!facilityId) return null;
+  const startDate = params.startDate && isLocalDate(params.startDate) ? mondayOf(params.startDate) : defaults.thisWeek;
+  return {
+    facilityId,
+    providerId: params.providerId ?? null,
+    startDate,
+    view: params.view === "facility" ? "facility" : "provider",
+    showInactive: params.showInactive === true,
+  };
+}
+
+/** The URL params of a view (defaults left out, except the facility and week, so a shared link means the same view). */
+export function toAvailabilitySearchParams(filters: AvailabilityFilters): AvailabilitySearchParams {
+  return {
+    facilityId: filters.facilityId,
+    providerId: filters.providerId ?? undefined,
+    startDate: filters.startDate,
+    view: filters.view === "facility" ? "facility" : undefined,
+    showInactive: filters.showInactive ? true : undefined,
+  };
+}

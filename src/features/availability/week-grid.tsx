@@ -1,0 +1,435 @@
+import { Popover } from "radix-ui";
+import { memo, useCallback, useId, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent } from "react";
+import { localDateOf, localTimeOf } from "../../../contract/time/zoned-time.ts";
+import { bandAccessibleName, clockShiftText, dayLengthText, durationText, formatLocalDay, formatMinuteOfDay, legendKey, overlapText } from "./availability-text.ts";
+import type { DaySegment, OverlapSpan } from "./band-layout.ts";
+import { BandDetails, type TemplateInfo } from "./band-details.tsx";
+import { bandMoveForKey, firstBand, moveBand, type BandGrid } from "./band-navigation.ts";
+import { bandLook } from "./band-style.ts";
+import type { Band, GridModel } from "./week-model.ts";
+import { wallMinutesFrom, type WeekDay, type WeekWindow } from "./week-window.ts";
+
+// One week grid: a table whose column headers are the days (with their real
+// length on a clock-change day) and whose one body row holds each day's
+// bands at their local wall-clock times, overlapping bands side by side;
+// a second row says, in words, the summed capacity where bands overlap.
+// Bands are buttons with a full accessible name and one tab stop per grid
+// (arrow keys move, band-navigation.ts); focus, hover or a click shows a
+// band's details in a Radix Popover.
+
+const HOUR_PX = 40;
+const AXIS_REM = 3.25;
+const GUTTER_REM = 1.25;
+const MIN_DAY_REM = 7.5;
+const LANE_REM = 2.75;
+
+export interface WeekGridProps {
+  grid: GridModel;
+  week: WeekWindow;
+  hours: { fromHour: number; toHour: number };
+  today: string;
+  /** The facility view: bands name their provider. */
+  showsProvider: boolean;
+  infoOf: (band: Band) => TemplateInfo;
+  /** Visible label of the scrolling region (it names the grid). */
+  label: string;
+}
+
+interface BandItemProps {
+  band: Band;
+  segment: DaySegment;
+  info: TemplateInfo;
+  legendIndex: number;
+  zone: string;
+  topPx: number;
+  heightPx: number;
+  gutterRem: number;
+  showsProvider: boolean;
+  isTabStop: boolean;
+  register: (key: string, element: HTMLButtonElement | null) => void;
+  onFocusBand: (key: string) => void;
+}
+
+function isNarrowViewport(): boolean {
+  return typeof window !== "undefined" && window.matchMedia("(max-width: 40rem)").matches;
+}
+
+const BandItem = memo(function BandItem({ band, segment, info, legendIndex, zone, topPx, heightPx, gutterRem, showsProvider, isTabStop, register, onFocusBand }: BandItemProps) {
+  const [isOpen, setOpen] = useState(false);
+  const isPinned = useRef(false);
+  const timer = useRef<number | undefined>(undefined);
+  const contentId = useId();
+  const look = bandLook(legendIndex, band.isInactive);
+  const key = legendKey(legendIndex);
+  const start = localTimeOf(band.startMs, zone);
+  const end = localTimeOf(band.endMs, zone);
+  const endsNextDay = localDateOf(band.endMs, zone) > band.date;
+  const realMinutes = (band.endMs - band.startMs) / 60_000;
+  const wallMinutes = wallMinutesFrom(band.date, band.endMs, zone) - wallMinutesFrom(band.date, band.startMs, zone);
+  const isClockChanged = Math.round(realMinutes) !== Math.round(wallMinutes);
+  const label = bandAccessibleName(
+    { providerName: info.providerName, templateName: info.name, date: band.date, startMs: band.startMs, endMs: band.endMs, zone, capacity: band.instance.concurrency, isInactive: band.isInactive, wallMinutes, endsNextDay, isFromService: band.isFromService },
+    start,
+    end,
+  );
+  const later = (open: boolean, ms: number) => {
+    window.clearTimeout(timer.current);
+    timer.current = window.setTimeout(() => setOpen(open), ms);
+  };
+  const cancel = () => window.clearTimeout(timer.current);
+  const style: CSSProperties = {
+    ...look.style,
+    top: topPx,
+    height: Math.max(heightPx, 14),
+    left: `calc((100% - ${gutterRem}rem) * ${segment.lane / segment.laneCount})`,
+    width: `calc((100% - ${gutterRem}rem) / ${segment.laneCount} - 2px)`,
+  };
+  const isShort = heightPx < 40;
+  return (
+    <li className="contents">
+      <Popover.Root
+        open={isOpen}
+        onOpenChange={(open) => {
+          cancel();
+          if (!open) isPinned.current = false;
+          setOpen(open);
+        }}
+      >
+        <Popover.Trigger asChild>
+          <button
+            type="button"
+            ref={(element) => register(band.key, element)}
+            data-testid="availability-band"
+            data-template-id={band.instance.templateId}
+            data-starts-at={band.instance.startsAt}
+            data-ends-at={band.instance.endsAt}
+            data-band-key={band.key}
+            data-inactive={band.isInactive ? "true" : undefined}
+            tabIndex={isTabStop ? 0 : -1}
+            aria-label={label}
+            aria-describedby={isOpen ? contentId : undefined}
+            style={style}
+            className="absolute flex flex-col items-stretch justify-start overflow-hidden rounded-md border-l-4 border-y border-r px-1 py-0.5 text-left text-[11px] leading-tight shadow-sm hover:z-10 hover:ring-2 hover:ring-slate-500 focus-visible:z-10 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-slate-900"
+            onClick={(event) => {
+              // A click pins the details open (a hover may already have opened them); a second click closes them.
+              event.preventDefault();
+              cancel();
+              const shouldClose = isOpen && isPinned.current;
+              isPinned.current = !shouldClose;
+              setOpen(!shouldClose);
+            }}
+            onFocus={(event) => {
+              onFocusBand(band.key);
+              if (event.currentTarget.matches(":focus-visible")) {
+                cancel();
+                setOpen(true);
+              }
+            }}
+            onBlur={() => {
+              if (!isPinned.current) later(false, 0);
+            }}
+            onPointerEnter={(event) => {
+              if (event.pointerType === "mouse") later(true, 250);
+            }}
+            onPointerLeave={(event) => {
+              if (event.pointerType === "mouse" && !isPinned.current) later(false, 200);
+            }}
+          >
+            <span aria-hidden="true" className="flex min-w-0 items-baseline gap-1">
+              <span className="shrink-0 font-bold">{key}</span>
+              <span className="truncate font-medium">
+                {showsProvider ? `${info.providerShortName} · ` : ""}
+                {info.name}
+              </span>
+            </span>
+            {isShort ? null : (
+              <>
+                <span aria-hidden="true" className="block truncate tabular-nums">
+                  {segment.isContinuation ? `until ${end}` : `${start}–${end}${endsNextDay ? " +1" : ""}`}
+                </span>
+                <span aria-hidden="true" className="block truncate">
+                  {band.isInactive ? "inactive" : `cap ${band.instance.concurrency}`}
+                  {isClockChanged ? ` · ${durationText(realMinutes)} real` : ""}
+                  {band.isFromService ? " · service" : ""}
+                </span>
+              </>
+            )}
+          </button>
+        </Popover.Trigger>
+        <Popover.Portal>
+          <Popover.Content
+            // Beside the band where there is room; below it on a phone, where a 20rem box fits beside nothing.
+            side={isNarrowViewport() ? "bottom" : "right"}
+            align="start"
+            sideOffset={6}
+            collisionPadding={8}
+            onOpenAutoFocus={(event) => event.preventDefault()}
+            onCloseAutoFocus={(event) => event.preventDefault()}
+            onPointerEnter={cancel}
+            onPointerLeave={(event) => {
+              if (event.pointerType === "mouse" && !isPinned.current) later(false, 200);
+            }}
+            aria-label={`${info.name}: details`}
+            className="z-50 w-[min(20rem,calc(100vw-1rem))] rounded-lg border border-slate-300 bg-white p-3 text-slate-900 shadow-lg"
+          >
+            <div id={contentId}>
+              <BandDetails band={band} info={info} zone={zone} legendKey={key} />
+            </div>
+          </Popover.Content>
+        </Popover.Portal>
+      </Popover.Root>
+    </li>
+  );
+});
+
+/** A continuation of a band from the previous day: drawn, not a stop of its own (the band's name says where it ends). */
+function ContinuationItem({ band, segment, info, legendIndex, zone, topPx, heightPx, gutterRem }: Omit<BandItemProps, "isTabStop" | "register" | "onFocusBand" | "showsProvider">) {
+  const look = bandLook(legendIndex, band.isInactive);
+  return (
+    <li
+      aria-hidden="true"
+      data-testid="availability-band-continuation"
+      style={{
+        ...look.style,
+        top: topPx,
+        height: Math.max(heightPx, 14),
+        left: `calc((100% - ${gutterRem}rem) * ${segment.lane / segment.laneCount})`,
+        width: `calc((100% - ${gutterRem}rem) / ${segment.laneCount} - 2px)`,
+        borderStyle: "dashed",
+      }}
+      className="absolute overflow-hidden rounded-md border px-1 py-0.5 text-[11px] leading-tight opacity-80"
+    >
+      <span className="block truncate">
+        <span className="font-bold">{legendKey(legendIndex)}</span> ↳ {info.name}
+      </span>
+      {heightPx >= 28 ? <span className="block truncate tabular-nums">until {localTimeOf(band.endMs, zone)}</span> : null}
+    </li>
+  );
+}
+
+function DayHeader({ day, id, isToday }: { day: WeekDay; id: string; isToday: boolean }) {
+  const length = dayLengthText(day.lengthMinutes);
+  return (
+    <th id={id} scope="col" className={`border-b border-l border-slate-200 px-1 py-1.5 text-left align-top font-medium ${isToday ? "bg-brand-50" : "bg-white"}`}>
+      <span className="block text-sm">{formatLocalDay(day.date, { short: true })}</span>
+      {isToday ? <span className="block text-xs font-semibold text-brand-800">Today</span> : null}
+      {length ? (
+        <span title={day.clockShift ? clockShiftText(day.clockShift) : undefined} className="mt-0.5 inline-flex items-center gap-1 rounded-full border border-amber-500 bg-amber-50 px-1.5 py-0.5 text-[11px] font-medium text-amber-950">
+          <span aria-hidden="true">⟲</span>
+          {length}
+          {day.clockShift ? <span className="sr-only">. {clockShiftText(day.clockShift)}</span> : null}
+        </span>
+      ) : null}
+    </th>
+  );
+}
+
+function OverlapMarker({ span, topPx, heightPx }: { span: OverlapSpan; topPx: number; heightPx: number }) {
+  return (
+    <div
+      aria-hidden="true"
+      style={{ top: topPx, height: Math.max(heightPx, 2), width: `${GUTTER_REM - 0.25}rem`, backgroundImage: "repeating-linear-gradient(45deg, rgba(146,64,14,0.25) 0 3px, transparent 3px 6px)" }}
+      className="absolute right-0.5 flex justify-center overflow-hidden border-x border-amber-700 bg-amber-100 text-[10px] font-bold text-amber-950"
+    >
+      {heightPx >= 16 ? <span className="mt-0.5 rounded-sm bg-white/90 px-0.5 leading-none">{span.total}</span> : null}
+    </div>
+  );
+}
+
+function OverlapList({ overlaps, labelOf }: { overlaps: readonly OverlapSpan[]; labelOf: (key: string) => string }) {
+  return (
+    <ul className="space-y-1">
+      {overlaps.map((span) => (
+        <li key={span.startMs}>
+          <span className="font-medium tabular-nums">
+            {formatMinuteOfDay(span.startMinute)}–{formatMinuteOfDay(span.endMinute)}
+          </span>{" "}
+          <span data-testid="availability-overlap" data-starts-at={new Date(span.startMs).toISOString()} data-ends-at={new Date(span.endMs).toISOString()} data-total={span.total}>
+            {overlapText(span.parts.map((part) => ({ label: labelOf(part.key), capacity: part.capacity })))}
+          </span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** A day's summed capacities; in the facility view (many providers) the peak, with the whole list behind a disclosure. */
+function OverlapCell({ overlaps, labelOf, isCollapsible }: { overlaps: readonly OverlapSpan[]; labelOf: (key: string) => string; isCollapsible: boolean }) {
+  if (overlaps.length === 0) return <span className="sr-only">none</span>;
+  if (!isCollapsible || overlaps.length <= 2) return <OverlapList overlaps={overlaps} labelOf={labelOf} />;
+  const peak = overlaps.reduce((best, span) => (span.total > best.total ? span : best));
+  return (
+    <details>
+      <summary className="cursor-pointer">
+        Up to <span className="font-semibold">{peak.total} at once</span> ({formatMinuteOfDay(peak.startMinute)}–{formatMinuteOfDay(peak.endMinute)}); {overlaps.length} overlaps
+      </summary>
+      <div className="mt-1">
+        <OverlapList overlaps={overlaps} labelOf={labelOf} />
+      </div>
+    </details>
+  );
+}
+
+export const WeekGrid = memo(function WeekGrid({ grid, week, hours, today, showsProvider, infoOf, label }: WeekGridProps) {
+  const id = useId();
+  const buttons = useRef(new Map<string, HTMLButtonElement>());
+  const bandByKey = useMemo(() => new Map(grid.bands.map((band) => [band.key, band])), [grid.bands]);
+  const legendIndex = useMemo(() => new Map(grid.templates.map((entry, index) => [entry.key, index])), [grid.templates]);
+  const navigation: BandGrid = useMemo(
+    () =>
+      grid.days.map((day) =>
+        day.segments
+          .filter((segment) => !segment.isContinuation)
+          .sort((a, b) => a.startMinute - b.startMinute || a.lane - b.lane)
+          .map((segment) => ({ key: segment.key, startMinute: segment.startMinute })),
+      ),
+    [grid.days],
+  );
+  const [activeKey, setActiveKey] = useState<string | null>(null);
+  const tabStop = activeKey !== null && navigation.some((cells) => cells.some((cell) => cell.key === activeKey)) ? activeKey : firstBand(navigation);
+  const register = useCallback((key: string, element: HTMLButtonElement | null) => {
+    if (element) buttons.current.set(key, element);
+    else buttons.current.delete(key);
+  }, []);
+  const onFocusBand = useCallback((key: string) => setActiveKey(key), []);
+  const onKeyDown = (event: KeyboardEvent<HTMLTableElement>) => {
+    const move = bandMoveForKey(event.key);
+    const current = event.target instanceof HTMLElement ? event.target.dataset.bandKey : undefined;
+    if (!move || !current || event.altKey || event.ctrlKey || event.metaKey) return;
+    event.preventDefault();
+    const next = moveBand(navigation, current, move);
+    if (next && next !== current) {
+      const element = buttons.current.get(next);
+      element?.focus();
+      element?.scrollIntoView({ block: "nearest", inline: "nearest" });
+    }
+  };
+
+  const fromMinute = hours.fromHour * 60;
+  const heightPx = (hours.toHour - hours.fromHour) * HOUR_PX;
+  const toPx = (minute: number) => ((Math.min(Math.max(minute, fromMinute), hours.toHour * 60) - fromMinute) / 60) * HOUR_PX;
+  // Each day as wide as its lanes need (a busy day in the facility view widens only itself).
+  const dayRems = grid.days.map((day) => Math.max(MIN_DAY_REM, day.laneCount * LANE_REM + GUTTER_REM));
+  const tableRem = AXIS_REM + dayRems.reduce((sum, rem) => sum + rem, 0);
+  const hasOverlaps = grid.days.some((day) => day.overlaps.length > 0);
+  const labelOf = (key: string) => {
+    const band = bandByKey.get(key);
+    if (!band) return "?";
+    const info = infoOf(band);
+    return showsProvider ? `${info.providerName}: ${info.name}` : info.name;
+  };
+  const hourMarks = Array.from({ length: hours.toHour - hours.fromHour }, (_, index) => hours.fromHour + index);
+
+  return (
+    <div role="region" aria-labelledby={`${id}-label`} className="min-w-0">
+      <p id={`${id}-label`} className="mb-1 text-xs text-slate-700">
+        {label}
+        <span className={tableRem > 56 ? undefined : "lg:hidden"}> · scroll sideways for the whole week</span>
+      </p>
+      <div className="overflow-x-auto rounded-md border border-slate-200 overscroll-x-contain">
+        <table onKeyDown={onKeyDown} style={{ minWidth: `${tableRem}rem` }} className="w-full table-fixed border-separate border-spacing-0 bg-white">
+          <colgroup>
+            <col style={{ width: `${AXIS_REM}rem` }} />
+            {week.days.map((day, index) => (
+              <col key={day.date} style={{ width: `${dayRems[index] ?? MIN_DAY_REM}rem` }} />
+            ))}
+          </colgroup>
+          <thead>
+            <tr>
+              <th id={`${id}-time`} scope="col" className="sticky left-0 z-20 border-b border-slate-200 bg-white px-1 text-left text-[11px] font-medium text-slate-600">
+                Time
+              </th>
+              {week.days.map((day) => (
+                <DayHeader key={day.date} day={day} id={`${id}-${day.date}`} isToday={day.date === today} />
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            <tr>
+              <th id={`${id}-hours`} scope="row" className="sticky left-0 z-20 border-slate-200 bg-white p-0 align-top">
+                <span className="sr-only">
+                  Bands, {formatMinuteOfDay(fromMinute)} to {formatMinuteOfDay(hours.toHour * 60)} local time
+                </span>
+                <div aria-hidden="true" className="relative" style={{ height: heightPx }}>
+                  {hourMarks.map((hour) => (
+                    <span key={hour} className="absolute right-1 -translate-y-1/2 text-[10px] text-slate-600 tabular-nums first:translate-y-0" style={{ top: (hour - hours.fromHour) * HOUR_PX }}>
+                      {formatMinuteOfDay(hour * 60)}
+                    </span>
+                  ))}
+                </div>
+              </th>
+              {grid.days.map((layout, index) => {
+                const day = week.days[index];
+                if (!day) return null;
+                const gutterRem = layout.overlaps.length > 0 ? GUTTER_REM : 0;
+                const primary = layout.segments.filter((segment) => !segment.isContinuation);
+                return (
+                  <td
+                    key={layout.date}
+                    data-testid="availability-day"
+                    data-date={layout.date}
+                    data-day-length-minutes={day.lengthMinutes}
+                    headers={`${id}-hours ${id}-${layout.date}`}
+                    className={`relative border-l border-slate-200 p-0 align-top ${layout.date === today ? "bg-brand-50/50" : ""}`}
+                  >
+                    <div
+                      className="relative"
+                      style={{ height: heightPx, backgroundImage: `repeating-linear-gradient(to bottom, #e2e8f0 0 1px, transparent 1px ${HOUR_PX}px)` }}
+                    >
+                      {layout.overlaps.map((span) => (
+                        <OverlapMarker key={`${span.startMs}`} span={span} topPx={toPx(span.startMinute)} heightPx={toPx(span.endMinute) - toPx(span.startMinute)} />
+                      ))}
+                      <ul aria-label={`${formatLocalDay(layout.date)}: ${primary.length === 0 ? "no bands" : `${primary.length} ${primary.length === 1 ? "band" : "bands"}`}`} className="absolute inset-0">
+                        {layout.segments.map((segment) => {
+                          const band = bandByKey.get(segment.key);
+                          if (!band) return null;
+                          const common = {
+                            band,
+                            segment,
+                            info: infoOf(band),
+                            legendIndex: legendIndex.get(band.templateKey) ?? 0,
+                            zone: week.zone,
+                            topPx: toPx(segment.startMinute),
+                            heightPx: toPx(segment.endMinute) - toPx(segment.startMinute),
+                            gutterRem,
+                          };
+                          return segment.isContinuation ? (
+                            <ContinuationItem key={`${segment.key}|cont`} {...common} />
+                          ) : (
+                            <BandItem key={segment.key} {...common} showsProvider={showsProvider} isTabStop={segment.key === tabStop} register={register} onFocusBand={onFocusBand} />
+                          );
+                        })}
+                      </ul>
+                      {day.clockShift ? (
+                        <div
+                          aria-hidden="true"
+                          title={clockShiftText(day.clockShift)}
+                          style={{ top: toPx(day.clockShift.fromMinute), height: Math.max(toPx(day.clockShift.toMinute) - toPx(day.clockShift.fromMinute), 3), backgroundImage: "repeating-linear-gradient(-45deg, rgba(180,83,9,0.35) 0 2px, transparent 2px 6px)" }}
+                          className="pointer-events-none absolute inset-x-0 z-[5] border-y border-amber-600 bg-amber-50/60"
+                        >
+                          <span className="absolute left-0.5 top-0 text-[9px] font-semibold leading-tight text-amber-950">{day.clockShift.kind === "gap" ? "skipped" : "twice"}</span>
+                        </div>
+                      ) : null}
+                    </div>
+                  </td>
+                );
+              })}
+            </tr>
+            {hasOverlaps ? (
+              <tr>
+                <th id={`${id}-overlaps`} scope="row" className="sticky left-0 z-20 border-t border-slate-200 bg-white px-1 py-1 text-left align-top text-[11px] font-medium text-slate-700">
+                  At once
+                </th>
+                {grid.days.map((layout) => (
+                  <td key={layout.date} headers={`${id}-overlaps ${id}-${layout.date}`} className="border-t border-l border-slate-200 px-1 py-1 align-top text-[11px] leading-snug">
+                    <OverlapCell overlaps={layout.overlaps} labelOf={labelOf} isCollapsible={showsProvider} />
+                  </td>
+                ))}
+              </tr>
+            ) : null}
+          </tbody>
+        </table>
+      </div>
+    </div>
+  );
+});

@@ -1,0 +1,56 @@
+import { useId } from "react";
+import { Button } from "../../components/ui/button.tsx";
+import { weekRangeText } from "./availability-text.ts";
+import { isLocalDate } from "./week-window.ts";
+
+// Previous / this / next week (also on P, T and N), and a date to jump to.
+
+interface WeekNavigationProps {
+  startDate: string;
+  endDate: string;
+  isThisWeek: boolean;
+  zoneText: string;
+  onMove: (weeks: number) => void;
+  onThisWeek: () => void;
+  onPickDate: (date: string) => void;
+}
+
+export function WeekNavigation({ startDate, endDate, isThisWeek, zoneText, onMove, onThisWeek, onPickDate }: WeekNavigationProps) {
+  const id = useId();
+  return (
+    <div className="flex flex-wrap items-end justify-between gap-x-4 gap-y-2 rounded-lg border border-slate-200 bg-white p-3">
+      <div className="min-w-0">
+        <h2 id={`${id}-week`} className="text-base font-semibold" aria-live="polite">
+          Week of {weekRangeText(startDate, endDate)}
+        </h2>
+        <p className="text-xs text-slate-700">Monday to Sunday, times in the facility's zone: {zoneText}</p>
+      </div>
+      <div role="group" aria-labelledby={`${id}-week`} className="flex flex-wrap items-end gap-2">
+        <Button variant="secondary" data-testid="week-previous" aria-keyshortcuts="p" title="Previous week (P)" onClick={() => onMove(-1)}>
+          <span aria-hidden="true">‹</span> Previous<span className="sr-only"> week</span>
+        </Button>
+        <Button variant="secondary" data-testid="week-this" aria-keyshortcuts="t" title="This week (T)" aria-pressed={isThisWeek} onClick={onThisWeek}>
+          This week
+        </Button>
+        <Button variant="secondary" data-testid="week-next" aria-keyshortcuts="n" title="Next week (N)" onClick={() => onMove(1)}>
+          Next<span className="sr-only"> week</span> <span aria-hidden="true">›</span>
+        </Button>
+        <div className="min-w-0">
+          <label htmlFor={`${id}-date`} className="block text-xs text-slate-700">
+            Go to date
+          </label>
+          <input
+            id={`${id}-date`}
+            type="date"
+            data-testid="week-date"
+            value={startDate}
+            onChange={(event) => {
+              if (isLocalDate(event.target.value)) onPickDate(event.target.value);
+            }}
+            className="min-h-9 rounded-md border border-slate-300 bg-white px-2 text-sm"
+          />
+        </div>
+      </div>
+    </div>
+  );
+}
