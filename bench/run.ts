@@ -1,3 +1,4 @@
+import { runAvailabilityBench } from "./availability-bench.ts";
 import { runBffBench } from "./bff-bench.ts";
 import { runEmulatorSlotsBench } from "./emulator-slots-bench.ts";
 import { runExpansionBench } from "./expansion-bench.ts";
