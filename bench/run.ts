@@ -7,7 +7,7 @@ import { runSpaBench } from "./spa-bench.ts";
 // `npm run bench`: every benchmark, one JSON line of figures each, on stdout.
 // The SPA figures need a build (`npm run build`) and Debian's Chromium.
 
-const benches: (() => Promise<Record<string, unknown> | Record<string, unknown>[]>)[] = [runExpansionBench, runEmulatorSlotsBench, runBffBench, runSpaBench];
+const benches: (() => Promise<Record<string, unknown> | Record<string, unknown>[]>)[] = [runExpansionBench, runEmulatorSlotsBench, runBffBench, runSpaBench, runAvailabilityBench];
 benches.push(async () => (await import("./slots-bench.ts")).runSlotsBench());
 
 for (const bench of benches) {
