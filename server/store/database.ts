@@ -1,11 +1,8 @@
 import { mkdir } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import { PGlite } from "@electric-sql/pglite";
 import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
 import { migrate as migrateNodePg } from "drizzle-orm/node-postgres/migrator";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
-import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
-import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
 
 /** The Drizzle database both engines give; repositories take this and nothing engine-specific. */
@@ -51,6 +48,12 @@ function migrationConfig(schema: string) {
 }
 
 async function openPglite(dataDir: string | undefined, schema: string): Promise<DatabaseHandle> {
+  // Loaded only when used: PGlite's WebAssembly engine costs hundreds of MB a BFF on PostgreSQL does not need.
+  const [{ PGlite }, { drizzle: drizzlePglite }, { migrate: migratePglite }] = await Promise.all([
+    import("@electric-sql/pglite"),
+    import("drizzle-orm/pglite"),
+    import("drizzle-orm/pglite/migrator"),
+  ]);
   if (dataDir !== undefined) await mkdir(dataDir, { recursive: true });
   const client = new PGlite(dataDir);
   try {
