@@ -21,6 +21,8 @@ export interface OrgMirror {
   facilities: Map<string, Facility>;
   providers: Map<string, MirroredProvider>;
   appointments: Map<string, MirroredAppointment>;
+  /** `appointments` by provider, rebuilt when a sync changes them: slot searches read it on every request. */
+  appointmentsByProvider: Map<string, MirroredAppointment[]>;
   templates: EhrTemplate[];
   notes: Map<string, EhrNote>;
 }
@@ -41,14 +43,26 @@ const isoAt = (ms: number) => new Date(ms).toISOString();
 const clone = <T>(value: T): T => structuredClone(value);
 const isCancelled = (status: string) => status === "cancelled" || status === "no_show";
 
+function indexByProvider(appointments: Map<string, MirroredAppointment>): Map<string, MirroredAppointment[]> {
+  const index = new Map<string, MirroredAppointment[]>();
+  for (const appointment of appointments.values()) {
+    const list = index.get(appointment.providerId);
+    if (list) list.push(appointment);
+    else index.set(appointment.providerId, [appointment]);
+  }
+  return index;
+}
+
 /** A mirror that already holds everything the EHR has: the state after a past first install. */
 export function mirrorOf(org: EhrOrganization, now: number): OrgMirror {
   const stamp = isoAt(now);
+  const appointments = new Map(org.appointments.map((appointment) => [appointment.id, { ...clone(appointment), lastSyncedAt: stamp }]));
   return {
     syncedAt: now,
     facilities: new Map(org.facilities.map((facility) => [facility.id, clone(facility)])),
     providers: new Map(org.providers.map((provider) => [provider.id, { ...clone(provider), isStub: false }])),
-    appointments: new Map(org.appointments.map((appointment) => [appointment.id, { ...clone(appointment), lastSyncedAt: stamp }])),
+    appointments,
+    appointmentsByProvider: indexByProvider(appointments),
     templates: clone(org.templates),
     notes: new Map(org.notes.map((note) => [note.id, clone(note)])),
   };
@@ -137,9 +151,11 @@ export function syncMirror(org: EhrOrganization, mirror: OrgMirror, now: number)
   }
 
   const appointmentEvents: WebhookEvent[] = [];
+  let appointmentsChanged = false;
   for (const appointment of org.appointments) {
     const before = mirror.appointments.get(appointment.id);
     if (before && !hasTrackedChange(before, appointment) && before.updatedAt === appointment.updatedAt) continue;
+    appointmentsChanged = true;
     const event = appointmentEventFor(before, appointment);
     mirror.appointments.set(appointment.id, { ...clone(appointment), lastSyncedAt: stamp });
     if (!mirror.providers.has(appointment.providerId)) addProviderStub(org, mirror, appointment);
@@ -147,6 +163,7 @@ export function syncMirror(org: EhrOrganization, mirror: OrgMirror, now: number)
     changes.push({ entity: "appointment", id: appointment.id, change: before ? "updated" : "created" });
     appointmentEvents.push({ type: event.type, data: appointmentEventData(org, appointment, event.previousStatus), timestamp: appointment.updatedAt });
   }
+  if (appointmentsChanged) mirror.appointmentsByProvider = indexByProvider(mirror.appointments);
   // Events rule 3 of delivery: consumers order on updatedAt; emit in that order too.
   appointmentEvents.sort((a, b) => a.timestamp.localeCompare(b.timestamp));
   events.push(...appointmentEvents);
