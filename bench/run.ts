@@ -1,5 +1,6 @@
 import { runAvailabilityBench } from "./availability-bench.ts";
 import { runBffBench } from "./bff-bench.ts";
+import { runBffMemoryBench } from "./bff-memory-bench.ts";
 import { runEmulatorSlotsBench } from "./emulator-slots-bench.ts";
 import { runExpansionBench } from "./expansion-bench.ts";
 import { runSpaBench } from "./spa-bench.ts";
@@ -7,7 +8,7 @@ import { runSpaBench } from "./spa-bench.ts";
 // `npm run bench`: every benchmark, one JSON line of figures each, on stdout.
 // The SPA figures need a build (`npm run build`) and Debian's Chromium.
 
-const benches: (() => Promise<Record<string, unknown> | Record<string, unknown>[]>)[] = [runExpansionBench, runEmulatorSlotsBench, runBffBench, runSpaBench, runAvailabilityBench];
+const benches: (() => Promise<Record<string, unknown> | Record<string, unknown>[]>)[] = [runExpansionBench, runEmulatorSlotsBench, runBffBench, runBffMemoryBench, runSpaBench, runAvailabilityBench];
 benches.push(async () => (await import("./slots-bench.ts")).runSlotsBench());
 
 for (const bench of benches) {
