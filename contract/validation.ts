@@ -53,3 +53,10 @@ export function parseDescribed<T extends z.ZodMiniType>(schema: T, input: unknow
   const result = safeParse(schema, input, { reportInput: true });
   return result.success ? { success: true, data: result.data } : { success: false, message: describeZodError(result.error, subject) };
 }
+
+/** A URL's query as one string per name; repeated parameters are joined with commas (seed 001: ids "repeated or comma-separated"). */
+export function queryRecord(queries: Record<string, string[]>): Record<string, string> {
+  const record: Record<string, string> = {};
+  for (const [name, values] of Object.entries(queries)) record[name] = values.join(",");
+  return record;
+}

@@ -1,6 +1,6 @@
 import type * as z from "zod/mini";
 import type { Context } from "hono";
-import { parseDescribed } from "../../contract/validation.ts";
+import { parseDescribed, queryRecord } from "../../contract/validation.ts";
 import { badRequest } from "./service-error.ts";
 
 /**
@@ -8,9 +8,7 @@ import { badRequest } from "./service-error.ts";
  * joined with commas (seed 001: facility ids "repeated or comma-separated").
  */
 export function parseQuery<T extends z.ZodMiniType>(c: Context, schema: T): z.infer<T> {
-  const raw: Record<string, string> = {};
-  for (const [name, values] of Object.entries(c.req.queries())) raw[name] = values.join(",");
-  const result = parseDescribed(schema, raw, "query");
+  const result = parseDescribed(schema, queryRecord(c.req.queries()), "query");
   if (!result.success) throw badRequest(result.message);
   return result.data;
 }

@@ -10,9 +10,8 @@ import type { AppointmentType, AvailabilityTemplate } from "../../contract/clini
 
 export type EhrKind = "A" | "B";
 
-/** The sandbox roles; the first three are clinical (DESIGN.md "The sandbox identities"). */
+/** The sandbox roles; the first three are clinical (contract/app-api/session.ts CLINICAL_ROLES; DESIGN.md "The sandbox identities"). */
 export const SANDBOX_ROLES = ["Physician", "Nurse Practitioner", "Medical Assistant", "Front Desk", "Scheduler"] as const;
-export const CLINICAL_ROLES = ["Physician", "Nurse Practitioner", "Medical Assistant"] as const;
 
 export interface EhrProvider extends Provider {
   /** The provider's id in the EHR; appointment events carry it as `providerUsersEhrId`. */

@@ -1,13 +1,11 @@
 import type * as z from "zod/mini";
 import type { Context } from "hono";
-import { parseDescribed } from "../../contract/validation.ts";
+import { parseDescribed, queryRecord } from "../../contract/validation.ts";
 import { badRequest } from "./app-error.ts";
 
 /** Parses a query with a contract/app-api schema; repeated parameters are joined with commas. 400 names the field. */
 export function parseQuery<T extends z.ZodMiniType>(c: Context, schema: T): z.infer<T> {
-  const raw: Record<string, string> = {};
-  for (const [name, values] of Object.entries(c.req.queries())) raw[name] = values.join(",");
-  const result = parseDescribed(schema, raw, "query");
+  const result = parseDescribed(schema, queryRecord(c.req.queries()), "query");
   if (!result.success) throw badRequest(result.message);
   return result.data;
 }

@@ -41,11 +41,6 @@ export function zoneAbbreviation(epochMs: number, zone: string): string {
   return name;
 }
 
-/** e.g. "Mon 23 Nov" in the zone. */
-export function formatDay(epochMs: number, zone: string): string {
-  return formatter(zone, { weekday: "short", day: "numeric", month: "short" }).format(epochMs);
-}
-
 export function browserZone(): string {
   return Intl.DateTimeFormat().resolvedOptions().timeZone;
 }
