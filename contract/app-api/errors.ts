@@ -3,7 +3,8 @@ import * as z from "zod/mini";
 // The BFF's error body (DESIGN.md "The BFF's API"): the spec's
 // `{code, message, trace_id}`, plus what helps the SPA say what to do.
 
-export const appErrorBody = z.object({
+/** Loose: some errors carry more (a note conflict's `current`, see note.ts). */
+export const appErrorBody = z.looseObject({
   code: z.string(),
   message: z.string(),
   trace_id: z.string(),

@@ -1,5 +1,5 @@
 import type { Slot } from "../../../contract/clinic-api/schedule.ts";
-import { toRawUuid } from "../../../contract/ids.ts";
+import { rawId } from "../../lib/raw-id.ts";
 import { dayLengthMinutes, localDateOf } from "../../../contract/time/zoned-time.ts";
 
 // Slots grouped by local day and provider. A slot belongs to the local date it
@@ -12,14 +12,6 @@ export function slotKey(slot: Pick<Slot, "providerId" | "facilityId" | "startsAt
   return `${rawId(slot.providerId)}|${rawId(slot.facilityId)}|${Date.parse(slot.startsAt)}`;
 }
 
-/** The raw UUID behind either id form (pickers give raw UUIDs, slots `prv_`/`fac_` ids); other strings lower-cased. */
-export function rawId(id: string): string {
-  try {
-    return toRawUuid(id);
-  } catch {
-    return id.toLowerCase();
-  }
-}
 
 export interface GroupedSlot {
   key: string;

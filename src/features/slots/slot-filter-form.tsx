@@ -2,7 +2,7 @@ import { useId, useState, type FormEvent } from "react";
 import type { PickerAppointmentType } from "../../../contract/app-api/session.ts";
 import type { SlotSearchQuery } from "../../../contract/app-api/slots.ts";
 import { Button } from "../../components/ui/button.tsx";
-import { MultiSelectPicker, type PickerOption } from "./multi-select-picker.tsx";
+import { MultiSelectPicker, type PickerOption } from "../../components/ui/multi-select-picker.tsx";
 import { draftOf, effectiveSlotLength, filtersFromDraft, type SlotFilterDraft, type SlotFilterErrors } from "./slot-filters.ts";
 
 // The filters. Edits stay in the form until Search: the search runs on

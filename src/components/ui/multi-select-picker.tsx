@@ -1,6 +1,6 @@
 import { Checkbox, Popover } from "radix-ui";
 import { useId, useMemo, useState } from "react";
-import { rawId } from "./group-slots.ts";
+import { rawId } from "../../lib/raw-id.ts";
 
 // A multi-select with a search box: Radix Popover (focus management, Escape,
 // outside click, collision with the iframe's edges) and Radix Checkbox, styled

@@ -1,0 +1,91 @@
+import { queryOptions } from "@tanstack/react-query";
+import * as z from "zod/mini";
+import {
+  noteConflictDetails,
+  noteDraftDeleteResponse,
+  noteDraftResponse,
+  noteImageDeleteResponse,
+  noteImagesResponse,
+  noteResponse,
+  noteTasksResponse,
+  taskResponse,
+  type NoteConflictDetails,
+  type NoteDraftPutRequest,
+  type NotePatchRequest,
+  type TaskCreateRequest,
+} from "../../contract/app-api/note.ts";
+import { ApiError, callBff } from "./bff-client.ts";
+
+// The note view's calls (DESIGN.md "The BFF's API"). Keys from general to
+// specific (STYLE.md 5); a live `note.changed` event invalidates
+// ["note", id], ["note-images", id] and ["note-tasks", id].
+
+const notePath = (noteId: string) => `/api/notes/${encodeURIComponent(noteId)}`;
+
+/** How often an open note is re-read: the service sends no note events, so a signature in the EHR is seen this way (and on focus). */
+export const NOTE_REFRESH_MS = 20_000;
+
+export const noteQuery = (noteId: string) =>
+  queryOptions({
+    queryKey: ["note", noteId] as const,
+    queryFn: ({ signal }) => callBff(notePath(noteId), noteResponse, { signal }),
+    refetchInterval: NOTE_REFRESH_MS,
+    refetchOnWindowFocus: "always",
+  });
+
+export const noteDraftQuery = (noteId: string) =>
+  queryOptions({
+    queryKey: ["note-draft", noteId] as const,
+    queryFn: ({ signal }) => callBff(`${notePath(noteId)}/draft`, noteDraftResponse, { signal }),
+    // Read once when the note opens; the editor owns the draft afterwards.
+    staleTime: Infinity,
+    refetchOnWindowFocus: false,
+  });
+
+export const noteTasksQuery = (noteId: string) =>
+  queryOptions({
+    queryKey: ["note-tasks", noteId] as const,
+    queryFn: ({ signal }) => callBff(`${notePath(noteId)}/tasks`, noteTasksResponse, { signal }),
+  });
+
+export const noteImagesQuery = (noteId: string) =>
+  queryOptions({
+    queryKey: ["note-images", noteId] as const,
+    queryFn: ({ signal }) => callBff(`${notePath(noteId)}/images`, noteImagesResponse, { signal }),
+  });
+
+/** Saves the changed fields; rejects with an `ApiError` (see {@link noteConflictOf} and {@link isEhrFailure}). */
+export function patchNote(noteId: string, request: NotePatchRequest) {
+  return callBff(notePath(noteId), noteResponse, { method: "PATCH", body: request });
+}
+
+export function saveNoteDraft(noteId: string, draft: NoteDraftPutRequest) {
+  return callBff(`${notePath(noteId)}/draft`, noteDraftResponse, { method: "PUT", body: draft });
+}
+
+export function deleteNoteDraft(noteId: string) {
+  return callBff(`${notePath(noteId)}/draft`, noteDraftDeleteResponse, { method: "DELETE" });
+}
+
+export function createNoteTask(noteId: string, request: TaskCreateRequest) {
+  return callBff(`${notePath(noteId)}/tasks`, taskResponse, { method: "POST", body: request });
+}
+
+export function deleteNoteImage(noteId: string, imageId: string) {
+  return callBff(`${notePath(noteId)}/images/${encodeURIComponent(imageId)}`, noteImageDeleteResponse, { method: "DELETE" });
+}
+
+/** The details of a 409 `conflict` on a note write: signed, or a field changed since the user started. */
+export function noteConflictOf(error: unknown): NoteConflictDetails | null {
+  if (!(error instanceof ApiError) || error.body.code !== "conflict") return null;
+  const parsed = z.safeParse(noteConflictDetails, error.body);
+  return parsed.success ? parsed.data : null;
+}
+
+/** Codes meaning the EHR did not take a write (seed 001 "Errors") or could not be reached: the text is kept and Retry offered. */
+const EHR_FAILURE_CODES = new Set(["server_unresponsive", "unexpected_integration_error", "upstream_unavailable", "upstream_timeout", "internal_error", "rate_limited"]);
+
+export function isEhrFailure(error: unknown): boolean {
+  if (!(error instanceof ApiError)) return true; // the network: the BFF was not reached
+  return EHR_FAILURE_CODES.has(error.body.code) || error.status >= 500;
+}
