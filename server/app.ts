@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
 import { createHostTokenVerifier, type HostTokenVerifier } from "./auth/host-token-verifier.ts";
 import { requireHostSession } from "./auth/require-host-session.ts";
 import { createClinicClient, UpstreamError, type ClinicClient, type ClinicClientOptions } from "./clinic/clinic-client.ts";
@@ -15,6 +16,7 @@ import { registerDirectoryRoutes } from "./routes/directory-routes.ts";
 import { registerAvailabilityRoutes } from "./routes/availability-routes.ts";
 import { registerContextRoutes } from "./routes/context-routes.ts";
 import { registerLiveEventRoutes } from "./routes/live-event-routes.ts";
+import { registerNoteRoutes } from "./routes/note-routes.ts";
 import { registerScheduleRoutes } from "./routes/schedule-routes.ts";
 import { registerSessionRoutes } from "./routes/session-routes.ts";
 import { securityHeaders } from "./static/security-headers.ts";
@@ -51,6 +53,9 @@ export interface Bff {
   start(): Promise<void>;
   close(): Promise<void>;
 }
+
+/** Four note fields of 100,000 characters with their baselines, with room to spare. */
+const MAX_API_BODY_BYTES = 4 * 1024 * 1024;
 
 const newTraceId = () => `tdm_${randomBytes(12).toString("hex")}`;
 
@@ -129,6 +134,14 @@ export function createBffApp(deps: BffDeps): Bff {
   );
 
   const api = new Hono<AppEnv>();
+  api.use(
+    bodyLimit({
+      maxSize: MAX_API_BODY_BYTES,
+      onError: () => {
+        throw new AppError(413, "payload_too_large", `The request body must be at most ${MAX_API_BODY_BYTES / 1024 / 1024} MB`);
+      },
+    }),
+  );
   api.use(requireHostSession({ verify: verifyHostToken, installations, usedTokenIds: store.usedTokenIds }));
   registerSessionRoutes(api, clinic);
   registerDirectoryRoutes(api, clinic);
@@ -136,6 +149,7 @@ export function createBffApp(deps: BffDeps): Bff {
   registerContextRoutes(api, clinic, store.audit, now);
   registerScheduleRoutes(api, clinic);
   registerAvailabilityRoutes(api, clinic);
+  registerNoteRoutes(api, { clinic, store, hub, now });
   api.all("*", (c) => {
     throw new AppError(404, "not_found", `No API route ${c.req.method} ${c.req.path}`);
   });

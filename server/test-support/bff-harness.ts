@@ -23,6 +23,8 @@ export interface BffHarness {
   transcript: string[];
   /** Every upstream request the BFF sent: "METHOD url". */
   upstreamRequests: string[];
+  /** The bodies of upstream writes, in order: "METHOD path" and the JSON text. */
+  upstreamWrites: { call: string; body: string }[];
   api(path: string, init?: { token?: string | null; method?: string; body?: unknown; headers?: Record<string, string> }): Promise<Response>;
   hostToken(claims?: { organizationId?: string; userId?: string; noteId?: string; patientId?: string; facilityId?: string }): Promise<string>;
   userWithRole(role: string, organizationId?: string): string;
@@ -33,6 +35,7 @@ export async function createBffHarness(store: Store, options: { configOverrides?
   const target: { app?: Hono<AppEnv> } = {};
   const transcript: string[] = [];
   const upstreamRequests: string[] = [];
+  const upstreamWrites: { call: string; body: string }[] = [];
   const emulator = createTestEmulator({
     clock: new EmulatorClock(Date.now(), false),
     fetch: (input, init) => {
@@ -48,10 +51,11 @@ export async function createBffHarness(store: Store, options: { configOverrides?
     config,
     store,
     logger,
-    fetch: (input, init) => {
+    fetch: async (input, init) => {
       const request = new Request(input, init);
       upstreamRequests.push(`${request.method} ${request.url}`);
-      return Promise.resolve(emulator.emulator.app.fetch(request));
+      if (request.method !== "GET") upstreamWrites.push({ call: `${request.method} ${new URL(request.url).pathname}`, body: await request.clone().text() });
+      return emulator.emulator.app.fetch(request);
     },
   });
   target.app = bff.app;
@@ -77,6 +81,7 @@ export async function createBffHarness(store: Store, options: { configOverrides?
     logLines,
     transcript,
     upstreamRequests,
+    upstreamWrites,
     async api(path, init = {}) {
       const headers: Record<string, string> = { ...init.headers };
       if (init.token) headers.authorization = `Bearer ${init.token}`;

@@ -1,0 +1,317 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import * as z from "zod/mini";
+import { appErrorBody } from "../../contract/app-api/errors.ts";
+import { noteConflictDetails, noteDraftResponse, noteImageDeleteResponse, noteImagesResponse, noteResponse, noteTasksResponse, taskResponse } from "../../contract/app-api/note.ts";
+import { ORG_A_ID } from "../../emulator/world/identities.ts";
+import type { EhrNote } from "../../emulator/world/types.ts";
+import { createStore } from "../store/create-store.ts";
+import type { Store } from "../store/store.ts";
+import { createBffHarness, type BffHarness } from "../test-support/bff-harness.ts";
+
+// The note routes against the emulator: only the note in the token, only
+// clinical roles; a PATCH sends only the fields it names, refuses a stale
+// baseline and a signed note; EHR failures keep the draft; tasks take the
+// token's provider.
+
+let store: Store;
+let harness: BffHarness;
+
+beforeAll(async () => {
+  store = await createStore();
+  harness = await createBffHarness(store);
+});
+
+afterAll(async () => {
+  await harness.close();
+  await store.close();
+});
+
+beforeEach(async () => {
+  await harness.emulator.sandbox("POST", "/reset", {});
+  // Reset also resets the webhook target; notes send no events, so none is needed here.
+});
+
+function ehrNotes(): EhrNote[] {
+  const org = harness.emulator.emulator.state.org(ORG_A_ID);
+  if (!org) throw new Error("no org A");
+  return org.ehr.notes;
+}
+
+/** An unsigned note with images, and a physician assigned to it. */
+function editableNote(): { note: EhrNote; physicianId: string } {
+  const note = ehrNotes().find((candidate) => candidate.status === "awaiting_sign" && candidate.images.length > 0);
+  if (!note) throw new Error("no editable note with images in the seed");
+  return { note, physicianId: harness.userWithRole("Physician") };
+}
+
+async function tokenFor(noteId: string, userId?: string) {
+  return harness.hostToken({ noteId, ...(userId ? { userId } : {}) });
+}
+
+async function call(path: string, init: { noteId: string; method?: string; body?: unknown; userId?: string }) {
+  return harness.api(path, { token: await tokenFor(init.noteId, init.userId), method: init.method ?? "GET", body: init.body });
+}
+
+async function errorOf(response: Response) {
+  return z.parse(appErrorBody, await response.json());
+}
+
+const upstreamPatches = () => harness.upstreamWrites.filter((write) => write.call.startsWith("PATCH "));
+
+describe("access", () => {
+  it("serves the note in the token to a clinical role, and records the read", async () => {
+    const { note } = editableNote();
+    const response = await call(`/api/notes/${note.id}`, { noteId: note.id });
+    expect(response.status).toBe(200);
+    const body = z.parse(noteResponse, await response.json());
+    expect(body.note.id).toBe(note.id);
+    await store.audit.flush();
+    expect((await store.audit.list(ORG_A_ID)).some((entry) => entry.resourceType === "note" && entry.resourceId === note.id && entry.action === "read")).toBe(true);
+  });
+
+  it("refuses another note than the token's with 403, and a token without a note", async () => {
+    const [first, second] = ehrNotes();
+    if (!first || !second) throw new Error("need two notes");
+    const patchesBefore = upstreamPatches().length;
+    const other = await call(`/api/notes/${second.id}`, { noteId: first.id });
+    expect(other.status).toBe(403);
+    expect((await errorOf(other)).message).toMatch(/only the note that is open/);
+    const none = await harness.api(`/api/notes/${first.id}`, { token: await harness.hostToken() });
+    expect(none.status).toBe(403);
+    const write = await call(`/api/notes/${second.id}`, { noteId: first.id, method: "PATCH", body: { otherExamComments: "x" } });
+    expect(write.status).toBe(403);
+    expect(upstreamPatches().length).toBe(patchesBefore);
+  });
+
+  it.each(["Front Desk", "Scheduler"])("refuses the %s role, reads too", async (role) => {
+    const { note } = editableNote();
+    const userId = harness.userWithRole(role);
+    for (const [path, method] of [
+      [`/api/notes/${note.id}`, "GET"],
+      [`/api/notes/${note.id}/images`, "GET"],
+      [`/api/notes/${note.id}/draft`, "GET"],
+      [`/api/notes/${note.id}/tasks`, "GET"],
+    ] as const) {
+      const response = await call(path, { noteId: note.id, userId, method });
+      expect(response.status).toBe(403);
+      expect((await errorOf(response)).code).toBe("role_forbidden");
+    }
+  });
+
+  it("rejects an id that is not a note id with 400", async () => {
+    const { note } = editableNote();
+    const response = await call(`/api/notes/not-a-note`, { noteId: note.id });
+    expect(response.status).toBe(400);
+    expect((await errorOf(response)).message).toMatch(/^id: /);
+  });
+});
+
+describe("PATCH /api/notes/:id", () => {
+  it("sends only the fields named, and the other fields stay as they were", async () => {
+    const { note } = editableNote();
+    const before = structuredClone(note.soapNote);
+    const response = await call(`/api/notes/${note.id}`, {
+      noteId: note.id,
+      method: "PATCH",
+      body: { otherExamComments: "Gait steady; no edema.", baseline: { otherExamComments: before.exam.otherExamComments } },
+    });
+    expect(response.status).toBe(200);
+    const { note: saved } = z.parse(noteResponse, await response.json());
+    expect(saved.soapNote.exam.otherExamComments).toBe("Gait steady; no edema.");
+    expect(saved.soapNote.hpi.additionalHpiComments).toBe(before.hpi.additionalHpiComments);
+    expect(saved.soapNote.impressionsPlansComments).toBe(before.impressionsPlansComments);
+    expect(saved.soapNote.stickyNote.description).toBe(before.stickyNote.description);
+    expect(note.soapNote.exam.otherExamComments).toBe("Gait steady; no edema.");
+    expect(note.soapNote.hpi.additionalHpiComments).toBe(before.hpi.additionalHpiComments);
+    await store.audit.flush();
+    expect((await store.audit.list(ORG_A_ID)).some((entry) => entry.action === "write" && entry.resourceId === note.id)).toBe(true);
+  });
+
+  it("puts only the named fields in the upstream body", async () => {
+    const { note } = editableNote();
+    const response = await call(`/api/notes/${note.id}`, { noteId: note.id, method: "PATCH", body: { stickyNoteDescription: "Call the lab" } });
+    expect(response.status).toBe(200);
+    expect(harness.upstreamWrites.filter((write) => write.call.startsWith("PATCH ")).at(-1)).toEqual({ call: `PATCH /v1/notes/${note.id}`, body: JSON.stringify({ stickyNoteDescription: "Call the lab" }) });
+  });
+
+  it.each([
+    ["a field that cannot be written", { status: "signed" }, /status/],
+    ["a number for text", { otherExamComments: 42 }, /otherExamComments/],
+    ["no field", {}, /name at least one field/],
+    ["a baseline without its field", { otherExamComments: "x", baseline: { stickyNoteDescription: "y" } }, /baseline\.stickyNoteDescription/],
+    ["an over-long text", { otherExamComments: "x".repeat(100_001) }, /otherExamComments: must be at most 100000 characters/],
+  ])("refuses %s with a 400 naming the problem", async (_label, body, message) => {
+    const { note } = editableNote();
+    const before = note.soapNote.exam.otherExamComments;
+    const response = await call(`/api/notes/${note.id}`, { noteId: note.id, method: "PATCH", body });
+    expect(response.status).toBe(400);
+    expect((await errorOf(response)).message).toMatch(message);
+    expect(note.soapNote.exam.otherExamComments).toBe(before);
+  });
+
+  it("refuses a stale baseline with 409 and the values now, and changes nothing", async () => {
+    const { note } = editableNote();
+    note.soapNote.hpi.additionalHpiComments = "Edited by a colleague in the EHR";
+    note.version += 1;
+    harness.emulator.emulator.state.sync(ORG_A_ID);
+    const versionBefore = note.version;
+    const response = await call(`/api/notes/${note.id}`, {
+      noteId: note.id,
+      method: "PATCH",
+      body: { additionalHpiComments: "My text", otherExamComments: "Also mine", baseline: { additionalHpiComments: "What I started from", otherExamComments: note.soapNote.exam.otherExamComments } },
+    });
+    expect(response.status).toBe(409);
+    const body: unknown = await response.json();
+    expect(z.parse(appErrorBody, body).code).toBe("conflict");
+    const details = z.parse(noteConflictDetails, body);
+    expect(details.reason).toBe("stale_baseline");
+    expect(details.conflictingFields).toEqual(["additionalHpiComments"]);
+    expect(details.current.additionalHpiComments).toBe("Edited by a colleague in the EHR");
+    expect(note.soapNote.hpi.additionalHpiComments).toBe("Edited by a colleague in the EHR");
+    expect(note.version).toBe(versionBefore);
+  });
+
+  it("answers conflict for a signed note, from the re-read and from the EHR when the mirror lags", async () => {
+    const signed = ehrNotes().find((candidate) => candidate.status === "signed");
+    if (!signed) throw new Error("no signed note");
+    const response = await call(`/api/notes/${signed.id}`, { noteId: signed.id, method: "PATCH", body: { otherExamComments: "late" } });
+    expect(response.status).toBe(409);
+    expect(z.parse(noteConflictDetails, await response.json()).reason).toBe("note_signed");
+
+    const { note } = editableNote();
+    await harness.emulator.sandbox("POST", `/ehr/${ORG_A_ID}/notes/${note.id}/sign`, {});
+    const lagging = await call(`/api/notes/${note.id}`, { noteId: note.id, method: "PATCH", body: { otherExamComments: "late" } });
+    expect(lagging.status).toBe(409);
+    const details = z.parse(noteConflictDetails, await lagging.json());
+    expect(details).toMatchObject({ reason: "note_signed", noteStatus: "signed" });
+  });
+
+  it.each([
+    ["server_unresponsive", 503],
+    ["unexpected_integration_error", 502],
+  ])("keeps the draft when the EHR answers %s, and a retry succeeds", async (code, status) => {
+    const { note } = editableNote();
+    const draft = { fields: { otherExamComments: "Typed before the failure" }, baseline: { otherExamComments: note.soapNote.exam.otherExamComments }, noteVersion: note.version };
+    expect((await call(`/api/notes/${note.id}/draft`, { noteId: note.id, method: "PUT", body: draft })).status).toBe(200);
+    await harness.emulator.sandbox("POST", "/faults", { method: "PATCH", path: "/v1/notes/{noteId}", code, count: 1 });
+    const failed = await call(`/api/notes/${note.id}`, { noteId: note.id, method: "PATCH", body: { ...draft.fields, baseline: draft.baseline } });
+    expect(failed.status).toBe(status);
+    const error = await errorOf(failed);
+    expect(error.code).toBe(code);
+    expect(error.message).toMatch(/EHR/);
+    const kept = z.parse(noteDraftResponse, await (await call(`/api/notes/${note.id}/draft`, { noteId: note.id })).json());
+    expect(kept.draft?.fields).toEqual(draft.fields);
+
+    const retried = await call(`/api/notes/${note.id}`, { noteId: note.id, method: "PATCH", body: { ...draft.fields, baseline: draft.baseline } });
+    expect(retried.status).toBe(200);
+    const gone = z.parse(noteDraftResponse, await (await call(`/api/notes/${note.id}/draft`, { noteId: note.id })).json());
+    expect(gone.draft).toBeNull();
+  });
+});
+
+describe("drafts", () => {
+  it("keeps one draft per organization, user and note; another user does not see it", async () => {
+    const { note } = editableNote();
+    const nurse = harness.userWithRole("Nurse Practitioner");
+    const body = { fields: { stickyNoteDescription: "Half-typed" }, baseline: { stickyNoteDescription: "" }, noteVersion: 3 };
+    const put = await call(`/api/notes/${note.id}/draft`, { noteId: note.id, method: "PUT", body });
+    expect(put.status).toBe(200);
+    const mine = z.parse(noteDraftResponse, await (await call(`/api/notes/${note.id}/draft`, { noteId: note.id })).json());
+    expect(mine.draft).toMatchObject({ fields: body.fields, baseline: body.baseline, noteVersion: 3 });
+    const theirs = z.parse(noteDraftResponse, await (await call(`/api/notes/${note.id}/draft`, { noteId: note.id, userId: nurse })).json());
+    expect(theirs.draft).toBeNull();
+    const deleted = await call(`/api/notes/${note.id}/draft`, { noteId: note.id, method: "DELETE" });
+    expect(await deleted.json()).toEqual({ deleted: true });
+  });
+
+  it("refuses a draft with a field that cannot be written", async () => {
+    const { note } = editableNote();
+    const response = await call(`/api/notes/${note.id}/draft`, { noteId: note.id, method: "PUT", body: { fields: { hpi: "x" }, baseline: {}, noteVersion: null } });
+    expect(response.status).toBe(400);
+    expect((await errorOf(response)).message).toMatch(/fields/);
+  });
+
+  it("keeps text typed after the saved text, starting from what was saved", async () => {
+    const { note } = editableNote();
+    const start = note.soapNote.exam.otherExamComments;
+    await call(`/api/notes/${note.id}/draft`, { noteId: note.id, method: "PUT", body: { fields: { otherExamComments: "Saved part and more" }, baseline: { otherExamComments: start }, noteVersion: note.version } });
+    expect((await call(`/api/notes/${note.id}`, { noteId: note.id, method: "PATCH", body: { otherExamComments: "Saved part", baseline: { otherExamComments: start } } })).status).toBe(200);
+    const rest = z.parse(noteDraftResponse, await (await call(`/api/notes/${note.id}/draft`, { noteId: note.id })).json());
+    expect(rest.draft).toMatchObject({ fields: { otherExamComments: "Saved part and more" }, baseline: { otherExamComments: "Saved part" } });
+  });
+});
+
+describe("tasks", () => {
+  it("creates a task as the token's provider even when the body names another, and lists it", async () => {
+    const { note, physicianId } = editableNote();
+    const impostor = harness.userWithRole("Nurse Practitioner");
+    const assistant = harness.userWithRole("Medical Assistant");
+    const response = await call(`/api/notes/${note.id}/tasks`, {
+      noteId: note.id,
+      userId: physicianId,
+      method: "POST",
+      body: { notes: "Order a knee X-ray", assigneeIds: [assistant, impostor], providerId: impostor },
+    });
+    expect(response.status).toBe(200);
+    const { task } = z.parse(taskResponse, await response.json());
+    expect(task.assignedProviders.map((provider) => provider.id).sort()).toEqual([assistant, impostor].sort());
+    const sent = harness.upstreamWrites.filter((write) => write.call === "POST /v2/tasks").at(-1);
+    expect(JSON.parse(sent?.body ?? "null")).toEqual({ noteId: note.id, providerId: physicianId, notes: "Order a knee X-ray", assigneeIds: [assistant, impostor] });
+    const listed = z.parse(noteTasksResponse, await (await call(`/api/notes/${note.id}/tasks`, { noteId: note.id })).json());
+    expect(listed.tasks.map((entry) => entry.id)).toContain(task.id);
+    expect(listed.source).toBe("tandem");
+  });
+
+  it.each([
+    [{ notes: "Call the patient", assigneeIds: [] }, /assigneeIds: choose at least one assignee/],
+    [{ notes: "   ", assigneeIds: ["x"] }, /notes: a task needs a description/],
+    [{ assigneeIds: ["x"] }, /notes/],
+  ])("refuses %j with a 400", async (body, message) => {
+    const { note } = editableNote();
+    const response = await call(`/api/notes/${note.id}/tasks`, { noteId: note.id, method: "POST", body });
+    expect(response.status).toBe(400);
+    expect((await errorOf(response)).message).toMatch(message);
+  });
+
+  it("answers 502 with a clear message when the EHR push fails, and records nothing", async () => {
+    const { note } = editableNote();
+    const before = (await store.tasks.listByNote(ORG_A_ID, note.id)).length;
+    await harness.emulator.sandbox("POST", "/faults", { method: "POST", path: "/v2/tasks", status: 502, count: 1 });
+    const response = await call(`/api/notes/${note.id}/tasks`, { noteId: note.id, method: "POST", body: { notes: "Refill request", assigneeIds: [harness.userWithRole("Medical Assistant")] } });
+    expect(response.status).toBe(502);
+    expect((await errorOf(response)).message).toMatch(/EHR did not take the task/);
+    expect((await store.tasks.listByNote(ORG_A_ID, note.id)).length).toBe(before);
+  });
+});
+
+describe("images", () => {
+  it("lists the note's images and deletes one", async () => {
+    const { note } = editableNote();
+    const { images } = z.parse(noteImagesResponse, await (await call(`/api/notes/${note.id}/images`, { noteId: note.id })).json());
+    const target = images[0];
+    if (!target) throw new Error("no image");
+    const response = await call(`/api/notes/${note.id}/images/${target.id}`, { noteId: note.id, method: "DELETE" });
+    expect(response.status).toBe(200);
+    expect(z.parse(noteImageDeleteResponse, await response.json()).image.id).toBe(target.id);
+    const after = z.parse(noteImagesResponse, await (await call(`/api/notes/${note.id}/images`, { noteId: note.id })).json());
+    expect(after.images.map((image) => image.id)).not.toContain(target.id);
+  });
+
+  it("refuses to delete an image of a signed note with conflict", async () => {
+    const signed = ehrNotes().find((candidate) => candidate.status === "signed" && candidate.images.length > 0);
+    if (!signed) throw new Error("no signed note with images");
+    const image = signed.images[0];
+    if (!image) throw new Error("no image");
+    const response = await call(`/api/notes/${signed.id}/images/${image.id}`, { noteId: signed.id, method: "DELETE" });
+    expect(response.status).toBe(409);
+    expect(await errorOf(response)).toMatchObject({ code: "conflict", reason: "note_signed" });
+    expect(signed.images).toContain(image);
+  });
+
+  it("rejects an image id of the wrong form", async () => {
+    const { note } = editableNote();
+    const response = await call(`/api/notes/${note.id}/images/prv_${"0".repeat(32)}`, { noteId: note.id, method: "DELETE" });
+    expect(response.status).toBe(400);
+    expect((await errorOf(response)).message).toMatch(/^imageId: /);
+  });
+});

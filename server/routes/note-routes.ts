@@ -1,0 +1,205 @@
+import type { Context, Hono } from "hono";
+import * as z from "zod/mini";
+import { noteDraftPutRequest, notePatchRequest, taskCreateRequest, type NoteDraftBody } from "../../contract/app-api/note.ts";
+import { task as taskSchema, type Note } from "../../contract/clinic-api/note.ts";
+import { isRawUuid, parseV3PathId } from "../../contract/ids.ts";
+import { requireClinicalRole, requireGrantedScope } from "../auth/scopes.ts";
+import type { ClinicClient } from "../clinic/clinic-client.ts";
+import { UpstreamError } from "../clinic/upstream-error.ts";
+import type { LiveEventHub } from "../events/live-event-hub.ts";
+import type { AppEnv } from "../http/app-env.ts";
+import { AppError, badRequest } from "../http/app-error.ts";
+import { parseJsonBody } from "../http/validate.ts";
+import { conflictWith, draftAfterSave, planNoteChange, signedConflict } from "../notes/note-change.ts";
+import type { AuditEntry, NoteDraft, Store } from "../store/store.ts";
+
+// The note routes (DESIGN.md "The BFF's API", "The host bridge" 4, "Rules"):
+// only the note in the token's `note_id`, only clinical roles, reads too;
+// writes need `write:soap_notes`. The service's PATCH has no precondition, so
+// a change carrying a `baseline` is checked against a re-read of the note and
+// refused with 409 and the note's values now when it is stale. Notes are never
+// cached. Every access is recorded in the audit trail.
+
+const WRITE_SCOPE = "write:soap_notes";
+
+export interface NoteRouteDeps {
+  clinic: ClinicClient;
+  store: Pick<Store, "noteDrafts" | "tasks" | "audit">;
+  hub: LiveEventHub;
+  now: () => number;
+}
+
+/** The note in the token's context, after the role check; 403 for any other note. */
+function noteInContext(c: Context<AppEnv>): string {
+  requireClinicalRole(c);
+  const session = c.get("session");
+  if (session.noteId === null) throw new AppError(403, "forbidden", "No note is open in the EHR: open the note there first");
+  const requested = c.req.param("id") ?? "";
+  if (!isRawUuid(requested)) throw badRequest("id: must be a note id (a UUID)");
+  if (requested.toLowerCase() !== session.noteId.toLowerCase()) throw new AppError(403, "forbidden", "Tandem opens only the note that is open in the EHR");
+  return session.noteId.toLowerCase();
+}
+
+/** A write the EHR did not take, in words the user can act on; other failures pass through. */
+function writeFailure(error: unknown, what: string): unknown {
+  if (!(error instanceof UpstreamError)) return error;
+  const trace = error.upstreamTraceId ? { upstream_trace_id: error.upstreamTraceId } : {};
+  switch (error.code) {
+    case "server_unresponsive":
+      return new AppError(503, error.code, `The EHR did not answer, so ${what} was not saved. Your text is kept: try again.`, trace);
+    case "unexpected_integration_error":
+      return new AppError(502, error.code, `The EHR did not take ${what}: nothing was saved there. Your text is kept: try again.`, trace);
+    case "upstream_unavailable":
+    case "upstream_timeout":
+      return new AppError(503, error.code, `The clinic data service could not be reached, so ${what} was not saved. Your text is kept: try again.`, trace);
+    default:
+      // The service answers 502 on a failed task push without naming a code (seed 001 "Errors").
+      if (error.upstreamStatus === 502) return new AppError(502, "unexpected_integration_error", `The EHR did not take ${what}: nothing was saved there. Your text is kept: try again.`, trace);
+      return error;
+  }
+}
+
+const draftBody = (draft: NoteDraft): NoteDraftBody => ({
+  fields: draft.fields,
+  baseline: draft.baseline,
+  noteVersion: draft.noteVersion,
+  updatedAt: new Date(draft.updatedAt).toISOString(),
+});
+
+export function registerNoteRoutes(api: Hono<AppEnv>, { clinic, store, hub, now }: NoteRouteDeps): void {
+  const audit = (c: Context<AppEnv>, action: AuditEntry["action"], resourceType: string, resourceId: string) => {
+    const session = c.get("session");
+    store.audit.record({ at: now(), organizationId: session.organizationId, userId: session.userId, action, resourceType, resourceId, traceId: c.get("traceId") });
+  };
+  const readNote = (organizationId: string, noteId: string): Promise<Note> => clinic.request("GET /v1/notes/{noteId}", { organizationId, params: { noteId } });
+  const announce = (organizationId: string, noteId: string) => hub.publish(organizationId, { type: "note.changed", noteId });
+
+  api.get("/notes/:id", async (c) => {
+    const noteId = noteInContext(c);
+    const note = await readNote(c.get("session").organizationId, noteId);
+    audit(c, "read", "note", noteId);
+    return c.json({ note });
+  });
+
+  api.patch("/notes/:id", async (c) => {
+    const noteId = noteInContext(c);
+    requireGrantedScope(c, WRITE_SCOPE);
+    const change = planNoteChange(await parseJsonBody(c, notePatchRequest));
+    if ("error" in change) throw badRequest(change.error);
+    const session = c.get("session");
+    const before = await readNote(session.organizationId, noteId);
+    const refusal = conflictWith(before, change);
+    if (refusal) throw noteConflict(refusal);
+    let saved: Note;
+    try {
+      saved = await clinic.request("PATCH /v1/notes/{noteId}", { organizationId: session.organizationId, params: { noteId }, body: change.upstreamBody });
+    } catch (error) {
+      // The EHR knew it was signed before the service's mirror did.
+      if (error instanceof UpstreamError && error.code === "conflict") throw noteConflict(signedConflict(before));
+      throw writeFailure(error, "the change");
+    }
+    audit(c, "write", "note", noteId);
+    const draft = await store.noteDrafts.get(session.organizationId, session.userId, noteId);
+    if (draft) {
+      const rest = draftAfterSave(draft, change.upstreamBody, now());
+      if (rest) await store.noteDrafts.put(rest);
+      else await store.noteDrafts.delete(session.organizationId, session.userId, noteId);
+    }
+    announce(session.organizationId, noteId);
+    return c.json({ note: saved });
+  });
+
+  api.get("/notes/:id/draft", async (c) => {
+    const noteId = noteInContext(c);
+    const session = c.get("session");
+    const draft = await store.noteDrafts.get(session.organizationId, session.userId, noteId);
+    audit(c, "read", "note_draft", noteId);
+    return c.json({ draft: draft ? draftBody(draft) : null });
+  });
+
+  api.put("/notes/:id/draft", async (c) => {
+    const noteId = noteInContext(c);
+    const body = await parseJsonBody(c, noteDraftPutRequest);
+    for (const field of Object.keys(body.baseline)) {
+      if (!(field in body.fields)) throw badRequest(`baseline.${field}: a baseline is only for a field in the draft`);
+    }
+    const session = c.get("session");
+    const draft: NoteDraft = { organizationId: session.organizationId, userId: session.userId, noteId, fields: body.fields, baseline: body.baseline, noteVersion: body.noteVersion, updatedAt: now() };
+    await store.noteDrafts.put(draft);
+    audit(c, "write", "note_draft", noteId);
+    return c.json({ draft: draftBody(draft) });
+  });
+
+  api.delete("/notes/:id/draft", async (c) => {
+    const noteId = noteInContext(c);
+    const session = c.get("session");
+    const deleted = await store.noteDrafts.delete(session.organizationId, session.userId, noteId);
+    audit(c, "delete", "note_draft", noteId);
+    return c.json({ deleted });
+  });
+
+  api.get("/notes/:id/tasks", async (c) => {
+    const noteId = noteInContext(c);
+    const session = c.get("session");
+    const created = await store.tasks.listByNote(session.organizationId, noteId);
+    audit(c, "read", "task", noteId);
+    return c.json({ tasks: created.map((entry) => z.parse(taskSchema, entry.task)), source: "tandem" as const });
+  });
+
+  api.post("/notes/:id/tasks", async (c) => {
+    const noteId = noteInContext(c);
+    requireGrantedScope(c, WRITE_SCOPE);
+    const request = await parseJsonBody(c, taskCreateRequest);
+    const session = c.get("session");
+    let created;
+    try {
+      // The acting provider is the token's, whatever the body says (DESIGN.md "The host bridge" 3).
+      created = await clinic.request("POST /v2/tasks", {
+        organizationId: session.organizationId,
+        body: { noteId, providerId: session.providerId, notes: request.notes, assigneeIds: request.assigneeIds },
+      });
+    } catch (error) {
+      throw writeFailure(error, "the task");
+    }
+    await store.tasks.insert({ organizationId: session.organizationId, noteId, taskId: created.id, createdBy: session.userId, task: created, createdAt: now() });
+    audit(c, "write", "task", created.id);
+    announce(session.organizationId, noteId);
+    return c.json({ task: created });
+  });
+
+  api.get("/notes/:id/images", async (c) => {
+    const noteId = noteInContext(c);
+    const { images } = await clinic.request("GET /v3/notes/{noteId}/images", { organizationId: c.get("session").organizationId, params: { noteId } });
+    audit(c, "read", "note_image", noteId);
+    return c.json({ images });
+  });
+
+  api.delete("/notes/:id/images/:imageId", async (c) => {
+    const noteId = noteInContext(c);
+    requireGrantedScope(c, WRITE_SCOPE);
+    const imageId = c.req.param("imageId");
+    if (parseV3PathId(imageId, "img") === null) throw badRequest("imageId: must be an image id (img_ followed by 32 hex characters, or a UUID)");
+    const session = c.get("session");
+    let image;
+    try {
+      image = await clinic.request("DELETE /v3/notes/{noteId}/images/{imageId}", { organizationId: session.organizationId, params: { noteId, imageId } });
+    } catch (error) {
+      if (error instanceof UpstreamError && error.code === "conflict") {
+        throw new AppError(409, "conflict", "This note is signed in the EHR, so its images can no longer be deleted", { reason: "note_signed" });
+      }
+      if (error instanceof UpstreamError && error.code === "not_found") throw new AppError(404, "not_found", "That image is no longer on this note");
+      throw writeFailure(error, "the deletion");
+    }
+    audit(c, "delete", "note_image", image.id);
+    announce(session.organizationId, noteId);
+    return c.json({ image });
+  });
+}
+
+function noteConflict(details: ReturnType<typeof signedConflict>): AppError {
+  const message =
+    details.reason === "note_signed"
+      ? "This note is signed in the EHR and can no longer be changed here"
+      : `Someone else changed ${details.conflictingFields.join(", ")} since you started: compare and choose which text to keep`;
+  return new AppError(409, "conflict", message, { ...details });
+}
