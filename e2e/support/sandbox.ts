@@ -9,6 +9,9 @@ export const ORG_A = "3b0f6a2e-5d41-4c8a-9e7b-1f2d3c4b5a61";
 export const ORG_B = "8c4e2d19-7a36-4b5f-a0e1-9d8c7b6a5f42";
 export const ORG_C = "d5a7c3b1-2e4f-4a6b-8c9d-0e1f2a3b4c53";
 
+/** The sandbox data key (test code only, never a browser): reads and writes the emulator directly to check the app, or to act as another client. */
+const DATA_KEY = "svc_dev_ak_5a0d1e2f3a4b5c6d7e8f90a1b2c3d4e5";
+
 export function emulatorUrl(): string {
   const url = process.env.E2E_EMULATOR_URL;
   if (!url) throw new Error("E2E_EMULATOR_URL is not set: run through playwright.config.ts");
@@ -68,4 +71,32 @@ export async function expectAccessible(page: Page): Promise<void> {
 
 export async function saveScreenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: `test-results/screens/${name}.png`, fullPage: true });
+}
+
+/** A `/_sandbox/` control: plain JSON in and out; fails the test on a non-2xx answer. */
+export async function sandbox<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
+  const response = await fetch(`${emulatorUrl()}/_sandbox${path}`, {
+    method,
+    headers: body === undefined ? {} : { "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} /_sandbox${path}: ${response.status} ${text}`);
+  return (text ? JSON.parse(text) : {}) as T;
+}
+
+/** Back to the seeded state (data, faults, clock, webhook settings), then webhooks to the BFF again, as the global setup left them. */
+export async function resetSandbox(): Promise<void> {
+  await sandbox("POST", "/reset");
+  await sandbox("POST", "/webhooks", { url: `${appUrl()}/webhooks/clinic`, headerStyle: "standard" });
+}
+
+/** A data request to the emulator as the BFF would make it (org A by default); answers `data`. */
+export async function upstream<T>(path: string, organizationId = ORG_A, init: { method?: string; body?: unknown } = {}): Promise<T> {
+  const headers: Record<string, string> = { authorization: `Bearer ${DATA_KEY}`, "x-organization-id": organizationId };
+  if (init.body !== undefined) headers["content-type"] = "application/json";
+  const response = await fetch(`${emulatorUrl()}${path}`, { method: init.method ?? "GET", headers, body: init.body === undefined ? undefined : JSON.stringify(init.body) });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${init.method ?? "GET"} ${path}: ${response.status} ${text}`);
+  return (JSON.parse(text) as { data: T }).data;
 }

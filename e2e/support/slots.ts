@@ -1,14 +1,13 @@
 import { expect, type FrameLocator, type Locator, type Page } from "@playwright/test";
 import { addDays, localDateOf, weekdayOf } from "../../contract/time/zoned-time.ts";
-import { ORG_A, appUrl, emulatorUrl, openInHost, sandboxNotes, userWithRole } from "./sandbox.ts";
+import { ORG_A, openInHost, sandbox, sandboxNotes, upstream, userWithRole } from "./sandbox.ts";
+
+export { resetSandbox, sandbox } from "./sandbox.ts";
 
 // What the slot finder specs share: the sandbox controls they drive (reset,
 // faults, EHR bookings, sync), direct reads of the emulator's slots (to know
 // what the app should show, and to check holds from the service's side), and
 // the slot view's form.
-
-/** The sandbox data key (test code only, never a browser): reads the emulator directly to check the app. */
-const DATA_KEY = "svc_dev_ak_5a0d1e2f3a4b5c6d7e8f90a1b2c3d4e5";
 
 export const UPPER_WEST_SIDE = { id: "decb7415-a45c-4b13-8593-61ec146879bf", name: "Riverside Health - Upper West Side", timezone: "America/New_York" };
 export const LINCOLN_PARK = { id: "1b566c2c-b5f1-4bbf-beb3-23271408baaa", name: "Riverside Dermatology - Lincoln Park", timezone: "America/Chicago" };
@@ -27,34 +26,8 @@ export interface AppointmentType {
   abbreviation: string;
 }
 
-/** A `/_sandbox/` control: plain JSON in and out; fails the test on a non-2xx answer. */
-export async function sandbox<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${emulatorUrl()}/_sandbox${path}`, {
-    method,
-    headers: body === undefined ? {} : { "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} /_sandbox${path}: ${response.status} ${text}`);
-  return (text ? JSON.parse(text) : {}) as T;
-}
-
-/** Back to the seeded state (data, faults, clock, webhook settings), then webhooks to the BFF again, as the global setup left them. */
-export async function resetSandbox(): Promise<void> {
-  await sandbox("POST", "/reset");
-  await sandbox("POST", "/webhooks", { url: `${appUrl()}/webhooks/clinic`, headerStyle: "standard" });
-}
-
 export async function syncOrganization(organizationId = ORG_A): Promise<{ results: { changes: unknown[]; events: { type: string }[] }[] }> {
   return sandbox("POST", "/sync", { organizationId });
-}
-
-/** A data request to the emulator as the BFF would make it (org A by default). */
-async function upstream<T>(path: string, organizationId = ORG_A): Promise<T> {
-  const response = await fetch(`${emulatorUrl()}${path}`, { headers: { authorization: `Bearer ${DATA_KEY}`, "x-organization-id": organizationId } });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`GET ${path}: ${response.status} ${text}`);
-  return (JSON.parse(text) as { data: T }).data;
 }
 
 export async function appointmentTypes(): Promise<AppointmentType[]> {

@@ -1,5 +1,16 @@
-import { createFileRoute, redirect } from "@tanstack/react-router";
+import { useQuery } from "@tanstack/react-query";
+import { createFileRoute, Navigate } from "@tanstack/react-router";
+import { sessionQuery } from "../api/session-query.ts";
 
+// The first view: a clinician with a note open in the EHR lands on that note;
+// everyone else on the slot finder. The shell renders routes only once the
+// session is loaded.
 export const Route = createFileRoute("/")({
-  beforeLoad: () => redirect({ to: "/slots", replace: true, throw: true }),
+  component: FirstView,
 });
+
+function FirstView() {
+  const session = useQuery(sessionQuery());
+  if (!session.data) return null;
+  return <Navigate to={session.data.capabilities.canEditNotes ? "/note" : "/slots"} replace />;
+}

@@ -1,6 +1,8 @@
 import { createFileRoute } from "@tanstack/react-router";
-import { ViewNotBuilt } from "../components/shell/view-not-built.tsx";
+import { NoteView } from "../features/note/note-view.tsx";
 
+// Thin (STYLE.md 6): the note comes from the verified session's context, not
+// the URL; the view, split into its own chunk, does the rest (src/features/note/).
 export const Route = createFileRoute("/note")({
-  component: () => <ViewNotBuilt title="Note" purpose="Read the note in view and prepare it for sign-off: the four writable fields, tasks and images." />,
+  component: NoteView,
 });

@@ -1,0 +1,218 @@
+import { expect, test, type FrameLocator, type Page } from "@playwright/test";
+import { clearFaults, editAsSomeoneElse, injectFault, noteScene, openNote, readNote, returnToTab, signInEhr } from "./support/notes.ts";
+import { ORG_A, expectAccessible, sandbox, saveScreenshot, sandboxUsers, upstream } from "./support/sandbox.ts";
+
+// Issue 7 through the host page, as a physician meets it: edit, survive an
+// injected EHR failure and a reload without losing a word, the note signed
+// while editing, someone else's edit, a task with two assignees, an image
+// deleted, the sign-off panel, keyboard and axe. The emulator is reset before
+// each test (noteScene).
+
+const HPI_TEXT = "Rash spread to the left forearm over three days; itching worse at night.";
+const EXAM_TEXT = "Erythematous plaques on the left forearm, no vesicles, no warmth.";
+
+const statusOf = (app: FrameLocator) => app.getByTestId("save-status-bar").getByRole("status");
+const saveButton = (app: FrameLocator) => app.getByTestId("save-status-bar").getByRole("button", { name: "Save", exact: true });
+
+/** Leaving with unsaved text asks first; the tests that reload on purpose say yes. */
+function acceptLeaving(page: Page): void {
+  page.on("dialog", (dialog) => void dialog.accept());
+}
+
+test("a physician edits two fields, survives an EHR failure and a reload without losing a word, and saves", async ({ page }) => {
+  const scene = await noteScene();
+  const before = await readNote(scene.note.id);
+  acceptLeaving(page);
+  let app = await openNote(page, scene);
+  await expect(statusOf(app)).toHaveText(/No unsaved changes$/);
+
+  await injectFault("PATCH", "/v1/notes/{noteId}", { code: "server_unresponsive", count: 20 });
+  await app.getByRole("textbox", { name: "Additional HPI comments", exact: true }).fill(HPI_TEXT);
+  await app.getByRole("textbox", { name: "Other exam comments", exact: true }).fill(EXAM_TEXT);
+  await expect(statusOf(app)).toHaveText(/Unsaved changes$/);
+  await saveButton(app).click();
+  await expect(statusOf(app)).toHaveText(/Not saved: the EHR did not answer$/);
+  await expect(app.getByText("Draft kept", { exact: true })).toBeVisible();
+  await expect(app.getByRole("textbox", { name: "Additional HPI comments", exact: true })).toHaveValue(HPI_TEXT);
+  await saveScreenshot(page, "note-save-failed");
+  expect((await readNote(scene.note.id)).soapNote.hpi.additionalHpiComments).toBe(before.soapNote.hpi.additionalHpiComments);
+
+  await page.reload();
+  app = page.frameLocator("iframe#tandem-app");
+  await expect(app.getByTestId("note-view")).toHaveAttribute("data-state", "ready", { timeout: 20_000 });
+  const offer = app.getByTestId("draft-restore-notice");
+  await expect(offer).toContainText(HPI_TEXT);
+  await expect(offer).toContainText(EXAM_TEXT);
+  await saveScreenshot(page, "note-draft-offered");
+
+  await clearFaults();
+  await offer.getByRole("button", { name: "Restore" }).click();
+  await expect(app.getByRole("textbox", { name: "Additional HPI comments", exact: true })).toHaveValue(HPI_TEXT);
+  await expect(app.getByRole("textbox", { name: "Other exam comments", exact: true })).toHaveValue(EXAM_TEXT);
+  await saveButton(app).click();
+  await expect(statusOf(app)).toHaveText(/Saved \d{1,2}:\d{2}( [AP]M)?$/);
+
+  const after = await readNote(scene.note.id);
+  expect(after.soapNote.hpi.additionalHpiComments).toBe(HPI_TEXT);
+  expect(after.soapNote.exam.otherExamComments).toBe(EXAM_TEXT);
+  expect(after.soapNote.impressionsPlansComments).toBe(before.soapNote.impressionsPlansComments);
+  expect(after.soapNote.stickyNote.description).toBe(before.soapNote.stickyNote.description);
+
+  // Nothing is offered again: the BFF dropped the draft once the EHR confirmed.
+  await page.reload();
+  app = page.frameLocator("iframe#tandem-app");
+  await expect(app.getByTestId("note-view")).toHaveAttribute("data-state", "ready", { timeout: 20_000 });
+  await expect(app.getByRole("textbox", { name: "Additional HPI comments", exact: true })).toHaveValue(HPI_TEXT);
+  await expect(app.getByTestId("draft-restore-notice")).toHaveCount(0);
+});
+
+test("Retry saves after an integration error, and autosave saves without a click", async ({ page }) => {
+  const scene = await noteScene();
+  const app = await openNote(page, scene);
+  await injectFault("PATCH", "/v1/notes/{noteId}", { code: "unexpected_integration_error", count: 1 });
+  await app.getByRole("textbox", { name: "Sticky note", exact: true }).fill("Call the lab about the biopsy result.");
+  await saveButton(app).click();
+  await expect(statusOf(app)).toHaveText(/Not saved: the EHR did not answer$/);
+  await app.getByTestId("save-status-bar").getByRole("button", { name: "Retry" }).click();
+  await expect(statusOf(app)).toHaveText(/Saved \d{1,2}:\d{2}( [AP]M)?$/);
+  expect((await readNote(scene.note.id)).soapNote.stickyNote.description).toBe("Call the lab about the biopsy result.");
+
+  await app.getByRole("textbox", { name: "Impressions and plans comments", exact: true }).fill("Start topical steroid; review in two weeks.");
+  await expect(statusOf(app)).toHaveText(/Saved \d{1,2}:\d{2}( [AP]M)?$/, { timeout: 15_000 });
+  await expect.poll(async () => (await readNote(scene.note.id)).soapNote.impressionsPlansComments).toBe("Start topical steroid; review in two weeks.");
+});
+
+test("a note signed in the EHR while editing turns read-only and keeps the text to copy", async ({ page }) => {
+  const scene = await noteScene();
+  const app = await openNote(page, scene);
+  await app.getByRole("textbox", { name: "Other exam comments", exact: true }).fill(EXAM_TEXT);
+  await signInEhr(scene.note.id);
+  await saveButton(app).click();
+  await expect(statusOf(app)).toContainText("Read-only: This note was signed in the EHR");
+  const field = app.getByRole("textbox", { name: "Other exam comments", exact: true });
+  await expect(field).toHaveValue(EXAM_TEXT);
+  await expect(field).toHaveAttribute("readonly", "");
+  await expect(app.getByTestId("read-only-draft-copy").getByRole("button", { name: "Copy my unsaved text" })).toBeVisible();
+  await expect(app.getByRole("button", { name: /^Delete / })).toHaveCount(0);
+  await expect(app.getByRole("button", { name: "Create task" })).toHaveCount(0);
+  await saveScreenshot(page, "note-signed-while-editing");
+  await expectAccessible(page);
+});
+
+test("a signature seen on a re-read turns an open note read-only", async ({ page }) => {
+  const scene = await noteScene();
+  const app = await openNote(page, scene);
+  await signInEhr(scene.note.id);
+  // The service's mirror shows the signature after a sync.
+  await sandbox("POST", "/sync", { organizationId: ORG_A });
+  await returnToTab(page);
+  await expect(statusOf(app)).toContainText("Read-only: This note is signed in the EHR");
+  await expect(app.getByRole("textbox", { name: "Other exam comments", exact: true })).toHaveAttribute("readonly", "");
+});
+
+test("someone else's change to the same field is shown beside mine, and I choose", async ({ page }) => {
+  const scene = await noteScene();
+  const app = await openNote(page, scene);
+  await app.getByRole("textbox", { name: "Sticky note", exact: true }).fill("Mine: patient prefers morning calls.");
+  await editAsSomeoneElse(scene.note.id, { stickyNoteDescription: "Theirs: call after 3 pm." });
+  await saveButton(app).click();
+  const editor = app.getByTestId("field-editor-stickyNoteDescription");
+  await expect(editor.getByText("This field was changed in the EHR while you were editing")).toBeVisible();
+  await expect(editor.getByRole("textbox").nth(1)).toHaveValue("Theirs: call after 3 pm.");
+  await expect(app.getByRole("textbox", { name: "Sticky note", exact: true })).toHaveValue("Mine: patient prefers morning calls.");
+  await editor.scrollIntoViewIfNeeded();
+  await saveScreenshot(page, "note-conflict");
+  expect((await readNote(scene.note.id)).soapNote.stickyNote.description).toBe("Theirs: call after 3 pm.");
+
+  await editor.getByRole("button", { name: "Keep my text" }).click();
+  await saveButton(app).click();
+  await expect(statusOf(app)).toHaveText(/Saved \d{1,2}:\d{2}( [AP]M)?$/);
+  expect((await readNote(scene.note.id)).soapNote.stickyNote.description).toBe("Mine: patient prefers morning calls.");
+});
+
+test("a task with two assignees, after the EHR refused the first try", async ({ page }) => {
+  const scene = await noteScene();
+  const users = (await sandboxUsers(ORG_A)).filter((user) => !user.hidden && user.id !== scene.physician.id);
+  const assistant = users.find((user) => user.roles.includes("Medical Assistant"));
+  const nurse = users.find((user) => user.roles.includes("Nurse Practitioner"));
+  if (!assistant || !nurse) throw new Error("seed lacks a medical assistant or a nurse practitioner");
+  const app = await openNote(page, scene);
+  const tasks = app.getByTestId("task-panel");
+  await expect(tasks).toContainText("Only tasks created through Tandem are listed");
+  await tasks.getByLabel("Task description").fill("Schedule a follow-up biopsy review");
+  await tasks.getByRole("button", { name: /Assign to/ }).click();
+  for (const user of [assistant, nurse]) {
+    await app.getByRole("searchbox", { name: "Search providers" }).fill(user.displayName.split(",")[0] ?? user.displayName);
+    await app.getByRole("checkbox", { name: new RegExp(escapeRegExp(user.displayName.split(",")[0] ?? user.displayName)) }).first().check();
+  }
+  await page.keyboard.press("Escape");
+  await expect(tasks).toContainText(`Created as`);
+
+  await injectFault("POST", "/v2/tasks", { status: 502, count: 1 });
+  await tasks.getByRole("button", { name: "Create task" }).click();
+  await expect(tasks).toContainText("The EHR did not take the task.");
+  await expect(tasks.getByLabel("Task description")).toHaveValue("Schedule a follow-up biopsy review");
+  await tasks.getByRole("button", { name: "Retry" }).click();
+  const list = tasks.getByRole("list", { name: "Tasks created through Tandem" });
+  await expect(list.getByRole("listitem")).toHaveCount(1);
+  await expect(list).toContainText("Schedule a follow-up biopsy review");
+  await expect(list).toContainText(assistant.displayName.split(",")[0] ?? "");
+  await expect(list).toContainText(nurse.displayName.split(",")[0] ?? "");
+  await expect(list).toContainText("Not started");
+  await expect(tasks.getByLabel("Task description")).toHaveValue("");
+  await tasks.scrollIntoViewIfNeeded();
+  await saveScreenshot(page, "note-task-created");
+});
+
+test("an image is deleted after a confirmation naming the file", async ({ page }) => {
+  const scene = await noteScene();
+  const { images } = await upstream<{ images: { id: string; fileName: string }[] }>(`/v3/notes/${scene.note.id}/images`);
+  const image = images[0];
+  if (!image) throw new Error("no image");
+  const app = await openNote(page, scene);
+  const panel = app.getByTestId("image-panel");
+  await panel.getByRole("button", { name: `Delete ${image.fileName}` }).click();
+  const dialog = app.getByRole("alertdialog", { name: `Delete ${image.fileName}?` });
+  await expect(dialog).toBeVisible();
+  await saveScreenshot(page, "note-image-confirm");
+  await expectAccessible(page);
+  await dialog.getByRole("button", { name: "Delete", exact: true }).click();
+  await expect(panel.getByRole("button", { name: `Delete ${image.fileName}` })).toHaveCount(0);
+  const after = await upstream<{ images: { id: string }[] }>(`/v3/notes/${scene.note.id}/images`);
+  expect(after.images.map((candidate) => candidate.id)).not.toContain(image.id);
+});
+
+test("the sign-off panel lists what is left, links to it, and says when the note is ready; keyboard and axe", async ({ page }) => {
+  const scene = await noteScene();
+  const app = await openNote(page, scene);
+  const panel = app.getByRole("region", { name: "Ready to sign" });
+  await expect(panel).toContainText("Not ready to sign yet");
+
+  // Keyboard: type in a field and save with Ctrl+S.
+  const sticky = app.getByRole("textbox", { name: "Sticky note", exact: true });
+  await sticky.focus();
+  await page.keyboard.type(" Reviewed with patient.");
+  await expect(panel).toContainText("unsaved changes");
+  await page.keyboard.press("Control+s");
+  await expect(statusOf(app)).toHaveText(/Saved \d{1,2}:\d{2}( [AP]M)?$/);
+
+  const reviewBoxes = panel.getByRole("checkbox", { name: /^Reviewed/ });
+  const count = await reviewBoxes.count();
+  for (let index = 0; index < count; index += 1) await reviewBoxes.nth(index).check();
+  await expect(panel).toContainText("Ready to sign: the note can be signed in the EHR.");
+  await saveScreenshot(page, "note-ready");
+  await expectAccessible(page);
+});
+
+test("the note fits a 360 px iframe and passes axe", async ({ page }) => {
+  const scene = await noteScene();
+  const app = await openNote(page, scene, { width: "360" });
+  const overflow = await app.locator("html").evaluate((html: HTMLElement) => html.scrollWidth - html.clientWidth);
+  expect(overflow).toBeLessThanOrEqual(1);
+  await saveScreenshot(page, "note-360");
+  await expectAccessible(page);
+});
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}

@@ -1,0 +1,78 @@
+import { expect, type FrameLocator, type Page } from "@playwright/test";
+import { ORG_A, appUrl, openInHost, resetSandbox, sandbox, sandboxNotes, sandboxUsers, upstream, type SandboxNote, type SandboxUser } from "./sandbox.ts";
+
+// What the note specs share: a fresh unsigned note with images and a
+// physician assigned to it, the note view opened through the host page, and
+// the EHR-side actions (faults, signing, another client's edit, reads).
+
+export interface NoteScene {
+  note: SandboxNote;
+  physician: SandboxUser;
+}
+
+export interface UpstreamNote {
+  id: string;
+  version: number;
+  status: string;
+  soapNote: { hpi: { additionalHpiComments: string }; exam: { otherExamComments: string }; impressionsPlansComments: string; stickyNote: { description: string } };
+}
+
+/** Resets the emulator and picks an awaiting-signature note with images whose assigned providers include a physician. */
+export async function noteScene(): Promise<NoteScene> {
+  await resetSandbox();
+  const users = await sandboxUsers(ORG_A);
+  const physicians = users.filter((user) => user.roles.includes("Physician") && !user.hidden);
+  for (const note of await sandboxNotes(ORG_A)) {
+    if (note.status !== "awaiting_sign") continue;
+    const physician = physicians.find((candidate) => note.assignedProviderIds.includes(candidate.id));
+    if (!physician) continue;
+    const { images } = await upstream<{ images: unknown[] }>(`/v3/notes/${note.id}/images`);
+    if (images.length === 0) continue;
+    // The BFF's store outlives an emulator reset: start without an earlier test's draft.
+    await callApp("DELETE", `/api/notes/${note.id}/draft`, { organizationId: ORG_A, userId: physician.id, noteId: note.id });
+    return { note, physician };
+  }
+  throw new Error("the seed has no awaiting_sign note with images assigned to a physician");
+}
+
+/** Opens the host page as the physician with the note in context; the app lands on the note. */
+export async function openNote(page: Page, scene: NoteScene, options: { width?: string } = {}): Promise<FrameLocator> {
+  const app = await openInHost(page, { org: ORG_A, user: scene.physician.id, note: scene.note.id, patient: scene.note.patientId, ...options });
+  await expect(app.getByTestId("note-view")).toHaveAttribute("data-state", "ready", { timeout: 20_000 });
+  return app;
+}
+
+export const readNote = (noteId: string) => upstream<UpstreamNote>(`/v1/notes/${noteId}`);
+
+export async function injectFault(method: string, path: string, fault: { code?: string; status?: number; count?: number }): Promise<void> {
+  await sandbox("POST", "/faults", { method, path, ...fault });
+}
+
+export async function clearFaults(): Promise<void> {
+  await sandbox("DELETE", "/faults");
+}
+
+export async function signInEhr(noteId: string): Promise<void> {
+  await sandbox("POST", `/ehr/${ORG_A}/notes/${noteId}/sign`);
+}
+
+/** Someone else (another app on the same service) changes a field of the note. */
+export async function editAsSomeoneElse(noteId: string, fields: Record<string, string>): Promise<void> {
+  await upstream(`/v1/notes/${noteId}`, ORG_A, { method: "PATCH", body: fields });
+}
+
+/** A call to the BFF as the app makes it, with a fresh host token for the given context. */
+export async function callApp(method: string, path: string, context: { organizationId: string; userId: string; noteId?: string }): Promise<unknown> {
+  const { token } = await sandbox<{ token: string }>("POST", "/host-token", context);
+  const response = await fetch(`${appUrl()}${path}`, { method, headers: { authorization: `Bearer ${token}` } });
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+  return response.json();
+}
+
+/** Makes the app re-read the note now, as when the clinician comes back to the EHR's tab. */
+export async function returnToTab(page: Page): Promise<void> {
+  const frame = page.frames().find((candidate) => candidate.url().startsWith(process.env.E2E_APP_URL ?? "-"));
+  if (!frame) throw new Error("app frame not found");
+  // TanStack Query's focus manager listens for this on the window.
+  await frame.evaluate(() => window.dispatchEvent(new Event("visibilitychange")));
+}

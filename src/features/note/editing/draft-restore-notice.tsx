@@ -1,0 +1,80 @@
+import { Button } from "../../../components/ui/button.tsx";
+import { Notice } from "../../../components/ui/notice.tsx";
+import { formatClock } from "../../../lib/zoned-clock.ts";
+import { WRITABLE_FIELD_INFO } from "../writable-fields.ts";
+import { ConfirmDialog } from "./confirm-dialog.tsx";
+import type { NoteEditor } from "./use-note-editor.ts";
+
+// Unsaved text found when the note opens (left by a reload, a crash or an
+// expired session): what it would change, field by field, and Restore or
+// Discard. The fields take no typing until the user has chosen.
+
+const PREVIEW_LENGTH = 160;
+
+function preview(text: string): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  if (flat === "") return "(empty)";
+  return flat.length > PREVIEW_LENGTH ? `${flat.slice(0, PREVIEW_LENGTH)}…` : flat;
+}
+
+const dayKey = (epochMs: number, zone: string) => new Intl.DateTimeFormat("en-CA", { timeZone: zone, year: "numeric", month: "2-digit", day: "2-digit" }).format(epochMs);
+
+/** "12:04" today, else "3 Dec at 12:04", in the facility's zone. */
+function whenText(iso: string, zone: string): string {
+  const epochMs = Date.parse(iso);
+  if (Number.isNaN(epochMs)) return "earlier";
+  if (dayKey(epochMs, zone) === dayKey(Date.now(), zone)) return formatClock(epochMs, zone);
+  const day = new Intl.DateTimeFormat(undefined, { timeZone: zone, day: "numeric", month: "short" }).format(epochMs);
+  return `${day} at ${formatClock(epochMs, zone)}`;
+}
+
+const focusField = (inputId: string | undefined) => (inputId ? document.getElementById(inputId) : null);
+
+export function DraftRestoreNotice({ editor }: { editor: NoteEditor }) {
+  const offer = editor.draftOffer;
+  if (!offer) return null;
+  const firstInputId = offer.rows[0] ? WRITABLE_FIELD_INFO[offer.rows[0].field].inputId : undefined;
+  const restore = () => {
+    editor.restoreDraft();
+    // The notice goes away with the button in it: continue in the first restored field.
+    setTimeout(() => focusField(firstInputId)?.focus(), 0);
+  };
+  return (
+    <section data-testid="draft-restore-notice" aria-label="Unsaved text from earlier">
+      <Notice
+        tone="warning"
+        title={`You have unsaved text from ${whenText(offer.updatedAt, editor.timezone)} on this note`}
+        actions={
+          <>
+            <Button onClick={restore}>Restore</Button>
+            <ConfirmDialog
+              trigger={<Button variant="secondary">Discard</Button>}
+              title="Discard your unsaved text?"
+              description="The text listed here will be deleted and cannot be brought back. The note keeps its current text."
+              cancelLabel="Keep it"
+              confirmLabel="Discard the text"
+              onConfirm={editor.discardDraft}
+              focusAfterConfirm={() => focusField(firstInputId)}
+            />
+          </>
+        }
+      >
+        {editor.readOnlyReason !== null ? <p className="mb-2">The note can no longer be changed here; restore the text to copy it.</p> : null}
+        <ul className="space-y-3">
+          {offer.rows.map((row) => (
+            <li key={row.field}>
+              <p className="font-semibold">{WRITABLE_FIELD_INFO[row.field].label}</p>
+              <dl className="grid gap-x-3 gap-y-1 sm:grid-cols-[max-content_1fr]">
+                <dt className="font-medium">Your text</dt>
+                <dd className="min-w-0 break-words">{preview(row.draftText)}</dd>
+                <dt className="font-medium">In the note now</dt>
+                <dd className="min-w-0 break-words">{preview(row.noteText)}</dd>
+              </dl>
+              {row.noteChangedSinceDraft ? <p className="mt-1 text-xs font-medium">This field has changed in the EHR since; after Restore you choose which text to keep.</p> : null}
+            </li>
+          ))}
+        </ul>
+      </Notice>
+    </section>
+  );
+}

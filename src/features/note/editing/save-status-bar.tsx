@@ -1,0 +1,65 @@
+import type { KeyboardEvent } from "react";
+import { Badge } from "../../../components/ui/badge.tsx";
+import { Button } from "../../../components/ui/button.tsx";
+import { formatClock } from "../../../lib/zoned-clock.ts";
+import { statusText, type EditorStatus } from "./editor-state.ts";
+import type { NoteEditor } from "./use-note-editor.ts";
+
+// The always-visible save status of the note ("Unsaved changes", "Saving…",
+// "Saved 12:04", "Not saved: the EHR did not answer"), with Save, Retry and
+// where the draft is kept. Only the status sentence is live: counts and the
+// draft line change with typing and would chatter.
+
+/** Ctrl+S / Cmd+S saves while focus is inside the note, instead of the browser's save dialog. Attach to the note area's onKeyDown. */
+export function handleSaveShortcut(event: KeyboardEvent<HTMLElement>, editor: NoteEditor): void {
+  if (event.defaultPrevented || event.key.toLowerCase() !== "s" || !(event.ctrlKey || event.metaKey) || event.altKey || event.shiftKey) return;
+  event.preventDefault();
+  editor.save();
+}
+
+const TONE: Record<EditorStatus["kind"], { text: string; icon: string }> = {
+  readOnly: { text: "text-slate-800", icon: "🔒" },
+  saving: { text: "text-slate-800", icon: "" },
+  conflict: { text: "text-amber-900", icon: "!" },
+  failed: { text: "text-red-800", icon: "×" },
+  unsaved: { text: "text-slate-800", icon: "•" },
+  saved: { text: "text-emerald-800", icon: "✓" },
+  clean: { text: "text-slate-700", icon: "" },
+};
+
+export function SaveStatusBar({ editor, timezone }: { editor: NoteEditor; timezone: string }) {
+  const { status } = editor;
+  const clock = (epochMs: number) => formatClock(epochMs, timezone);
+  const changed = editor.dirtyFields.length;
+  const canRetry = status.kind === "failed" && (status.failure.kind === "ehr" || status.failure.canRetry);
+  const tone = TONE[status.kind];
+  return (
+    <div id="note-save-status" data-testid="save-status-bar" data-status={status.kind} className="sticky top-0 z-10 flex flex-wrap items-center gap-x-3 gap-y-2 border-b border-slate-200 bg-white/95 px-3 py-2 backdrop-blur">
+      <p role="status" aria-live="polite" aria-atomic="true" className={`flex min-w-0 items-center gap-2 text-sm font-medium ${tone.text}`}>
+        {status.kind === "saving" ? (
+          <span aria-hidden="true" className="inline-block h-3 w-3 shrink-0 animate-spin rounded-full border-2 border-slate-400 border-t-transparent" />
+        ) : tone.icon ? (
+          <span aria-hidden="true" className="shrink-0">
+            {tone.icon}
+          </span>
+        ) : null}
+        <span>{statusText(status, clock)}</span>
+      </p>
+      {changed > 0 ? <Badge>{changed === 1 ? "1 field changed" : `${changed} fields changed`}</Badge> : null}
+      {status.kind === "unsaved" && status.lastSavedAtMs !== null ? <span className="text-xs text-slate-700">Last saved {clock(status.lastSavedAtMs)}</span> : null}
+      {editor.draftKept ? <span className="text-xs text-slate-700">{editor.draftKept === "bff" ? "Draft kept" : "Draft kept in this browser tab only"}</span> : null}
+      <div className="ml-auto flex gap-2">
+        {canRetry ? (
+          <Button variant="secondary" onClick={editor.retry}>
+            Retry
+          </Button>
+        ) : null}
+        {editor.readOnlyReason === null ? (
+          <Button onClick={editor.save} disabled={!editor.canSave} aria-keyshortcuts="Control+S Meta+S" title="Save (Ctrl+S or ⌘S)">
+            Save
+          </Button>
+        ) : null}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,97 @@
+import { describe, expect, it } from "vitest";
+import { ApiError } from "../../../api/bff-client.ts";
+import {
+  deleteButtonLabel,
+  deleteDialogTitle,
+  deletedAnnouncement,
+  formatImageSize,
+  imageDeleteFailure,
+  imageStatusText,
+  imageSummary,
+  imageTypeText,
+  SIGNED_IMAGES_MESSAGE,
+} from "./image-format.ts";
+
+const apiError = (status: number, code: string) => new ApiError(status, { code, message: "The service said no", trace_id: "trace-1" });
+
+describe("image size", () => {
+  it("shows KB below a megabyte", () => {
+    expect(formatImageSize(240)).toBe("240 KB");
+    expect(formatImageSize(1)).toBe("1 KB");
+    expect(formatImageSize(1023)).toBe("1,023 KB");
+  });
+
+  it("shows MB with one decimal below 10, whole above", () => {
+    expect(formatImageSize(1229)).toBe("1.2 MB");
+    expect(formatImageSize(1024)).toBe("1 MB");
+    expect(formatImageSize(10_239)).toBe("10 MB");
+    expect(formatImageSize(15_360)).toBe("15 MB");
+  });
+
+  it("shows GB for very large files", () => {
+    expect(formatImageSize(1536 * 1024)).toBe("1.5 GB");
+  });
+
+  it("says when the size is tiny or unknown", () => {
+    expect(formatImageSize(0)).toBe("Less than 1 KB");
+    expect(formatImageSize(-1)).toBe("Size unknown");
+    expect(formatImageSize(Number.NaN)).toBe("Size unknown");
+  });
+});
+
+describe("image type", () => {
+  it("names common types", () => {
+    expect(imageTypeText("image/png")).toBe("PNG image");
+    expect(imageTypeText("IMAGE/JPEG")).toBe("JPEG image");
+    expect(imageTypeText("application/pdf")).toBe("PDF document");
+  });
+
+  it("shows other types rather than hiding them", () => {
+    expect(imageTypeText("image/x-portable-pixmap")).toBe("PORTABLE-PIXMAP image");
+    expect(imageTypeText("application/octet-stream")).toBe("application/octet-stream");
+    expect(imageTypeText("")).toBe("Type unknown");
+  });
+});
+
+describe("image status", () => {
+  it("reads the status the seeds show, and makes others readable", () => {
+    expect(imageStatusText("pending_upload")).toBe("Upload pending");
+    expect(imageStatusText("archived")).toBe("Deleted");
+    expect(imageStatusText("virus_scan-running")).toBe("Virus scan running");
+    expect(imageStatusText("")).toBe("Status unknown");
+  });
+
+  it("summarises an image on one line", () => {
+    expect(imageSummary({ mimeType: "image/png", sizeKb: 240, status: "pending_upload" })).toBe("PNG image · 240 KB · Upload pending");
+  });
+});
+
+describe("deleting an image", () => {
+  it("names the file in the button, the dialog and the announcement", () => {
+    expect(deleteButtonLabel("knee-xray.png")).toBe("Delete knee-xray.png");
+    expect(deleteDialogTitle("knee-xray.png")).toBe("Delete knee-xray.png?");
+    expect(deletedAnnouncement("knee-xray.png")).toBe("knee-xray.png deleted");
+  });
+
+  it("turns the panel read-only on a 409 (signed note)", () => {
+    expect(imageDeleteFailure(apiError(409, "conflict"), "knee-xray.png")).toEqual({ kind: "signed", message: SIGNED_IMAGES_MESSAGE });
+    expect(SIGNED_IMAGES_MESSAGE).toBe("This note was signed in the EHR, so its images can no longer be deleted.");
+  });
+
+  it("offers a retry when the EHR did not delete it", () => {
+    expect(imageDeleteFailure(apiError(502, "unexpected_integration_error"), "knee-xray.png")).toEqual({ kind: "ehr", message: "The EHR did not delete knee-xray.png. Try again." });
+    expect(imageDeleteFailure(apiError(503, "upstream_unavailable"), "knee-xray.png").kind).toBe("ehr");
+  });
+
+  it("says an image already gone is gone", () => {
+    expect(imageDeleteFailure(apiError(404, "not_found"), "knee-xray.png")).toEqual({ kind: "gone", message: "knee-xray.png is no longer on this note: it was already deleted." });
+  });
+
+  it("does not claim the EHR refused when the server was not reached", () => {
+    expect(imageDeleteFailure(new TypeError("Failed to fetch"), "knee-xray.png").kind).toBe("unreached");
+  });
+
+  it("leaves other errors to the shared description", () => {
+    expect(imageDeleteFailure(apiError(403, "scope_not_granted"), "knee-xray.png")).toEqual({ kind: "other" });
+  });
+});

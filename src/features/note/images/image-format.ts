@@ -1,0 +1,102 @@
+import { ApiError } from "../../../api/bff-client.ts";
+import { isEhrFailure } from "../../../api/note-queries.ts";
+
+// The words the images panel shows: an image's size, type and status, and
+// what a failed delete means. Pure, so they are tested.
+
+const KB_PER_MB = 1024;
+const KB_PER_GB = 1024 * 1024;
+
+const oneDecimal = new Intl.NumberFormat("en-GB", { maximumFractionDigits: 1 });
+const whole = new Intl.NumberFormat("en-GB", { maximumFractionDigits: 0 });
+
+/**
+ * "240 KB", "1.2 MB", "15 MB", "1.5 GB" from the service's `sizeKb` (binary
+ * units: 1024 KB to the MB). One decimal below 10 of a unit, whole numbers above.
+ */
+export function formatImageSize(sizeKb: number): string {
+  if (!Number.isFinite(sizeKb) || sizeKb < 0) return "Size unknown";
+  if (sizeKb < 1) return "Less than 1 KB";
+  if (sizeKb < KB_PER_MB) return `${whole.format(Math.round(sizeKb))} KB`;
+  const [value, unit] = sizeKb < KB_PER_GB ? [sizeKb / KB_PER_MB, "MB"] : [sizeKb / KB_PER_GB, "GB"];
+  return `${(value < 10 ? oneDecimal : whole).format(value)} ${unit}`;
+}
+
+const TYPE_NAMES: Record<string, string> = {
+  "image/png": "PNG image",
+  "image/jpeg": "JPEG image",
+  "image/jpg": "JPEG image",
+  "image/gif": "GIF image",
+  "image/webp": "WebP image",
+  "image/heic": "HEIC image",
+  "image/heif": "HEIF image",
+  "image/tiff": "TIFF image",
+  "image/bmp": "BMP image",
+  "image/svg+xml": "SVG image",
+  "application/pdf": "PDF document",
+  "application/dicom": "DICOM image",
+};
+
+/** "PNG image" for `image/png`; another `image/…` type by its subtype; anything else as given. */
+export function imageTypeText(mimeType: string): string {
+  const type = mimeType.trim().toLowerCase();
+  if (type === "") return "Type unknown";
+  const known = TYPE_NAMES[type];
+  if (known) return known;
+  const [major, sub] = type.split("/");
+  if (major === "image" && sub) return `${sub.replace(/^x-/, "").toUpperCase()} image`;
+  return mimeType.trim();
+}
+
+const STATUS_TEXT: Record<string, string> = {
+  pending_upload: "Upload pending",
+  uploading: "Uploading",
+  uploaded: "Uploaded",
+  available: "Available",
+  ready: "Available",
+  active: "Available",
+  failed: "Upload failed",
+  upload_failed: "Upload failed",
+  archived: "Deleted",
+};
+
+/** The image's status in words (only `pending_upload` is shown by the seeds); any other value made readable, never hidden. */
+export function imageStatusText(status: string): string {
+  const key = status.trim().toLowerCase();
+  const known = STATUS_TEXT[key];
+  if (known) return known;
+  const words = key.replace(/[_-]+/g, " ").replace(/\s+/g, " ");
+  return words === "" ? "Status unknown" : words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** "PNG image · 240 KB · Upload pending": the line under the file name. */
+export function imageSummary(image: { mimeType: string; sizeKb: number; status: string }): string {
+  return [imageTypeText(image.mimeType), formatImageSize(image.sizeKb), imageStatusText(image.status)].join(" · ");
+}
+
+export const SIGNED_IMAGES_MESSAGE = "This note was signed in the EHR, so its images can no longer be deleted.";
+
+export const deleteDialogTitle = (fileName: string) => `Delete ${fileName}?`;
+export const deleteButtonLabel = (fileName: string) => `Delete ${fileName}`;
+export const deletedAnnouncement = (fileName: string) => `${fileName} deleted`;
+
+export type ImageDeleteFailure =
+  /** 409: the note was signed; the panel turns read-only. */
+  | { kind: "signed"; message: string }
+  /** 404: the image is no longer on the note (deleted elsewhere, or by an earlier try whose answer was lost). */
+  | { kind: "gone"; message: string }
+  /** The EHR did not delete it: Retry. */
+  | { kind: "ehr"; message: string }
+  /** The BFF was not reached or its answer was lost: it may or may not be deleted; Retry finds out. */
+  | { kind: "unreached"; message: string }
+  /** Anything else: described by `describeApiError`. */
+  | { kind: "other" };
+
+/** What a failed delete means, naming the file. */
+export function imageDeleteFailure(error: unknown, fileName: string): ImageDeleteFailure {
+  if (!(error instanceof ApiError)) return { kind: "unreached", message: `Tandem could not reach its server, so ${fileName} may not have been deleted. Try again.` };
+  if (error.status === 409 || error.body.code === "conflict") return { kind: "signed", message: SIGNED_IMAGES_MESSAGE };
+  if (error.status === 404 || error.body.code === "not_found") return { kind: "gone", message: `${fileName} is no longer on this note: it was already deleted.` };
+  if (error.status === 502 || error.body.code === "unexpected_integration_error" || isEhrFailure(error)) return { kind: "ehr", message: `The EHR did not delete ${fileName}. Try again.` };
+  return { kind: "other" };
+}

@@ -1,0 +1,135 @@
+import { useQuery } from "@tanstack/react-query";
+import { useMemo } from "react";
+import type { Session } from "../../../contract/app-api/session.ts";
+import { isClinicalRole } from "../../../contract/app-api/session.ts";
+import type { Note } from "../../../contract/clinic-api/note.ts";
+import type { NoteDraftBody } from "../../../contract/app-api/note.ts";
+import { noteDraftQuery, noteQuery, noteTasksQuery } from "../../api/note-queries.ts";
+import { sessionQuery } from "../../api/session-query.ts";
+import { ApiErrorNotice } from "../../components/shell/api-error-notice.tsx";
+import { Notice } from "../../components/ui/notice.tsx";
+import { Skeleton } from "../../components/ui/skeleton.tsx";
+import { DraftRestoreNotice } from "./editing/draft-restore-notice.tsx";
+import { LeaveGuardDialog } from "./editing/leave-guard-dialog.tsx";
+import { ReadOnlyDraftCopy, RemoteChangeNotice } from "./editing/remote-change-notice.tsx";
+import { handleSaveShortcut, SaveStatusBar } from "./editing/save-status-bar.tsx";
+import { useLeaveGuard } from "./editing/use-leave-guard.ts";
+import { useNoteEditor, type NoteEditor } from "./editing/use-note-editor.ts";
+import { WritableFieldEditor } from "./editing/writable-field-editor.tsx";
+import { ImagePanel } from "./images/image-panel.tsx";
+import { NoteHeader } from "./reading/note-header.tsx";
+import { NoteSectionList } from "./reading/note-section-list.tsx";
+import { emptySectionIds, noteSectionById, SIGNER_USUALLY_FILLS } from "./reading/note-sections.ts";
+import { SectionIndex } from "./reading/section-index.tsx";
+import { buildSignOffChecklist, AI_REVIEW_TARGET_ID } from "./sign-off/sign-off-checklist.ts";
+import { ReadyToSignPanel } from "./sign-off/ready-to-sign-panel.tsx";
+import { useReviewMarks } from "./sign-off/use-review-marks.ts";
+import { isTaskOpen } from "./tasks/task-form-model.ts";
+import { TaskPanel } from "./tasks/task-panel.tsx";
+import { WRITABLE_FIELD_INFO } from "./writable-fields.ts";
+
+// The note in the EHR's context, prepared for sign-off (issue 7): the whole
+// note read-only, the four writable fields edited in place, tasks, images and
+// the "Ready to sign" panel. The note id comes from the verified session,
+// never from the URL.
+
+const WRITE_SCOPE = "write:soap_notes";
+
+export function NoteView() {
+  const session = useQuery(sessionQuery());
+  if (!session.data) return null; // the shell renders only with a session
+  const noteId = session.data.context.noteId;
+  if (!isClinicalRole(session.data.user.roles)) {
+    return <Notice title="Notes are for clinical roles">Your role in the EHR does not give access to visit notes. Slots and availability are open to you.</Notice>;
+  }
+  if (noteId === null) {
+    return <Notice title="No note is open in the EHR">Open the visit note in the EHR, and Tandem shows it here.</Notice>;
+  }
+  return <NoteLoader key={noteId} noteId={noteId} session={session.data} />;
+}
+
+function NoteLoader({ noteId, session }: { noteId: string; session: Session }) {
+  const note = useQuery(noteQuery(noteId));
+  const draft = useQuery(noteDraftQuery(noteId));
+  if (note.isPending || draft.isPending) {
+    return (
+      <div aria-busy="true" aria-label="Loading the note" className="space-y-3" data-testid="note-view" data-state="loading">
+        <Skeleton className="h-20 w-full" />
+        <Skeleton className="h-10 w-2/3" />
+        <Skeleton className="h-64 w-full" />
+      </div>
+    );
+  }
+  if (note.isError) {
+    return (
+      <div data-testid="note-view" data-state="error">
+        <ApiErrorNotice error={note.error} onRetry={() => void note.refetch()} />
+      </div>
+    );
+  }
+  const canWrite = session.grantedScopes.includes(WRITE_SCOPE);
+  return (
+    <NoteWorkspace
+      noteId={noteId}
+      note={note.data.note}
+      // A draft that could not be read is not offered; this tab's copy still is.
+      initialDraft={draft.data?.draft ?? null}
+      canEdit={canWrite}
+      cannotEditReason={canWrite ? undefined : "This organization has not granted Tandem permission to change notes."}
+    />
+  );
+}
+
+function NoteWorkspace({ noteId, note, initialDraft, canEdit, cannotEditReason }: { noteId: string; note: Note; initialDraft: NoteDraftBody | null; canEdit: boolean; cannotEditReason: string | undefined }) {
+  const timezone = note.facility.timezone;
+  const editor = useNoteEditor({ noteId, note, initialDraft, canEdit, ...(cannotEditReason ? { cannotEditReason } : {}), timezone });
+  const guard = useLeaveGuard(editor.hasUnsavedChanges);
+  const checklist = useSignOffChecklist(noteId, note, editor);
+  const readOnlyReason = editor.readOnlyReason;
+
+  return (
+    <div className="mx-auto max-w-6xl space-y-3" data-testid="note-view" data-state="ready" data-note-version={note.version} onKeyDown={(event) => handleSaveShortcut(event, editor)}>
+      <h1 className="sr-only">Visit note</h1>
+      <SaveStatusBar editor={editor} timezone={timezone} />
+      <DraftRestoreNotice editor={editor} />
+      <RemoteChangeNotice editor={editor} />
+      <ReadOnlyDraftCopy editor={editor} />
+      <div className="grid gap-3 lg:grid-cols-[13rem_minmax(0,1fr)]">
+        <aside className="lg:sticky lg:top-16 lg:self-start">
+          <SectionIndex note={note} />
+        </aside>
+        <div className="min-w-0 space-y-3">
+          <div id={AI_REVIEW_TARGET_ID}>
+            <NoteHeader note={note} />
+          </div>
+          <ReadyToSignPanel checklist={checklist.value} onReviewedChange={checklist.toggle} />
+          <NoteSectionList note={note} renderWritableField={(field) => <WritableFieldEditor field={field} editor={editor} />} />
+          <TaskPanel noteId={noteId} readOnlyReason={readOnlyReason} timezone={timezone} />
+          <ImagePanel noteId={noteId} readOnlyReason={readOnlyReason} timezone={timezone} />
+        </div>
+      </div>
+      <LeaveGuardDialog guard={guard} />
+    </div>
+  );
+}
+
+function useSignOffChecklist(noteId: string, note: Note, editor: NoteEditor) {
+  const tasks = useQuery(noteTasksQuery(noteId));
+  const marks = useReviewMarks(noteId);
+  const value = useMemo(() => {
+    const empty = new Set(emptySectionIds(note));
+    const emptySignerSections = SIGNER_USUALLY_FILLS.filter((id) => empty.has(id)).map((id) => ({ id, title: noteSectionById(id)?.title ?? id }));
+    const status = editor.status;
+    const saveProblem =
+      status.kind === "failed" ? "Your last save did not reach the EHR" : status.kind === "conflict" ? "A field was changed in the EHR while you edited it: choose which text to keep" : null;
+    return buildSignOffChecklist({
+      note,
+      emptySignerSections,
+      unsavedFields: editor.readOnlyReason === null ? editor.dirtyFields.map((field) => WRITABLE_FIELD_INFO[field]) : [],
+      saveProblem,
+      openTasks: (tasks.data?.tasks ?? []).filter(isTaskOpen).map((task) => ({ id: task.id, description: task.notes })),
+      reviewed: marks.reviewed,
+    });
+  }, [note, editor.status, editor.dirtyFields, editor.readOnlyReason, tasks.data, marks.reviewed]);
+  return { value, toggle: marks.toggle };
+}

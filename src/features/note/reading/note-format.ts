@@ -1,0 +1,357 @@
+import type { Note, SoapNote } from "../../../../contract/clinic-api/note.ts";
+import type { NoteProvider } from "../../../../contract/clinic-api/people.ts";
+import { localDateOf } from "../../../../contract/time/zoned-time.ts";
+import { zoneAbbreviation } from "../../../lib/zoned-clock.ts";
+
+// Words and numbers the read-only note shows. Times are the facility's
+// (`note.facility.timezone`), computed from the instant and never from the
+// machine's zone. English, 24-hour clock, as the rest of the app. Month and
+// weekday names come from fixed lists so ICU versions cannot change them
+// ("Sept" in newer en-GB data).
+
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"] as const;
+const WEEKDAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"] as const;
+
+const TEXT_TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})\.(\d{6})\+00$/;
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+const LOCAL_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+function daysInMonth(year: number, month: number): number {
+  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
+
+/** Epoch ms of a note text timestamp (`2026-11-20 14:05:00.000000+00`, UTC); microseconds are floored to ms. Throws on anything else. */
+export function parseTextTimestamp(text: string): number {
+  const match = TEXT_TIMESTAMP.exec(text);
+  if (!match) throw new Error(`Not a text timestamp (YYYY-MM-DD HH:MM:SS.ffffff+00): ${JSON.stringify(text)}`);
+  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number) as [number, number, number, number, number, number];
+  const micros = Number(match[7]);
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month) || hour > 23 || minute > 59 || second > 59) {
+    throw new Error(`Not a valid date and time: ${JSON.stringify(text)}`);
+  }
+  return Date.UTC(year, month - 1, day, hour, minute, second, Math.floor(micros / 1000));
+}
+
+/** Epoch ms of a timestamp in any form a note carries (text timestamp, ISO 8601 with `Z` or an offset), else null. */
+export function parseNoteInstant(text: string | null): number | null {
+  if (text === null) return null;
+  const trimmed = text.trim();
+  if (TEXT_TIMESTAMP.test(trimmed)) {
+    try {
+      return parseTextTimestamp(trimmed);
+    } catch {
+      return null;
+    }
+  }
+  if (ISO_DATE_TIME.test(trimmed)) {
+    const epochMs = Date.parse(trimmed);
+    return Number.isNaN(epochMs) ? null : epochMs;
+  }
+  return null;
+}
+
+interface ZonedParts {
+  year: number;
+  month: number;
+  day: number;
+  weekday: number;
+  hour: number;
+  minute: number;
+}
+
+const partFormatters = new Map<string, Intl.DateTimeFormat>();
+
+function zonedParts(epochMs: number, zone: string): ZonedParts {
+  let formatter = partFormatters.get(zone);
+  if (formatter === undefined) {
+    formatter = new Intl.DateTimeFormat("en-US", {
+      timeZone: zone,
+      year: "numeric",
+      month: "numeric",
+      day: "numeric",
+      hour: "numeric",
+      minute: "numeric",
+      hourCycle: "h23",
+    });
+    partFormatters.set(zone, formatter);
+  }
+  const parts = formatter.formatToParts(epochMs);
+  const part = (type: Intl.DateTimeFormatPartTypes): number => Number(parts.find((candidate) => candidate.type === type)?.value ?? Number.NaN);
+  const year = part("year");
+  const month = part("month");
+  const day = part("day");
+  return { year, month, day, weekday: new Date(Date.UTC(year, month - 1, day)).getUTCDay(), hour: part("hour") % 24, minute: part("minute") };
+}
+
+const pad2 = (value: number): string => String(value).padStart(2, "0");
+
+function dateText({ weekday, day, month, year }: ZonedParts, withWeekday: boolean): string {
+  const date = `${day} ${MONTHS[month - 1] ?? "?"} ${year}`;
+  return withWeekday ? `${WEEKDAYS[weekday] ?? "?"} ${date}` : date;
+}
+
+/** "09:05 EST": the wall-clock time in the zone, the zone always named. */
+export function formatTimeInZone(epochMs: number, zone: string): string {
+  const parts = zonedParts(epochMs, zone);
+  return `${pad2(parts.hour)}:${pad2(parts.minute)} ${zoneAbbreviation(epochMs, zone)}`;
+}
+
+/** "Fri 20 Nov 2026": the local date in the zone. */
+export function formatDateInZone(epochMs: number, zone: string): string {
+  return dateText(zonedParts(epochMs, zone), true);
+}
+
+/** "Fri 20 Nov 2026, 09:05 EST". */
+export function formatVisitDate(epochMs: number, zone: string): string {
+  const parts = zonedParts(epochMs, zone);
+  return `${dateText(parts, true)}, ${pad2(parts.hour)}:${pad2(parts.minute)} ${zoneAbbreviation(epochMs, zone)}`;
+}
+
+/** "Fri 20 Nov 2026, 09:00–09:30 EST"; the end's date is named when it falls on another day, each zone name when they differ. */
+export function formatTimeRange(startMs: number, endMs: number, zone: string): string {
+  const start = zonedParts(startMs, zone);
+  const end = zonedParts(endMs, zone);
+  const startZone = zoneAbbreviation(startMs, zone);
+  const endZone = zoneAbbreviation(endMs, zone);
+  const sameDay = start.year === end.year && start.month === end.month && start.day === end.day;
+  const startClock = `${pad2(start.hour)}:${pad2(start.minute)}`;
+  const endClock = `${pad2(end.hour)}:${pad2(end.minute)}`;
+  if (sameDay && startZone === endZone) return `${dateText(start, true)}, ${startClock}–${endClock} ${endZone}`;
+  const endDate = sameDay ? "" : `${dateText(end, true)}, `;
+  return `${dateText(start, true)}, ${startClock} ${startZone} – ${endDate}${endClock} ${endZone}`;
+}
+
+/** A timestamp field of the note shown in the zone; text that is not a timestamp is shown as written. */
+export function formatNoteDateTime(text: string, zone: string): string {
+  const epochMs = parseNoteInstant(text);
+  return epochMs === null ? text : formatVisitDate(epochMs, zone);
+}
+
+/** The date part only of a timestamp field, in the zone ("Fri 20 Nov 2026"); a plain `YYYY-MM-DD` is a date with no zone. */
+export function formatNoteDate(text: string, zone: string): string {
+  const localDate = formatLocalDateText(text);
+  if (localDate !== null) return localDate;
+  const epochMs = parseNoteInstant(text);
+  return epochMs === null ? text : formatDateInZone(epochMs, zone);
+}
+
+/** "14 Mar 1968" for `1968-03-14`, else null. */
+export function formatLocalDateText(text: string): string | null {
+  const match = LOCAL_DATE.exec(text.trim());
+  if (!match) return null;
+  const [year, month, day] = match.slice(1, 4).map(Number) as [number, number, number];
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return null;
+  return `${day} ${MONTHS[month - 1] ?? "?"} ${year}`;
+}
+
+/** Whole years between a birth date and a local date (both `YYYY-MM-DD`). */
+export function ageOn(dateOfBirth: string, date: string): number | null {
+  const birth = LOCAL_DATE.exec(dateOfBirth);
+  const on = LOCAL_DATE.exec(date);
+  if (!birth || !on) return null;
+  const [birthYear, birthMonth, birthDay] = birth.slice(1, 4).map(Number) as [number, number, number];
+  const [year, month, day] = on.slice(1, 4).map(Number) as [number, number, number];
+  let years = year - birthYear;
+  if (month < birthMonth || (month === birthMonth && day < birthDay)) years -= 1;
+  return years >= 0 ? years : null;
+}
+
+/** "DOB 14 Mar 1968 (58 y at visit)": the age is at the visit's local date in the facility's zone. */
+export function dateOfBirthText(dateOfBirth: string, visitEpochMs: number, zone: string): string {
+  const shown = formatLocalDateText(dateOfBirth) ?? dateOfBirth;
+  const age = ageOn(dateOfBirth, localDateOf(visitEpochMs, zone));
+  return age === null ? `DOB ${shown}` : `DOB ${shown} (${age} y at visit)`;
+}
+
+// ---------------------------------------------------------------------------
+// Names and statuses.
+
+/** True when a value carries something to read. */
+export function hasText(value: string | null | undefined): value is string {
+  return typeof value === "string" && value.trim() !== "";
+}
+
+/** "ready_for_review" → "Ready for review". */
+export function readableValue(value: string): string {
+  const words = value
+    .trim()
+    .replace(/([a-z])([A-Z])/g, "$1 $2")
+    .replace(/[_-]+/g, " ")
+    .replace(/\s+/g, " ")
+    .toLowerCase();
+  return words === "" ? "Not stated" : `${words.charAt(0).toUpperCase()}${words.slice(1)}`;
+}
+
+const NOTE_STATUS_TEXT: Readonly<Record<string, string>> = {
+  awaiting_sign: "Awaiting signature",
+  signed: "Signed",
+  in_progress: "In progress",
+};
+
+export function noteStatusText(status: string): string {
+  return NOTE_STATUS_TEXT[status] ?? readableValue(status);
+}
+
+export type StatusTone = "pending" | "done" | "working" | "neutral";
+
+export function noteStatusTone(status: string): StatusTone {
+  if (status === "awaiting_sign") return "pending";
+  if (status === "signed") return "done";
+  if (status === "in_progress") return "working";
+  return "neutral";
+}
+
+const AI_STATUS_TEXT: Readonly<Record<string, string>> = {
+  issues_found: "Issues found",
+  no_issues: "No issues found",
+  pending: "Review pending",
+};
+
+export function aiStatusText(aiStatus: string): string {
+  return AI_STATUS_TEXT[aiStatus] ?? readableValue(aiStatus);
+}
+
+/** "3 AI issues to review", "1 AI issue to review", "No AI issues". */
+export function aiIssueCountText(count: number): string {
+  if (count <= 0) return "No AI issues";
+  return `${count} AI ${count === 1 ? "issue" : "issues"} to review`;
+}
+
+/** "Dr. Maria Chen, MD": the EHR's display names, else the legal names. */
+export function providerDisplayName(provider: Pick<NoteProvider, "firstName" | "lastName" | "displayFirstName" | "displayLastName">): string {
+  const first = hasText(provider.displayFirstName) ? provider.displayFirstName.trim() : provider.firstName.trim();
+  const last = hasText(provider.displayLastName) ? provider.displayLastName.trim() : provider.lastName.trim();
+  return [first, last].filter((part) => part !== "").join(" ") || "Unnamed provider";
+}
+
+/** "Jane Ann Doe". */
+export function patientDisplayName(patient: Pick<Note["patient"], "firstName" | "lastName" | "middleName">): string {
+  return [patient.firstName, patient.middleName ?? "", patient.lastName].map((part) => part.trim()).filter((part) => part !== "").join(" ") || "Unnamed patient";
+}
+
+/** "JD": at most two letters, first and last name. */
+export function initialsOf(patient: Pick<Note["patient"], "firstName" | "lastName">): string {
+  const letters = [patient.firstName, patient.lastName].map((part) => part.trim().charAt(0).toUpperCase()).join("");
+  return letters === "" ? "?" : letters;
+}
+
+type CareTeamMember = NonNullable<SoapNote["careTeam"]["physician"]>;
+
+function careTeamMembers(note: Note): CareTeamMember[] {
+  const { physician, primaryBiller, attendees } = note.soapNote.careTeam;
+  return [...(physician ? [physician] : []), ...(primaryBiller ? [primaryBiller] : []), ...attendees.map((attendee) => attendee.staff)];
+}
+
+/** The name of an EHR user id the note refers to (vitals taker, sticky note author), found in the care team; else "EHR user 12345". */
+export function ehrUserName(note: Note, integrationUserId: string | null): string | null {
+  if (!hasText(integrationUserId)) return null;
+  const member = careTeamMembers(note).find((candidate) => candidate.id === integrationUserId);
+  if (member && hasText(member.fullName)) return member.fullName;
+  return `EHR user ${integrationUserId}`;
+}
+
+// ---------------------------------------------------------------------------
+// Vitals. Each number is in the unit its *Type field names (the seed
+// generator writes F/C, lbs/kg, in/cm); a null or unknown type shows the
+// number without guessing a unit (an unknown type is shown as written).
+
+const numberFormat = new Intl.NumberFormat("en-US", { maximumFractionDigits: 2 });
+
+export function formatNumber(value: number): string {
+  return numberFormat.format(value);
+}
+
+function withUnit(value: number | null, unit: string | null, separator = " "): string | null {
+  if (value === null) return null;
+  return unit === null ? formatNumber(value) : `${formatNumber(value)}${separator}${unit}`;
+}
+
+function unitOf(type: string | null, known: Readonly<Record<string, string>>): string | null {
+  if (!hasText(type)) return null;
+  return known[type.trim().toLowerCase()] ?? type.trim();
+}
+
+const TEMPERATURE_UNITS: Readonly<Record<string, string>> = { f: "°F", "°f": "°F", fahrenheit: "°F", c: "°C", "°c": "°C", celsius: "°C" };
+const WEIGHT_UNITS: Readonly<Record<string, string>> = { lb: "lb", lbs: "lb", pound: "lb", pounds: "lb", kg: "kg", kgs: "kg", kilogram: "kg", kilograms: "kg" };
+const HEIGHT_UNITS: Readonly<Record<string, string>> = { in: "in", inch: "in", inches: "in", cm: "cm", centimeter: "cm", centimeters: "cm", centimetre: "cm", centimetres: "cm" };
+
+export function formatTemperature(value: number | null, type: string | null): string | null {
+  return withUnit(value, unitOf(type, TEMPERATURE_UNITS));
+}
+
+export function formatWeight(value: number | null, type: string | null): string | null {
+  return withUnit(value, unitOf(type, WEIGHT_UNITS));
+}
+
+export function formatHeight(value: number | null, type: string | null): string | null {
+  return withUnit(value, unitOf(type, HEIGHT_UNITS));
+}
+
+/** "120/80 mmHg, sitting"; one half missing is said in words. */
+export function formatBloodPressure(systolic: number | null, diastolic: number | null, position: string | null = null): string | null {
+  let reading: string;
+  if (systolic !== null && diastolic !== null) reading = `${formatNumber(systolic)}/${formatNumber(diastolic)} mmHg`;
+  else if (systolic !== null) reading = `Systolic ${formatNumber(systolic)} mmHg (diastolic not recorded)`;
+  else if (diastolic !== null) reading = `Diastolic ${formatNumber(diastolic)} mmHg (systolic not recorded)`;
+  else return null;
+  return hasText(position) ? `${reading}, ${position.trim().toLowerCase()}` : reading;
+}
+
+export function formatPulse(value: number | null): string | null {
+  return withUnit(value, "bpm");
+}
+
+export function formatRespiration(value: number | null): string | null {
+  return withUnit(value, "/min", "");
+}
+
+export function formatOxygenSaturation(value: number | null): string | null {
+  return withUnit(value, "%", "");
+}
+
+/** "21% (room air)". */
+export function formatFio2(value: number | null, device: string | null): string | null {
+  const reading = withUnit(value, "%", "");
+  if (reading === null) return hasText(device) ? device.trim() : null;
+  return hasText(device) ? `${reading} (${device.trim().toLowerCase()})` : reading;
+}
+
+export function formatBmi(value: number | null): string | null {
+  return withUnit(value, "kg/m²");
+}
+
+/** BSA arrives as text ("1.85"): a plain number gets m², other text is shown as written. */
+export function formatBsa(value: string | null): string | null {
+  if (!hasText(value)) return null;
+  const trimmed = value.trim();
+  return /^\d+(\.\d+)?$/.test(trimmed) ? `${trimmed} m²` : trimmed;
+}
+
+// ---------------------------------------------------------------------------
+// Billing. The payload names no currency, so amounts are shown as plain
+// decimals with two places rather than guessing a symbol.
+
+const amountFormat = new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+/** "1,234.50". */
+export function formatAmount(value: number): string {
+  return amountFormat.format(value);
+}
+
+/** "1 unit", "2 units", "1.5 units". */
+export function formatUnits(units: number): string {
+  return `${formatNumber(units)} ${units === 1 ? "unit" : "units"}`;
+}
+
+export function billingLineTotal(line: Pick<SoapNote["billing"][number], "units" | "unitPrice">): number {
+  return Math.round(line.units * line.unitPrice * 100) / 100;
+}
+
+export function billingTotal(lines: readonly Pick<SoapNote["billing"][number], "units" | "unitPrice">[]): number {
+  return Math.round(lines.reduce((sum, line) => sum + line.units * line.unitPrice * 100, 0)) / 100;
+}
+
+/** "30 minutes", "1 minute". */
+export function formatMinutes(minutes: number): string {
+  return `${formatNumber(minutes)} ${minutes === 1 ? "minute" : "minutes"}`;
+}

@@ -1,0 +1,237 @@
+import * as z from "zod/mini";
+import { MAX_TASK_ASSIGNEES, MAX_TASK_DESCRIPTION_LENGTH, taskCreateRequest, type TaskCreateRequest } from "../../../../contract/app-api/note.ts";
+import type { PickerProvider } from "../../../../contract/app-api/session.ts";
+import type { Task } from "../../../../contract/clinic-api/note.ts";
+import type { TaskProvider } from "../../../../contract/clinic-api/people.ts";
+import { ApiError } from "../../../api/bff-client.ts";
+import type { PickerOption } from "../../../components/ui/multi-select-picker.tsx";
+import { isEhrFailure, noteConflictOf } from "../../../api/note-queries.ts";
+import { rawId } from "../../../lib/raw-id.ts";
+import { zoneAbbreviation } from "../../../lib/zoned-clock.ts";
+import { parseNoteInstant } from "../reading/note-format.ts";
+
+// The task panel's logic, kept out of the component so it is tested: the
+// form's checks and the request it sends, the words for task values, and
+// what a failed create means for the user.
+
+/** The create form while the user edits it. The acting provider is not here: the BFF takes it from the host token. */
+export interface TaskFormDraft {
+  description: string;
+  assigneeIds: string[];
+}
+
+export const EMPTY_TASK_DRAFT: TaskFormDraft = { description: "", assigneeIds: [] };
+
+export type TaskFormField = "description" | "assigneeIds";
+export type TaskFormErrors = Partial<Record<TaskFormField, string>>;
+
+/** The order fields appear in the form: focus goes to the first invalid one. */
+export const TASK_FORM_FIELD_ORDER: readonly TaskFormField[] = ["description", "assigneeIds"];
+
+const count = (value: number) => value.toLocaleString("en-GB");
+
+/** Ids in the order chosen, each provider once (ids compare in either form). */
+function uniqueIds(ids: readonly string[]): string[] {
+  const seen = new Set<string>();
+  const unique: string[] = [];
+  for (const id of ids) {
+    const key = rawId(id);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    unique.push(id);
+  }
+  return unique;
+}
+
+/** Checks the draft the way the BFF will and names each problem at its field; gives the request when it is valid. */
+export function validateTaskForm(draft: TaskFormDraft): { request: TaskCreateRequest; errors: null } | { request: null; errors: TaskFormErrors } {
+  const errors: TaskFormErrors = {};
+  const notes = draft.description.trim();
+  if (notes === "") errors.description = "Enter a task description.";
+  else if (notes.length > MAX_TASK_DESCRIPTION_LENGTH)
+    errors.description = `The description is ${count(notes.length)} characters; the limit is ${count(MAX_TASK_DESCRIPTION_LENGTH)}. Shorten it by ${count(notes.length - MAX_TASK_DESCRIPTION_LENGTH)}.`;
+  const assigneeIds = uniqueIds(draft.assigneeIds);
+  if (assigneeIds.length === 0) errors.assigneeIds = "Choose at least one provider to assign the task to.";
+  else if (assigneeIds.length > MAX_TASK_ASSIGNEES) errors.assigneeIds = `Choose at most ${MAX_TASK_ASSIGNEES} providers (${assigneeIds.length} chosen).`;
+  if (Object.keys(errors).length > 0) return { request: null, errors };
+  const request = buildTaskRequest(notes, assigneeIds);
+  // The contract's own check, for anything the messages above do not cover (an id of the wrong form).
+  if (!z.safeParse(taskCreateRequest, request).success) return { request: null, errors: { assigneeIds: "One of the chosen providers has an id Tandem cannot use. Choose the providers again." } };
+  return { request, errors: null };
+}
+
+/** Exactly the two fields the BFF takes; never a `providerId` (the acting provider is the token's). */
+export function buildTaskRequest(notes: string, assigneeIds: readonly string[]): TaskCreateRequest {
+  return { notes: notes.trim(), assigneeIds: [...assigneeIds] };
+}
+
+/** The first field with a problem, in form order. */
+export function firstInvalidField(errors: TaskFormErrors): TaskFormField | null {
+  return TASK_FORM_FIELD_ORDER.find((field) => errors[field] !== undefined) ?? null;
+}
+
+/** "120 of 4,000 characters" under the description. */
+export function descriptionLengthText(description: string): string {
+  return `${count(description.trim().length)} of ${count(MAX_TASK_DESCRIPTION_LENGTH)} characters`;
+}
+
+/** The picker's options: each provider by display name, the title (or roles) as the second line, sorted by name. */
+export function assigneeOptions(providers: readonly PickerProvider[]): PickerOption[] {
+  return providers
+    .map((provider): PickerOption => {
+      const detail = provider.title.trim() || provider.roles.join(", ");
+      const label = provider.displayName.trim() || `${provider.firstName} ${provider.lastName}`.trim() || provider.id;
+      return detail ? { value: provider.id, label, detail } : { value: provider.id, label };
+    })
+    .sort((a, b) => a.label.localeCompare(b.label, "en"));
+}
+
+/** "not_started" → "Not started"; any code made readable rather than hidden. */
+export function readableCode(code: string): string {
+  const words = code.trim().replace(/[_-]+/g, " ").replace(/\s+/g, " ").toLowerCase();
+  if (words === "") return "Unknown";
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+const STATUS_TEXT: Record<string, string> = {
+  not_started: "Not started",
+  in_progress: "In progress",
+  completed: "Completed",
+  complete: "Completed",
+  done: "Done",
+  cancelled: "Cancelled",
+  canceled: "Cancelled",
+  closed: "Closed",
+};
+
+/** The task's status in words; a value the seeds do not show is still shown, made readable. */
+export function taskStatusText(status: string): string {
+  return STATUS_TEXT[status.trim().toLowerCase()] ?? readableCode(status);
+}
+
+export type SyncTone = "synced" | "pending" | "failed" | "unknown";
+
+const SYNC: Record<string, { text: string; tone: SyncTone }> = {
+  synced: { text: "Synced to the EHR", tone: "synced" },
+  pending: { text: "Waiting to sync to the EHR", tone: "pending" },
+  pending_sync: { text: "Waiting to sync to the EHR", tone: "pending" },
+  syncing: { text: "Syncing to the EHR", tone: "pending" },
+  failed: { text: "Not synced: the EHR sync failed", tone: "failed" },
+  sync_failed: { text: "Not synced: the EHR sync failed", tone: "failed" },
+  error: { text: "Not synced: the EHR sync failed", tone: "failed" },
+};
+
+/** The task's sync status in words, and how it reads (only `synced` is shown by the seeds; others are assumed or made readable). */
+export function syncStatusOf(syncStatus: string): { text: string; tone: SyncTone } {
+  return SYNC[syncStatus.trim().toLowerCase()] ?? { text: `EHR sync: ${readableCode(syncStatus).toLowerCase()}`, tone: "unknown" };
+}
+
+export function syncStatusText(syncStatus: string): string {
+  return syncStatusOf(syncStatus).text;
+}
+
+/**
+ * Terminal-looking statuses. The seeds show only `not_started`, so the task
+ * status space is open: a task counts as open unless its status is one of
+ * these, so an unknown status never hides a task that may still need doing.
+ */
+const CLOSED_STATUSES = new Set(["completed", "complete", "done", "cancelled", "canceled", "closed", "resolved", "archived"]);
+
+export function isTaskOpen(task: Pick<Task, "status">): boolean {
+  return !CLOSED_STATUSES.has(task.status.trim().toLowerCase());
+}
+
+/** A provider as the EHR displays them: display names first, then legal names, then the username. */
+export function providerName(provider: Pick<TaskProvider, "id" | "firstName" | "lastName" | "displayFirstName" | "displayLastName"> & { username?: string }): string {
+  const display = `${provider.displayFirstName} ${provider.displayLastName}`.trim();
+  if (display) return display;
+  const legal = `${provider.firstName} ${provider.lastName}`.trim();
+  if (legal) return legal;
+  return provider.username?.trim() || `Provider ${provider.id}`;
+}
+
+/** The assignees' names, each provider once, in the task's order. */
+export function assigneeNames(task: Pick<Task, "assignedProviders">): string[] {
+  const seen = new Set<string>();
+  const names: string[] = [];
+  for (const provider of task.assignedProviders) {
+    const key = rawId(provider.id);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    names.push(providerName(provider));
+  }
+  return names;
+}
+
+/** "Dr Brooks, Dr Okafor", or a plain statement when the service gave none. */
+export function assigneeSummary(task: Pick<Task, "assignedProviders">): string {
+  const names = assigneeNames(task);
+  return names.length > 0 ? names.join(", ") : "No assignee recorded";
+}
+
+const timeFormatters = new Map<string, Intl.DateTimeFormat>();
+
+function timeFormatter(zone: string): Intl.DateTimeFormat {
+  let cached = timeFormatters.get(zone);
+  if (!cached) {
+    cached = new Intl.DateTimeFormat("en-GB", { timeZone: zone, day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+    timeFormatters.set(zone, cached);
+  }
+  return cached;
+}
+
+/** "20 Nov 2026, 09:05 EST" in the facility's zone (the zone always named); the text itself when it cannot be read. */
+export function formatTaskTime(text: string, zone: string): { label: string; iso: string | null } {
+  const ms = parseNoteInstant(text);
+  if (ms === null) return { label: text, iso: null };
+  let resolvedZone = zone;
+  try {
+    timeFormatter(zone);
+  } catch {
+    resolvedZone = "UTC"; // an unknown zone name: UTC, named as such, rather than the machine's zone
+  }
+  return { label: `${timeFormatter(resolvedZone).format(ms)} ${zoneAbbreviation(ms, resolvedZone)}`, iso: new Date(ms).toISOString() };
+}
+
+/** Open tasks first, then the newest first within each group. */
+export function sortTasksForDisplay(tasks: readonly Task[]): Task[] {
+  return [...tasks].sort((a, b) => {
+    const open = Number(isTaskOpen(b)) - Number(isTaskOpen(a));
+    if (open !== 0) return open;
+    return (parseNoteInstant(b.createdAt) ?? 0) - (parseNoteInstant(a.createdAt) ?? 0);
+  });
+}
+
+export type TaskCreateFailure =
+  /** The EHR did not take the task (or could not be reached by the BFF): nothing was created; Retry. */
+  | { kind: "ehr"; title: string; detail: string }
+  /** The BFF was not reached or the answer was lost: the task may or may not exist. */
+  | { kind: "unreached"; title: string; detail: string }
+  /** The BFF refused the request (400): its message names the field. */
+  | { kind: "invalid"; title: string; detail: string }
+  /** The note was signed in the EHR. */
+  | { kind: "signed"; title: string; detail: string }
+  /** Anything else: described by `describeApiError`. */
+  | { kind: "other" };
+
+export const TASK_EHR_FAILURE_TITLE = "The EHR did not take the task.";
+export const TASK_EHR_FAILURE_DETAIL = "Nothing was created. Your text is kept: try again.";
+
+/** What a failed create means, in words; the form keeps every field in every case. */
+export function taskCreateFailure(error: unknown): TaskCreateFailure {
+  if (!(error instanceof ApiError)) {
+    // The request may have reached the BFF before the connection failed, so "nothing was created" is not known.
+    return { kind: "unreached", title: "Tandem could not reach its server.", detail: "The task may not have been created: check the list of tasks, then try again. Your text is kept." };
+  }
+  if (error.status === 409 || error.body.code === "conflict") {
+    const conflict = noteConflictOf(error);
+    if (!conflict || conflict.reason === "note_signed") return { kind: "signed", title: "This note was signed in the EHR.", detail: "Tasks can no longer be created on it from Tandem. Your text is kept, so you can copy it." };
+  }
+  if (error.status === 400) return { kind: "invalid", title: "The task was not created.", detail: error.body.message };
+  if (error.status === 502 || error.body.code === "unexpected_integration_error" || isEhrFailure(error)) {
+    const wait = error.body.retry_after_seconds;
+    const detail = wait ? `Nothing was created. Your text is kept: try again in ${wait} second${wait === 1 ? "" : "s"}.` : TASK_EHR_FAILURE_DETAIL;
+    return { kind: "ehr", title: TASK_EHR_FAILURE_TITLE, detail };
+  }
+  return { kind: "other" };
+}
