@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
+import { OAUTH_TOKEN_PATH } from "../contract/clinic-api/oauth.ts";
 import type { SeededWorld } from "./world/types.ts";
 import { EmulatorClock } from "./clock.ts";
 import { FaultRegistry } from "./http/faults.ts";
@@ -7,6 +8,7 @@ import type { ServiceEnv } from "./http/env.ts";
 import { RateLimiter } from "./http/rate-limiter.ts";
 import { ServiceError } from "./http/service-error.ts";
 import { assignTraceId, authenticateKey, errorResponse, injectFaults, rateLimit, resolveOrganization } from "./http/service-middleware.ts";
+import { createOAuthProvider } from "./oauth/oauth-provider.ts";
 import { registerAppointmentRoutes } from "./routes/appointment-routes.ts";
 import { registerInstallationRoutes } from "./routes/installation-routes.ts";
 import { registerNoteRoutes } from "./routes/note-routes.ts";
@@ -58,6 +60,8 @@ export const DEFAULT_SETTINGS: EmulatorSettings = {
 /** Seed 001 does not show a maximum body size; 1 MB is assumed. */
 const MAX_BODY_BYTES = 1024 * 1024;
 const DATA_PATH = /^\/v\d+\//;
+/** App-level calls: the installations list, and the code exchange (the code encodes the organizations). */
+const WITHOUT_ORGANIZATION = new Set(["/v1/installations", OAUTH_TOKEN_PATH]);
 
 export function createEmulator(options: EmulatorOptions = {}): Emulator {
   const settings: EmulatorSettings = { ...DEFAULT_SETTINGS, ...options.settings };
@@ -76,13 +80,14 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
   const limiter = new RateLimiter(clock, settings.rateLimit, settings.rateLimitWindowSeconds);
   const signingKey = createSigningKeys();
   const deps: RouteDeps = { state, clock, settings };
+  const oauth = createOAuthProvider({ state, clock, settings, signingKey });
 
   const service = new Hono<ServiceEnv>();
   service.use(assignTraceId);
   service.use(bodyLimit({ maxSize: MAX_BODY_BYTES, onError: () => { throw ServiceError.of("bad_request", "body must be at most 1 MB"); } }));
   service.use(authenticateKey);
   const withOrganization = resolveOrganization(state);
-  service.use(async (c, next) => (c.req.path === "/v1/installations" ? next() : withOrganization(c, next)));
+  service.use(async (c, next) => (WITHOUT_ORGANIZATION.has(c.req.path) ? next() : withOrganization(c, next)));
   service.use(rateLimit(limiter));
   service.use(injectFaults(faults, settings.rateLimitWindowSeconds, () => clock.now()));
   service.use(async (_c, next) => {
@@ -90,6 +95,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     await next();
   });
   registerInstallationRoutes(service, deps);
+  oauth.registerTokenRoute(service);
   registerPeopleRoutes(service, deps);
   registerAppointmentRoutes(service, deps);
   registerScheduleRoutes(service, deps);
@@ -102,7 +108,8 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
   });
 
   const app = new Hono();
-  app.route("/_sandbox", createSandboxRoutes({ state, clock, faults, limiter, dispatcher, signingKey, settings, signingSecrets }));
+  app.route("/_sandbox", createSandboxRoutes({ state, clock, faults, limiter, dispatcher, signingKey, settings, signingSecrets, onReset: oauth.reset }));
+  app.route("/oauth", oauth.routes);
   app.get("/.well-known/jwks.json", async (c) => c.json({ keys: [(await signingKey()).publicJwk] }, 200, { "Cache-Control": "public, max-age=300" }));
   app.get("/healthz", (c) => c.json({ ok: true }));
   app.all("*", async (c) => {

@@ -5,6 +5,7 @@ import { errorBody, paginatedData, successEnvelope } from "./envelope.ts";
 import { installation } from "./installation.ts";
 import { inventoryChange, inventoryChangeItem, inventoryProduct } from "./inventory.ts";
 import { note, noteImage, task } from "./note.ts";
+import { oauthTokenData } from "./oauth.ts";
 import { facility, patient, patientV3, provider } from "./people.ts";
 import { appointmentType, availabilityTemplatesData, holdData, holdReleaseData, slotsData } from "./schedule.ts";
 
@@ -32,6 +33,7 @@ export const clinicApiResponses = {
   "DELETE /v3/notes/{noteId}/images/{imageId}": successEnvelope(noteImage),
   "POST /v2/tasks": successEnvelope(task),
   "GET /v1/installations": successEnvelope(paginatedData("installations", installation)),
+  "POST /v3/oauth/token": successEnvelope(oauthTokenData),
   "GET /v1/bills": successEnvelope(paginatedData("bills", bill)),
   "GET /v1/bills/{id}": successEnvelope(billDetail),
   "GET /v1/claims/{id}": successEnvelope(claimV1),

@@ -12,8 +12,23 @@ export interface RateLimitState {
   limited: boolean;
 }
 
+/** What one bucket (`key|organization`) has seen since start or the last reset (`GET /_sandbox/request-stats`). */
+export interface RateLimitBucketTotals {
+  bucket: string;
+  /** Requests let through, counted against the limit. */
+  counted: number;
+  /** Requests refused with 429. */
+  limited: number;
+  /** The most requests counted in any one window so far. */
+  peakWindowCount: number;
+  /** The current window (its start on the emulator's clock, ms) and what it has counted. */
+  windowStartMs: number;
+  windowCount: number;
+}
+
 export class RateLimiter {
   private windows = new Map<string, { startMs: number; count: number }>();
+  private totals = new Map<string, { counted: number; limited: number; peakWindowCount: number }>();
 
   constructor(
     private readonly clock: Clock,
@@ -32,6 +47,7 @@ export class RateLimiter {
     }
     const limited = window.count >= this.limit;
     if (!limited) window.count += 1;
+    this.tally(bucket, limited, window.count);
     const resetMs = startMs + windowMs;
     return {
       limit: this.limit,
@@ -42,7 +58,31 @@ export class RateLimiter {
     };
   }
 
+  /** Cumulative counts per bucket (read-only; for the sandbox's request stats). */
+  totalsByBucket(): RateLimitBucketTotals[] {
+    return [...this.totals].map(([bucket, totals]) => {
+      const window = this.windows.get(bucket);
+      return { bucket, ...totals, windowStartMs: window?.startMs ?? 0, windowCount: window?.count ?? 0 };
+    });
+  }
+
+  get settings(): { limit: number; windowSeconds: number } {
+    return { limit: this.limit, windowSeconds: this.windowSeconds };
+  }
+
   reset(): void {
     this.windows.clear();
+    this.totals.clear();
+  }
+
+  private tally(bucket: string, limited: boolean, windowCount: number): void {
+    let totals = this.totals.get(bucket);
+    if (!totals) {
+      totals = { counted: 0, limited: 0, peakWindowCount: 0 };
+      this.totals.set(bucket, totals);
+    }
+    if (limited) totals.limited += 1;
+    else totals.counted += 1;
+    totals.peakWindowCount = Math.max(totals.peakWindowCount, windowCount);
   }
 }

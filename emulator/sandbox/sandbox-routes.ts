@@ -14,6 +14,7 @@ import { createHostPageRoutes } from "../host-page/host-page.ts";
 import { applyInstallationChange } from "./installation-changes.ts";
 import { createEhrAppointment, patchEhrAppointment } from "./ehr-appointments.ts";
 import { avatarSvg } from "./avatar-svg.ts";
+import { createRequestStatsRoutes } from "./request-stats.ts";
 import { SandboxError } from "./sandbox-error.ts";
 import {
   clockRequest,
@@ -41,6 +42,8 @@ export interface SandboxDeps {
   signingKey: () => Promise<SigningKey>;
   settings: EmulatorSettings;
   signingSecrets: { current: string[]; readonly initial: string[] };
+  /** State kept outside `ServiceState` that reset also clears (OAuth codes, sign-in sessions, consents). */
+  onReset?: () => void;
 }
 
 async function body<T extends z.ZodMiniType>(c: Context, schema: T): Promise<z.infer<T>> {
@@ -142,6 +145,7 @@ export function createSandboxRoutes(deps: SandboxDeps): Hono {
     limiter.reset();
     dispatcher.reset();
     deps.signingSecrets.current = [...deps.signingSecrets.initial];
+    deps.onReset?.();
     return c.json({ reset: true, now: new Date(clock.now()).toISOString() });
   });
 
@@ -244,6 +248,7 @@ export function createSandboxRoutes(deps: SandboxDeps): Hono {
     return c.json({ results: results.map((result) => ({ organizationId: result.organizationId, changes: result.changes, events: result.events.map((event) => ({ type: event.type, data: event.data })) })) });
   });
 
+  app.route("/", createRequestStatsRoutes({ limiter, clock }));
   // The EHR host page and its assets (`/host`, `/host.js`, …).
   app.route("/", createHostPageRoutes({ state, settings, sandbox: app }));
 

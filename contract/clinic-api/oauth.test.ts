@@ -1,0 +1,53 @@
+import { describe, expect, it } from "vitest";
+import * as z from "zod/mini";
+import { successEnvelope } from "./envelope.ts";
+import { idTokenClaims, oauthAuthorizeQuery, oauthTokenData, oauthTokenErrorBody, oauthTokenRequest } from "./oauth.ts";
+import { clinicApiResponses } from "./responses.ts";
+
+// The assumed OAuth contract (docs/assumed-contracts.md), as the BFF and the
+// emulator both parse it.
+
+const ORG = "3b0f6a2e-5d41-4c8a-9e7b-1f2d3c4b5a61";
+const USER = "e4827176-e260-5dbe-984d-1dd9b4a19519";
+const VERIFIER = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk";
+const CHALLENGE = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM";
+
+describe("OAuth contract", () => {
+  it("takes an authorize query with PKCE S256 only", () => {
+    const query = { client_id: "tandem", redirect_uri: "http://localhost:8787/auth/callback", state: "s", code_challenge: CHALLENGE, code_challenge_method: "S256" };
+    expect(z.safeParse(oauthAuthorizeQuery, query).success).toBe(true);
+    expect(z.safeParse(oauthAuthorizeQuery, { ...query, code_challenge_method: "plain" }).success).toBe(false);
+    expect(z.safeParse(oauthAuthorizeQuery, { ...query, code_challenge: "short" }).success).toBe(false);
+    expect(z.safeParse(oauthAuthorizeQuery, { ...query, response_type: "token" }).success).toBe(false);
+  });
+
+  it("takes a token request with a 43-128 character verifier", () => {
+    const request = { grant_type: "authorization_code", code: "c", redirect_uri: "http://localhost:8787/auth/callback", code_verifier: VERIFIER };
+    expect(z.safeParse(oauthTokenRequest, request).success).toBe(true);
+    expect(z.safeParse(oauthTokenRequest, { ...request, code_verifier: "x".repeat(129) }).success).toBe(false);
+    expect(z.safeParse(oauthTokenRequest, { ...request, grant_type: "refresh_token" }).success).toBe(false);
+  });
+
+  it("declares the token response in the route map, enveloped", () => {
+    const data = {
+      id_token: "a.b.c",
+      token_type: "Bearer",
+      expires_in: 300,
+      user: { id: USER, email: "jbrooks@example.test", firstName: "Jacob", lastName: "Brooks", displayName: "Dr. Jacob Brooks, MD", providers: [{ organizationId: ORG, providerId: USER, roles: ["Physician"] }] },
+      authorizedOrganizations: [{ organizationId: ORG, name: "Riverside", facilities: [{ id: USER, name: "Upper West Side", timezone: "America/New_York" }] }],
+    };
+    expect(z.parse(clinicApiResponses["POST /v3/oauth/token"], { code: "success", data }).data).toEqual(z.parse(oauthTokenData, data));
+    expect(z.safeParse(successEnvelope(oauthTokenData), { code: "success", data: { ...data, token_type: "bearer" } }).success).toBe(false);
+  });
+
+  it("keeps both error shapes in a token error", () => {
+    const body = { code: "bad_request", message: "code has expired", trace_id: "trc_1", error: "invalid_grant", error_description: "code has expired" };
+    expect(z.parse(oauthTokenErrorBody, body)).toEqual(body);
+  });
+
+  it("reads the id_token's claims, nonce optional", () => {
+    const claims = { iss: "http://127.0.0.1:4010", aud: "tandem", sub: USER, iat: 1, nbf: 1, exp: 301, auth_time: 1, email: "a@b.example", email_verified: true, name: "A B", given_name: "A", family_name: "B" };
+    expect(z.safeParse(idTokenClaims, claims).success).toBe(true);
+    expect(z.safeParse(idTokenClaims, { ...claims, sub: "not-a-uuid" }).success).toBe(false);
+  });
+});

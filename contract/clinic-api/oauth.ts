@@ -1,0 +1,151 @@
+import * as z from "zod/mini";
+import { errorBody } from "./envelope.ts";
+import { rawUuid } from "./primitives.ts";
+
+// Sign-in for standalone apps (seed 001 "Sign-in for standalone apps", OAuth
+// 2.0 authorization code with PKCE; DESIGN.md "Standalone mode"). The seeds
+// leave the parameter names, the token response beyond `id_token` and
+// `authorizedOrganizations`, the error values and the claims open: these are
+// the assumed contracts of docs/assumed-contracts.md.
+
+/** An HTML page on the service's origin, without a version segment. */
+export const OAUTH_AUTHORIZE_PATH = "/oauth/authorize";
+/** Authenticated with the app's data key; no `X-Organization-Id`. */
+export const OAUTH_TOKEN_PATH = "/v3/oauth/token";
+export const JWKS_PATH = "/.well-known/jwks.json";
+
+/** Seed 001 "Limits": a code expires after 10 minutes and works once. */
+export const AUTHORIZATION_CODE_LIFETIME_SECONDS = 600;
+export const ID_TOKEN_LIFETIME_SECONDS = 300;
+/** The `typ` header of an id_token (a host token's is `host-session+jwt`). */
+export const ID_TOKEN_TYPE = "JWT";
+
+/** RFC 7636: S256 only; the challenge is BASE64URL(SHA256(verifier)), 43 characters. */
+export const pkceChallenge = z.string().check(z.regex(/^[A-Za-z0-9_-]{43}$/, "must be a BASE64URL-encoded SHA-256 (43 characters)"));
+/** RFC 7636 4.1: 43-128 unreserved characters. */
+export const pkceVerifier = z.string().check(z.regex(/^[A-Za-z0-9._~-]{43,128}$/, "must be 43 to 128 characters of A-Z, a-z, 0-9, '-', '.', '_', '~'"));
+
+/**
+ * `prompt`: space-separated. `login` (and `select_account`) show the sign-in
+ * even with an IdP session; `consent` shows the consent even when it is
+ * remembered; `none` shows nothing and fails with `login_required` or
+ * `consent_required` when a page would be needed.
+ */
+export const OAUTH_PROMPTS = ["none", "login", "consent", "select_account"] as const;
+export type OAuthPrompt = (typeof OAUTH_PROMPTS)[number];
+
+/** `GET /oauth/authorize`: what the app puts in the query. */
+export const oauthAuthorizeQuery = z.object({
+  client_id: z.string().check(z.minLength(1)),
+  /** Matched exactly (scheme, host, port, path) against the registered URIs. */
+  redirect_uri: z.string().check(z.minLength(1)),
+  state: z.string().check(z.minLength(1)),
+  code_challenge: pkceChallenge,
+  code_challenge_method: z.literal("S256"),
+  /** OIDC `nonce`, echoed in the id_token (an assumed extension). */
+  nonce: z.optional(z.string()),
+  prompt: z.optional(z.string()),
+  /** Optional; when present it must be `code`. */
+  response_type: z.optional(z.literal("code")),
+});
+export type OAuthAuthorizeQuery = z.infer<typeof oauthAuthorizeQuery>;
+
+/** The callback's query on approval: `state` is echoed exactly. */
+export const oauthCallbackSuccess = z.object({ code: z.string().check(z.minLength(1)), state: z.string() });
+
+/** Error values the authorize endpoint sends back to the redirect URI (RFC 6749 4.1.2.1, OIDC Core 3.1.2.6). */
+export const OAUTH_AUTHORIZE_ERRORS = ["invalid_request", "unsupported_response_type", "access_denied", "login_required", "consent_required"] as const;
+/** The callback's query on denial or a bad request; `error` stays an open string, as a real service may send others. */
+export const oauthCallbackError = z.object({
+  error: z.string().check(z.minLength(1)),
+  error_description: z.optional(z.string()),
+  state: z.optional(z.string()),
+});
+
+/** `POST /v3/oauth/token`, sent as `application/x-www-form-urlencoded` (or JSON). */
+export const oauthTokenRequest = z.object({
+  grant_type: z.literal("authorization_code"),
+  code: z.string().check(z.minLength(1)),
+  /** The same redirect URI as the authorize request. */
+  redirect_uri: z.string().check(z.minLength(1)),
+  code_verifier: pkceVerifier,
+  /** Optional; when present it must be the code's client. */
+  client_id: z.optional(z.string()),
+});
+export type OAuthTokenRequest = z.infer<typeof oauthTokenRequest>;
+
+/** The user's provider in one authorized organization. */
+export const oauthUserProvider = z.object({
+  organizationId: rawUuid,
+  /** The provider's id as v1 gives it (raw UUID), the same as a host token's `provider_id`. */
+  providerId: rawUuid,
+  roles: z.array(z.string()),
+});
+export type OAuthUserProvider = z.infer<typeof oauthUserProvider>;
+
+export const oauthUser = z.object({
+  /** The account's id, the id_token's `sub`. */
+  id: rawUuid,
+  email: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  displayName: z.string(),
+  /** Only for the authorized organizations; an organization without an entry names no provider of the user. */
+  providers: z.array(oauthUserProvider),
+});
+export type OAuthUser = z.infer<typeof oauthUser>;
+
+export const authorizedFacility = z.object({ id: rawUuid, name: z.string(), timezone: z.string() });
+export type AuthorizedFacility = z.infer<typeof authorizedFacility>;
+
+export const authorizedOrganization = z.object({
+  organizationId: rawUuid,
+  name: z.string(),
+  /** The organization's visible facilities. */
+  facilities: z.array(authorizedFacility),
+});
+export type AuthorizedOrganization = z.infer<typeof authorizedOrganization>;
+
+/** `data` of the token response's success envelope. */
+export const oauthTokenData = z.object({
+  id_token: z.string(),
+  token_type: z.literal("Bearer"),
+  /** The id_token's lifetime in seconds. */
+  expires_in: z.int().check(z.positive()),
+  user: oauthUser,
+  authorizedOrganizations: z.array(authorizedOrganization),
+});
+export type OAuthTokenData = z.infer<typeof oauthTokenData>;
+
+/** OAuth 2.0 error values of the token endpoint (RFC 6749 5.2) that the service answers with HTTP 400. */
+export const OAUTH_TOKEN_ERRORS = ["invalid_request", "invalid_grant", "unsupported_grant_type"] as const;
+export type OAuthTokenError = (typeof OAUTH_TOKEN_ERRORS)[number];
+
+/** A 400 of the token endpoint: the service's error body plus OAuth 2.0's fields. 401 and 429 keep the plain error body. */
+export const oauthTokenErrorBody = z.extend(errorBody, {
+  error: z.string(),
+  error_description: z.string(),
+});
+export type OAuthTokenErrorBody = z.infer<typeof oauthTokenErrorBody>;
+
+/** The id_token's payload (OIDC Core 2 and 5.1), ES256, header `typ: "JWT"` with a `kid` of the JWKS. */
+export const idTokenClaims = z.object({
+  /** The service's public URL, the same issuer as host tokens. */
+  iss: z.string(),
+  /** The app's slug (`client_id`). */
+  aud: z.union([z.string(), z.array(z.string())]),
+  /** The account id (`user.id`). */
+  sub: rawUuid,
+  /** Present when the authorize request carried one. */
+  nonce: z.optional(z.string()),
+  iat: z.int(),
+  nbf: z.optional(z.int()),
+  exp: z.int(),
+  auth_time: z.int(),
+  email: z.string(),
+  email_verified: z.boolean(),
+  name: z.string(),
+  given_name: z.string(),
+  family_name: z.string(),
+});
+export type IdTokenClaims = z.infer<typeof idTokenClaims>;

@@ -1,0 +1,53 @@
+import type { Hono } from "hono";
+import type { Clock } from "../clock.ts";
+import type { EmulatorSettings, ServiceApp } from "../routes/route-deps.ts";
+import type { ServiceState } from "../service/service-state.ts";
+import type { SigningKey } from "../tokens/signing-keys.ts";
+import { AuthorizationCodes } from "./authorization-codes.ts";
+import { createAuthorizeRoutes } from "./authorize-routes.ts";
+import { Consents } from "./consents.ts";
+import { IdpSessions } from "./idp-sessions.ts";
+import { loadOAuthClient, type OAuthClient } from "./oauth-client.ts";
+import { PendingAuthorizations } from "./pending-authorizations.ts";
+import { registerOAuthTokenRoute } from "./token-route.ts";
+
+// The emulator's side of standalone sign-in, assembled: the pages under
+// `/oauth/` (mounted by `emulator/app.ts` on the emulator's origin), the
+// token exchange inside the data pipeline, and a reset that forgets codes,
+// sign-in sessions, pending requests and remembered consents.
+
+export interface OAuthProviderDeps {
+  state: ServiceState;
+  clock: Clock;
+  settings: Pick<EmulatorSettings, "publicUrl" | "appUrl">;
+  signingKey: () => Promise<SigningKey>;
+}
+
+export interface OAuthProvider {
+  client: OAuthClient;
+  /** Mount at `/oauth`. */
+  routes: Hono;
+  registerTokenRoute: (service: ServiceApp) => void;
+  reset: () => void;
+}
+
+export function createOAuthProvider(deps: OAuthProviderDeps): OAuthProvider {
+  const { state, clock, settings } = deps;
+  const client = loadOAuthClient(settings.appUrl);
+  const sessions = new IdpSessions(clock);
+  const pending = new PendingAuthorizations(clock);
+  const codes = new AuthorizationCodes(clock);
+  const consents = new Consents();
+  const secureCookies = new URL(settings.publicUrl).protocol === "https:";
+  return {
+    client,
+    routes: createAuthorizeRoutes({ state, client, sessions, pending, codes, consents, secureCookies }),
+    registerTokenRoute: (service) => registerOAuthTokenRoute(service, { state, clock, client, codes, signingKey: deps.signingKey, issuer: settings.publicUrl }),
+    reset: () => {
+      sessions.clear();
+      pending.clear();
+      codes.clear();
+      consents.clear();
+    },
+  };
+}
