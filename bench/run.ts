@@ -11,6 +11,7 @@ import { runSpaBench } from "./spa-bench.ts";
 const benches: (() => Promise<Record<string, unknown> | Record<string, unknown>[]>)[] = [runExpansionBench, runEmulatorSlotsBench, runBffBench, runBffMemoryBench, runSpaBench, runAvailabilityBench];
 benches.push(async () => (await import("./slots-bench.ts")).runSlotsBench());
 benches.push(async () => (await import("./note-bench.ts")).runNoteBench());
+benches.push(async () => (await import("./load-bench.ts")).runLoadBench());
 
 for (const bench of benches) {
   const result = await bench();
