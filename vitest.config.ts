@@ -7,5 +7,7 @@ export default defineConfig({
     // Two cores: keep the worker count to the machine.
     maxWorkers: 2,
     testTimeout: 20_000,
+    // Building a store and an emulator in beforeAll takes seconds on a busy 2-core machine.
+    hookTimeout: 30_000,
   },
 });

@@ -104,8 +104,9 @@ test("every screen is accessible and fits a 360 px iframe", async ({ page }) => 
   }
 });
 
-test("opened outside the EHR, the app says so instead of a blank page", async ({ page }) => {
+test("opened outside the EHR, the app says so and offers the standalone sign-in instead of a blank page", async ({ page }) => {
   await page.goto(process.env.E2E_APP_URL ?? "");
-  await expect(page.getByText("Open Tandem from your EHR")).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Sign in to Tandem" })).toBeVisible();
+  await expect(page.getByText("Tandem usually opens inside your clinic's EHR")).toBeVisible();
 });
 

@@ -3,8 +3,10 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { createHostTokenVerifier, type HostTokenVerifier } from "./auth/host-token-verifier.ts";
 import { requireHostSession } from "./auth/require-host-session.ts";
+import { createStandaloneAuth } from "./auth/standalone/standalone-routes.ts";
 import { createClinicClient, UpstreamError, type ClinicClient, type ClinicClientOptions } from "./clinic/clinic-client.ts";
 import type { BffConfig } from "./env.ts";
+import { createLiveEventBus, type LiveEventBus } from "./events/live-event-bus.ts";
 import { LiveEventHub } from "./events/live-event-hub.ts";
 import type { AppEnv } from "./http/app-env.ts";
 import { AppError } from "./http/app-error.ts";
@@ -47,9 +49,12 @@ export interface Bff {
   clinic: ClinicClient;
   installations: InstallationRegistry;
   processor: WebhookProcessor;
+  /** This process's fan-out to its own `GET /api/events` streams. */
   hub: LiveEventHub;
+  /** Live events, cache invalidations and installation changes for every process sharing the store. */
+  bus: LiveEventBus;
   verifyHostToken: HostTokenVerifier;
-  /** Bootstraps installations, processes the inbox left from a previous run, starts the timers. */
+  /** Starts listening on the bus, bootstraps installations, processes the inbox left from a previous run, starts the timers. */
   start(): Promise<void>;
   close(): Promise<void>;
 }
@@ -68,7 +73,7 @@ export function createBffApp(deps: BffDeps): Bff {
     apiKey: config.clinicApiKey,
     fetch: deps.fetch,
     now,
-    limiter: { scope: config.rateLimitScope },
+    limiter: { scope: config.rateLimitScope, share: config.upstreamRateShare },
     logger,
     ...deps.clinicOptions,
   });
@@ -78,13 +83,21 @@ export function createBffApp(deps: BffDeps): Bff {
     requiredScopes: manifest.scopes.required,
     logger,
     now,
+    onChanged: (organizationId) => bus.installationChanged(organizationId),
   });
   const hub = new LiveEventHub();
+  const bus = createLiveEventBus({
+    notifications: store.notifications,
+    hub,
+    invalidateCache: (organizationId, prefix) => clinic.invalidate(organizationId, prefix),
+    forgetInstallation: (organizationId) => installations.forget(organizationId),
+    logger,
+  });
   const processor = new WebhookProcessor({
     store,
     installations,
-    hub,
-    invalidate: (organizationId, prefix) => clinic.invalidate(organizationId, prefix),
+    live: bus,
+    invalidate: (organizationId, prefix) => bus.invalidate(organizationId, prefix),
     logger,
     now,
   });
@@ -95,6 +108,10 @@ export function createBffApp(deps: BffDeps): Bff {
     fetch: deps.jwksFetch ?? deps.fetch,
     now,
   });
+
+  const standalone = config.standalone
+    ? createStandaloneAuth({ config: config.standalone, publicUrl: config.publicUrl, slug: manifest.slug, clinic, installations, logger, now, fetch: deps.jwksFetch ?? deps.fetch })
+    : null;
 
   const app = new Hono<AppEnv>();
   app.use(async (c, next) => {
@@ -142,19 +159,20 @@ export function createBffApp(deps: BffDeps): Bff {
       },
     }),
   );
-  api.use(requireHostSession({ verify: verifyHostToken, installations, usedTokenIds: store.usedTokenIds }));
+  api.use(requireHostSession({ verify: verifyHostToken, installations, usedTokenIds: store.usedTokenIds, standalone }));
   registerSessionRoutes(api, clinic);
   registerDirectoryRoutes(api, clinic);
   registerLiveEventRoutes(api, hub, { now });
   registerContextRoutes(api, clinic, store.audit, now);
   registerScheduleRoutes(api, clinic);
   registerAvailabilityRoutes(api, clinic);
-  registerNoteRoutes(api, { clinic, store, hub, now });
+  registerNoteRoutes(api, { clinic, store, live: bus, now });
   api.all("*", (c) => {
     throw new AppError(404, "not_found", `No API route ${c.req.method} ${c.req.path}`);
   });
   app.route("/api", api);
 
+  if (standalone) app.route("/auth", standalone.routes);
   registerSpaAssets(app, config.distDir);
 
   const stops: (() => void)[] = [];
@@ -164,8 +182,10 @@ export function createBffApp(deps: BffDeps): Bff {
     installations,
     processor,
     hub,
+    bus,
     verifyHostToken,
     async start() {
+      await bus.start();
       try {
         await installations.refresh();
       } catch (error) {
@@ -178,10 +198,10 @@ export function createBffApp(deps: BffDeps): Bff {
       purge.unref();
       stops.push(() => clearInterval(purge));
     },
-    close() {
+    async close() {
       for (const stop of stops) stop();
       clinic.close();
-      return Promise.resolve();
+      await bus.close();
     },
   };
 }

@@ -16,6 +16,8 @@ function sandboxDefaults(emulatorUrl: string) {
     allowedHostOrigins: [emulatorUrl],
     webhookSecrets: ["whsec_AQIDBAUGBwgJCgsMDQ4PEBESExQVFhcY"],
     avatarOrigins: [emulatorUrl],
+    oauthAuthorizeUrl: `${emulatorUrl}/oauth/authorize`,
+    sessionSecret: "tandem-sandbox-session-secret-never-for-a-real-service",
   };
 }
 
@@ -40,6 +42,13 @@ const secretList = z.pipe(
   ),
 );
 
+// Issue 8: each of several BFF processes takes this share of the upstream limit.
+const RATE_SHARE_RULE = "must be a number greater than 0 and at most 1 (two processes: 0.5 each)";
+const rateShare = z.pipe(
+  z.string().check(z.regex(/^\d*\.?\d+$/, RATE_SHARE_RULE)),
+  z.pipe(z.transform(Number), z.number().check(z.refine((share) => share > 0 && share <= 1, RATE_SHARE_RULE))),
+);
+
 const rawEnv = z.object({
   PORT: z.optional(port),
   HOST: z.optional(z.string().check(z.minLength(1))),
@@ -55,8 +64,13 @@ const rawEnv = z.object({
   DATABASE_URL: z.optional(z.string().check(z.regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL"))),
   DATA_DIR: z.optional(z.string().check(z.minLength(1))),
   RATE_LIMIT_SCOPE: z.optional(z.enum(["key", "organization"])),
+  UPSTREAM_RATE_SHARE: z.optional(rateShare),
   LOG_LEVEL: z.optional(z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"])),
   DIST_DIR: z.optional(z.string().check(z.minLength(1))),
+  OAUTH_AUTHORIZE_URL: z.optional(z.url()),
+  OAUTH_ISSUER: z.optional(z.string().check(z.minLength(1))),
+  OAUTH_JWKS_URL: z.optional(z.url()),
+  SESSION_SECRET: z.optional(z.string().check(z.minLength(32, "must be at least 32 characters"))),
 });
 
 export interface BffConfig {
@@ -76,8 +90,23 @@ export interface BffConfig {
   databaseUrl: string | undefined;
   dataDir: string;
   rateLimitScope: "key" | "organization";
+  /** This process's share of the upstream rate limit, in (0, 1]: several processes split the service's budget. */
+  upstreamRateShare: number;
   logLevel: string;
   distDir: string;
+  /** Standalone sign-in (OAuth 2.0 authorization code); null when not configured. */
+  standalone: StandaloneConfig | null;
+}
+
+export interface StandaloneConfig {
+  authorizeUrl: string;
+  /** The id_token's pinned issuer. */
+  issuer: string;
+  jwksUrl: string;
+  /** Seals the session and sign-in cookies. */
+  sessionSecret: string;
+  /** `${publicUrl}/auth/callback`, registered in the manifest. */
+  redirectUri: string;
 }
 
 export class ConfigError extends Error {}
@@ -110,13 +139,17 @@ export function readBffConfig(source: Record<string, string | undefined> = proce
   for (const allowed of [...(env.ALLOWED_HOST_ORIGINS ?? []), ...(env.AVATAR_ORIGINS ?? [])]) {
     if (!z.safeParse(origin, allowed).success) throw new ConfigError(`Configuration is invalid: ALLOWED_HOST_ORIGINS/AVATAR_ORIGINS: ${allowed} is not an origin`);
   }
+  if (!isSandbox && env.OAUTH_AUTHORIZE_URL !== undefined && env.SESSION_SECRET === undefined) {
+    throw new ConfigError("Configuration is invalid: OAUTH_AUTHORIZE_URL is set, so SESSION_SECRET must be set too (at least 32 characters; sandbox defaults are never used against a real service)");
+  }
   const portNumber = env.PORT ?? 8787;
   const sandbox = sandboxDefaults((env.SANDBOX_EMULATOR_URL ?? "http://127.0.0.1:4010").replace(/\/$/, ""));
+  const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${portNumber}`).replace(/\/$/, "");
   return {
     isSandbox,
     port: portNumber,
     host: env.HOST ?? "127.0.0.1",
-    publicUrl: env.PUBLIC_URL ?? `http://localhost:${portNumber}`,
+    publicUrl,
     clinicApiBaseUrl: env.CLINIC_API_BASE_URL ?? sandbox.clinicApiBaseUrl,
     clinicApiKey: env.CLINIC_API_KEY ?? sandbox.clinicApiKey,
     hostTokenIssuer: env.HOST_TOKEN_ISSUER ?? sandbox.hostTokenIssuer,
@@ -127,7 +160,23 @@ export function readBffConfig(source: Record<string, string | undefined> = proce
     databaseUrl: env.DATABASE_URL,
     dataDir: env.DATA_DIR ?? ".data/pglite",
     rateLimitScope: env.RATE_LIMIT_SCOPE ?? "key",
+    upstreamRateShare: env.UPSTREAM_RATE_SHARE ?? 1,
     logLevel: env.LOG_LEVEL ?? "info",
     distDir: env.DIST_DIR ?? "dist",
+    standalone: standaloneConfig(env, isSandbox, sandbox, publicUrl),
+  };
+}
+
+/** Sandbox: the emulator's sign-in. Against a real service: only when OAUTH_AUTHORIZE_URL is set; issuer and JWKS default to the host token's platform. */
+function standaloneConfig(env: z.infer<typeof rawEnv>, isSandbox: boolean, sandbox: ReturnType<typeof sandboxDefaults>, publicUrl: string): StandaloneConfig | null {
+  const authorizeUrl = env.OAUTH_AUTHORIZE_URL ?? (isSandbox ? sandbox.oauthAuthorizeUrl : undefined);
+  const sessionSecret = env.SESSION_SECRET ?? (isSandbox ? sandbox.sessionSecret : undefined);
+  if (authorizeUrl === undefined || sessionSecret === undefined) return null;
+  return {
+    authorizeUrl,
+    issuer: env.OAUTH_ISSUER ?? env.HOST_TOKEN_ISSUER ?? sandbox.hostTokenIssuer,
+    jwksUrl: env.OAUTH_JWKS_URL ?? env.HOST_TOKEN_JWKS_URL ?? sandbox.hostTokenJwksUrl,
+    sessionSecret,
+    redirectUri: `${publicUrl}/auth/callback`,
   };
 }

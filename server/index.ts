@@ -21,7 +21,17 @@ const bff = createBffApp({ config, store, logger });
 await bff.start();
 
 const server = serve({ fetch: bff.app.fetch, port: config.port, hostname: config.host }, (info) => {
-  logger.info({ port: info.port, sandbox: config.isSandbox, service: config.clinicApiBaseUrl }, `Tandem BFF on http://localhost:${info.port}`);
+  logger.info(
+    {
+      port: info.port,
+      sandbox: config.isSandbox,
+      service: config.clinicApiBaseUrl,
+      // Issue 8: with PostgreSQL, processes sharing it share live events over LISTEN/NOTIFY and split the upstream budget.
+      liveEvents: store.notifications === null ? "in-process" : "postgres",
+      upstreamRateShare: config.upstreamRateShare,
+    },
+    `Tandem BFF on http://localhost:${info.port}`,
+  );
 });
 
 async function shutdown() {

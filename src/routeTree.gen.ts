@@ -12,6 +12,7 @@ import { Route as rootRouteImport } from './routes/__root'
 import { Route as IndexRouteImport } from './routes/index'
 import { Route as AvailabilityRouteImport } from './routes/availability'
 import { Route as NoteRouteImport } from './routes/note'
+import { Route as SigninRouteImport } from './routes/signin'
 import { Route as SlotsRouteImport } from './routes/slots'
 
 const IndexRoute = IndexRouteImport.update({
@@ -29,6 +30,11 @@ const NoteRoute = NoteRouteImport.update({
   path: '/note',
   getParentRoute: () => rootRouteImport,
 } as any)
+const SigninRoute = SigninRouteImport.update({
+  id: '/signin',
+  path: '/signin',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const SlotsRoute = SlotsRouteImport.update({
   id: '/slots',
   path: '/slots',
@@ -39,12 +45,14 @@ export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
   '/availability': typeof AvailabilityRoute
   '/note': typeof NoteRoute
+  '/signin': typeof SigninRoute
   '/slots': typeof SlotsRoute
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
   '/availability': typeof AvailabilityRoute
   '/note': typeof NoteRoute
+  '/signin': typeof SigninRoute
   '/slots': typeof SlotsRoute
 }
 export interface FileRoutesById {
@@ -52,20 +60,22 @@ export interface FileRoutesById {
   '/': typeof IndexRoute
   '/availability': typeof AvailabilityRoute
   '/note': typeof NoteRoute
+  '/signin': typeof SigninRoute
   '/slots': typeof SlotsRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
-  fullPaths: '/' | '/availability' | '/note' | '/slots'
+  fullPaths: '/' | '/availability' | '/note' | '/signin' | '/slots'
   fileRoutesByTo: FileRoutesByTo
-  to: '/' | '/availability' | '/note' | '/slots'
-  id: '__root__' | '/' | '/availability' | '/note' | '/slots'
+  to: '/' | '/availability' | '/note' | '/signin' | '/slots'
+  id: '__root__' | '/' | '/availability' | '/note' | '/signin' | '/slots'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
   IndexRoute: typeof IndexRoute
   AvailabilityRoute: typeof AvailabilityRoute
   NoteRoute: typeof NoteRoute
+  SigninRoute: typeof SigninRoute
   SlotsRoute: typeof SlotsRoute
 }
 
@@ -92,6 +102,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof NoteRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/signin': {
+      id: '/signin'
+      path: '/signin'
+      fullPath: '/signin'
+      preLoaderRoute: typeof SigninRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/slots': {
       id: '/slots'
       path: '/slots'
@@ -106,6 +123,7 @@ const rootRouteChildren: RootRouteChildren = {
   IndexRoute: IndexRoute,
   AvailabilityRoute: AvailabilityRoute,
   NoteRoute: NoteRoute,
+  SigninRoute: SigninRoute,
   SlotsRoute: SlotsRoute,
 }
 export const routeTree = rootRouteImport

@@ -13,7 +13,11 @@ export const MAX_NOTE_FIELD_LENGTH = 100_000;
 export const MAX_TASK_DESCRIPTION_LENGTH = 4_000;
 export const MAX_TASK_ASSIGNEES = 20;
 
-const fieldText = z.string().check(z.maxLength(MAX_NOTE_FIELD_LENGTH, `must be at most ${MAX_NOTE_FIELD_LENGTH} characters`));
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+/** No text typed into a note holds NUL or an unpaired surrogate, and the BFF's store (PostgreSQL text and jsonb) can keep neither. */
+const storableText = () => z.refine<string>((text) => !text.includes("\u0000") && !LONE_SURROGATE.test(text), "must not contain NUL characters or unpaired surrogates");
+
+const fieldText = z.string().check(z.maxLength(MAX_NOTE_FIELD_LENGTH, `must be at most ${MAX_NOTE_FIELD_LENGTH} characters`), storableText());
 
 /** Some of the four writable fields, by name; any other key is refused. */
 export const writableFieldValues = z.strictObject({
@@ -80,7 +84,8 @@ export type NoteDraftBody = z.infer<typeof noteDraft>;
 export const noteDraftPutRequest = z.strictObject({
   fields: writableFieldValues,
   baseline: writableFieldValues,
-  noteVersion: z.nullable(z.int().check(z.minimum(0))),
+  /** The store keeps it in a 32-bit integer column. */
+  noteVersion: z.nullable(z.int().check(z.minimum(0), z.maximum(2_147_483_647))),
 });
 export type NoteDraftPutRequest = z.infer<typeof noteDraftPutRequest>;
 
@@ -98,6 +103,7 @@ export const taskCreateRequest = z.object({
     z.trim(),
     z.minLength(1, "a task needs a description"),
     z.maxLength(MAX_TASK_DESCRIPTION_LENGTH, `must be at most ${MAX_TASK_DESCRIPTION_LENGTH} characters`),
+    storableText(),
   ),
   assigneeIds: z
     .array(anyId)

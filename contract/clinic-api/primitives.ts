@@ -3,8 +3,21 @@ import * as z from "zod/mini";
 // Wire formats of seed 000 "Conventions". Each is a string schema with the
 // exact pattern the seeds describe.
 
+/** Whether the `YYYY-MM-DD` that `text` starts with is a day of the calendar: 2026-02-31 fits the patterns but names none (and broke date arithmetic). */
+function isCalendarDay(text: string): boolean {
+  const year = Number(text.slice(0, 4));
+  const month = Number(text.slice(5, 7));
+  const day = Number(text.slice(8, 10));
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1];
+  return days !== undefined && day >= 1 && day <= days;
+}
+
 /** `YYYY-MM-DD`. */
-export const localDate = z.string().check(z.regex(/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/, "must be a date YYYY-MM-DD"));
+export const localDate = z.string().check(
+  z.regex(/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/, { message: "must be a date YYYY-MM-DD", abort: true }),
+  z.refine(isCalendarDay, "must be a date YYYY-MM-DD"),
+);
 
 /** `HH:MM`, local wall-clock time. */
 export const localTime = z.string().check(z.regex(/^([01]\d|2[0-3]):[0-5]\d$/, "must be a time HH:MM"));
@@ -12,9 +25,18 @@ export const localTime = z.string().check(z.regex(/^([01]\d|2[0-3]):[0-5]\d$/, "
 /** ISO 8601 UTC with milliseconds, e.g. `2026-11-22T05:00:00.000Z`. */
 export const utcTimestamp = z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/, "must be an ISO 8601 UTC timestamp with milliseconds"));
 
+const OFFSET_DATE_TIME = /^\d{4}-\d{2}-\d{2}T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,3})?)?(?:[+-](\d{2}):(\d{2})|Z)$/;
+
+/** A real day, hours to 23, minutes and seconds to 59, an offset of at most 23:59. */
+function isOffsetDateTime(text: string): boolean {
+  const [, hours, minutes, seconds = "00", offsetHours = "00", offsetMinutes = "00"] = OFFSET_DATE_TIME.exec(text) ?? [];
+  return isCalendarDay(text) && Number(hours) <= 23 && Number(minutes) <= 59 && Number(seconds) <= 59 && Number(offsetHours) <= 23 && Number(offsetMinutes) <= 59;
+}
+
 /** ISO 8601 with the zone's UTC offset, e.g. `2026-03-08T03:30:00-04:00`. */
 export const offsetDateTime = z.string().check(
-  z.regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?([+-]\d{2}:\d{2}|Z)$/, "must be an ISO 8601 date-time with a UTC offset"),
+  z.regex(OFFSET_DATE_TIME, { message: "must be an ISO 8601 date-time with a UTC offset", abort: true }),
+  z.refine(isOffsetDateTime, "must be an ISO 8601 date-time with a UTC offset"),
 );
 
 /** Database-style text used by notes, tasks and their providers: `YYYY-MM-DD HH:MM:SS.ffffff+00`. */

@@ -27,8 +27,13 @@ const hostTokenClaims = z.object({
 });
 
 export interface HostSession {
+  /** A host token from the EHR's bridge, or a standalone sign-in's session cookie. */
+  kind: "host" | "standalone";
   userId: string;
-  providerId: string;
+  /** The user's provider in the organization; null when a standalone sign-in names none there. */
+  providerId: string | null;
+  /** From a standalone sign-in's profile (host tokens carry no name: the provider list does). */
+  displayName?: string;
   organizationId: string;
   roles: string[];
   facilityId: string | null;
@@ -109,6 +114,7 @@ export function createHostTokenVerifier(options: HostTokenVerifierOptions): Host
     if (data.exp - data.iat > MAX_LIFETIME_SECONDS) throw new InvalidHostToken("the host token lives longer than 5 minutes");
     if (data.iat > now() / 1000 + MAX_SKEW_SECONDS) throw new InvalidHostToken("the host token was issued in the future");
     const session: HostSession = {
+      kind: "host",
       userId: data.sub,
       providerId: data.provider_id,
       organizationId: data.org_id.toLowerCase(),

@@ -4,27 +4,57 @@ import { AppError } from "../http/app-error.ts";
 import type { AppEnv } from "../http/app-env.ts";
 import type { InstallationRegistry } from "../installations/installation-registry.ts";
 import type { UsedTokenIdRepository } from "../store/store.ts";
-import { InvalidHostToken, type HostTokenVerifier } from "./host-token-verifier.ts";
+import { InvalidHostToken, type HostSession, type HostTokenVerifier } from "./host-token-verifier.ts";
+import type { StandaloneAuth } from "./standalone/standalone-routes.ts";
+import type { StandaloneSession } from "./standalone/standalone-session.ts";
 
 // DESIGN.md "The host bridge" 3: every /api request carries a verified host
 // token; the organization comes from `org_id` and nothing else; it must have
 // an active installation; a write's token is spent (its jti is remembered
-// until exp). Mounted on /api/* so no route can forget it.
+// until exp). Mounted on /api/* so no route can forget it. Outside the EHR,
+// a standalone sign-in's sealed session cookie stands in for the token: the
+// organization is the one the user picked among those they shared, and a
+// cookie-authenticated write must come from this app's own pages.
 
 const READ_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
-export function requireHostSession(deps: { verify: HostTokenVerifier; installations: InstallationRegistry; usedTokenIds: UsedTokenIdRepository }): MiddlewareHandler<AppEnv> {
+/** The standalone session as the routes see a host session. */
+function standaloneHostSession(session: StandaloneSession, organizationId: string): HostSession {
+  const provider = session.providers.find((candidate) => candidate.organizationId.toLowerCase() === organizationId);
+  return {
+    kind: "standalone",
+    userId: session.sub,
+    displayName: session.displayName,
+    providerId: provider?.providerId.toLowerCase() ?? null,
+    organizationId,
+    roles: provider?.roles ?? [],
+    facilityId: null,
+    patientId: null,
+    noteId: null,
+    jti: "",
+    expiresAt: Math.floor(session.expiresAt / 1000),
+  };
+}
+
+export function requireHostSession(deps: { verify: HostTokenVerifier; installations: InstallationRegistry; usedTokenIds: UsedTokenIdRepository; standalone?: StandaloneAuth | null }): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const header = c.req.header("authorization");
-    if (!header?.startsWith("Bearer ")) {
-      throw new AppError(401, APP_ERROR_CODES.invalidToken, "Your EHR session token is missing: open Tandem from inside your EHR");
-    }
-    let session;
-    try {
-      session = await deps.verify(header.slice("Bearer ".length).trim());
-    } catch (error) {
-      if (error instanceof InvalidHostToken) throw new AppError(401, APP_ERROR_CODES.invalidToken, `Your EHR session could not be verified: ${error.message}`);
-      throw error;
+    let session: HostSession;
+    const signedIn = header === undefined ? (deps.standalone?.sessionOf(c) ?? null) : null;
+    if (signedIn) {
+      if (signedIn.selectedOrganizationId === null) throw new AppError(403, "organization_not_chosen", "Choose an organization first");
+      if (!READ_METHODS.has(c.req.method) && !deps.standalone?.isSameOriginWrite(c)) throw new AppError(403, "forbidden", "This change did not come from Tandem's own page");
+      session = standaloneHostSession(signedIn, signedIn.selectedOrganizationId);
+    } else {
+      if (!header?.startsWith("Bearer ")) {
+        throw new AppError(401, APP_ERROR_CODES.invalidToken, "Your EHR session token is missing: open Tandem from inside your EHR, or sign in");
+      }
+      try {
+        session = await deps.verify(header.slice("Bearer ".length).trim());
+      } catch (error) {
+        if (error instanceof InvalidHostToken) throw new AppError(401, APP_ERROR_CODES.invalidToken, `Your EHR session could not be verified: ${error.message}`);
+        throw error;
+      }
     }
 
     const claimedOrganization = c.req.header("x-organization-id");
@@ -40,7 +70,7 @@ export function requireHostSession(deps: { verify: HostTokenVerifier; installati
       throw new AppError(403, APP_ERROR_CODES.installationInactive, `Tandem's installation for this organization is ${installation.status}: ask an administrator to reactivate it`);
     }
 
-    if (!READ_METHODS.has(c.req.method) && !(await deps.usedTokenIds.remember(session.jti, session.expiresAt * 1000))) {
+    if (session.kind === "host" && !READ_METHODS.has(c.req.method) && !(await deps.usedTokenIds.remember(session.jti, session.expiresAt * 1000))) {
       throw new AppError(401, APP_ERROR_CODES.tokenReplayed, "This EHR session token was already used for a change: the app asks the EHR for a fresh one before each change");
     }
 

@@ -31,9 +31,16 @@ export interface ClinicLogger {
 export interface LimiterOptions {
   /** DESIGN.md: the service does not say what its limit counts per; `key` can never exceed it. */
   scope: "key" | "organization";
+  /** The service's limit per window; default 1000 (seed 001 "Limits"). */
   limit?: number;
   windowMs?: number;
   maxQueueMs?: number;
+  /**
+   * This process's share of `limit`, in (0, 1]; default 1. Several BFF
+   * processes split the service's budget without talking to each other:
+   * each may send `floor(limit × share)` per window.
+   */
+  share?: number;
 }
 
 export interface ClinicClientOptions {
@@ -96,6 +103,12 @@ function failureOf(error: unknown, write: boolean, redact: (text: string) => str
   return new UpstreamError({ status: 503, code: "upstream_unavailable", message: `The Clinic Data Service could not be reached${reason}${unknownOutcome}` });
 }
 
+/** This process's part of the service's limit: rounded down, so the processes together never exceed it; at least one. */
+export function sharedLimit(limit: number, share: number): number {
+  if (!(share > 0 && share <= 1)) throw new RangeError("limiter share must be greater than 0 and at most 1");
+  return Math.max(1, Math.floor(limit * share));
+}
+
 export function createClinicClient(options: ClinicClientOptions): ClinicClient {
   const now = options.now ?? Date.now;
   const fetchImpl: typeof fetch = options.fetch ?? nodeHttpFetch;
@@ -110,7 +123,7 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
   const redact = createRedactor(options.apiKey);
   const limiterScope = options.limiter?.scope ?? "key";
   const limiter = new SlidingWindowLimiter({
-    limit: options.limiter?.limit ?? 1000,
+    limit: sharedLimit(options.limiter?.limit ?? 1000, options.limiter?.share ?? 1),
     windowMs: options.limiter?.windowMs ?? 60_000,
     maxQueueMs: options.limiter?.maxQueueMs ?? 2_000,
     now,

@@ -15,14 +15,17 @@ export interface InstallationRegistryDeps {
   now?: () => number;
   /** Floor between list refreshes triggered by unknown organizations. */
   refreshFloorMs?: number;
+  /** A stored record was written (other BFF processes are told, so they forget theirs). */
+  onChanged?: (organizationId: string) => void;
 }
 
 export type LifecycleEventType = "app.installed" | "app.uninstalled" | "app.suspended" | "app.reactivated" | "installation.permissions_updated";
 
 /**
  * Every /api request looks its organization up: served from memory for a
- * short while (another BFF instance sharing PostgreSQL may change the row),
- * and refreshed from the store after.
+ * short while, and refreshed from the store after. Another BFF process
+ * sharing PostgreSQL that changes the row says so over the live-event bus,
+ * and `forget` drops the memory at once; this bound covers a missed message.
  */
 const MEMORY_TTL_MS = 30_000;
 
@@ -41,7 +44,10 @@ export class InstallationRegistry {
         let written = 0;
         for (const installation of installations) {
           const stored: StoredInstallation = { ...installation, organizationId: installation.organizationId.toLowerCase() };
-          if (await this.deps.repository.upsertIfNewer(stored)) written += 1;
+          if (await this.deps.repository.upsertIfNewer(stored)) {
+            written += 1;
+            this.deps.onChanged?.(stored.organizationId);
+          }
         }
         this.remembered.clear();
         this.deps.logger.info({ installations: installations.length, written }, "installations reconciled");
@@ -65,20 +71,26 @@ export class InstallationRegistry {
     return stored;
   }
 
-  /** The installation of an organization; an unknown one triggers a refresh (at most once per floor). */
+  /**
+   * The installation of an organization; an unknown or inactive one triggers
+   * a refresh (at most once per floor). Inactive too: a reactivation sends no
+   * event (seed 001: `app.reactivated` "not emitted yet"), and a refused
+   * organization makes no upstream call whose 403 could start a reconcile,
+   * so without this it would stay locked out until the nightly reconcile.
+   */
   async find(organizationId: string): Promise<StoredInstallation | null> {
     const id = organizationId.toLowerCase();
     const remembered = this.remembered.get(id);
     if (remembered && remembered.until > this.now()) return remembered.installation;
     const known = await this.load(id);
-    if (known) return known;
+    if (known?.status === "active") return known;
     const now = (this.deps.now ?? Date.now)();
-    if (this.refreshing === null && now - this.lastRefreshAt < (this.deps.refreshFloorMs ?? 30_000)) return null;
+    if (this.refreshing === null && now - this.lastRefreshAt < (this.deps.refreshFloorMs ?? 30_000)) return known;
     try {
       await this.refresh();
     } catch (error) {
       this.deps.logger.warn({ err: error, organizationId: id }, "installations refresh failed");
-      return null;
+      return known;
     }
     return this.load(id);
   }
@@ -90,6 +102,12 @@ export class InstallationRegistry {
   reconcileSoon(): void {
     if (this.refreshing !== null || this.now() - this.lastRefreshAt < (this.deps.refreshFloorMs ?? 30_000)) return;
     this.refresh().catch((error: unknown) => this.deps.logger.warn({ err: error }, "installations reconcile after a 403 failed"));
+  }
+
+  /** Drops what is remembered of one organization (another process changed its record), or of all; the next lookup reads the store. */
+  forget(organizationId?: string): void {
+    if (organizationId === undefined) this.remembered.clear();
+    else this.remembered.delete(organizationId.toLowerCase());
   }
 
   grantedScopes(installation: StoredInstallation): Set<string> {
@@ -124,7 +142,7 @@ export class InstallationRegistry {
         next.grantedPermissions = data.grantedPermissions ?? base.grantedPermissions;
         break;
     }
-    await this.deps.repository.upsertIfNewer(next);
+    if (await this.deps.repository.upsertIfNewer(next)) this.deps.onChanged?.(organizationId);
     return this.load(organizationId);
   }
 

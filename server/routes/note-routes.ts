@@ -2,11 +2,12 @@ import type { Context, Hono } from "hono";
 import * as z from "zod/mini";
 import { noteDraftPutRequest, notePatchRequest, taskCreateRequest, type NoteDraftBody } from "../../contract/app-api/note.ts";
 import { task as taskSchema, type Note } from "../../contract/clinic-api/note.ts";
-import { isRawUuid, parseV3PathId } from "../../contract/ids.ts";
+import { isRawUuid, isSameId, parseV3PathId } from "../../contract/ids.ts";
+import { APP_ERROR_CODES } from "../../contract/app-api/errors.ts";
 import { requireClinicalRole, requireGrantedScope } from "../auth/scopes.ts";
 import type { ClinicClient } from "../clinic/clinic-client.ts";
 import { UpstreamError } from "../clinic/upstream-error.ts";
-import type { LiveEventHub } from "../events/live-event-hub.ts";
+import type { LiveEventPublisher } from "../events/live-event-bus.ts";
 import type { AppEnv } from "../http/app-env.ts";
 import { AppError, badRequest } from "../http/app-error.ts";
 import { parseJsonBody } from "../http/validate.ts";
@@ -25,19 +26,34 @@ const WRITE_SCOPE = "write:soap_notes";
 export interface NoteRouteDeps {
   clinic: ClinicClient;
   store: Pick<Store, "noteDrafts" | "tasks" | "audit">;
-  hub: LiveEventHub;
+  /** The live-event bus: the note's change reaches the streams of every BFF process. */
+  live: LiveEventPublisher;
   now: () => number;
 }
 
-/** The note in the token's context, after the role check; 403 for any other note. */
-function noteInContext(c: Context<AppEnv>): string {
-  requireClinicalRole(c);
-  const session = c.get("session");
-  if (session.noteId === null) throw new AppError(403, "forbidden", "No note is open in the EHR: open the note there first");
-  const requested = c.req.param("id") ?? "";
-  if (!isRawUuid(requested)) throw badRequest("id: must be a note id (a UUID)");
-  if (requested.toLowerCase() !== session.noteId.toLowerCase()) throw new AppError(403, "forbidden", "Tandem opens only the note that is open in the EHR");
-  return session.noteId.toLowerCase();
+/**
+ * The note a request may touch, after the role check. Embedded: only the
+ * token's `note_id` (403 for any other). Standalone (no EHR context): a note
+ * assigned to the user's provider in the organization, as the sign-in's
+ * profile names it (DESIGN.md "Standalone mode"), checked on a fresh read.
+ */
+function noteAuthorizer(readNote: (organizationId: string, noteId: string) => Promise<Note>) {
+  return async (c: Context<AppEnv>): Promise<string> => {
+    requireClinicalRole(c);
+    const session = c.get("session");
+    if (session.kind === "host" && session.noteId === null) throw new AppError(403, "forbidden", "No note is open in the EHR: open the note there first");
+    const requested = c.req.param("id") ?? "";
+    if (!isRawUuid(requested)) throw badRequest("id: must be a note id (a UUID)");
+    if (session.kind === "host") {
+      if (requested.toLowerCase() !== session.noteId?.toLowerCase()) throw new AppError(403, "forbidden", "Tandem opens only the note that is open in the EHR");
+      return requested.toLowerCase();
+    }
+    const providerId = session.providerId;
+    if (providerId === null) throw new AppError(403, "forbidden", "Your sign-in does not name you as a provider in this organization, so its notes are not open to you");
+    const note = await readNote(session.organizationId, requested.toLowerCase());
+    if (!note.assignedProviders.some((provider) => isSameId(provider.id, providerId))) throw new AppError(403, "forbidden", "This note is not assigned to you");
+    return requested.toLowerCase();
+  };
 }
 
 /** A write the EHR did not take, in words the user can act on; other failures pass through. */
@@ -50,8 +66,10 @@ function writeFailure(error: unknown, what: string): unknown {
     case "unexpected_integration_error":
       return new AppError(502, error.code, `The EHR did not take ${what}: nothing was saved there. Your text is kept: try again.`, trace);
     case "upstream_unavailable":
-    case "upstream_timeout":
       return new AppError(503, error.code, `The clinic data service could not be reached, so ${what} was not saved. Your text is kept: try again.`, trace);
+    case "upstream_timeout":
+      // The request was sent and the service may still carry it out: "not saved" would invite a duplicate (a second task).
+      return new AppError(503, error.code, `The EHR did not answer in time, so Tandem cannot tell whether ${what} was saved. Your text is kept: check the EHR before trying again.`, trace);
     default:
       // The service answers 502 on a failed task push without naming a code (seed 001 "Errors").
       if (error.upstreamStatus === 502) return new AppError(502, "unexpected_integration_error", `The EHR did not take ${what}: nothing was saved there. Your text is kept: try again.`, trace);
@@ -66,23 +84,24 @@ const draftBody = (draft: NoteDraft): NoteDraftBody => ({
   updatedAt: new Date(draft.updatedAt).toISOString(),
 });
 
-export function registerNoteRoutes(api: Hono<AppEnv>, { clinic, store, hub, now }: NoteRouteDeps): void {
+export function registerNoteRoutes(api: Hono<AppEnv>, { clinic, store, live, now }: NoteRouteDeps): void {
   const audit = (c: Context<AppEnv>, action: AuditEntry["action"], resourceType: string, resourceId: string) => {
     const session = c.get("session");
     store.audit.record({ at: now(), organizationId: session.organizationId, userId: session.userId, action, resourceType, resourceId, traceId: c.get("traceId") });
   };
   const readNote = (organizationId: string, noteId: string): Promise<Note> => clinic.request("GET /v1/notes/{noteId}", { organizationId, params: { noteId } });
-  const announce = (organizationId: string, noteId: string) => hub.publish(organizationId, { type: "note.changed", noteId });
+  const noteInContext = noteAuthorizer(readNote);
+  const announce = (organizationId: string, noteId: string) => live.publish(organizationId, { type: "note.changed", noteId });
 
   api.get("/notes/:id", async (c) => {
-    const noteId = noteInContext(c);
+    const noteId = await noteInContext(c);
     const note = await readNote(c.get("session").organizationId, noteId);
     audit(c, "read", "note", noteId);
     return c.json({ note });
   });
 
   api.patch("/notes/:id", async (c) => {
-    const noteId = noteInContext(c);
+    const noteId = await noteInContext(c);
     requireGrantedScope(c, WRITE_SCOPE);
     const change = planNoteChange(await parseJsonBody(c, notePatchRequest));
     if ("error" in change) throw badRequest(change.error);
@@ -110,7 +129,7 @@ export function registerNoteRoutes(api: Hono<AppEnv>, { clinic, store, hub, now 
   });
 
   api.get("/notes/:id/draft", async (c) => {
-    const noteId = noteInContext(c);
+    const noteId = await noteInContext(c);
     const session = c.get("session");
     const draft = await store.noteDrafts.get(session.organizationId, session.userId, noteId);
     audit(c, "read", "note_draft", noteId);
@@ -118,7 +137,7 @@ export function registerNoteRoutes(api: Hono<AppEnv>, { clinic, store, hub, now 
   });
 
   api.put("/notes/:id/draft", async (c) => {
-    const noteId = noteInContext(c);
+    const noteId = await noteInContext(c);
     const body = await parseJsonBody(c, noteDraftPutRequest);
     for (const field of Object.keys(body.baseline)) {
       if (!(field in body.fields)) throw badRequest(`baseline.${field}: a baseline is only for a field in the draft`);
@@ -131,7 +150,7 @@ export function registerNoteRoutes(api: Hono<AppEnv>, { clinic, store, hub, now 
   });
 
   api.delete("/notes/:id/draft", async (c) => {
-    const noteId = noteInContext(c);
+    const noteId = await noteInContext(c);
     const session = c.get("session");
     const deleted = await store.noteDrafts.delete(session.organizationId, session.userId, noteId);
     audit(c, "delete", "note_draft", noteId);
@@ -139,7 +158,7 @@ export function registerNoteRoutes(api: Hono<AppEnv>, { clinic, store, hub, now 
   });
 
   api.get("/notes/:id/tasks", async (c) => {
-    const noteId = noteInContext(c);
+    const noteId = await noteInContext(c);
     const session = c.get("session");
     const created = await store.tasks.listByNote(session.organizationId, noteId);
     audit(c, "read", "task", noteId);
@@ -147,16 +166,18 @@ export function registerNoteRoutes(api: Hono<AppEnv>, { clinic, store, hub, now 
   });
 
   api.post("/notes/:id/tasks", async (c) => {
-    const noteId = noteInContext(c);
+    const noteId = await noteInContext(c);
     requireGrantedScope(c, WRITE_SCOPE);
     const request = await parseJsonBody(c, taskCreateRequest);
     const session = c.get("session");
+    const actingProviderId = session.providerId;
+    if (actingProviderId === null) throw new AppError(403, APP_ERROR_CODES.roleForbidden, "Your sign-in does not name you as a provider in this organization, so you cannot create tasks");
     let created;
     try {
       // The acting provider is the token's, whatever the body says (DESIGN.md "The host bridge" 3).
       created = await clinic.request("POST /v2/tasks", {
         organizationId: session.organizationId,
-        body: { noteId, providerId: session.providerId, notes: request.notes, assigneeIds: request.assigneeIds },
+        body: { noteId, providerId: actingProviderId, notes: request.notes, assigneeIds: request.assigneeIds },
       });
     } catch (error) {
       throw writeFailure(error, "the task");
@@ -168,14 +189,14 @@ export function registerNoteRoutes(api: Hono<AppEnv>, { clinic, store, hub, now 
   });
 
   api.get("/notes/:id/images", async (c) => {
-    const noteId = noteInContext(c);
+    const noteId = await noteInContext(c);
     const { images } = await clinic.request("GET /v3/notes/{noteId}/images", { organizationId: c.get("session").organizationId, params: { noteId } });
     audit(c, "read", "note_image", noteId);
     return c.json({ images });
   });
 
   api.delete("/notes/:id/images/:imageId", async (c) => {
-    const noteId = noteInContext(c);
+    const noteId = await noteInContext(c);
     requireGrantedScope(c, WRITE_SCOPE);
     const imageId = c.req.param("imageId");
     if (parseV3PathId(imageId, "img") === null) throw badRequest("imageId: must be an image id (img_ followed by 32 hex characters, or a UUID)");

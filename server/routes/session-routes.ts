@@ -17,13 +17,14 @@ export function registerSessionRoutes(api: Hono<AppEnv>, clinic: ClinicClient): 
       clinic.listAll("GET /v1/providers", "providers", { organizationId: session.organizationId }),
       listVisibleFacilities(clinic, session.organizationId),
     ]);
-    const provider = providers.find((candidate) => isSameId(candidate.id, session.providerId));
+    const providerId = session.providerId;
+    const provider = providerId === null ? undefined : providers.find((candidate) => isSameId(candidate.id, providerId));
     const body: Session = {
       user: {
-        id: session.providerId,
+        id: providerId ?? session.userId,
         firstName: provider?.firstName ?? "",
         lastName: provider?.lastName ?? "",
-        displayName: provider ? `${provider.displayFirstName} ${provider.displayLastName}`.trim() : "Unknown user",
+        displayName: provider ? `${provider.displayFirstName} ${provider.displayLastName}`.trim() : (session.displayName ?? "Unknown user"),
         title: provider?.title ?? "",
         roles: session.roles,
       },
@@ -33,7 +34,8 @@ export function registerSessionRoutes(api: Hono<AppEnv>, clinic: ClinicClient): 
       context: { facilityId: session.facilityId, patientId: session.patientId, noteId: session.noteId },
       capabilities: {
         canHoldSlots: true,
-        canEditNotes: isClinicalRole(session.roles) && session.noteId !== null && granted.has("write:soap_notes"),
+        // Embedded: the note open in the EHR. Standalone: notes assigned to the user's provider.
+        canEditNotes: isClinicalRole(session.roles) && (session.kind === "standalone" ? session.providerId !== null : session.noteId !== null) && granted.has("write:soap_notes"),
         canReadPatients: granted.has("read:patients"),
       },
       tokenExpiresAt: new Date(session.expiresAt * 1000).toISOString(),

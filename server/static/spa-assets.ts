@@ -30,7 +30,14 @@ async function readIfFile(path: string): Promise<Buffer | null> {
 export function registerSpaAssets<E extends Env>(app: Hono<E>, distDir: string): void {
   const root = resolve(distDir);
   app.get("*", async (c) => {
-    const requested = normalize(join(root, decodeURIComponent(new URL(c.req.url).pathname)));
+    let pathname: string;
+    try {
+      pathname = decodeURIComponent(new URL(c.req.url).pathname);
+    } catch {
+      // Malformed percent-encoding (`/%`, `/%zz`) names no file.
+      return c.notFound();
+    }
+    const requested = normalize(join(root, pathname));
     if (!requested.startsWith(root)) return c.notFound();
     const isAsset = requested.startsWith(join(root, "assets"));
     const file = await readIfFile(requested);

@@ -59,6 +59,7 @@ export function storeOnDatabase(handle: DatabaseHandle, options: Pick<CreateStor
   }
 
   return {
+    notifications: handle.notifications,
     installations: createInstallationRepository(db),
     inbox: createWebhookInboxRepository(db),
     appointmentStates: createAppointmentStateRepository(db),

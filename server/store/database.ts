@@ -4,6 +4,8 @@ import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
 import { migrate as migrateNodePg } from "drizzle-orm/node-postgres/migrator";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import pg from "pg";
+import { createPostgresNotifications, notificationChannel } from "./postgres-notifications.ts";
+import type { StoreNotifications } from "./store.ts";
 
 /** The Drizzle database both engines give; repositories take this and nothing engine-specific. */
 export type StoreDatabase = PgDatabase<PgQueryResultHKT>;
@@ -23,6 +25,8 @@ export interface DatabaseHandle {
   engine: "pglite" | "postgres";
   schema: string;
   db: StoreDatabase;
+  /** LISTEN/NOTIFY between processes on PostgreSQL; null on PGlite. */
+  notifications: StoreNotifications | null;
   close(): Promise<void>;
 }
 
@@ -64,7 +68,7 @@ async function openPglite(dataDir: string | undefined, schema: string): Promise<
     }
     const db = drizzlePglite({ client });
     await migratePglite(db, migrationConfig(schema));
-    return { engine: "pglite", schema, db, close: () => client.close() };
+    return { engine: "pglite", schema, db, notifications: null, close: () => client.close() };
   } catch (error) {
     await client.close().catch(() => undefined);
     throw error;
@@ -95,7 +99,13 @@ async function openPostgres(databaseUrl: string, schema: string, onError: ((erro
       client.release(true);
       throw error;
     }
-    return { engine: "postgres", schema, db: drizzleNodePg({ client: pool }), close: () => pool.end() };
+    return {
+      engine: "postgres",
+      schema,
+      db: drizzleNodePg({ client: pool }),
+      notifications: createPostgresNotifications({ connectionString: databaseUrl, channel: notificationChannel(schema), pool }),
+      close: () => pool.end(),
+    };
   } catch (error) {
     await pool.end().catch(() => undefined);
     throw error;

@@ -27,6 +27,8 @@ export const webhookInbox = pgTable(
     processedAt: instant("processed_at"),
     attempts: integer("attempts").notNull().default(0),
     lastError: text("last_error"),
+    // A processor's lease on the row: another BFF process skips it until then, and takes it over after (a crash).
+    claimedUntil: instant("claimed_until"),
   },
   (table) => [
     // Partial: the processor only ever scans what is still to do.

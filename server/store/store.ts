@@ -39,7 +39,17 @@ export interface WebhookInboxRepository {
   insert(entry: { hookId: string; eventType: string; payload: unknown; receivedAt: number }): Promise<boolean>;
   /** Unprocessed entries, oldest first. */
   listUnprocessed(limit: number): Promise<InboxEntry[]>;
+  /**
+   * Claims up to `limit` unprocessed entries, oldest first, that no lease
+   * holds at `now` and that failed fewer than `maxAttempts` times: each is
+   * leased until `now + leaseMs`, atomically, so two processes draining the
+   * same inbox never take the same row; an expired lease (a crashed
+   * process) lets another take it.
+   */
+  claimUnprocessed(options: { limit: number; leaseMs: number; now: number; maxAttempts: number }): Promise<InboxEntry[]>;
+  /** Marks the entry processed and ends its lease. */
   markProcessed(hookId: string, at: number): Promise<void>;
+  /** Records the failure and ends the lease, so the entry is retried. */
   markFailed(hookId: string, error: string): Promise<void>;
   get(hookId: string): Promise<InboxEntry | null>;
 }
@@ -125,7 +135,33 @@ export interface AuditTrail {
   list(organizationId: string): Promise<AuditEntry[]>;
 }
 
+/**
+ * Messages between the BFF processes sharing one PostgreSQL database
+ * (LISTEN/NOTIFY on a channel of the store's schema).
+ */
+export interface StoreNotifications {
+  /** Sends a payload (under 8000 bytes, PostgreSQL's limit) to every listener, this process's included. */
+  notify(payload: string): Promise<void>;
+  /** Listens on one dedicated connection, reconnected with backoff when lost. */
+  listen(handlers: NotificationHandlers): NotificationListener;
+}
+
+export interface NotificationHandlers {
+  onPayload(payload: string): void;
+  /** A lost connection is listening again: whatever was sent meanwhile was missed. */
+  onReconnected?(): void;
+  onError?(error: unknown): void;
+}
+
+export interface NotificationListener {
+  /** Settles after the first attempt to listen: rejected when it failed (the listener keeps retrying). */
+  ready: Promise<void>;
+  close(): Promise<void>;
+}
+
 export interface Store {
+  /** Null on PGlite: one process owns the embedded database, so there is no one to tell. */
+  notifications: StoreNotifications | null;
   installations: InstallationRepository;
   inbox: WebhookInboxRepository;
   appointmentStates: AppointmentStateRepository;

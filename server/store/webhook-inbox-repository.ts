@@ -1,4 +1,4 @@
-import { asc, eq, isNull, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import type { InboxEntry, WebhookInboxRepository } from "./store.ts";
 import type { StoreDatabase } from "./database.ts";
 import { dateFromEpochMs } from "./instants.ts";
@@ -45,17 +45,42 @@ export function createWebhookInboxRepository(db: StoreDatabase): WebhookInboxRep
       return rows.map(toEntry);
     },
 
+    async claimUnprocessed({ limit, leaseMs, now, maxAttempts }) {
+      const at = dateFromEpochMs(now, "now");
+      // SKIP LOCKED: a row another process is claiming at this instant is left to it, not waited on.
+      const claimable = db
+        .select({ hookId: webhookInbox.hookId })
+        .from(webhookInbox)
+        .where(
+          and(
+            isNull(webhookInbox.processedAt),
+            lt(webhookInbox.attempts, maxAttempts),
+            or(isNull(webhookInbox.claimedUntil), lt(webhookInbox.claimedUntil, at)),
+          ),
+        )
+        .orderBy(asc(webhookInbox.receivedAt), asc(webhookInbox.hookId))
+        .limit(Math.max(0, Math.floor(limit)))
+        .for("update", { skipLocked: true });
+      const rows = await db
+        .update(webhookInbox)
+        .set({ claimedUntil: dateFromEpochMs(now + leaseMs, "claimedUntil") })
+        .where(inArray(webhookInbox.hookId, claimable))
+        .returning();
+      // RETURNING follows no order.
+      return rows.map(toEntry).sort((a, b) => a.receivedAt - b.receivedAt || a.hookId.localeCompare(b.hookId));
+    },
+
     async markProcessed(hookId, at) {
       await db
         .update(webhookInbox)
-        .set({ processedAt: dateFromEpochMs(at, "processedAt"), attempts: sql`${webhookInbox.attempts} + 1` })
+        .set({ processedAt: dateFromEpochMs(at, "processedAt"), attempts: sql`${webhookInbox.attempts} + 1`, claimedUntil: null })
         .where(eq(webhookInbox.hookId, hookId));
     },
 
     async markFailed(hookId, error) {
       await db
         .update(webhookInbox)
-        .set({ lastError: error.slice(0, MAX_ERROR_LENGTH), attempts: sql`${webhookInbox.attempts} + 1` })
+        .set({ lastError: error.slice(0, MAX_ERROR_LENGTH), attempts: sql`${webhookInbox.attempts} + 1`, claimedUntil: null })
         .where(eq(webhookInbox.hookId, hookId));
     },
 

@@ -1,6 +1,6 @@
 import * as z from "zod/mini";
 import { appInstalledEventData, appointmentEventData, lifecycleEventData, webhookEnvelope } from "../../contract/clinic-api/events.ts";
-import type { LiveEventHub } from "../events/live-event-hub.ts";
+import type { LiveEventPublisher } from "../events/live-event-bus.ts";
 import type { InstallationRegistry, LifecycleEventType } from "../installations/installation-registry.ts";
 import type { Logger } from "../logger.ts";
 import type { InboxEntry, Store } from "../store/store.ts";
@@ -11,21 +11,28 @@ import type { InboxEntry, Store } from "../store/store.ts";
 // cancelled appointment; schedules invalidated by facility and date;
 // installations updated; events Tandem does not act on are stored and
 // ignored. Unprocessed rows (a crash between storing and processing) are
-// picked up at start-up and on a timer.
+// picked up at start-up and on a timer. Several BFF processes may drain one
+// inbox (issue 8): each batch is claimed under a lease, so a row is taken by
+// one process; a crashed process's lease runs out and another takes over.
 
 const LIFECYCLE_TYPES = new Set<string>(["app.installed", "app.uninstalled", "app.suspended", "app.reactivated", "installation.permissions_updated"]);
 const BATCH_SIZE = 100;
 /** A row that keeps failing stops being retried after this many attempts. */
 const MAX_ATTEMPTS = 5;
+/** Far longer than a batch takes: processing is store writes and, rarely, one installations list. */
+const DEFAULT_LEASE_MS = 60_000;
 
 export interface WebhookProcessorDeps {
   store: Pick<Store, "inbox" | "appointmentStates">;
   installations: InstallationRegistry;
-  hub: LiveEventHub;
-  /** Drops the organization's cached reads under a route prefix. */
+  /** The live-event bus: every process's streams. */
+  live: LiveEventPublisher;
+  /** Drops the organization's cached reads under a route prefix (on every process). */
   invalidate: (organizationId: string, routePrefix: string) => void;
   logger: Logger;
   now?: () => number;
+  /** How long a claimed batch stays this process's; default 60 s. */
+  leaseMs?: number;
 }
 
 export class WebhookProcessor {
@@ -46,9 +53,12 @@ export class WebhookProcessor {
         do {
           this.again = false;
           for (;;) {
-            const batch = (await this.deps.store.inbox.listUnprocessed(BATCH_SIZE)).filter((entry) => entry.attempts < MAX_ATTEMPTS);
+            const leaseMs = this.deps.leaseMs ?? DEFAULT_LEASE_MS;
+            const claimedAt = this.now();
+            const batch = await this.deps.store.inbox.claimUnprocessed({ limit: BATCH_SIZE, leaseMs, now: claimedAt, maxAttempts: MAX_ATTEMPTS });
             if (batch.length === 0) break;
-            processed += await this.processBatch(batch);
+            // Nothing is started in the lease's second half, so no entry can still be running when another process may take it.
+            processed += await this.processBatch(batch, claimedAt + leaseMs / 2);
             if (batch.length < BATCH_SIZE) break;
           }
         } while (this.again);
@@ -71,14 +81,22 @@ export class WebhookProcessor {
     return () => clearInterval(timer);
   }
 
-  private async processBatch(batch: InboxEntry[]): Promise<number> {
+  private now(): number {
+    return (this.deps.now ?? Date.now)();
+  }
+
+  private async processBatch(batch: InboxEntry[], startBefore: number): Promise<number> {
     // Appointment events in payload order (updatedAt), the rest as received.
     const ordered = [...batch].sort((a, b) => sortKey(a).localeCompare(sortKey(b)));
     let processed = 0;
-    for (const entry of ordered) {
+    for (const [index, entry] of ordered.entries()) {
+      if (this.now() >= startBefore) {
+        this.deps.logger.warn({ left: ordered.length - index }, "webhook batch outlived half its lease; the rest is left to the next claim");
+        break;
+      }
       try {
         await this.process(entry);
-        await this.deps.store.inbox.markProcessed(entry.hookId, (this.deps.now ?? Date.now)());
+        await this.deps.store.inbox.markProcessed(entry.hookId, this.now());
         processed += 1;
       } catch (error) {
         this.deps.logger.warn({ err: error, hookId: entry.hookId, type: entry.eventType }, "webhook processing failed; will retry");
@@ -96,10 +114,10 @@ export class WebhookProcessor {
     const organizationId = z.safeParse(lifecycleEventData, envelope.data);
     if (family === "facility" && organizationId.success) {
       this.deps.invalidate(organizationId.data.organizationId, "GET /v1/facilities");
-      this.deps.hub.publish(organizationId.data.organizationId, { type: "directory.changed", resource: "facilities" });
+      this.deps.live.publish(organizationId.data.organizationId, { type: "directory.changed", resource: "facilities" });
     } else if (family === "provider" && organizationId.success) {
       this.deps.invalidate(organizationId.data.organizationId, "GET /v1/providers");
-      this.deps.hub.publish(organizationId.data.organizationId, { type: "directory.changed", resource: "providers" });
+      this.deps.live.publish(organizationId.data.organizationId, { type: "directory.changed", resource: "providers" });
     }
     // Faxes, documents, sync requests, test events: stored, not acted on.
   }
@@ -126,7 +144,7 @@ export class WebhookProcessor {
       const date = state.scheduledStartDate.slice(0, 10);
       touched.set(`${state.facilityId}|${date}`, { facilityId: state.facilityId, date });
     }
-    for (const { facilityId, date } of touched.values()) this.deps.hub.publish(organizationId, { type: "schedule.changed", facilityId, date });
+    for (const { facilityId, date } of touched.values()) this.deps.live.publish(organizationId, { type: "schedule.changed", facilityId, date });
   }
 
   private async processLifecycle(type: LifecycleEventType, raw: Record<string, unknown>, timestamp: string): Promise<void> {
@@ -143,7 +161,7 @@ export class WebhookProcessor {
       timestamp,
     );
     if (stored) {
-      this.deps.hub.publish(stored.organizationId, { type: "installation.changed", status: stored.status, grantedScopes: [...this.deps.installations.grantedScopes(stored)] });
+      this.deps.live.publish(stored.organizationId, { type: "installation.changed", status: stored.status, grantedScopes: [...this.deps.installations.grantedScopes(stored)] });
     }
   }
 }

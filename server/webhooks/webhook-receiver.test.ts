@@ -77,7 +77,7 @@ beforeEach(() => {
   processor = new WebhookProcessor({
     store,
     installations: new InstallationRegistry({ repository: store.installations, fetchInstallations: () => Promise.resolve([]), requiredScopes: ["read:appointments"], logger }),
-    hub,
+    live: hub,
     invalidate: (organizationId, prefix) => invalidations.push(`${organizationId} ${prefix}`),
     logger,
   });

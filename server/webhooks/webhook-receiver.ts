@@ -13,6 +13,27 @@ import { verifyWebhook } from "./verify-webhook.ts";
 
 /** Seed 001 shows no maximum; event payloads are small. */
 export const MAX_WEBHOOK_BODY_BYTES = 256 * 1024;
+/** Event payloads are shallow; a deeper body would overflow the stack where the store serializes it. */
+export const MAX_WEBHOOK_JSON_DEPTH = 32;
+
+// PostgreSQL's jsonb refuses NUL and unpaired surrogates (`\u0000`, `\ud800`
+// escapes), so a signed event holding them could never be stored (a 500 the
+// sender retries forever): they are kept as U+FFFD, as a UTF-8 decoder reads them.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const storableText = (text: string) => text.replaceAll("\u0000", "\uFFFD").replace(LONE_SURROGATE, "\uFFFD");
+
+function withinDepth(value: unknown, levels: number): boolean {
+  if (value === null || typeof value !== "object") return true;
+  if (levels === 0) return false;
+  return Object.values(value).every((item) => withinDepth(item, levels - 1));
+}
+
+function storable(value: unknown): unknown {
+  if (typeof value === "string") return storableText(value);
+  if (value === null || typeof value !== "object") return value;
+  if (Array.isArray(value)) return value.map(storable);
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [storableText(key), storable(item)]));
+}
 
 export function createWebhookReceiver(deps: { inbox: WebhookInboxRepository; secrets: readonly string[]; logger: Logger; now?: () => number; onStored: () => void }): Hono {
   const app = new Hono();
@@ -32,7 +53,8 @@ export function createWebhookReceiver(deps: { inbox: WebhookInboxRepository; sec
       } catch {
         return c.json({ code: "bad_request", message: "webhook body must be JSON" }, 400);
       }
-      const envelope = z.safeParse(webhookEnvelope, json);
+      if (!withinDepth(json, MAX_WEBHOOK_JSON_DEPTH)) return c.json({ code: "bad_request", message: `webhook body must nest at most ${MAX_WEBHOOK_JSON_DEPTH} levels deep` }, 400);
+      const envelope = z.safeParse(webhookEnvelope, storable(json));
       if (!envelope.success) return c.json({ code: "bad_request", message: "webhook body must be {type, data, timestamp}" }, 400);
       const stored = await deps.inbox.insert({
         hookId: verification.messageId,

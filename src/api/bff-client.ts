@@ -1,10 +1,11 @@
 import * as z from "zod/mini";
 import { appErrorBody, type AppErrorBody } from "../../contract/app-api/errors.ts";
-import type { HostBridge } from "../bridge/host-bridge.ts";
+import type { AppLink } from "../bridge/app-link.ts";
 
-// Calls to the BFF: the host token in the Authorization header, responses
-// parsed with contract/app-api (STYLE.md 2), a 401 answered by one silent
-// token refresh and retry, a fresh token before every write.
+// Calls to the BFF: the host token in the Authorization header (or, signed in
+// outside the EHR, the session cookie alone), responses parsed with
+// contract/app-api (STYLE.md 2), a 401 answered by one silent token refresh
+// and retry, a fresh token before every write.
 
 export class ApiError extends Error {
   constructor(
@@ -15,17 +16,18 @@ export class ApiError extends Error {
   }
 }
 
-let bridge: HostBridge | null = null;
+let bridge: AppLink | null = null;
 
-/** The bridge whose tokens authorise calls; set once the handshake succeeds. */
-export function setApiBridge(next: HostBridge | null): void {
+/** What authorises calls: the host bridge once the handshake succeeds, or a standalone sign-in. */
+export function setApiBridge(next: AppLink | null): void {
   bridge = next;
 }
 
 const WRITE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
-async function send(path: string, init: { method?: string; body?: unknown; signal?: AbortSignal }, token: string): Promise<Response> {
-  const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: "application/json" };
+async function send(path: string, init: { method?: string; body?: unknown; signal?: AbortSignal }, token: string | null): Promise<Response> {
+  const headers: Record<string, string> = { accept: "application/json" };
+  if (token !== null) headers.authorization = `Bearer ${token}`;
   if (init.body !== undefined) headers["content-type"] = "application/json";
   return fetch(path, { method: init.method ?? "GET", headers, body: init.body === undefined ? undefined : JSON.stringify(init.body), signal: init.signal });
 }
@@ -48,7 +50,7 @@ export async function callBff<T extends z.ZodMiniType>(path: string, schema: T, 
   if (!bridge) throw new ApiError(401, { code: "invalid_token", message: "No EHR session yet", trace_id: "" });
   const isWrite = WRITE_METHODS.has(init.method ?? "GET");
   let response = await send(path, init, isWrite ? await bridge.freshToken() : await bridge.token());
-  if (response.status === 401) {
+  if (response.status === 401 && bridge.mode === "embedded") {
     response = await send(path, init, await bridge.freshToken());
   }
   if (!response.ok) throw await errorOf(response);

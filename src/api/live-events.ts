@@ -1,7 +1,7 @@
 import type { QueryClient } from "@tanstack/react-query";
 import * as z from "zod/mini";
 import { LIVE_EVENT_NAME, liveEvent, type LiveEvent } from "../../contract/app-api/live-events.ts";
-import type { HostBridge } from "../bridge/host-bridge.ts";
+import type { AppLink } from "../bridge/app-link.ts";
 
 // GET /api/events read with fetch, so the token stays in the Authorization
 // header (EventSource cannot send one). Each event invalidates the affected
@@ -40,7 +40,7 @@ function parseFrames(buffer: string): { events: LiveEvent[]; rest: string } {
 }
 
 /** Keeps a live-event stream open until `stop` is called. */
-export function startLiveEvents(queryClient: QueryClient, bridge: HostBridge): () => void {
+export function startLiveEvents(queryClient: QueryClient, bridge: AppLink): () => void {
   const controller = new AbortController();
   let retryMs = 1_000;
 
@@ -48,10 +48,11 @@ export function startLiveEvents(queryClient: QueryClient, bridge: HostBridge): (
     let firstConnection = true;
     while (!controller.signal.aborted) {
       try {
-        const response = await fetch("/api/events", { headers: { authorization: `Bearer ${await bridge.token()}` }, signal: controller.signal });
+        const token = await bridge.token();
+        const response = await fetch("/api/events", { headers: token === null ? {} : { authorization: `Bearer ${token}` }, signal: controller.signal });
         if (response.status === 401 || response.status === 403) {
           await queryClient.invalidateQueries({ queryKey: ["session"] });
-          if (response.status === 403) return;
+          if (response.status === 403 || bridge.mode === "standalone") return;
           await bridge.freshToken();
           continue;
         }

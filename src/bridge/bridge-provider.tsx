@@ -1,8 +1,9 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { createContext, useContext, useEffect, useState, type ReactNode } from "react";
+import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
 import type { HostContext } from "../../contract/bridge/messages.ts";
 import { fetchAppConfig, setApiBridge } from "../api/bff-client.ts";
 import { startLiveEvents } from "../api/live-events.ts";
+import type { AppLink } from "./app-link.ts";
 import { BridgeTimeout, HostBridge } from "./host-bridge.ts";
 import { detectEmbedding, isAllowedOrigin } from "./parent-origin.ts";
 
@@ -17,9 +18,15 @@ export type BridgeStatus =
   | { kind: "failed"; message: string }
   | { kind: "connected"; bridge: HostBridge; context: HostContext };
 
-const BridgeContext = createContext<{ bridge: HostBridge; context: HostContext } | null>(null);
+const BridgeContext = createContext<{ bridge: AppLink; context: HostContext } | null>(null);
 
-export function useBridge(): { bridge: HostBridge; context: HostContext } {
+/** Provides a link that did not come from the EHR's handshake (a standalone sign-in). */
+export function LinkProvider({ link, context, children }: { link: AppLink; context: HostContext; children: ReactNode }) {
+  const value = useMemo(() => ({ bridge: link, context }), [link, context]);
+  return <BridgeContext.Provider value={value}>{children}</BridgeContext.Provider>;
+}
+
+export function useBridge(): { bridge: AppLink; context: HostContext } {
   const value = useContext(BridgeContext);
   if (!value) throw new Error("useBridge outside a connected BridgeProvider");
   return value;

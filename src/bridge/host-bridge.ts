@@ -1,5 +1,6 @@
 import * as z from "zod/mini";
 import { hostToAppMessage, type AppToHostMessage, type BookingRequest, type HostContext, type HostToAppMessage } from "../../contract/bridge/messages.ts";
+import type { AppLink } from "./app-link.ts";
 import { tokenExpiresAt } from "./token-expiry.ts";
 
 // The app's side of the host bridge (DESIGN.md "The host bridge"): post
@@ -28,7 +29,8 @@ function newNonce(): string {
   return Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
 }
 
-export class HostBridge {
+export class HostBridge implements AppLink {
+  readonly mode = "embedded";
   private readonly nonce = newNonce();
   private state: BridgeState | null = null;
   private readonly listeners = new Set<(state: BridgeState) => void>();

@@ -1,7 +1,8 @@
 import { useQuery, type QueryClient } from "@tanstack/react-query";
 import { createRootRouteWithContext, Outlet } from "@tanstack/react-router";
 import { sessionQuery } from "../api/session-query.ts";
-import { BridgeProvider, useBridge } from "../bridge/bridge-provider.tsx";
+import { BridgeProvider, LinkProvider, useBridge } from "../bridge/bridge-provider.tsx";
+import { StandaloneGate } from "../features/standalone/standalone-gate.tsx";
 import { AppHeader } from "../components/shell/app-header.tsx";
 import { ApiErrorNotice } from "../components/shell/api-error-notice.tsx";
 import { ConnectionNotice } from "../components/shell/connection-notice.tsx";
@@ -16,7 +17,22 @@ export const Route = createRootRouteWithContext<{ queryClient: QueryClient }>()(
 
 function RootLayout() {
   return (
-    <BridgeProvider fallback={(status) => <ConnectionNotice status={status} />}>
+    <BridgeProvider
+      fallback={(status) =>
+        // Outside the EHR: the standalone sign-in stands in for the bridge.
+        status.kind === "standalone" ? (
+          <StandaloneGate>
+            {(link, context) => (
+              <LinkProvider link={link} context={context}>
+                <SessionShell />
+              </LinkProvider>
+            )}
+          </StandaloneGate>
+        ) : (
+          <ConnectionNotice status={status} />
+        )
+      }
+    >
       <SessionShell />
     </BridgeProvider>
   );

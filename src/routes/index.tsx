@@ -12,5 +12,6 @@ export const Route = createFileRoute("/")({
 function FirstView() {
   const session = useQuery(sessionQuery());
   if (!session.data) return null;
-  return <Navigate to={session.data.capabilities.canEditNotes ? "/note" : "/slots"} replace />;
+  const hasNoteInView = session.data.capabilities.canEditNotes && session.data.context.noteId !== null;
+  return <Navigate to={hasNoteInView ? "/note" : "/slots"} replace />;
 }

@@ -3,7 +3,8 @@ import { Skeleton } from "../ui/skeleton.tsx";
 import { Notice } from "../ui/notice.tsx";
 
 /** What the app shows before (or instead of) a connection to its EHR host. */
-export function ConnectionNotice({ status }: { status: Exclude<BridgeStatus, { kind: "connected" }> }) {
+/** Outside a frame the standalone sign-in shows instead (src/features/standalone/). */
+export function ConnectionNotice({ status }: { status: Exclude<BridgeStatus, { kind: "connected" | "standalone" }> }) {
   const frame = (children: React.ReactNode) => <main className="mx-auto max-w-xl p-4">{children}</main>;
   switch (status.kind) {
     case "connecting":
@@ -13,12 +14,6 @@ export function ConnectionNotice({ status }: { status: Exclude<BridgeStatus, { k
           <Skeleton className="h-6 w-2/3" />
           <Skeleton className="h-40 w-full" />
         </div>,
-      );
-    case "standalone":
-      return frame(
-        <Notice tone="info" title="Open Tandem from your EHR">
-          Tandem runs inside your clinic's EHR, which signs you in. Open it from the EHR's apps menu.
-        </Notice>,
       );
     case "origin-not-allowed":
       return frame(

@@ -6,6 +6,7 @@ import type { Note } from "../../../contract/clinic-api/note.ts";
 import type { NoteDraftBody } from "../../../contract/app-api/note.ts";
 import { noteDraftQuery, noteQuery, noteTasksQuery } from "../../api/note-queries.ts";
 import { sessionQuery } from "../../api/session-query.ts";
+import { useBridge } from "../../bridge/bridge-provider.tsx";
 import { ApiErrorNotice } from "../../components/shell/api-error-notice.tsx";
 import { Notice } from "../../components/ui/notice.tsx";
 import { Skeleton } from "../../components/ui/skeleton.tsx";
@@ -25,6 +26,7 @@ import { buildSignOffChecklist, AI_REVIEW_TARGET_ID } from "./sign-off/sign-off-
 import { ReadyToSignPanel } from "./sign-off/ready-to-sign-panel.tsx";
 import { useReviewMarks } from "./sign-off/use-review-marks.ts";
 import { isTaskOpen } from "./tasks/task-form-model.ts";
+import { OpenNoteForm } from "./open-note-form.tsx";
 import { TaskPanel } from "./tasks/task-panel.tsx";
 import { WRITABLE_FIELD_INFO } from "./writable-fields.ts";
 
@@ -35,15 +37,17 @@ import { WRITABLE_FIELD_INFO } from "./writable-fields.ts";
 
 const WRITE_SCOPE = "write:soap_notes";
 
-export function NoteView() {
+export function NoteView({ standaloneNoteId }: { standaloneNoteId: string | null }) {
   const session = useQuery(sessionQuery());
+  const { bridge } = useBridge();
   if (!session.data) return null; // the shell renders only with a session
-  const noteId = session.data.context.noteId;
+  const isStandalone = bridge.mode === "standalone";
+  const noteId = isStandalone ? standaloneNoteId : session.data.context.noteId;
   if (!isClinicalRole(session.data.user.roles)) {
     return <Notice title="Notes are for clinical roles">Your role in the EHR does not give access to visit notes. Slots and availability are open to you.</Notice>;
   }
   if (noteId === null) {
-    return <Notice title="No note is open in the EHR">Open the visit note in the EHR, and Tandem shows it here.</Notice>;
+    return isStandalone ? <OpenNoteForm /> : <Notice title="No note is open in the EHR">Open the visit note in the EHR, and Tandem shows it here.</Notice>;
   }
   return <NoteLoader key={noteId} noteId={noteId} session={session.data} />;
 }

@@ -239,6 +239,12 @@ describe("a failed create", () => {
     expect("detail" in failure ? failure.detail : "").toMatch(/may not have been created/);
   });
 
+  it("does not claim nothing was created when the EHR did not answer in time (the task may exist there)", () => {
+    const failure = taskCreateFailure(apiError(503, "upstream_timeout"));
+    expect(failure.kind).toBe("unreached");
+    expect("detail" in failure ? failure.detail : "").toMatch(/may have been created there/);
+  });
+
   it("leaves other errors to the shared description", () => {
     expect(taskCreateFailure(apiError(403, "role_forbidden")).kind).toBe("other");
     expect(taskCreateFailure(apiError(401, "token_replayed")).kind).toBe("other");

@@ -228,6 +228,8 @@ export function taskCreateFailure(error: unknown): TaskCreateFailure {
     if (!conflict || conflict.reason === "note_signed") return { kind: "signed", title: "This note was signed in the EHR.", detail: "Tasks can no longer be created on it from Tandem. Your text is kept, so you can copy it." };
   }
   if (error.status === 400) return { kind: "invalid", title: "The task was not created.", detail: error.body.message };
+  // The BFF sent the task and the EHR did not answer in time: it may have been created there, so "nothing was created" would invite a duplicate.
+  if (error.body.code === "upstream_timeout") return { kind: "unreached", title: "The EHR did not answer in time.", detail: "The task may have been created there: check the note's tasks in the EHR before trying again. Your text is kept." };
   if (error.status === 502 || error.body.code === "unexpected_integration_error" || isEhrFailure(error)) {
     const wait = error.body.retry_after_seconds;
     const detail = wait ? `Nothing was created. Your text is kept: try again in ${wait} second${wait === 1 ? "" : "s"}.` : TASK_EHR_FAILURE_DETAIL;

@@ -1,0 +1,100 @@
+import { randomUUID } from "node:crypto";
+import type { LiveEvent } from "../../contract/app-api/live-events.ts";
+import type { NotificationListener, StoreNotifications } from "../store/store.ts";
+import { decodeBusMessage, encodeBusMessage, type BusMessage } from "./bus-message.ts";
+import type { LiveEventBus, LiveEventBusDeps } from "./live-event-bus.ts";
+
+// The live-event bus over PostgreSQL LISTEN/NOTIFY (issue 8). Sends are
+// chained, one NOTIFY after the other, so every process receives one
+// process's messages in the order it sent them: an invalidation arrives
+// before the live event that makes a client refetch. A message lost while
+// the listening connection is down is not replayed: the installations
+// remembered are dropped on reconnection, cached reads still expire at the
+// service's own staleness bound.
+
+export class NotifyLiveEventBus implements LiveEventBus {
+  private readonly origin = randomUUID();
+  private tail: Promise<void> = Promise.resolve();
+  private listener: NotificationListener | null = null;
+  private closed = false;
+
+  constructor(private readonly deps: LiveEventBusDeps & { notifications: StoreNotifications }) {}
+
+  publish(organizationId: string, event: LiveEvent): void {
+    // Should the NOTIFY fail, this process's own streams still get the event.
+    this.send({ kind: "live-event", origin: this.origin, organizationId, event }, () => this.deps.hub.publish(organizationId, event));
+  }
+
+  invalidate(organizationId: string, prefix?: string): void {
+    this.deps.invalidateCache(organizationId, prefix);
+    this.send({ kind: "cache-invalidated", origin: this.origin, organizationId, prefix: prefix ?? null });
+  }
+
+  installationChanged(organizationId: string): void {
+    this.send({ kind: "installation-changed", origin: this.origin, organizationId });
+  }
+
+  async start(): Promise<void> {
+    if (this.listener !== null || this.closed) return;
+    const { logger } = this.deps;
+    this.listener = this.deps.notifications.listen({
+      onPayload: (payload) => this.receive(payload),
+      onReconnected: () => {
+        logger.warn("live-event bus: listening again after a lost connection; messages sent meanwhile were missed");
+        this.deps.forgetInstallation();
+      },
+      onError: (error) => logger.warn({ err: error }, "live-event bus: the listening connection failed; reconnecting"),
+    });
+    try {
+      await this.listener.ready;
+    } catch (error) {
+      logger.warn({ err: error }, "live-event bus: not listening yet; retrying in the background");
+    }
+  }
+
+  flush(): Promise<void> {
+    return this.tail;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    await this.flush();
+    this.closed = true;
+    await this.listener?.close();
+    this.listener = null;
+  }
+
+  private send(message: BusMessage, onFailure?: () => void): void {
+    if (this.closed) return;
+    const payload = encodeBusMessage(message);
+    this.tail = this.tail
+      .then(() => this.deps.notifications.notify(payload))
+      .catch((error: unknown) => {
+        this.deps.logger.error({ err: error, kind: message.kind, organizationId: message.organizationId }, "live-event bus: sending failed");
+        onFailure?.();
+      });
+  }
+
+  private receive(payload: string): void {
+    const message = decodeBusMessage(payload);
+    if (message === null) {
+      this.deps.logger.debug({ bytes: payload.length }, "live-event bus: ignored a message it does not know");
+      return;
+    }
+    try {
+      switch (message.kind) {
+        case "live-event":
+          this.deps.hub.publish(message.organizationId, message.event);
+          break;
+        case "cache-invalidated":
+          if (message.origin !== this.origin) this.deps.invalidateCache(message.organizationId, message.prefix ?? undefined);
+          break;
+        case "installation-changed":
+          if (message.origin !== this.origin) this.deps.forgetInstallation(message.organizationId);
+          break;
+      }
+    } catch (error) {
+      this.deps.logger.error({ err: error, kind: message.kind }, "live-event bus: handling a message failed");
+    }
+  }
+}

@@ -1,0 +1,1 @@
+ALTER TABLE "webhook_inbox" ADD COLUMN "claimed_until" timestamp with time zone;

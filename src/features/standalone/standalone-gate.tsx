@@ -1,0 +1,170 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useId, useMemo, useState, type ReactNode } from "react";
+import type { StandaloneSignInState } from "../../../contract/app-api/standalone.ts";
+import type { HostContext } from "../../../contract/bridge/messages.ts";
+import { setApiBridge } from "../../api/bff-client.ts";
+import { startLiveEvents } from "../../api/live-events.ts";
+import { StandaloneLink } from "../../bridge/standalone-link.ts";
+import { Button } from "../../components/ui/button.tsx";
+import { Notice } from "../../components/ui/notice.tsx";
+import { Skeleton } from "../../components/ui/skeleton.tsx";
+import { signInErrorMessage } from "./sign-in-messages.ts";
+import { chooseOrganization, signInStateQuery, signInUrl, signOut } from "./standalone-queries.ts";
+
+// Tandem opened at its own address, outside the EHR (issue 8, DESIGN.md
+// "Standalone mode"): sign in through the service's OAuth flow, pick one of
+// the organizations shared, then the same app, authorised by the session
+// cookie. A bar above it says who is signed in where, with Switch and Sign out.
+
+type SignedIn = Extract<StandaloneSignInState, { signedIn: true }>;
+
+const frame = (children: ReactNode) => <main className="mx-auto max-w-xl space-y-4 p-4">{children}</main>;
+
+/** The current path, to come back to after signing in (never /signin itself). */
+function returnPath(): string {
+  const path = `${window.location.pathname}${window.location.search}`;
+  return window.location.pathname.startsWith("/signin") ? "/" : path;
+}
+
+export function StandaloneGate({ children }: { children: (link: StandaloneLink, context: HostContext) => ReactNode }) {
+  const state = useQuery(signInStateQuery());
+  if (state.isPending) {
+    return frame(
+      <div aria-busy="true" aria-label="Checking your sign-in" className="space-y-3">
+        <Skeleton className="h-10 w-full" />
+        <Skeleton className="h-24 w-full" />
+      </div>,
+    );
+  }
+  if (state.isError) {
+    return frame(
+      <Notice tone="error" title="Tandem could not check your sign-in" actions={<Button onClick={() => void state.refetch()}>Try again</Button>}>
+        {state.error.message}
+      </Notice>,
+    );
+  }
+  if (!state.data.signedIn) return <SignInPage />;
+  if (state.data.selectedOrganizationId === null) return <OrganizationPicker signedIn={state.data} />;
+  return <SignedInApp signedIn={state.data}>{children}</SignedInApp>;
+}
+
+function SignInPage() {
+  const error = signInErrorMessage(new URLSearchParams(window.location.search).get("error"));
+  return frame(
+    <>
+      <h1 className="text-xl font-semibold text-slate-900">Sign in to Tandem</h1>
+      {error ? (
+        <Notice tone="error" title={error.title}>
+          {error.detail}
+        </Notice>
+      ) : null}
+      <p className="text-sm text-slate-700">
+        Tandem usually opens inside your clinic&apos;s EHR. Here, outside it, you sign in with your Clinic Data Service account and choose the organizations to share with Tandem.
+      </p>
+      <a href={signInUrl(returnPath())} className="inline-flex min-h-9 items-center rounded-md bg-brand-700 px-4 text-sm font-medium text-white hover:bg-brand-800">
+        Sign in
+      </a>
+    </>,
+  );
+}
+
+function OrganizationPicker({ signedIn, onChosen }: { signedIn: SignedIn; onChosen?: () => void }) {
+  const queryClient = useQueryClient();
+  const legendId = useId();
+  const [choice, setChoice] = useState(signedIn.selectedOrganizationId ?? signedIn.organizations[0]?.id ?? "");
+  const choose = useMutation({
+    mutationFn: chooseOrganization,
+    onSuccess: async () => {
+      await queryClient.invalidateQueries();
+      onChosen?.();
+    },
+  });
+  return frame(
+    <form
+      className="space-y-4"
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (choice) choose.mutate(choice);
+      }}
+    >
+      <h1 className="text-xl font-semibold text-slate-900">Choose an organization</h1>
+      <p className="text-sm text-slate-700">Signed in as {signedIn.user.displayName}. You shared these organizations with Tandem.</p>
+      <fieldset aria-labelledby={legendId} className="space-y-2">
+        <legend id={legendId} className="sr-only">
+          Organization
+        </legend>
+        {signedIn.organizations.map((organization) => (
+          <label key={organization.id} className="flex cursor-pointer items-center gap-3 rounded-lg border border-slate-300 bg-white p-3 text-sm has-checked:border-brand-700">
+            <input type="radio" name="organization" value={organization.id} checked={choice === organization.id} onChange={() => setChoice(organization.id)} className="h-4 w-4 accent-brand-700" />
+            <span>
+              <span className="block font-medium text-slate-900">{organization.name}</span>
+              <span className="block text-slate-700">{organization.facilityCount === 1 ? "1 facility" : `${organization.facilityCount} facilities`}</span>
+            </span>
+          </label>
+        ))}
+      </fieldset>
+      {choose.isError ? (
+        <Notice tone="error" title="That organization cannot be used">
+          {choose.error.message}
+        </Notice>
+      ) : null}
+      <div className="flex flex-wrap gap-2">
+        <Button type="submit" disabled={!choice || choose.isPending}>
+          {choose.isPending ? "Opening…" : "Continue"}
+        </Button>
+        <a href={signInUrl(returnPath(), { chooseOrganizationsAgain: true })} className="inline-flex min-h-9 items-center rounded-md px-3 text-sm font-medium text-brand-800 underline">
+          Share other organizations
+        </a>
+      </div>
+    </form>,
+  );
+}
+
+function SignedInApp({ signedIn, children }: { signedIn: SignedIn; children: (link: StandaloneLink, context: HostContext) => ReactNode }) {
+  const queryClient = useQueryClient();
+  // Set before the children render: their queries start in effects that run before this component's own.
+  const link = useMemo(() => {
+    const created = new StandaloneLink();
+    setApiBridge(created);
+    return created;
+  }, []);
+  const [switching, setSwitching] = useState(false);
+  const organization = signedIn.organizations.find((candidate) => candidate.id === signedIn.selectedOrganizationId);
+
+  useEffect(() => {
+    setApiBridge(link);
+    const stop = startLiveEvents(queryClient, link);
+    return () => {
+      stop();
+      setApiBridge(null);
+    };
+  }, [link, queryClient]);
+
+  const organizationName = organization?.name ?? "Your organization";
+  const context = useMemo((): HostContext => ({ organizationName, patientId: null, noteId: null }), [organizationName]);
+  if (switching) return <OrganizationPicker signedIn={signedIn} onChosen={() => setSwitching(false)} />;
+  return (
+    <>
+      <div className="flex flex-wrap items-center justify-end gap-x-3 gap-y-1 border-b border-slate-200 bg-slate-50 px-3 py-1 text-xs text-slate-700" data-testid="standalone-bar">
+        <span>
+          Signed in outside the EHR as <span className="font-medium text-slate-900">{signedIn.user.displayName}</span>
+        </span>
+        {signedIn.organizations.length > 1 ? (
+          <button type="button" className="font-medium text-brand-800 underline" onClick={() => setSwitching(true)}>
+            Switch organization
+          </button>
+        ) : null}
+        <button
+          type="button"
+          className="font-medium text-brand-800 underline"
+          onClick={() => {
+            void signOut().then(() => window.location.assign("/"));
+          }}
+        >
+          Sign out
+        </button>
+      </div>
+      {children(link, context)}
+    </>
+  );
+}

@@ -1,0 +1,40 @@
+import { queryOptions } from "@tanstack/react-query";
+import * as z from "zod/mini";
+import { appErrorBody } from "../../../contract/app-api/errors.ts";
+import { organizationChoiceResponse, standaloneSignInState } from "../../../contract/app-api/standalone.ts";
+
+// The standalone sign-in's own calls (not under /api: they work before an
+// organization is chosen). The session cookie is HttpOnly: the app never
+// sees it, only what GET /auth/session says.
+
+async function readJson<T extends z.ZodMiniType>(response: Response, schema: T): Promise<z.infer<T>> {
+  const json: unknown = await response.json().catch(() => null);
+  if (!response.ok) {
+    const error = z.safeParse(appErrorBody, json);
+    throw new Error(error.success ? error.data.message : `Tandem's server answered ${response.status}`);
+  }
+  return z.parse(schema, json);
+}
+
+export const signInStateQuery = () =>
+  queryOptions({
+    queryKey: ["standalone", "sign-in"] as const,
+    queryFn: async ({ signal }) => readJson(await fetch("/auth/session", { headers: { accept: "application/json" }, signal }), standaloneSignInState),
+    staleTime: 60_000,
+  });
+
+export async function chooseOrganization(organizationId: string) {
+  const response = await fetch("/auth/organization", { method: "POST", headers: { "content-type": "application/json", accept: "application/json" }, body: JSON.stringify({ organizationId }) });
+  return readJson(response, organizationChoiceResponse);
+}
+
+export async function signOut(): Promise<void> {
+  await fetch("/auth/logout", { method: "POST", headers: { accept: "application/json" } });
+}
+
+/** Where "Sign in" goes: the BFF starts the authorization code flow and brings the browser back here. */
+export function signInUrl(returnTo: string, options: { chooseOrganizationsAgain?: boolean } = {}): string {
+  const params = new URLSearchParams({ returnTo });
+  if (options.chooseOrganizationsAgain) params.set("prompt", "consent");
+  return `/auth/login?${params.toString()}`;
+}
