@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { count } from "drizzle-orm";
 import fc from "fast-check";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -54,7 +57,10 @@ let seedIds: { providers: string[]; facilities: string[]; appointmentTypes: stri
 beforeAll(async () => {
   handle = await openDatabase({});
   store = storeOnDatabase(handle);
-  harness = await createBffHarness(store);
+  // A built SPA of its own: the fuzz must not depend on whether `npm run build` ran before the unit tests (a fresh clone has no dist/).
+  const distDir = mkdtempSync(join(tmpdir(), "tandem-fuzz-dist-"));
+  writeFileSync(join(distDir, "index.html"), "<!doctype html><title>Tandem</title>");
+  harness = await createBffHarness(store, { configOverrides: { distDir } });
   // No webhook target: nothing but the fuzzed requests changes the store.
   harness.emulator.emulator.dispatcher.configure(null);
   const org = orgA();
