@@ -39,7 +39,10 @@ test("signs in outside the EHR, picks an organization, and holds a slot", async 
   const firstSlot = page.getByTestId("slot").first();
   await expect(firstSlot).toBeVisible({ timeout: 20_000 });
   await firstSlot.click();
-  await expect(page.getByTestId("hold-panel")).toHaveAttribute("data-state", "held", { timeout: 20_000 });
+  const panel = page.getByTestId("hold-panel");
+  await expect(panel).toHaveAttribute("data-state", "held", { timeout: 20_000 });
+  await expect(panel).toContainText("book it in the EHR");
+  await expect(panel.getByTestId("book-in-ehr")).toHaveCount(0);
   await saveScreenshot(page, "standalone-held");
 
   await page.getByRole("button", { name: "Sign out" }).click();

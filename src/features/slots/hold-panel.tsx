@@ -25,6 +25,8 @@ interface HoldPanelProps {
   state: SelectionState;
   describe: SlotDescriber;
   hasPatient: boolean;
+  /** Outside the EHR there is nothing to book in: why, shown instead of "Book in EHR". */
+  bookingUnavailableReason?: string | null;
   onBook: () => void;
   onCancel: () => void;
   onRetry: (slot: Slot) => void;
@@ -81,7 +83,7 @@ function SlotSummary({ slot, describe }: { slot: Slot; describe: SlotDescriber }
 
 const panelClass = "rounded-lg border-2 bg-white p-3 shadow-lg";
 
-export function HoldPanel({ state, describe, hasPatient, onBook, onCancel, onRetry, onSelectAlternative, onSearchAgain, onTick }: HoldPanelProps) {
+export function HoldPanel({ state, describe, hasPatient, bookingUnavailableReason = null, onBook, onCancel, onRetry, onSelectAlternative, onSearchAgain, onTick }: HoldPanelProps) {
   switch (state.kind) {
     case "idle":
       return null;
@@ -115,7 +117,11 @@ export function HoldPanel({ state, describe, hasPatient, onBook, onCancel, onRet
           <SlotSummary slot={state.slot} describe={describe} />
           <p className="hidden text-xs text-slate-600 sm:block">Checked live in the EHR; no one else can take it while the hold lasts.</p>
           <HoldCountdown deadlineMs={state.deadlineMs} phrase={describe.phrase(state.slot)} onTick={onTick} />
-          {!hasPatient ? <p className="mt-1 text-xs text-slate-700">No patient is open in the EHR: open the patient there before booking.</p> : null}
+          {bookingUnavailableReason ? (
+            <p className="mt-1 text-xs text-slate-700">{bookingUnavailableReason}</p>
+          ) : !hasPatient ? (
+            <p className="mt-1 text-xs text-slate-700">No patient is open in the EHR: open the patient there before booking.</p>
+          ) : null}
           {notice ? (
             <div className="mt-2">
               <Notice tone="warning" title={notice.kind === "declined" ? "The EHR did not book it" : "The EHR did not answer"}>
@@ -125,9 +131,11 @@ export function HoldPanel({ state, describe, hasPatient, onBook, onCancel, onRet
             </div>
           ) : null}
           <div className="mt-3 flex flex-wrap gap-2">
-            <Button data-testid="book-in-ehr" onClick={onBook} disabled={isBooking} aria-describedby="hold-panel-title">
-              {isBooking ? "Booking in the EHR…" : "Book in EHR"}
-            </Button>
+            {bookingUnavailableReason ? null : (
+              <Button data-testid="book-in-ehr" onClick={onBook} disabled={isBooking} aria-describedby="hold-panel-title">
+                {isBooking ? "Booking in the EHR…" : "Book in EHR"}
+              </Button>
+            )}
             <Button data-testid="release-hold" variant="secondary" onClick={onCancel} disabled={isBooking}>
               Release hold
             </Button>

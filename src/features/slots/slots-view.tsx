@@ -8,6 +8,7 @@ import { appointmentTypesQuery, facilitiesQuery, providersQuery } from "../../ap
 import { sessionQuery } from "../../api/session-query.ts";
 import { slotsQuery } from "../../api/slots-queries.ts";
 import { useBridge } from "../../bridge/bridge-provider.tsx";
+import { STANDALONE_BOOKING_REASON } from "../../bridge/standalone-link.ts";
 import { ApiErrorNotice } from "../../components/shell/api-error-notice.tsx";
 import { useCurrentFacility } from "../../components/shell/current-facility.tsx";
 import { Button } from "../../components/ui/button.tsx";
@@ -48,7 +49,7 @@ export function SlotsView() {
   const params = useSearch({ from: "/slots" });
   const navigate = useNavigate({ from: "/slots" });
   const { facility } = useCurrentFacility();
-  const { context } = useBridge();
+  const { context, bridge } = useBridge();
   const session = useQuery(sessionQuery());
   const types = useQuery(appointmentTypesQuery());
   const providers = useQuery(providersQuery());
@@ -369,6 +370,7 @@ export function SlotsView() {
           state={selection}
           describe={describe}
           hasPatient={Boolean(context.patientId)}
+          bookingUnavailableReason={bridge.mode === "standalone" ? STANDALONE_BOOKING_REASON : null}
           onBook={() => void flow.book(context.patientId ?? null)}
           onCancel={() => flow.cancel()}
           onRetry={onSelect}
