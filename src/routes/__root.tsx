@@ -2,7 +2,10 @@ import { useQuery, type QueryClient } from "@tanstack/react-query";
 import { createRootRouteWithContext, Outlet } from "@tanstack/react-router";
 import { sessionQuery } from "../api/session-query.ts";
 import { BridgeProvider, LinkProvider, useBridge } from "../bridge/bridge-provider.tsx";
+import { ApiError } from "../api/bff-client.ts";
+import { Notice } from "../components/ui/notice.tsx";
 import { StandaloneGate } from "../features/standalone/standalone-gate.tsx";
+import { signInUrl } from "../features/standalone/standalone-queries.ts";
 import { AppHeader } from "../components/shell/app-header.tsx";
 import { ApiErrorNotice } from "../components/shell/api-error-notice.tsx";
 import { ConnectionNotice } from "../components/shell/connection-notice.tsx";
@@ -48,6 +51,16 @@ function SessionShell() {
         <Skeleton className="h-8 w-1/2" />
         <Skeleton className="h-48 w-full" />
       </div>
+    );
+  }
+  if (session.isError && bridge.mode === "standalone" && session.error instanceof ApiError && session.error.status === 401) {
+    // The sign-in's session cookie expired or was signed out elsewhere.
+    return (
+      <main className="mx-auto max-w-xl p-4">
+        <Notice tone="warning" title="Your sign-in has ended" actions={<a href={signInUrl(`${window.location.pathname}${window.location.search}`)} className="inline-flex min-h-9 items-center rounded-md bg-brand-700 px-4 text-sm font-medium text-white hover:bg-brand-800">Sign in again</a>}>
+          Sign-ins last 8 hours. Sign in again to carry on.
+        </Notice>
+      </main>
     );
   }
   if (session.isError) {
