@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Installation } from "../../contract/clinic-api/installation.ts";
 import type { Task } from "../../contract/clinic-api/note.ts";
 import type { Clock } from "../clock.ts";
+import type { EmulatorDomain } from "../domains/domain.ts";
 import type { WebhookDispatcher, WebhookEvent } from "../webhooks/webhook-dispatcher.ts";
 import type { EhrOrganization, SeededWorld } from "../world/types.ts";
 import { REQUIRED_SCOPES } from "../world/identities.ts";
@@ -54,6 +55,7 @@ export interface ServiceStateOptions {
 export class ServiceState {
   private orgs = new Map<string, OrgState>();
   private generatedAt: number;
+  private readonly domains: EmulatorDomain[] = [];
 
   constructor(private readonly options: ServiceStateOptions) {
     this.generatedAt = options.clock.now();
@@ -63,6 +65,17 @@ export class ServiceState {
   /** Back to the seeded state, generated at the same instant as the first time (deterministic). */
   reset(): void {
     this.load();
+    for (const domain of this.domains) domain.reset();
+  }
+
+  /** A part of the service beside the core (see emulator/domains/domain.ts). */
+  addDomain(domain: EmulatorDomain): void {
+    this.domains.push(domain);
+  }
+
+  /** When the seeded data was generated (the clock a domain's seed data is relative to). */
+  seededAt(): number {
+    return this.generatedAt;
   }
 
   private load(): void {
@@ -102,15 +115,29 @@ export class ServiceState {
   }
 
   private syncOrganization(state: OrgState): SyncResult {
-    const result = syncMirror(state.ehr, state.mirror, this.options.clock.now());
-    // Data events go only to organizations whose installation grants the scope.
-    if (state.installation.status === "active") {
-      const granted = this.grantedScopes(state);
-      this.emit(result.events.filter((event) => granted.has(EVENT_SCOPES[event.type.split(".")[0] ?? ""] ?? "")));
-    } else {
-      result.events = [];
-    }
+    const now = this.options.clock.now();
+    const result = syncMirror(state.ehr, state.mirror, now);
+    for (const domain of this.domains) result.events.push(...(domain.onSync?.(state, now) ?? []));
+    result.events = this.emitForOrganization(state, result.events);
     return result;
+  }
+
+  /**
+   * Sends data events of one organization: none when its installation is not
+   * active, and only those whose scope it grants (seed 001, event catalogue).
+   * Returns what was sent.
+   */
+  emitForOrganization(state: OrgState, events: WebhookEvent[]): WebhookEvent[] {
+    if (state.installation.status !== "active") return [];
+    const granted = this.grantedScopes(state);
+    const allowed = events.filter((event) => {
+      const family = event.type.split(".")[0] ?? "";
+      // A family without a listed scope (sync_request.completed) names its scope on the event; none means not sent.
+      const scope = EVENT_SCOPES[family] ?? event.scope;
+      return scope !== undefined && granted.has(scope);
+    });
+    this.emit(allowed);
+    return allowed;
   }
 
   emit(events: WebhookEvent[]): string[] {

@@ -13,6 +13,8 @@ export interface WebhookEvent {
   data: Record<string, unknown>;
   /** ISO 8601 UTC with ms: when the change was recorded, not when it is sent. */
   timestamp: string;
+  /** The scope an installation must grant to receive it, when its type's family does not say (`sync_request.completed`); never sent. */
+  scope?: string;
 }
 
 export interface WebhookTarget {
