@@ -30,6 +30,16 @@ export const codingGroup = z.object({ ...codingGroupFields, lineItems: z.array(l
 export const claimCodingGroupV2 = z.object({ ...codingGroupFields, lineItems: z.array(claimLineItemV2) });
 export type CodingGroup = z.infer<typeof codingGroup>;
 
+/**
+ * Values of the `GET /v1/bills` filters, which seed 001 leaves open
+ * (assumed; docs/assumed-contracts.md). `integrationStatus` is where the bill
+ * stands in the EHR's billing workflow; it is a filter, not a bill field.
+ */
+export const BILL_INTEGRATION_STATUSES = ["draft", "ready", "submitted", "paid", "closed"] as const;
+export type BillIntegrationStatus = (typeof BILL_INTEGRATION_STATUSES)[number];
+export const BILLING_TYPES = ["insurance", "self_pay", "workers_compensation"] as const;
+export type BillingType = (typeof BILLING_TYPES)[number];
+
 const billFields = {
   id: rawUuid,
   dateOfService: localDate,
@@ -125,10 +135,20 @@ export type ClaimV1 = z.infer<typeof claimV1>;
 export type ClaimV2 = z.infer<typeof claimV2>;
 
 /**
+ * An ERA adjustment (835 CAS): the seeds show no fields; assumed. `groupCode`
+ * is CAS01 (`CO`, `PR`, `OA`, `PI`, `CR`), `reasonCode` a claim adjustment
+ * reason code (`45`, `1`, `2`, `3`, `23`, …), `amount` a money string
+ * (negative on a reversal). Open: unknown fields pass through.
+ */
+export const eraAdjustment = z.looseObject({ groupCode: z.string(), reasonCode: z.string(), amount: money });
+export type EraAdjustment = z.infer<typeof eraAdjustment>;
+
+/**
  * Seed 000 "ERA service line". `paidAmount`, `serviceDate` (may be absent),
  * `updatedAt` and the adjustments are named without shapes: their types here
- * are assumed (money string, date, timestamp, open objects) and the line
- * passes unknown fields through.
+ * are assumed (money string, date, timestamp, `eraAdjustment`) and the line
+ * passes unknown fields through. `procedureCode`, `modifiers`, `units` and
+ * `chargeAmount` (835 SVC) are this project's assumption, optional.
  */
 export const eraServiceLine = z.looseObject({
   id: z.string(),
@@ -143,7 +163,11 @@ export const eraServiceLine = z.looseObject({
   paidAmount: money,
   serviceDate: z.optional(localDate),
   updatedAt: utcTimestamp,
-  adjustments: z.optional(z.array(z.looseObject({}))),
+  adjustments: z.optional(z.array(eraAdjustment)),
+  procedureCode: z.optional(z.string()),
+  modifiers: z.optional(z.array(z.string())),
+  units: z.optional(z.string()),
+  chargeAmount: z.optional(money),
 });
 export type EraServiceLine = z.infer<typeof eraServiceLine>;
 
