@@ -33,7 +33,7 @@ export const inventoryChange = z.object({
   closedAt: utcTimestamp,
   createdAt: utcTimestamp,
   updatedAt: utcTimestamp,
-  itemCount: z.int(),
+  itemCount: z.int().check(z.nonnegative()),
 });
 export type InventoryChange = z.infer<typeof inventoryChange>;
 
@@ -48,8 +48,8 @@ export const inventoryChangeItem = z.object({
   expirationDate: localDate,
   serialNumber: z.nullable(z.string()),
   quantity: z.int(),
-  /** Barcode application identifiers (e.g. "01", "17", "10") to their values. */
-  parsedFields: z.record(z.string(), z.string()),
+  /** Barcode application identifiers (e.g. "01", "17", "10"; GS1 AIs have 2 to 4 digits) to their values. */
+  parsedFields: z.record(z.string().check(z.regex(/^\d{2,4}$/, "must be a GS1 application identifier (2 to 4 digits)")), z.string()),
   notes: z.nullable(z.string()),
   createdAt: utcTimestamp,
   productName: z.string(),
