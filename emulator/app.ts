@@ -8,6 +8,12 @@ import type { ServiceEnv } from "./http/env.ts";
 import { RateLimiter } from "./http/rate-limiter.ts";
 import { ServiceError } from "./http/service-error.ts";
 import { assignTraceId, authenticateKey, errorResponse, injectFaults, rateLimit, resolveOrganization } from "./http/service-middleware.ts";
+import type { DomainDeps, EmulatorDomain } from "./domains/domain.ts";
+import { createBillingDomain } from "./domains/billing/billing-domain.ts";
+import { createDocumentsDomain } from "./domains/documents/documents-domain.ts";
+import { createFaxesDomain } from "./domains/faxes/faxes-domain.ts";
+import { createInventoryDomain } from "./domains/inventory/inventory-domain.ts";
+import { createSyncRequestsDomain } from "./domains/sync-requests/sync-requests-domain.ts";
 import { createOAuthProvider } from "./oauth/oauth-provider.ts";
 import { registerAppointmentRoutes } from "./routes/appointment-routes.ts";
 import { registerInstallationRoutes } from "./routes/installation-routes.ts";
@@ -51,6 +57,8 @@ export const DEFAULT_SETTINGS: EmulatorSettings = {
   syncIntervalSeconds: 60,
   holdTtlSeconds: 600,
   strongReadLatencyMs: 40,
+  faxOutcomeSeconds: 30,
+  syncRequestSeconds: 10,
   rateLimit: 1000,
   rateLimitWindowSeconds: 60,
   publicUrl: "http://127.0.0.1:4010",
@@ -100,6 +108,19 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
   registerAppointmentRoutes(service, deps);
   registerScheduleRoutes(service, deps);
   registerNoteRoutes(service, deps);
+  const domainDeps: DomainDeps = { state, clock, settings, seed, scale };
+  const domains: EmulatorDomain[] = [
+    // Parts of the service beside the core, one line each (emulator/domains/).
+    createDocumentsDomain(domainDeps),
+    createFaxesDomain(domainDeps),
+    createSyncRequestsDomain(domainDeps),
+    createInventoryDomain(domainDeps),
+    createBillingDomain(domainDeps),
+  ];
+  for (const domain of domains) {
+    state.addDomain(domain);
+    domain.registerRoutes(service);
+  }
   service.notFound((c) => errorResponse(c, ServiceError.of("not_found", `No endpoint ${c.req.method} ${c.req.path}`)));
   service.onError((error, c) => {
     if (error instanceof ServiceError) return errorResponse(c, error);
@@ -108,6 +129,9 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
   });
 
   const app = new Hono();
+  const domainSandbox = new Hono();
+  for (const domain of domains) domain.registerSandbox?.(domainSandbox);
+  app.route("/_sandbox", domainSandbox);
   app.route("/_sandbox", createSandboxRoutes({ state, clock, faults, limiter, dispatcher, signingKey, settings, signingSecrets, onReset: oauth.reset }));
   app.route("/oauth", oauth.routes);
   app.get("/.well-known/jwks.json", async (c) => c.json({ keys: [(await signingKey()).publicJwk] }, 200, { "Cache-Control": "public, max-age=300" }));

@@ -13,6 +13,8 @@ const emulatorEnv = z.object({
   EMULATOR_SYNC_INTERVAL_SECONDS: z.optional(z.pipe(z.string().check(z.regex(/^\d+(\.\d+)?$/, "must be a number of seconds")), z.transform(Number))),
   EMULATOR_HOLD_TTL_SECONDS: z.optional(z.pipe(z.string().check(z.regex(/^\d+$/, "must be a whole number of seconds")), z.transform(Number))),
   EMULATOR_STRONG_LATENCY_MS: z.optional(z.pipe(z.string().check(z.regex(/^\d+$/, "must be a whole number of ms")), z.transform(Number))),
+  EMULATOR_FAX_OUTCOME_SECONDS: z.optional(z.pipe(z.string().check(z.regex(/^\d+(\.\d+)?$/, "must be a number of seconds")), z.transform(Number))),
+  EMULATOR_SYNC_REQUEST_SECONDS: z.optional(z.pipe(z.string().check(z.regex(/^\d+(\.\d+)?$/, "must be a number of seconds")), z.transform(Number))),
 });
 export type EmulatorEnv = z.infer<typeof emulatorEnv>;
 

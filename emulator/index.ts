@@ -24,6 +24,8 @@ const emulator = createEmulator({
     ...(env.EMULATOR_SYNC_INTERVAL_SECONDS !== undefined && { syncIntervalSeconds: env.EMULATOR_SYNC_INTERVAL_SECONDS }),
     ...(env.EMULATOR_HOLD_TTL_SECONDS !== undefined && { holdTtlSeconds: env.EMULATOR_HOLD_TTL_SECONDS }),
     ...(env.EMULATOR_STRONG_LATENCY_MS !== undefined && { strongReadLatencyMs: env.EMULATOR_STRONG_LATENCY_MS }),
+    ...(env.EMULATOR_FAX_OUTCOME_SECONDS !== undefined && { faxOutcomeSeconds: env.EMULATOR_FAX_OUTCOME_SECONDS }),
+    ...(env.EMULATOR_SYNC_REQUEST_SECONDS !== undefined && { syncRequestSeconds: env.EMULATOR_SYNC_REQUEST_SECONDS }),
   },
 });
 

@@ -9,6 +9,10 @@ export interface EmulatorSettings {
   holdTtlSeconds: number;
   /** A strong read goes to the EHR live and is slower (seed 001 "Schedule"). */
   strongReadLatencyMs: number;
+  /** From a fax's acceptance to its terminal outcome, unless the sandbox scripts another delay. */
+  faxOutcomeSeconds: number;
+  /** From an on-demand sync request to its re-sync, unless the sandbox scripts another delay. */
+  syncRequestSeconds: number;
   rateLimit: number;
   rateLimitWindowSeconds: number;
   /** The emulator's public origin: token issuer, avatar URLs. */
