@@ -1,11 +1,9 @@
-import type * as z from "zod/mini";
-import { Hono, type Context } from "hono";
-import { parseDescribed } from "../../contract/validation.ts";
+import { Hono } from "hono";
 import { parseV3PathId, toRawUuid, type IdPrefix } from "../../contract/ids.ts";
 import type { EmulatorClock } from "../clock.ts";
 import type { FaultRegistry } from "../http/faults.ts";
 import type { RateLimiter } from "../http/rate-limiter.ts";
-import type { ServiceState, OrgState } from "../service/service-state.ts";
+import type { ServiceState } from "../service/service-state.ts";
 import { issueHostToken } from "../tokens/host-token-issuer.ts";
 import type { SigningKey } from "../tokens/signing-keys.ts";
 import type { WebhookDispatcher } from "../webhooks/webhook-dispatcher.ts";
@@ -16,6 +14,7 @@ import { createEhrAppointment, patchEhrAppointment } from "./ehr-appointments.ts
 import { avatarSvg } from "./avatar-svg.ts";
 import { createRequestStatsRoutes } from "./request-stats.ts";
 import { SandboxError } from "./sandbox-error.ts";
+import { sandboxBody, sandboxOrg } from "./sandbox-request.ts";
 import {
   clockRequest,
   ehrAppointmentCreate,
@@ -46,26 +45,8 @@ export interface SandboxDeps {
   onReset?: () => void;
 }
 
-async function body<T extends z.ZodMiniType>(c: Context, schema: T): Promise<z.infer<T>> {
-  let raw: unknown = {};
-  const text = await c.req.text();
-  if (text.trim() !== "") {
-    try {
-      raw = JSON.parse(text);
-    } catch {
-      throw new SandboxError(400, "body must be valid JSON");
-    }
-  }
-  const result = parseDescribed(schema, raw, "body");
-  if (!result.success) throw new SandboxError(400, result.message);
-  return result.data;
-}
-
-function orgOf(state: ServiceState, organizationId: string): OrgState {
-  const org = state.org(organizationId);
-  if (!org) throw new SandboxError(404, `unknown organization ${organizationId}`);
-  return org;
-}
+const body = sandboxBody;
+const orgOf = sandboxOrg;
 
 function idOf(value: string, prefix: IdPrefix, name: string): string {
   const raw = parseV3PathId(value, prefix);

@@ -1,7 +1,5 @@
-import type * as z from "zod/mini";
 import { Hono, type Context } from "hono";
 import { parseV3PathId } from "../../../contract/ids.ts";
-import { parseDescribed } from "../../../contract/validation.ts";
 import { SandboxError } from "../../sandbox/sandbox-error.ts";
 import type { OrgState } from "../../service/service-state.ts";
 import { presentDocuments, removeDocument, restoreDocument } from "./document-book.ts";
@@ -12,6 +10,7 @@ import { fileDocumentsRequest } from "./document-sandbox-schemas.ts";
 import type { DocumentsContext } from "./documents-context.ts";
 import type { ListingResult, SkipReason } from "./listing-rules.ts";
 import { nextSweepAt } from "./sweep-schedule.ts";
+import { sandboxBody } from "../../sandbox/sandbox-request.ts";
 
 // The patient documents controls under `/_sandbox/` (plain JSON): change a
 // chart in the EHR (file, remove, restore a document), and list a chart the
@@ -21,20 +20,7 @@ import { nextSweepAt } from "./sweep-schedule.ts";
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-async function body<T extends z.ZodMiniType>(c: Context, schema: T): Promise<z.infer<T>> {
-  const text = await c.req.text();
-  let raw: unknown = {};
-  if (text.trim() !== "") {
-    try {
-      raw = JSON.parse(text);
-    } catch {
-      throw new SandboxError(400, "body must be valid JSON");
-    }
-  }
-  const result = parseDescribed(schema, raw, "body");
-  if (!result.success) throw new SandboxError(400, result.message);
-  return result.data;
-}
+const body = sandboxBody;
 
 /** The EHR's view of a document: the service's id and the EHR's own, and whether it is on the chart. */
 function ehrView(document: EhrDocument) {

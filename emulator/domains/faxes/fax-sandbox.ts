@@ -5,7 +5,7 @@ import type { Clock } from "../../clock.ts";
 import { SandboxError } from "../../sandbox/sandbox-error.ts";
 import type { OrgState, ServiceState } from "../../service/service-state.ts";
 import type { FaxBook, FaxRecord, FaxRegistry, ScriptedFaxOutcome } from "./fax-book.ts";
-import { sandboxApp, sandboxBody, sandboxOrg } from "./sandbox-request.ts";
+import { sandboxApp, sandboxBody, sandboxOrg } from "../../sandbox/sandbox-request.ts";
 
 // The fax controls under `/_sandbox/ehr/{organizationId}/faxes` (see
 // docs/sandbox.md "Faxes"): script the EHR's next answers, lose the next

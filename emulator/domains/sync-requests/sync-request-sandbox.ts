@@ -3,7 +3,7 @@ import type { Hono } from "hono";
 import type { Clock } from "../../clock.ts";
 import { SandboxError } from "../../sandbox/sandbox-error.ts";
 import type { ServiceState } from "../../service/service-state.ts";
-import { sandboxApp, sandboxBody, sandboxOrg } from "../faxes/sandbox-request.ts";
+import { sandboxApp, sandboxBody, sandboxOrg } from "../../sandbox/sandbox-request.ts";
 import type { SyncRequestBook, SyncRequestRecord, SyncRequestRegistry } from "./sync-request-book.ts";
 
 // The sync request controls under `/_sandbox/ehr/{organizationId}/sync-requests`

@@ -1,12 +1,12 @@
 import type * as z from "zod/mini";
 import { Hono, type Context } from "hono";
-import { parseDescribed } from "../../../contract/validation.ts";
-import { SandboxError } from "../../sandbox/sandbox-error.ts";
-import type { OrgState, ServiceState } from "../../service/service-state.ts";
+import { parseDescribed } from "../../contract/validation.ts";
+import { SandboxError } from "./sandbox-error.ts";
+import type { OrgState, ServiceState } from "../service/service-state.ts";
 
-// Request plumbing of the issue-9 sandbox controls (faxes, sync requests),
-// in the style of `emulator/sandbox/`: plain JSON, an empty body reads as
-// `{}`, refusals are `{code, message}`.
+// Request plumbing of every `/_sandbox/` control (the core's and the
+// domains'): plain JSON, an empty body reads as `{}`, refusals are
+// `{code, message}`.
 
 const CODE_BY_STATUS = { 400: "bad_request", 404: "not_found", 409: "conflict" } as const;
 
