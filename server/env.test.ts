@@ -36,6 +36,9 @@ describe("BFF configuration (server/env.ts)", () => {
     [{ RATE_LIMIT_SCOPE: "app" }, /RATE_LIMIT_SCOPE/],
     [{ DATABASE_URL: "mysql://x" }, /DATABASE_URL: must be a postgres:\/\/ URL/],
     [{ WEBHOOK_SECRET: "plain-secret" }, /WEBHOOK_SECRET/],
+    [{ DATABASE_SCHEMA: "Drop Table" }, /DATABASE_SCHEMA: must be a PostgreSQL schema name/],
+    [{ SESSION_SECRET: "short" }, /SESSION_SECRET: must be at least 32 characters/],
+    [{ CLINIC_API_BASE_URL: "https://api.clinic.example", CLINIC_API_KEY: "svc_prd_ak_abc123", HOST_TOKEN_ISSUER: "https://p", HOST_TOKEN_JWKS_URL: "https://p/jwks", ALLOWED_HOST_ORIGINS: "https://ehr.example", WEBHOOK_SECRET: "whsec_abc", OAUTH_AUTHORIZE_URL: "https://api.clinic.example/oauth/authorize" }, /SESSION_SECRET must be set too/],
   ])("refuses a malformed variable and names it: %j", (env, message) => {
     expect(() => readBffConfig(env)).toThrow(ConfigError);
     expect(() => readBffConfig(env)).toThrow(message);

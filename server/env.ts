@@ -63,6 +63,7 @@ const rawEnv = z.object({
   AVATAR_ORIGINS: z.optional(originList),
   DATABASE_URL: z.optional(z.string().check(z.regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL"))),
   DATA_DIR: z.optional(z.string().check(z.minLength(1))),
+  DATABASE_SCHEMA: z.optional(z.string().check(z.regex(/^[a-z_][a-z0-9_]{0,62}$/, "must be a PostgreSQL schema name (lower-case letters, digits, _)"))),
   RATE_LIMIT_SCOPE: z.optional(z.enum(["key", "organization"])),
   UPSTREAM_RATE_SHARE: z.optional(rateShare),
   LOG_LEVEL: z.optional(z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"])),
@@ -88,6 +89,8 @@ export interface BffConfig {
   webhookSecrets: string[];
   avatarOrigins: string[];
   databaseUrl: string | undefined;
+  /** The PostgreSQL schema of the tables (and the live-event channel); `public` by default. */
+  databaseSchema: string;
   dataDir: string;
   rateLimitScope: "key" | "organization";
   /** This process's share of the upstream rate limit, in (0, 1]: several processes split the service's budget. */
@@ -158,6 +161,7 @@ export function readBffConfig(source: Record<string, string | undefined> = proce
     webhookSecrets: env.WEBHOOK_SECRET ?? sandbox.webhookSecrets,
     avatarOrigins: env.AVATAR_ORIGINS ?? (isSandbox ? sandbox.avatarOrigins : [new URL(env.CLINIC_API_BASE_URL ?? sandbox.clinicApiBaseUrl).origin]),
     databaseUrl: env.DATABASE_URL,
+    databaseSchema: env.DATABASE_SCHEMA ?? "public",
     dataDir: env.DATA_DIR ?? ".data/pglite",
     rateLimitScope: env.RATE_LIMIT_SCOPE ?? "key",
     upstreamRateShare: env.UPSTREAM_RATE_SHARE ?? 1,

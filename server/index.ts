@@ -16,7 +16,7 @@ try {
 }
 
 const logger = createLogger({ level: config.logLevel, secrets: [config.clinicApiKey, ...config.webhookSecrets], name: "bff" });
-const store = await createStore(config.databaseUrl ? { databaseUrl: config.databaseUrl } : { dataDir: config.dataDir });
+const store = await createStore(config.databaseUrl ? { databaseUrl: config.databaseUrl, schema: config.databaseSchema } : { dataDir: config.dataDir });
 const bff = createBffApp({ config, store, logger });
 await bff.start();
 
