@@ -199,6 +199,16 @@ export function readWritableField(note: Note, field: WritableNoteField): string 
   }
 }
 
+/** All four writable fields of a note, by name. */
+export function writableValues(note: Note): Record<WritableNoteField, string> {
+  return {
+    additionalHpiComments: readWritableField(note, "additionalHpiComments"),
+    impressionsPlansComments: readWritableField(note, "impressionsPlansComments"),
+    otherExamComments: readWritableField(note, "otherExamComments"),
+    stickyNoteDescription: readWritableField(note, "stickyNoteDescription"),
+  };
+}
+
 export const noteImage = z.object({
   id: imageId,
   fileName: z.string(),

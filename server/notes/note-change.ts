@@ -1,19 +1,10 @@
-import type { AllWritableFieldValues, NoteConflictDetails, NotePatchRequest, WritableFieldValues } from "../../contract/app-api/note.ts";
-import { readWritableField, SIGNED_NOTE_STATUS, WRITABLE_NOTE_FIELDS, type Note, type NotePatchBody, type WritableNoteField } from "../../contract/clinic-api/note.ts";
+import type { NoteConflictDetails, NotePatchRequest, WritableFieldValues } from "../../contract/app-api/note.ts";
+import { SIGNED_NOTE_STATUS, WRITABLE_NOTE_FIELDS, writableValues, type Note, type NotePatchBody, type WritableNoteField } from "../../contract/clinic-api/note.ts";
 import type { NoteDraft } from "../store/store.ts";
 
 // The rules of a note change (DESIGN.md "Rules"), kept free of I/O: which
 // fields a request changes, whether its baseline still holds against the
 // note as re-read, and what is left of a draft once the service confirmed.
-
-export function currentWritableValues(note: Note): AllWritableFieldValues {
-  return {
-    additionalHpiComments: readWritableField(note, "additionalHpiComments"),
-    impressionsPlansComments: readWritableField(note, "impressionsPlansComments"),
-    otherExamComments: readWritableField(note, "otherExamComments"),
-    stickyNoteDescription: readWritableField(note, "stickyNoteDescription"),
-  };
-}
 
 export interface PlannedNoteChange {
   /** Exactly the fields the request names: the upstream PATCH changes only those. */
@@ -42,7 +33,7 @@ export function planNoteChange(request: NotePatchRequest): PlannedNoteChange | {
 
 /** Why the re-read note refuses the change, or null when it may go ahead. */
 export function conflictWith(note: Note, change: PlannedNoteChange): NoteConflictDetails | null {
-  const current = currentWritableValues(note);
+  const current = writableValues(note);
   const details = (reason: NoteConflictDetails["reason"], conflictingFields: WritableNoteField[]): NoteConflictDetails => ({
     reason,
     current,
@@ -57,7 +48,7 @@ export function conflictWith(note: Note, change: PlannedNoteChange): NoteConflic
 
 /** The signed-note refusal for a note the service refused as signed (its mirror may not say so yet). */
 export function signedConflict(note: Note): NoteConflictDetails {
-  return { reason: "note_signed", current: currentWritableValues(note), conflictingFields: [], noteStatus: SIGNED_NOTE_STATUS, noteVersion: note.version };
+  return { reason: "note_signed", current: writableValues(note), conflictingFields: [], noteStatus: SIGNED_NOTE_STATUS, noteVersion: note.version };
 }
 
 /**

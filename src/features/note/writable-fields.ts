@@ -1,5 +1,4 @@
-import { readWritableField, WRITABLE_NOTE_FIELDS, type Note, type WritableNoteField } from "../../../contract/clinic-api/note.ts";
-import type { AllWritableFieldValues } from "../../../contract/app-api/note.ts";
+import { WRITABLE_NOTE_FIELDS, type WritableNoteField } from "../../../contract/clinic-api/note.ts";
 
 // The four fields the service lets Tandem write (seed 001 PATCH /v1/notes),
 // with the label and the note section each sits in. Shared by the reading
@@ -23,13 +22,3 @@ export const WRITABLE_FIELD_INFO: Record<WritableNoteField, WritableFieldInfo> =
   impressionsPlansComments: { field: "impressionsPlansComments", label: "Impressions and plans comments", sectionId: "section-impressions-plans", inputId: "field-impressionsPlansComments" },
   stickyNoteDescription: { field: "stickyNoteDescription", label: "Sticky note", sectionId: "section-sticky-note", inputId: "field-stickyNoteDescription" },
 };
-
-/** The note's current values of all four fields. */
-export function writableValuesOf(note: Note): AllWritableFieldValues {
-  return {
-    additionalHpiComments: readWritableField(note, "additionalHpiComments"),
-    impressionsPlansComments: readWritableField(note, "impressionsPlansComments"),
-    otherExamComments: readWritableField(note, "otherExamComments"),
-    stickyNoteDescription: readWritableField(note, "stickyNoteDescription"),
-  };
-}

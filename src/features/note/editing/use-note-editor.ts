@@ -2,10 +2,10 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef } from "react";
 import * as z from "zod/mini";
 import { noteDraft, type AllWritableFieldValues, type NoteDraftBody, type NoteDraftPutRequest } from "../../../../contract/app-api/note.ts";
-import type { Note, WritableNoteField } from "../../../../contract/clinic-api/note.ts";
+import { writableValues, type Note, type WritableNoteField } from "../../../../contract/clinic-api/note.ts";
 import { deleteNoteDraft, isEhrFailure, noteConflictOf, noteDraftQuery, noteQuery, patchNote, saveNoteDraft } from "../../../api/note-queries.ts";
 import { describeApiError } from "../../../components/shell/api-error-notice.tsx";
-import { WRITABLE_FIELD_INFO, WRITABLE_NOTE_FIELDS, writableValuesOf } from "../writable-fields.ts";
+import { WRITABLE_FIELD_INFO, WRITABLE_NOTE_FIELDS } from "../writable-fields.ts";
 import {
   canAutosave,
   canTypeIn,
@@ -128,7 +128,7 @@ function pickDraft(fromBff: NoteDraftBody | null, fromSession: NoteDraftBody | n
   return fromBff ? { draft: fromBff, where: "bff" } : { draft: null, where: null };
 }
 
-const serverNoteOf = (note: Note): ServerNote => ({ values: writableValuesOf(note), version: note.version, status: note.status });
+const serverNoteOf = (note: Note): ServerNote => ({ values: writableValues(note), version: note.version, status: note.status });
 const labelOf = (field: WritableNoteField) => WRITABLE_FIELD_INFO[field].label;
 
 export function useNoteEditor({ noteId, note, initialDraft, canEdit, cannotEditReason, timezone }: NoteEditorOptions): NoteEditor {
