@@ -35,10 +35,11 @@ export interface NoteRouteDeps {
  * The note a request may touch, after the role check. Embedded: only the
  * token's `note_id` (403 for any other). Standalone (no EHR context): a note
  * assigned to the user's provider in the organization, as the sign-in's
- * profile names it (DESIGN.md "Standalone mode"), checked on a fresh read.
+ * profile names it (DESIGN.md "Standalone mode"), checked on a fresh read,
+ * which is handed on so the route does not read the note again.
  */
 function noteAuthorizer(readNote: (organizationId: string, noteId: string) => Promise<Note>) {
-  return async (c: Context<AppEnv>): Promise<string> => {
+  return async (c: Context<AppEnv>): Promise<{ noteId: string; note: Note | null }> => {
     requireClinicalRole(c);
     const session = c.get("session");
     if (session.kind === "host" && session.noteId === null) throw new AppError(403, "forbidden", "No note is open in the EHR: open the note there first");
@@ -46,13 +47,13 @@ function noteAuthorizer(readNote: (organizationId: string, noteId: string) => Pr
     if (!isRawUuid(requested)) throw badRequest("id: must be a note id (a UUID)");
     if (session.kind === "host") {
       if (requested.toLowerCase() !== session.noteId?.toLowerCase()) throw new AppError(403, "forbidden", "Tandem opens only the note that is open in the EHR");
-      return requested.toLowerCase();
+      return { noteId: requested.toLowerCase(), note: null };
     }
     const providerId = session.providerId;
     if (providerId === null) throw new AppError(403, "forbidden", "Your sign-in does not name you as a provider in this organization, so its notes are not open to you");
     const note = await readNote(session.organizationId, requested.toLowerCase());
     if (!note.assignedProviders.some((provider) => isSameId(provider.id, providerId))) throw new AppError(403, "forbidden", "This note is not assigned to you");
-    return requested.toLowerCase();
+    return { noteId: requested.toLowerCase(), note };
   };
 }
 
@@ -94,19 +95,19 @@ export function registerNoteRoutes(api: Hono<AppEnv>, { clinic, store, live, now
   const announce = (organizationId: string, noteId: string) => live.publish(organizationId, { type: "note.changed", noteId });
 
   api.get("/notes/:id", async (c) => {
-    const noteId = await noteInContext(c);
-    const note = await readNote(c.get("session").organizationId, noteId);
+    const { noteId, note: read } = await noteInContext(c);
+    const note = read ?? (await readNote(c.get("session").organizationId, noteId));
     audit(c, "read", "note", noteId);
     return c.json({ note });
   });
 
   api.patch("/notes/:id", async (c) => {
-    const noteId = await noteInContext(c);
+    const { noteId, note: read } = await noteInContext(c);
     requireGrantedScope(c, WRITE_SCOPE);
     const change = planNoteChange(await parseJsonBody(c, notePatchRequest));
     if ("error" in change) throw badRequest(change.error);
     const session = c.get("session");
-    const before = await readNote(session.organizationId, noteId);
+    const before = read ?? (await readNote(session.organizationId, noteId));
     const refusal = conflictWith(before, change);
     if (refusal) throw noteConflict(refusal);
     let saved: Note;
@@ -129,7 +130,7 @@ export function registerNoteRoutes(api: Hono<AppEnv>, { clinic, store, live, now
   });
 
   api.get("/notes/:id/draft", async (c) => {
-    const noteId = await noteInContext(c);
+    const { noteId } = await noteInContext(c);
     const session = c.get("session");
     const draft = await store.noteDrafts.get(session.organizationId, session.userId, noteId);
     audit(c, "read", "note_draft", noteId);
@@ -137,7 +138,7 @@ export function registerNoteRoutes(api: Hono<AppEnv>, { clinic, store, live, now
   });
 
   api.put("/notes/:id/draft", async (c) => {
-    const noteId = await noteInContext(c);
+    const { noteId } = await noteInContext(c);
     const body = await parseJsonBody(c, noteDraftPutRequest);
     for (const field of Object.keys(body.baseline)) {
       if (!(field in body.fields)) throw badRequest(`baseline.${field}: a baseline is only for a field in the draft`);
@@ -150,7 +151,7 @@ export function registerNoteRoutes(api: Hono<AppEnv>, { clinic, store, live, now
   });
 
   api.delete("/notes/:id/draft", async (c) => {
-    const noteId = await noteInContext(c);
+    const { noteId } = await noteInContext(c);
     const session = c.get("session");
     const deleted = await store.noteDrafts.delete(session.organizationId, session.userId, noteId);
     audit(c, "delete", "note_draft", noteId);
@@ -158,7 +159,7 @@ export function registerNoteRoutes(api: Hono<AppEnv>, { clinic, store, live, now
   });
 
   api.get("/notes/:id/tasks", async (c) => {
-    const noteId = await noteInContext(c);
+    const { noteId } = await noteInContext(c);
     const session = c.get("session");
     const created = await store.tasks.listByNote(session.organizationId, noteId);
     audit(c, "read", "task", noteId);
@@ -166,7 +167,7 @@ export function registerNoteRoutes(api: Hono<AppEnv>, { clinic, store, live, now
   });
 
   api.post("/notes/:id/tasks", async (c) => {
-    const noteId = await noteInContext(c);
+    const { noteId } = await noteInContext(c);
     requireGrantedScope(c, WRITE_SCOPE);
     const request = await parseJsonBody(c, taskCreateRequest);
     const session = c.get("session");
@@ -189,14 +190,14 @@ export function registerNoteRoutes(api: Hono<AppEnv>, { clinic, store, live, now
   });
 
   api.get("/notes/:id/images", async (c) => {
-    const noteId = await noteInContext(c);
+    const { noteId } = await noteInContext(c);
     const { images } = await clinic.request("GET /v3/notes/{noteId}/images", { organizationId: c.get("session").organizationId, params: { noteId } });
     audit(c, "read", "note_image", noteId);
     return c.json({ images });
   });
 
   api.delete("/notes/:id/images/:imageId", async (c) => {
-    const noteId = await noteInContext(c);
+    const { noteId } = await noteInContext(c);
     requireGrantedScope(c, WRITE_SCOPE);
     const imageId = c.req.param("imageId");
     if (parseV3PathId(imageId, "img") === null) throw badRequest("imageId: must be an image id (img_ followed by 32 hex characters, or a UUID)");
