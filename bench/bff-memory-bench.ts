@@ -1,9 +1,10 @@
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { freePort } from "../scripts/free-port.ts";
+import { waitUntilHealthy } from "../scripts/wait-until-healthy.ts";
 import { round } from "./measure.ts";
 
 // Issue 3's memory figure for the BFF process alone (as deployed: no
@@ -14,20 +15,6 @@ import { round } from "./measure.ts";
 const ORG_A = "3b0f6a2e-5d41-4c8a-9e7b-1f2d3c4b5a61";
 const LOAD_MS = 15_000;
 const CONCURRENCY = 32;
-
-async function waitFor(url: string, child: ChildProcess): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`${url}: process exited`);
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not up yet
-    }
-    if (Date.now() > deadline) throw new Error(`${url} did not come up`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
 
 const rssMb = (pid: number | undefined) => round(Number(execFileSync("ps", ["-o", "rss=", "-p", String(pid)]).toString().trim()) / 1024, 1);
 
@@ -41,8 +28,8 @@ export async function runBffMemoryBench(): Promise<Record<string, unknown>> {
   const emulator = spawn(process.execPath, ["--import", "tsx", "emulator/index.ts"], { env: { ...env, PORT: String(emulatorPort) }, stdio: "ignore" });
   const bff = spawn(process.execPath, ["--import", "tsx", "server/index.ts"], { env: { ...env, PORT: String(bffPort), SANDBOX_EMULATOR_URL: emulatorUrl, ...(process.env.DATABASE_URL ? {} : { DATA_DIR: join(mkdtempSync(join(tmpdir(), "tandem-bench-")), "pglite") }) }, stdio: "ignore" });
   try {
-    await waitFor(`${emulatorUrl}/healthz`, emulator);
-    await waitFor(`${bffUrl}/healthz`, bff);
+    await waitUntilHealthy(`${emulatorUrl}/healthz`, { child: emulator });
+    await waitUntilHealthy(`${bffUrl}/healthz`, { child: bff });
     const users = (await (await fetch(`${emulatorUrl}/_sandbox/ehr/${ORG_A}/users`)).json()) as { users: { id: string }[] };
     const tokenResponse = await fetch(`${emulatorUrl}/_sandbox/host-token`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ organizationId: ORG_A, userId: users.users[0]?.id }) });
     const { token } = (await tokenResponse.json()) as { token: string };

@@ -7,6 +7,7 @@ import { performance } from "node:perf_hooks";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { addDays, localDateOf, weekdayOf } from "../contract/time/zoned-time.ts";
 import { freePort } from "../scripts/free-port.ts";
+import { waitUntilHealthy } from "../scripts/wait-until-healthy.ts";
 import { percentile, round } from "./measure.ts";
 
 // Issue 8, "Load": many concurrent app sessions across both installed
@@ -156,20 +157,6 @@ interface Stack {
   stop(): Promise<void>;
 }
 
-async function waitForHealthy(url: string, child: ChildProcess, log: () => string): Promise<void> {
-  const deadline = Date.now() + READY_TIMEOUT_MS;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`${url}: the process exited (${child.exitCode})\n${log()}`);
-    try {
-      if ((await fetch(url, { signal: AbortSignal.timeout(2_000) })).ok) return;
-    } catch {
-      // not up yet
-    }
-    if (Date.now() > deadline) throw new Error(`${url} did not come up\n${log()}`);
-    await sleep(200);
-  }
-}
-
 async function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
@@ -212,8 +199,8 @@ async function startStack(): Promise<Stack> {
     rmSync(dataDir, { recursive: true, force: true });
   };
   try {
-    await waitForHealthy(`${emulatorUrl}/healthz`, emulator, () => `[emulator]\n${emulatorOutput}`);
-    await waitForHealthy(`${appUrl}/healthz`, bff, () => `[bff]\n${bffOutput}`);
+    await waitUntilHealthy(`${emulatorUrl}/healthz`, { child: emulator, log: () => `[emulator]\n${emulatorOutput}`, timeoutMs: READY_TIMEOUT_MS });
+    await waitUntilHealthy(`${appUrl}/healthz`, { child: bff, log: () => `[bff]\n${bffOutput}`, timeoutMs: READY_TIMEOUT_MS });
     // As global-setup does: the emulator's events reach the BFF, which pushes them down the live streams.
     await json(`${emulatorUrl}/_sandbox/webhooks`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ url: `${appUrl}/webhooks/clinic`, headerStyle: "standard" }) });
   } catch (error) {

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -10,6 +10,7 @@ import { toRawUuid } from "../contract/ids.ts";
 import { addDays, localDateOf, weekdayOf } from "../contract/time/zoned-time.ts";
 import { createEmulator, type Emulator } from "../emulator/app.ts";
 import { freePort } from "../scripts/free-port.ts";
+import { waitUntilHealthy } from "../scripts/wait-until-healthy.ts";
 import { percentile, round } from "./measure.ts";
 
 // The slot finder's budgets (DESIGN.md "Performance budgets"):
@@ -93,20 +94,6 @@ interface Stack {
   stop(): Promise<void>;
 }
 
-async function waitForHealthy(url: string, child: ChildProcess, log: () => string): Promise<void> {
-  const deadline = Date.now() + READY_TIMEOUT_MS;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`${url}: the BFF exited (${child.exitCode})\n${log()}`);
-    try {
-      if ((await fetch(url, { signal: AbortSignal.timeout(2_000) })).ok) return;
-    } catch {
-      // not up yet
-    }
-    if (Date.now() > deadline) throw new Error(`${url} did not come up\n${log()}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
 async function startStack(): Promise<Stack> {
   const [emulatorPort, bffPort] = [await freePort(), await freePort()];
   const emulatorUrl = `http://127.0.0.1:${emulatorPort}`;
@@ -145,7 +132,7 @@ async function startStack(): Promise<Stack> {
     rmSync(dataDir, { recursive: true, force: true });
   };
   try {
-    await waitForHealthy(`${appUrl}/healthz`, bff, () => output);
+    await waitUntilHealthy(`${appUrl}/healthz`, { child: bff, log: () => output, timeoutMs: READY_TIMEOUT_MS });
   } catch (error) {
     await stop();
     throw error;

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
+import { waitUntilHealthy } from "./wait-until-healthy.ts";
 
 // `npm start`. Sandbox mode (no CLINIC_API_BASE_URL): the emulator and the
 // BFF together, one command, both logs labelled, clean shutdown on Ctrl-C;
@@ -29,19 +30,6 @@ function run(label: string, args: string[], env: NodeJS.ProcessEnv): ChildProces
   return child;
 }
 
-async function waitFor(url: string, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not up yet
-    }
-    if (Date.now() > deadline) throw new Error(`${url} did not come up within ${timeoutMs / 1000} s`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
 let shuttingDown = false;
 function shutdown(code = 0): void {
   if (shuttingDown) return;
@@ -59,13 +47,13 @@ if (!isSandbox) {
   const emulatorUrl = `http://127.0.0.1:${emulatorPort}`;
   const appUrl = `http://localhost:${bffPort}`;
   run("emulator", ["emulator/index.ts"], { ...process.env, PORT: String(emulatorPort), EMULATOR_APP_URL: process.env.EMULATOR_APP_URL ?? appUrl });
-  await waitFor(`${emulatorUrl}/healthz`);
+  await waitUntilHealthy(`${emulatorUrl}/healthz`, { timeoutMs: 30_000 });
   run("bff", [...watchArgs, "server/index.ts"], {
     ...process.env,
     PORT: String(bffPort),
     SANDBOX_EMULATOR_URL: emulatorUrl,
   });
-  await waitFor(`${appUrl}/healthz`);
+  await waitUntilHealthy(`${appUrl}/healthz`, { timeoutMs: 30_000 });
   const registered = await fetch(`${emulatorUrl}/_sandbox/webhooks`, {
     method: "POST",
     headers: { "content-type": "application/json" },

@@ -2,26 +2,13 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { freePort } from "../../scripts/free-port.ts";
+import { waitUntilHealthy } from "../../scripts/wait-until-healthy.ts";
 import { join } from "node:path";
 
 // Starts the emulator and the BFF (serving the built SPA from dist/) on free
 // ports, as `npm start` does, and hands their URLs to the tests through the
 // environment. Returns the teardown.
 
-
-async function waitFor(url: string, child: ChildProcess, log: () => string): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`${url}: the process exited (${child.exitCode})\n${log()}`);
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not up yet
-    }
-    if (Date.now() > deadline) throw new Error(`${url} did not come up\n${log()}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
 
 function start(label: string, script: string, env: NodeJS.ProcessEnv): { child: ChildProcess; log: () => string } {
   let output = "";
@@ -40,7 +27,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   delete base.DATABASE_URL;
 
   const emulator = start("emulator", "emulator/index.ts", { ...base, PORT: String(emulatorPort), EMULATOR_APP_URL: appUrl });
-  await waitFor(`${emulatorUrl}/healthz`, emulator.child, emulator.log);
+  await waitUntilHealthy(`${emulatorUrl}/healthz`, emulator);
   const bff = start("bff", "server/index.ts", {
     ...base,
     PORT: String(bffPort),
@@ -48,7 +35,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     DATA_DIR: join(mkdtempSync(join(tmpdir(), "tandem-e2e-")), "pglite"),
     LOG_LEVEL: "warn",
   });
-  await waitFor(`${appUrl}/healthz`, bff.child, bff.log);
+  await waitUntilHealthy(`${appUrl}/healthz`, bff);
   await fetch(`${emulatorUrl}/_sandbox/webhooks`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ url: `${appUrl}/webhooks/clinic`, headerStyle: "standard" }) });
 
   process.env.E2E_EMULATOR_URL = emulatorUrl;

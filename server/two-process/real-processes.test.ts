@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LIVE_EVENT_NAME } from "../../contract/app-api/live-events.ts";
 import { ORG_A_ID } from "../../emulator/world/identities.ts";
 import { freePort } from "../../scripts/free-port.ts";
+import { waitUntilHealthy } from "../../scripts/wait-until-healthy.ts";
 
 // Two REAL BFF processes (`server/index.ts`, as `npm start` runs it) on one
 // PostgreSQL schema, behind a plain round-robin proxy that the emulator
@@ -31,20 +32,6 @@ function start(script: string, port: number, env: Record<string, string>): Start
   child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
   return { child, url: `http://127.0.0.1:${port}`, log: () => output.slice(-3000) };
-}
-
-async function waitUntilUp(started: Started): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (started.child.exitCode !== null) throw new Error(`exited (${started.child.exitCode}): ${started.log()}`);
-    try {
-      if ((await fetch(`${started.url}/healthz`)).ok) return;
-    } catch {
-      // not up yet
-    }
-    if (Date.now() > deadline) throw new Error(`did not come up: ${started.log()}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
 }
 
 /** Forwards each request to the next target in turn. */
@@ -111,13 +98,13 @@ describe.skipIf(!databaseUrl)("two real BFF processes on one PostgreSQL schema",
   beforeAll(async () => {
     const [emulatorPort, portA, portB, proxyPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
     emulator = start("emulator/index.ts", emulatorPort, { EMULATOR_SYNC_INTERVAL_SECONDS: "3600" });
-    await waitUntilUp(emulator);
+    await waitUntilHealthy(`${emulator.url}/healthz`, emulator);
     const bffEnv = { SANDBOX_EMULATOR_URL: emulator.url, DATABASE_URL: databaseUrl ?? "", DATABASE_SCHEMA: schema, UPSTREAM_RATE_SHARE: "0.5", LOG_LEVEL: "warn" };
     // One after the other: the first applies the migrations to the new schema.
     for (const port of [portA, portB]) {
       const bff = start("server/index.ts", port, bffEnv);
       bffs.push(bff);
-      await waitUntilUp(bff);
+      await waitUntilHealthy(`${bff.url}/healthz`, bff);
     }
     proxy = await roundRobin(
       bffs.map((bff) => bff.url),
