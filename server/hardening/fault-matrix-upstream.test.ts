@@ -8,7 +8,7 @@ import type { EhrNote } from "../../emulator/world/types.ts";
 import { DEFAULT_RETRY } from "../clinic/retry-policy.ts";
 import { createStore } from "../store/create-store.ts";
 import type { Store } from "../store/store.ts";
-import { createFaultHarness, createMovableClock, dateWindow, errorOf, type FaultHarness } from "./testing/fault-matrix-support.ts";
+import { createFaultHarness, createMovableClock, dateWindow, errorOf, seededSearchTarget, type FaultHarness } from "./testing/fault-matrix-support.ts";
 
 // Issue 8, the fault matrix, upstream half: faults of the Clinic Data
 // Service injected through `/_sandbox/faults` into the emulator, the real
@@ -24,13 +24,7 @@ let facilityId: string;
 beforeAll(async () => {
   store = await createStore();
   h = await createFaultHarness(store);
-  const { appointmentTypes } = await h.emulator.get("GET /v3/appointment-types");
-  const { facilities } = await h.emulator.get("GET /v1/facilities");
-  const type = appointmentTypes.find((candidate) => candidate.abbreviation === "FU") ?? appointmentTypes[0];
-  const facility = facilities.find((candidate) => candidate.isVisible);
-  if (!type || !facility) throw new Error("no appointment type or facility in the seed");
-  typeId = type.id;
-  facilityId = facility.id;
+  ({ typeId, facilityId } = await seededSearchTarget(h));
 }, 60_000);
 
 afterAll(async () => {

@@ -11,7 +11,7 @@ import { createLogger } from "../logger.ts";
 import { createStore } from "../store/create-store.ts";
 import type { Store } from "../store/store.ts";
 import { createWebhookReceiver } from "../webhooks/webhook-receiver.ts";
-import { createFaultHarness, createMovableClock, dateWindow, errorOf, openLiveStream, UNREACHABLE_WEBHOOK_URL, type FaultHarness } from "./testing/fault-matrix-support.ts";
+import { createFaultHarness, createMovableClock, dateWindow, errorOf, openLiveStream, seededSearchTarget, UNREACHABLE_WEBHOOK_URL, type FaultHarness } from "./testing/fault-matrix-support.ts";
 
 // Issue 8, the fault matrix, webhook half: deliveries lost, duplicated and
 // shuffled, a BFF restart between storing and processing, an uninstall
@@ -29,13 +29,7 @@ const published: LiveEvent[] = [];
 beforeAll(async () => {
   store = await createStore();
   w = await createFaultHarness(store, { now: clock.now });
-  const { appointmentTypes } = await w.emulator.get("GET /v3/appointment-types");
-  const { facilities } = await w.emulator.get("GET /v1/facilities");
-  const type = appointmentTypes.find((candidate) => candidate.abbreviation === "FU") ?? appointmentTypes[0];
-  const facility = facilities.find((candidate) => candidate.isVisible);
-  if (!type || !facility) throw new Error("no appointment type or facility in the seed");
-  typeId = type.id;
-  facilityId = facility.id;
+  ({ typeId, facilityId } = await seededSearchTarget(w));
 }, 60_000);
 
 afterAll(async () => {

@@ -297,3 +297,13 @@ export function dateWindow(days = 7): { startDate: string; endDate: string } {
   const day = 86_400_000;
   return { startDate: new Date(Date.now() + day).toISOString().slice(0, 10), endDate: new Date(Date.now() + days * day).toISOString().slice(0, 10) };
 }
+
+/** A follow-up appointment type and a visible facility of the seed: what the slot searches of the matrix ask for. */
+export async function seededSearchTarget(harness: FaultHarness): Promise<{ typeId: string; facilityId: string }> {
+  const { appointmentTypes } = await harness.emulator.get("GET /v3/appointment-types");
+  const { facilities } = await harness.emulator.get("GET /v1/facilities");
+  const type = appointmentTypes.find((candidate) => candidate.abbreviation === "FU") ?? appointmentTypes[0];
+  const facility = facilities.find((candidate) => candidate.isVisible);
+  if (!type || !facility) throw new Error("no appointment type or facility in the seed");
+  return { typeId: type.id, facilityId: facility.id };
+}
