@@ -1,19 +1,22 @@
 import { defineConfig } from "@playwright/test";
+import type { PinnedClockOptions } from "./e2e/support/fixtures.ts";
+import { PINNED_INSTANTS } from "./e2e/support/pinned-instants.ts";
 
 // e2e in Debian's Chromium (no browser download), always through the
 // emulator's host page, so the app runs inside a cross-site iframe (host on
-// 127.0.0.1, app on localhost). One worker on 2 cores; the global setup
-// starts one emulator and BFF pair on free ports.
+// 127.0.0.1, app on localhost). One worker on 2 cores; each project's worker
+// starts its own emulator and BFF pair on free ports, pinned to the project's
+// instant (e2e/support/fixtures.ts). No retries: a flaky test is fixed, not
+// retried.
 
-export default defineConfig({
+export default defineConfig<object, PinnedClockOptions>({
   testDir: "e2e",
   workers: 1,
   timeout: 60_000,
   expect: { timeout: 10_000 },
-  retries: process.env.CI ? 1 : 0,
+  retries: 0,
   reporter: [["list"]],
   outputDir: "test-results/e2e",
-  globalSetup: "./e2e/support/global-setup.ts",
   use: {
     viewport: { width: 1280, height: 860 },
     screenshot: "only-on-failure",
@@ -24,4 +27,9 @@ export default defineConfig({
       args: ["--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic", "--disable-gpu"],
     },
   },
+  projects: [
+    { name: "early-morning", use: { pinnedInstant: PINNED_INSTANTS.earlyMorning } },
+    { name: "late-evening", testMatch: /slots\.spec\.ts/, use: { pinnedInstant: PINNED_INSTANTS.lateEvening } },
+    { name: "dst-change-day", testMatch: /slots\.spec\.ts/, use: { pinnedInstant: PINNED_INSTANTS.dstChangeDay } },
+  ],
 });

@@ -1,6 +1,6 @@
 import { pathToFileURL } from "node:url";
 import { chromium } from "@playwright/test";
-import globalSetup from "../e2e/support/global-setup.ts";
+import { startSandboxServers } from "../e2e/support/sandbox-servers.ts";
 import { percentile, round } from "./measure.ts";
 
 // Issue 6 figure: rendering a week of availability for a facility with about
@@ -11,13 +11,14 @@ import { percentile, round } from "./measure.ts";
 export async function runAvailabilityBench(runs = 10): Promise<Record<string, unknown>> {
   const previousScale = process.env.EMULATOR_SCALE;
   process.env.EMULATOR_SCALE = "large";
-  const teardown = await globalSetup();
+  // Benchmarks run the browser on real time, so the sandbox starts at the real instant.
+  const servers = await startSandboxServers(new Date().toISOString());
   if (previousScale === undefined) delete process.env.EMULATOR_SCALE;
   else process.env.EMULATOR_SCALE = previousScale;
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ["--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic", "--disable-gpu"] });
   try {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-    await page.goto(`${process.env.E2E_EMULATOR_URL ?? ""}/_sandbox/host`);
+    await page.goto(`${servers.emulatorUrl}/_sandbox/host`);
     const app = page.frameLocator("iframe#tandem-app");
     await app.getByRole("link", { name: "Availability" }).click();
     const week = app.getByTestId("availability-week");
@@ -37,7 +38,7 @@ export async function runAvailabilityBench(runs = 10): Promise<Record<string, un
     return { bench: "availability-week-render", scale: "large", providerGrids, bandsInWeek: bands, runs, medianMs: round(percentile(durations, 50), 0), p95Ms: round(percentile(durations, 95), 0), note: "press Next week to the new week drawn and compared with the service's instances" };
   } finally {
     await browser.close();
-    await teardown();
+    await servers.stop();
   }
 }
 

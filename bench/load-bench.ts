@@ -201,7 +201,7 @@ async function startStack(): Promise<Stack> {
   try {
     await waitUntilHealthy(`${emulatorUrl}/healthz`, { child: emulator, log: () => `[emulator]\n${emulatorOutput}`, timeoutMs: READY_TIMEOUT_MS });
     await waitUntilHealthy(`${appUrl}/healthz`, { child: bff, log: () => `[bff]\n${bffOutput}`, timeoutMs: READY_TIMEOUT_MS });
-    // As global-setup does: the emulator's events reach the BFF, which pushes them down the live streams.
+    // As the e2e sandbox does: the emulator's events reach the BFF, which pushes them down the live streams.
     await json(`${emulatorUrl}/_sandbox/webhooks`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ url: `${appUrl}/webhooks/clinic`, headerStyle: "standard" }) });
   } catch (error) {
     await stop();

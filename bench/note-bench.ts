@@ -1,6 +1,6 @@
 import { pathToFileURL } from "node:url";
 import { chromium, type FrameLocator } from "@playwright/test";
-import globalSetup from "../e2e/support/global-setup.ts";
+import { startSandboxServers } from "../e2e/support/sandbox-servers.ts";
 import { percentile, round } from "./measure.ts";
 
 // Issue 7 figures, against the emulator with zero latency:
@@ -55,9 +55,10 @@ async function largestNote(emulatorUrl: string): Promise<{ note: SandboxNote; us
 const noteReady = (app: FrameLocator) => app.locator('[data-testid="note-view"][data-state="ready"]').waitFor({ timeout: 60_000 });
 
 export async function runNoteBench(runs = 10): Promise<Record<string, unknown>[]> {
-  const teardown = await globalSetup();
-  const emulatorUrl = process.env.E2E_EMULATOR_URL ?? "";
-  const appUrl = process.env.E2E_APP_URL ?? "";
+  // Benchmarks run the browser on real time, so the sandbox starts at the real instant.
+  const servers = await startSandboxServers(new Date().toISOString());
+  const emulatorUrl = servers.emulatorUrl;
+  const appUrl = servers.appUrl;
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
   try {
     const { note, userId, bytes } = await largestNote(emulatorUrl);
@@ -145,7 +146,7 @@ export async function runNoteBench(runs = 10): Promise<Record<string, unknown>[]
     ];
   } finally {
     await browser.close();
-    await teardown();
+    await servers.stop();
   }
 }
 

@@ -3,7 +3,7 @@ import { gzipSync } from "node:zlib";
 import { pathToFileURL } from "node:url";
 import { chromium } from "@playwright/test";
 import * as z from "zod/mini";
-import globalSetup from "../e2e/support/global-setup.ts";
+import { startSandboxServers } from "../e2e/support/sandbox-servers.ts";
 import { percentile, round } from "./measure.ts";
 
 // Issue 4 figures: the SPA's initial JavaScript (gzip) and each lazily loaded
@@ -36,14 +36,15 @@ export function measureBundle(): Record<string, unknown> {
 }
 
 export async function measureShellStartup(runs = 10): Promise<Record<string, unknown>> {
-  const teardown = await globalSetup();
+  // Benchmarks run the browser on real time, so the sandbox starts at the real instant.
+  const servers = await startSandboxServers(new Date().toISOString());
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ["--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic", "--disable-gpu"] });
   try {
     const durations: number[] = [];
     for (let i = 0; i < runs + 1; i += 1) {
       const page = await browser.newPage();
       const start = performance.now();
-      await page.goto(`${process.env.E2E_EMULATOR_URL ?? ""}/_sandbox/host`);
+      await page.goto(`${servers.emulatorUrl}/_sandbox/host`);
       await page.frameLocator("iframe#tandem-app").getByTestId("signed-in-user").waitFor();
       if (i > 0) durations.push(performance.now() - start);
       await page.close();
@@ -52,7 +53,7 @@ export async function measureShellStartup(runs = 10): Promise<Record<string, unk
     return { bench: "spa-shell-startup", runs, medianMs: round(percentile(durations, 50), 0), p95Ms: round(percentile(durations, 95), 0), note: "host page load to the signed-in user shown in the iframe" };
   } finally {
     await browser.close();
-    await teardown();
+    await servers.stop();
   }
 }
 

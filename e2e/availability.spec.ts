@@ -1,4 +1,5 @@
-import { expect, test, type FrameLocator } from "@playwright/test";
+import { type FrameLocator } from "@playwright/test";
+import { expect, test } from "./support/fixtures.ts";
 import { ORG_A, ORG_B, expectAccessible, openInHost, saveScreenshot } from "./support/sandbox.ts";
 
 // Issue 6 through the host page: week navigation, overlaps as summed

@@ -1,4 +1,5 @@
-import { expect, test, type FrameLocator, type Page } from "@playwright/test";
+import { type FrameLocator, type Page } from "@playwright/test";
+import { expect, test } from "./support/fixtures.ts";
 import { clearFaults, editAsSomeoneElse, injectFault, noteScene, openNote, readNote, returnToTab, signInEhr } from "./support/notes.ts";
 import { ORG_A, expectAccessible, sandbox, saveScreenshot, sandboxUsers, upstream } from "./support/sandbox.ts";
 

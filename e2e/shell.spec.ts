@@ -1,5 +1,5 @@
-import { expect, test } from "@playwright/test";
-import { ORG_A, ORG_B, ORG_C, expectAccessible, openInHost, sandboxNotes, saveScreenshot, userWithRole } from "./support/sandbox.ts";
+import { expect, test } from "./support/fixtures.ts";
+import { ORG_A, ORG_B, ORG_C, appUrl, expectAccessible, openInHost, sandbox, sandboxNotes, saveScreenshot, userWithRole } from "./support/sandbox.ts";
 
 // The shell, the bridge and the host page, in Chromium, inside the
 // cross-site iframe of the EHR host page (issue 4).
@@ -21,7 +21,7 @@ test("the handshake succeeds and the shell shows the session, the patient and th
 test("a message from a foreign origin, or with a wrong nonce, is ignored", async ({ page }) => {
   const app = await openInHost(page, { org: ORG_A });
   await expect(app.getByTestId("organization-name")).toContainText("Riverside");
-  const frame = page.frames().find((candidate) => candidate.url().startsWith(process.env.E2E_APP_URL ?? "-"));
+  const frame = page.frames().find((candidate) => candidate.url().startsWith(appUrl()));
   if (!frame) throw new Error("app frame not found");
   // From the app's own window (not the parent, not the host origin).
   await frame.evaluate(() => window.postMessage({ type: "tandem:context", nonce: "0".repeat(32), token: "a.b.c", context: { organizationName: "Evil Clinic" } }, "*"));
@@ -75,8 +75,8 @@ test("a front-desk user does not see note editing", async ({ page }) => {
 });
 
 test("a token about to expire is refreshed without the user noticing", async ({ page }) => {
-  // Tokens issued by a clock 4 min 30 s behind expire 30 s from now.
-  await fetch(`${process.env.E2E_EMULATOR_URL ?? ""}/_sandbox/clock`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ now: new Date(Date.now() - 270_000).toISOString() }) });
+  // Tokens issued by a clock 4 min 30 s behind the BFF's expire 30 s from now.
+  await sandbox("POST", "/clock", { advanceSeconds: -270 });
   try {
     const app = await openInHost(page, { org: ORG_A });
     await expect(app.getByTestId("organization-name")).toContainText("Riverside");
@@ -85,7 +85,7 @@ test("a token about to expire is refreshed without the user noticing", async ({ 
     await expect(app.getByRole("heading", { level: 1 })).toBeVisible();
     await expect(app.getByRole("alert")).toHaveCount(0);
   } finally {
-    await fetch(`${process.env.E2E_EMULATOR_URL ?? ""}/_sandbox/clock`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ now: new Date().toISOString() }) });
+    await sandbox("POST", "/clock", { advanceSeconds: 270 });
   }
 });
 
@@ -105,7 +105,7 @@ test("every screen is accessible and fits a 360 px iframe", async ({ page }) => 
 });
 
 test("opened outside the EHR, the app says so and offers the standalone sign-in instead of a blank page", async ({ page }) => {
-  await page.goto(process.env.E2E_APP_URL ?? "");
+  await page.goto(appUrl());
   await expect(page.getByRole("heading", { name: "Sign in to Tandem" })).toBeVisible();
   await expect(page.getByText("Tandem usually opens inside your clinic's EHR")).toBeVisible();
 });

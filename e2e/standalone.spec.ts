@@ -1,4 +1,5 @@
-import { expect, test, type Page } from "@playwright/test";
+import { type Page } from "@playwright/test";
+import { expect, test } from "./support/fixtures.ts";
 import { appUrl, expectAccessibleOn, resetSandbox, saveScreenshot } from "./support/sandbox.ts";
 
 // Issue 8, standalone mode: Tandem opened at the BFF's own URL (no iframe),

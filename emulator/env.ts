@@ -15,6 +15,8 @@ const emulatorEnv = z.object({
   EMULATOR_STRONG_LATENCY_MS: z.optional(z.pipe(z.string().check(z.regex(/^\d+$/, "must be a whole number of ms")), z.transform(Number))),
   EMULATOR_FAX_OUTCOME_SECONDS: z.optional(z.pipe(z.string().check(z.regex(/^\d+(\.\d+)?$/, "must be a number of seconds")), z.transform(Number))),
   EMULATOR_SYNC_REQUEST_SECONDS: z.optional(z.pipe(z.string().check(z.regex(/^\d+(\.\d+)?$/, "must be a number of seconds")), z.transform(Number))),
+  /** The instant the emulator's clock starts at (and its data is generated relative to); it runs from there. Real time when unset. */
+  EMULATOR_CLOCK_START: z.optional(z.pipe(z.iso.datetime({ offset: true, error: "must be an ISO 8601 instant, e.g. 2026-11-17T11:40:00Z" }), z.transform((value) => Date.parse(value)))),
 });
 export type EmulatorEnv = z.infer<typeof emulatorEnv>;
 

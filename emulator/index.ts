@@ -1,5 +1,6 @@
 import { serve } from "@hono/node-server";
 import { createEmulator } from "./app.ts";
+import { EmulatorClock } from "./clock.ts";
 import { readEmulatorEnv } from "./env.ts";
 
 // `npm run emulator`: binds the emulator to PORT (default 4010) and runs the
@@ -18,6 +19,7 @@ const env = readEnvOrExit();
 const emulator = createEmulator({
   seed: env.EMULATOR_SEED,
   scale: env.EMULATOR_SCALE,
+  ...(env.EMULATOR_CLOCK_START !== undefined && { clock: new EmulatorClock(env.EMULATOR_CLOCK_START) }),
   settings: {
     publicUrl: env.EMULATOR_PUBLIC_URL ?? `http://127.0.0.1:${env.PORT}`,
     appUrl: env.EMULATOR_APP_URL,
@@ -33,7 +35,7 @@ const syncTimer = setInterval(() => emulator.state.syncIfDue(), 1000);
 syncTimer.unref();
 
 const server = serve({ fetch: emulator.app.fetch, port: env.PORT, hostname: "127.0.0.1" }, (info) => {
-  console.log(`emulator: Clinic Data Service sandbox on http://127.0.0.1:${info.port} (scale ${env.EMULATOR_SCALE}, seed ${env.EMULATOR_SEED})`);
+  console.log(`emulator: Clinic Data Service sandbox on http://127.0.0.1:${info.port} (scale ${env.EMULATOR_SCALE}, seed ${env.EMULATOR_SEED}, clock ${new Date(emulator.clock.now()).toISOString()})`);
 });
 
 function shutdown() {

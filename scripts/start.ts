@@ -52,6 +52,8 @@ if (!isSandbox) {
     ...process.env,
     PORT: String(bffPort),
     SANDBOX_EMULATOR_URL: emulatorUrl,
+    // A sandbox pinned to an instant: the BFF runs on the emulator's timeline.
+    ...(process.env.EMULATOR_CLOCK_START !== undefined && { SANDBOX_CLOCK: "emulator" }),
   });
   await waitUntilHealthy(`${appUrl}/healthz`, { timeoutMs: 30_000 });
   const registered = await fetch(`${emulatorUrl}/_sandbox/webhooks`, {

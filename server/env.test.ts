@@ -7,6 +7,11 @@ describe("BFF configuration (server/env.ts)", () => {
     expect(config).toMatchObject({ isSandbox: true, port: 8787, clinicApiBaseUrl: "http://127.0.0.1:4010", allowedHostOrigins: ["http://127.0.0.1:4010"], rateLimitScope: "key" });
   });
 
+  it("runs on real time unless the sandbox is told to take the emulator's clock", () => {
+    expect(readBffConfig({}).clock).toBe("real");
+    expect(readBffConfig({ SANDBOX_CLOCK: "emulator" }).clock).toBe("emulator");
+  });
+
   it("follows the emulator's URL in the sandbox", () => {
     const config = readBffConfig({ SANDBOX_EMULATOR_URL: "http://127.0.0.1:5099" });
     expect(config.hostTokenJwksUrl).toBe("http://127.0.0.1:5099/.well-known/jwks.json");
@@ -38,6 +43,8 @@ describe("BFF configuration (server/env.ts)", () => {
     [{ WEBHOOK_SECRET: "plain-secret" }, /WEBHOOK_SECRET/],
     [{ DATABASE_SCHEMA: "Drop Table" }, /DATABASE_SCHEMA: must be a PostgreSQL schema name/],
     [{ SESSION_SECRET: "short" }, /SESSION_SECRET: must be at least 32 characters/],
+    [{ SANDBOX_CLOCK: "fast" }, /SANDBOX_CLOCK/],
+    [{ CLINIC_API_BASE_URL: "https://api.clinic.example", CLINIC_API_KEY: "svc_prd_ak_abc123", HOST_TOKEN_ISSUER: "https://p", HOST_TOKEN_JWKS_URL: "https://p/jwks", ALLOWED_HOST_ORIGINS: "https://ehr.example", WEBHOOK_SECRET: "whsec_abc", SANDBOX_CLOCK: "emulator" }, /SANDBOX_CLOCK=emulator is for the sandbox only/],
     [{ CLINIC_API_BASE_URL: "https://api.clinic.example", CLINIC_API_KEY: "svc_prd_ak_abc123", HOST_TOKEN_ISSUER: "https://p", HOST_TOKEN_JWKS_URL: "https://p/jwks", ALLOWED_HOST_ORIGINS: "https://ehr.example", WEBHOOK_SECRET: "whsec_abc", OAUTH_AUTHORIZE_URL: "https://api.clinic.example/oauth/authorize" }, /SESSION_SECRET must be set too/],
   ])("refuses a malformed variable and names it: %j", (env, message) => {
     expect(() => readBffConfig(env)).toThrow(ConfigError);

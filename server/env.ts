@@ -72,6 +72,7 @@ const rawEnv = z.object({
   OAUTH_ISSUER: z.optional(z.string().check(z.minLength(1))),
   OAUTH_JWKS_URL: z.optional(z.url()),
   SESSION_SECRET: z.optional(z.string().check(z.minLength(32, "must be at least 32 characters"))),
+  SANDBOX_CLOCK: z.optional(z.enum(["real", "emulator"])),
 });
 
 export interface BffConfig {
@@ -99,6 +100,12 @@ export interface BffConfig {
   distDir: string;
   /** Standalone sign-in (OAuth 2.0 authorization code); null when not configured. */
   standalone: StandaloneConfig | null;
+  /**
+   * Sandbox only: `emulator` runs the BFF on the emulator's clock (read once at
+   * start-up, then running), so a sandbox pinned with EMULATOR_CLOCK_START
+   * issues and verifies tokens on one timeline. Real time otherwise.
+   */
+  clock: "real" | "emulator";
 }
 
 export interface StandaloneConfig {
@@ -142,6 +149,9 @@ export function readBffConfig(source: Record<string, string | undefined> = proce
   for (const allowed of [...(env.ALLOWED_HOST_ORIGINS ?? []), ...(env.AVATAR_ORIGINS ?? [])]) {
     if (!z.safeParse(origin, allowed).success) throw new ConfigError(`Configuration is invalid: ALLOWED_HOST_ORIGINS/AVATAR_ORIGINS: ${allowed} is not an origin`);
   }
+  if (!isSandbox && env.SANDBOX_CLOCK === "emulator") {
+    throw new ConfigError("Configuration is invalid: SANDBOX_CLOCK=emulator is for the sandbox only; against a real service (CLINIC_API_BASE_URL) the BFF runs on real time");
+  }
   if (!isSandbox && env.OAUTH_AUTHORIZE_URL !== undefined && env.SESSION_SECRET === undefined) {
     throw new ConfigError("Configuration is invalid: OAUTH_AUTHORIZE_URL is set, so SESSION_SECRET must be set too (at least 32 characters; sandbox defaults are never used against a real service)");
   }
@@ -168,6 +178,7 @@ export function readBffConfig(source: Record<string, string | undefined> = proce
     logLevel: env.LOG_LEVEL ?? "info",
     distDir: env.DIST_DIR ?? "dist",
     standalone: standaloneConfig(env, isSandbox, sandbox, publicUrl),
+    clock: env.SANDBOX_CLOCK ?? "real",
   };
 }
 

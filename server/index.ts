@@ -2,6 +2,7 @@ import { serve } from "@hono/node-server";
 import { createBffApp } from "./app.ts";
 import { ConfigError, readBffConfig } from "./env.ts";
 import { createLogger } from "./logger.ts";
+import { followEmulatorClock } from "./sandbox-clock.ts";
 import { createStore } from "./store/create-store.ts";
 
 // `server/index.ts`: reads the configuration, opens the store (migrations at
@@ -17,7 +18,8 @@ try {
 
 const logger = createLogger({ level: config.logLevel, secrets: [config.clinicApiKey, ...config.webhookSecrets], name: "bff" });
 const store = await createStore(config.databaseUrl ? { databaseUrl: config.databaseUrl, schema: config.databaseSchema } : { dataDir: config.dataDir });
-const bff = createBffApp({ config, store, logger });
+const now = config.clock === "emulator" ? await followEmulatorClock(config.clinicApiBaseUrl) : Date.now;
+const bff = createBffApp({ config, store, logger, now });
 await bff.start();
 
 const server = serve({ fetch: bff.app.fetch, port: config.port, hostname: config.host }, (info) => {

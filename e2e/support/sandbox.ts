@@ -92,6 +92,12 @@ export async function sandbox<T = unknown>(method: string, path: string, body?: 
   return (text ? JSON.parse(text) : {}) as T;
 }
 
+/** The emulator's clock now (epoch ms): the suite's "now", pinned to the project's instant (fixtures.ts). */
+export async function sandboxNow(): Promise<number> {
+  const { now } = await sandbox<{ now: string }>("GET", "/clock");
+  return Date.parse(now);
+}
+
 /** Back to the seeded state (data, faults, clock, webhook settings), then webhooks to the BFF again, as the global setup left them. */
 export async function resetSandbox(): Promise<void> {
   await sandbox("POST", "/reset");

@@ -1,6 +1,6 @@
 import { expect, type FrameLocator, type Locator, type Page } from "@playwright/test";
 import { addDays, localDateOf, weekdayOf } from "../../contract/time/zoned-time.ts";
-import { ORG_A, openInHost, sandbox, sandboxNotes, upstream, userWithRole } from "./sandbox.ts";
+import { ORG_A, openInHost, sandbox, sandboxNotes, sandboxNow, upstream, userWithRole } from "./sandbox.ts";
 
 export { resetSandbox, sandbox } from "./sandbox.ts";
 
@@ -97,12 +97,12 @@ export async function cancelInEhr(appointmentId: string): Promise<void> {
   await sandbox("PATCH", `/ehr/${ORG_A}/appointments/${appointmentId}`, { status: "cancelled" });
 }
 
-/** Today in the zone, on this machine's clock (the browser's and the BFF's: real time). */
-export const todayIn = (zone: string) => localDateOf(Date.now(), zone);
+/** Today in the zone, on the sandbox's pinned clock (the emulator's, the BFF's and the browser's). */
+export const todayIn = async (zone: string) => localDateOf(await sandboxNow(), zone);
 
 /** Monday to Sunday of next week, local dates in the zone. */
-export function nextWeek(zone: string): { startDate: string; endDate: string } {
-  const today = todayIn(zone);
+export async function nextWeek(zone: string): Promise<{ startDate: string; endDate: string }> {
+  const today = await todayIn(zone);
   // weekdayOf: 0 Monday … 6 Sunday.
   const monday = addDays(today, 7 - weekdayOf(today));
   return { startDate: monday, endDate: addDays(monday, 6) };

@@ -496,10 +496,9 @@ describe("authorization", () => {
   });
 
   it("refuses an expired token, an uninstalled organization's token and a replayed write token", async () => {
-    const clock = (now: number) => harness.emulator.sandbox("POST", "/clock", { now: new Date(now).toISOString() });
-    await clock(Date.now() - 3_600_000);
+    await harness.emulator.sandbox("POST", "/clock", { advanceSeconds: -3_600 });
     const expired = await token();
-    await clock(Date.now());
+    await harness.emulator.sandbox("POST", "/clock", { advanceSeconds: 3_600 });
     const expiredAnswer = await send({ method: "GET", path: "/api/session", headers: { authorization: `Bearer ${expired}` } });
     expect(expiredAnswer?.status).toBe(401);
     expect(expiredAnswer?.error?.message).toMatch(/expired/);

@@ -1,4 +1,5 @@
 import fc from "fast-check";
+import { HARNESS_NOW } from "../test-support/bff-harness.ts";
 
 // Shared fast-check arbitraries of the hardening fuzz (issue 8): odd and huge
 // text, near-valid dates, date-times and ids (the inputs that get past a regex
@@ -84,7 +85,7 @@ const pad = (value: number, width: number) => String(value).padStart(width, "0")
 
 /** `YYYY-MM-DD`-shaped: near today (valid), or digits that pass a pattern but name no day (2026-02-31, 2026-13-01, 0000-00-00). */
 export const dateLike: fc.Arbitrary<string> = fc.oneof(
-  fc.integer({ min: -400, max: 400 }).map((days) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10)),
+  fc.integer({ min: -400, max: 400 }).map((days) => new Date(HARNESS_NOW + days * 86_400_000).toISOString().slice(0, 10)),
   fc
     .tuple(fc.oneof(fc.integer({ min: 2024, max: 2028 }), fc.integer({ min: 0, max: 9999 })), fc.integer({ min: 0, max: 13 }), fc.integer({ min: 0, max: 32 }))
     .map(([year, month, day]) => `${pad(year, 4)}-${pad(month, 2)}-${pad(day, 2)}`),

@@ -8,7 +8,7 @@ import { storeOnDatabase } from "../store/create-store.ts";
 import { openDatabase, type DatabaseHandle } from "../store/database.ts";
 import { webhookInbox } from "../store/schema.ts";
 import type { Store } from "../store/store.ts";
-import { createBffHarness, type BffHarness } from "../test-support/bff-harness.ts";
+import { HARNESS_NOW, createBffHarness, type BffHarness } from "../test-support/bff-harness.ts";
 import { MAX_WEBHOOK_BODY_BYTES, MAX_WEBHOOK_JSON_DEPTH } from "../webhooks/webhook-receiver.ts";
 import { dateTimeLike, fuzzText, headerText, hugeString, idLike, junkJson, shapedObject } from "./fuzz-arbitraries.ts";
 
@@ -46,7 +46,8 @@ async function inboxRows(): Promise<number> {
   return row?.rows ?? 0;
 }
 
-const nowS = () => Math.floor(Date.now() / 1000);
+/** Signed on the BFF's clock (the harness's pinned one). */
+const nowS = () => Math.floor(harness.now() / 1000);
 let sequence = 0;
 const messageId = () => `msg_fuzz_${Date.now().toString(36)}_${(sequence += 1)}`;
 
@@ -115,7 +116,7 @@ async function expectRefused(delivery: Delivery, statuses: readonly number[] = [
   expect(await inboxRows(), describeDelivery(delivery, answer.status, answer.text)).toBe(before);
 }
 
-const utcTimestamp = fc.integer({ min: -400, max: 400 }).map((days) => new Date(Date.now() + days * 86_400_000).toISOString());
+const utcTimestamp = fc.integer({ min: -400, max: 400 }).map((days) => new Date(HARNESS_NOW + days * 86_400_000).toISOString());
 
 /** Envelopes `{type, data, timestamp}` of every kind: appointment and lifecycle payloads (near-valid), unknown types, odd data. */
 const envelope: fc.Arbitrary<Record<string, unknown>> = fc.oneof(
@@ -170,7 +171,7 @@ describe("unsigned and malformed deliveries", () => {
     fc.uint8Array({ minLength: 32, maxLength: 32 }).map((bytes) => `v1,${Buffer.from(bytes).toString("base64")}`),
     fc.array(fc.constantFrom("v1,", "v2,", "v1a,", "v1,=", "v1,AAAA", ",", " "), { minLength: 1, maxLength: 4 }).map((parts) => parts.join(" ")),
   );
-  const timestampLike = fc.oneof(headerText, fc.integer().map(String), fc.constantFrom(String(nowS()), "1e10", "-1", "0x10", "", " 1", "9".repeat(400)));
+  const timestampLike = fc.oneof(headerText, fc.integer().map(String), fc.constantFrom(String(Math.floor(HARNESS_NOW / 1000)), "1e10", "-1", "0x10", "", " 1", "9".repeat(400)));
   const headers = fc.record(
     {
       "webhook-id": headerText,

@@ -11,12 +11,19 @@ import type { Store } from "../store/store.ts";
 // The BFF in-process against the emulator in-process: the real upstream
 // client calls the emulator's app, the emulator delivers webhooks to the
 // BFF's app, and host tokens come from the emulator's platform issuer. Both
-// run on real time, as the BFF does in production.
+// clocks start at one pinned instant and run from there (DESIGN.md: tests
+// never depend on the wall clock); moving the emulator's (`/_sandbox/clock`)
+// leaves the BFF's alone, which is how tests probe the BFF's time checks.
+
+/** Tuesday 2026-11-17 14:00 UTC (09:00 in New York): where every harness's clocks start. */
+export const HARNESS_NOW = Date.parse("2026-11-17T14:00:00.000Z");
 
 export interface BffHarness {
   bff: Bff;
   emulator: TestEmulator;
   config: BffConfig;
+  /** The BFF's clock (epoch ms): pinned at {@link HARNESS_NOW} and running. */
+  now(): number;
   /** Every log line the BFF wrote. */
   logLines: string[];
   /** Every response body and header block the harness saw, for secret scans. */
@@ -36,8 +43,9 @@ export async function createBffHarness(store: Store, options: { configOverrides?
   const transcript: string[] = [];
   const upstreamRequests: string[] = [];
   const upstreamWrites: { call: string; body: string }[] = [];
+  const bffClock = new EmulatorClock(HARNESS_NOW, false);
   const emulator = createTestEmulator({
-    clock: new EmulatorClock(Date.now(), false),
+    clock: new EmulatorClock(HARNESS_NOW, false),
     fetch: (input, init) => {
       if (!target.app) return Promise.reject(new Error("BFF not ready"));
       return Promise.resolve(target.app.fetch(new Request(input, init)));
@@ -51,6 +59,7 @@ export async function createBffHarness(store: Store, options: { configOverrides?
     config,
     store,
     logger,
+    now: () => bffClock.now(),
     fetch: async (input, init) => {
       const request = new Request(input, init);
       upstreamRequests.push(`${request.method} ${request.url}`);
@@ -75,6 +84,7 @@ export async function createBffHarness(store: Store, options: { configOverrides?
 
   return {
     bff,
+    now: () => bffClock.now(),
     userWithRole,
     emulator,
     config,

@@ -42,7 +42,7 @@ export function createWebhookReceiver(deps: { inbox: WebhookInboxRepository; sec
     bodyLimit({ maxSize: MAX_WEBHOOK_BODY_BYTES, onError: (c) => c.json({ code: "payload_too_large", message: `webhook body must be at most ${MAX_WEBHOOK_BODY_BYTES} bytes` }, 413) }),
     async (c) => {
       const rawBody = await c.req.text();
-      const verification = verifyWebhook(rawBody, c.req.raw.headers, deps.secrets);
+      const verification = verifyWebhook(rawBody, c.req.raw.headers, deps.secrets, deps.now);
       if (!verification.ok) {
         deps.logger.warn({ reason: verification.reason }, "webhook refused");
         return c.json({ code: verification.status === 401 ? "invalid_signature" : "bad_request", message: verification.reason }, verification.status);

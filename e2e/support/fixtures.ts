@@ -1,0 +1,39 @@
+import { test as base } from "@playwright/test";
+import { PINNED_INSTANTS } from "./pinned-instants.ts";
+import { sandboxNow } from "./sandbox.ts";
+import { startSandboxServers, type SandboxServers } from "./sandbox-servers.ts";
+
+export { expect } from "@playwright/test";
+
+// Every spec's `test`: one emulator and BFF pair per worker, pinned to the
+// project's instant (playwright.config.ts), and a browser whose clock is the
+// emulator's (Playwright's clock API, running at normal speed from there), so
+// no test reads the wall clock, whatever the hour or the day it runs on.
+
+export interface PinnedClockOptions {
+  /** The instant the sandbox (emulator, BFF, browser) starts at. */
+  pinnedInstant: string;
+}
+
+interface WorkerFixtures {
+  sandboxServers: SandboxServers;
+}
+
+export const test = base.extend<object, PinnedClockOptions & WorkerFixtures>({
+  pinnedInstant: [PINNED_INSTANTS.earlyMorning, { scope: "worker", option: true }],
+  sandboxServers: [
+    async ({ pinnedInstant }, use) => {
+      const servers = await startSandboxServers(pinnedInstant);
+      // The helpers in support/ read the servers' URLs from the worker's environment.
+      process.env.E2E_EMULATOR_URL = servers.emulatorUrl;
+      process.env.E2E_APP_URL = servers.appUrl;
+      await use(servers);
+      await servers.stop();
+    },
+    { scope: "worker", auto: true, timeout: 120_000 },
+  ],
+  page: async ({ page }, use) => {
+    await page.clock.install({ time: await sandboxNow() });
+    await use(page);
+  },
+});

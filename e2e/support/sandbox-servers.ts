@@ -1,0 +1,64 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { freePort } from "../../scripts/free-port.ts";
+import { waitUntilHealthy } from "../../scripts/wait-until-healthy.ts";
+
+// One emulator and BFF pair on free ports, as `npm start` runs them, with the
+// emulator's clock pinned to `pinnedInstant` (its data is generated relative
+// to it) and the BFF on the emulator's clock (SANDBOX_CLOCK=emulator). Started
+// once per Playwright worker by the `sandboxServers` fixture (fixtures.ts).
+
+export interface SandboxServers {
+  emulatorUrl: string;
+  appUrl: string;
+  stop(): Promise<void>;
+}
+
+function start(label: string, script: string, env: NodeJS.ProcessEnv): { child: ChildProcess; log: () => string } {
+  let output = "";
+  const child = spawn(process.execPath, ["--import", "tsx", script], { env, stdio: ["ignore", "pipe", "pipe"] });
+  child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  return { child, log: () => `[${label}]\n${output.slice(-4000)}` };
+}
+
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  child.kill("SIGTERM");
+  await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000))]);
+}
+
+export async function startSandboxServers(pinnedInstant: string): Promise<SandboxServers> {
+  const [emulatorPort, bffPort] = [await freePort(), await freePort()];
+  const emulatorUrl = `http://127.0.0.1:${emulatorPort}`;
+  const appUrl = `http://localhost:${bffPort}`;
+  const base: NodeJS.ProcessEnv = { ...process.env };
+  delete base.CLINIC_API_BASE_URL;
+  delete base.DATABASE_URL;
+
+  const emulator = start("emulator", "emulator/index.ts", { ...base, PORT: String(emulatorPort), EMULATOR_APP_URL: appUrl, EMULATOR_CLOCK_START: pinnedInstant });
+  await waitUntilHealthy(`${emulatorUrl}/healthz`, emulator);
+  const bff = start("bff", "server/index.ts", {
+    ...base,
+    PORT: String(bffPort),
+    SANDBOX_EMULATOR_URL: emulatorUrl,
+    SANDBOX_CLOCK: "emulator",
+    DATA_DIR: join(mkdtempSync(join(tmpdir(), "tandem-e2e-")), "pglite"),
+    LOG_LEVEL: "warn",
+  });
+  await waitUntilHealthy(`${appUrl}/healthz`, bff);
+  const registered = await fetch(`${emulatorUrl}/_sandbox/webhooks`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ url: `${appUrl}/webhooks/clinic`, headerStyle: "standard" }) });
+  if (!registered.ok) throw new Error(`registering the BFF's webhook URL failed: ${registered.status}`);
+
+  return {
+    emulatorUrl,
+    appUrl,
+    async stop() {
+      await stopChild(bff.child);
+      await stopChild(emulator.child);
+    },
+  };
+}
