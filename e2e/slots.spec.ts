@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./support/fixtures.ts";
 import { expectAccessible, saveScreenshot } from "./support/sandbox.ts";
 import {
   LINCOLN_PARK,
@@ -43,7 +43,7 @@ test.beforeEach(async () => {
 
 test("a new patient at Lincoln Park next week: search, first available, hold, book in the EHR", async ({ page }) => {
   const npv = await appointmentType("NPV");
-  const week = nextWeek(LINCOLN_PARK.timezone);
+  const week = await nextWeek(LINCOLN_PARK.timezone);
   const expected = await upstreamSlots({ appointmentTypeId: npv.id, facilityIds: [LINCOLN_PARK.id], ...week, isNewPatient: true });
   const earliest = [...expected.slots].sort((a, b) => Date.parse(a.startsAt) - Date.parse(b.startsAt))[0];
   if (!earliest) throw new Error("the seed has no new-patient slot at Lincoln Park next week");
@@ -125,22 +125,21 @@ test("a slot booked in the EHR behind the app's back is reported gone, with alte
   expect((await liveSlot(target, selection, UPPER_WEST_SIDE.timezone))?.remainingCapacity).toBe(1);
 });
 
-test("the alternatives offered for a gone slot are that day's, as the live check promises", async ({ page }) => {
+test("a gone slot whose provider has nothing else that day: the other searched providers' times that day come first, then the next days, each naming its day and provider", async ({ page }) => {
   const npv = await appointmentType("NPV");
   const zone = UPPER_WEST_SIDE.timezone;
-  const today = todayIn(zone);
+  const today = await todayIn(zone);
   // The default search's list (NPV, Upper West Side, two weeks), as the service's cache has it.
   const { slots } = await upstreamSlots({ appointmentTypeId: npv.id, facilityIds: [UPPER_WEST_SIDE.id], startDate: today, endDate: addDays(today, 13), isNewPatient: false });
   const dayOf = (slot: { startsAt: string }) => localDateOf(Date.parse(slot.startsAt), zone);
-  const sameProvider = (a: { providerId: string }, b: { providerId: string }) => a.providerId === b.providerId;
-  // A provider's only slot of its day, while the same provider has free slots the day before or after.
+  // A provider's only slot of its day, on a day other providers still have slots.
   const lone = slots.find(
     (slot) =>
-      slots.filter((other) => sameProvider(other, slot) && dayOf(other) === dayOf(slot)).length === 1 &&
-      slots.some((other) => sameProvider(other, slot) && (dayOf(other) === addDays(dayOf(slot), 1) || dayOf(other) === addDays(dayOf(slot), -1))),
+      slots.filter((other) => other.providerId === slot.providerId && dayOf(other) === dayOf(slot)).length === 1 &&
+      slots.some((other) => other.providerId !== slot.providerId && dayOf(other) === dayOf(slot)),
   );
-  test.skip(!lone, "the seed has no lone slot next to another day's slots of the same provider");
-  if (!lone) return;
+  // The pinned seed has one at every instant the suite runs at (playwright.config.ts).
+  if (!lone) throw new Error("the seed has no provider's lone slot on a day with other providers' slots");
 
   const app = await openSlotFinder(page);
   await expect(slotButton(app, lone)).toHaveCount(1);
@@ -148,9 +147,24 @@ test("the alternatives offered for a gone slot are that day's, as the live check
   await slotButton(app, lone).click();
   const gone = app.getByTestId("slot-gone-notice");
   await expect(gone).toContainText("That time was just taken");
-  const offered = await gone.getByTestId("slot-alternative").evaluateAll((buttons) => buttons.map((button) => ({ startsAt: button.getAttribute("data-starts-at") ?? "", text: button.textContent?.trim() ?? "" })));
-  // "Nearest free times" are shown as bare times ("15:40 EST"): one from another day reads as the same day's.
-  expect(offered.filter((alternative) => dayOf(alternative) !== dayOf(lone)), `alternatives to ${lone.startsAt} on another day`).toEqual([]);
+  await expect(gone.getByTestId("slot-alternative").first()).toBeVisible();
+  const offered = await gone
+    .getByTestId("slot-alternative")
+    .evaluateAll((buttons) => buttons.map((button) => ({ startsAt: button.getAttribute("data-starts-at") ?? "", providerId: button.getAttribute("data-provider-id") ?? "", text: button.textContent?.trim() ?? "" })));
+  const sameDay = offered.filter((alternative) => dayOf(alternative) === dayOf(lone));
+  expect(sameDay.length, "the same day's slots of the other providers").toBeGreaterThan(0);
+  expect(sameDay.every((alternative) => alternative.providerId !== lone.providerId)).toBe(true);
+  // Another provider is named; another day is named, and nothing before the gone slot's day is offered.
+  for (const alternative of offered) {
+    expect(dayOf(alternative) >= dayOf(lone)).toBe(true);
+    expect(alternative.text).toContain(" · ");
+    if (dayOf(alternative) !== dayOf(lone)) expect(alternative.text).toMatch(/^(Mon|Tue|Wed|Thu|Fri|Sat|Sun)/);
+  }
+  await saveScreenshot(page, "slots-gone-alternatives");
+
+  // An alternative is one click away: it gets its own live check and is held.
+  await gone.getByTestId("slot-alternative").first().click();
+  await expect(app.getByTestId("hold-panel")).toHaveAttribute("data-state", "held");
 });
 
 test("a cancellation in the EHR reaches the open list through the webhook, without a reload", async ({ page }) => {
@@ -207,8 +221,7 @@ test("a hold counts down in mm:ss and is given back on Release", async ({ page }
 });
 
 test("an expiring hold: the service's clock alone changes nothing on screen; the browser's ten minutes end it and give the slot back", async ({ page }) => {
-  // Fake timers in the host page and the app, running at normal speed until fast-forwarded.
-  await page.clock.install();
+  // The browser's clock (installed by the fixture) runs at normal speed until fast-forwarded.
   const proc = await appointmentType("PROC");
   const app = await openSlotFinder(page);
   await setFilters(app, { typeId: proc.id });
@@ -229,8 +242,8 @@ test("an expiring hold: the service's clock alone changes nothing on screen; the
   expect((await liveSlot(target, selection, UPPER_WEST_SIDE.timezone))?.remainingCapacity).toBe(before.remainingCapacity);
   await expect(panel).toHaveAttribute("data-state", "held");
   await expect(countdown).toHaveText(/^(10:00|09:[0-5]\d)$/);
-  // Back to real time: the hold is live again at the service (its expiry is still ahead).
-  await sandbox("POST", "/clock", { now: new Date().toISOString() });
+  // The service's clock back to where it was: the hold is live again there (its expiry is still ahead).
+  await sandbox("POST", "/clock", { advanceSeconds: -600 });
   expect((await liveSlot(target, selection, UPPER_WEST_SIDE.timezone))?.remainingCapacity ?? 0).toBe(before.remainingCapacity - 1);
 
   // The browser's ten minutes pass: the panel says the hold has expired, and the app gives the slot back.
@@ -244,11 +257,12 @@ test("an expiring hold: the service's clock alone changes nothing on screen; the
 
 test("a rate-limited upstream says when to retry, and Try again works once it clears", async ({ page }) => {
   const tele = await appointmentType("TELE");
-  const expected = await upstreamSlots({ appointmentTypeId: tele.id, facilityIds: [UPPER_WEST_SIDE.id], startDate: todayIn(UPPER_WEST_SIDE.timezone), endDate: addDays(todayIn(UPPER_WEST_SIDE.timezone), 13), isNewPatient: false });
+  const expected = await upstreamSlots({ appointmentTypeId: tele.id, facilityIds: [UPPER_WEST_SIDE.id], startDate: await todayIn(UPPER_WEST_SIDE.timezone), endDate: addDays(await todayIn(UPPER_WEST_SIDE.timezone), 13), isNewPatient: false });
   const app = await openSlotFinder(page);
   // Every slot read answers 429 (Retry-After: 1) until cleared: more than the BFF's client retries, so it gives up.
   await sandbox("POST", "/faults", { method: "GET", path: "/v2/schedule/slots", status: 429, count: 30 });
-  await setFilters(app, { typeId: tele.id });
+  // A window no other test searches: the BFF's cache outlives the emulator's reset.
+  await setFilters(app, { typeId: tele.id, endDate: addDays(await todayIn(UPPER_WEST_SIDE.timezone), 10) });
   const calls = recordApiCalls(page);
   await searchForm(app).getByRole("button", { name: "Search", exact: true }).click();
   const problem = results(app).getByRole("alert");
@@ -279,7 +293,7 @@ test("the keyboard-only path: into the form, search with Enter, arrows through s
   await tabUntil(page, app, (element) => element.tag === "input" && element.type === "number");
   await page.keyboard.press("Enter");
   await expect(results(app)).toHaveAttribute("aria-busy", "false");
-  const expected = await upstreamSlots({ appointmentTypeId: proc.id, facilityIds: [UPPER_WEST_SIDE.id], startDate: todayIn(UPPER_WEST_SIDE.timezone), endDate: addDays(todayIn(UPPER_WEST_SIDE.timezone), 13), isNewPatient: false });
+  const expected = await upstreamSlots({ appointmentTypeId: proc.id, facilityIds: [UPPER_WEST_SIDE.id], startDate: await todayIn(UPPER_WEST_SIDE.timezone), endDate: addDays(await todayIn(UPPER_WEST_SIDE.timezone), 13), isNewPatient: false });
   await expect(resultsStatus(app)).toHaveText(new RegExp(`^${expected.slots.length} free slots?,`));
 
   const listed = await listedSlots(app);
@@ -311,7 +325,7 @@ test("the keyboard-only path: into the form, search with Enter, arrows through s
 
 test("an empty result says so, offers wider searches, and is accessible", async ({ page }) => {
   const fu = await appointmentType("FU");
-  const today = todayIn(LINCOLN_PARK.timezone);
+  const today = await todayIn(LINCOLN_PARK.timezone);
   let emptyDay: string | null = null;
   for (let offset = 1; offset <= 14 && emptyDay === null; offset += 1) {
     const day = addDays(today, offset);
@@ -330,4 +344,42 @@ test("an empty result says so, offers wider searches, and is accessible", async 
   await expect(app.getByTestId("next-available").first()).toBeVisible();
   await saveScreenshot(page, "slots-empty");
   await expectAccessible(page);
+});
+
+test("while a search with new filters is in flight, the previous list is marked stale and cannot be held; a hold carries the type and length of its list", async ({ page }) => {
+  const [npv, tele] = [await appointmentType("NPV"), await appointmentType("TELE")];
+  const app = await openSlotFinder(page);
+  await expect(searchForm(app).getByLabel("Appointment type")).toHaveValue(npv.id);
+  // The service answers the next slot read slowly: the Telehealth search stays in flight.
+  await sandbox("POST", "/faults", { method: "GET", path: "/v2/schedule/slots", latencyMs: 3_000, count: 1 });
+  // A window no other test searches: the BFF's cache outlives the emulator's reset.
+  await setFilters(app, { typeId: tele.id, endDate: addDays(await todayIn(UPPER_WEST_SIDE.timezone), 10) });
+  const calls = recordApiCalls(page);
+  await searchForm(app).getByRole("button", { name: "Search", exact: true }).click();
+
+  const list = app.getByTestId("slot-list");
+  await expect(list).toHaveAttribute("data-stale", "true");
+  await expect(results(app)).toContainText("This list is from your previous search");
+  await expect(results(app)).toContainText(/It is for New Patient Visit, 40 min and cannot be held/);
+  await saveScreenshot(page, "slots-stale-list");
+  // A click on an old slot (with the real pointer, at its place on screen) checks and holds nothing.
+  const [oldSlot] = await listedSlots(app);
+  if (!oldSlot) throw new Error("the default search listed no slot");
+  const box = await slotButton(app, oldSlot).boundingBox();
+  if (!box) throw new Error("the old slot is not on screen");
+  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+  await expect(app.getByTestId("hold-panel")).toHaveCount(0);
+  expect(calls.filter((call) => call.path === "/api/slots/check" || call.path === "/api/holds")).toEqual([]);
+
+  // The Telehealth list arrives: actionable again, and what is held is a 15-minute Telehealth visit.
+  await expect(list).toHaveAttribute("data-stale", "false", { timeout: 15_000 });
+  await expect(results(app)).not.toContainText("This list is from your previous search");
+  const [teleSlot] = await listedSlots(app);
+  if (!teleSlot) throw new Error("the Telehealth search listed no slot");
+  const holdRequest = page.waitForRequest((request) => request.method() === "POST" && new URL(request.url()).pathname === "/api/holds");
+  await slotButton(app, teleSlot).click();
+  const held = JSON.parse((await holdRequest).postData() ?? "{}") as { appointmentTypeId?: string; isNewPatient?: boolean };
+  expect(held).toMatchObject({ appointmentTypeId: tele.id, isNewPatient: false });
+  await expect(app.getByTestId("hold-panel")).toHaveAttribute("data-state", "held");
+  await expect(app.getByTestId("held-appointment-type")).toHaveText("Telehealth Visit, 15 minutes");
 });

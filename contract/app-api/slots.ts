@@ -33,11 +33,28 @@ export const slotSelection = z.object({
 });
 export type SlotSelection = z.infer<typeof slotSelection>;
 
+/**
+ * The check's body: the slot, and the search it was listed by. When the slot
+ * is gone, alternatives come from that search's facilities and providers
+ * (all providers when none were named); without them, from the slot's own
+ * facility.
+ */
+export const slotCheckRequest = z.extend(slotSelection, {
+  searchedFacilityIds: z.optional(z.array(anyId).check(z.minLength(1), z.maxLength(100))),
+  searchedProviderIds: z.optional(z.array(anyId).check(z.minLength(1), z.maxLength(500))),
+});
+export type SlotCheckRequest = z.infer<typeof slotCheckRequest>;
+
 export const slotCheckResponse = z.object({
   available: z.boolean(),
   /** The slot as the EHR has it now (remaining capacity may have changed), or null when gone. */
   slot: z.nullable(slot),
-  /** When gone: the nearest free slots of the same provider and facility that day, from the same live read. */
+  /**
+   * When gone: the nearest free slots of the same local day across the
+   * searched providers (nearest in time first), then the next days' earliest,
+   * up to five, in time order. The same day's come from the live read for the
+   * slot's provider and from the cached search for the others.
+   */
   alternatives: z.array(slot),
   meta: slotMeta,
 });

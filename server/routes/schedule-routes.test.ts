@@ -32,9 +32,10 @@ afterAll(async () => {
   await store.close();
 });
 
+/** Tomorrow to `days` days ahead, on the harness's pinned clock. */
 function window(days = 14) {
-  const start = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
-  const end = new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+  const start = new Date(harness.now() + 86_400_000).toISOString().slice(0, 10);
+  const end = new Date(harness.now() + days * 86_400_000).toISOString().slice(0, 10);
   return { startDate: start, endDate: end };
 }
 
@@ -45,6 +46,12 @@ async function search(query: Record<string, string>) {
 }
 
 const selectionOf = (slot: Slot, extra: Partial<SlotSelection> = {}): SlotSelection => ({ providerId: slot.providerId, facilityId: slot.facilityId, startsAt: slot.startsAt, endsAt: slot.endsAt, appointmentTypeId: typeId, ...extra });
+
+/** Books the slot in the EHR behind the app's back (the service's cache does not know yet). */
+async function bookInEhr(slot: Slot, patientIndex = 7): Promise<void> {
+  const patient = harness.emulator.emulator.state.org(ORG_A_ID)?.ehr.patients[patientIndex];
+  await harness.emulator.sandbox("POST", `/ehr/${ORG_A_ID}/appointments`, { patientId: patient?.id, providerId: slot.providerId, facilityId: slot.facilityId, startsAt: slot.startsAt, endsAt: slot.endsAt });
+}
 
 async function post<T extends z.ZodMiniType>(path: string, body: unknown, schema: T, status = 200): Promise<z.infer<T>> {
   const response = await harness.api(path, { token: await harness.hostToken(), method: "POST", body });
@@ -97,26 +104,54 @@ describe("POST /api/slots/check", () => {
     const { slots } = await search({});
     const slot = slots.find((candidate) => candidate.remainingCapacity === 1);
     if (!slot) throw new Error("no single-capacity slot");
-    const patient = harness.emulator.emulator.state.org(ORG_A_ID)?.ehr.patients[7];
-    await harness.emulator.sandbox("POST", `/ehr/${ORG_A_ID}/appointments`, { patientId: patient?.id, providerId: slot.providerId, facilityId: slot.facilityId, startsAt: slot.startsAt, endsAt: slot.endsAt });
+    await bookInEhr(slot);
     // The cached search still shows it (up to maxStalenessSeconds behind); the strong check does not.
     expect((await search({})).slots.some((candidate) => candidate.startsAt === slot.startsAt && candidate.providerId === slot.providerId)).toBe(true);
     const result = await post("/api/slots/check", selectionOf(slot), slotCheckResponse);
     expect(result).toMatchObject({ available: false, slot: null });
     expect(result.meta.strongConsistency).toBe(true);
     expect(result.alternatives.length).toBeGreaterThan(0);
-    expect(result.alternatives.every((alternative) => alternative.providerId === slot.providerId)).toBe(true);
+    expect(result.alternatives.some((alternative) => alternative.startsAt === slot.startsAt && alternative.providerId === slot.providerId)).toBe(false);
+  });
+
+  it("offers other searched providers' times that day when the slot's provider has none left, then the next days", async () => {
+    const { slots } = await search({});
+    const dayOf = (candidate: Slot) => candidate.startsAt.slice(0, 10);
+    // A provider's last free slot of a day on which other providers still have slots.
+    const lone = slots.find(
+      (candidate) =>
+        slots.filter((other) => other.providerId === candidate.providerId && dayOf(other) === dayOf(candidate)).length === 1 &&
+        slots.some((other) => other.providerId !== candidate.providerId && dayOf(other) === dayOf(candidate)),
+    );
+    if (!lone) throw new Error("the pinned seed has no provider's lone slot on a day with other providers' slots");
+    for (let taken = 0; taken < lone.remainingCapacity; taken += 1) await bookInEhr(lone, 11 + taken);
+    const facilityIds = [...new Set(slots.map((candidate) => candidate.facilityId))];
+    const result = await post("/api/slots/check", { ...selectionOf(lone), searchedFacilityIds: facilityIds }, slotCheckResponse);
+    expect(result.available).toBe(false);
+    const sameDay = result.alternatives.filter((alternative) => dayOf(alternative) === dayOf(lone));
+    expect(sameDay.length).toBeGreaterThan(0);
+    expect(sameDay.every((alternative) => alternative.providerId !== lone.providerId)).toBe(true);
+    expect(result.alternatives.every((alternative) => dayOf(alternative) >= dayOf(lone))).toBe(true);
+    expect(result.alternatives.map((alternative) => Date.parse(alternative.startsAt))).toEqual(result.alternatives.map((alternative) => Date.parse(alternative.startsAt)).sort((a, b) => a - b));
+  });
+
+  it("refuses alternatives scoped by a malformed search with a 400 naming the field", async () => {
+    const { slots } = await search({});
+    const slot = slots[0];
+    if (!slot) throw new Error("no slot");
+    const body = await post("/api/slots/check", { ...selectionOf(slot), searchedFacilityIds: ["not an id"] }, appErrorBody, 400);
+    expect(body.message).toMatch(/searchedFacilityIds/);
   });
 });
 
 describe("holds", () => {
   it("holds a slot, refuses the last place twice with 409 conflict, and releases idempotently", async () => {
     const { slots } = await search({});
-    const slot = slots.find((candidate) => candidate.remainingCapacity === 1 && Date.parse(candidate.startsAt) > Date.now() + 7 * 86_400_000);
+    const slot = slots.find((candidate) => candidate.remainingCapacity === 1 && Date.parse(candidate.startsAt) > harness.now() + 7 * 86_400_000);
     if (!slot) throw new Error("no single-capacity slot");
     const { hold } = await post("/api/holds", selectionOf(slot), holdResponse);
     expect(hold.status).toBe("active");
-    expect(Date.parse(hold.expiresAt)).toBeGreaterThan(Date.now());
+    expect(Date.parse(hold.expiresAt)).toBeGreaterThan(harness.now());
     const conflict = await post("/api/holds", selectionOf(slot), appErrorBody, 409);
     expect(conflict.code).toBe("conflict");
     for (let i = 0; i < 2; i += 1) {

@@ -1,6 +1,5 @@
 import type { Hono } from "hono";
-import { slotSearchQuery, slotSelection, type SlotCheckResponse, type SlotSelection } from "../../contract/app-api/slots.ts";
-import type { Slot } from "../../contract/clinic-api/schedule.ts";
+import { slotCheckRequest, slotSearchQuery, slotSelection, type SlotCheckRequest, type SlotCheckResponse, type SlotSelection } from "../../contract/app-api/slots.ts";
 import { parseV3PathId } from "../../contract/ids.ts";
 import { addDays, daysBetween } from "../../contract/time/zoned-time.ts";
 import { MAX_SLOT_WINDOW_DAYS } from "../../contract/app-api/slots.ts";
@@ -9,14 +8,19 @@ import { UpstreamError } from "../clinic/upstream-error.ts";
 import type { AppEnv } from "../http/app-env.ts";
 import { AppError, badRequest } from "../http/app-error.ts";
 import { parseJsonBody, parseQuery } from "../http/validate.ts";
+import { pickAlternatives } from "../schedule/slot-alternatives.ts";
 
 // GET /api/slots, POST /api/slots/check, POST /api/holds, DELETE /api/holds/:id
 // (DESIGN.md "The BFF's API"; seed 001 "Schedule"). Searches are served from
 // the upstream client's staleness cache; the check before a hold is one
 // `consistency=strong` read of that slot's provider, facility and local date
-// (same type, length and new-patient flag) and bypasses every cache.
+// (same type, length and new-patient flag) and bypasses every cache. When
+// the slot is gone, alternatives come from that live read and from the search
+// the slot was listed by (cached, like any search): the same day's nearest
+// across the searched providers, then the following days.
 
-const ALTERNATIVES = 5;
+/** How many days after a gone slot's own the alternatives may come from. */
+const ALTERNATIVE_DAYS_AFTER = 6;
 
 function checkWindow(startDate: string, endDate: string): void {
   const days = daysBetween(startDate, endDate);
@@ -33,28 +37,30 @@ const dayAround = (selection: SlotSelection) => {
   return { startDate: addDays(date, -1), endDate: addDays(date, 1) };
 };
 
-async function strongCheck(clinic: ClinicClient, organizationId: string, selection: SlotSelection): Promise<SlotCheckResponse> {
+async function strongCheck(clinic: ClinicClient, organizationId: string, request: SlotCheckRequest): Promise<SlotCheckResponse> {
+  const { searchedFacilityIds, searchedProviderIds, ...selection } = request;
+  const kind = { appointmentTypeId: selection.appointmentTypeId, slotLengthMinutes: selection.slotLengthMinutes, isNewPatient: selection.isNewPatient };
   const data = await clinic.request("GET /v2/schedule/slots", {
     organizationId,
     consistency: "strong",
-    query: {
-      appointmentTypeId: selection.appointmentTypeId,
-      providerIds: [selection.providerId],
-      facilityIds: [selection.facilityId],
-      ...dayAround(selection),
-      slotLengthMinutes: selection.slotLengthMinutes,
-      isNewPatient: selection.isNewPatient,
-    },
+    query: { ...kind, providerIds: [selection.providerId], facilityIds: [selection.facilityId], ...dayAround(selection) },
   });
   const candidates = data.slots.filter((slot) => sameId(slot.providerId, selection.providerId, "prv") && sameId(slot.facilityId, selection.facilityId, "fac"));
   const found = candidates.find((slot) => sameInstant(slot.startsAt, selection.startsAt) && sameInstant(slot.endsAt, selection.endsAt)) ?? null;
-  // Alternatives are the same local day's (both carry the facility's offset, so their date parts compare).
-  const sameDay = candidates.filter((slot) => slot.startsAt.slice(0, 10) === selection.startsAt.slice(0, 10));
-  const target = Date.parse(selection.startsAt);
-  const alternatives: Slot[] = found
-    ? []
-    : [...sameDay].sort((a, b) => Math.abs(Date.parse(a.startsAt) - target) - Math.abs(Date.parse(b.startsAt) - target)).slice(0, ALTERNATIVES).sort((a, b) => Date.parse(a.startsAt) - Date.parse(b.startsAt));
-  return { available: found !== null && found.remainingCapacity > 0, slot: found, alternatives, meta: data.meta };
+  if (found !== null && found.remainingCapacity > 0) return { available: true, slot: found, alternatives: [], meta: data.meta };
+
+  const date = selection.startsAt.slice(0, 10);
+  const searched = await clinic.request("GET /v2/schedule/slots", {
+    organizationId,
+    query: {
+      ...kind,
+      facilityIds: searchedFacilityIds ?? [selection.facilityId],
+      ...(searchedProviderIds ? { providerIds: searchedProviderIds } : {}),
+      startDate: date,
+      endDate: addDays(date, ALTERNATIVE_DAYS_AFTER),
+    },
+  });
+  return { available: false, slot: found, alternatives: pickAlternatives(selection, [candidates, searched.slots]), meta: data.meta };
 }
 
 export function registerScheduleRoutes(api: Hono<AppEnv>, clinic: ClinicClient): void {
@@ -66,8 +72,8 @@ export function registerScheduleRoutes(api: Hono<AppEnv>, clinic: ClinicClient):
   });
 
   api.post("/slots/check", async (c) => {
-    const selection = await parseJsonBody(c, slotSelection);
-    const result = await strongCheck(clinic, c.get("session").organizationId, selection);
+    const request = await parseJsonBody(c, slotCheckRequest);
+    const result = await strongCheck(clinic, c.get("session").organizationId, request);
     return c.json(result);
   });
 

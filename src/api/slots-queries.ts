@@ -5,6 +5,7 @@ import {
   slotCheckResponse,
   slotSearchResponse,
   type HoldResponse,
+  type SlotCheckRequest,
   type SlotCheckResponse,
   type SlotSearchQuery,
   type SlotSelection,
@@ -39,7 +40,7 @@ export const slotsQuery = (filters: SlotSearchQuery) =>
   });
 
 /** The final `consistency=strong` read of one slot before a hold. */
-export function checkSlot(selection: SlotSelection): Promise<SlotCheckResponse> {
+export function checkSlot(selection: SlotCheckRequest): Promise<SlotCheckResponse> {
   return callBff("/api/slots/check", slotCheckResponse, { method: "POST", body: selection });
 }
 

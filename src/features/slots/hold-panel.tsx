@@ -1,4 +1,5 @@
 import { useEffect, useState } from "react";
+import type { SlotSelection } from "../../../contract/app-api/slots.ts";
 import type { Slot } from "../../../contract/clinic-api/schedule.ts";
 import { ApiErrorNotice, describeApiError } from "../../components/shell/api-error-notice.tsx";
 import { Button } from "../../components/ui/button.tsx";
@@ -18,7 +19,12 @@ export interface SlotDescriber {
   time: (slot: Slot) => string;
   /** The full accessible name, as in the list. */
   label: (slot: Slot) => string;
+  /** "Thu 19 Nov": the slot's local day in its facility's zone. */
+  day: (slot: Slot) => string;
+  providerName: (providerId: string) => string;
   facilityName: (facilityId: string) => string;
+  /** "New Patient Visit (new patient)": the appointment type the hold carries. */
+  appointmentTypeName: (request: SlotSelection) => string;
 }
 
 interface HoldPanelProps {
@@ -33,6 +39,13 @@ interface HoldPanelProps {
   onSelectAlternative: (slot: Slot) => void;
   onSearchAgain: () => void;
   onTick: () => void;
+}
+
+/** An alternative's button text: the time, with the day and the provider wherever they differ from the gone slot's. */
+function alternativeText(alternative: Slot, gone: Slot, describe: SlotDescriber): string {
+  const parts = [describe.day(alternative) === describe.day(gone) ? describe.time(alternative) : `${describe.day(alternative)}, ${describe.time(alternative)}`];
+  if (alternative.providerId !== gone.providerId) parts.push(describe.providerName(alternative.providerId));
+  return parts.join(" · ");
 }
 
 /** The time now, updated every second while mounted. */
@@ -69,14 +82,16 @@ function HoldCountdown({ deadlineMs, phrase, onTick }: { deadlineMs: number; phr
   );
 }
 
-function SlotSummary({ slot, describe }: { slot: Slot; describe: SlotDescriber }) {
+/** The slot and what it is held or booked as: the type, length and new-patient flag of the list it came from. */
+function SlotSummary({ slot, request, describe }: { slot: Slot; request: SlotSelection; describe: SlotDescriber }) {
   return (
     <p className="text-sm">
-      <span className="font-semibold">{describe.phrase(slot)}</span>
-      <span className="text-slate-700">
-        {" "}
-        · {slotLengthMinutes(slot)} minutes · {describe.facilityName(slot.facilityId)}
+      <span data-testid="held-appointment-type" className="font-semibold">
+        {describe.appointmentTypeName(request)}, {slotLengthMinutes(slot)} minutes
       </span>
+      <br />
+      <span className="font-semibold">{describe.phrase(slot)}</span>
+      <span className="text-slate-700"> · {describe.facilityName(slot.facilityId)}</span>
     </p>
   );
 }
@@ -114,7 +129,7 @@ export function HoldPanel({ state, describe, hasPatient, bookingUnavailableReaso
             <span aria-hidden="true">✓ </span>
             {hasPatient ? "Held for this patient" : "Slot held"}
           </h2>
-          <SlotSummary slot={state.slot} describe={describe} />
+          <SlotSummary slot={state.slot} request={state.request} describe={describe} />
           <p className="hidden text-xs text-slate-600 sm:block">Checked live in the EHR; no one else can take it while the hold lasts.</p>
           <HoldCountdown deadlineMs={state.deadlineMs} phrase={describe.phrase(state.slot)} onTick={onTick} />
           {bookingUnavailableReason ? (
@@ -150,7 +165,7 @@ export function HoldPanel({ state, describe, hasPatient, bookingUnavailableReaso
             <h2 id="hold-panel-title" className="text-base font-semibold">
               <span aria-hidden="true">✓ </span>Booked in the EHR
             </h2>
-            <SlotSummary slot={state.slot} describe={describe} />
+            <SlotSummary slot={state.slot} request={state.request} describe={describe} />
             <p className="text-xs text-slate-600">EHR appointment {state.appointmentId}. The hold has been released.</p>
           </div>
           <div className="mt-2">
@@ -203,12 +218,12 @@ export function HoldPanel({ state, describe, hasPatient, bookingUnavailableReaso
             <p>{describe.phrase(state.slot)} is no longer free in the EHR, so it has been taken off the list.</p>
             {state.alternatives.length > 0 ? (
               <div className="mt-2">
-                <p className="font-medium">Nearest free times, same provider and facility:</p>
+                <p className="font-medium">Nearest free times:</p>
                 <ul className="mt-1 flex flex-wrap gap-1.5">
                   {state.alternatives.map((slot) => (
                     <li key={`${slot.providerId}${slot.startsAt}`}>
-                      <Button variant="secondary" data-testid="slot-alternative" data-starts-at={slot.startsAt} aria-label={describe.label(slot)} onClick={() => onSelectAlternative(slot)}>
-                        {describe.time(slot)}
+                      <Button variant="secondary" data-testid="slot-alternative" data-starts-at={slot.startsAt} data-provider-id={slot.providerId} aria-label={describe.label(slot)} onClick={() => onSelectAlternative(slot)}>
+                        {alternativeText(slot, state.slot, describe)}
                       </Button>
                     </li>
                   ))}

@@ -1,4 +1,4 @@
-import type { HoldResponse, SlotCheckResponse, SlotSelection } from "../../../contract/app-api/slots.ts";
+import type { HoldResponse, SlotCheckRequest, SlotCheckResponse, SlotSelection } from "../../../contract/app-api/slots.ts";
 import type { BookingRequest } from "../../../contract/bridge/messages.ts";
 import type { Hold, Slot } from "../../../contract/clinic-api/schedule.ts";
 import { slotKey } from "./group-slots.ts";
@@ -16,6 +16,9 @@ export interface SelectionParams {
   appointmentTypeId: string;
   slotLengthMinutes?: number | undefined;
   isNewPatient: boolean;
+  /** The search the slot was listed by: a gone slot's alternatives come from it. */
+  searchedFacilityIds?: string[] | undefined;
+  searchedProviderIds?: string[] | undefined;
 }
 
 /** When the strong check read the EHR: on the service's clock, and on this browser's. */
@@ -42,7 +45,7 @@ export type SelectionState =
 
 export interface SelectionDeps {
   /** POST /api/slots/check: the strong read. */
-  check: (request: SlotSelection) => Promise<SlotCheckResponse>;
+  check: (request: SlotCheckRequest) => Promise<SlotCheckResponse>;
   /** POST /api/holds; rejects, and `isConflict` says whether the slot was taken (409). */
   hold: (request: SlotSelection) => Promise<HoldResponse>;
   isConflict: (error: unknown) => boolean;
@@ -105,7 +108,11 @@ export class SlotSelectionFlow {
 
     let check: SlotCheckResponse;
     try {
-      check = await this.deps.check(request);
+      check = await this.deps.check({
+        ...request,
+        ...(params.searchedFacilityIds?.length ? { searchedFacilityIds: params.searchedFacilityIds } : {}),
+        ...(params.searchedProviderIds?.length ? { searchedProviderIds: params.searchedProviderIds } : {}),
+      });
     } catch (error) {
       if (generation === this.generation) this.set({ kind: "failed", slot, request, step: "check", error });
       return;

@@ -58,7 +58,8 @@ export function SlotsView() {
 
   // Defaults: the first appointment type, the header's facility, today in its zone.
   const today = todayIn(facility?.timezone ?? userZone, Date.now());
-  const firstTypeId = types.data?.appointmentTypes[0]?.id ?? null;
+  const appointmentTypes = useMemo(() => types.data?.appointmentTypes ?? [], [types.data]);
+  const firstTypeId = appointmentTypes[0]?.id ?? null;
   const filters = useMemo(() => resolveSlotFilters(params, { appointmentTypeId: firstTypeId, facilityId: facility?.id ?? null, today }), [params, firstTypeId, facility?.id, today]);
   const filtersKey = filters ? JSON.stringify(filters) : "";
   const canRun = filters !== null && isRunnable(filters);
@@ -99,9 +100,15 @@ export function SlotsView() {
       phrase: (slot) => slotPhrase(slot, providerName(slot.providerId), dateOf(slot), zoneOf(slot.facilityId)),
       time: (slot) => `${formatSlotTime(Date.parse(slot.startsAt), zoneOf(slot.facilityId))} ${zoneAbbreviation(Date.parse(slot.startsAt), zoneOf(slot.facilityId))}`,
       label: (slot) => slotAccessibleName({ slot, providerName: providerName(slot.providerId), localDate: dateOf(slot), zone: zoneOf(slot.facilityId) }),
+      day: (slot) => formatLocalDay(dateOf(slot), { short: true }),
+      providerName,
       facilityName,
+      appointmentTypeName: (request) => {
+        const type = appointmentTypes.find((candidate) => rawId(candidate.id) === rawId(request.appointmentTypeId));
+        return `${type?.name ?? "Appointment"}${request.isNewPatient ? " (new patient)" : ""}`;
+      },
     };
-  }, [zoneOf, providerName, facilityName]);
+  }, [zoneOf, providerName, facilityName, appointmentTypes]);
 
   // Selecting: one strong check, then a hold (slot-selection-flow.ts).
   const { flow, state: selection } = useSlotSelection();
@@ -110,7 +117,9 @@ export function SlotsView() {
   const selectionParams = useRef<SelectionParams | null>(null);
   const source = shownFilters ?? filters;
   useEffect(() => {
-    selectionParams.current = source ? { appointmentTypeId: source.appointmentTypeId, slotLengthMinutes: source.slotLengthMinutes, isNewPatient: source.isNewPatient ?? false } : null;
+    selectionParams.current = source
+      ? { appointmentTypeId: source.appointmentTypeId, slotLengthMinutes: source.slotLengthMinutes, isNewPatient: source.isNewPatient ?? false, searchedFacilityIds: source.facilityIds, searchedProviderIds: source.providerIds }
+      : null;
   }, [source]);
 
   // The slot the user is on (focused, not yet held): if a refresh drops it, say so.
@@ -148,8 +157,17 @@ export function SlotsView() {
     }
   }, [slots.data, slots.isPlaceholderData, filtersKey]);
 
+  // A list is actionable only while it belongs to the filters on screen (DESIGN.md): while a
+  // search with new filters is in flight, the previous list stays up, marked stale and inert.
+  const isListStale = slots.isPlaceholderData;
+  const isListStaleRef = useRef(isListStale);
+  useEffect(() => {
+    isListStaleRef.current = isListStale;
+  }, [isListStale]);
+
   const onSelect = useCallback(
     (slot: Slot) => {
+      if (isListStaleRef.current) return;
       if (!canHold) {
         setRoleNoticeShown(true);
         return;
@@ -339,8 +357,13 @@ export function SlotsView() {
             </Notice>
           </div>
         ) : null}
+        {days.length > 0 && isListStale && shownFilters ? (
+          <Notice tone="info" title="This list is from your previous search">
+            It is for {searchLabel(shownFilters, appointmentTypes)} and cannot be held. The results for the new filters replace it as soon as they arrive.
+          </Notice>
+        ) : null}
         {days.length > 0 ? (
-          <div className={slots.isPlaceholderData ? "opacity-60" : undefined}>
+          <div data-testid="slot-list" data-stale={isListStale ? "true" : "false"} inert={isListStale} className={isListStale ? "opacity-50 grayscale" : undefined}>
             <SlotList
               ref={listRef}
               days={days}
@@ -384,6 +407,13 @@ export function SlotsView() {
       </div>
     </ViewFrame>
   );
+}
+
+/** "New Patient Visit, 40 min, new patient": what a list was searched for. */
+function searchLabel(query: SlotSearchQuery, types: readonly { id: string; name: string; defaultDurationMinutes: number; newPatientDurationMinutes: number }[]): string {
+  const type = types.find((candidate) => rawId(candidate.id) === rawId(query.appointmentTypeId));
+  const minutes = query.slotLengthMinutes ?? (query.isNewPatient ? type?.newPatientDurationMinutes : type?.defaultDurationMinutes);
+  return [type?.name ?? "another appointment type", minutes ? `${minutes} min` : null, query.isNewPatient ? "new patient" : null].filter(Boolean).join(", ");
 }
 
 function ViewFrame({ children, onKeyDown }: { children: React.ReactNode; onKeyDown?: (event: ReactKeyboardEvent<HTMLElement>) => void }) {
@@ -431,7 +461,7 @@ function ResultsToolbar({ data, slotCount, shown, isFetching, isPlaceholderData,
         {showsOtherZones ? <p className="text-xs text-slate-600">Times are the facility's local time; the zone is named where it differs from yours ({userZone.replaceAll("_", " ")}).</p> : null}
       </div>
       <div className="flex flex-wrap gap-2">
-        <Button data-testid="first-available" variant="primary" aria-keyshortcuts="f" title="Jump to the earliest slot (F)" onClick={onFirstAvailable} disabled={!data}>
+        <Button data-testid="first-available" variant="primary" aria-keyshortcuts="f" title="Jump to the earliest slot (F)" onClick={onFirstAvailable} disabled={!data || isPlaceholderData}>
           First available <kbd className="rounded border border-white/60 px-1 text-xs">F</kbd>
         </Button>
         <Button variant="secondary" onClick={onRefresh} disabled={!data && !shown}>
