@@ -48,6 +48,7 @@ interface SlotButtonProps {
 const SlotButton = memo(function SlotButton({ entry, row, date, providerName, facilityName, userZone, isTabStop, isHeld, isPending, register, onSelect, onFocusSlot }: SlotButtonProps) {
   const { slot } = entry;
   const schedules = schedulesText(slot.templateIds);
+  const capacity = capacityText(slot.remainingCapacity);
   const label = slotAccessibleName({ slot, providerName, localDate: date, zone: row.zone, facilityName });
   const zoneText = isOtherZone(entry.startMs, row.zone, userZone) ? zoneAbbreviation(entry.startMs, row.zone) : null;
   return (
@@ -73,11 +74,9 @@ const SlotButton = memo(function SlotButton({ entry, row, date, providerName, fa
         {formatSlotTime(entry.startMs, row.zone)}
         {zoneText ? <span className="ml-1 text-xs font-normal text-slate-600">{zoneText}</span> : null}
       </span>
-      <span className="text-xs text-slate-700">
-        {isHeld ? "Held · " : isPending ? "Checking… · " : ""}
-        {capacityText(slot.remainingCapacity)}
-        {schedules ? ` · ${schedules}` : ""}
-      </span>
+      {isHeld || isPending || capacity || schedules ? (
+        <span className="text-xs text-slate-700">{[isHeld ? "Held" : isPending ? "Checking…" : null, capacity, schedules].filter(Boolean).join(" · ")}</span>
+      ) : null}
     </button>
   );
 });

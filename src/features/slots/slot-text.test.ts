@@ -13,10 +13,13 @@ const DR_BROOKS_SLOT: Slot = {
 };
 
 describe("capacity", () => {
-  it("never invents a total", () => {
+  it("never invents a total, and says nothing of a single place", () => {
     expect(capacityText(2)).toBe("2 left");
     expect(capacityText(2, 3)).toBe("2 of 3 left");
+    expect(capacityText(1, 3)).toBe("1 of 3 left");
     expect(capacityText(3, 2)).toBe("3 left");
+    expect(capacityText(1)).toBeNull();
+    expect(capacityText(1, 1)).toBeNull();
   });
 
   it("names overlapping schedules only when there are several", () => {
@@ -70,9 +73,9 @@ describe("clock changes", () => {
 describe("freshness", () => {
   it("says when the list was read, in the user's time with seconds, and how far behind it may be", () => {
     const meta = { sourceSyncedAt: "2026-12-01T17:04:31.000Z", maxStalenessSeconds: 60 };
-    expect(freshnessText(meta, "America/New_York")).toBe("as of 12:04:31 (up to 60 s behind the EHR)");
-    expect(freshnessText({ ...meta, maxStalenessSeconds: 300 }, "UTC")).toBe("as of 17:04:31 (up to 5 min behind the EHR)");
-    expect(freshnessText({ ...meta, maxStalenessSeconds: 0 }, "UTC")).toBe("as of 17:04:31 (read live from the EHR)");
+    expect(freshnessText(meta, "America/New_York")).toBe("as of 12:04:31 EST (up to 60 s behind the EHR)");
+    expect(freshnessText({ ...meta, maxStalenessSeconds: 300 }, "UTC")).toBe("as of 17:04:31 UTC (up to 5 min behind the EHR)");
+    expect(freshnessText({ ...meta, maxStalenessSeconds: 0 }, "UTC")).toBe("as of 17:04:31 UTC (read live from the EHR)");
   });
 
   it("explains an incomplete answer in words", () => {

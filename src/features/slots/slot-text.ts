@@ -19,10 +19,15 @@ function formatter(locale: string, options: Intl.DateTimeFormatOptions): Intl.Da
   return cached;
 }
 
-/** "2 of 3 left" when the total is known, else "2 left": the total is not in the payload, so it is never guessed. */
-export function capacityText(remainingCapacity: number, totalCapacity?: number): string {
-  if (totalCapacity !== undefined && totalCapacity >= remainingCapacity && totalCapacity > 0) return `${remainingCapacity} of ${totalCapacity} left`;
-  return `${remainingCapacity} left`;
+/**
+ * "2 of 3 left" when the total is known, else "2 left": the total is not in
+ * the payload, so it is never guessed. A single remaining place of an unknown
+ * (or single) capacity says nothing: "1 left" on every slot of a one-patient
+ * schedule is noise to the front desk.
+ */
+export function capacityText(remainingCapacity: number, totalCapacity?: number): string | null {
+  if (totalCapacity !== undefined && totalCapacity > 1 && totalCapacity >= remainingCapacity) return `${remainingCapacity} of ${totalCapacity} left`;
+  return remainingCapacity > 1 ? `${remainingCapacity} left` : null;
 }
 
 /** "2 schedules" when overlapping templates add up to this slot's capacity (they are separate rows, DESIGN.md), else null. */
@@ -88,7 +93,9 @@ export interface SlotLabelInput {
 /** The accessible name of a slot: "Dr Brooks, Tuesday 1 December, 10:00 EST, 20 minutes, 2 left". */
 export function slotAccessibleName({ slot, providerName, localDate, zone, facilityName, totalCapacity }: SlotLabelInput): string {
   const startMs = Date.parse(slot.startsAt);
-  const parts = [providerName, formatLocalDay(localDate), `${formatSlotTime(startMs, zone)} ${zoneAbbreviation(startMs, zone)}`, `${slotLengthMinutes(slot)} minutes`, capacityText(slot.remainingCapacity, totalCapacity)];
+  const parts = [providerName, formatLocalDay(localDate), `${formatSlotTime(startMs, zone)} ${zoneAbbreviation(startMs, zone)}`, `${slotLengthMinutes(slot)} minutes`];
+  const capacity = capacityText(slot.remainingCapacity, totalCapacity);
+  if (capacity) parts.push(capacity);
   const schedules = schedulesText(slot.templateIds);
   if (schedules) parts.push(schedules);
   if (facilityName) parts.push(`at ${facilityName}`);
@@ -113,9 +120,10 @@ function stalenessText(seconds: number): string {
   return `up to ${minutes} min behind the EHR`;
 }
 
-/** "as of 12:04:31 (up to 60 s behind the EHR)", in the user's own time. */
+/** "as of 12:04:31 EST (up to 60 s behind the EHR)", in the user's own time, its zone named. */
 export function freshnessText(meta: Pick<SlotMeta, "sourceSyncedAt" | "maxStalenessSeconds">, userZone: string): string {
-  return `as of ${formatClockWithSeconds(Date.parse(meta.sourceSyncedAt), userZone)} (${stalenessText(meta.maxStalenessSeconds)})`;
+  const syncedMs = Date.parse(meta.sourceSyncedAt);
+  return `as of ${formatClockWithSeconds(syncedMs, userZone)} ${zoneAbbreviation(syncedMs, userZone)} (${stalenessText(meta.maxStalenessSeconds)})`;
 }
 
 /** Null for a complete answer; else what the gap means, in words. */

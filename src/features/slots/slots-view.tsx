@@ -301,6 +301,7 @@ export function SlotsView() {
           shown={shown}
           isFetching={slots.isFetching}
           isPlaceholderData={slots.isPlaceholderData}
+          hasFailed={slots.isError && !slots.isFetching && !slots.data}
           userZone={userZone}
           showsOtherZones={showsOtherZones}
           onRefresh={() => void slots.refetch()}
@@ -433,20 +434,24 @@ interface ResultsToolbarProps {
   shown: SlotSearchQuery | null;
   isFetching: boolean;
   isPlaceholderData: boolean;
+  /** The search failed with no list to show (its error is shown below the toolbar). */
+  hasFailed: boolean;
   userZone: string;
   showsOtherZones: boolean;
   onRefresh: () => void;
   onFirstAvailable: () => void;
 }
 
-function ResultsToolbar({ data, slotCount, shown, isFetching, isPlaceholderData, userZone, showsOtherZones, onRefresh, onFirstAvailable }: ResultsToolbarProps) {
+function ResultsToolbar({ data, slotCount, shown, isFetching, isPlaceholderData, hasFailed, userZone, showsOtherZones, onRefresh, onFirstAvailable }: ResultsToolbarProps) {
   return (
     <div className="flex flex-wrap items-start justify-between gap-x-4 gap-y-2 rounded-lg border border-slate-200 bg-white p-3">
       <div className="min-w-0 space-y-1 text-sm">
         <p role="status" className="font-medium">
           {isPlaceholderData
             ? "Searching with the new filters; the previous list is shown meanwhile…"
-            : data && shown
+            : hasFailed
+              ? "The search did not complete: no list for these filters yet."
+              : data && shown
               ? `${slotCount} free ${slotCount === 1 ? "slot" : "slots"}, ${formatLocalDay(shown.startDate, { short: true })} to ${formatLocalDay(shown.endDate, { short: true })}`
               : isFetching
                 ? "Searching…"
