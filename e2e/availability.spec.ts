@@ -1,4 +1,5 @@
 import { type FrameLocator } from "@playwright/test";
+import { addDays, weekdayOf } from "../contract/time/zoned-time.ts";
 import { expect, test } from "./support/fixtures.ts";
 import { ORG_A, ORG_B, expectAccessible, openInHost, saveScreenshot } from "./support/sandbox.ts";
 
@@ -13,13 +14,13 @@ async function openAvailability(page: Parameters<typeof openInHost>[0], org: str
   return app;
 }
 
-const addDays = (date: string, days: number) => new Date(Date.parse(`${date}T12:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 
 test("pages week by week with the buttons and the N and P keys", async ({ page }) => {
   const app = await openAvailability(page, ORG_A);
   const week = app.getByTestId("availability-week");
   const start = (await week.getAttribute("data-start-date")) ?? "";
-  expect(new Date(`${start}T12:00:00Z`).getUTCDay()).toBe(1);
+  // weekdayOf: 0 is Monday.
+  expect(weekdayOf(start)).toBe(0);
   await app.getByTestId("week-next").click();
   await expect(week).toHaveAttribute("data-start-date", addDays(start, 7));
   await app.getByTestId("week-previous").click();

@@ -190,11 +190,11 @@ export async function hostLog(page: Page): Promise<{ direction: string; type: st
 }
 
 /** The `/api/…` calls the app made (method and path), recorded from now on. */
-export function recordApiCalls(page: Page): { method: string; path: string; at: number }[] {
-  const calls: { method: string; path: string; at: number }[] = [];
+export function recordApiCalls(page: Page): { method: string; path: string }[] {
+  const calls: { method: string; path: string }[] = [];
   page.on("request", (request) => {
     const url = new URL(request.url());
-    if (url.pathname.startsWith("/api/")) calls.push({ method: request.method(), path: url.pathname, at: Date.now() });
+    if (url.pathname.startsWith("/api/")) calls.push({ method: request.method(), path: url.pathname });
   });
   return calls;
 }

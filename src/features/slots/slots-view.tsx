@@ -103,10 +103,7 @@ export function SlotsView() {
       day: (slot) => formatLocalDay(dateOf(slot), { short: true }),
       providerName,
       facilityName,
-      appointmentTypeName: (request) => {
-        const type = appointmentTypes.find((candidate) => rawId(candidate.id) === rawId(request.appointmentTypeId));
-        return `${type?.name ?? "Appointment"}${request.isNewPatient ? " (new patient)" : ""}`;
-      },
+      appointmentTypeName: (request) => `${appointmentTypeOf(appointmentTypes, request.appointmentTypeId)?.name ?? "Appointment"}${request.isNewPatient ? " (new patient)" : ""}`,
     };
   }, [zoneOf, providerName, facilityName, appointmentTypes]);
 
@@ -160,14 +157,10 @@ export function SlotsView() {
   // A list is actionable only while it belongs to the filters on screen (DESIGN.md): while a
   // search with new filters is in flight, the previous list stays up, marked stale and inert.
   const isListStale = slots.isPlaceholderData;
-  const isListStaleRef = useRef(isListStale);
-  useEffect(() => {
-    isListStaleRef.current = isListStale;
-  }, [isListStale]);
 
   const onSelect = useCallback(
     (slot: Slot) => {
-      if (isListStaleRef.current) return;
+      if (isListStale) return;
       if (!canHold) {
         setRoleNoticeShown(true);
         return;
@@ -178,7 +171,7 @@ export function SlotsView() {
       setVanishedText(null);
       void flow.select(slot, selectionFor);
     },
-    [canHold, flow],
+    [canHold, flow, isListStale],
   );
 
   const { refetch } = slots;
@@ -410,9 +403,13 @@ export function SlotsView() {
   );
 }
 
+type AppointmentTypeOption = { id: string; name: string; defaultDurationMinutes: number; newPatientDurationMinutes: number };
+
+const appointmentTypeOf = (types: readonly AppointmentTypeOption[], id: string) => types.find((candidate) => rawId(candidate.id) === rawId(id));
+
 /** "New Patient Visit, 40 min, new patient": what a list was searched for. */
-function searchLabel(query: SlotSearchQuery, types: readonly { id: string; name: string; defaultDurationMinutes: number; newPatientDurationMinutes: number }[]): string {
-  const type = types.find((candidate) => rawId(candidate.id) === rawId(query.appointmentTypeId));
+function searchLabel(query: SlotSearchQuery, types: readonly AppointmentTypeOption[]): string {
+  const type = appointmentTypeOf(types, query.appointmentTypeId);
   const minutes = query.slotLengthMinutes ?? (query.isNewPatient ? type?.newPatientDurationMinutes : type?.defaultDurationMinutes);
   return [type?.name ?? "another appointment type", minutes ? `${minutes} min` : null, query.isNewPatient ? "new patient" : null].filter(Boolean).join(", ");
 }
