@@ -1,9 +1,9 @@
 import * as z from "zod/mini";
-import { anyId, localDate, offsetDateTime } from "../clinic-api/primitives.ts";
+import { anyId, localDate, offsetDateTime, utcTimestamp } from "../clinic-api/primitives.ts";
 import { slotsQuery } from "../clinic-api/queries.ts";
 import { hold, slot, slotMeta } from "../clinic-api/schedule.ts";
 
-// GET /api/slots, POST /api/slots/check, POST /api/holds, DELETE /api/holds/:id
+// GET /api/slots, POST /api/slots/check, GET /api/holds, POST /api/holds, DELETE /api/holds/:id
 // (DESIGN.md "The BFF's API"): names follow the upstream ones; ids in either
 // form; answers in the form the service gives (`prv_`, `fac_`, `atp_`).
 
@@ -60,7 +60,48 @@ export const slotCheckResponse = z.object({
 });
 export type SlotCheckResponse = z.infer<typeof slotCheckResponse>;
 
-export const holdResponse = z.object({ hold });
+/** At most this many active holds per user at once (the hold basket: "Tuesday 10:00 or Thursday 15:30?"). */
+export const MAX_ACTIVE_HOLDS = 3;
+
+/**
+ * POST /api/holds: the slot, as the check takes it. `patientId` is read only
+ * when the host token names no patient (standalone use); the token's patient
+ * always wins.
+ */
+export const holdRequest = z.extend(slotSelection, {
+  patientId: z.optional(anyId),
+});
+export type HoldRequest = z.infer<typeof holdRequest>;
+
+/**
+ * A hold Tandem made for this user, as kept in the BFF's store: it belongs to
+ * the user, not to a view, and lasts until it is booked, released or expires.
+ */
+export const heldSlot = z.object({
+  /** The service's hold id (release it with DELETE /api/holds/:id). */
+  id: z.string(),
+  /** The slot as the live check confirmed it. */
+  slot,
+  /** What it is held as: the type, length and new-patient flag of the list it came from. */
+  appointmentTypeId: z.string(),
+  slotLengthMinutes: z.int(),
+  isNewPatient: z.boolean(),
+  /** The patient open in the EHR when it was held, or null when none was. */
+  patientId: z.nullable(z.string()),
+  expiresAt: utcTimestamp,
+  heldAt: utcTimestamp,
+});
+export type HeldSlot = z.infer<typeof heldSlot>;
+
+/** POST /api/holds: the service's hold, and the record Tandem keeps of it. */
+export const holdResponse = z.object({ hold, held: heldSlot });
 export type HoldResponse = z.infer<typeof holdResponse>;
+
+/** GET /api/holds: this user's active holds in the token's organization, soonest to expire first. */
+export const heldSlotsResponse = z.object({ holds: z.array(heldSlot) });
+export type HeldSlotsResponse = z.infer<typeof heldSlotsResponse>;
+
+/** The 409 code when the user already holds MAX_ACTIVE_HOLDS slots (a taken slot is `conflict`). */
+export const HOLD_LIMIT_CODE = "hold_limit_reached";
 
 export const holdReleaseResponse = z.object({ released: z.literal(true) });
