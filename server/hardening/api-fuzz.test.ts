@@ -197,6 +197,7 @@ const GET_ROUTES = [
   "/api/facilities",
   "/api/appointment-types",
   "/api/context/patient",
+  "/api/context/patient/appointments",
   "/api/slots",
   "/api/availability",
   "/api/notes/{id}",
