@@ -11,7 +11,7 @@ import type { AppLink } from "../bridge/app-link.ts";
 function invalidationsFor(event: LiveEvent): readonly (readonly string[])[] {
   switch (event.type) {
     case "schedule.changed":
-      return [["slots"], ["availability"]];
+      return [["slots"], ["availability"], ["patient-appointments"]];
     case "note.changed":
       return [["note", event.noteId], ["note-images", event.noteId], ["note-tasks", event.noteId]];
     case "installation.changed":
