@@ -28,9 +28,9 @@ function contextPatientId(c: Context<AppEnv>): string {
 }
 
 /**
- * The service's `dateFrom` is the facility's local date, and facilities lie
- * behind UTC by up to a day: yesterday in UTC never misses an appointment
- * still running somewhere; what has ended is dropped on the instant after.
+ * The service's `dateFrom` is the facility's local date, at most 12 hours
+ * behind UTC: yesterday in UTC misses nothing that began in the last 12
+ * hours, wherever the facility is; what has ended is dropped on the instant.
  */
 const upcomingDateFrom = (nowMs: number) => new Date(nowMs - DAY_MS).toISOString().slice(0, 10);
 
