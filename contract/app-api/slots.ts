@@ -113,3 +113,4 @@ export type HeldSlotsResponse = z.infer<typeof heldSlotsResponse>;
 export const HOLD_LIMIT_CODE = "hold_limit_reached";
 
 export const holdReleaseResponse = z.object({ released: z.literal(true) });
+export type HoldReleaseResponse = z.infer<typeof holdReleaseResponse>;
