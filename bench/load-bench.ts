@@ -5,6 +5,7 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { HOLD_LIMIT_CODE } from "../contract/app-api/slots.ts";
 import { addDays, localDateOf, weekdayOf } from "../contract/time/zoned-time.ts";
 import { freePort } from "../scripts/free-port.ts";
 import { waitUntilHealthy } from "../scripts/wait-until-healthy.ts";
@@ -337,6 +338,8 @@ class AppClient {
   /** Requests sent again once because a reused keep-alive socket had just been closed by the server (what browsers do too). */
   staleSocketRetries = 0;
   holdConflicts = 0;
+  /** Sessions of one user share the user's basket of MAX_ACTIVE_HOLDS (the bench has fewer users than sessions). */
+  holdLimitRefusals = 0;
   private readonly target: URL;
 
   constructor(
@@ -404,6 +407,7 @@ class AppClient {
       this.errorsByCode[`${answer.status} ${code}`] = (this.errorsByCode[`${answer.status} ${code}`] ?? 0) + 1;
       if (answer.status === 429 || code === "rate_limited" || code === "rate_limit_exceeded") this.rateLimitedToUsers += 1;
       if (route === "holdCreate" && answer.status === 409 && code === "conflict") this.holdConflicts += 1;
+      if (route === "holdCreate" && answer.status === 409 && code === HOLD_LIMIT_CODE) this.holdLimitRefusals += 1;
     }
     return answer;
   }
@@ -891,7 +895,7 @@ export async function runLoadBench(): Promise<Record<string, unknown>> {
       perRoute[route] = { requests: figures.requests, errors: figures.errors, ...latencySummary(figures.latencies) };
     }
     const errorRate = client.requests > 0 ? client.errors / client.requests : 0;
-    const unexpected = client.errors - client.holdConflicts;
+    const unexpected = client.errors - client.holdConflicts - client.holdLimitRefusals;
     return {
       bench: `load-${sessions}-sessions`,
       sessions,
@@ -911,7 +915,7 @@ export async function runLoadBench(): Promise<Record<string, unknown>> {
       staleSocketRetries: client.staleSocketRetries,
       ...latencySummary(client.all),
       perRoute,
-      holds: { ...run.holds, conflicts: client.holdConflicts },
+      holds: { ...run.holds, conflicts: client.holdConflicts, limitRefusals: client.holdLimitRefusals },
       draftsSaved: run.draftsSaved,
       liveEvents: { streamsOpened: live.opened, streamFailures: live.failures, eventsReceived: live.events, heartbeats: live.heartbeats },
       bffRssStartMb: rssStart === null ? null : round(rssStart, 1),
@@ -928,7 +932,7 @@ export async function runLoadBench(): Promise<Record<string, unknown>> {
       bffRateLimitWarnings: stack.bffRateLimitWarnings(),
       hostTokens: { mintedDuringRun: mint.minted - mintedBefore, mintedBeforeRun: mintedBefore, perSecond: round((mint.minted - mintedBefore) / (elapsedMs / 1000), 1), onDemand: mint.onDemand, failures: mint.failures },
       machine: { cpus: cpus().length, loadAvg1mBefore: round(loadAvgStart), loadAvg1mAfter: round(loadavg()[0] ?? 0) },
-      note: "emulator and one BFF as their own processes (tsx, PGlite), load generator in this process, all over loopback on the same machine; upstream counted by the emulator's rate limiter (GET /_sandbox/request-stats), host-token minting excluded; peak60s = busiest 60 s from 1 s samples; unexpectedErrorRate leaves out 409 conflicts on holds (a slot taken between check and hold); a request on a keep-alive socket the BFF had just closed as idle is sent again once, as browsers do (staleSocketRetries); latencies include the machine's other load (machine.loadAvg1m*)",
+      note: "emulator and one BFF as their own processes (tsx, PGlite), load generator in this process, all over loopback on the same machine; upstream counted by the emulator's rate limiter (GET /_sandbox/request-stats), host-token minting excluded; peak60s = busiest 60 s from 1 s samples; unexpectedErrorRate leaves out 409 conflicts on holds (a slot taken between check and hold) and 409 hold_limit_reached (several sessions share one user, and so the user's basket of 3 holds); a request on a keep-alive socket the BFF had just closed as idle is sent again once, as browsers do (staleSocketRetries); latencies include the machine's other load (machine.loadAvg1m*)",
     };
   } finally {
     if (sampler) clearInterval(sampler);

@@ -164,7 +164,7 @@ export function createBffApp(deps: BffDeps): Bff {
   registerDirectoryRoutes(api, clinic);
   registerLiveEventRoutes(api, hub, { now });
   registerContextRoutes(api, clinic, store.audit, now);
-  registerScheduleRoutes(api, clinic);
+  registerScheduleRoutes(api, { clinic, holds: store.holds, audit: store.audit, now });
   registerAvailabilityRoutes(api, clinic);
   registerNoteRoutes(api, { clinic, store, live: bus, now });
   api.all("*", (c) => {

@@ -29,6 +29,10 @@ export const APP_ERROR_CODES = {
   scopeNotGranted: "scope_not_granted",
   /** The user's role may not do this. */
   roleForbidden: "role_forbidden",
+  /** The thing belongs to another user (a slot hold: only the user who held it releases it). */
+  notOwner: "not_owner",
+  /** The BFF's own store could not be written, so the request was undone. */
+  storeUnavailable: "store_unavailable",
   /** The upstream answered with something the contract does not allow. */
   contractViolation: "contract_violation",
   rateLimited: "rate_limited",

@@ -74,14 +74,22 @@ export const holdRequest = z.extend(slotSelection, {
 export type HoldRequest = z.infer<typeof holdRequest>;
 
 /**
+ * What names one slot: its provider, facility and times, in the form the
+ * service gives (`prv_`, `fac_`, the facility's offset). A held slot carries
+ * no capacity or templates: the hold's body does not have them, and the
+ * capacity changes with every booking.
+ */
+export const slotPlace = z.pick(slot, { providerId: true, facilityId: true, startsAt: true, endsAt: true });
+export type SlotPlace = z.infer<typeof slotPlace>;
+
+/**
  * A hold Tandem made for this user, as kept in the BFF's store: it belongs to
  * the user, not to a view, and lasts until it is booked, released or expires.
  */
 export const heldSlot = z.object({
   /** The service's hold id (release it with DELETE /api/holds/:id). */
   id: z.string(),
-  /** The slot as the live check confirmed it. */
-  slot,
+  slot: slotPlace,
   /** What it is held as: the type, length and new-patient flag of the list it came from. */
   appointmentTypeId: z.string(),
   slotLengthMinutes: z.int(),
@@ -105,3 +113,4 @@ export type HeldSlotsResponse = z.infer<typeof heldSlotsResponse>;
 export const HOLD_LIMIT_CODE = "hold_limit_reached";
 
 export const holdReleaseResponse = z.object({ released: z.literal(true) });
+export type HoldReleaseResponse = z.infer<typeof holdReleaseResponse>;

@@ -74,3 +74,23 @@ export function organizationHeaderValue(organizationId: string): string {
   if (!isRawUuid(organizationId)) throw new TypeError("organizationId must be a raw UUID");
   return organizationId.toLowerCase();
 }
+
+/**
+ * A hold's slot and type ids in the form the schedule calls take and give
+ * (`prv_`, `fac_`, `atp_`): how Tandem keeps and answers a held slot.
+ */
+export function holdIdsInServiceForm<T extends { providerId: string; facilityId: string; appointmentTypeId: string }>(fields: T): T {
+  const forms = BODY_FORMS["POST /v4/schedule/holds"];
+  return {
+    ...fields,
+    providerId: convertField(forms, "providerId", fields.providerId),
+    facilityId: convertField(forms, "facilityId", fields.facilityId),
+    appointmentTypeId: convertField(forms, "appointmentTypeId", fields.appointmentTypeId),
+  };
+}
+
+/** A patient id in the form the patient record gives (`GET /v1/patients/{id}`: a raw UUID). */
+export const patientIdInServiceForm = (patientId: string) => convertId(patientId, raw("pat"));
+
+/** Hold ids have one form, a UUID (docs/assumed-contracts.md); kept and compared in lower case. */
+export const holdIdKey = (holdId: string) => (isRawUuid(holdId) ? holdId.toLowerCase() : holdId);

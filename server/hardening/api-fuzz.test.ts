@@ -94,19 +94,22 @@ function orgA() {
 /** A physician's token with the note and its patient in context; writes need a fresh one each. */
 const token = () => harness.hostToken({ noteId: note.id, patientId: note.patient.id, userId: physicianId });
 
-/** What a write could touch: the store's rows of this note and user, the inbox, and the emulator's note, holds and tasks. */
+/** What a write could touch: the store's rows of this note and user (the user's holds too), the inbox, and the emulator's note, holds and tasks. */
 async function snapshot() {
   const org = orgA();
   const current = org.ehr.notes.find((candidate) => candidate.id === note.id);
-  const [draft, createdTasks, appointmentStates, inbox] = await Promise.all([
+  const [draft, createdTasks, storedHolds, appointmentStates, inbox] = await Promise.all([
     store.noteDrafts.get(ORG_A_ID, physicianId, note.id),
     store.tasks.listByNote(ORG_A_ID, note.id),
+    // Every record of the user's holds, expired ones too (active at the epoch).
+    store.holds.listActive(ORG_A_ID, physicianId, 0),
     store.appointmentStates.list(ORG_A_ID),
     handle.db.select({ rows: count() }).from(webhookInbox),
   ]);
   return structuredClone({
     draft,
     createdTasks,
+    storedHolds,
     appointmentStates,
     inboxRows: inbox[0]?.rows,
     note: current && { version: current.version, status: current.status, soapNote: current.soapNote, images: current.images },
@@ -199,6 +202,7 @@ const GET_ROUTES = [
   "/api/context/patient",
   "/api/context/patient/appointments",
   "/api/slots",
+  "/api/holds",
   "/api/availability",
   "/api/notes/{id}",
   "/api/notes/{id}/draft",

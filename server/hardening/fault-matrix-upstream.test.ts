@@ -67,6 +67,11 @@ function activeHoldsOn(harness: FaultHarness, slot: Slot): number {
   return state.activeHolds(orgState(harness)).filter((hold) => Date.parse(hold.startsAt) === Date.parse(slot.startsAt) && hold.providerId.replace(/-/g, "") === slot.providerId.replace(/^prv_/, "")).length;
 }
 
+/** Every hold record the store keeps of the default user's (`hostToken()`'s physician), expired ones too. */
+async function storedHolds(harness: FaultHarness): Promise<number> {
+  return (await harness.store.holds.listActive(ORG_A_ID, harness.userWithRole("Physician"), 0)).length;
+}
+
 function editableNote(harness: FaultHarness): EhrNote {
   const note = orgState(harness).ehr.notes.find((candidate) => candidate.status === "awaiting_sign");
   if (!note) throw new Error("no unsigned note in the seed");
@@ -147,21 +152,25 @@ describe("429 on a write (hold)", () => {
     await h.fault({ method: "POST", path: "/v4/schedule/holds", status: 429, count: 1 });
     const response = await write(h, "/api/holds", "POST", selectionOf(slot));
     expect(response.status).toBe(200);
-    z.parse(holdResponse, await response.json());
+    const { held } = z.parse(holdResponse, await response.json());
     expect(h.upstreamCount("POST", "/v4/schedule/holds")).toBe(2);
     expect(activeHoldsOn(h, slot)).toBe(1);
+    expect(await h.store.holds.get(ORG_A_ID, held.id)).not.toBeNull();
   });
 
   it("a 5xx on the hold is not retried blindly: one upstream POST, 503 server_unresponsive, nothing held; Try again holds it", async () => {
     const slot = await firstSlot(h);
+    const recorded = await storedHolds(h);
     await h.fault({ method: "POST", path: "/v4/schedule/holds", code: "server_unresponsive", count: 1 });
     const response = await write(h, "/api/holds", "POST", selectionOf(slot));
     expect(response.status).toBe(503);
     expect((await errorOf(response)).code).toBe("server_unresponsive");
     expect(h.upstreamCount("POST", "/v4/schedule/holds")).toBe(1);
     expect(activeHoldsOn(h, slot)).toBe(0);
+    expect(await storedHolds(h)).toBe(recorded);
     expect((await write(h, "/api/holds", "POST", selectionOf(slot))).status).toBe(200);
     expect(activeHoldsOn(h, slot)).toBe(1);
+    expect(await storedHolds(h)).toBe(recorded + 1);
   });
 });
 
@@ -332,6 +341,7 @@ describe("5 s latency (scaled: the BFF's 10 s timeout becomes 300 ms, the servic
 
   it("a slow hold is not retried, and the answer says whether it was applied is unknown (the service may hold the slot until the hold expires)", async () => {
     const slot = await firstSlot(slow);
+    const recorded = await storedHolds(slow);
     await slow.fault({ method: "POST", path: "/v4/schedule/holds", latencyMs: 600, count: 1 });
     const response = await write(slow, "/api/holds", "POST", selectionOf(slot));
     expect(response.status).toBe(504);
@@ -340,6 +350,8 @@ describe("5 s latency (scaled: the BFF's 10 s timeout becomes 300 ms, the servic
     await new Promise((resolve) => setTimeout(resolve, 400));
     // The service carried the hold out after the BFF gave up: one hold (not two), which expires by itself.
     expect(activeHoldsOn(slow, slot)).toBe(1);
+    // Tandem never learnt its id: it is not the user's in Tandem (not listed, not counted in the basket).
+    expect(await storedHolds(slow)).toBe(recorded);
   });
 
   it("a slow task create is not retried, and the user is not told it was not created: the EHR may have taken it", async () => {

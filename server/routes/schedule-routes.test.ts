@@ -1,16 +1,29 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import * as z from "zod/mini";
-import { appErrorBody } from "../../contract/app-api/errors.ts";
+import { APP_ERROR_CODES, appErrorBody } from "../../contract/app-api/errors.ts";
 import { appointmentTypesResponse } from "../../contract/app-api/session.ts";
-import { holdReleaseResponse, holdResponse, slotCheckResponse, slotSearchResponse, type SlotSelection } from "../../contract/app-api/slots.ts";
+import {
+  HOLD_LIMIT_CODE,
+  heldSlotsResponse,
+  holdReleaseResponse,
+  holdResponse,
+  MAX_ACTIVE_HOLDS,
+  slotCheckResponse,
+  slotSearchResponse,
+  type HoldRequest,
+  type SlotSelection,
+} from "../../contract/app-api/slots.ts";
 import type { Slot } from "../../contract/clinic-api/schedule.ts";
-import { ORG_A_ID } from "../../emulator/world/identities.ts";
+import { toPrefixedId, toRawUuid } from "../../contract/ids.ts";
+import { ORG_A_ID, ORG_B_ID } from "../../emulator/world/identities.ts";
 import { createStore } from "../store/create-store.ts";
 import type { Store } from "../store/store.ts";
 import { createBffHarness, type BffHarness } from "../test-support/bff-harness.ts";
 
 // The slot finder's BFF routes against the emulator: searches from the
-// staleness cache, the one strong check per selection, holds and release.
+// staleness cache, the one strong check per selection, holds and release,
+// and holds as the user's own (kept in the store, listed and released only by
+// the user who made them).
 
 let store: Store;
 let harness: BffHarness;
@@ -164,5 +177,252 @@ describe("holds", () => {
   it("refuses a malformed selection with a 400 naming the field", async () => {
     const body = await post("/api/holds", { providerId: "x", facilityId: "y", startsAt: "tomorrow", endsAt: "later", appointmentTypeId: typeId }, appErrorBody, 400);
     expect(body.message).toMatch(/providerId|startsAt/);
+  });
+});
+
+describe("holds belong to the user", () => {
+  const HOLD_PATH = "POST /v4/schedule/holds";
+  /** Provider and day of every slot handed out. */
+  const takenSlots = new Set<string>();
+
+  function orgA() {
+    const org = harness.emulator.emulator.state.org(ORG_A_ID);
+    if (!org) throw new Error("no org A");
+    return org;
+  }
+
+  /** A user of org A of its own for each test, so no test's holds count against another's basket. */
+  const nextUser = (() => {
+    let next = 0;
+    return () => {
+      const physician = harness.userWithRole("Physician");
+      const users = orgA().ehr.providers.filter((provider) => !provider.hidden && provider.id !== physician);
+      const user = users[next++];
+      if (!user) throw new Error("the seed has too few users");
+      return user.id;
+    };
+  })();
+
+  const patientOf = (index: number) => {
+    const patient = orgA().ehr.patients[index];
+    if (!patient) throw new Error(`no patient ${index}`);
+    return patient.id;
+  };
+
+  /**
+   * Free slots three to five weeks ahead (the tests above book and hold in
+   * the first two), one per provider and day: a provider's slots of one day
+   * can overlap, and holding one would take another.
+   */
+  async function freeSlots(count: number): Promise<Slot[]> {
+    const start = new Date(harness.now() + 21 * 86_400_000).toISOString().slice(0, 10);
+    const end = new Date(harness.now() + 34 * 86_400_000).toISOString().slice(0, 10);
+    const { slots } = await search({ startDate: start, endDate: end });
+    const key = (slot: Slot) => `${slot.providerId}|${slot.startsAt.slice(0, 10)}`;
+    const picked: Slot[] = [];
+    for (const slot of slots) {
+      if (picked.length === count) break;
+      if (slot.remainingCapacity === 0 || takenSlots.has(key(slot))) continue;
+      takenSlots.add(key(slot));
+      picked.push(slot);
+    }
+    if (picked.length < count) throw new Error(`fewer than ${count} free slots`);
+    return picked;
+  }
+
+  async function freeSlot(): Promise<Slot> {
+    const [slot] = await freeSlots(1);
+    if (!slot) throw new Error("no free slot");
+    return slot;
+  }
+
+  type TokenClaims = Parameters<BffHarness["hostToken"]>[0];
+
+  async function holdAs(claims: TokenClaims, body: HoldRequest): Promise<Response> {
+    return harness.api("/api/holds", { token: await harness.hostToken(claims), method: "POST", body });
+  }
+
+  async function heldBy(claims: TokenClaims) {
+    const response = await harness.api("/api/holds", { token: await harness.hostToken(claims) });
+    expect(response.status).toBe(200);
+    return z.parse(heldSlotsResponse, await response.json()).holds;
+  }
+
+  async function release(claims: TokenClaims, holdId: string): Promise<Response> {
+    return harness.api(`/api/holds/${holdId}`, { token: await harness.hostToken(claims), method: "DELETE" });
+  }
+
+  const upstreamCalls = (call: string) => harness.upstreamWrites.filter((write) => write.call.startsWith(call)).length;
+  const serviceHoldStatus = (holdId: string) => {
+    const hold = orgA().holds.get(holdId);
+    return hold ? harness.emulator.emulator.state.holdStatus(hold) : "unknown";
+  };
+  const serviceHoldsOn = (slot: Slot) =>
+    harness.emulator.emulator.state.activeHolds(orgA()).filter((hold) => Date.parse(hold.startsAt) === Date.parse(slot.startsAt) && toPrefixedId("prv", hold.providerId) === slot.providerId).length;
+
+  it("keeps the hold as the user's, for the token's patient (a patientId in the body is ignored), and lists it in GET", async () => {
+    const userId = nextUser();
+    const slot = await freeSlot();
+    const tokenPatient = patientOf(3);
+    const before = harness.now();
+    // Ids in the raw form are accepted and answered in the service's.
+    const body = { ...selectionOf(slot), providerId: toRawUuid(slot.providerId), facilityId: toRawUuid(slot.facilityId), patientId: toPrefixedId("pat", patientOf(4)) };
+    const response = await holdAs({ userId, patientId: tokenPatient }, body);
+    expect(response.status).toBe(200);
+    const { hold, held } = z.parse(holdResponse, await response.json());
+    expect(held).toEqual({
+      id: hold.id,
+      slot: { providerId: slot.providerId, facilityId: slot.facilityId, startsAt: slot.startsAt, endsAt: slot.endsAt },
+      appointmentTypeId: typeId,
+      slotLengthMinutes: (Date.parse(slot.endsAt) - Date.parse(slot.startsAt)) / 60_000,
+      isNewPatient: false,
+      patientId: tokenPatient,
+      expiresAt: hold.expiresAt,
+      heldAt: held.heldAt,
+    });
+    expect(Date.parse(held.heldAt)).toBeGreaterThanOrEqual(before);
+    expect(Date.parse(held.heldAt)).toBeLessThanOrEqual(harness.now());
+    expect(await heldBy({ userId })).toEqual([held]);
+    expect(serviceHoldStatus(hold.id)).toBe("active");
+  });
+
+  it("takes the body's patient only when the token names none, and keeps the type, length and new-patient flag held", async () => {
+    const userId = nextUser();
+    const [forPatient, forNoOne] = await freeSlots(2);
+    if (!forPatient || !forNoOne) throw new Error("no slots");
+    const bodyPatient = patientOf(5);
+    const first = await holdAs({ userId }, { ...selectionOf(forPatient), patientId: toPrefixedId("pat", bodyPatient) });
+    expect(first.status).toBe(200);
+    expect(z.parse(holdResponse, await first.json()).held.patientId).toBe(bodyPatient);
+    const length = (Date.parse(forNoOne.endsAt) - Date.parse(forNoOne.startsAt)) / 60_000;
+    const second = await holdAs({ userId }, { ...selectionOf(forNoOne), slotLengthMinutes: length });
+    expect(second.status).toBe(200);
+    expect(z.parse(holdResponse, await second.json()).held).toMatchObject({ patientId: null, slotLengthMinutes: length, isNewPatient: false });
+    expect((await heldBy({ userId })).map((held) => held.patientId).sort()).toEqual([bodyPatient, null].sort());
+  });
+
+  it(`refuses a hold beyond ${MAX_ACTIVE_HOLDS} with ${HOLD_LIMIT_CODE} without asking the service, and takes one again once a hold is released`, async () => {
+    const userId = nextUser();
+    const slots = await freeSlots(MAX_ACTIVE_HOLDS + 1);
+    const extra = slots[MAX_ACTIVE_HOLDS];
+    if (!extra) throw new Error("no slots");
+    const holdIds: string[] = [];
+    for (const slot of slots.slice(0, MAX_ACTIVE_HOLDS)) {
+      const response = await holdAs({ userId }, selectionOf(slot));
+      expect(response.status, await response.clone().text()).toBe(200);
+      holdIds.push(z.parse(holdResponse, await response.json()).hold.id);
+    }
+    const callsBefore = upstreamCalls(HOLD_PATH);
+    const serviceHoldsBefore = harness.emulator.emulator.state.activeHolds(orgA()).length;
+
+    const refused = await holdAs({ userId }, selectionOf(extra));
+    expect(refused.status).toBe(409);
+    expect(z.parse(appErrorBody, await refused.json())).toMatchObject({ code: HOLD_LIMIT_CODE, message: "You already hold 3 slots: release one before holding another" });
+    expect(upstreamCalls(HOLD_PATH)).toBe(callsBefore);
+    expect(harness.emulator.emulator.state.activeHolds(orgA())).toHaveLength(serviceHoldsBefore);
+    expect(serviceHoldsOn(extra)).toBe(0);
+    expect(await heldBy({ userId })).toHaveLength(MAX_ACTIVE_HOLDS);
+
+    expect((await release({ userId }, holdIds[0] ?? "")).status).toBe(200);
+    expect((await holdAs({ userId }, selectionOf(extra))).status).toBe(200);
+    expect(serviceHoldsOn(extra)).toBe(1);
+  });
+
+  it("lets no other user see or release the hold, in the organization or outside it; the owner releases it, in either case of its id, twice", async () => {
+    const owner = nextUser();
+    const colleague = nextUser();
+    const slot = await freeSlot();
+    const response = await holdAs({ userId: owner }, selectionOf(slot));
+    expect(response.status).toBe(200);
+    const { held } = z.parse(holdResponse, await response.json());
+    const deletesBefore = upstreamCalls("DELETE /v4/schedule/holds/");
+
+    expect(await heldBy({ userId: colleague })).toEqual([]);
+    const refused = await release({ userId: colleague }, held.id);
+    expect(refused.status).toBe(403);
+    expect(z.parse(appErrorBody, await refused.json())).toMatchObject({ code: APP_ERROR_CODES.notOwner, message: "This slot is held by another user: only the user who held it can release it" });
+
+    const otherOrg = { organizationId: ORG_B_ID, userId: harness.userWithRole("Physician", ORG_B_ID) };
+    expect(await heldBy(otherOrg)).toEqual([]);
+    const elsewhere = await release(otherOrg, held.id);
+    expect(elsewhere.status).toBe(200);
+    expect(z.parse(holdReleaseResponse, await elsewhere.json())).toEqual({ released: true });
+
+    expect(upstreamCalls("DELETE /v4/schedule/holds/")).toBe(deletesBefore);
+    expect(serviceHoldStatus(held.id)).toBe("active");
+    expect(await heldBy({ userId: owner })).toEqual([held]);
+
+    for (const id of [held.id.toUpperCase(), held.id]) {
+      const released = await release({ userId: owner }, id);
+      expect(released.status).toBe(200);
+      expect(z.parse(holdReleaseResponse, await released.json())).toEqual({ released: true });
+    }
+    // The second release found no hold of the user's: Tandem did not ask the service again.
+    expect(upstreamCalls("DELETE /v4/schedule/holds/")).toBe(deletesBefore + 1);
+    expect(serviceHoldStatus(held.id)).toBe("released");
+    expect(await heldBy({ userId: owner })).toEqual([]);
+    expect(await store.holds.get(ORG_A_ID, held.id)).toBeNull();
+  });
+
+  it("refuses a release by an id that is not a UUID", async () => {
+    const response = await release({ userId: nextUser() }, "prv_0123");
+    expect(response.status).toBe(400);
+    expect(z.parse(appErrorBody, await response.json()).message).toMatch(/^id: /);
+  });
+
+  it("releases the service's hold when the store cannot record it, so no hold exists that Tandem does not know", async () => {
+    const userId = nextUser();
+    const slot = await freeSlot();
+    const insert = vi.spyOn(store.holds, "insert").mockRejectedValueOnce(new Error("disk full"));
+    try {
+      const response = await holdAs({ userId }, selectionOf(slot));
+      expect(response.status).toBe(503);
+      expect(z.parse(appErrorBody, await response.json())).toMatchObject({
+        code: APP_ERROR_CODES.storeUnavailable,
+        message: "Tandem could not keep a record of the hold, so it released it: nothing is held. Try again.",
+      });
+    } finally {
+      insert.mockRestore();
+    }
+    const made = [...orgA().holds.values()].filter((hold) => Date.parse(hold.startsAt) === Date.parse(slot.startsAt) && toPrefixedId("prv", hold.providerId) === slot.providerId);
+    expect(made).toHaveLength(1);
+    expect(made.map((hold) => harness.emulator.emulator.state.holdStatus(hold))).toEqual(["released"]);
+    expect(await heldBy({ userId })).toEqual([]);
+  });
+
+  it("says the slot stays held when the store cannot record the hold and the service will not release it", async () => {
+    const userId = nextUser();
+    const slot = await freeSlot();
+    await harness.emulator.sandbox("POST", "/faults", { method: "DELETE", path: "/v4/schedule/holds/{holdId}", code: "server_unresponsive", count: 1 });
+    const insert = vi.spyOn(store.holds, "insert").mockRejectedValueOnce(new Error("disk full"));
+    try {
+      const response = await holdAs({ userId }, selectionOf(slot));
+      expect(response.status).toBe(503);
+      const body = z.parse(appErrorBody, await response.json());
+      expect(body.code).toBe(APP_ERROR_CODES.storeUnavailable);
+      expect(body.message).toMatch(/the slot stays held until the hold expires/);
+    } finally {
+      insert.mockRestore();
+      await harness.emulator.sandbox("DELETE", "/faults");
+    }
+    expect(serviceHoldsOn(slot)).toBe(1);
+  });
+
+  // Last: the clocks only move forward.
+  it("stops listing a hold once it has expired, and purges its record", async () => {
+    const userId = nextUser();
+    const slot = await freeSlot();
+    const response = await holdAs({ userId }, selectionOf(slot));
+    expect(response.status).toBe(200);
+    const { held } = z.parse(holdResponse, await response.json());
+    expect(await heldBy({ userId })).toHaveLength(1);
+
+    harness.advanceClocks((Date.parse(held.expiresAt) - harness.now()) / 1000 - 1);
+    expect(await heldBy({ userId })).toHaveLength(1);
+    harness.advanceClocks(2);
+    expect(await heldBy({ userId })).toEqual([]);
+    expect(await store.holds.get(ORG_A_ID, held.id)).toBeNull();
+    const released = await release({ userId }, held.id);
+    expect(z.parse(holdReleaseResponse, await released.json())).toEqual({ released: true });
   });
 });

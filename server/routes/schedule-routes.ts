@@ -1,23 +1,43 @@
-import type { Hono } from "hono";
-import { slotCheckRequest, slotSearchQuery, slotSelection, type SlotCheckRequest, type SlotCheckResponse, type SlotSelection } from "../../contract/app-api/slots.ts";
-import { parseV3PathId } from "../../contract/ids.ts";
+import type { Context, Hono } from "hono";
+import { APP_ERROR_CODES } from "../../contract/app-api/errors.ts";
+import {
+  HOLD_LIMIT_CODE,
+  holdRequest,
+  MAX_ACTIVE_HOLDS,
+  MAX_SLOT_WINDOW_DAYS,
+  slotCheckRequest,
+  slotSearchQuery,
+  type HeldSlotsResponse,
+  type HoldReleaseResponse,
+  type HoldResponse,
+  type SlotCheckRequest,
+  type SlotCheckResponse,
+  type SlotSelection,
+} from "../../contract/app-api/slots.ts";
+import type { Hold } from "../../contract/clinic-api/schedule.ts";
+import { isRawUuid, parseV3PathId } from "../../contract/ids.ts";
 import { addDays, daysBetween } from "../../contract/time/zoned-time.ts";
-import { MAX_SLOT_WINDOW_DAYS } from "../../contract/app-api/slots.ts";
 import type { ClinicClient } from "../clinic/clinic-client.ts";
+import { holdIdKey } from "../clinic/id-forms.ts";
 import { UpstreamError } from "../clinic/upstream-error.ts";
 import type { AppEnv } from "../http/app-env.ts";
 import { AppError, badRequest } from "../http/app-error.ts";
 import { parseJsonBody, parseQuery } from "../http/validate.ts";
+import { heldSlotOf, slotHoldRecord } from "../schedule/held-slots.ts";
 import { pickAlternatives } from "../schedule/slot-alternatives.ts";
+import type { AuditTrail, SlotHoldRepository } from "../store/store.ts";
 
-// GET /api/slots, POST /api/slots/check, POST /api/holds, DELETE /api/holds/:id
-// (DESIGN.md "The BFF's API"; seed 001 "Schedule"). Searches are served from
+// GET /api/slots, POST /api/slots/check, GET /api/holds, POST /api/holds,
+// DELETE /api/holds/:id (DESIGN.md "The BFF's API"; seed 001 "Schedule";
+// docs/decisions/0012-holds-belong-to-the-user.md). Searches are served from
 // the upstream client's staleness cache; the check before a hold is one
 // `consistency=strong` read of that slot's provider, facility and local date
 // (same type, length and new-patient flag) and bypasses every cache. When
 // the slot is gone, alternatives come from that live read and from the search
 // the slot was listed by (cached, like any search): the same day's nearest
-// across the searched providers, then the following days.
+// across the searched providers, then the following days. Every hold made
+// through Tandem is recorded in the store as the user's: at most
+// MAX_ACTIVE_HOLDS active at once, listed only to them, released only by them.
 
 /** How many days after a gone slot's own the alternatives may come from. */
 const ALTERNATIVE_DAYS_AFTER = 6;
@@ -63,7 +83,37 @@ async function strongCheck(clinic: ClinicClient, organizationId: string, request
   return { available: false, slot: found, alternatives: pickAlternatives(selection, [candidates, searched.slots]), meta: data.meta };
 }
 
-export function registerScheduleRoutes(api: Hono<AppEnv>, clinic: ClinicClient): void {
+export interface ScheduleRouteDeps {
+  clinic: ClinicClient;
+  holds: SlotHoldRepository;
+  audit: AuditTrail;
+  now: () => number;
+}
+
+const released = { released: true as const } satisfies HoldReleaseResponse;
+
+function holdLimitReached(): AppError {
+  return new AppError(409, HOLD_LIMIT_CODE, `You already hold ${MAX_ACTIVE_HOLDS} slots: release one before holding another`);
+}
+
+function slotTaken(error: UpstreamError): AppError {
+  return new AppError(409, "conflict", "That time was just taken: no capacity is left for this slot", error.upstreamTraceId ? { upstream_trace_id: error.upstreamTraceId } : {});
+}
+
+export function registerScheduleRoutes(api: Hono<AppEnv>, { clinic, holds, audit, now }: ScheduleRouteDeps): void {
+  const auditWrite = (c: Context<AppEnv>, holdId: string) => {
+    const session = c.get("session");
+    audit.record({ at: now(), organizationId: session.organizationId, userId: session.userId, action: "write", resourceType: "slot_hold", resourceId: holdId, traceId: c.get("traceId") });
+  };
+  const releaseAtService = async (organizationId: string, holdId: string): Promise<void> => {
+    try {
+      await clinic.request("DELETE /v4/schedule/holds/{holdId}", { organizationId, params: { holdId } });
+    } catch (error) {
+      // A hold the service no longer knows is released.
+      if (!(error instanceof UpstreamError && error.code === "not_found")) throw error;
+    }
+  };
+
   api.get("/slots", async (c) => {
     const query = parseQuery(c, slotSearchQuery);
     checkWindow(query.startDate, query.endDate);
@@ -77,28 +127,67 @@ export function registerScheduleRoutes(api: Hono<AppEnv>, clinic: ClinicClient):
     return c.json(result);
   });
 
-  api.post("/holds", async (c) => {
-    const selection = await parseJsonBody(c, slotSelection);
-    try {
-      const { hold } = await clinic.request("POST /v4/schedule/holds", { organizationId: c.get("session").organizationId, body: selection });
-      return c.json({ hold });
-    } catch (error) {
-      if (error instanceof UpstreamError && error.code === "conflict") {
-        throw new AppError(409, "conflict", "That time was just taken: no capacity is left for this slot", error.upstreamTraceId ? { upstream_trace_id: error.upstreamTraceId } : {});
-      }
-      throw error;
-    }
+  // Every role may hold (DESIGN.md "The host bridge" 4; the session's
+  // `canHoldSlots`), so neither GET nor POST checks one.
+  api.get("/holds", async (c) => {
+    const { organizationId, userId } = c.get("session");
+    const at = now();
+    const purge = holds.purgeExpired(at).catch((error: unknown) => c.get("logger").warn({ err: error }, "purging expired slot holds failed"));
+    const [active] = await Promise.all([holds.listActive(organizationId, userId, at), purge]);
+    return c.json({ holds: active.map(heldSlotOf) } satisfies HeldSlotsResponse);
   });
 
-  api.delete("/holds/:id", async (c) => {
-    const id = c.req.param("id");
-    if (!/^[0-9a-f-]{36}$/i.test(id)) throw badRequest("id: must be a hold id (a UUID)");
+  api.post("/holds", async (c) => {
+    const request = await parseJsonBody(c, holdRequest);
+    const session = c.get("session");
+    const { organizationId, userId } = session;
+    if ((await holds.countActive(organizationId, userId, now())) >= MAX_ACTIVE_HOLDS) throw holdLimitReached();
+    const { patientId: _patientId, ...selection } = request;
+    let hold: Hold;
     try {
-      return c.json(await clinic.request("DELETE /v4/schedule/holds/{holdId}", { organizationId: c.get("session").organizationId, params: { holdId: id } }));
+      ({ hold } = await clinic.request("POST /v4/schedule/holds", { organizationId, body: selection }));
     } catch (error) {
-      // Release is idempotent for the user: a hold the service no longer knows is released.
-      if (error instanceof UpstreamError && error.code === "not_found") return c.json({ released: true as const });
+      if (error instanceof UpstreamError && error.code === "conflict") throw slotTaken(error);
       throw error;
     }
+    const record = slotHoldRecord({ session, request, hold, heldAt: now() });
+    try {
+      await holds.insert(record);
+    } catch (error) {
+      throw await undoUnrecordedHold(c, error, () => releaseAtService(organizationId, record.holdId));
+    }
+    auditWrite(c, record.holdId);
+    return c.json({ hold, held: heldSlotOf(record) } satisfies HoldResponse);
   });
+
+  // The hold's owner only; Tandem releases only holds it knows of.
+  api.delete("/holds/:id", async (c) => {
+    const id = c.req.param("id");
+    if (!isRawUuid(id)) throw badRequest("id: must be a hold id (a UUID)");
+    const { organizationId, userId } = c.get("session");
+    const stored = await holds.get(organizationId, holdIdKey(id));
+    // Already released, expired and purged, or never made through Tandem: nothing of the user's is held.
+    if (stored === null) return c.json(released);
+    if (stored.userId !== userId) throw new AppError(403, APP_ERROR_CODES.notOwner, "This slot is held by another user: only the user who held it can release it");
+    await releaseAtService(organizationId, stored.holdId);
+    await holds.delete(organizationId, stored.holdId);
+    auditWrite(c, stored.holdId);
+    return c.json(released);
+  });
+}
+
+/**
+ * A hold the store could not record would be one no one can see or release
+ * through Tandem: release it at the service (best effort) and fail the request.
+ */
+async function undoUnrecordedHold(c: Context<AppEnv>, storeError: unknown, release: () => Promise<void>): Promise<AppError> {
+  const logger = c.get("logger");
+  logger.error({ err: storeError }, "recording a slot hold failed");
+  try {
+    await release();
+  } catch (releaseError) {
+    logger.warn({ err: releaseError }, "releasing the unrecorded slot hold failed; it stays held at the service until it expires");
+    return new AppError(503, APP_ERROR_CODES.storeUnavailable, "Tandem could not keep a record of the hold, and releasing it failed: the slot stays held until the hold expires. Try again later.");
+  }
+  return new AppError(503, APP_ERROR_CODES.storeUnavailable, "Tandem could not keep a record of the hold, so it released it: nothing is held. Try again.");
 }

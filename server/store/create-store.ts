@@ -6,6 +6,7 @@ import { createCreatedTaskRepository } from "./created-task-repository.ts";
 import { openDatabase, type DatabaseHandle } from "./database.ts";
 import { createInstallationRepository } from "./installation-repository.ts";
 import { createNoteDraftRepository } from "./note-draft-repository.ts";
+import { createSlotHoldRepository } from "./slot-hold-repository.ts";
 import type { Store } from "./store.ts";
 import { createUsedTokenIdRepository } from "./used-token-id-repository.ts";
 import { createWebhookInboxRepository } from "./webhook-inbox-repository.ts";
@@ -66,6 +67,7 @@ export function storeOnDatabase(handle: DatabaseHandle, options: Pick<CreateStor
     usedTokenIds: createUsedTokenIdRepository(db),
     noteDrafts: createNoteDraftRepository(db),
     tasks: createCreatedTaskRepository(db),
+    holds: createSlotHoldRepository(db),
     audit: { record: (entry) => audit.record(entry), flush: () => audit.flush(), list: (organizationId) => audit.list(organizationId) },
     async ping() {
       await db.execute(sql`select 1`);

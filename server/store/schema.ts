@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigint, index, integer, jsonb, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
 
 // Tables are unqualified on purpose: the schema they live in comes from the
 // connection's search_path, so tests can give each worker its own schema.
@@ -104,4 +104,29 @@ export const auditTrail = pgTable(
     traceId: text("trace_id").notNull(),
   },
   (table) => [index("audit_trail_organization_at_idx").on(table.organizationId, table.at)],
+);
+
+export const slotHolds = pgTable(
+  "slot_holds",
+  {
+    organizationId: text("organization_id").notNull(),
+    holdId: text("hold_id").notNull(),
+    userId: text("user_id").notNull(),
+    patientId: text("patient_id"),
+    providerId: text("provider_id").notNull(),
+    facilityId: text("facility_id").notNull(),
+    // The service's text with the facility's offset: shown and sent back as given, never compared here.
+    startsAt: text("starts_at").notNull(),
+    endsAt: text("ends_at").notNull(),
+    appointmentTypeId: text("appointment_type_id").notNull(),
+    slotLengthMinutes: integer("slot_length_minutes").notNull(),
+    isNewPatient: boolean("is_new_patient").notNull(),
+    expiresAt: instant("expires_at").notNull(),
+    heldAt: instant("held_at").notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.organizationId, table.holdId] }),
+    index("slot_holds_user_idx").on(table.organizationId, table.userId, table.expiresAt),
+    index("slot_holds_expires_at_idx").on(table.expiresAt),
+  ],
 );

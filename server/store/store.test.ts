@@ -13,7 +13,7 @@ import { createBatchedAuditTrail } from "./audit-trail.ts";
 import { createStore, storeOnDatabase } from "./create-store.ts";
 import { openDatabase, type DatabaseHandle, type StoreDatabase } from "./database.ts";
 import * as tables from "./schema.ts";
-import type { AppointmentState, AuditEntry, StoredInstallation, Store } from "./store.ts";
+import type { AppointmentState, AuditEntry, StoredInstallation, StoredSlotHold, Store } from "./store.ts";
 
 // One suite, every engine: PGlite in memory always, PostgreSQL too when
 // DATABASE_URL is set (CI). Each worker gets its own PostgreSQL schema.
@@ -81,6 +81,25 @@ function appointment(overrides: Partial<AppointmentState> = {}): AppointmentStat
   };
 }
 
+function slotHold(overrides: Partial<StoredSlotHold> = {}): StoredSlotHold {
+  return {
+    organizationId: ORG_A,
+    holdId: "0b6c1f7e-3d2a-4e59-8f10-2a3b4c5d6e7f",
+    userId: "user-1",
+    patientId: "5f0e3c2a-1b4d-4e6f-9a8b-7c6d5e4f3a2b",
+    providerId: "prv_9c1a6f98f0fb4012a8008dcbd76bd1c9",
+    facilityId: "fac_decb7415a45c4b13859361ec146879bf",
+    startsAt: "2026-03-02T08:00:00-05:00",
+    endsAt: "2026-03-02T08:20:00-05:00",
+    appointmentTypeId: "atp_a378f9f991a9266eb094d4a92c343856",
+    slotLengthMinutes: 20,
+    isNewPatient: false,
+    expiresAt: BASE + 600_000,
+    heldAt: BASE,
+    ...overrides,
+  };
+}
+
 function auditEntry(overrides: Partial<AuditEntry> = {}): AuditEntry {
   return {
     at: BASE,
@@ -128,7 +147,7 @@ describe.each(engines)("store on $name", (engine) => {
 
   beforeEach(async () => {
     await handle.db.execute(
-      sql`TRUNCATE ${tables.installations}, ${tables.webhookInbox}, ${tables.appointmentStates}, ${tables.usedTokenIds}, ${tables.noteDrafts}, ${tables.createdTasks}, ${tables.auditTrail}`,
+      sql`TRUNCATE ${tables.installations}, ${tables.webhookInbox}, ${tables.appointmentStates}, ${tables.usedTokenIds}, ${tables.noteDrafts}, ${tables.createdTasks}, ${tables.slotHolds}, ${tables.auditTrail}`,
     );
   });
 
@@ -383,6 +402,78 @@ describe.each(engines)("store on $name", (engine) => {
     });
   });
 
+  describe("slot holds", () => {
+    const holdIds = (holds: StoredSlotHold[]) => holds.map((hold) => hold.holdId);
+
+    it("stores a hold and reads it back whole, a null patient included", async () => {
+      await store.holds.insert(slotHold());
+      await store.holds.insert(slotHold({ holdId: "hold-2", patientId: null, isNewPatient: true, slotLengthMinutes: 30 }));
+      expect(await store.holds.get(ORG_A, slotHold().holdId)).toEqual(slotHold());
+      expect(await store.holds.get(ORG_A, "hold-2")).toEqual(slotHold({ holdId: "hold-2", patientId: null, isNewPatient: true, slotLengthMinutes: 30 }));
+      expect(await store.holds.get(ORG_A, "hold-unknown")).toBeNull();
+    });
+
+    it("lists and counts only the user's own holds in the organization", async () => {
+      await store.holds.insert(slotHold({ holdId: "mine" }));
+      await store.holds.insert(slotHold({ holdId: "colleague", userId: "user-2" }));
+      await store.holds.insert(slotHold({ holdId: "other-org", organizationId: ORG_B }));
+      expect(holdIds(await store.holds.listActive(ORG_A, "user-1", BASE))).toEqual(["mine"]);
+      expect(await store.holds.countActive(ORG_A, "user-1", BASE)).toBe(1);
+      expect(holdIds(await store.holds.listActive(ORG_A, "user-2", BASE))).toEqual(["colleague"]);
+      expect(holdIds(await store.holds.listActive(ORG_B, "user-1", BASE))).toEqual(["other-org"]);
+      expect(await store.holds.countActive(ORG_B, "user-2", BASE)).toBe(0);
+      // The key is the organization and the hold: the same id in another organization is another hold.
+      expect(await store.holds.get(ORG_B, "mine")).toBeNull();
+    });
+
+    it("treats a hold as expired from the instant of its expiry on", async () => {
+      const expiresAt = BASE + 600_000;
+      await store.holds.insert(slotHold({ expiresAt }));
+      expect(await store.holds.countActive(ORG_A, "user-1", expiresAt - 1)).toBe(1);
+      expect(await store.holds.listActive(ORG_A, "user-1", expiresAt - 1)).toHaveLength(1);
+      expect(await store.holds.countActive(ORG_A, "user-1", expiresAt)).toBe(0);
+      expect(await store.holds.listActive(ORG_A, "user-1", expiresAt)).toEqual([]);
+      // Still there for the owner's release until purged.
+      expect(await store.holds.get(ORG_A, slotHold().holdId)).not.toBeNull();
+    });
+
+    it("lists the soonest to expire first, then the earliest held", async () => {
+      const holds = [
+        slotHold({ holdId: "late", expiresAt: BASE + 900_000, heldAt: BASE + 300_000 }),
+        slotHold({ holdId: "tie-held-later", expiresAt: BASE + 600_000, heldAt: BASE + 2 }),
+        slotHold({ holdId: "tie-held-first", expiresAt: BASE + 600_000, heldAt: BASE + 1 }),
+        slotHold({ holdId: "soon", expiresAt: BASE + 60_000, heldAt: BASE + 5 }),
+      ];
+      for (const hold of shuffled(holds, 7)) await store.holds.insert(hold);
+      expect(holdIds(await store.holds.listActive(ORG_A, "user-1", BASE))).toEqual(["soon", "tie-held-first", "tie-held-later", "late"]);
+    });
+
+    it("deletes once: a second delete finds nothing", async () => {
+      await store.holds.insert(slotHold());
+      expect(await store.holds.delete(ORG_B, slotHold().holdId)).toBe(false);
+      expect(await store.holds.delete(ORG_A, slotHold().holdId)).toBe(true);
+      expect(await store.holds.delete(ORG_A, slotHold().holdId)).toBe(false);
+      expect(await store.holds.get(ORG_A, slotHold().holdId)).toBeNull();
+    });
+
+    it("refuses a second record of the same hold in the organization", async () => {
+      await store.holds.insert(slotHold());
+      await expect(store.holds.insert(slotHold({ userId: "user-2" }))).rejects.toThrow();
+      expect((await store.holds.get(ORG_A, slotHold().holdId))?.userId).toBe("user-1");
+    });
+
+    it("purges the expired holds of every organization, and only those", async () => {
+      await store.holds.insert(slotHold({ holdId: "expired-before", expiresAt: BASE - 1 }));
+      await store.holds.insert(slotHold({ holdId: "expired-now", organizationId: ORG_B, expiresAt: BASE }));
+      await store.holds.insert(slotHold({ holdId: "active", expiresAt: BASE + 1 }));
+      expect(await store.holds.purgeExpired(BASE)).toBe(2);
+      expect(await store.holds.purgeExpired(BASE)).toBe(0);
+      expect(await store.holds.get(ORG_A, "expired-before")).toBeNull();
+      expect(await store.holds.get(ORG_B, "expired-now")).toBeNull();
+      expect(holdIds(await store.holds.listActive(ORG_A, "user-1", BASE))).toEqual(["active"]);
+    });
+  });
+
   describe("audit trail", () => {
     it("writes queued entries on flush, not before", async () => {
       store.audit.record(auditEntry());
@@ -445,7 +536,7 @@ describe.each(engines)("store on $name", (engine) => {
       try {
         const result = await client.query("SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name", [schema]);
         const names = z.array(z.object({ table_name: z.string() })).parse(result.rows).map((row) => row.table_name);
-        expect(names).toEqual(["__drizzle_migrations", "appointment_states", "audit_trail", "created_tasks", "installations", "note_drafts", "used_token_ids", "webhook_inbox"]);
+        expect(names).toEqual(["__drizzle_migrations", "appointment_states", "audit_trail", "created_tasks", "installations", "note_drafts", "slot_holds", "used_token_ids", "webhook_inbox"]);
       } finally {
         await client.end();
       }

@@ -116,6 +116,40 @@ export interface CreatedTaskRepository {
   listByNote(organizationId: string, noteId: string): Promise<CreatedTask[]>;
 }
 
+/** A slot hold Tandem made, and whose it is (DESIGN.md "Rules": a hold belongs to the user, not to a view). */
+export interface StoredSlotHold {
+  organizationId: string;
+  /** The service's hold id, a raw UUID in lower case. */
+  holdId: string;
+  /** The host token's `sub`: only this user sees and releases the hold. */
+  userId: string;
+  patientId: string | null;
+  /** The slot, in the form the service gives (`prv_`, `fac_`; times with the facility's offset). */
+  providerId: string;
+  facilityId: string;
+  startsAt: string;
+  endsAt: string;
+  appointmentTypeId: string;
+  slotLengthMinutes: number;
+  isNewPatient: boolean;
+  /** The service's expiry, epoch ms: active while `now < expiresAt`. */
+  expiresAt: number;
+  heldAt: number;
+}
+
+export interface SlotHoldRepository {
+  insert(hold: StoredSlotHold): Promise<void>;
+  /** The user's holds in the organization that are active at `now`, soonest to expire first (then oldest held). */
+  listActive(organizationId: string, userId: string, now: number): Promise<StoredSlotHold[]>;
+  countActive(organizationId: string, userId: string, now: number): Promise<number>;
+  /** The hold whoever holds it, active or expired (until purged). */
+  get(organizationId: string, holdId: string): Promise<StoredSlotHold | null>;
+  /** False when there was no such hold. */
+  delete(organizationId: string, holdId: string): Promise<boolean>;
+  /** Deletes every hold expired at `now`, in every organization; returns how many. */
+  purgeExpired(now: number): Promise<number>;
+}
+
 export interface AuditEntry {
   at: number;
   organizationId: string;
@@ -168,6 +202,7 @@ export interface Store {
   usedTokenIds: UsedTokenIdRepository;
   noteDrafts: NoteDraftRepository;
   tasks: CreatedTaskRepository;
+  holds: SlotHoldRepository;
   audit: AuditTrail;
   /** Readiness: a trivial query. */
   ping(): Promise<void>;

@@ -24,6 +24,12 @@ export interface BffHarness {
   config: BffConfig;
   /** The BFF's clock (epoch ms): pinned at {@link HARNESS_NOW} and running. */
   now(): number;
+  /**
+   * Moves the BFF's and the emulator's clocks forward together (host tokens
+   * stay valid; holds expire on both sides). There is no way back: caches
+   * and holds stamped later would outlive a clock moved backwards.
+   */
+  advanceClocks(seconds: number): void;
   /** Every log line the BFF wrote. */
   logLines: string[];
   /** Every response body and header block the harness saw, for secret scans. */
@@ -85,6 +91,11 @@ export async function createBffHarness(store: Store, options: { configOverrides?
   return {
     bff,
     now: () => bffClock.now(),
+    advanceClocks(seconds) {
+      if (!(seconds >= 0)) throw new RangeError("advanceClocks: seconds must be zero or more");
+      bffClock.set({ advanceSeconds: seconds });
+      emulator.emulator.clock.set({ advanceSeconds: seconds });
+    },
     userWithRole,
     emulator,
     config,
