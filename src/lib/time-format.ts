@@ -56,6 +56,22 @@ function usableLocale(locale: string): string {
 }
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
+const usableZones = new Map<string, string>();
+
+/** The zone, or UTC where Intl does not know it (a bad zone in the data is shown in UTC, named, never in the machine's zone). */
+export function usableZone(zone: string): string {
+  let usable = usableZones.get(zone);
+  if (usable === undefined) {
+    try {
+      new Intl.DateTimeFormat("en-US", { timeZone: zone });
+      usable = zone;
+    } catch {
+      usable = "UTC";
+    }
+    usableZones.set(zone, usable);
+  }
+  return usable;
+}
 
 function formatter(locale: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
   const key = `${locale}|${JSON.stringify(options)}`;
