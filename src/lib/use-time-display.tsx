@@ -23,8 +23,14 @@ export function browserTimeSettings(): UserTimeSettings {
   return { locale: locale || "en-US", userZone: browserZone() };
 }
 
+/** The user's locale and zone: the pinned ones, else the browser's. */
+export function useUserTimeSettings(): UserTimeSettings {
+  const pinned = useContext(UserTimeSettingsContext);
+  return useMemo(() => pinned ?? browserTimeSettings(), [pinned]);
+}
+
 /** How this user reads times on the facility's clock in `zone`. */
 export function useTimeDisplay(zone: string): TimeDisplay {
-  const pinned = useContext(UserTimeSettingsContext);
-  return useMemo(() => ({ ...(pinned ?? browserTimeSettings()), zone }), [pinned, zone]);
+  const settings = useUserTimeSettings();
+  return useMemo(() => ({ ...settings, zone }), [settings, zone]);
 }
