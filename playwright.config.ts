@@ -7,7 +7,8 @@ import { PINNED_INSTANTS } from "./e2e/support/pinned-instants.ts";
 // 127.0.0.1, app on localhost). One worker on 2 cores; each project's worker
 // starts its own emulator and BFF pair on free ports, pinned to the project's
 // instant (e2e/support/fixtures.ts). No retries: a flaky test is fixed, not
-// retried.
+// retried. The browser's locale is pinned (en-US: a 12-hour clock), so the
+// times the specs read do not follow the machine's locale.
 
 export default defineConfig<object, PinnedClockOptions>({
   testDir: "e2e",
@@ -18,6 +19,7 @@ export default defineConfig<object, PinnedClockOptions>({
   reporter: [["list"]],
   outputDir: "test-results/e2e",
   use: {
+    locale: "en-US",
     viewport: { width: 1280, height: 860 },
     screenshot: "only-on-failure",
     trace: "retain-on-failure",

@@ -19,6 +19,8 @@ test("pages week by week with the buttons and the N and P keys", async ({ page }
   const app = await openAvailability(page, ORG_A);
   const week = app.getByTestId("availability-week");
   const start = (await week.getAttribute("data-start-date")) ?? "";
+  // The templates' freshness on the facility's clock, with seconds (Playwright's locale is en-US).
+  await expect(app.getByTestId("availability-freshness")).toHaveText(/^Templates as of \d{1,2}:\d{2}:\d{2} [AP]M( [A-Z]{3,5})? \((read live from|up to \d+ (s|min) behind) the EHR\)/);
   // weekdayOf: 0 is Monday.
   expect(weekdayOf(start)).toBe(0);
   await app.getByTestId("week-next").click();
@@ -61,6 +63,8 @@ test("org B's Lord Howe facility across 2026-10-04: a 23½-hour day, bands at th
   const dstDay = app.locator('[data-testid="availability-day"][data-date="2026-10-04"]');
   await expect(dstDay).toHaveAttribute("data-day-length-minutes", "1410");
   await expect(week).toContainText("23½-hour day");
+  // Lord Howe's clocks go forward half an hour at 02:00, said on the locale's 12-hour clock.
+  await expect(week).toContainText("Clocks go forward at 2:00 AM: 2:00 AM–2:30 AM does not happen");
   const bands = app.getByTestId("availability-band");
   expect(await bands.count()).toBeGreaterThan(0);
   // Every band's instant carries Lord Howe's offset at that time: +10:30 before the change, +11:00 after.

@@ -12,6 +12,8 @@ import { ORG_A, expectAccessible, sandbox, saveScreenshot, sandboxUsers, upstrea
 const HPI_TEXT = "Rash spread to the left forearm over three days; itching worse at night.";
 const EXAM_TEXT = "Erythematous plaques on the left forearm, no vesicles, no warmth.";
 
+/** "Saved 9:40 AM" on the facility's clock (Playwright's locale is en-US), "Saved 9:40 AM EST" where the facility's zone differs from the browser's. */
+const SAVED_AT = /Saved \d{1,2}:\d{2} [AP]M( [A-Z]{3,5})?$/;
 const statusOf = (app: FrameLocator) => app.getByTestId("save-status-bar").getByRole("status");
 const saveButton = (app: FrameLocator) => app.getByTestId("save-status-bar").getByRole("button", { name: "Save", exact: true });
 
@@ -51,7 +53,7 @@ test("a physician edits two fields, survives an EHR failure and a reload without
   await expect(app.getByRole("textbox", { name: "Additional HPI comments", exact: true })).toHaveValue(HPI_TEXT);
   await expect(app.getByRole("textbox", { name: "Other exam comments", exact: true })).toHaveValue(EXAM_TEXT);
   await saveButton(app).click();
-  await expect(statusOf(app)).toHaveText(/Saved \d{1,2}:\d{2}( [AP]M)?$/);
+  await expect(statusOf(app)).toHaveText(SAVED_AT);
 
   const after = await readNote(scene.note.id);
   expect(after.soapNote.hpi.additionalHpiComments).toBe(HPI_TEXT);
@@ -75,11 +77,11 @@ test("Retry saves after an integration error, and autosave saves without a click
   await saveButton(app).click();
   await expect(statusOf(app)).toHaveText(/Not saved: the EHR did not answer$/);
   await app.getByTestId("save-status-bar").getByRole("button", { name: "Retry" }).click();
-  await expect(statusOf(app)).toHaveText(/Saved \d{1,2}:\d{2}( [AP]M)?$/);
+  await expect(statusOf(app)).toHaveText(SAVED_AT);
   expect((await readNote(scene.note.id)).soapNote.stickyNote.description).toBe("Call the lab about the biopsy result.");
 
   await app.getByRole("textbox", { name: "Impressions and plans comments", exact: true }).fill("Start topical steroid; review in two weeks.");
-  await expect(statusOf(app)).toHaveText(/Saved \d{1,2}:\d{2}( [AP]M)?$/, { timeout: 15_000 });
+  await expect(statusOf(app)).toHaveText(SAVED_AT, { timeout: 15_000 });
   await expect.poll(async () => (await readNote(scene.note.id)).soapNote.impressionsPlansComments).toBe("Start topical steroid; review in two weeks.");
 });
 
@@ -127,7 +129,7 @@ test("someone else's change to the same field is shown beside mine, and I choose
 
   await editor.getByRole("button", { name: "Keep my text" }).click();
   await saveButton(app).click();
-  await expect(statusOf(app)).toHaveText(/Saved \d{1,2}:\d{2}( [AP]M)?$/);
+  await expect(statusOf(app)).toHaveText(SAVED_AT);
   expect((await readNote(scene.note.id)).soapNote.stickyNote.description).toBe("Mine: patient prefers morning calls.");
 });
 
@@ -195,7 +197,7 @@ test("the sign-off panel lists what is left, links to it, and says when the note
   await page.keyboard.type(" Reviewed with patient.");
   await expect(panel).toContainText("unsaved changes");
   await page.keyboard.press("Control+s");
-  await expect(statusOf(app)).toHaveText(/Saved \d{1,2}:\d{2}( [AP]M)?$/);
+  await expect(statusOf(app)).toHaveText(SAVED_AT);
 
   const reviewBoxes = panel.getByRole("checkbox", { name: /^Reviewed/ });
   const count = await reviewBoxes.count();

@@ -12,7 +12,8 @@ test("the handshake succeeds and the shell shows the session, the patient and th
   await expect(app.getByTestId("signed-in-user")).toContainText("Physician");
   await expect(app.getByTestId("organization-name")).toContainText("Riverside");
   await expect(app.getByTestId("patient-name")).toContainText((note?.patientName.split(" ").at(-1) ?? "").trim());
-  await expect(app.getByTestId("facility-time")).toHaveText(/\d{1,2}:\d{2}/);
+  // The facility's time on a 12-hour clock (Playwright's locale is en-US), its zone named where it differs from the browser's.
+  await expect(app.getByTestId("facility-time")).toHaveText(/^\d{1,2}:\d{2} [AP]M( [A-Z]{3,5}| GMT[+-]\d{1,2}(:\d{2})?)?$/);
   await expect(app.getByRole("navigation", { name: "Tandem" }).getByRole("link", { name: "Note" })).toBeVisible();
   await saveScreenshot(page, "shell-physician");
   await expectAccessible(page);

@@ -1,24 +1,7 @@
 import { offsetMsAt } from "../../contract/time/zoned-time.ts";
 
-// Times shown in the facility's zone (STYLE.md 9): formatting only; instants
-// and conversions live in contract/time.
-
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-function formatter(zone: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
-  const key = `${zone}|${JSON.stringify(options)}`;
-  let cached = formatters.get(key);
-  if (!cached) {
-    cached = new Intl.DateTimeFormat(undefined, { ...options, timeZone: zone });
-    formatters.set(key, cached);
-  }
-  return cached;
-}
-
-/** e.g. "09:41" in the zone. */
-export function formatClock(epochMs: number, zone: string): string {
-  return formatter(zone, { hour: "2-digit", minute: "2-digit" }).format(epochMs);
-}
+// The zone's short name and the browser's zone. Times on screen are written
+// by src/lib/time-format.ts; instants and conversions live in contract/time.
 
 const zoneNames = new Map<string, string>();
 /** Locales tried in turn for a zone's short name: the first that has a name rather than "GMT+11" wins (EST, AEDT, BST, IST). */

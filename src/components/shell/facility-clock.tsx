@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import type { SessionFacility } from "../../../contract/app-api/session.ts";
-import { offsetMsAt } from "../../../contract/time/zoned-time.ts";
-import { browserZone, formatClock, zoneAbbreviation } from "../../lib/zoned-clock.ts";
+import { formatTime, zoneNameAt } from "../../lib/time-format.ts";
+import { useTimeDisplay } from "../../lib/use-time-display.tsx";
 import { useCurrentFacility } from "./current-facility.tsx";
 
 function useMinuteTick(): number {
@@ -17,8 +17,9 @@ function useMinuteTick(): number {
 export function FacilityClock({ facilities }: { facilities: SessionFacility[] }) {
   const { facility, choose } = useCurrentFacility();
   const now = useMinuteTick();
+  const display = useTimeDisplay(facility?.timezone ?? "UTC");
   if (!facility) return <span className="text-sm text-slate-600">No facility</span>;
-  const differs = offsetMsAt(now, facility.timezone) !== offsetMsAt(now, browserZone());
+  const zoneName = zoneNameAt(now, display);
   return (
     <div className="flex min-w-0 items-center gap-2 text-sm">
       <label className="sr-only" htmlFor="current-facility">
@@ -37,8 +38,8 @@ export function FacilityClock({ facilities }: { facilities: SessionFacility[] })
         ))}
       </select>
       <time data-testid="facility-time" className="whitespace-nowrap tabular-nums text-slate-700" dateTime={new Date(now).toISOString()}>
-        {formatClock(now, facility.timezone)}
-        {differs ? <span className="ml-1 text-xs text-slate-500">{zoneAbbreviation(now, facility.timezone)}</span> : null}
+        {formatTime(now, display, { zoneName: "omitted" })}
+        {zoneName !== null ? <span className="text-xs text-slate-500"> {zoneName}</span> : null}
       </time>
     </div>
   );

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { allowedTypesText, bandAccessibleName, clockShiftText, dayLengthText, differsText, durationText, formatLocalDay, formatMinuteOfDay, freshnessText, legendKey, overlapText, weekRangeText } from "./availability-text.ts";
+import { allowedTypesText, bandAccessibleName, clockShiftText, dayLengthText, differsText, durationText, freshnessText, legendKey, overlapText } from "./availability-text.ts";
+
+// Days, weeks and wall-clock times are the app's formatter's now
+// (src/lib/time-format.ts, tested there across locales and zones); these
+// check the sentences the view builds from them, each with its locale and
+// zones named.
 
 describe("day length", () => {
   it("marks only days that are not 24 hours long, with their real length", () => {
@@ -10,29 +15,21 @@ describe("day length", () => {
     expect(dayLengthText(1500)).toBe("25-hour day");
   });
 
-  it("says what the clock change does to the wall clock", () => {
-    expect(clockShiftText({ kind: "gap", fromMinute: 120, toMinute: 150, atMs: 0 })).toBe("Clocks go forward at 02:00: 02:00–02:30 does not happen");
-    expect(clockShiftText({ kind: "fold", fromMinute: 90, toMinute: 120, atMs: 0 })).toBe("Clocks go back at 02:00: 01:30–02:00 happens twice");
+  it("says what the clock change does to the wall clock, on the locale's clock", () => {
+    expect(clockShiftText({ kind: "gap", fromMinute: 120, toMinute: 150, atMs: 0 }, "en-GB")).toBe("Clocks go forward at 02:00: 02:00–02:30 does not happen");
+    expect(clockShiftText({ kind: "fold", fromMinute: 90, toMinute: 120, atMs: 0 }, "en-GB")).toBe("Clocks go back at 02:00: 01:30–02:00 happens twice");
+    expect(clockShiftText({ kind: "gap", fromMinute: 120, toMinute: 150, atMs: 0 }, "en-US")).toBe("Clocks go forward at 2:00 AM: 2:00 AM–2:30 AM does not happen");
+    // Santiago's clocks go back at midnight: the repeated hour ends at 24:00.
+    expect(clockShiftText({ kind: "fold", fromMinute: 1380, toMinute: 1440, atMs: 0 }, "de-DE")).toBe("Clocks go back at 24:00: 23:00–24:00 happens twice");
   });
 });
 
 describe("words", () => {
-  it("formats local dates and weeks without any zone", () => {
-    expect(formatLocalDay("2026-10-04")).toBe("Sunday 4 October");
-    expect(formatLocalDay("2026-10-04", { short: true })).toBe("Sun 4 Oct");
-    expect(weekRangeText("2026-10-05", "2026-10-11")).toBe("5–11 October 2026");
-    expect(weekRangeText("2026-09-28", "2026-10-04")).toBe("28 September – 4 October 2026");
-    expect(weekRangeText("2026-12-28", "2027-01-03")).toBe("28 December 2026 – 3 January 2027");
-  });
-
-  it("formats durations and wall-clock minutes", () => {
+  it("formats durations", () => {
     expect(durationText(150)).toBe("2½ h");
     expect(durationText(180)).toBe("3 h");
     expect(durationText(45)).toBe("45 min");
     expect(durationText(135)).toBe("2 h 15 min");
-    expect(formatMinuteOfDay(0)).toBe("00:00");
-    expect(formatMinuteOfDay(1440)).toBe("24:00");
-    expect(formatMinuteOfDay(165)).toBe("02:45");
   });
 
   it("sums the capacity where bands overlap", () => {
@@ -46,20 +43,24 @@ describe("words", () => {
     expect(allowedTypesText(["atp_00000000000000000000000000000001", "atp_00000000000000000000000000000002"], names)).toBe("Follow-up, an unlisted type");
   });
 
-  it("names a band: provider, template, day, local start–end, capacity, and the real length on a clock change", () => {
-    const base = { providerName: "Dr Ada Brooks", templateName: "Weekend virtual urgent care", date: "2026-10-04", zone: "Australia/Lord_Howe", capacity: 2, isInactive: false, endsNextDay: false };
+  it("names a band: provider, template, day, local start–end, the zone where it differs, capacity, and the real length on a clock change", () => {
+    const base = { providerName: "Dr Ada Brooks", templateName: "Weekend virtual urgent care", date: "2026-10-04", capacity: 2, isInactive: false, endsNextDay: false };
+    const elsewhere = { locale: "en-GB", zone: "Australia/Lord_Howe", userZone: "Europe/London" };
     const startMs = Date.parse("2026-10-03T14:30:00Z");
     const endMs = Date.parse("2026-10-03T17:00:00Z");
-    expect(bandAccessibleName({ ...base, startMs, endMs, wallMinutes: 180 }, "01:00", "04:00")).toMatch(
-      /^Dr Ada Brooks, Weekend virtual urgent care, Sunday 4 October, 01:00–04:00 (LHST|GMT\+10:30), capacity 2, 2½ h of real time \(clocks change\)$/,
+    expect(bandAccessibleName({ ...base, startMs, endMs, wallMinutes: 180 }, elsewhere)).toBe("Dr Ada Brooks, Weekend virtual urgent care, Sunday 4 October, 01:00–04:00 LHST, capacity 2, 2½ h of real time (clocks change)");
+    expect(bandAccessibleName({ ...base, startMs, endMs, wallMinutes: 180 }, { locale: "en-US", zone: "Australia/Lord_Howe", userZone: "Australia/Lord_Howe" })).toBe(
+      "Dr Ada Brooks, Weekend virtual urgent care, Sunday, October 4, 1:00 AM–4:00 AM, capacity 2, 2½ h of real time (clocks change)",
     );
-    expect(bandAccessibleName({ ...base, date: "2026-10-11", startMs: startMs + 7 * 86_400_000, endMs: startMs + 7 * 86_400_000 + 180 * 60_000, wallMinutes: 180, isInactive: true }, "01:00", "04:00")).toMatch(
-      /, capacity 2, inactive, not bookable$/,
-    );
+    expect(bandAccessibleName({ ...base, date: "2026-10-11", startMs: startMs + 7 * 86_400_000, endMs: startMs + 7 * 86_400_000 + 180 * 60_000, wallMinutes: 180, isInactive: true }, elsewhere)).toMatch(/, capacity 2, inactive, not bookable$/);
   });
 
-  it("says how fresh the answer is, in the user's time", () => {
-    expect(freshnessText({ sourceSyncedAt: "2026-12-01T17:04:31.000Z", maxStalenessSeconds: 60 }, "America/New_York")).toBe("as of 12:04:31 (up to 60 s behind the EHR)");
+  it("says how fresh the answer is, on the facility's clock", () => {
+    const meta = { sourceSyncedAt: "2026-12-01T17:04:31.000Z", maxStalenessSeconds: 60 };
+    const sameDay = Date.parse("2026-12-01T17:05:00Z");
+    expect(freshnessText(meta, { locale: "en-US", zone: "America/New_York", userZone: "America/Los_Angeles" }, sameDay)).toBe("as of 12:04:31 PM EST (up to 60 s behind the EHR)");
+    expect(freshnessText(meta, { locale: "en-GB", zone: "America/New_York", userZone: "America/New_York" }, sameDay)).toBe("as of 12:04:31 (up to 60 s behind the EHR)");
+    expect(freshnessText({ ...meta, maxStalenessSeconds: 600 }, { locale: "en-GB", zone: "America/New_York", userZone: "America/New_York" }, Date.parse("2026-12-02T15:00:00Z"))).toBe("as of Tue 1 Dec, 12:04:31 (up to 10 min behind the EHR)");
   });
 
   it("writes the quiet note and legend keys", () => {

@@ -1,45 +1,12 @@
 import type { AvailabilityMeta } from "../../../contract/clinic-api/schedule.ts";
-import { civilFromDays, parseLocalDate, weekdayOf } from "../../../contract/time/zoned-time.ts";
-import { zoneAbbreviation } from "../../lib/zoned-clock.ts";
+import { formatLocalDay, formatRecentTime, formatTime, formatWallTime, zoneNameAt, type TimeDisplay } from "../../lib/time-format.ts";
 import { idKey } from "./availability-ids.ts";
 import type { ClockShift } from "./week-window.ts";
 
-// Words and numbers the availability view shows. Times are the facility's
-// wall clock (STYLE.md 9), from instants and IANA zones, never the machine's
-// zone; English, 24-hour clock, as the rest of the app. Pure, so tests pin
-// every zone involved.
-
-const WEEKDAY_LONG = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"] as const;
-const WEEKDAY_SHORT = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"] as const;
-const MONTH_LONG = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"] as const;
-const MONTH_SHORT = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"] as const;
-
-function pad2(value: number): string {
-  return value < 10 ? `0${value}` : String(value);
-}
-
-/** "Tuesday 6 October", or "Tue 6 Oct" (a local date: no zone involved). */
-export function formatLocalDay(date: string, options: { short?: boolean } = {}): string {
-  const { month, day } = civilFromDays(parseLocalDate(date));
-  const weekday = weekdayOf(date);
-  return options.short ? `${WEEKDAY_SHORT[weekday] ?? ""} ${day} ${MONTH_SHORT[month - 1] ?? ""}` : `${WEEKDAY_LONG[weekday] ?? ""} ${day} ${MONTH_LONG[month - 1] ?? ""}`;
-}
-
-/** "5–11 October 2026", "28 September – 4 October 2026", "29 December 2025 – 4 January 2026". */
-export function weekRangeText(startDate: string, endDate: string): string {
-  const start = civilFromDays(parseLocalDate(startDate));
-  const end = civilFromDays(parseLocalDate(endDate));
-  const endText = `${end.day} ${MONTH_LONG[end.month - 1] ?? ""} ${end.year}`;
-  if (start.year !== end.year) return `${start.day} ${MONTH_LONG[start.month - 1] ?? ""} ${start.year} – ${endText}`;
-  if (start.month !== end.month) return `${start.day} ${MONTH_LONG[start.month - 1] ?? ""} – ${endText}`;
-  return `${start.day}–${endText}`;
-}
-
-/** "08:00" for wall minutes after midnight; 1440 is "24:00". */
-export function formatMinuteOfDay(minute: number): string {
-  const whole = Math.round(minute);
-  return `${pad2(Math.floor(whole / 60))}:${pad2(whole % 60)}`;
-}
+// Words and numbers the availability view shows. Times and days are the
+// app's formatter's (src/lib/time-format.ts): the user's locale, the
+// facility's wall clock, never the machine's zone. Pure, so tests pin every
+// locale and zone involved.
 
 /** "23", "23½", "24½", "25". */
 function hoursNumber(minutes: number): string {
@@ -55,12 +22,12 @@ export function dayLengthText(lengthMinutes: number): string | null {
   return `${hoursNumber(lengthMinutes)}-hour day`;
 }
 
-/** "Clocks go forward at 02:00: 02:00–02:30 does not happen", "Clocks go back at 02:00: 01:30–02:00 happens twice". */
-export function clockShiftText(shift: ClockShift): string {
-  const range = `${formatMinuteOfDay(shift.fromMinute)}–${formatMinuteOfDay(shift.toMinute)}`;
+/** "Clocks go forward at 02:00: 02:00–02:30 does not happen", "Clocks go back at 02:00: 01:30–02:00 happens twice" (en-GB; wall times in the locale's clock). */
+export function clockShiftText(shift: ClockShift, locale: string): string {
+  const range = `${formatWallTime(shift.fromMinute, locale)}–${formatWallTime(shift.toMinute, locale)}`;
   return shift.kind === "gap"
-    ? `Clocks go forward at ${formatMinuteOfDay(shift.fromMinute)}: ${range} does not happen`
-    : `Clocks go back at ${formatMinuteOfDay(shift.toMinute)}: ${range} happens twice`;
+    ? `Clocks go forward at ${formatWallTime(shift.fromMinute, locale)}: ${range} does not happen`
+    : `Clocks go back at ${formatWallTime(shift.toMinute, locale)}: ${range} happens twice`;
 }
 
 /** "45 min", "3 h", "2½ h", "2 h 15 min". */
@@ -98,11 +65,10 @@ export function slotIntervalText(minutes: number): string {
 export interface BandNameInput {
   providerName: string;
   templateName: string;
-  /** The band's local start date in `zone`. */
+  /** The band's local start date in the facility's zone. */
   date: string;
   startMs: number;
   endMs: number;
-  zone: string;
   capacity: number;
   isInactive: boolean;
   /** The band's wall-clock span in minutes (differs from its real length on a clock-change day). */
@@ -113,23 +79,26 @@ export interface BandNameInput {
   isFromService?: boolean;
 }
 
-/** Local "08:00–12:00", with "next day" when the band crosses midnight. */
-export function bandTimeText(startWall: string, endWall: string, endsNextDay: boolean): string {
-  return `${startWall}–${endWall}${endsNextDay ? " next day" : ""}`;
+/** The band's local start and end on the facility's clock ("08:00–12:00" in en-GB), with "next day" when it crosses midnight; no zone name. */
+export function bandTimeText(startMs: number, endMs: number, endsNextDay: boolean, display: TimeDisplay): string {
+  const wall = (epochMs: number) => formatTime(epochMs, display, { zoneName: "omitted" });
+  return `${wall(startMs)}–${wall(endMs)}${endsNextDay ? " next day" : ""}`;
 }
 
 /**
- * A band's accessible name: provider, template, day, local start–end with
- * the zone, capacity; the real length when a clock change makes it differ
- * from the wall-clock span; inactive in words.
+ * A band's accessible name: provider, template, day, local start–end (the
+ * zone named where it differs from the user's), capacity; the real length
+ * when a clock change makes it differ from the wall-clock span; inactive in
+ * words.
  */
-export function bandAccessibleName(input: BandNameInput, wallStart: string, wallEnd: string): string {
+export function bandAccessibleName(input: BandNameInput, display: TimeDisplay): string {
   const realMinutes = (input.endMs - input.startMs) / 60_000;
+  const zoneName = zoneNameAt(input.startMs, display);
   const parts = [
     input.providerName,
     input.templateName,
-    formatLocalDay(input.date),
-    `${bandTimeText(wallStart, wallEnd, input.endsNextDay)} ${zoneAbbreviation(input.startMs, input.zone)}`,
+    formatLocalDay(input.date, display.locale),
+    `${bandTimeText(input.startMs, input.endMs, input.endsNextDay, display)}${zoneName === null ? "" : ` ${zoneName}`}`,
     `capacity ${input.capacity}`,
   ];
   if (Math.round(realMinutes) !== Math.round(input.wallMinutes)) parts.push(`${durationText(realMinutes)} of real time (clocks change)`);
@@ -138,20 +107,15 @@ export function bandAccessibleName(input: BandNameInput, wallStart: string, wall
   return parts.join(", ");
 }
 
-/** "12:04:31" in the user's zone, with seconds. */
-function formatClockWithSeconds(epochMs: number, userZone: string): string {
-  return new Intl.DateTimeFormat("en-GB", { timeZone: userZone, hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" }).format(epochMs);
-}
-
 function stalenessText(seconds: number): string {
   if (seconds <= 0) return "read live from the EHR";
   if (seconds < 120) return `up to ${seconds} s behind the EHR`;
   return `up to ${Math.round(seconds / 60)} min behind the EHR`;
 }
 
-/** "as of 12:04:31 (up to 60 s behind the EHR)", in the user's own time, as the slot finder says it. */
-export function freshnessText(meta: Pick<AvailabilityMeta, "sourceSyncedAt" | "maxStalenessSeconds">, userZone: string): string {
-  return `as of ${formatClockWithSeconds(Date.parse(meta.sourceSyncedAt), userZone)} (${stalenessText(meta.maxStalenessSeconds)})`;
+/** "as of 12:04:31 PM EST (up to 60 s behind the EHR)": on the facility's clock, the day too when it was not today there. */
+export function freshnessText(meta: Pick<AvailabilityMeta, "sourceSyncedAt" | "maxStalenessSeconds">, display: TimeDisplay, nowMs: number): string {
+  return `as of ${formatRecentTime(Date.parse(meta.sourceSyncedAt), nowMs, display, { seconds: true })} (${stalenessText(meta.maxStalenessSeconds)})`;
 }
 
 /** The quiet note when the service's instances differ from the expansion. */
@@ -168,10 +132,4 @@ export function legendKey(index: number): string {
     rest = Math.floor(rest / 26) - 1;
   } while (rest >= 0);
   return text;
-}
-
-/** "31 Dec 2026" for a local date. */
-export function shortDateText(date: string): string {
-  const { year, month, day } = civilFromDays(parseLocalDate(date));
-  return `${day} ${MONTH_SHORT[month - 1] ?? ""} ${year}`;
 }

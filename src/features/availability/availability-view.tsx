@@ -9,12 +9,14 @@ import { ApiErrorNotice } from "../../components/shell/api-error-notice.tsx";
 import { useCurrentFacility } from "../../components/shell/current-facility.tsx";
 import { Notice } from "../../components/ui/notice.tsx";
 import { Skeleton } from "../../components/ui/skeleton.tsx";
-import { browserZone, zoneAbbreviation } from "../../lib/zoned-clock.ts";
+import { formatLocalDay } from "../../lib/time-format.ts";
+import { useTimeDisplay, useUserTimeSettings } from "../../lib/use-time-display.tsx";
+import { zoneAbbreviation } from "../../lib/zoned-clock.ts";
 import { AvailabilityFilterBar, type FilterOption } from "./availability-filter-bar.tsx";
 import { resolveAvailabilityFilters, toAvailabilitySearchParams, type AvailabilityFilters } from "./availability-filters.ts";
 import { idKey } from "./availability-ids.ts";
 import { AvailabilityLegend } from "./availability-legend.tsx";
-import { allowedTypesText, differsText, freshnessText, shortDateText } from "./availability-text.ts";
+import { allowedTypesText, differsText, freshnessText } from "./availability-text.ts";
 import type { TemplateInfo } from "./band-details.tsx";
 import { visibleHours } from "./band-layout.ts";
 import { describeEnd, describeRecurrenceSafely } from "./describe-recurrence.ts";
@@ -53,13 +55,14 @@ export function AvailabilityView() {
   const facilities = useQuery(facilitiesQuery());
   const providers = useQuery(providersQuery());
   const types = useQuery(appointmentTypesQuery());
-  const userZone = useMemo(() => browserZone(), []);
+  const { userZone } = useUserTimeSettings();
 
   const facilityList = useMemo((): { id: string; name: string; timezone: string }[] => facilities.data?.facilities ?? session.data?.facilities ?? [], [facilities.data, session.data]);
   const chosenId = params.facilityId ?? currentFacility?.id ?? null;
   const facility = chosenId === null ? null : (facilityList.find((candidate) => idKey(candidate.id) === idKey(chosenId)) ?? (currentFacility && idKey(currentFacility.id) === idKey(chosenId) ? currentFacility : null));
   const zone = facility?.timezone ?? currentFacility?.timezone ?? userZone;
   const nowMs = Date.now();
+  const display = useTimeDisplay(zone);
   const today = todayIn(zone, nowMs);
   const thisWeek = currentWeekStart(zone, nowMs);
   const filters = resolveAvailabilityFilters(params, { facilityId: currentFacility?.id ?? null, thisWeek });
@@ -182,6 +185,7 @@ export function AvailabilityView() {
         endDate={week.endDate}
         isThisWeek={week.startDate === thisWeek}
         zoneText={zoneText}
+        locale={display.locale}
         onMove={(weeks) => move(weeks > 0 ? "next" : "previous")}
         onThisWeek={() => move("this")}
         onPickDate={(date) => update({ startDate: shiftWeek(date, 0) })}
@@ -191,7 +195,7 @@ export function AvailabilityView() {
         <div className="space-y-1 text-sm" role="status">
           {data ? (
             <p data-testid="availability-freshness" className="text-slate-700">
-              Templates {freshnessText(data.meta, userZone)}
+              Templates {freshnessText(data.meta, display, nowMs)}
               {isChecking ? <span className="ml-1 text-slate-600">· checking this week with the service…</span> : null}
             </p>
           ) : null}
@@ -230,7 +234,7 @@ export function AvailabilityView() {
                     </span>
                   </h2>
                   {hasBands ? (
-                    <WeekGrid grid={grid} week={week} hours={hoursOf.get(grid.key) ?? DEFAULT_HOURS} today={today} showsProvider={grid.providerKey === null} infoOf={templateInfo.ofBand} label={`${title}, week of ${shortDateText(week.startDate)}, ${zoneAbbreviation(week.days[0]?.startMs ?? nowMs, zone)}`} />
+                    <WeekGrid grid={grid} week={week} hours={hoursOf.get(grid.key) ?? DEFAULT_HOURS} today={today} showsProvider={grid.providerKey === null} infoOf={templateInfo.ofBand} label={`${title}, week of ${formatLocalDay(week.startDate, display.locale, { style: "short", weekday: false, year: true })}, ${zoneAbbreviation(week.days[0]?.startMs ?? nowMs, zone)}`} />
                   ) : (
                     <p className="text-sm text-slate-700">No bookable time this week.</p>
                   )}

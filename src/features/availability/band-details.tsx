@@ -1,6 +1,5 @@
-import { localTimeOf } from "../../../contract/time/zoned-time.ts";
-import { zoneAbbreviation } from "../../lib/zoned-clock.ts";
-import { concurrencyText, durationText, formatLocalDay, slotIntervalText } from "./availability-text.ts";
+import { formatTimeRange, type TimeDisplay } from "../../lib/time-format.ts";
+import { concurrencyText, durationText, slotIntervalText } from "./availability-text.ts";
 import type { Band } from "./week-model.ts";
 
 // What a band's details say (inside its popover): the template's name, the
@@ -23,10 +22,8 @@ export interface TemplateInfo {
   isActive: boolean;
 }
 
-export function BandDetails({ band, info, zone, legendKey }: { band: Band; info: TemplateInfo; zone: string; legendKey: string }) {
+export function BandDetails({ band, info, display, legendKey }: { band: Band; info: TemplateInfo; display: TimeDisplay; legendKey: string }) {
   const realMinutes = (band.endMs - band.startMs) / 60_000;
-  const start = localTimeOf(band.startMs, zone);
-  const end = localTimeOf(band.endMs, zone);
   return (
     <div className="space-y-2 text-sm">
       <div>
@@ -42,7 +39,7 @@ export function BandDetails({ band, info, zone, legendKey }: { band: Band; info:
       <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1">
         <dt className="text-slate-600">This band</dt>
         <dd>
-          {formatLocalDay(band.date, { short: true })}, {start}–{end} {zoneAbbreviation(band.startMs, zone)} ({durationText(realMinutes)})
+          {formatTimeRange(band.startMs, band.endMs, display)} ({durationText(realMinutes)})
         </dd>
         <dt className="text-slate-600">Repeats</dt>
         <dd data-testid="availability-rule">{info.ruleText ?? `Tandem cannot read this rule${info.unreadableReason ? ` (${info.unreadableReason})` : ""}`}</dd>

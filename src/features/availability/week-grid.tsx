@@ -1,7 +1,9 @@
 import { Popover } from "radix-ui";
 import { memo, useCallback, useId, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent } from "react";
-import { localDateOf, localTimeOf } from "../../../contract/time/zoned-time.ts";
-import { bandAccessibleName, clockShiftText, dayLengthText, durationText, formatLocalDay, formatMinuteOfDay, legendKey, overlapText } from "./availability-text.ts";
+import { localDateOf } from "../../../contract/time/zoned-time.ts";
+import { formatLocalDay, formatTime, formatWallTime, type TimeDisplay } from "../../lib/time-format.ts";
+import { useTimeDisplay } from "../../lib/use-time-display.tsx";
+import { bandAccessibleName, clockShiftText, dayLengthText, durationText, legendKey, overlapText } from "./availability-text.ts";
 import type { DaySegment, OverlapSpan } from "./band-layout.ts";
 import { BandDetails, type TemplateInfo } from "./band-details.tsx";
 import { bandMoveForKey, firstBand, moveBand, type BandGrid } from "./band-navigation.ts";
@@ -40,7 +42,8 @@ interface BandItemProps {
   segment: DaySegment;
   info: TemplateInfo;
   legendIndex: number;
-  zone: string;
+  /** The facility's clock in the user's locale. */
+  display: TimeDisplay;
   topPx: number;
   heightPx: number;
   gutterRem: number;
@@ -54,23 +57,26 @@ function isNarrowViewport(): boolean {
   return typeof window !== "undefined" && window.matchMedia("(max-width: 40rem)").matches;
 }
 
-const BandItem = memo(function BandItem({ band, segment, info, legendIndex, zone, topPx, heightPx, gutterRem, showsProvider, isTabStop, register, onFocusBand }: BandItemProps) {
+/** A band's wall-clock time without the zone (the grid's caption names it). */
+const wallTime = (epochMs: number, display: TimeDisplay) => formatTime(epochMs, display, { zoneName: "omitted" });
+
+const BandItem = memo(function BandItem({ band, segment, info, legendIndex, display, topPx, heightPx, gutterRem, showsProvider, isTabStop, register, onFocusBand }: BandItemProps) {
   const [isOpen, setOpen] = useState(false);
   const isPinned = useRef(false);
   const timer = useRef<number | undefined>(undefined);
   const contentId = useId();
   const look = bandLook(legendIndex, band.isInactive);
   const key = legendKey(legendIndex);
-  const start = localTimeOf(band.startMs, zone);
-  const end = localTimeOf(band.endMs, zone);
+  const zone = display.zone;
+  const start = wallTime(band.startMs, display);
+  const end = wallTime(band.endMs, display);
   const endsNextDay = localDateOf(band.endMs, zone) > band.date;
   const realMinutes = (band.endMs - band.startMs) / 60_000;
   const wallMinutes = wallMinutesFrom(band.date, band.endMs, zone) - wallMinutesFrom(band.date, band.startMs, zone);
   const isClockChanged = Math.round(realMinutes) !== Math.round(wallMinutes);
   const label = bandAccessibleName(
-    { providerName: info.providerName, templateName: info.name, date: band.date, startMs: band.startMs, endMs: band.endMs, zone, capacity: band.instance.concurrency, isInactive: band.isInactive, wallMinutes, endsNextDay, isFromService: band.isFromService },
-    start,
-    end,
+    { providerName: info.providerName, templateName: info.name, date: band.date, startMs: band.startMs, endMs: band.endMs, capacity: band.instance.concurrency, isInactive: band.isInactive, wallMinutes, endsNextDay, isFromService: band.isFromService },
+    display,
   );
   const later = (open: boolean, ms: number) => {
     window.clearTimeout(timer.current);
@@ -173,7 +179,7 @@ const BandItem = memo(function BandItem({ band, segment, info, legendIndex, zone
             className="z-50 w-[min(20rem,calc(100vw-1rem))] rounded-lg border border-slate-300 bg-white p-3 text-slate-900 shadow-lg"
           >
             <div id={contentId}>
-              <BandDetails band={band} info={info} zone={zone} legendKey={key} />
+              <BandDetails band={band} info={info} display={display} legendKey={key} />
             </div>
           </Popover.Content>
         </Popover.Portal>
@@ -183,7 +189,7 @@ const BandItem = memo(function BandItem({ band, segment, info, legendIndex, zone
 });
 
 /** A continuation of a band from the previous day: drawn, not a stop of its own (the band's name says where it ends). */
-function ContinuationItem({ band, segment, info, legendIndex, zone, topPx, heightPx, gutterRem }: Omit<BandItemProps, "isTabStop" | "register" | "onFocusBand" | "showsProvider">) {
+function ContinuationItem({ band, segment, info, legendIndex, display, topPx, heightPx, gutterRem }: Omit<BandItemProps, "isTabStop" | "register" | "onFocusBand" | "showsProvider">) {
   const look = bandLook(legendIndex, band.isInactive);
   return (
     <li
@@ -202,22 +208,23 @@ function ContinuationItem({ band, segment, info, legendIndex, zone, topPx, heigh
       <span className="block truncate">
         <span className="font-bold">{legendKey(legendIndex)}</span> ↳ {info.name}
       </span>
-      {heightPx >= 28 ? <span className="block truncate tabular-nums">until {localTimeOf(band.endMs, zone)}</span> : null}
+      {heightPx >= 28 ? <span className="block truncate tabular-nums">until {wallTime(band.endMs, display)}</span> : null}
     </li>
   );
 }
 
-function DayHeader({ day, id, isToday }: { day: WeekDay; id: string; isToday: boolean }) {
+function DayHeader({ day, id, isToday, locale }: { day: WeekDay; id: string; isToday: boolean; locale: string }) {
   const length = dayLengthText(day.lengthMinutes);
+  const shiftText = day.clockShift ? clockShiftText(day.clockShift, locale) : null;
   return (
     <th id={id} scope="col" className={`border-b border-l border-slate-200 px-1 py-1.5 text-left align-top font-medium ${isToday ? "bg-brand-50" : "bg-white"}`}>
-      <span className="block text-sm">{formatLocalDay(day.date, { short: true })}</span>
+      <span className="block text-sm">{formatLocalDay(day.date, locale, { style: "short" })}</span>
       {isToday ? <span className="block text-xs font-semibold text-brand-800">Today</span> : null}
       {length ? (
-        <span title={day.clockShift ? clockShiftText(day.clockShift) : undefined} className="mt-0.5 inline-flex items-center gap-1 rounded-full border border-amber-500 bg-amber-50 px-1.5 py-0.5 text-[11px] font-medium text-amber-950">
+        <span title={shiftText ?? undefined} className="mt-0.5 inline-flex items-center gap-1 rounded-full border border-amber-500 bg-amber-50 px-1.5 py-0.5 text-[11px] font-medium text-amber-950">
           <span aria-hidden="true">⟲</span>
           {length}
-          {day.clockShift ? <span className="sr-only">. {clockShiftText(day.clockShift)}</span> : null}
+          {shiftText !== null ? <span className="sr-only">. {shiftText}</span> : null}
         </span>
       ) : null}
     </th>
@@ -236,13 +243,13 @@ function OverlapMarker({ span, topPx, heightPx }: { span: OverlapSpan; topPx: nu
   );
 }
 
-function OverlapList({ overlaps, labelOf }: { overlaps: readonly OverlapSpan[]; labelOf: (key: string) => string }) {
+function OverlapList({ overlaps, labelOf, locale }: { overlaps: readonly OverlapSpan[]; labelOf: (key: string) => string; locale: string }) {
   return (
     <ul className="space-y-1">
       {overlaps.map((span) => (
         <li key={span.startMs}>
           <span className="font-medium tabular-nums">
-            {formatMinuteOfDay(span.startMinute)}–{formatMinuteOfDay(span.endMinute)}
+            {formatWallTime(span.startMinute, locale)}–{formatWallTime(span.endMinute, locale)}
           </span>{" "}
           <span data-testid="availability-overlap" data-starts-at={new Date(span.startMs).toISOString()} data-ends-at={new Date(span.endMs).toISOString()} data-total={span.total}>
             {overlapText(span.parts.map((part) => ({ label: labelOf(part.key), capacity: part.capacity })))}
@@ -254,17 +261,17 @@ function OverlapList({ overlaps, labelOf }: { overlaps: readonly OverlapSpan[]; 
 }
 
 /** A day's summed capacities; in the facility view (many providers) the peak, with the whole list behind a disclosure. */
-function OverlapCell({ overlaps, labelOf, isCollapsible }: { overlaps: readonly OverlapSpan[]; labelOf: (key: string) => string; isCollapsible: boolean }) {
+function OverlapCell({ overlaps, labelOf, isCollapsible, locale }: { overlaps: readonly OverlapSpan[]; labelOf: (key: string) => string; isCollapsible: boolean; locale: string }) {
   if (overlaps.length === 0) return <span className="sr-only">none</span>;
-  if (!isCollapsible || overlaps.length <= 2) return <OverlapList overlaps={overlaps} labelOf={labelOf} />;
+  if (!isCollapsible || overlaps.length <= 2) return <OverlapList overlaps={overlaps} labelOf={labelOf} locale={locale} />;
   const peak = overlaps.reduce((best, span) => (span.total > best.total ? span : best));
   return (
     <details>
       <summary className="cursor-pointer">
-        Up to <span className="font-semibold">{peak.total} at once</span> ({formatMinuteOfDay(peak.startMinute)}–{formatMinuteOfDay(peak.endMinute)}); {overlaps.length} overlaps
+        Up to <span className="font-semibold">{peak.total} at once</span> ({formatWallTime(peak.startMinute, locale)}–{formatWallTime(peak.endMinute, locale)}); {overlaps.length} overlaps
       </summary>
       <div className="mt-1">
-        <OverlapList overlaps={overlaps} labelOf={labelOf} />
+        <OverlapList overlaps={overlaps} labelOf={labelOf} locale={locale} />
       </div>
     </details>
   );
@@ -272,6 +279,8 @@ function OverlapCell({ overlaps, labelOf, isCollapsible }: { overlaps: readonly 
 
 export const WeekGrid = memo(function WeekGrid({ grid, week, hours, today, showsProvider, infoOf, label }: WeekGridProps) {
   const id = useId();
+  const display = useTimeDisplay(week.zone);
+  const { locale } = display;
   const buttons = useRef(new Map<string, HTMLButtonElement>());
   const bandByKey = useMemo(() => new Map(grid.bands.map((band) => [band.key, band])), [grid.bands]);
   const legendIndex = useMemo(() => new Map(grid.templates.map((entry, index) => [entry.key, index])), [grid.templates]);
@@ -340,7 +349,7 @@ export const WeekGrid = memo(function WeekGrid({ grid, week, hours, today, shows
                 Time
               </th>
               {week.days.map((day) => (
-                <DayHeader key={day.date} day={day} id={`${id}-${day.date}`} isToday={day.date === today} />
+                <DayHeader key={day.date} day={day} id={`${id}-${day.date}`} isToday={day.date === today} locale={locale} />
               ))}
             </tr>
           </thead>
@@ -348,12 +357,12 @@ export const WeekGrid = memo(function WeekGrid({ grid, week, hours, today, shows
             <tr>
               <th id={`${id}-hours`} scope="row" className="sticky left-0 z-20 border-slate-200 bg-white p-0 align-top">
                 <span className="sr-only">
-                  Bands, {formatMinuteOfDay(fromMinute)} to {formatMinuteOfDay(hours.toHour * 60)} local time
+                  Bands, {formatWallTime(fromMinute, locale)} to {formatWallTime(hours.toHour * 60, locale)} local time
                 </span>
                 <div aria-hidden="true" className="relative" style={{ height: heightPx }}>
                   {hourMarks.map((hour) => (
                     <span key={hour} className="absolute right-1 -translate-y-1/2 text-[10px] text-slate-600 tabular-nums first:translate-y-0" style={{ top: (hour - hours.fromHour) * HOUR_PX }}>
-                      {formatMinuteOfDay(hour * 60)}
+                      {formatWallTime(hour * 60, locale)}
                     </span>
                   ))}
                 </div>
@@ -379,7 +388,7 @@ export const WeekGrid = memo(function WeekGrid({ grid, week, hours, today, shows
                       {layout.overlaps.map((span) => (
                         <OverlapMarker key={`${span.startMs}`} span={span} topPx={toPx(span.startMinute)} heightPx={toPx(span.endMinute) - toPx(span.startMinute)} />
                       ))}
-                      <ul aria-label={`${formatLocalDay(layout.date)}: ${primary.length === 0 ? "no bands" : `${primary.length} ${primary.length === 1 ? "band" : "bands"}`}`} className="absolute inset-0">
+                      <ul aria-label={`${formatLocalDay(layout.date, locale)}: ${primary.length === 0 ? "no bands" : `${primary.length} ${primary.length === 1 ? "band" : "bands"}`}`} className="absolute inset-0">
                         {layout.segments.map((segment) => {
                           const band = bandByKey.get(segment.key);
                           if (!band) return null;
@@ -388,7 +397,7 @@ export const WeekGrid = memo(function WeekGrid({ grid, week, hours, today, shows
                             segment,
                             info: infoOf(band),
                             legendIndex: legendIndex.get(band.templateKey) ?? 0,
-                            zone: week.zone,
+                            display,
                             topPx: toPx(segment.startMinute),
                             heightPx: toPx(segment.endMinute) - toPx(segment.startMinute),
                             gutterRem,
@@ -403,7 +412,7 @@ export const WeekGrid = memo(function WeekGrid({ grid, week, hours, today, shows
                       {day.clockShift ? (
                         <div
                           aria-hidden="true"
-                          title={clockShiftText(day.clockShift)}
+                          title={clockShiftText(day.clockShift, locale)}
                           style={{ top: toPx(day.clockShift.fromMinute), height: Math.max(toPx(day.clockShift.toMinute) - toPx(day.clockShift.fromMinute), 3), backgroundImage: "repeating-linear-gradient(-45deg, rgba(180,83,9,0.35) 0 2px, transparent 2px 6px)" }}
                           className="pointer-events-none absolute inset-x-0 z-[5] border-y border-amber-600 bg-amber-50/60"
                         >
@@ -422,7 +431,7 @@ export const WeekGrid = memo(function WeekGrid({ grid, week, hours, today, shows
                 </th>
                 {grid.days.map((layout) => (
                   <td key={layout.date} headers={`${id}-overlaps ${id}-${layout.date}`} className="border-t border-l border-slate-200 px-1 py-1 align-top text-[11px] leading-snug">
-                    <OverlapCell overlaps={layout.overlaps} labelOf={labelOf} isCollapsible={showsProvider} />
+                    <OverlapCell overlaps={layout.overlaps} labelOf={labelOf} isCollapsible={showsProvider} locale={locale} />
                   </td>
                 ))}
               </tr>

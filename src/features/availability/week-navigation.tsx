@@ -1,6 +1,6 @@
 import { useId } from "react";
 import { Button } from "../../components/ui/button.tsx";
-import { weekRangeText } from "./availability-text.ts";
+import { formatLocalDayRange } from "../../lib/time-format.ts";
 import { isLocalDate } from "./week-window.ts";
 
 // Previous / this / next week (also on P, T and N), and a date to jump to.
@@ -10,18 +10,20 @@ interface WeekNavigationProps {
   endDate: string;
   isThisWeek: boolean;
   zoneText: string;
+  /** The user's locale, for the week's dates. */
+  locale: string;
   onMove: (weeks: number) => void;
   onThisWeek: () => void;
   onPickDate: (date: string) => void;
 }
 
-export function WeekNavigation({ startDate, endDate, isThisWeek, zoneText, onMove, onThisWeek, onPickDate }: WeekNavigationProps) {
+export function WeekNavigation({ startDate, endDate, isThisWeek, zoneText, locale, onMove, onThisWeek, onPickDate }: WeekNavigationProps) {
   const id = useId();
   return (
     <div className="flex flex-wrap items-end justify-between gap-x-4 gap-y-2 rounded-lg border border-slate-200 bg-white p-3">
       <div className="min-w-0">
         <h2 id={`${id}-week`} className="text-base font-semibold" aria-live="polite">
-          Week of {weekRangeText(startDate, endDate)}
+          Week of {formatLocalDayRange(startDate, endDate, locale)}
         </h2>
         <p className="text-xs text-slate-700">Monday to Sunday, times in the facility's zone: {zoneText}</p>
       </div>

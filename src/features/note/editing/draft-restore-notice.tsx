@@ -1,6 +1,7 @@
 import { Button } from "../../../components/ui/button.tsx";
 import { Notice } from "../../../components/ui/notice.tsx";
-import { formatClock } from "../../../lib/zoned-clock.ts";
+import { formatRecentTime, type TimeDisplay } from "../../../lib/time-format.ts";
+import { useTimeDisplay } from "../../../lib/use-time-display.tsx";
 import { WRITABLE_FIELD_INFO } from "../writable-fields.ts";
 import { ConfirmDialog } from "./confirm-dialog.tsx";
 import type { NoteEditor } from "./use-note-editor.ts";
@@ -17,20 +18,16 @@ function preview(text: string): string {
   return flat.length > PREVIEW_LENGTH ? `${flat.slice(0, PREVIEW_LENGTH)}…` : flat;
 }
 
-const dayKey = (epochMs: number, zone: string) => new Intl.DateTimeFormat("en-CA", { timeZone: zone, year: "numeric", month: "2-digit", day: "2-digit" }).format(epochMs);
-
-/** "12:04" today, else "3 Dec at 12:04", in the facility's zone. */
-function whenText(iso: string, zone: string): string {
+/** "9:40 AM" today, else "Thu, Dec 3, 9:40 AM", on the facility's clock. */
+function whenText(iso: string, display: TimeDisplay): string {
   const epochMs = Date.parse(iso);
-  if (Number.isNaN(epochMs)) return "earlier";
-  if (dayKey(epochMs, zone) === dayKey(Date.now(), zone)) return formatClock(epochMs, zone);
-  const day = new Intl.DateTimeFormat(undefined, { timeZone: zone, day: "numeric", month: "short" }).format(epochMs);
-  return `${day} at ${formatClock(epochMs, zone)}`;
+  return Number.isNaN(epochMs) ? "earlier" : formatRecentTime(epochMs, Date.now(), display);
 }
 
 const focusField = (inputId: string | undefined) => (inputId ? document.getElementById(inputId) : null);
 
 export function DraftRestoreNotice({ editor }: { editor: NoteEditor }) {
+  const display = useTimeDisplay(editor.timezone);
   const offer = editor.draftOffer;
   if (!offer) return null;
   const firstInputId = offer.rows[0] ? WRITABLE_FIELD_INFO[offer.rows[0].field].inputId : undefined;
@@ -43,7 +40,7 @@ export function DraftRestoreNotice({ editor }: { editor: NoteEditor }) {
     <section data-testid="draft-restore-notice" aria-label="Unsaved text from earlier">
       <Notice
         tone="warning"
-        title={`You have unsaved text from ${whenText(offer.updatedAt, editor.timezone)} on this note`}
+        title={`You have unsaved text from ${whenText(offer.updatedAt, display)} on this note`}
         actions={
           <>
             <Button onClick={restore}>Restore</Button>

@@ -250,7 +250,7 @@ export function statusOf(state: EditorState): EditorStatus {
   return { kind: "clean" };
 }
 
-/** The status line ("Saved 12:04" gets its clock from the caller, in the facility's zone). */
+/** The status line ("Saved 9:40 AM": the caller writes the time, through src/lib/time-format.ts). */
 export function statusText(status: EditorStatus, clock: (epochMs: number) => string): string {
   switch (status.kind) {
     case "readOnly":

@@ -1,12 +1,13 @@
 import type { KeyboardEvent } from "react";
 import { Badge } from "../../../components/ui/badge.tsx";
 import { Button } from "../../../components/ui/button.tsx";
-import { formatClock } from "../../../lib/zoned-clock.ts";
+import { formatRecentTime } from "../../../lib/time-format.ts";
+import { useTimeDisplay } from "../../../lib/use-time-display.tsx";
 import { statusText, type EditorStatus } from "./editor-state.ts";
 import type { NoteEditor } from "./use-note-editor.ts";
 
 // The always-visible save status of the note ("Unsaved changes", "Saving…",
-// "Saved 12:04", "Not saved: the EHR did not answer"), with Save, Retry and
+// "Saved 9:40 AM", "Not saved: the EHR did not answer"), with Save, Retry and
 // where the draft is kept. Only the status sentence is live: counts and the
 // draft line change with typing and would chatter.
 
@@ -29,7 +30,8 @@ const TONE: Record<EditorStatus["kind"], { text: string; icon: string }> = {
 
 export function SaveStatusBar({ editor, timezone }: { editor: NoteEditor; timezone: string }) {
   const { status } = editor;
-  const clock = (epochMs: number) => formatClock(epochMs, timezone);
+  const display = useTimeDisplay(timezone);
+  const clock = (epochMs: number) => formatRecentTime(epochMs, Date.now(), display);
   const changed = editor.dirtyFields.length;
   const canRetry = status.kind === "failed" && (status.failure.kind === "ehr" || status.failure.canRetry);
   const tone = TONE[status.kind];

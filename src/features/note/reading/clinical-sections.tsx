@@ -5,7 +5,6 @@ import {
   formatBloodPressure,
   formatBmi,
   formatBsa,
-  formatDateInZone,
   formatFio2,
   formatHeight,
   formatNoteDate,
@@ -14,12 +13,14 @@ import {
   formatPulse,
   formatRespiration,
   formatTemperature,
-  formatTimeInZone,
   formatWeight,
   hasText,
   parseNoteInstant,
   readableValue,
 } from "./note-format.ts";
+import { localDateOf } from "../../../../contract/time/zoned-time.ts";
+import { formatTime, type TimeDisplay } from "../../../lib/time-format.ts";
+import { useTimeDisplay } from "../../../lib/use-time-display.tsx";
 import { CodeList, FieldList, LineList, NotRecorded, Subheading, TextBadge, TextBlock, textOrNull } from "./reading-parts.tsx";
 
 // The clinical sections of the note, read-only: HPI, exam, impressions and
@@ -238,15 +239,16 @@ const VITAL_ROWS: readonly { label: ReactNode; key: string; value: (vital: Vital
   { label: "Taken by", key: "taken-by", value: (vital, note) => ehrUserName(note, vital.takenByIntegrationUserId) },
 ];
 
-function vitalColumnLabel(vital: Vital, note: Note): string {
-  const zone = note.facility.timezone;
+/** "Taken 09:11" on the visit's day, else "Taken" with the day too. */
+function vitalColumnLabel(vital: Vital, note: Note, display: TimeDisplay): string {
   const takenAt = parseNoteInstant(vital.dateTime);
   if (takenAt === null) return hasText(vital.dateTime) ? vital.dateTime : "Time not recorded";
   const visitAt = parseNoteInstant(note.visitDate);
-  return visitAt !== null && formatDateInZone(takenAt, zone) === formatDateInZone(visitAt, zone) ? `Taken ${formatTimeInZone(takenAt, zone)}` : `Taken ${formatNoteDateTime(vital.dateTime, zone)}`;
+  return visitAt !== null && localDateOf(takenAt, display.zone) === localDateOf(visitAt, display.zone) ? `Taken ${formatTime(takenAt, display)}` : `Taken ${formatNoteDateTime(vital.dateTime, display)}`;
 }
 
 export function VitalsBody({ note }: SectionBodyProps) {
+  const display = useTimeDisplay(note.facility.timezone);
   const vitals = note.soapNote.vitals;
   const rows = VITAL_ROWS.filter((row) => vitals.some((vital) => row.value(vital, note) !== null));
   return (
@@ -259,7 +261,7 @@ export function VitalsBody({ note }: SectionBodyProps) {
           </th>
           {vitals.map((vital, index) => (
             <th key={`${index}-${vital.dateTime}`} scope="col" className="py-1.5 pr-3 font-medium text-slate-700">
-              {vitalColumnLabel(vital, note)}
+              {vitalColumnLabel(vital, note, display)}
             </th>
           ))}
         </tr>
@@ -297,7 +299,7 @@ function countText(value: string | null, one: string, many: string): string | nu
 }
 
 export function RxBody({ note, sectionId }: SectionBodyProps) {
-  const zone = note.facility.timezone;
+  const display = useTimeDisplay(note.facility.timezone);
   const items = note.soapNote.rx.filter((item) => hasText(item.drugName) || hasText(item.sig));
   return (
     <ul className="space-y-3">
@@ -315,8 +317,8 @@ export function RxBody({ note, sectionId }: SectionBodyProps) {
               { label: "Quantity", value: quantityText(item) },
               { label: "Days supply", value: countText(item.daysSupply, "day", "days") },
               { label: "Refills", value: item.refills?.trim() === "0" ? "None" : countText(item.refills, "refill", "refills") },
-              { label: "Starts", value: hasText(item.startDateUtc) ? formatNoteDate(item.startDateUtc, zone) : null },
-              { label: "Ends", value: hasText(item.endDateUtc) ? formatNoteDate(item.endDateUtc, zone) : null },
+              { label: "Starts", value: hasText(item.startDateUtc) ? formatNoteDate(item.startDateUtc, display) : null },
+              { label: "Ends", value: hasText(item.endDateUtc) ? formatNoteDate(item.endDateUtc, display) : null },
               { label: "Diagnosis", value: textOrNull(item.diagnosis) },
             ]}
           />
@@ -327,7 +329,7 @@ export function RxBody({ note, sectionId }: SectionBodyProps) {
 }
 
 export function TestsBody({ note, sectionId }: SectionBodyProps) {
-  const zone = note.facility.timezone;
+  const display = useTimeDisplay(note.facility.timezone);
   const tests = note.soapNote.tests.filter((test) => [test.procedureTest, test.testType, test.subType, test.result, test.plan].some(hasText));
   return (
     <ul className="space-y-3">
@@ -346,7 +348,7 @@ export function TestsBody({ note, sectionId }: SectionBodyProps) {
             <FieldList
               fields={[
                 { label: "Type", value: kind || null },
-                { label: "Date", value: hasText(test.testDate) ? formatNoteDate(test.testDate, zone) : null },
+                { label: "Date", value: hasText(test.testDate) ? formatNoteDate(test.testDate, display) : null },
                 { label: "Location", value: textOrNull(test.location) },
                 { label: "Biopsy label", value: textOrNull(test.biopsyLabelNumber) },
                 { label: "Result", value: textOrNull(test.result) ?? (test.completed ? <NotRecorded /> : <NotRecorded>Awaiting result</NotRecorded>) },

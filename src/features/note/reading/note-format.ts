@@ -1,16 +1,11 @@
 import type { Note, SoapNote } from "../../../../contract/clinic-api/note.ts";
 import type { NoteProvider } from "../../../../contract/clinic-api/people.ts";
 import { localDateOf } from "../../../../contract/time/zoned-time.ts";
-import { zoneAbbreviation } from "../../../lib/zoned-clock.ts";
+import { formatDay, formatDayAndTime, formatLocalDay, formatTimeRange, type TimeDisplay } from "../../../lib/time-format.ts";
 
-// Words and numbers the read-only note shows. Times are the facility's
-// (`note.facility.timezone`), computed from the instant and never from the
-// machine's zone. English, 24-hour clock, as the rest of the app. Month and
-// weekday names come from fixed lists so ICU versions cannot change them
-// ("Sept" in newer en-GB data).
-
-const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"] as const;
-const WEEKDAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"] as const;
+// Words and numbers the read-only note shows. Times and dates go through the
+// app's one formatter (src/lib/time-format.ts): the user's locale, the
+// facility's zone (`note.facility.timezone`), never the machine's.
 
 const TEXT_TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})\.(\d{6})\+00$/;
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
@@ -50,98 +45,39 @@ export function parseNoteInstant(text: string | null): number | null {
   return null;
 }
 
-interface ZonedParts {
-  year: number;
-  month: number;
-  day: number;
-  weekday: number;
-  hour: number;
-  minute: number;
+const NOTE_DAY = { style: "short", year: true } as const;
+
+/** "Fri, 20 Nov 2026, 09:05 EST" (en-GB, a user outside New York): the visit's day and time on the facility's clock. */
+export function formatVisitDate(epochMs: number, display: TimeDisplay): string {
+  return formatDayAndTime(epochMs, display, NOTE_DAY);
 }
 
-const partFormatters = new Map<string, Intl.DateTimeFormat>();
-
-function zonedParts(epochMs: number, zone: string): ZonedParts {
-  let formatter = partFormatters.get(zone);
-  if (formatter === undefined) {
-    formatter = new Intl.DateTimeFormat("en-US", {
-      timeZone: zone,
-      year: "numeric",
-      month: "numeric",
-      day: "numeric",
-      hour: "numeric",
-      minute: "numeric",
-      hourCycle: "h23",
-    });
-    partFormatters.set(zone, formatter);
-  }
-  const parts = formatter.formatToParts(epochMs);
-  const part = (type: Intl.DateTimeFormatPartTypes): number => Number(parts.find((candidate) => candidate.type === type)?.value ?? Number.NaN);
-  const year = part("year");
-  const month = part("month");
-  const day = part("day");
-  return { year, month, day, weekday: new Date(Date.UTC(year, month - 1, day)).getUTCDay(), hour: part("hour") % 24, minute: part("minute") };
+/** "Fri, 20 Nov 2026, 09:00–09:30 EST"; the end's date where it falls on another day, each zone name where they differ. */
+export function formatNoteTimeRange(startMs: number, endMs: number, display: TimeDisplay): string {
+  return formatTimeRange(startMs, endMs, display, NOTE_DAY);
 }
 
-const pad2 = (value: number): string => String(value).padStart(2, "0");
-
-function dateText({ weekday, day, month, year }: ZonedParts, withWeekday: boolean): string {
-  const date = `${day} ${MONTHS[month - 1] ?? "?"} ${year}`;
-  return withWeekday ? `${WEEKDAYS[weekday] ?? "?"} ${date}` : date;
-}
-
-/** "09:05 EST": the wall-clock time in the zone, the zone always named. */
-export function formatTimeInZone(epochMs: number, zone: string): string {
-  const parts = zonedParts(epochMs, zone);
-  return `${pad2(parts.hour)}:${pad2(parts.minute)} ${zoneAbbreviation(epochMs, zone)}`;
-}
-
-/** "Fri 20 Nov 2026": the local date in the zone. */
-export function formatDateInZone(epochMs: number, zone: string): string {
-  return dateText(zonedParts(epochMs, zone), true);
-}
-
-/** "Fri 20 Nov 2026, 09:05 EST". */
-export function formatVisitDate(epochMs: number, zone: string): string {
-  const parts = zonedParts(epochMs, zone);
-  return `${dateText(parts, true)}, ${pad2(parts.hour)}:${pad2(parts.minute)} ${zoneAbbreviation(epochMs, zone)}`;
-}
-
-/** "Fri 20 Nov 2026, 09:00–09:30 EST"; the end's date is named when it falls on another day, each zone name when they differ. */
-export function formatTimeRange(startMs: number, endMs: number, zone: string): string {
-  const start = zonedParts(startMs, zone);
-  const end = zonedParts(endMs, zone);
-  const startZone = zoneAbbreviation(startMs, zone);
-  const endZone = zoneAbbreviation(endMs, zone);
-  const sameDay = start.year === end.year && start.month === end.month && start.day === end.day;
-  const startClock = `${pad2(start.hour)}:${pad2(start.minute)}`;
-  const endClock = `${pad2(end.hour)}:${pad2(end.minute)}`;
-  if (sameDay && startZone === endZone) return `${dateText(start, true)}, ${startClock}–${endClock} ${endZone}`;
-  const endDate = sameDay ? "" : `${dateText(end, true)}, `;
-  return `${dateText(start, true)}, ${startClock} ${startZone} – ${endDate}${endClock} ${endZone}`;
-}
-
-/** A timestamp field of the note shown in the zone; text that is not a timestamp is shown as written. */
-export function formatNoteDateTime(text: string, zone: string): string {
+/** A timestamp field of the note on the facility's clock; text that is not a timestamp is shown as written. */
+export function formatNoteDateTime(text: string, display: TimeDisplay): string {
   const epochMs = parseNoteInstant(text);
-  return epochMs === null ? text : formatVisitDate(epochMs, zone);
+  return epochMs === null ? text : formatVisitDate(epochMs, display);
 }
 
-/** The date part only of a timestamp field, in the zone ("Fri 20 Nov 2026"); a plain `YYYY-MM-DD` is a date with no zone. */
-export function formatNoteDate(text: string, zone: string): string {
-  const localDate = formatLocalDateText(text);
+/** The date part only of a timestamp field, in the facility's zone ("Fri, 20 Nov 2026"); a plain `YYYY-MM-DD` is a date with no zone ("21 Nov 2026"). */
+export function formatNoteDate(text: string, display: TimeDisplay): string {
+  const localDate = formatLocalDateText(text, display.locale);
   if (localDate !== null) return localDate;
   const epochMs = parseNoteInstant(text);
-  return epochMs === null ? text : formatDateInZone(epochMs, zone);
+  return epochMs === null ? text : formatDay(epochMs, display, NOTE_DAY);
 }
 
-/** "14 Mar 1968" for `1968-03-14`, else null. */
-export function formatLocalDateText(text: string): string | null {
+/** "14 Mar 1968" (en-GB) for `1968-03-14`, else null. */
+export function formatLocalDateText(text: string, locale: string): string | null {
   const match = LOCAL_DATE.exec(text.trim());
   if (!match) return null;
   const [year, month, day] = match.slice(1, 4).map(Number) as [number, number, number];
   if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return null;
-  return `${day} ${MONTHS[month - 1] ?? "?"} ${year}`;
+  return formatLocalDay(match[0], locale, { ...NOTE_DAY, weekday: false });
 }
 
 /** Whole years between a birth date and a local date (both `YYYY-MM-DD`). */
@@ -157,9 +93,9 @@ export function ageOn(dateOfBirth: string, date: string): number | null {
 }
 
 /** "DOB 14 Mar 1968 (58 y at visit)": the age is at the visit's local date in the facility's zone. */
-export function dateOfBirthText(dateOfBirth: string, visitEpochMs: number, zone: string): string {
-  const shown = formatLocalDateText(dateOfBirth) ?? dateOfBirth;
-  const age = ageOn(dateOfBirth, localDateOf(visitEpochMs, zone));
+export function dateOfBirthText(dateOfBirth: string, visitEpochMs: number, display: TimeDisplay): string {
+  const shown = formatLocalDateText(dateOfBirth, display.locale) ?? dateOfBirth;
+  const age = ageOn(dateOfBirth, localDateOf(visitEpochMs, display.zone));
   return age === null ? `DOB ${shown}` : `DOB ${shown} (${age} y at visit)`;
 }
 

@@ -1,5 +1,6 @@
 import { useState } from "react";
 import type { Note } from "../../../../contract/clinic-api/note.ts";
+import { useTimeDisplay } from "../../../lib/use-time-display.tsx";
 import {
   aiIssueCountText,
   aiStatusText,
@@ -48,12 +49,12 @@ function PatientAvatar({ src, name, initials }: { src: string; name: string; ini
 
 export function NoteHeader({ note }: { note: Note }) {
   const { patient, facility } = note;
-  const zone = facility.timezone;
+  const display = useTimeDisplay(facility.timezone);
   const name = patientDisplayName(patient);
   const visitAt = parseNoteInstant(note.visitDate);
   const details = [
     hasText(patient.mrn) ? `MRN ${patient.mrn.trim()}` : null,
-    hasText(patient.dateOfBirth) ? (visitAt === null ? `DOB ${patient.dateOfBirth}` : dateOfBirthText(patient.dateOfBirth, visitAt, zone)) : null,
+    hasText(patient.dateOfBirth) ? (visitAt === null ? `DOB ${patient.dateOfBirth}` : dateOfBirthText(patient.dateOfBirth, visitAt, display)) : null,
     hasText(patient.gender) ? readableValue(patient.gender) : null,
   ].filter((detail): detail is string => detail !== null);
   const label = "text-xs font-medium text-slate-600";
@@ -85,7 +86,7 @@ export function NoteHeader({ note }: { note: Note }) {
         </div>
         <div>
           <dt className={label}>Visit</dt>
-          <dd className="text-slate-900">{visitAt === null ? note.visitDate : <time dateTime={new Date(visitAt).toISOString()}>{formatVisitDate(visitAt, zone)}</time>}</dd>
+          <dd className="text-slate-900">{visitAt === null ? note.visitDate : <time dateTime={new Date(visitAt).toISOString()}>{formatVisitDate(visitAt, display)}</time>}</dd>
         </div>
         <div>
           <dt className={label}>Assigned providers</dt>

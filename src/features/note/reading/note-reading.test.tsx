@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import type { WritableNoteField } from "../../../../contract/clinic-api/note.ts";
@@ -6,9 +7,13 @@ import { NoteHeader } from "./note-header.tsx";
 import { NoteSectionList } from "./note-section-list.tsx";
 import { NOTE_SECTIONS } from "./note-sections.ts";
 import { SectionIndex } from "./section-index.tsx";
+import { UserTimeSettingsProvider } from "../../../lib/use-time-display.tsx";
 
 // Server-rendered markup of the reading components: structure, not looks
-// (axe runs in the e2e suite).
+// (axe runs in the e2e suite). The reader is pinned: British English, in
+// London, so the New York facility's zone is named whatever the machine's.
+
+const render = (node: ReactNode) => renderToStaticMarkup(<UserTimeSettingsProvider settings={{ locale: "en-GB", userZone: "Europe/London" }}>{node}</UserTimeSettingsProvider>);
 
 const editor = (field: WritableNoteField) => <div data-editor={field} />;
 
@@ -20,7 +25,7 @@ function sectionHtml(html: string, id: string): string {
 }
 
 describe("NoteHeader", () => {
-  const html = renderToStaticMarkup(<NoteHeader note={buildNoteFixture()} />);
+  const html = render(<NoteHeader note={buildNoteFixture()} />);
 
   it("shows the patient with a photo named for them", () => {
     expect(html).toContain("Jane Elizabeth Doe");
@@ -32,7 +37,7 @@ describe("NoteHeader", () => {
 
   it("shows facility, visit time in its zone, providers, status, version and AI review", () => {
     expect(html).toContain("Riverside Dermatology");
-    expect(html).toContain('<time dateTime="2026-11-20T14:00:00.000Z">Fri 20 Nov 2026, 09:00 EST</time>');
+    expect(html).toContain('<time dateTime="2026-11-20T14:00:00.000Z">Fri, 20 Nov 2026, 09:00 EST</time>');
     expect(html).toContain("Dr. Maria Chen, MD");
     expect(html).toContain("Awaiting signature");
     expect(html).toContain("Version 4");
@@ -42,7 +47,7 @@ describe("NoteHeader", () => {
 
   it("falls back to initials without a photo URL", () => {
     const note = buildNoteFixture();
-    const bare = renderToStaticMarkup(<NoteHeader note={{ ...note, patient: { ...note.patient, avatar: "" } }} />);
+    const bare = render(<NoteHeader note={{ ...note, patient: { ...note.patient, avatar: "" } }} />);
     expect(bare).not.toContain("<img");
     expect(bare).toMatch(/data-testid="patient-initials"[^>]*>JD</);
   });
@@ -50,7 +55,7 @@ describe("NoteHeader", () => {
 
 describe("NoteSectionList", () => {
   it("renders every section in order with an h2 labelling it", () => {
-    const html = renderToStaticMarkup(<NoteSectionList note={buildSignedNoteFixture()} renderWritableField={editor} />);
+    const html = render(<NoteSectionList note={buildSignedNoteFixture()} renderWritableField={editor} />);
     const ids = [...html.matchAll(/<section id="([^"]+)" aria-labelledby="([^"]+)"/g)].map((match) => [match[1], match[2]]);
     expect(ids).toEqual(NOTE_SECTIONS.map((section) => [section.id, `${section.id}-heading`]));
     for (const section of NOTE_SECTIONS) expect(html).toContain(`<h2 id="${section.id}-heading"`);
@@ -59,7 +64,7 @@ describe("NoteSectionList", () => {
 
   it("places each editor in its section and leaves its text to the editor", () => {
     const note = buildNoteFixture();
-    const html = renderToStaticMarkup(<NoteSectionList note={note} renderWritableField={editor} />);
+    const html = render(<NoteSectionList note={note} renderWritableField={editor} />);
     expect(sectionHtml(html, "section-hpi")).toContain('data-editor="additionalHpiComments"');
     expect(sectionHtml(html, "section-exam")).toContain('data-editor="otherExamComments"');
     expect(sectionHtml(html, "section-impressions-plans")).toContain('data-editor="impressionsPlansComments"');
@@ -70,7 +75,7 @@ describe("NoteSectionList", () => {
   });
 
   it("collapses empty sections except those holding an editor", () => {
-    const html = renderToStaticMarkup(<NoteSectionList note={buildNoteFixture({ soapNote: emptySoapNoteFixture() })} renderWritableField={editor} />);
+    const html = render(<NoteSectionList note={buildNoteFixture({ soapNote: emptySoapNoteFixture() })} renderWritableField={editor} />);
     for (const section of NOTE_SECTIONS) {
       const part = sectionHtml(html, section.id);
       if (section.writableField) {
@@ -85,7 +90,7 @@ describe("NoteSectionList", () => {
   });
 
   it("shows vitals as a table with headers and units", () => {
-    const vitals = sectionHtml(renderToStaticMarkup(<NoteSectionList note={buildNoteFixture()} renderWritableField={editor} />), "section-vitals");
+    const vitals = sectionHtml(render(<NoteSectionList note={buildNoteFixture()} renderWritableField={editor} />), "section-vitals");
     expect(vitals).toContain("<table");
     expect(vitals).toContain('<th scope="col"');
     expect(vitals).toMatch(/<th scope="row"[^>]*>Temperature<\/th><td[^>]*>98.2 °F<\/td>/);
@@ -96,7 +101,7 @@ describe("NoteSectionList", () => {
   });
 
   it("shows impressions with codes, flags, plans and assessments", () => {
-    const part = sectionHtml(renderToStaticMarkup(<NoteSectionList note={buildNoteFixture()} renderWritableField={editor} />), "section-impressions-plans");
+    const part = sectionHtml(render(<NoteSectionList note={buildNoteFixture()} renderWritableField={editor} />), "section-impressions-plans");
     expect(part).toContain("Neoplasm of uncertain behavior of skin");
     expect(part).toContain("D48.5");
     expect(part).toContain("New problem");
@@ -106,14 +111,14 @@ describe("NoteSectionList", () => {
   });
 
   it("shows billing totals and appointment times in the facility's zone", () => {
-    const html = renderToStaticMarkup(<NoteSectionList note={buildNoteFixture()} renderWritableField={editor} />);
+    const html = render(<NoteSectionList note={buildNoteFixture()} renderWritableField={editor} />);
     expect(sectionHtml(html, "section-billing")).toContain("197.00");
-    expect(sectionHtml(html, "section-appointments")).toContain("Fri 20 Nov 2026, 09:00–09:20 EST");
+    expect(sectionHtml(html, "section-appointments")).toContain("Fri, 20 Nov 2026, 09:00–09:20 EST");
     expect(sectionHtml(html, "section-addenda")).toContain("<details");
   });
 
   it("shows addenda with their signatures", () => {
-    const part = sectionHtml(renderToStaticMarkup(<NoteSectionList note={buildSignedNoteFixture()} renderWritableField={editor} />), "section-addenda");
+    const part = sectionHtml(render(<NoteSectionList note={buildSignedNoteFixture()} renderWritableField={editor} />), "section-addenda");
     expect(part).toContain("Electronically signed by Maria Chen, MD");
     expect(part).toContain("Not signed");
   });
@@ -121,7 +126,7 @@ describe("NoteSectionList", () => {
 
 describe("SectionIndex", () => {
   it("links every section and marks empty ones in text", () => {
-    const html = renderToStaticMarkup(<SectionIndex note={buildNoteFixture()} />);
+    const html = render(<SectionIndex note={buildNoteFixture()} />);
     expect(html).toContain('<nav aria-label="Note sections"');
     for (const section of NOTE_SECTIONS) expect(html).toContain(`href="#${section.id}"`);
     expect(html.match(/\(empty\)/g)).toHaveLength(1);

@@ -1,6 +1,7 @@
 import type { SoapNote } from "../../../../contract/clinic-api/note.ts";
 import type { SectionBodyProps } from "./clinical-sections.tsx";
-import { billingLineTotal, billingTotal, ehrUserName, formatAmount, formatMinutes, formatNumber, formatTimeRange, hasText, parseNoteInstant, readableValue } from "./note-format.ts";
+import { billingLineTotal, billingTotal, ehrUserName, formatAmount, formatMinutes, formatNumber, formatNoteTimeRange, hasText, parseNoteInstant, readableValue } from "./note-format.ts";
+import { useTimeDisplay } from "../../../lib/use-time-display.tsx";
 import { Code, CodeList, FieldList, LineList, NotRecorded, Subheading, TextBadge, TextBlock, textOrNull } from "./reading-parts.tsx";
 
 // The administrative and record-keeping sections of the note, read-only:
@@ -83,14 +84,14 @@ export function BillingBody({ note }: SectionBodyProps) {
 }
 
 export function AppointmentsBody({ note, sectionId }: SectionBodyProps) {
-  const zone = note.facility.timezone;
+  const display = useTimeDisplay(note.facility.timezone);
   return (
     <ul className="space-y-3">
       {note.soapNote.appointments.map((appointment, index) => {
         const start = parseNoteInstant(appointment.scheduledStartDate);
         const end = parseNoteInstant(appointment.scheduledEndDate);
         const type = appointment.appointmentType;
-        const when = start !== null && end !== null ? formatTimeRange(start, end, zone) : [appointment.scheduledStartDate, appointment.scheduledEndDate].filter(hasText).join(" to ");
+        const when = start !== null && end !== null ? formatNoteTimeRange(start, end, display) : [appointment.scheduledStartDate, appointment.scheduledEndDate].filter(hasText).join(" to ");
         return (
           <li key={`${index}-${appointment.scheduledStartDate}`} className="space-y-1.5 rounded-lg border border-slate-200 p-3">
             <div className="flex flex-wrap items-baseline gap-x-2 gap-y-1">

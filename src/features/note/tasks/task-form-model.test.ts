@@ -197,14 +197,18 @@ describe("assignee names", () => {
 
 describe("task times", () => {
 
-  it("shows the time in the facility's zone, the zone named", () => {
-    expect(formatTaskTime("2026-11-20 14:05:00.000000+00", "America/New_York")).toEqual({ label: "20 Nov 2026, 09:05 EST", iso: "2026-11-20T14:05:00.000Z" });
-    expect(formatTaskTime("2026-11-20 14:05:00.000000+00", "Australia/Sydney").label).toBe("21 Nov 2026, 01:05 AEDT");
+  const chicagoan = (zone: string) => ({ locale: "en-GB", zone, userZone: "America/Chicago" });
+
+  it("shows the time in the facility's zone, the zone named where it differs from the user's", () => {
+    expect(formatTaskTime("2026-11-20 14:05:00.000000+00", chicagoan("America/New_York"))).toEqual({ label: "20 Nov 2026, 09:05 EST", iso: "2026-11-20T14:05:00.000Z" });
+    expect(formatTaskTime("2026-11-20 14:05:00.000000+00", chicagoan("Australia/Sydney")).label).toBe("21 Nov 2026, 01:05 AEDT");
+    expect(formatTaskTime("2026-11-20 14:05:00.000000+00", chicagoan("America/Chicago")).label).toBe("20 Nov 2026, 08:05");
+    expect(formatTaskTime("2026-11-20 14:05:00.000000+00", { locale: "en-US", zone: "America/New_York", userZone: "America/Chicago" }).label).toBe("Nov 20, 2026, 9:05 AM EST");
   });
 
   it("never silently uses the machine's zone, and shows unreadable text as is", () => {
-    expect(formatTaskTime("2026-11-20 14:05:00.000000+00", "Not/AZone").label).toBe("20 Nov 2026, 14:05 UTC");
-    expect(formatTaskTime("yesterday", "America/New_York")).toEqual({ label: "yesterday", iso: null });
+    expect(formatTaskTime("2026-11-20 14:05:00.000000+00", chicagoan("Not/AZone")).label).toBe("20 Nov 2026, 14:05 UTC");
+    expect(formatTaskTime("yesterday", chicagoan("America/New_York"))).toEqual({ label: "yesterday", iso: null });
   });
 });
 

@@ -7,7 +7,7 @@ import { ApiError } from "../../../api/bff-client.ts";
 import type { PickerOption } from "../../../components/ui/multi-select-picker.tsx";
 import { isEhrFailure, noteConflictOf } from "../../../api/note-queries.ts";
 import { rawId } from "../../../lib/raw-id.ts";
-import { zoneAbbreviation } from "../../../lib/zoned-clock.ts";
+import { formatDayAndTime, usableZone, type TimeDisplay } from "../../../lib/time-format.ts";
 import { parseNoteInstant } from "../reading/note-format.ts";
 
 // The task panel's logic, kept out of the component so it is tested: the
@@ -169,28 +169,12 @@ export function assigneeSummary(task: Pick<Task, "assignedProviders">): string {
   return names.length > 0 ? names.join(", ") : "No assignee recorded";
 }
 
-const timeFormatters = new Map<string, Intl.DateTimeFormat>();
-
-function timeFormatter(zone: string): Intl.DateTimeFormat {
-  let cached = timeFormatters.get(zone);
-  if (!cached) {
-    cached = new Intl.DateTimeFormat("en-GB", { timeZone: zone, day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
-    timeFormatters.set(zone, cached);
-  }
-  return cached;
-}
-
-/** "20 Nov 2026, 09:05 EST" in the facility's zone (the zone always named); the text itself when it cannot be read. */
-export function formatTaskTime(text: string, zone: string): { label: string; iso: string | null } {
+/** "20 Nov 2026, 09:05 EST" (en-GB, a user outside New York) on the facility's clock; the text itself when it cannot be read. */
+export function formatTaskTime(text: string, display: TimeDisplay): { label: string; iso: string | null } {
   const ms = parseNoteInstant(text);
   if (ms === null) return { label: text, iso: null };
-  let resolvedZone = zone;
-  try {
-    timeFormatter(zone);
-  } catch {
-    resolvedZone = "UTC"; // an unknown zone name: UTC, named as such, rather than the machine's zone
-  }
-  return { label: `${timeFormatter(resolvedZone).format(ms)} ${zoneAbbreviation(ms, resolvedZone)}`, iso: new Date(ms).toISOString() };
+  const label = formatDayAndTime(ms, { ...display, zone: usableZone(display.zone) }, { style: "short", weekday: false, year: true });
+  return { label, iso: new Date(ms).toISOString() };
 }
 
 /** Open tasks first, then the newest first within each group. */

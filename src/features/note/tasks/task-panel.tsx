@@ -11,6 +11,7 @@ import { Button } from "../../../components/ui/button.tsx";
 import { MultiSelectPicker } from "../../../components/ui/multi-select-picker.tsx";
 import { Notice } from "../../../components/ui/notice.tsx";
 import { Skeleton } from "../../../components/ui/skeleton.tsx";
+import { useTimeDisplay } from "../../../lib/use-time-display.tsx";
 import {
   assigneeOptions,
   assigneeSummary,
@@ -54,7 +55,8 @@ const SYNC_TONE_CLASS: Record<SyncTone, string> = {
 const describedBy = (...ids: (string | false | undefined)[]) => ids.filter(Boolean).join(" ") || undefined;
 
 function TaskItem({ task, timezone }: { task: Task; timezone: string }) {
-  const created = formatTaskTime(task.createdAt, timezone);
+  const display = useTimeDisplay(timezone);
+  const created = formatTaskTime(task.createdAt, display);
   const sync = syncStatusOf(task.syncStatus);
   const isOpen = isTaskOpen(task);
   return (

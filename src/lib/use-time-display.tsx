@@ -1,0 +1,36 @@
+import { createContext, useContext, useMemo, type ReactNode } from "react";
+import type { TimeDisplay } from "./time-format.ts";
+import { browserZone } from "./zoned-clock.ts";
+
+// The user's side of every time on screen: the browser's locale and zone,
+// read here so src/lib/time-format.ts stays pure. Tests (and anything that
+// must not follow the machine) pin them with UserTimeSettingsProvider.
+
+export interface UserTimeSettings {
+  readonly locale: string;
+  readonly userZone: string;
+}
+
+const UserTimeSettingsContext = createContext<UserTimeSettings | null>(null);
+
+export function UserTimeSettingsProvider({ settings, children }: { settings: UserTimeSettings; children: ReactNode }) {
+  return <UserTimeSettingsContext.Provider value={settings}>{children}</UserTimeSettingsContext.Provider>;
+}
+
+/** The browser's locale (`navigator.language`; en-US where there is none, as under Node) and zone. */
+export function browserTimeSettings(): UserTimeSettings {
+  const locale = typeof navigator === "undefined" ? "" : navigator.language;
+  return { locale: locale || "en-US", userZone: browserZone() };
+}
+
+/** The user's locale and zone: the pinned ones, else the browser's. */
+export function useUserTimeSettings(): UserTimeSettings {
+  const pinned = useContext(UserTimeSettingsContext);
+  return useMemo(() => pinned ?? browserTimeSettings(), [pinned]);
+}
+
+/** How this user reads times on the facility's clock in `zone`. */
+export function useTimeDisplay(zone: string): TimeDisplay {
+  const settings = useUserTimeSettings();
+  return useMemo(() => ({ ...settings, zone }), [settings, zone]);
+}
