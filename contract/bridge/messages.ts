@@ -42,7 +42,8 @@ export type AppToHostMessage = z.infer<typeof appToHostMessage>;
 export const hostToAppMessage = z.discriminatedUnion("type", [
   z.object({ type: z.literal("tandem:context"), nonce, token: jwt, context: hostContext }),
   z.object({ type: z.literal("tandem:token"), nonce, requestId, token: jwt }),
-  z.object({ type: z.literal("tandem:booked"), nonce, requestId, appointmentId: z.string() }),
+  /** `reference`: the EHR's own reference for the appointment (what the front desk reads back), when the host has one. */
+  z.object({ type: z.literal("tandem:booked"), nonce, requestId, appointmentId: z.string(), reference: z.optional(z.string().check(z.maxLength(64))) }),
   z.object({ type: z.literal("tandem:book-declined"), nonce, requestId, reason: z.string() }),
 ]);
 export type HostToAppMessage = z.infer<typeof hostToAppMessage>;

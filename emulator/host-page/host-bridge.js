@@ -119,7 +119,11 @@ export function parseHostToAppMessage(data) {
       if (!isNonce(data.nonce)) return { ok: false, error: "tandem:booked: bad nonce" };
       if (!isRequestId(data.requestId)) return { ok: false, error: "tandem:booked: bad requestId" };
       if (!isString(data.appointmentId)) return { ok: false, error: "tandem:booked: bad appointmentId" };
-      return { ok: true, message: { type: data.type, nonce: data.nonce, requestId: data.requestId, appointmentId: data.appointmentId } };
+      if (data.reference !== undefined && !(isString(data.reference) && data.reference.length <= 64)) return { ok: false, error: "tandem:booked: bad reference" };
+      return {
+        ok: true,
+        message: { type: data.type, nonce: data.nonce, requestId: data.requestId, appointmentId: data.appointmentId, ...(data.reference === undefined ? {} : { reference: data.reference }) },
+      };
     case "tandem:book-declined":
       if (!isNonce(data.nonce)) return { ok: false, error: "tandem:book-declined: bad nonce" };
       if (!isRequestId(data.requestId)) return { ok: false, error: "tandem:book-declined: bad requestId" };

@@ -234,7 +234,7 @@ function answerBooking(message) {
   }
   void outcome.then((result) => {
     if (!isCurrent(nonce, generation)) return;
-    if (result.ok) send({ type: "tandem:booked", nonce, requestId, appointmentId: result.appointmentId });
+    if (result.ok) send({ type: "tandem:booked", nonce, requestId, appointmentId: result.appointmentId, reference: result.reference });
     else send({ type: "tandem:book-declined", nonce, requestId, reason: result.reason });
   });
 }
@@ -271,7 +271,7 @@ async function bookInEhr(hold) {
     return declined(`The EHR could not book this slot: ${detail}`, detail);
   }
   showBooking("booked", bookedText(organization, appointment));
-  return { ok: true, appointmentId: appointment.id };
+  return { ok: true, appointmentId: appointment.id, reference: appointment.integrationAppointmentId };
 }
 
 /** `reason` goes to the app (a sentence for its user); `detail` to the host bar. */

@@ -49,9 +49,9 @@ async function errorOf(response: Response): Promise<ApiError> {
 export async function callBff<T extends z.ZodMiniType>(path: string, schema: T, init: { method?: string; body?: unknown; signal?: AbortSignal } = {}): Promise<z.infer<T>> {
   if (!bridge) throw new ApiError(401, { code: "invalid_token", message: "No EHR session yet", trace_id: "" });
   const isWrite = WRITE_METHODS.has(init.method ?? "GET");
-  let response = await send(path, init, isWrite ? await bridge.freshToken() : await bridge.token());
+  let response = await send(path, init, isWrite ? await bridge.writeToken() : await bridge.token());
   if (response.status === 401 && bridge.mode === "embedded") {
-    response = await send(path, init, await bridge.freshToken());
+    response = await send(path, init, isWrite ? await bridge.writeToken() : await bridge.freshToken());
   }
   if (!response.ok) throw await errorOf(response);
   const json: unknown = await response.json();

@@ -1,5 +1,11 @@
 import type { BookingRequest } from "../../contract/bridge/messages.ts";
 
+/** What the EHR answered to a booking: its appointment id, and its own reference for it when it gives one. */
+export interface BookedInEhr {
+  appointmentId: string;
+  reference: string | null;
+}
+
 // What the app needs from whatever signed the user in: the EHR's host bridge
 // (a host token per request, booking in the EHR) or a standalone sign-in
 // (a first-party session cookie, no EHR to book in). The API client, the live
@@ -9,8 +15,10 @@ export interface AppLink {
   readonly mode: "embedded" | "standalone";
   /** The host token for the Authorization header, or null when the session cookie authorises calls. */
   token(): Promise<string | null>;
-  /** A token not yet spent: before every write, and after a 401. */
+  /** A token not yet spent, shared by the callers asking at the same moment: after a 401. */
   freshToken(): Promise<string | null>;
-  /** Asks the EHR to book a held slot; resolves with the EHR's appointment id. */
-  book(hold: BookingRequest): Promise<string>;
+  /** A token for one write alone: a write spends its token (its `jti`), so two writes at once never share one. */
+  writeToken(): Promise<string | null>;
+  /** Asks the EHR to book a held slot; resolves with the EHR's appointment id and its own reference, when given. */
+  book(hold: BookingRequest): Promise<BookedInEhr>;
 }

@@ -65,6 +65,19 @@ describe("the host bridge", () => {
     expect(await bridge.token()).toBe(fresh);
   });
 
+  it("gives two writes at once a token each, since a write spends its token", async () => {
+    const { bridge, posted, deliver, nonce } = await connected();
+    const first = bridge.writeToken();
+    const second = bridge.writeToken();
+    const requests = posted.slice(-2).map((entry) => entry.message);
+    expect(requests.map((message) => message.type)).toEqual(["tandem:token-request", "tandem:token-request"]);
+    const tokens = [token(Math.floor(Date.now() / 1000) + 298), token(Math.floor(Date.now() / 1000) + 297)];
+    requests.forEach((message, index) => {
+      if (message.type === "tandem:token-request") deliver({ type: "tandem:token", nonce, requestId: message.requestId, token: tokens[index] });
+    });
+    expect(await Promise.all([first, second])).toEqual(tokens);
+  });
+
   it("refreshes a token that is about to expire before using it", async () => {
     const fake = fakeWindow();
     const bridge = new HostBridge(fake.win, HOST);
@@ -80,14 +93,14 @@ describe("the host bridge", () => {
     bridge.disconnect();
   });
 
-  it("books through the host and reports a decline with its reason", async () => {
+  it("books through the host, with the EHR's reference when the host gives one, and reports a decline with its reason", async () => {
     const { bridge, posted, deliver, nonce } = await connected();
     const hold = { holdId: "h1", providerId: "prv_1", facilityId: "fac_1", startsAt: "2026-12-01T10:00:00-05:00", endsAt: "2026-12-01T10:20:00-05:00", appointmentTypeId: "atp_1" };
     const booked = bridge.book(hold);
     const first = posted.at(-1)?.message;
     if (first?.type !== "tandem:book") throw new Error("no book message");
-    deliver({ type: "tandem:booked", nonce, requestId: first.requestId, appointmentId: "appt-1" });
-    expect(await booked).toBe("appt-1");
+    deliver({ type: "tandem:booked", nonce, requestId: first.requestId, appointmentId: "appt-1", reference: "EHR-1A2B3C4D" });
+    expect(await booked).toEqual({ appointmentId: "appt-1", reference: "EHR-1A2B3C4D" });
     const declined = bridge.book(hold);
     const second = posted.at(-1)?.message;
     if (second?.type !== "tandem:book") throw new Error("no book message");

@@ -1,6 +1,6 @@
 import * as z from "zod/mini";
 import { hostToAppMessage, type AppToHostMessage, type BookingRequest, type HostContext, type HostToAppMessage } from "../../contract/bridge/messages.ts";
-import type { AppLink } from "./app-link.ts";
+import type { AppLink, BookedInEhr } from "./app-link.ts";
 import { tokenExpiresAt } from "./token-expiry.ts";
 
 // The app's side of the host bridge (DESIGN.md "The host bridge"): post
@@ -101,10 +101,19 @@ export class HostBridge implements AppLink {
     return this.refreshing;
   }
 
-  /** Asks the EHR to book a held slot; resolves with the EHR's appointment id. */
-  async book(hold: BookingRequest): Promise<string> {
+  /** A new token from the host for one write, never shared (concurrent writes would replay each other's). */
+  writeToken(): Promise<string> {
+    return this.request({ type: "tandem:token-request", nonce: this.nonce, requestId: this.nextRequestId() }).then((message) => {
+      if (message.type !== "tandem:token") throw new BridgeTimeout("Unexpected reply to a token request");
+      this.update({ token: message.token, context: this.state?.context ?? {} });
+      return message.token;
+    });
+  }
+
+  /** Asks the EHR to book a held slot; resolves with the EHR's appointment id and its own reference, when given. */
+  async book(hold: BookingRequest): Promise<BookedInEhr> {
     const reply = await this.request({ type: "tandem:book", nonce: this.nonce, requestId: this.nextRequestId(), hold }, 60_000);
-    if (reply.type === "tandem:booked") return reply.appointmentId;
+    if (reply.type === "tandem:booked") return { appointmentId: reply.appointmentId, reference: reply.reference ?? null };
     if (reply.type === "tandem:book-declined") throw new BookingDeclined(reply.reason);
     throw new BridgeTimeout("Unexpected reply to a booking request");
   }

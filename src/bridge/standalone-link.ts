@@ -1,5 +1,5 @@
 import type { BookingRequest } from "../../contract/bridge/messages.ts";
-import type { AppLink } from "./app-link.ts";
+import type { AppLink, BookedInEhr } from "./app-link.ts";
 import { BookingDeclined } from "./host-bridge.ts";
 
 // A standalone sign-in (outside the EHR): calls carry the __Host- session
@@ -18,7 +18,11 @@ export class StandaloneLink implements AppLink {
     return Promise.resolve(null);
   }
 
-  book(_hold: BookingRequest): Promise<string> {
+  writeToken(): Promise<string | null> {
+    return Promise.resolve(null);
+  }
+
+  book(_hold: BookingRequest): Promise<BookedInEhr> {
     return Promise.reject(new BookingDeclined(STANDALONE_BOOKING_REASON));
   }
 }
