@@ -77,10 +77,15 @@ test("a new patient at Lincoln Park next week: search, first available, hold, bo
   await expect(page.locator("#host-booking-message")).toContainText("Booked in EHR");
   await expect(panel).toHaveAttribute("data-state", "booked");
   await expect(panel).toContainText("Booked in the EHR");
+  // Focus moves to the confirmation, which names the EHR's own reference, not the raw appointment UUID.
+  await expect(panel).toBeFocused();
   const booked = (await hostLog(page)).find((entry) => entry.direction === "out" && entry.type === "tandem:booked");
   const appointmentId = booked?.data?.appointmentId;
-  if (typeof appointmentId !== "string") throw new Error("the host page sent no tandem:booked");
-  await expect(panel).toContainText(appointmentId);
+  const reference = booked?.data?.reference;
+  if (typeof appointmentId !== "string" || typeof reference !== "string") throw new Error("the host page sent no tandem:booked with a reference");
+  await expect(app.getByTestId("booked-reference")).toContainText(`EHR appointment ${reference}`);
+  await expect(panel).not.toContainText(appointmentId);
+  await expect(panel).toContainText("New Patient Visit (new patient), 60 minutes");
 
   // The slot's capacity is taken by the appointment only: once the EHR
   // cancels it, the slot is whole again, so no hold is left on it.
@@ -91,17 +96,18 @@ test("a new patient at Lincoln Park next week: search, first available, hold, bo
 });
 
 test("a slot booked in the EHR behind the app's back is reported gone, with alternatives; the list drops it and nothing is held", async ({ page }) => {
-  const npv = await appointmentType("NPV");
-  // The default search: the first appointment type (NPV), the header's facility (Upper West Side), two weeks from today.
+  const fu = await appointmentType("FU");
+  // The default search: the first type not meant for new patients (Follow-Up, as "New patient" starts unticked), the header's facility (Upper West Side), two weeks from today.
   const app = await openSlotFinder(page);
-  await expect(searchForm(app).getByLabel("Appointment type")).toHaveValue(npv.id);
+  await expect(searchForm(app).getByLabel("Appointment type")).toHaveValue(fu.id);
+  await expect(searchForm(app).getByLabel("New patient")).not.toBeChecked();
   const [target] = await listedSlots(app);
   if (!target) throw new Error("the default search listed no slot");
-  const selection = { appointmentTypeId: npv.id, isNewPatient: false };
+  const selection = { appointmentTypeId: fu.id, isNewPatient: false };
   const live = await liveSlot(target, selection, UPPER_WEST_SIDE.timezone);
   if (!live) throw new Error("the first listed slot is not free in the EHR");
   // The EHR fills it (the service's cache, and so the list, does not know yet: no sync).
-  const appointmentIds = await bookInEhr(live, live.remainingCapacity, npv.id);
+  const appointmentIds = await bookInEhr(live, live.remainingCapacity, fu.id);
   expect(await liveSlot(target, selection, UPPER_WEST_SIDE.timezone)).toBeNull();
   await expect(slotButton(app, target)).toHaveCount(1);
 
@@ -131,7 +137,7 @@ test("a gone slot whose provider has nothing else that day: the other searched p
   const npv = await appointmentType("NPV");
   const zone = UPPER_WEST_SIDE.timezone;
   const today = await todayIn(zone);
-  // The default search's list (NPV, Upper West Side, two weeks), as the service's cache has it.
+  // NPV for an existing patient at Upper West Side over the default two weeks, as the service's cache has it.
   const { slots } = await upstreamSlots({ appointmentTypeId: npv.id, facilityIds: [UPPER_WEST_SIDE.id], startDate: today, endDate: addDays(today, 13), isNewPatient: false });
   const dayOf = (slot: { startsAt: string }) => localDateOf(Date.parse(slot.startsAt), zone);
   // A provider's only slot of its day, on a day other providers still have slots.
@@ -144,6 +150,9 @@ test("a gone slot whose provider has nothing else that day: the other searched p
   if (!lone) throw new Error("the seed has no provider's lone slot on a day with other providers' slots");
 
   const app = await openSlotFinder(page);
+  // Choosing NPV ticks "New patient"; the front desk unticks it for a returning patient.
+  await setFilters(app, { typeId: npv.id, isNewPatient: false });
+  await search(app);
   await expect(slotButton(app, lone)).toHaveCount(1);
   await bookInEhr(lone, lone.remainingCapacity, npv.id);
   await slotButton(app, lone).click();
@@ -252,7 +261,7 @@ test("an expiring hold: the service's clock alone changes nothing on screen; the
   await page.clock.fastForward("10:01");
   await expect(panel).toHaveAttribute("data-state", "expired");
   await expect(panel).toContainText("The hold has expired");
-  await expect(panel.getByRole("button", { name: "Search again" })).toBeVisible();
+  await expect(panel.getByRole("button", { name: "Dismiss" })).toBeVisible();
   await expect(app.getByTestId("book-in-ehr")).toHaveCount(0);
   await expect.poll(async () => (await liveSlot(target, selection, UPPER_WEST_SIDE.timezone))?.remainingCapacity ?? 0).toBe(before.remainingCapacity);
 });
@@ -269,6 +278,9 @@ test("a rate-limited upstream says when to retry, and Try again works once it cl
   const problem = results(app).getByRole("alert");
   await expect(problem).toContainText("The clinic's data service is busy", { timeout: 20_000 });
   await expect(problem).toContainText(/Try again in \d+ seconds?\./);
+  // A read changes nothing, so it does not say "Nothing was changed"; the wait counts down to zero.
+  await expect(problem).not.toContainText("Nothing was changed");
+  await expect(problem.getByTestId("retry-countdown")).toHaveText("You can try again now.");
   await expect(problem.getByRole("button", { name: "Try again" })).toBeVisible();
   // The summary says the search failed, never "Choose filters and search".
   await expect(resultsStatus(app)).toHaveText("The search did not complete: no list for these filters yet.");
@@ -350,9 +362,9 @@ test("an empty result says so, offers wider searches, and is accessible", async 
 });
 
 test("while a search with new filters is in flight, the previous list is marked stale and cannot be held; a hold carries the type and length of its list", async ({ page }) => {
-  const [npv, tele] = [await appointmentType("NPV"), await appointmentType("TELE")];
+  const [fu, tele] = [await appointmentType("FU"), await appointmentType("TELE")];
   const app = await openSlotFinder(page);
-  await expect(searchForm(app).getByLabel("Appointment type")).toHaveValue(npv.id);
+  await expect(searchForm(app).getByLabel("Appointment type")).toHaveValue(fu.id);
   // The service answers the next slot read slowly: the Telehealth search stays in flight.
   await sandbox("POST", "/faults", { method: "GET", path: "/v2/schedule/slots", latencyMs: 3_000, count: 1 });
   // A window no other test searches: the BFF's cache outlives the emulator's reset.
@@ -363,7 +375,7 @@ test("while a search with new filters is in flight, the previous list is marked 
   const list = app.getByTestId("slot-list");
   await expect(list).toHaveAttribute("data-stale", "true");
   await expect(results(app)).toContainText("This list is from your previous search");
-  await expect(results(app)).toContainText(/It is for New Patient Visit, 40 min and cannot be held/);
+  await expect(results(app)).toContainText(/It is for Follow-Up Visit, 20 min and cannot be held/);
   await saveScreenshot(page, "slots-stale-list");
   // A click on an old slot (with the real pointer, at its place on screen) checks and holds nothing.
   const [oldSlot] = await listedSlots(app);

@@ -1,4 +1,5 @@
 import { test as base } from "@playwright/test";
+import { releaseEveryHold } from "./holds.ts";
 import { PINNED_INSTANTS } from "./pinned-instants.ts";
 import { sandboxNow } from "./sandbox.ts";
 import { startSandboxServers, type SandboxServers } from "./sandbox-servers.ts";
@@ -35,5 +36,7 @@ export const test = base.extend<object, PinnedClockOptions & WorkerFixtures>({
   page: async ({ page }, use) => {
     await page.clock.install({ time: await sandboxNow() });
     await use(page);
+    // Holds outlast a test in the worker's BFF: none may leak into the next one.
+    await releaseEveryHold();
   },
 });

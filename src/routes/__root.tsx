@@ -13,6 +13,8 @@ import { CurrentFacilityProvider } from "../components/shell/current-facility.ts
 import { MainNav } from "../components/shell/main-nav.tsx";
 import { PatientBanner } from "../components/shell/patient-banner.tsx";
 import { Skeleton } from "../components/ui/skeleton.tsx";
+import { HoldsBar } from "../features/holds/holds-bar.tsx";
+import { HoldsProvider } from "../features/holds/holds-provider.tsx";
 
 export const Route = createRootRouteWithContext<{ queryClient: QueryClient }>()({
   component: RootLayout,
@@ -84,9 +86,12 @@ function SessionShell() {
         <AppHeader session={session.data} organizationName={context.organizationName} />
         <PatientBanner session={session.data} />
         <MainNav session={session.data} />
-        <main className="min-w-0 flex-1 p-3">
-          <Outlet />
-        </main>
+        <HoldsProvider>
+          <main className="min-w-0 flex-1 p-3">
+            <Outlet />
+          </main>
+          <HoldsBar />
+        </HoldsProvider>
       </div>
     </CurrentFacilityProvider>
   );

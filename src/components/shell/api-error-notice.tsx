@@ -1,12 +1,17 @@
+import { useEffect, useState } from "react";
 import { APP_ERROR_CODES } from "../../../contract/app-api/errors.ts";
 import { ApiError } from "../../api/bff-client.ts";
 import { Button } from "../ui/button.tsx";
 import { Notice } from "../ui/notice.tsx";
 
 // What happened and what to try, for every error the BFF can answer; never a
-// stack trace or raw JSON.
+// stack trace or raw JSON. Only a failed write says "Nothing was changed": a
+// read changes nothing whatever happens, and saying so would only alarm.
 
-export function describeApiError(error: unknown): { title: string; detail: string; canRetry: boolean } {
+/** Whether the failed call was a read or a write: only a write's failure says nothing was changed. */
+export type CallKind = "read" | "write";
+
+export function describeApiError(error: unknown, kind: CallKind = "read"): { title: string; detail: string; canRetry: boolean } {
   if (!(error instanceof ApiError)) {
     return { title: "Tandem could not reach its server", detail: "Check the connection, then try again.", canRetry: true };
   }
@@ -28,17 +33,39 @@ export function describeApiError(error: unknown): { title: string; detail: strin
     case "server_unresponsive":
     case "unexpected_integration_error":
     case APP_ERROR_CODES.upstreamUnavailable:
-      return { title: "The EHR did not answer", detail: "Nothing was changed. Try again in a moment.", canRetry: true };
+      return { title: "The EHR did not answer", detail: kind === "write" ? "Nothing was changed. Try again in a moment." : "Try again in a moment.", canRetry: true };
     default:
       return { title: "Something went wrong", detail: `${message}${error.body.trace_id ? ` (reference ${error.body.trace_id})` : ""}`, canRetry: error.status >= 500 };
   }
 }
 
-export function ApiErrorNotice({ error, onRetry }: { error: unknown; onRetry?: () => void }) {
-  const { title, detail, canRetry } = describeApiError(error);
+/** Seconds left until `retry_after_seconds` has passed since the error arrived, counting down once a second; null without one. */
+function useRetryCountdown(error: unknown): number | null {
+  const retryAfter = error instanceof ApiError && error.body.code === APP_ERROR_CODES.rateLimited ? (error.body.retry_after_seconds ?? null) : null;
+  const [arrival, setArrival] = useState(() => ({ error, atMs: Date.now() }));
+  // A new error restarts the count (state derived from a prop, reset during render as React's docs show).
+  if (arrival.error !== error) setArrival({ error, atMs: Date.now() });
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (retryAfter === null) return;
+    const timer = setInterval(() => setNow(Date.now()), 1_000);
+    return () => clearInterval(timer);
+  }, [error, retryAfter]);
+  if (retryAfter === null) return null;
+  return Math.max(0, Math.ceil((arrival.atMs + retryAfter * 1000 - Math.max(now, arrival.atMs)) / 1000));
+}
+
+export function ApiErrorNotice({ error, onRetry, kind = "read" }: { error: unknown; onRetry?: () => void; kind?: CallKind }) {
+  const { title, detail, canRetry } = describeApiError(error, kind);
+  const secondsLeft = useRetryCountdown(error);
+  const retry = canRetry && onRetry ? (
+    <Button variant="secondary" onClick={onRetry} disabled={secondsLeft !== null && secondsLeft > 0}>
+      Try again
+    </Button>
+  ) : undefined;
   return (
-    <Notice tone="error" title={title} actions={canRetry && onRetry ? <Button variant="secondary" onClick={onRetry}>Try again</Button> : undefined}>
-      {detail}
+    <Notice tone="error" title={title} actions={retry}>
+      {secondsLeft === null ? detail : secondsLeft > 0 ? <span data-testid="retry-countdown">Try again in {secondsLeft} second{secondsLeft === 1 ? "" : "s"}.</span> : <span data-testid="retry-countdown">You can try again now.</span>}
     </Notice>
   );
 }

@@ -1,5 +1,6 @@
 import { Link } from "@tanstack/react-router";
 import type { Session } from "../../../contract/app-api/session.ts";
+import { lastSlotSearch } from "../../features/slots/last-slot-search.ts";
 
 const linkClass = "rounded-md px-3 py-1.5 text-sm font-medium text-slate-700 hover:bg-slate-100";
 const activeClass = "bg-brand-50 text-brand-800";
@@ -7,7 +8,8 @@ const activeClass = "bg-brand-50 text-brand-800";
 export function MainNav({ session }: { session: Session }) {
   return (
     <nav aria-label="Tandem" className="flex gap-1 overflow-x-auto border-b border-slate-200 bg-white px-2 py-1">
-      <Link to="/slots" className={linkClass} activeProps={{ className: activeClass, "aria-current": "page" }}>
+      {/* Back to the last search, not the defaults. */}
+      <Link to="/slots" search={lastSlotSearch} className={linkClass} activeProps={{ className: activeClass, "aria-current": "page" }}>
         Slots
       </Link>
       <Link to="/availability" className={linkClass} activeProps={{ className: activeClass, "aria-current": "page" }}>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Slot } from "../../../contract/clinic-api/schedule.ts";
 import { formatInstant, localToInstant } from "../../../contract/time/zoned-time.ts";
-import { countSlots, earliestSlot, groupSlotsByDay, slotKey } from "./group-slots.ts";
+import { countSlots, earliestSlot, groupSlotsByDay, groupSlotsByTime, slotKey } from "./group-slots.ts";
 
 const NEW_YORK_FACILITY = "fac_11111111111111111111111111111111";
 const CHICAGO_FACILITY = "fac_22222222222222222222222222222222";
@@ -81,5 +81,30 @@ describe("grouping slots by local day and provider", () => {
     const slot = slotAt(DR_BROOKS, NEW_YORK_FACILITY, "2026-12-01", "10:00");
     const same = { ...slot, providerId: "aaaaaaaa-aaaa-aaaa-aaaa-aaaaaaaaaaaa", startsAt: "2026-12-01T15:00:00.000Z" };
     expect(slotKey(same)).toBe(slotKey(slot));
+  });
+});
+
+describe("a day's slots in time order, across providers", () => {
+  const byTime = (slots: Slot[]) => groupSlotsByTime(slots, { zoneOf: (id) => ZONES[id], fallbackZone: "UTC" });
+
+  it("puts 08:00 with Brooks above 16:00 with Adams, though Adams sorts first by name", () => {
+    const days = byTime([slotAt(DR_ADAMS, NEW_YORK_FACILITY, "2026-12-01", "16:00"), slotAt(DR_BROOKS, NEW_YORK_FACILITY, "2026-12-01", "08:00"), slotAt(DR_ADAMS, NEW_YORK_FACILITY, "2026-12-01", "08:30")]);
+    const rows = days[0]?.rows ?? [];
+    expect(rows.map((row) => row.kind)).toEqual(["hour", "hour"]);
+    expect(rows.flatMap((row) => row.slots.map((entry) => `${NAMES[entry.slot.providerId]} ${entry.slot.startsAt.slice(11, 16)}`))).toEqual(["Brooks 08:00", "Adams 08:30", "Adams 16:00"]);
+  });
+
+  it("keeps the repeated hour of New York's fall-back day as two rows, in time order", () => {
+    const first = slotAt(DR_BROOKS, NEW_YORK_FACILITY, "2026-11-01", "01:30");
+    const repeatedMs = Date.parse(first.startsAt) + 3_600_000;
+    const repeated = { ...first, providerId: DR_ADAMS, startsAt: formatInstant(repeatedMs, "America/New_York"), endsAt: formatInstant(repeatedMs + 900_000, "America/New_York") };
+    const rows = byTime([repeated, first])[0]?.rows ?? [];
+    expect(rows.map((row) => row.slots.map((entry) => entry.slot.startsAt))).toEqual([["2026-11-01T01:30:00-04:00"], ["2026-11-01T01:30:00-05:00"]]);
+  });
+
+  it("counts and finds the earliest the same as the grouping by provider", () => {
+    const slots = [slotAt(DR_ADAMS, CHICAGO_FACILITY, "2026-12-01", "07:00"), slotAt(DR_BROOKS, NEW_YORK_FACILITY, "2026-12-01", "07:30")];
+    expect(countSlots(byTime(slots))).toBe(2);
+    expect(earliestSlot(byTime(slots))?.slot.startsAt).toBe(earliestSlot(group(slots))?.slot.startsAt);
   });
 });

@@ -1,11 +1,12 @@
 import type { Slot } from "../../../contract/clinic-api/schedule.ts";
 import { rawId } from "../../lib/raw-id.ts";
-import { dayLengthMinutes, localDateOf } from "../../../contract/time/zoned-time.ts";
+import { dayLengthMinutes, localDateOf, localTimeOf, offsetMsAt } from "../../../contract/time/zoned-time.ts";
 
-// Slots grouped by local day and provider. A slot belongs to the local date it
-// starts on in its facility's zone (DESIGN.md, time rules), so a 23:30 slot in
-// Chicago and a 00:30 slot in New York at the same instant sit on different
-// days. Days with a clock change are marked from `dayLengthMinutes`.
+// Slots grouped by local day, then by provider or (in time order) by hour
+// across providers. A slot belongs to the local date it starts on in its
+// facility's zone (DESIGN.md, time rules), so a 23:30 slot in Chicago and a
+// 00:30 slot in New York at the same instant sit on different days. Days
+// with a clock change are marked from `dayLengthMinutes`.
 
 /** One identity for a slot whatever form its ids or offset take: provider, facility, start instant. */
 export function slotKey(slot: Pick<Slot, "providerId" | "facilityId" | "startsAt">): string {
@@ -17,15 +18,23 @@ export interface GroupedSlot {
   key: string;
   slot: Slot;
   startMs: number;
+  /** Its facility's zone. */
+  zone: string;
 }
 
 export interface SlotRow {
   key: string;
+  /** One provider's slots at one facility that day, or every provider's slots starting in one local hour. */
+  kind: "provider" | "hour";
+  /** The row's provider and facility (for an hour row, its first slot's). */
   providerId: string;
   facilityId: string;
   zone: string;
   slots: GroupedSlot[];
 }
+
+/** How a day's slots are laid out: a row per provider, or in time order across providers. */
+export type SlotOrder = "provider" | "time";
 
 export interface SlotDay {
   date: string;
@@ -61,10 +70,10 @@ export function groupSlotsByDay(slots: readonly Slot[], { zoneOf, fallbackZone, 
     const rowKey = `${date}|${rawId(slot.providerId)}|${rawId(slot.facilityId)}`;
     let row = rows.get(rowKey);
     if (!row) {
-      row = { key: rowKey, providerId: slot.providerId, facilityId: slot.facilityId, zone, slots: [] };
+      row = { key: rowKey, kind: "provider", providerId: slot.providerId, facilityId: slot.facilityId, zone, slots: [] };
       rows.set(rowKey, row);
     }
-    row.slots.push({ key: slotKey(slot), slot, startMs });
+    row.slots.push({ key: slotKey(slot), slot, startMs, zone });
   }
   return [...days.entries()]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
@@ -80,6 +89,30 @@ export function groupSlotsByDay(slots: readonly Slot[], { zoneOf, fallbackZone, 
             a.key.localeCompare(b.key),
         ),
     }));
+}
+
+/**
+ * A day's slots across providers in time order, a row per local hour (so
+ * 08:00 with one provider sits above 16:00 with another, whatever their
+ * names). The hour is read in each slot's zone with its offset, so the
+ * repeated hour of a fall-back day is two rows, in time order.
+ */
+export function groupSlotsByTime(slots: readonly Slot[], { zoneOf, fallbackZone }: Pick<GroupOptions, "zoneOf" | "fallbackZone">): SlotDay[] {
+  const byProvider = groupSlotsByDay(slots, { zoneOf, fallbackZone, providerSortKey: (id) => id });
+  return byProvider.map((day) => {
+    const hours = new Map<string, SlotRow>();
+    for (const entry of day.rows.flatMap((row) => row.slots)) {
+      const hourKey = `${day.date}|${localTimeOf(entry.startMs, entry.zone).slice(0, 2)}|${offsetMsAt(entry.startMs, entry.zone)}`;
+      let row = hours.get(hourKey);
+      if (!row) {
+        row = { key: hourKey, kind: "hour", providerId: entry.slot.providerId, facilityId: entry.slot.facilityId, zone: entry.zone, slots: [] };
+        hours.set(hourKey, row);
+      }
+      row.slots.push(entry);
+    }
+    const rows = [...hours.values()].map((row) => ({ ...row, slots: row.slots.sort((a, b) => a.startMs - b.startMs || a.key.localeCompare(b.key)) }));
+    return { ...day, rows: rows.sort((a, b) => (a.slots[0]?.startMs ?? 0) - (b.slots[0]?.startMs ?? 0)) };
+  });
 }
 
 /** The earliest slot (by instant) across every provider in the list: what "First available" jumps to. */

@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import { useId, type ReactNode } from "react";
+import { useId, useState, type ReactNode } from "react";
 import { APP_ERROR_CODES } from "../../../contract/app-api/errors.ts";
 import type { PatientAppointment, PatientAppointmentsResponse } from "../../../contract/app-api/patient.ts";
 import { isSameId } from "../../../contract/ids.ts";
@@ -18,6 +18,9 @@ import { formatLocalDay, formatSlotTime, isOtherZone } from "./slot-text.ts";
 // "Times on screen").
 
 export const PATIENT_APPOINTMENTS_SCOPE = "read:appointments";
+
+/** The soonest appointments shown before "Show all": the slot list stays near the top of the view. */
+const SHOWN_AT_FIRST = 2;
 
 export interface PatientAppointmentsProps {
   /** The patient in the EHR's context (`session.context.patientId`); null renders nothing. */
@@ -82,6 +85,7 @@ function AppointmentItem({ appointment, naming }: { appointment: PatientAppointm
 /** The panel for a given state; {@link PatientAppointments} supplies the state from the query. */
 export function PatientAppointmentsView({ state, ...naming }: Naming & { state: PatientAppointmentsState }) {
   const headingId = useId();
+  const [isShowingAll, setShowingAll] = useState(false);
   let body: ReactNode;
   switch (state.kind) {
     case "loading":
@@ -106,11 +110,18 @@ export function PatientAppointmentsView({ state, ...naming }: Naming & { state: 
           {appointments.length === 0 ? (
             <p className="py-2">No upcoming appointments in the EHR</p>
           ) : (
-            <ol aria-labelledby={headingId} className="divide-y divide-slate-200">
-              {appointments.map((appointment) => (
-                <AppointmentItem key={appointment.id} appointment={appointment} naming={naming} />
-              ))}
-            </ol>
+            <>
+              <ol aria-labelledby={headingId} className="divide-y divide-slate-200">
+                {(isShowingAll ? appointments : appointments.slice(0, SHOWN_AT_FIRST)).map((appointment) => (
+                  <AppointmentItem key={appointment.id} appointment={appointment} naming={naming} />
+                ))}
+              </ol>
+              {appointments.length > SHOWN_AT_FIRST ? (
+                <button type="button" onClick={() => setShowingAll(!isShowingAll)} aria-expanded={isShowingAll} className="mb-1 text-sm font-medium text-brand-800 underline underline-offset-2 hover:text-brand-900">
+                  {isShowingAll ? "Show fewer" : `Show all ${appointments.length}`}
+                </button>
+              ) : null}
+            </>
           )}
           {meta.hasMore ? <p className="text-xs text-slate-600">The patient has more appointments in the EHR than are listed here; the latest are left out.</p> : null}
           <p className="text-xs text-slate-600">From the clinic data service's copy of the EHR: a booking made in the last few minutes may not show yet.</p>

@@ -1,9 +1,9 @@
-import { useId, useState, type FormEvent } from "react";
+import { useEffect, useId, useState, type FormEvent } from "react";
 import type { PickerAppointmentType } from "../../../contract/app-api/session.ts";
 import type { SlotSearchQuery } from "../../../contract/app-api/slots.ts";
 import { Button } from "../../components/ui/button.tsx";
 import { MultiSelectPicker, type PickerOption } from "../../components/ui/multi-select-picker.tsx";
-import { draftOf, effectiveSlotLength, filtersFromDraft, type SlotFilterDraft, type SlotFilterErrors } from "./slot-filters.ts";
+import { draftOf, effectiveSlotLength, filtersFromDraft, isDraftChanged, isNewPatientType, type SlotFilterDraft, type SlotFilterErrors } from "./slot-filters.ts";
 
 // The filters. Edits stay in the form until Search: the search runs on
 // submit (or on load from the URL), never on each keystroke.
@@ -17,6 +17,8 @@ interface SlotFilterFormProps {
   isLoadingProviders: boolean;
   isSearching: boolean;
   onSearch: (filters: SlotSearchQuery) => void;
+  /** The draft now differs from the search the list answers (or agrees with it again). */
+  onChangedChange?: (isChanged: boolean) => void;
 }
 
 const inputClass = "min-h-9 w-full min-w-0 rounded-md border bg-white px-2 text-sm";
@@ -35,13 +37,15 @@ function FieldError({ id, error }: { id: string; error: string | undefined }) {
   );
 }
 
-export function SlotFilterForm({ applied, appointmentTypes, facilityOptions, providerOptions, isLoadingProviders, isSearching, onSearch }: SlotFilterFormProps) {
+export function SlotFilterForm({ applied, appointmentTypes, facilityOptions, providerOptions, isLoadingProviders, isSearching, onSearch, onChangedChange }: SlotFilterFormProps) {
   const id = useId();
   const [draft, setDraft] = useState<SlotFilterDraft>(() => draftOf(applied));
   const [errors, setErrors] = useState<SlotFilterErrors>({});
   const update = (patch: Partial<SlotFilterDraft>) => setDraft((current) => ({ ...current, ...patch }));
   const type = appointmentTypes.find((candidate) => candidate.id === draft.appointmentTypeId);
   const defaultLength = effectiveSlotLength({ isNewPatient: draft.isNewPatient }, type);
+  const isChanged = isDraftChanged(draft, applied);
+  useEffect(() => onChangedChange?.(isChanged), [isChanged, onChangedChange]);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -60,7 +64,11 @@ export function SlotFilterForm({ applied, appointmentTypes, facilityOptions, pro
           <select
             id={`${id}-type`}
             value={draft.appointmentTypeId}
-            onChange={(event) => update({ appointmentTypeId: event.target.value })}
+            onChange={(event) => {
+              const chosen = appointmentTypes.find((candidate) => candidate.id === event.target.value);
+              // A type meant for new patients ticks the box; the user may still untick it.
+              update({ appointmentTypeId: event.target.value, ...(chosen && isNewPatientType(chosen) ? { isNewPatient: true } : {}) });
+            }}
             aria-describedby={describedBy(type && `${id}-type-hint`, errors.appointmentTypeId && `${id}-type-error`)}
             aria-invalid={errors.appointmentTypeId ? true : undefined}
             className={`${inputClass} ${borderFor(errors.appointmentTypeId)}`}

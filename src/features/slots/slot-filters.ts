@@ -17,6 +17,35 @@ export interface SlotFilterDefaults {
   today: string;
 }
 
+/** A type meant for new patients ("New Patient Visit", "NPV"): choosing it ticks "New patient". */
+export function isNewPatientType(type: { name: string; abbreviation?: string }): boolean {
+  return /\bnew patient\b/i.test(type.name) || type.abbreviation?.toUpperCase() === "NPV";
+}
+
+/**
+ * The type a search starts with: the first that is not meant for new
+ * patients, since "New patient" starts unticked (a New Patient Visit with the
+ * box unticked contradicts itself); the first type when all are.
+ */
+export function defaultAppointmentType<T extends { name: string; abbreviation?: string }>(types: readonly T[]): T | null {
+  return types.find((type) => !isNewPatientType(type)) ?? types[0] ?? null;
+}
+
+/** Whether the form's draft differs from the search the list answers (lists compared as sets). */
+export function isDraftChanged(draft: SlotFilterDraft, applied: SlotSearchQuery): boolean {
+  const original = draftOf(applied);
+  const sameSet = (a: readonly string[], b: readonly string[]) => a.length === b.length && [...a].sort().join() === [...b].sort().join();
+  return (
+    draft.appointmentTypeId !== original.appointmentTypeId ||
+    !sameSet(draft.facilityIds, original.facilityIds) ||
+    !sameSet(draft.providerIds, original.providerIds) ||
+    draft.startDate !== original.startDate ||
+    draft.endDate !== original.endDate ||
+    draft.slotLength.trim() !== original.slotLength ||
+    draft.isNewPatient !== original.isNewPatient
+  );
+}
+
 /** A comma-separated list of ids, de-duplicated; the URL keeps lists as text (slot-search-params.ts). */
 export function splitIds(list: string | undefined): string[] {
   if (!list) return [];

@@ -4,6 +4,7 @@ import type { GroupedSlot, SlotDay, SlotRow } from "./group-slots.ts";
 import { moveForKey, moveInGrid, slotGridOf } from "./slot-navigation.ts";
 import { capacityText, clockChangeText, formatLocalDay, formatSlotTime, isOtherZone, schedulesText, slotAccessibleName } from "./slot-text.ts";
 import { zoneAbbreviation } from "../../lib/zoned-clock.ts";
+import { localTimeOf } from "../../../contract/time/zoned-time.ts";
 
 // The slots, by day and provider, as one keyboard stop: a roving tabindex
 // (WAI-ARIA APG grid navigation, see slot-navigation.ts) over plain buttons,
@@ -21,8 +22,11 @@ export interface SlotListProps {
   /** Set when the search covers several facilities: rows and labels then name theirs. */
   facilityName: ((facilityId: string) => string) | null;
   userZone: string;
-  heldKey: string | null;
+  /** Slots this user holds (the basket). */
+  heldKeys: ReadonlySet<string>;
   pendingKey: string | null;
+  /** The earliest slot of the list, marked for mouse and keyboard users alike. */
+  firstKey: string | null;
   onSelect: (slot: Slot) => void;
   /** The user moved onto a slot (keyboard or pointer focus). */
   onFocusSlot: (entry: GroupedSlot, row: SlotRow, date: string) => void;
@@ -39,18 +43,22 @@ interface SlotButtonProps {
   isTabStop: boolean;
   isHeld: boolean;
   isPending: boolean;
+  isFirst: boolean;
+  /** In time order, a slot names its provider (its row does not). */
+  showsProvider: boolean;
   register: (key: string, element: HTMLButtonElement) => () => void;
   onSelect: (slot: Slot) => void;
   onFocusSlot: (entry: GroupedSlot, row: SlotRow, date: string) => void;
 }
 
 /** Memoised: moving through the list re-renders the two slots whose tab stop changed, not thousands. */
-const SlotButton = memo(function SlotButton({ entry, row, date, providerName, facilityName, userZone, isTabStop, isHeld, isPending, register, onSelect, onFocusSlot }: SlotButtonProps) {
+const SlotButton = memo(function SlotButton({ entry, row, date, providerName, facilityName, userZone, isTabStop, isHeld, isPending, isFirst, showsProvider, register, onSelect, onFocusSlot }: SlotButtonProps) {
   const { slot } = entry;
   const schedules = schedulesText(slot.templateIds);
   const capacity = capacityText(slot.remainingCapacity);
-  const label = slotAccessibleName({ slot, providerName, localDate: date, zone: row.zone, facilityName });
-  const zoneText = isOtherZone(entry.startMs, row.zone, userZone) ? zoneAbbreviation(entry.startMs, row.zone) : null;
+  const label = slotAccessibleName({ slot, providerName, localDate: date, zone: entry.zone, facilityName });
+  const zoneText = isOtherZone(entry.startMs, entry.zone, userZone) ? zoneAbbreviation(entry.startMs, entry.zone) : null;
+  const notes = [isHeld ? "Held" : isPending ? "Checking…" : null, capacity, schedules].filter(Boolean).join(" · ");
   return (
     <button
       type="button"
@@ -60,32 +68,45 @@ const SlotButton = memo(function SlotButton({ entry, row, date, providerName, fa
       data-provider-id={slot.providerId}
       data-facility-id={slot.facilityId}
       data-slot-key={entry.key}
+      data-first-available={isFirst ? "true" : undefined}
       tabIndex={isTabStop ? 0 : -1}
-      aria-label={`${label}${isHeld ? ", held for this patient" : ""}${isPending ? ", checking" : ""}`}
+      aria-label={`${isFirst ? "First available: " : ""}${label}${isHeld ? ", held by you" : ""}${isPending ? ", checking" : ""}`}
       aria-current={isHeld ? "true" : undefined}
       aria-busy={isPending ? true : undefined}
       onClick={() => onSelect(slot)}
       onFocus={() => onFocusSlot(entry, row, date)}
       className={`flex min-h-11 min-w-[5.5rem] flex-col items-start rounded-md border px-2 py-1 text-left leading-tight hover:border-brand-700 hover:bg-brand-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 ${
-        isHeld ? "border-brand-700 bg-brand-50 ring-1 ring-brand-700" : "border-slate-300 bg-white"
+        isHeld ? "border-brand-700 bg-brand-50 ring-1 ring-brand-700" : isFirst ? "border-2 border-emerald-700 bg-emerald-50" : "border-slate-300 bg-white"
       }`}
     >
+      {isFirst ? (
+        <span aria-hidden="true" className="text-[0.7rem] font-semibold tracking-wide text-emerald-900 uppercase">
+          First available
+        </span>
+      ) : null}
       <span className="text-sm font-semibold tabular-nums">
-        {formatSlotTime(entry.startMs, row.zone)}
+        {formatSlotTime(entry.startMs, entry.zone)}
         {zoneText ? <span className="ml-1 text-xs font-normal text-slate-600">{zoneText}</span> : null}
       </span>
-      {isHeld || isPending || capacity || schedules ? (
-        <span className="text-xs text-slate-700">{[isHeld ? "Held" : isPending ? "Checking…" : null, capacity, schedules].filter(Boolean).join(" · ")}</span>
-      ) : null}
+      {showsProvider ? <span className="max-w-[9rem] truncate text-xs text-slate-800">{providerName}</span> : null}
+      {notes ? <span className="text-xs text-slate-700">{notes}</span> : null}
     </button>
   );
 });
+
+/** "From 08:00": an hour row's heading, in its zone. */
+function hourHeading(row: SlotRow): string {
+  const first = row.slots[0];
+  if (!first) return "";
+  const minutesIntoHour = Number(localTimeOf(first.startMs, first.zone).slice(3, 5));
+  return `From ${formatSlotTime(first.startMs - minutesIntoHour * 60_000, first.zone)}`;
+}
 
 function dayHeadingId(date: string) {
   return `slot-day-${date}`;
 }
 
-export function SlotList({ days, providerName, facilityName, userZone, heldKey, pendingKey, onSelect, onFocusSlot, ref }: SlotListProps) {
+export function SlotList({ days, providerName, facilityName, userZone, heldKeys, pendingKey, firstKey, onSelect, onFocusSlot, ref }: SlotListProps) {
   const buttons = useRef(new Map<string, HTMLButtonElement>());
   const grid = useMemo(() => slotGridOf(days), [days]);
   const allKeys = useMemo(() => new Set(grid.rows.flatMap((row) => row.keys)), [grid]);
@@ -182,13 +203,13 @@ export function SlotList({ days, providerName, facilityName, userZone, heldKey, 
             </div>
             <div className="space-y-2">
               {day.rows.map((row) => {
-                const name = providerName(row.providerId);
-                const rowFacility = showFacility ? facilityName(row.facilityId) : undefined;
+                const isHourRow = row.kind === "hour";
+                const rowFacility = showFacility && !isHourRow ? facilityName(row.facilityId) : undefined;
                 const headingId = `${row.key}-heading`.replace(/[^a-zA-Z0-9_-]/g, "-");
                 return (
                   <div key={row.key} role="group" aria-labelledby={headingId} className="min-w-0">
                     <h3 id={headingId} className="mb-1 flex flex-wrap items-baseline gap-x-2 text-sm font-medium text-slate-800">
-                      <span>{name}</span>
+                      <span>{isHourRow ? hourHeading(row) : providerName(row.providerId)}</span>
                       {rowFacility ? <span className="text-xs font-normal text-slate-600">{rowFacility}</span> : null}
                       <span className="text-xs font-normal text-slate-600">
                         {row.slots.length} {row.slots.length === 1 ? "slot" : "slots"}
@@ -201,12 +222,14 @@ export function SlotList({ days, providerName, facilityName, userZone, heldKey, 
                             entry={entry}
                             row={row}
                             date={day.date}
-                            providerName={name}
-                            facilityName={rowFacility}
+                            providerName={providerName(entry.slot.providerId)}
+                            facilityName={showFacility ? facilityName(entry.slot.facilityId) : undefined}
                             userZone={userZone}
                             isTabStop={entry.key === tabStop}
-                            isHeld={entry.key === heldKey}
+                            isHeld={heldKeys.has(entry.key)}
                             isPending={entry.key === pendingKey}
+                            isFirst={entry.key === firstKey}
+                            showsProvider={isHourRow}
                             register={register}
                             onSelect={onSelect}
                             onFocusSlot={handleFocus}

@@ -25,6 +25,8 @@ export const slotSearchParams = z.object({
   /** The router's parser reads `20` as a number. */
   slotLengthMinutes: z.optional(z.number().check(z.refine((value) => Number.isInteger(value) && value >= 5 && value <= 480))),
   isNewPatient: z.optional(z.boolean()),
+  /** How the list is laid out: a row per provider (the default), or a day's slots in time order across providers. */
+  order: z.optional(z.string().check(z.regex(/^(provider|time)$/))),
 });
 
 export type SlotSearchParams = z.output<typeof slotSearchParams>;

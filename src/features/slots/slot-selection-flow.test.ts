@@ -1,8 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { HoldResponse, SlotCheckResponse, SlotSelection } from "../../../contract/app-api/slots.ts";
-import type { BookingRequest } from "../../../contract/bridge/messages.ts";
 import type { Slot } from "../../../contract/clinic-api/schedule.ts";
-import { SlotSelectionFlow, type SelectionDeps, type SelectionParams } from "./slot-selection-flow.ts";
+import { SlotSelectionFlow, type FreshHold, type SelectionDeps, type SelectionParams } from "./slot-selection-flow.ts";
 
 const TEN_OCLOCK: Slot = {
   providerId: "prv_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
@@ -18,7 +17,7 @@ const META = { sourceSyncedAt: "2026-12-01T14:00:00.000Z", sourceKind: "ehr_kind
 const NOW = Date.parse("2026-12-01T14:00:00.000Z");
 
 class Conflict extends Error {}
-class Declined extends Error {}
+class HoldLimit extends Error {}
 
 function deferred<T>() {
   let resolve!: (value: T) => void;
@@ -30,18 +29,21 @@ function deferred<T>() {
   return { promise, resolve, reject };
 }
 
-/** A fake BFF and EHR that records every call, with the answers the test sets. */
+/** A fake BFF that records every call, with the answers the test sets. */
 function fakeBackend() {
-  const calls = { check: [] as SlotSelection[], hold: [] as SlotSelection[], release: [] as string[], book: [] as BookingRequest[], slotsChanged: 0 };
+  const calls = { check: [] as SlotSelection[], hold: [] as SlotSelection[], release: [] as string[], held: [] as FreshHold[], slotsChanged: 0 };
   let holdCount = 0;
   const answers = {
     check: (request: SlotSelection): Promise<SlotCheckResponse> => Promise.resolve({ available: true, slot: { ...TEN_OCLOCK, startsAt: request.startsAt, endsAt: request.endsAt }, alternatives: [], meta: META }),
-    hold: (): Promise<HoldResponse> => {
+    hold: (request: SlotSelection): Promise<HoldResponse> => {
       holdCount += 1;
-      return Promise.resolve({ hold: { id: `hold-${holdCount}`, status: "active", expiresAt: "2026-12-01T14:05:00.000Z", createdAt: "2026-12-01T14:00:00.000Z" } });
+      const id = `hold-${holdCount}`;
+      return Promise.resolve({
+        hold: { id, status: "active", expiresAt: "2026-12-01T14:05:00.000Z", createdAt: "2026-12-01T14:00:00.000Z" },
+        held: { id, slot: TEN_OCLOCK, appointmentTypeId: request.appointmentTypeId, slotLengthMinutes: 20, isNewPatient: request.isNewPatient ?? false, patientId: null, expiresAt: "2026-12-01T14:05:00.000Z", heldAt: "2026-12-01T14:00:00.000Z" },
+      });
     },
     release: (): Promise<unknown> => Promise.resolve({ released: true }),
-    book: (): Promise<string> => Promise.resolve("appt-1"),
   };
   const deps: SelectionDeps = {
     check: (request) => {
@@ -50,18 +52,15 @@ function fakeBackend() {
     },
     hold: (request) => {
       calls.hold.push(request);
-      return answers.hold();
+      return answers.hold(request);
     },
     isConflict: (error) => error instanceof Conflict,
+    isHoldLimit: (error) => error instanceof HoldLimit,
     release: (holdId) => {
       calls.release.push(holdId);
       return answers.release();
     },
-    book: (request) => {
-      calls.book.push(request);
-      return answers.book();
-    },
-    declineReason: (error) => (error instanceof Declined ? error.message : null),
+    onHeld: (fresh) => calls.held.push(fresh),
     slotsChanged: () => {
       calls.slotsChanged += 1;
     },
@@ -78,17 +77,25 @@ afterEach(() => {
 });
 
 describe("choosing a slot", () => {
-  it("makes exactly one strong check for the selection, with the search's type, length and flag, then one hold", async () => {
+  it("makes exactly one strong check for the selection, with the search's type, length and flag, then one hold handed to the holds", async () => {
     const { flow, calls } = fakeBackend();
     await flow.select(TEN_OCLOCK, FOLLOW_UP);
     expect(calls.check).toEqual([
       { providerId: TEN_OCLOCK.providerId, facilityId: TEN_OCLOCK.facilityId, startsAt: TEN_OCLOCK.startsAt, endsAt: TEN_OCLOCK.endsAt, appointmentTypeId: FOLLOW_UP.appointmentTypeId, slotLengthMinutes: 20, isNewPatient: false },
     ]);
     expect(calls.hold).toEqual(calls.check);
-    expect(flow.getState()).toMatchObject({ kind: "held", hold: { id: "hold-1" }, deadlineMs: NOW + 300_000 });
+    expect(calls.held).toMatchObject([{ response: { held: { id: "hold-1" } }, deadlineMs: NOW + 300_000, liveRead: { serviceMs: Date.parse(META.sourceSyncedAt), localMs: NOW } }]);
+    expect(flow.getState().kind).toBe("idle");
+    expect(calls.slotsChanged).toBe(1);
   });
 
-  it("ignores the same selection again (double click, Enter twice) while it is checked or held", async () => {
+  it("sends the patient only when one is given (outside the EHR); the token's patient wins at the BFF", async () => {
+    const { flow, calls } = fakeBackend();
+    await flow.select(TEN_OCLOCK, FOLLOW_UP, { patientId: "patient-7" });
+    expect(calls.hold[0]).toMatchObject({ patientId: "patient-7" });
+  });
+
+  it("ignores the same selection again (double click, Enter twice) while it is being checked", async () => {
     const { flow, calls, answers } = fakeBackend();
     const check = deferred<SlotCheckResponse>();
     answers.check = () => check.promise;
@@ -96,7 +103,6 @@ describe("choosing a slot", () => {
     const second = flow.select(TEN_OCLOCK, FOLLOW_UP);
     check.resolve({ available: true, slot: TEN_OCLOCK, alternatives: [], meta: META });
     await Promise.all([first, second]);
-    await flow.select(TEN_OCLOCK, FOLLOW_UP);
     expect(calls.check).toHaveLength(1);
     expect(calls.hold).toHaveLength(1);
   });
@@ -106,7 +112,28 @@ describe("choosing a slot", () => {
     await flow.select(TEN_OCLOCK, FOLLOW_UP);
     await flow.select(TEN_OCLOCK, { ...FOLLOW_UP, isNewPatient: true });
     expect(calls.check.map((request) => request.isNewPatient)).toEqual([false, true]);
-    expect(calls.release).toEqual(["hold-1"]);
+  });
+
+  it("keeps an earlier hold when another slot is held: holds are a basket, not one per view", async () => {
+    const { flow, calls } = fakeBackend();
+    await flow.select(TEN_OCLOCK, FOLLOW_UP);
+    await flow.select(TEN_TWENTY, FOLLOW_UP);
+    expect(calls.held.map((fresh) => fresh.response.held.id)).toEqual(["hold-1", "hold-2"]);
+    expect(calls.release).toEqual([]);
+  });
+
+  it("says a full basket plainly without checking or holding", async () => {
+    const { flow, calls } = fakeBackend();
+    await flow.select(TEN_OCLOCK, FOLLOW_UP, { isBasketFull: true });
+    expect(flow.getState()).toMatchObject({ kind: "basketFull", slot: TEN_OCLOCK, params: FOLLOW_UP });
+    expect(calls.check).toHaveLength(0);
+  });
+
+  it("treats the BFF's hold limit as a full basket (another tab held meanwhile)", async () => {
+    const { flow, answers } = fakeBackend();
+    answers.hold = () => Promise.reject(new HoldLimit());
+    await flow.select(TEN_OCLOCK, FOLLOW_UP);
+    expect(flow.getState().kind).toBe("basketFull");
   });
 
   it("says a gone slot plainly, offers the alternatives, refetches the list and does not hold", async () => {
@@ -114,7 +141,7 @@ describe("choosing a slot", () => {
     answers.check = () => Promise.resolve({ available: false, slot: null, alternatives: [TEN_TWENTY], meta: META });
     await flow.select(TEN_OCLOCK, FOLLOW_UP);
     // Seen gone by the live read: a cached list read before then still shows it, and the view hides it.
-    expect(flow.getState()).toMatchObject({ kind: "gone", alternatives: [TEN_TWENTY], seenGoneAtMs: Date.parse(META.sourceSyncedAt) });
+    expect(flow.getState()).toMatchObject({ kind: "gone", alternatives: [TEN_TWENTY], seenGoneAtMs: Date.parse(META.sourceSyncedAt), params: FOLLOW_UP });
     expect(calls.hold).toHaveLength(0);
     expect(calls.slotsChanged).toBe(1);
   });
@@ -136,19 +163,10 @@ describe("choosing a slot", () => {
     answers.check = () => Promise.resolve({ available: true, slot: TEN_OCLOCK, alternatives: [], meta: META });
     await flow.select(TEN_OCLOCK, FOLLOW_UP);
     expect(calls.check).toHaveLength(2);
-    expect(flow.getState().kind).toBe("held");
+    expect(calls.held).toHaveLength(1);
   });
 
-  it("releases the held slot when another is picked, one check per selection", async () => {
-    const { flow, calls } = fakeBackend();
-    await flow.select(TEN_OCLOCK, FOLLOW_UP);
-    await flow.select(TEN_TWENTY, FOLLOW_UP);
-    expect(calls.check.map((request) => request.startsAt)).toEqual([TEN_OCLOCK.startsAt, TEN_TWENTY.startsAt]);
-    expect(calls.release).toEqual(["hold-1"]);
-    expect(flow.getState()).toMatchObject({ kind: "held", hold: { id: "hold-2" }, slot: { startsAt: TEN_TWENTY.startsAt } });
-  });
-
-  it("drops the answer of a selection the user has moved on from, releasing a hold that arrives late", async () => {
+  it("drops the answer of a selection the user cancelled, releasing a hold that arrives late", async () => {
     const { flow, calls, answers } = fakeBackend();
     const lateHold = deferred<HoldResponse>();
     answers.hold = () => lateHold.promise;
@@ -156,76 +174,13 @@ describe("choosing a slot", () => {
     await vi.waitFor(() => expect(calls.hold).toHaveLength(1));
     flow.cancel();
     expect(flow.getState().kind).toBe("idle");
-    lateHold.resolve({ hold: { id: "late", status: "active", expiresAt: "2026-12-01T14:05:00.000Z" } });
+    lateHold.resolve({
+      hold: { id: "late", status: "active", expiresAt: "2026-12-01T14:05:00.000Z" },
+      held: { id: "late", slot: TEN_OCLOCK, appointmentTypeId: FOLLOW_UP.appointmentTypeId, slotLengthMinutes: 20, isNewPatient: false, patientId: null, expiresAt: "2026-12-01T14:05:00.000Z", heldAt: "2026-12-01T14:00:00.000Z" },
+    });
     await first;
     expect(flow.getState().kind).toBe("idle");
     expect(calls.release).toEqual(["late"]);
-  });
-});
-
-describe("a held slot", () => {
-  it("is released on cancel, and the list refetched", async () => {
-    const { flow, calls } = fakeBackend();
-    await flow.select(TEN_OCLOCK, FOLLOW_UP);
-    flow.cancel();
-    await vi.waitFor(() => expect(calls.slotsChanged).toBe(2));
-    expect(calls.release).toEqual(["hold-1"]);
-    expect(flow.getState()).toMatchObject({ kind: "released" });
-  });
-
-  it("books in the EHR with the held slot and the patient, then releases the hold and refetches", async () => {
-    const { flow, calls } = fakeBackend();
-    await flow.select(TEN_OCLOCK, FOLLOW_UP);
-    vi.advanceTimersByTime(30_000); // the receptionist confirms with the patient
-    await flow.book("patient-7");
-    expect(calls.book).toEqual([
-      { holdId: "hold-1", providerId: TEN_OCLOCK.providerId, facilityId: TEN_OCLOCK.facilityId, startsAt: TEN_OCLOCK.startsAt, endsAt: TEN_OCLOCK.endsAt, appointmentTypeId: FOLLOW_UP.appointmentTypeId, isNewPatient: false, patientId: "patient-7" },
-    ]);
-    // Booked 30 s after the live read, on the service's clock: older cached lists still show the slot.
-    expect(flow.getState()).toMatchObject({ kind: "booked", appointmentId: "appt-1", seenGoneAtMs: Date.parse(META.sourceSyncedAt) + 30_000 });
-    expect(calls.release).toEqual(["hold-1"]);
-    expect(calls.slotsChanged).toBe(2);
-  });
-
-  it("keeps the hold and says why when the EHR declines", async () => {
-    const { flow, calls, answers } = fakeBackend();
-    await flow.select(TEN_OCLOCK, FOLLOW_UP);
-    answers.book = () => Promise.reject(new Declined("The patient already has an appointment then"));
-    await flow.book(null);
-    expect(flow.getState()).toMatchObject({ kind: "held", hold: { id: "hold-1" }, notice: { kind: "declined", reason: "The patient already has an appointment then" } });
-    expect(calls.release).toEqual([]);
-  });
-
-  it("ignores a new selection while the EHR is booking", async () => {
-    const { flow, calls, answers } = fakeBackend();
-    await flow.select(TEN_OCLOCK, FOLLOW_UP);
-    const booking = deferred<string>();
-    answers.book = () => booking.promise;
-    const book = flow.book(null);
-    await flow.select(TEN_TWENTY, FOLLOW_UP);
-    flow.cancel();
-    expect(calls.check).toHaveLength(1);
-    booking.resolve("appt-9");
-    await book;
-    expect(flow.getState()).toMatchObject({ kind: "booked", appointmentId: "appt-9" });
-  });
-
-  it("expires at its deadline and says so; the hold is given back and the list refetched", async () => {
-    const { flow, calls } = fakeBackend();
-    await flow.select(TEN_OCLOCK, FOLLOW_UP);
-    await vi.advanceTimersByTimeAsync(299_000);
-    expect(flow.getState().kind).toBe("held");
-    await vi.advanceTimersByTimeAsync(2_000);
-    expect(flow.getState()).toMatchObject({ kind: "expired" });
-    expect(calls.release).toEqual(["hold-1"]);
-    await vi.waitFor(() => expect(calls.slotsChanged).toBe(2));
-  });
-
-  it("is given back when the view is left", async () => {
-    const { flow, calls } = fakeBackend();
-    await flow.select(TEN_OCLOCK, FOLLOW_UP);
-    flow.leave();
-    expect(calls.release).toEqual(["hold-1"]);
-    expect(flow.getState().kind).toBe("idle");
+    expect(calls.held).toEqual([]);
   });
 });

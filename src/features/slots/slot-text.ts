@@ -103,7 +103,7 @@ export function slotAccessibleName({ slot, providerName, localDate, zone, facili
 }
 
 /** "10:00 with Dr Brooks on Tuesday 1 December": a slot named in a sentence. */
-export function slotPhrase(slot: Slot, providerName: string, localDate: string, zone: string): string {
+export function slotPhrase(slot: Pick<Slot, "startsAt">, providerName: string, localDate: string, zone: string): string {
   const startMs = Date.parse(slot.startsAt);
   return `${formatSlotTime(startMs, zone)} ${zoneAbbreviation(startMs, zone)} with ${providerName} on ${formatLocalDay(localDate)}`;
 }

@@ -3,29 +3,27 @@ import { useNavigate, useSearch } from "@tanstack/react-router";
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from "react";
 import type { SlotSearchQuery, SlotSearchResponse } from "../../../contract/app-api/slots.ts";
 import type { Slot } from "../../../contract/clinic-api/schedule.ts";
-import { localDateOf, todayIn } from "../../../contract/time/zoned-time.ts";
+import { todayIn } from "../../../contract/time/zoned-time.ts";
 import { appointmentTypesQuery, facilitiesQuery, providersQuery } from "../../api/directory-queries.ts";
-import { sessionQuery } from "../../api/session-query.ts";
 import { slotsQuery } from "../../api/slots-queries.ts";
-import { useBridge } from "../../bridge/bridge-provider.tsx";
-import { STANDALONE_BOOKING_REASON } from "../../bridge/standalone-link.ts";
 import { ApiErrorNotice } from "../../components/shell/api-error-notice.tsx";
 import { useCurrentFacility } from "../../components/shell/current-facility.tsx";
 import { Button } from "../../components/ui/button.tsx";
+import type { PickerOption } from "../../components/ui/multi-select-picker.tsx";
 import { Notice } from "../../components/ui/notice.tsx";
 import { Skeleton } from "../../components/ui/skeleton.tsx";
-import { browserZone } from "../../lib/zoned-clock.ts";
-import { rawId } from "../../lib/raw-id.ts";
-import { countSlots, earliestSlot, groupSlotsByDay, slotKey, type GroupedSlot, type SlotRow } from "./group-slots.ts";
-import { HoldPanel, type SlotDescriber } from "./hold-panel.tsx";
-import type { PickerOption } from "../../components/ui/multi-select-picker.tsx";
+import { zoneAbbreviation } from "../../lib/zoned-clock.ts";
+import { useBridge } from "../../bridge/bridge-provider.tsx";
+import { useHolds } from "../holds/holds-provider.tsx";
+import { PatientAppointments } from "./patient-appointments.tsx";
+import { countSlots, earliestSlot, groupSlotsByDay, groupSlotsByTime, slotKey, type GroupedSlot, type SlotOrder, type SlotRow } from "./group-slots.ts";
+import { rememberSlotSearch } from "./last-slot-search.ts";
 import { SlotFilterForm } from "./slot-filter-form.tsx";
-import { isRunnable, resolveSlotFilters, toSlotSearchParams, widenedWindow, windowDays, windowStartingOn } from "./slot-filters.ts";
+import { defaultAppointmentType, isRunnable, resolveSlotFilters, toSlotSearchParams, widenedWindow, windowDays, windowStartingOn } from "./slot-filters.ts";
 import { SlotList, type SlotListHandle } from "./slot-list.tsx";
 import type { SelectionParams } from "./slot-selection-flow.ts";
-import { completenessText, formatLocalDay, formatSlotTime, freshnessText, isOtherZone, slotAccessibleName, slotPhrase } from "./slot-text.ts";
-import { zoneAbbreviation } from "../../lib/zoned-clock.ts";
-import { useSlotSelection } from "./use-slot-selection.ts";
+import { completenessText, formatLocalDay, formatSlotTime, freshnessText, isOtherZone } from "./slot-text.ts";
+import { appointmentTypeOf, useSlotDescriber, type AppointmentTypeOption } from "./use-slot-describer.ts";
 
 // The slot finder (front desk, patient on the phone): filters in the URL,
 // slots by day and provider in the facility's zone, how fresh the list is,
@@ -47,19 +45,18 @@ function isShortcut(event: KeyboardEvent | ReactKeyboardEvent, key: string): boo
 
 export function SlotsView() {
   const params = useSearch({ from: "/slots" });
+  useEffect(() => rememberSlotSearch(params), [params]);
   const navigate = useNavigate({ from: "/slots" });
   const { facility } = useCurrentFacility();
-  const { context, bridge } = useBridge();
-  const session = useQuery(sessionQuery());
   const types = useQuery(appointmentTypesQuery());
   const providers = useQuery(providersQuery());
   const facilities = useQuery(facilitiesQuery());
-  const userZone = useMemo(() => browserZone(), []);
+  const { providerName, facilityName, listedProviderName, listedFacilityName, zoneOf, fallbackZone, userZone, appointmentTypes, facilityList } = useSlotDescriber();
+  const { context } = useBridge();
 
   // Defaults: the first appointment type, the header's facility, today in its zone.
   const today = todayIn(facility?.timezone ?? userZone, Date.now());
-  const appointmentTypes = useMemo(() => types.data?.appointmentTypes ?? [], [types.data]);
-  const firstTypeId = appointmentTypes[0]?.id ?? null;
+  const firstTypeId = defaultAppointmentType(appointmentTypes)?.id ?? null;
   const filters = useMemo(() => resolveSlotFilters(params, { appointmentTypeId: firstTypeId, facilityId: facility?.id ?? null, today }), [params, firstTypeId, facility?.id, today]);
   const filtersKey = filters ? JSON.stringify(filters) : "";
   const canRun = filters !== null && isRunnable(filters);
@@ -71,14 +68,6 @@ export function SlotsView() {
     if (slots.data && !slots.isPlaceholderData) setShownFilters(filters);
   }, [slots.data, slots.isPlaceholderData, filters]);
 
-  const providerById = useMemo(() => new Map((providers.data?.providers ?? []).map((provider) => [rawId(provider.id), provider])), [providers.data]);
-  const facilityList = useMemo((): { id: string; name: string; timezone: string; city?: string }[] => facilities.data?.facilities ?? session.data?.facilities ?? [], [facilities.data, session.data]);
-  const facilityById = useMemo(() => new Map(facilityList.map((candidate) => [rawId(candidate.id), candidate])), [facilityList]);
-  const providerName = useCallback((providerId: string) => providerById.get(rawId(providerId))?.displayName ?? "Unlisted provider", [providerById]);
-  const facilityName = useCallback((facilityId: string) => facilityById.get(rawId(facilityId))?.name ?? "Unlisted facility", [facilityById]);
-  const fallbackZone = facility?.timezone ?? userZone;
-  const zoneOf = useCallback((facilityId: string) => facilityById.get(rawId(facilityId))?.timezone ?? fallbackZone, [facilityById, fallbackZone]);
-
   // Slots a live check found gone stay off the list until a list read after that check arrives
   // (the cached list can lag the EHR by up to maxStalenessSeconds).
   const [seenGone, setSeenGone] = useState<ReadonlyMap<string, number>>(new Map());
@@ -87,29 +76,20 @@ export function SlotsView() {
     const listReadAtMs = Date.parse(slots.data.meta.sourceSyncedAt);
     return seenGone.size === 0 ? slots.data.slots : slots.data.slots.filter((slot) => !((seenGone.get(slotKey(slot)) ?? -Infinity) >= listReadAtMs));
   }, [slots.data, seenGone]);
+  const order: SlotOrder = params.order === "time" ? "time" : "provider";
   const days = useMemo(
-    () => groupSlotsByDay(listedSlots, { zoneOf, fallbackZone, providerSortKey: providerName, facilitySortKey: facilityName }),
-    [listedSlots, zoneOf, fallbackZone, providerName, facilityName],
+    () =>
+      order === "time"
+        ? groupSlotsByTime(listedSlots, { zoneOf, fallbackZone })
+        : groupSlotsByDay(listedSlots, { zoneOf, fallbackZone, providerSortKey: providerName, facilitySortKey: facilityName }),
+    [order, listedSlots, zoneOf, fallbackZone, providerName, facilityName],
   );
+  const firstKey = useMemo(() => earliestSlot(days)?.key ?? null, [days]);
   const slotCount = useMemo(() => countSlots(days), [days]);
   const isMultiFacility = (shownFilters?.facilityIds?.length ?? filters?.facilityIds?.length ?? 1) > 1;
 
-  const describe: SlotDescriber = useMemo(() => {
-    const dateOf = (slot: Slot) => localDateOf(Date.parse(slot.startsAt), zoneOf(slot.facilityId));
-    return {
-      phrase: (slot) => slotPhrase(slot, providerName(slot.providerId), dateOf(slot), zoneOf(slot.facilityId)),
-      time: (slot) => `${formatSlotTime(Date.parse(slot.startsAt), zoneOf(slot.facilityId))} ${zoneAbbreviation(Date.parse(slot.startsAt), zoneOf(slot.facilityId))}`,
-      label: (slot) => slotAccessibleName({ slot, providerName: providerName(slot.providerId), localDate: dateOf(slot), zone: zoneOf(slot.facilityId) }),
-      day: (slot) => formatLocalDay(dateOf(slot), { short: true }),
-      providerName,
-      facilityName,
-      appointmentTypeName: (request) => `${appointmentTypeOf(appointmentTypes, request.appointmentTypeId)?.name ?? "Appointment"}${request.isNewPatient ? " (new patient)" : ""}`,
-    };
-  }, [zoneOf, providerName, facilityName, appointmentTypes]);
-
-  // Selecting: one strong check, then a hold (slot-selection-flow.ts).
-  const { flow, state: selection } = useSlotSelection();
-  const canHold = session.data?.capabilities.canHoldSlots ?? true;
+  // Selecting: one strong check, then a hold that joins the user's holds (holds-provider.tsx).
+  const { canHold, holds, select, selection, activity } = useHolds();
   const [isRoleNoticeShown, setRoleNoticeShown] = useState(false);
   const selectionParams = useRef<SelectionParams | null>(null);
   const source = shownFilters ?? filters;
@@ -122,25 +102,27 @@ export function SlotsView() {
   // The slot the user is on (focused, not yet held): if a refresh drops it, say so.
   const watched = useRef<{ key: string; filtersKey: string; text: string } | null>(null);
   const [vanishedText, setVanishedText] = useState<string | null>(null);
-  const heldKey = selection.kind === "held" || selection.kind === "booking" ? slotKey(selection.slot) : null;
+  const heldKeys = useMemo(() => new Set(holds.map((held) => slotKey(held.slot))), [holds]);
   const pendingKey = selection.kind === "checking" || selection.kind === "holding" ? slotKey(selection.slot) : null;
+  const outcome = activity.outcome;
   useEffect(() => {
-    if (selection.kind !== "gone" && selection.kind !== "booked") return;
-    const key = slotKey(selection.slot);
-    setSeenGone((current) => new Map(current).set(key, Math.max(current.get(key) ?? -Infinity, selection.seenGoneAtMs)));
-  }, [selection]);
-  const heldKeyRef = useRef(heldKey);
+    const gone = selection.kind === "gone" ? { slot: selection.slot, seenGoneAtMs: selection.seenGoneAtMs } : outcome?.kind === "booked" ? { slot: outcome.held.slot, seenGoneAtMs: outcome.seenGoneAtMs } : null;
+    if (!gone) return;
+    const key = slotKey(gone.slot);
+    setSeenGone((current) => new Map(current).set(key, Math.max(current.get(key) ?? -Infinity, gone.seenGoneAtMs)));
+  }, [selection, outcome]);
+  const heldKeysRef = useRef(heldKeys);
   useEffect(() => {
-    heldKeyRef.current = heldKey;
-  }, [heldKey]);
+    heldKeysRef.current = heldKeys;
+  }, [heldKeys]);
 
   // Which search the list on screen answers: the previous one while new filters load.
   const displayedKey = slots.isPlaceholderData ? JSON.stringify(shownFilters) : filtersKey;
   const onFocusSlot = useCallback(
-    (entry: GroupedSlot, row: SlotRow, date: string) => {
-      if (entry.key === heldKeyRef.current) return;
-      const zone = isOtherZone(entry.startMs, row.zone, userZone) ? ` ${zoneAbbreviation(entry.startMs, row.zone)}` : "";
-      watched.current = { key: entry.key, filtersKey: displayedKey, text: `The ${formatSlotTime(entry.startMs, row.zone)}${zone} slot with ${providerName(row.providerId)} on ${formatLocalDay(date)} is no longer available.` };
+    (entry: GroupedSlot, _row: SlotRow, date: string) => {
+      if (heldKeysRef.current.has(entry.key)) return;
+      const zone = isOtherZone(entry.startMs, entry.zone, userZone) ? ` ${zoneAbbreviation(entry.startMs, entry.zone)}` : "";
+      watched.current = { key: entry.key, filtersKey: displayedKey, text: `The ${formatSlotTime(entry.startMs, entry.zone)}${zone} slot with ${providerName(entry.slot.providerId)} on ${formatLocalDay(date)} is no longer available.` };
     },
     [displayedKey, providerName, userZone],
   );
@@ -169,31 +151,56 @@ export function SlotsView() {
       if (!selectionFor) return;
       watched.current = null;
       setVanishedText(null);
-      void flow.select(slot, selectionFor);
+      select(slot, selectionFor);
     },
-    [canHold, flow, isListStale],
+    [canHold, select, isListStale],
   );
+
+  // After Search, focus goes to the results' summary once they are in (the form is rebuilt for the new filters).
+  const summaryRef = useRef<HTMLParagraphElement>(null);
+  const isSearchFocusPending = useRef(false);
+  const isSearchSettled = !slots.isFetching && !slots.isPlaceholderData && (slots.data !== undefined || slots.isError);
+  useEffect(() => {
+    if (!isSearchFocusPending.current || !isSearchSettled) return;
+    isSearchFocusPending.current = false;
+    summaryRef.current?.focus();
+  }, [isSearchSettled, slots.dataUpdatedAt, slots.errorUpdatedAt]);
+
+  // Filters edited but not searched: the list still answers the previous search, and says so.
+  const [isFilterDraftChanged, setFilterDraftChanged] = useState(false);
 
   const { refetch } = slots;
   const search = useCallback(
     (next: SlotSearchQuery) => {
       setVanishedText(null);
       watched.current = null;
+      isSearchFocusPending.current = true;
       if (JSON.stringify(next) === filtersKey) void refetch();
-      else void navigate({ search: toSlotSearchParams(next) });
+      else void navigate({ search: { ...toSlotSearchParams(next), order: params.order } });
     },
-    [filtersKey, navigate, refetch],
+    [filtersKey, navigate, refetch, params.order],
   );
 
   // "First available": the earliest slot across the chosen providers, on the F key or the button.
   const listRef = useRef<SlotListHandle>(null);
   const nextAvailableRef = useRef<HTMLHeadingElement>(null);
   const emptyRef = useRef<HTMLDivElement>(null);
-  const jumpToFirstAvailable = useCallback(() => {
-    const first = earliestSlot(days);
-    if (first) listRef.current?.focusSlot(first.key);
+  // "First available" shows the day in time order (the earliest is then the first slot of its day) and focuses it once laid out.
+  const isFirstAvailablePending = useRef(false);
+  const focusFirstAvailable = useCallback(() => {
+    if (firstKey) listRef.current?.focusSlot(firstKey);
     else (nextAvailableRef.current ?? emptyRef.current)?.focus();
-  }, [days]);
+  }, [firstKey]);
+  const jumpToFirstAvailable = useCallback(() => {
+    if (order === "time") return focusFirstAvailable();
+    isFirstAvailablePending.current = true;
+    void navigate({ search: (previous) => ({ ...previous, order: "time" }) });
+  }, [order, focusFirstAvailable, navigate]);
+  useEffect(() => {
+    if (!isFirstAvailablePending.current || order !== "time") return;
+    isFirstAvailablePending.current = false;
+    focusFirstAvailable();
+  }, [order, focusFirstAvailable]);
 
   const onViewKeyDown = (event: ReactKeyboardEvent<HTMLElement>) => {
     if (!isShortcut(event, "f") || isTextEntry(event.target)) return;
@@ -267,6 +274,7 @@ export function SlotsView() {
           isLoadingProviders={providers.isPending}
           isSearching={slots.isFetching}
           onSearch={search}
+          onChangedChange={setFilterDraftChanged}
         />
       ) : (
         <div aria-busy="true" aria-label="Loading the filters" className="grid grid-cols-1 gap-3 rounded-lg border border-slate-200 bg-white p-3 sm:grid-cols-2 lg:grid-cols-3">
@@ -287,8 +295,11 @@ export function SlotsView() {
         </Notice>
       ) : null}
 
+      <PatientAppointments patientId={context.patientId ?? null} providerName={listedProviderName} facilityName={listedFacilityName} zoneOf={zoneOf} userZone={userZone} />
+
       <section data-testid="slot-results" aria-label="Free slots" aria-busy={slots.isFetching} className="space-y-3">
         <ResultsToolbar
+          summaryRef={summaryRef}
           data={slots.data}
           slotCount={slotCount}
           shown={shown}
@@ -299,6 +310,8 @@ export function SlotsView() {
           showsOtherZones={showsOtherZones}
           onRefresh={() => void slots.refetch()}
           onFirstAvailable={jumpToFirstAvailable}
+          order={order}
+          onOrderChange={(next) => void navigate({ search: (previous) => ({ ...previous, order: next }) })}
         />
         {completeness ? (
           <Notice tone="warning" title="This list may be incomplete">
@@ -351,6 +364,13 @@ export function SlotsView() {
             </Notice>
           </div>
         ) : null}
+        {isFilterDraftChanged && slots.data && !isListStale && shown ? (
+          <div data-testid="filters-changed">
+            <Notice tone="info" title="The filters have changed">
+              The list below is still for your last search ({searchLabel(shown, appointmentTypes)}). Press Search to update it.
+            </Notice>
+          </div>
+        ) : null}
         {days.length > 0 && isListStale && shownFilters ? (
           <Notice tone="info" title="This list is from your previous search">
             It is for {searchLabel(shownFilters, appointmentTypes)} and cannot be held. The results for the new filters replace it as soon as they arrive.
@@ -364,8 +384,9 @@ export function SlotsView() {
               providerName={providerName}
               facilityName={isMultiFacility ? facilityName : null}
               userZone={userZone}
-              heldKey={heldKey}
+              heldKeys={heldKeys}
               pendingKey={pendingKey}
+              firstKey={firstKey}
               onSelect={onSelect}
               onFocusSlot={onFocusSlot}
             />
@@ -382,30 +403,9 @@ export function SlotsView() {
         ) : null}
       </section>
 
-      <div className="sticky bottom-0 z-20 empty:hidden">
-        <HoldPanel
-          state={selection}
-          describe={describe}
-          hasPatient={Boolean(context.patientId)}
-          bookingUnavailableReason={bridge.mode === "standalone" ? STANDALONE_BOOKING_REASON : null}
-          onBook={() => void flow.book(context.patientId ?? null)}
-          onCancel={() => flow.cancel()}
-          onRetry={onSelect}
-          onSelectAlternative={onSelect}
-          onSearchAgain={() => {
-            flow.cancel();
-            void slots.refetch();
-          }}
-          onTick={() => flow.expireIfDue()}
-        />
-      </div>
     </ViewFrame>
   );
 }
-
-type AppointmentTypeOption = { id: string; name: string; defaultDurationMinutes: number; newPatientDurationMinutes: number };
-
-const appointmentTypeOf = (types: readonly AppointmentTypeOption[], id: string) => types.find((candidate) => rawId(candidate.id) === rawId(id));
 
 /** "New Patient Visit, 40 min, new patient": what a list was searched for. */
 function searchLabel(query: SlotSearchQuery, types: readonly AppointmentTypeOption[]): string {
@@ -426,6 +426,7 @@ function ViewFrame({ children, onKeyDown }: { children: React.ReactNode; onKeyDo
 }
 
 interface ResultsToolbarProps {
+  summaryRef: React.Ref<HTMLParagraphElement>;
   data: SlotSearchResponse | undefined;
   slotCount: number;
   shown: SlotSearchQuery | null;
@@ -437,13 +438,15 @@ interface ResultsToolbarProps {
   showsOtherZones: boolean;
   onRefresh: () => void;
   onFirstAvailable: () => void;
+  order: SlotOrder;
+  onOrderChange: (order: SlotOrder) => void;
 }
 
-function ResultsToolbar({ data, slotCount, shown, isFetching, isPlaceholderData, hasFailed, userZone, showsOtherZones, onRefresh, onFirstAvailable }: ResultsToolbarProps) {
+function ResultsToolbar({ summaryRef, data, slotCount, shown, isFetching, isPlaceholderData, hasFailed, userZone, showsOtherZones, onRefresh, onFirstAvailable, order, onOrderChange }: ResultsToolbarProps) {
   return (
     <div className="flex flex-wrap items-start justify-between gap-x-4 gap-y-2 rounded-lg border border-slate-200 bg-white p-3">
       <div className="min-w-0 space-y-1 text-sm">
-        <p role="status" className="font-medium">
+        <p ref={summaryRef} tabIndex={-1} role="status" data-testid="slot-summary" className="font-medium outline-none focus-visible:ring-2 focus-visible:ring-brand-600">
           {isPlaceholderData
             ? "Searching with the new filters; the previous list is shown meanwhile…"
             : hasFailed
@@ -463,6 +466,25 @@ function ResultsToolbar({ data, slotCount, shown, isFetching, isPlaceholderData,
         {showsOtherZones ? <p className="text-xs text-slate-600">Times are the facility's local time; the zone is named where it differs from yours ({userZone.replaceAll("_", " ")}).</p> : null}
       </div>
       <div className="flex flex-wrap gap-2">
+        <div role="group" aria-label="Show slots" className="inline-flex rounded-md border border-slate-300 bg-white p-0.5">
+          {(
+            [
+              ["provider", "By provider"],
+              ["time", "In time order"],
+            ] as const
+          ).map(([value, label]) => (
+            <button
+              key={value}
+              type="button"
+              data-testid={`order-${value}`}
+              aria-pressed={order === value}
+              onClick={() => onOrderChange(value)}
+              className={`min-h-8 rounded px-2 text-sm font-medium focus-visible:outline-2 focus-visible:outline-brand-600 ${order === value ? "bg-brand-700 text-white" : "text-slate-800 hover:bg-slate-100"}`}
+            >
+              {label}
+            </button>
+          ))}
+        </div>
         <Button data-testid="first-available" variant="primary" aria-keyshortcuts="f" title="Jump to the earliest slot (F)" onClick={onFirstAvailable} disabled={!data || isPlaceholderData}>
           First available <kbd className="rounded border border-white/60 px-1 text-xs">F</kbd>
         </Button>

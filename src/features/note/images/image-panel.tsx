@@ -240,6 +240,6 @@ function OutcomeNotice({ outcome, isPending, onRetry }: { outcome: DeleteOutcome
         />
       );
     case "other":
-      return <ApiErrorNotice error={outcome.error} onRetry={onRetry} />;
+      return <ApiErrorNotice error={outcome.error} onRetry={onRetry} kind="write" />;
   }
 }

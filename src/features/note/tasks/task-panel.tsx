@@ -132,7 +132,7 @@ function FailureNotice({ error, isPending, onRetry }: { error: unknown; isPendin
         </Notice>
       );
     case "other": {
-      const described = describeApiError(error);
+      const described = describeApiError(error, "write");
       return (
         <Notice tone="error" title={described.title} actions={described.canRetry ? retryButton : undefined}>
           {described.detail} Your text is kept.

@@ -1,0 +1,187 @@
+import type { FrameLocator } from "@playwright/test";
+import { expect, test } from "./support/fixtures.ts";
+import { holdsOf } from "./support/holds.ts";
+import { ORG_A, expectAccessible, saveScreenshot, sandboxNotes } from "./support/sandbox.ts";
+import {
+  UPPER_WEST_SIDE,
+  addDays,
+  appointmentType,
+  focusedInApp,
+  frontDeskSession,
+  hostLog,
+  listedSlots,
+  liveSlot,
+  openSlotFinder,
+  resetSandbox,
+  results,
+  resultsStatus,
+  search,
+  searchForm,
+  setFilters,
+  slotButton,
+  syncOrganization,
+  todayIn,
+} from "./support/slots.ts";
+
+// A hold belongs to the front-desk user, not to a view (issue 13 item 2):
+// kept by the BFF, listed in a bar under every view, surviving navigation
+// and a reload; a basket of up to three; a change of patient asked about.
+// And the slot finder's own truths: first available in time order and
+// marked, focus after a search, filters changed but not searched. Each test
+// searches its own window: the BFF's cache outlives the emulator's reset.
+
+test.beforeEach(async () => {
+  await resetSandbox();
+});
+
+const nav = (app: FrameLocator) => app.getByRole("navigation", { name: "Tandem" });
+
+test("a hold stays with the user across views and a reload, and is booked from another view", async ({ page }) => {
+  const ape = await appointmentType("APE");
+  const today = await todayIn(UPPER_WEST_SIDE.timezone);
+  const { userId, patientId } = await frontDeskSession();
+  const app = await openSlotFinder(page);
+  await setFilters(app, { typeId: ape.id, endDate: addDays(today, 9) });
+  await search(app);
+  const [target] = await listedSlots(app);
+  if (!target) throw new Error("no annual exam slot listed");
+  await slotButton(app, target).click();
+
+  const bar = app.getByTestId("holds-bar");
+  const held = bar.getByTestId("hold-panel");
+  await expect(held).toHaveAttribute("data-state", "held");
+  await expect(bar).toContainText("You are holding 1 slot");
+  await expect(bar.getByTestId("held-appointment-type")).toHaveText("Annual Physical Exam, 30 minutes");
+  // "Held for" names the patient open in the EHR, as the banner does.
+  const patientName = await app.getByTestId("patient-name").innerText();
+  await expect(bar.getByTestId("held-for")).toHaveText(`for ${patientName.split(" ").slice(0, 2).join(" ")}`);
+  const stored = await holdsOf(ORG_A, userId);
+  expect(stored).toHaveLength(1);
+  expect(stored[0]).toMatchObject({ patientId, appointmentTypeId: ape.id, isNewPatient: false });
+
+  // Slots → Availability: the hold is still there, under the other view.
+  await nav(app).getByRole("link", { name: "Availability" }).click();
+  await expect(app.getByRole("heading", { level: 1 })).not.toHaveText("Find a slot");
+  await expect(held).toHaveAttribute("data-state", "held");
+  await saveScreenshot(page, "holds-bar-availability");
+  await expectAccessible(page);
+  // … and back to Slots: the same search, not the defaults, with the slot marked held.
+  await nav(app).getByRole("link", { name: "Slots" }).click();
+  await expect(searchForm(app).getByLabel("Appointment type")).toHaveValue(ape.id);
+  await expect(searchForm(app).getByLabel("To", { exact: true })).toHaveValue(addDays(today, 9));
+  await expect(held).toHaveAttribute("data-state", "held");
+
+  // A reload of the whole EHR page: the hold is read back from the BFF.
+  await page.reload();
+  await expect(app.getByTestId("holds-bar").getByTestId("hold-panel")).toHaveAttribute("data-state", "held", { timeout: 15_000 });
+  await expect(app.getByTestId("hold-countdown")).toHaveText(/^0\d:[0-5]\d$/);
+
+  // Booked from the Availability view: the confirmation takes focus and names the EHR's reference.
+  await nav(app).getByRole("link", { name: "Availability" }).click();
+  await app.getByTestId("book-in-ehr").click();
+  const booked = app.getByTestId("hold-panel");
+  await expect(booked).toHaveAttribute("data-state", "booked");
+  await expect(booked).toBeFocused();
+  const sent = (await hostLog(page)).find((entry) => entry.direction === "out" && entry.type === "tandem:booked");
+  await expect(app.getByTestId("booked-reference")).toContainText(`EHR appointment ${String(sent?.data?.reference)}`);
+  await expect.poll(() => holdsOf(ORG_A, userId)).toEqual([]);
+
+  // The patient's upcoming appointments beside the slots show it once the service has synced.
+  await syncOrganization();
+  await nav(app).getByRole("link", { name: "Slots" }).click();
+  const upcoming = app.getByTestId("patient-appointments");
+  await expect(upcoming.getByTestId("patient-appointment").first()).toBeVisible({ timeout: 15_000 });
+});
+
+test("a basket of three holds: a fourth is refused without touching the service, and booking one releases the others", async ({ page }) => {
+  const fu = await appointmentType("FU");
+  const today = await todayIn(UPPER_WEST_SIDE.timezone);
+  const { userId } = await frontDeskSession();
+  const app = await openSlotFinder(page);
+  await setFilters(app, { typeId: fu.id, startDate: addDays(today, 1), endDate: addDays(today, 8) });
+  await search(app);
+  const listed = await listedSlots(app);
+  if (listed.length < 4) throw new Error("fewer than four follow-up slots listed");
+  const bar = app.getByTestId("holds-bar");
+  for (const [index, slot] of listed.slice(0, 3).entries()) {
+    await slotButton(app, slot).click();
+    await expect(bar.getByTestId("hold-panel")).toHaveCount(index + 1);
+  }
+  await expect(bar).toContainText("You are holding 3 slots");
+  await saveScreenshot(page, "holds-basket");
+
+  const fourth = listed[3];
+  if (!fourth) throw new Error("no fourth slot");
+  const before = await liveSlot(fourth, { appointmentTypeId: fu.id, isNewPatient: false }, UPPER_WEST_SIDE.timezone);
+  await slotButton(app, fourth).click();
+  await expect(app.getByTestId("selection-panel")).toHaveAttribute("data-state", "basketFull");
+  await expect(app.getByTestId("selection-panel")).toContainText("You already hold 3 slots");
+  expect((await liveSlot(fourth, { appointmentTypeId: fu.id, isNewPatient: false }, UPPER_WEST_SIDE.timezone))?.remainingCapacity).toBe(before?.remainingCapacity);
+
+  await bar.getByTestId("hold-panel").nth(1).getByTestId("book-in-ehr").click();
+  const booked = app.locator('[data-testid="hold-panel"][data-state="booked"]');
+  await expect(booked).toContainText("and so were the 2 other slots held for this patient");
+  await expect(bar.locator('[data-testid="hold-panel"][data-state="held"]')).toHaveCount(0);
+  await expect.poll(() => holdsOf(ORG_A, userId)).toEqual([]);
+});
+
+test("when the patient changes in the EHR, the app asks before dropping a hold, and releases it on request", async ({ page }) => {
+  const tele = await appointmentType("TELE");
+  const today = await todayIn(UPPER_WEST_SIDE.timezone);
+  const { userId, patientId } = await frontDeskSession();
+  const app = await openSlotFinder(page);
+  await setFilters(app, { typeId: tele.id, endDate: addDays(today, 8) });
+  await search(app);
+  const [target] = await listedSlots(app);
+  if (!target) throw new Error("no telehealth slot listed");
+  await slotButton(app, target).click();
+  const bar = app.getByTestId("holds-bar");
+  await expect(bar.getByTestId("hold-panel")).toHaveAttribute("data-state", "held");
+
+  const other = (await sandboxNotes(ORG_A)).map((note) => note.patientId).find((id) => id !== patientId);
+  if (!other) throw new Error("no second patient");
+  await page.locator("#host-patient").selectOption(other);
+  await expect(bar).toContainText("The patient changed in the EHR");
+  await expect(bar.getByTestId("held-for")).toHaveText("for the patient open before");
+  await expect(bar.getByTestId("book-in-ehr")).toHaveCount(0);
+  // Still held until the user says otherwise.
+  expect(await holdsOf(ORG_A, userId)).toHaveLength(1);
+  await saveScreenshot(page, "holds-patient-changed");
+  await bar.getByRole("button", { name: "Release it" }).click();
+  await expect(bar.getByTestId("hold-panel")).toHaveCount(0);
+  await expect.poll(() => holdsOf(ORG_A, userId)).toEqual([]);
+});
+
+test("First available lays the days out in time order and marks the earliest; Search with Enter puts focus on the results; changed filters are flagged until searched", async ({ page }) => {
+  const fbse = await appointmentType("FBSE");
+  const tele = await appointmentType("TELE");
+  const today = await todayIn(UPPER_WEST_SIDE.timezone);
+  const app = await openSlotFinder(page);
+  await setFilters(app, { typeId: tele.id, endDate: addDays(today, 6) });
+  // Enter in a field searches; focus lands on the results' summary, not the page body.
+  await searchForm(app).getByLabel("To", { exact: true }).press("Enter");
+  await expect(resultsStatus(app)).toHaveText(/free slots?,/);
+  await expect(app.getByTestId("slot-summary")).toBeFocused();
+
+  await app.getByTestId("first-available").click();
+  await expect(app.getByTestId("order-time")).toHaveAttribute("aria-pressed", "true");
+  const focused = await focusedInApp(app);
+  const listed = await listedSlots(app);
+  expect(focused.startsAt).toBe(listed[0]?.startsAt);
+  await expect(app.locator('[data-first-available="true"]')).toHaveCount(1);
+  await expect(app.locator('[data-first-available="true"]')).toContainText("First available");
+  // In time order, across providers: no slot of a day above an earlier one.
+  const starts = listed.map((slot) => Date.parse(slot.startsAt));
+  expect(starts).toEqual([...starts].sort((a, b) => a - b));
+  await saveScreenshot(page, "slots-time-order");
+  await expectAccessible(page);
+  // The mark stays in the grouping by provider.
+  await app.getByTestId("order-provider").click();
+  await expect(app.locator('[data-first-available="true"]')).toHaveCount(1);
+
+  // A changed type, not yet searched: the list says it is for the last search.
+  await setFilters(app, { typeId: fbse.id });
+  await expect(results(app).getByTestId("filters-changed")).toContainText("still for your last search (Telehealth Visit, 15 min)");
+  await search(app);
+  await expect(results(app).getByTestId("filters-changed")).toHaveCount(0);
+});

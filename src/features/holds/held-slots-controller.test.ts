@@ -1,0 +1,157 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { HeldSlot } from "../../../contract/app-api/slots.ts";
+import type { BookingRequest } from "../../../contract/bridge/messages.ts";
+import type { BookedInEhr } from "../../bridge/app-link.ts";
+import { HeldSlotsController, type HeldSlotsDeps } from "./held-slots-controller.ts";
+
+const NOW = Date.parse("2026-12-01T14:00:00.000Z");
+
+function heldSlot(id: string, overrides: Partial<HeldSlot> = {}): HeldSlot {
+  return {
+    id,
+    slot: { providerId: "prv_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", facilityId: "fac_11111111111111111111111111111111", startsAt: "2026-12-01T10:00:00-05:00", endsAt: "2026-12-01T10:20:00-05:00" },
+    appointmentTypeId: "atp_dddddddddddddddddddddddddddddddd",
+    slotLengthMinutes: 20,
+    isNewPatient: false,
+    patientId: "patient-7",
+    expiresAt: "2026-12-01T14:05:00.000Z",
+    heldAt: "2026-12-01T14:00:00.000Z",
+    ...overrides,
+  };
+}
+
+class Declined extends Error {}
+
+function deferred<T>() {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((ok) => {
+    resolve = ok;
+  });
+  return { promise, resolve };
+}
+
+function fakeDeps() {
+  const calls = { release: [] as string[], book: [] as BookingRequest[], removed: [] as string[], holdsChanged: 0, slotsChanged: 0 };
+  const answers = {
+    book: (): Promise<BookedInEhr> => Promise.resolve({ appointmentId: "3f0c9a52-1111-4222-8333-444455556666", reference: "EHR-3F0C9A52" }),
+    release: (): Promise<unknown> => Promise.resolve({ released: true }),
+  };
+  const deps: HeldSlotsDeps = {
+    release: (holdId) => {
+      calls.release.push(holdId);
+      return answers.release();
+    },
+    book: (request) => {
+      calls.book.push(request);
+      return answers.book();
+    },
+    declineReason: (error) => (error instanceof Declined ? error.message : null),
+    addHeld: () => undefined,
+    removeHeld: (ids) => calls.removed.push(...ids),
+    holdsChanged: () => {
+      calls.holdsChanged += 1;
+    },
+    slotsChanged: () => {
+      calls.slotsChanged += 1;
+    },
+    now: () => Date.now(),
+  };
+  return { calls, answers, controller: new HeldSlotsController(deps) };
+}
+
+beforeEach(() => {
+  vi.useFakeTimers({ now: NOW });
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe("booking a held slot", () => {
+  it("books it in the EHR as it is held (type, flag, time) for the open patient, keeps the EHR's reference, and releases the hold", async () => {
+    const { controller, calls } = fakeDeps();
+    const held = heldSlot("hold-1");
+    await controller.book(held, "patient-7", [held]);
+    expect(calls.book).toEqual([
+      { holdId: "hold-1", providerId: held.slot.providerId, facilityId: held.slot.facilityId, startsAt: held.slot.startsAt, endsAt: held.slot.endsAt, appointmentTypeId: held.appointmentTypeId, isNewPatient: false, patientId: "patient-7" },
+    ]);
+    expect(controller.getActivity().outcome).toMatchObject({ kind: "booked", held: { id: "hold-1" }, appointment: { reference: "EHR-3F0C9A52" }, releasedOthers: [] });
+    expect(calls.release).toEqual(["hold-1"]);
+    expect(calls.slotsChanged).toBe(1);
+  });
+
+  it("releases the other slots held for the same patient, and only those", async () => {
+    const { controller, calls } = fakeDeps();
+    const chosen = heldSlot("hold-1");
+    const otherForPatient = heldSlot("hold-2", { slot: { ...chosen.slot, startsAt: "2026-12-03T15:30:00-05:00", endsAt: "2026-12-03T15:50:00-05:00" } });
+    const forAnotherPatient = heldSlot("hold-3", { patientId: "patient-9" });
+    await controller.book(chosen, "patient-7", [chosen, otherForPatient, forAnotherPatient]);
+    expect(calls.release.sort()).toEqual(["hold-1", "hold-2"]);
+    expect(calls.removed).toEqual(["hold-1", "hold-2"]);
+    expect(controller.getActivity().outcome).toMatchObject({ kind: "booked", releasedOthers: [{ id: "hold-2" }] });
+  });
+
+  it("keeps the hold and says why when the EHR declines", async () => {
+    const { controller, calls, answers } = fakeDeps();
+    answers.book = () => Promise.reject(new Declined("The patient already has an appointment then"));
+    await controller.book(heldSlot("hold-1"), "patient-7", []);
+    expect(controller.getActivity().notices.get("hold-1")).toEqual({ kind: "declined", reason: "The patient already has an appointment then" });
+    expect(controller.getActivity().booking.size).toBe(0);
+    expect(calls.release).toEqual([]);
+  });
+
+  it("books once when Book is pressed twice", async () => {
+    const { controller, calls, answers } = fakeDeps();
+    const booking = deferred<BookedInEhr>();
+    answers.book = () => booking.promise;
+    const held = heldSlot("hold-1");
+    const first = controller.book(held, "patient-7", [held]);
+    void controller.book(held, "patient-7", [held]);
+    void controller.release(held);
+    expect(controller.getActivity().booking.has("hold-1")).toBe(true);
+    booking.resolve({ appointmentId: "a", reference: null });
+    await first;
+    expect(calls.book).toHaveLength(1);
+    expect(controller.getActivity().outcome?.kind).toBe("booked");
+  });
+
+  it("counts the hold as expired when the EHR fails after the deadline", async () => {
+    const { controller, answers } = fakeDeps();
+    answers.book = () => {
+      vi.setSystemTime(NOW + 301_000);
+      return Promise.reject(new Error("timeout"));
+    };
+    await controller.book(heldSlot("hold-1"), "patient-7", []);
+    expect(controller.getActivity().outcome).toMatchObject({ kind: "expired", held: { id: "hold-1" } });
+  });
+});
+
+describe("releasing and expiry", () => {
+  it("releases on request and says so; a failed release keeps it listed with a notice", async () => {
+    const { controller, calls, answers } = fakeDeps();
+    await controller.release(heldSlot("hold-1"));
+    expect(controller.getActivity().outcome).toMatchObject({ kind: "released" });
+    answers.release = () => Promise.reject(new Error("503"));
+    await controller.release(heldSlot("hold-2"));
+    expect(controller.getActivity().notices.get("hold-2")?.kind).toBe("releaseFailed");
+    expect(controller.getActivity().outcome).toBeNull();
+    expect(calls.holdsChanged).toBe(2);
+  });
+
+  it("expires only at the deadline, counted from when this page sent the hold request", () => {
+    const { controller, calls } = fakeDeps();
+    const held = heldSlot("hold-1", { expiresAt: "2026-12-01T14:10:00.000Z" });
+    controller.added({ response: { hold: { id: "hold-1", status: "active", expiresAt: held.expiresAt }, held }, deadlineMs: NOW + 300_000, liveRead: { serviceMs: NOW, localMs: NOW } });
+    vi.setSystemTime(NOW + 299_000);
+    controller.expire(held);
+    expect(controller.getActivity().outcome).toBeNull();
+    vi.setSystemTime(NOW + 300_000);
+    controller.expire(held);
+    expect(controller.getActivity().outcome).toMatchObject({ kind: "expired" });
+    expect(calls.release).toEqual(["hold-1"]);
+  });
+
+  it("uses the stored expiry for a hold listed after a reload", () => {
+    const { controller } = fakeDeps();
+    expect(controller.deadlineOf(heldSlot("hold-1"))).toBe(Date.parse("2026-12-01T14:05:00.000Z"));
+  });
+});

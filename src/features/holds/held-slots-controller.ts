@@ -1,0 +1,187 @@
+import type { HeldSlot } from "../../../contract/app-api/slots.ts";
+import type { BookingRequest } from "../../../contract/bridge/messages.ts";
+import type { BookedInEhr } from "../../bridge/app-link.ts";
+import type { FreshHold, LiveRead } from "../slots/slot-selection-flow.ts";
+
+// What the user does with the slots they hold (DESIGN.md: a hold belongs to
+// the user, not to a view). The holds themselves are the BFF's (GET
+// /api/holds); this keeps what happens to them in this page: a booking in
+// flight, the EHR's answer, the outcome to show (booked, expired, released).
+// A hold ends only by booking, an explicit release or expiry; booking one
+// slot of the basket releases the patient's others. Plain TypeScript with its
+// effects injected, so the rules are tested without a browser.
+
+export type HoldNotice = { kind: "declined"; reason: string } | { kind: "bookFailed"; error: unknown } | { kind: "releaseFailed"; error: unknown };
+
+export type HoldOutcome =
+  /** `seenGoneAtMs`: the booking, on the service's clock (estimated); a cached list older than that still shows the slot. */
+  | { kind: "booked"; held: HeldSlot; appointment: BookedInEhr; releasedOthers: HeldSlot[]; seenGoneAtMs: number }
+  | { kind: "expired"; held: HeldSlot }
+  | { kind: "released"; held: HeldSlot };
+
+export interface HoldsActivity {
+  /** Hold ids the EHR is booking now. */
+  booking: ReadonlySet<string>;
+  notices: ReadonlyMap<string, HoldNotice>;
+  /** The latest outcome, until dismissed. */
+  outcome: HoldOutcome | null;
+}
+
+export interface HeldSlotsDeps {
+  release: (holdId: string) => Promise<unknown>;
+  /** Asks the EHR to book over the bridge. */
+  book: (request: BookingRequest) => Promise<BookedInEhr>;
+  /** The EHR's reason when it declined the booking, else null (a timeout, a closed bridge). */
+  declineReason: (error: unknown) => string | null;
+  /** Puts a hold just made into the list of holds at once. */
+  addHeld: (held: HeldSlot) => void;
+  /** Takes holds off the list at once (the store agrees once the release lands). */
+  removeHeld: (holdIds: readonly string[]) => void;
+  /** Refetch the holds from the store. */
+  holdsChanged: () => void;
+  slotsChanged: () => void;
+  now?: () => number;
+}
+
+const sameId = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+
+export class HeldSlotsController {
+  private activity: HoldsActivity = { booking: new Set(), notices: new Map(), outcome: null };
+  private readonly listeners = new Set<() => void>();
+  /** Holds made in this page: their countdown runs from when the request was sent, and when the EHR was read live. */
+  private readonly timings = new Map<string, { deadlineMs: number; liveRead: LiveRead }>();
+  private readonly now: () => number;
+
+  constructor(private readonly deps: HeldSlotsDeps) {
+    this.now = deps.now ?? Date.now;
+  }
+
+  getActivity = (): HoldsActivity => this.activity;
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  /** When the hold runs out on this browser's clock. */
+  deadlineOf(held: HeldSlot): number {
+    return this.timings.get(held.id)?.deadlineMs ?? Date.parse(held.expiresAt);
+  }
+
+  /** The selection flow has just held a slot. */
+  added(fresh: FreshHold): void {
+    this.timings.set(fresh.response.held.id, { deadlineMs: fresh.deadlineMs, liveRead: fresh.liveRead });
+    this.deps.addHeld(fresh.response.held);
+  }
+
+  /**
+   * "Book in EHR" for one held slot, for the patient open in the EHR. Once
+   * booked, the hold has done its job and is released, and so are the
+   * other slots held for the same patient (the basket was a choice between them).
+   */
+  async book(held: HeldSlot, patientId: string | null, basket: readonly HeldSlot[]): Promise<void> {
+    if (this.activity.booking.has(held.id)) return;
+    this.update({ booking: new Set(this.activity.booking).add(held.id), notices: without(this.activity.notices, held.id) });
+    let appointment: BookedInEhr;
+    try {
+      appointment = await this.deps.book({
+        holdId: held.id,
+        providerId: held.slot.providerId,
+        facilityId: held.slot.facilityId,
+        startsAt: held.slot.startsAt,
+        endsAt: held.slot.endsAt,
+        appointmentTypeId: held.appointmentTypeId,
+        isNewPatient: held.isNewPatient,
+        patientId,
+      });
+    } catch (error) {
+      const booking = withoutMember(this.activity.booking, held.id);
+      if (this.now() >= this.deadlineOf(held)) {
+        this.update({ booking });
+        this.expire(held, { force: true });
+        return;
+      }
+      const reason = this.deps.declineReason(error);
+      this.update({ booking, notices: new Map(this.activity.notices).set(held.id, reason === null ? { kind: "bookFailed", error } : { kind: "declined", reason }) });
+      return;
+    }
+    const others = basket.filter((candidate) => !sameId(candidate.id, held.id) && candidate.patientId === held.patientId);
+    const timing = this.timings.get(held.id);
+    const seenGoneAtMs = timing ? timing.liveRead.serviceMs + (this.now() - timing.liveRead.localMs) : this.now();
+    this.deps.removeHeld([held.id, ...others.map((other) => other.id)]);
+    this.update({ booking: withoutMember(this.activity.booking, held.id), outcome: { kind: "booked", held, appointment, releasedOthers: others, seenGoneAtMs } });
+    await Promise.all([held, ...others].map((done) => this.releaseQuietly(done.id)));
+    this.deps.holdsChanged();
+    this.deps.slotsChanged();
+  }
+
+  /** "Release": gives the slot back. A failed release keeps the hold listed and says so. */
+  async release(held: HeldSlot): Promise<void> {
+    if (this.activity.booking.has(held.id)) return;
+    this.deps.removeHeld([held.id]);
+    this.update({ notices: without(this.activity.notices, held.id), outcome: { kind: "released", held } });
+    try {
+      await this.deps.release(held.id);
+      this.timings.delete(held.id);
+    } catch (error) {
+      this.update({ notices: new Map(this.activity.notices).set(held.id, { kind: "releaseFailed", error }), outcome: null });
+    }
+    this.deps.holdsChanged();
+    this.deps.slotsChanged();
+  }
+
+  /** Releases every listed hold of a patient (the user confirmed it when switching patient). */
+  async releaseAll(holds: readonly HeldSlot[]): Promise<void> {
+    for (const held of holds) await this.release(held);
+  }
+
+  /** The countdown reached zero: say so and give the slot back (our count errs early, so "expired" is true for everyone). */
+  expire(held: HeldSlot, options: { force?: boolean } = {}): void {
+    if (!options.force && (this.activity.booking.has(held.id) || this.now() < this.deadlineOf(held))) return;
+    this.deps.removeHeld([held.id]);
+    this.update({ notices: without(this.activity.notices, held.id), outcome: { kind: "expired", held } });
+    void this.releaseQuietly(held.id).then(() => {
+      this.deps.holdsChanged();
+      this.deps.slotsChanged();
+    });
+  }
+
+  dismissOutcome(): void {
+    if (this.activity.outcome !== null) this.update({ outcome: null });
+  }
+
+  dismissNotices(): void {
+    if (this.activity.notices.size > 0) this.update({ notices: new Map() });
+  }
+
+  dismissNotice(holdId: string): void {
+    if (this.activity.notices.has(holdId)) this.update({ notices: without(this.activity.notices, holdId) });
+  }
+
+  private async releaseQuietly(holdId: string): Promise<void> {
+    this.timings.delete(holdId);
+    try {
+      await this.deps.release(holdId);
+    } catch {
+      // The hold runs out on its own, in the service and in the store.
+    }
+  }
+
+  private update(changes: Partial<HoldsActivity>): void {
+    this.activity = { ...this.activity, ...changes };
+    for (const listener of [...this.listeners]) listener();
+  }
+}
+
+function without<V>(map: ReadonlyMap<string, V>, key: string): ReadonlyMap<string, V> {
+  if (!map.has(key)) return map;
+  const next = new Map(map);
+  next.delete(key);
+  return next;
+}
+
+function withoutMember(set: ReadonlySet<string>, key: string): ReadonlySet<string> {
+  const next = new Set(set);
+  next.delete(key);
+  return next;
+}

@@ -1,0 +1,175 @@
+import { useQuery } from "@tanstack/react-query";
+import { useCallback, useEffect, useRef, useState } from "react";
+import type { HeldSlot } from "../../../contract/app-api/slots.ts";
+import { contextPatientQuery } from "../../api/patient-query.ts";
+import { sessionQuery } from "../../api/session-query.ts";
+import { useBridge } from "../../bridge/bridge-provider.tsx";
+import { STANDALONE_BOOKING_REASON } from "../../bridge/standalone-link.ts";
+import { ApiErrorNotice } from "../../components/shell/api-error-notice.tsx";
+import { Button } from "../../components/ui/button.tsx";
+import { Notice } from "../../components/ui/notice.tsx";
+import { useSlotDescriber, type SlotDescriber } from "../slots/use-slot-describer.ts";
+import { HeldAs, HeldSlotCard } from "./held-slot-card.tsx";
+import type { HoldOutcome } from "./held-slots-controller.ts";
+import { useHolds } from "./holds-provider.tsx";
+import { SelectionPanel } from "./selection-panel.tsx";
+
+// "You are holding …": the user's holds at the foot of every view, with the
+// slot being chosen above them and the latest outcome (booked, expired,
+// released). Holds made for a patient who is no longer open in the EHR are
+// kept until the user says what to do with them.
+
+/** "Alvarez, Maria" when the organization lets Tandem read the open patient, else null. */
+function useOpenPatientName(patientId: string | null): string | null {
+  const session = useQuery(sessionQuery());
+  const canRead = session.data?.capabilities.canReadPatients ?? false;
+  const patient = useQuery({ ...contextPatientQuery(patientId ?? ""), enabled: patientId !== null && canRead });
+  if (!patient.data) return null;
+  return `${patient.data.patient.lastName}, ${patient.data.patient.firstName}`;
+}
+
+export function HoldsBar() {
+  const { canHold, holds, holdsError, refetchHolds, controller, activity, flow, selection, select } = useHolds();
+  const { bridge, context } = useBridge();
+  const { describe } = useSlotDescriber();
+  const openPatientId = context.patientId ?? null;
+  const openPatientName = useOpenPatientName(openPatientId);
+  // Holds of a patient who is no longer open that the user chose to keep: not asked about again.
+  const [keptForOtherPatient, setKeptForOtherPatient] = useState<ReadonlySet<string>>(new Set());
+
+  const isOtherPatient = useCallback((held: HeldSlot) => held.patientId !== null && held.patientId !== openPatientId, [openPatientId]);
+  const otherPatientHolds = holds.filter(isOtherPatient);
+  const unconfirmed = otherPatientHolds.filter((held) => !keptForOtherPatient.has(held.id));
+
+  if (!canHold) return null;
+  if (holds.length === 0 && activity.outcome === null && selection.kind === "idle" && !holdsError) return null;
+
+  const patientText = (held: HeldSlot) => {
+    if (isOtherPatient(held)) return "for the patient open before";
+    if (held.patientId === null && openPatientId === null) return "with no patient open";
+    return openPatientName ? `for ${openPatientName}` : "for this patient";
+  };
+  const cannotBookReason = (held: HeldSlot): string | null => {
+    if (bridge.mode === "standalone") return STANDALONE_BOOKING_REASON;
+    if (isOtherPatient(held)) return "Held for the patient who was open before: open that patient in the EHR to book it, or release it.";
+    if (openPatientId === null) return "No patient is open in the EHR: open the patient there to book.";
+    return null;
+  };
+
+  return (
+    <section data-testid="holds-bar" aria-label="Your holds" className="sticky bottom-0 z-20 space-y-2 border-t border-slate-200 bg-slate-50/95 p-2 shadow-[0_-4px_12px_rgba(15,23,42,0.08)] backdrop-blur">
+      <div className="mx-auto max-h-[55vh] max-w-6xl space-y-2 overflow-y-auto">
+        <SelectionPanel state={selection} describe={describe} onCancel={() => flow.cancel()} onSelect={(slot) => selection.kind !== "idle" && select(slot, selection.params)} />
+        {activity.outcome ? <OutcomeNotice outcome={activity.outcome} describe={describe} onDismiss={() => controller.dismissOutcome()} /> : null}
+        {holdsError && holds.length === 0 ? <ApiErrorNotice error={holdsError} onRetry={refetchHolds} /> : null}
+        {unconfirmed.length > 0 ? (
+          <Notice
+            tone="warning"
+            title="The patient changed in the EHR"
+            actions={
+              <>
+                <Button variant="secondary" onClick={() => void controller.releaseAll(unconfirmed)}>
+                  Release {unconfirmed.length === 1 ? "it" : "them"}
+                </Button>
+                <Button variant="ghost" onClick={() => setKeptForOtherPatient(new Set([...keptForOtherPatient, ...unconfirmed.map((held) => held.id)]))}>
+                  Keep holding
+                </Button>
+              </>
+            }
+          >
+            You hold {unconfirmed.length === 1 ? "a slot" : `${unconfirmed.length} slots`} for the patient who was open before. Release {unconfirmed.length === 1 ? "it" : "them"}, or keep holding while you come back to that patient.
+          </Notice>
+        ) : null}
+        {holds.length > 0 ? (
+          <div>
+            <h2 className="px-1 text-sm font-semibold">
+              <span aria-hidden="true">✓ </span>You are holding {holds.length === 1 ? "1 slot" : `${holds.length} slots`}
+              {holds.length > 1 ? <span className="font-normal text-slate-700"> · booking one releases the others held for the same patient</span> : null}
+            </h2>
+            <ul className="mt-1 space-y-2">
+              {holds.map((held) => (
+                <HeldSlotCard
+                  key={held.id}
+                  held={held}
+                  describe={describe}
+                  patientText={patientText(held)}
+                  deadlineMs={controller.deadlineOf(held)}
+                  isBooking={activity.booking.has(held.id)}
+                  notice={activity.notices.get(held.id) ?? null}
+                  cannotBookReason={cannotBookReason(held)}
+                  onBook={() => void controller.book(held, openPatientId, holds)}
+                  onRelease={() => void controller.release(held)}
+                  onExpired={() => controller.expire(held)}
+                />
+              ))}
+            </ul>
+          </div>
+        ) : null}
+      </div>
+    </section>
+  );
+}
+
+function OutcomeNotice({ outcome, describe, onDismiss }: { outcome: HoldOutcome; describe: SlotDescriber; onDismiss: () => void }) {
+  const ref = useRef<HTMLDivElement>(null);
+  // After booking, focus moves to the confirmation (not to the page body), so the next key press starts from it.
+  useEffect(() => {
+    if (outcome.kind === "booked") ref.current?.focus();
+  }, [outcome]);
+  const { held } = outcome;
+  const dismiss = (
+    <Button variant="secondary" onClick={onDismiss}>
+      {outcome.kind === "booked" ? "Done" : "Dismiss"}
+    </Button>
+  );
+  switch (outcome.kind) {
+    case "booked":
+      return (
+        <div ref={ref} tabIndex={-1} data-testid="hold-panel" data-state="booked" className="rounded-lg border-2 border-brand-700 bg-white p-3 outline-none focus-visible:ring-2 focus-visible:ring-brand-600">
+          <div role="status">
+            <h2 className="text-base font-semibold">
+              <span aria-hidden="true">✓ </span>Booked in the EHR
+            </h2>
+            <p className="text-sm">
+              <HeldAs held={held} describe={describe} />
+              <br />
+              <span className="font-semibold">{describe.phrase(held.slot)}</span>
+              <span className="text-slate-700"> · {describe.facilityName(held.slot.facilityId)}</span>
+            </p>
+            <p data-testid="booked-reference" className="text-sm">
+              {outcome.appointment.reference ? (
+                <>
+                  EHR appointment <span className="font-semibold">{outcome.appointment.reference}</span>.
+                </>
+              ) : (
+                "The EHR has the appointment."
+              )}{" "}
+              The hold was released{outcome.releasedOthers.length > 0 ? `, and so ${outcome.releasedOthers.length === 1 ? "was the other slot" : `were the ${outcome.releasedOthers.length} other slots`} held for this patient` : ""}.
+            </p>
+          </div>
+          <div className="mt-2">{dismiss}</div>
+        </div>
+      );
+    case "expired":
+      return (
+        <div data-testid="hold-panel" data-state="expired" className="rounded-lg border-2 border-amber-500 bg-white p-3">
+          <div role="status">
+            <h2 className="text-base font-semibold">
+              <span aria-hidden="true">! </span>The hold has expired
+            </h2>
+            <p className="text-sm">{describe.phrase(held.slot)} is no longer held and may be taken by someone else. Search again to see what is free now.</p>
+          </div>
+          <div className="mt-2">{dismiss}</div>
+        </div>
+      );
+    case "released":
+      return (
+        <div role="status" className="flex flex-wrap items-center justify-between gap-2 rounded-lg border border-slate-300 bg-white p-2">
+          <p className="text-sm">Released the hold on {describe.phrase(held.slot)}.</p>
+          <Button variant="ghost" onClick={onDismiss}>
+            Dismiss
+          </Button>
+        </div>
+      );
+  }
+}

@@ -1,0 +1,96 @@
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from "react";
+import { MAX_ACTIVE_HOLDS, type HeldSlot } from "../../../contract/app-api/slots.ts";
+import type { Slot } from "../../../contract/clinic-api/schedule.ts";
+import { createHold, heldSlotsQuery, isHoldLimit, isSlotConflict, releaseHold } from "../../api/holds-queries.ts";
+import { sessionQuery } from "../../api/session-query.ts";
+import { checkSlot } from "../../api/slots-queries.ts";
+import { useBridge } from "../../bridge/bridge-provider.tsx";
+import { BookingDeclined } from "../../bridge/host-bridge.ts";
+import { SlotSelectionFlow, type SelectionParams, type SelectionState } from "../slots/slot-selection-flow.ts";
+import { HeldSlotsController, type HoldsActivity } from "./held-slots-controller.ts";
+
+// The user's holds, above every view (DESIGN.md: a hold belongs to the user,
+// not to a view): the list from the BFF's store, the selection flow that
+// adds to it, and what is happening to each hold in this page. Living above
+// the router's outlet, none of it is dropped when the user changes view.
+
+export interface HoldsValue {
+  /** Whether this user's role may hold slots at all. */
+  canHold: boolean;
+  holds: readonly HeldSlot[];
+  /** The list could not be read (the holds are still in the store). */
+  holdsError: unknown;
+  refetchHolds: () => void;
+  controller: HeldSlotsController;
+  activity: HoldsActivity;
+  flow: SlotSelectionFlow;
+  selection: SelectionState;
+  /** Checks the slot live and holds it, as the list it came from was searched. */
+  select: (slot: Slot, params: SelectionParams) => void;
+}
+
+const HoldsContext = createContext<HoldsValue | null>(null);
+
+export function useHolds(): HoldsValue {
+  const value = useContext(HoldsContext);
+  if (!value) throw new Error("useHolds outside a HoldsProvider");
+  return value;
+}
+
+export function HoldsProvider({ children }: { children: ReactNode }) {
+  const queryClient = useQueryClient();
+  const { bridge, context } = useBridge();
+  const session = useQuery(sessionQuery());
+  const canHold = session.data?.capabilities.canHoldSlots ?? false;
+  const holdsQuery = useQuery({ ...heldSlotsQuery(), enabled: canHold });
+  const bridgeRef = useRef(bridge);
+  useEffect(() => {
+    bridgeRef.current = bridge;
+  }, [bridge]);
+
+  const [controller] = useState(() => {
+    const key = heldSlotsQuery().queryKey;
+    return new HeldSlotsController({
+      release: releaseHold,
+      book: (request) => bridgeRef.current.book(request),
+      declineReason: (error) => (error instanceof BookingDeclined ? error.message || "The EHR declined the booking" : null),
+      addHeld: (held) => queryClient.setQueryData(key, (old) => ({ holds: [...(old?.holds ?? []).filter((candidate) => candidate.id !== held.id), held] })),
+      removeHeld: (ids) => queryClient.setQueryData(key, (old) => (old ? { holds: old.holds.filter((candidate) => !ids.includes(candidate.id)) } : old)),
+      holdsChanged: () => void queryClient.invalidateQueries({ queryKey: key }),
+      slotsChanged: () => void queryClient.invalidateQueries({ queryKey: ["slots"] }),
+    });
+  });
+  const [flow] = useState(
+    () =>
+      new SlotSelectionFlow({
+        check: checkSlot,
+        hold: createHold,
+        isConflict: isSlotConflict,
+        isHoldLimit,
+        release: releaseHold,
+        onHeld: (fresh) => controller.added(fresh),
+        slotsChanged: () => void queryClient.invalidateQueries({ queryKey: ["slots"] }),
+      }),
+  );
+  const activity = useSyncExternalStore(controller.subscribe, controller.getActivity);
+  const selection = useSyncExternalStore(flow.subscribe, flow.getState);
+  const holds = useMemo(() => holdsQuery.data?.holds ?? [], [holdsQuery.data]);
+  const holdCount = holds.length;
+  const patientId = context.patientId ?? undefined;
+
+  const select = useCallback(
+    (slot: Slot, params: SelectionParams) => void flow.select(slot, params, { patientId, isBasketFull: holdCount >= MAX_ACTIVE_HOLDS }),
+    [flow, patientId, holdCount],
+  );
+
+  // A decline about the patient ("Pick a patient in the EHR first") is stale once another patient is open.
+  useEffect(() => controller.dismissNotices(), [patientId, controller]);
+
+  const { refetch } = holdsQuery;
+  const value: HoldsValue = useMemo(
+    () => ({ canHold, holds, holdsError: holdsQuery.error, refetchHolds: () => void refetch(), controller, activity, flow, selection, select }),
+    [canHold, holds, holdsQuery.error, refetch, controller, activity, flow, selection, select],
+  );
+  return <HoldsContext.Provider value={value}>{children}</HoldsContext.Provider>;
+}

@@ -1,0 +1,114 @@
+import type { Slot } from "../../../contract/clinic-api/schedule.ts";
+import { MAX_ACTIVE_HOLDS } from "../../../contract/app-api/slots.ts";
+import { ApiErrorNotice } from "../../components/shell/api-error-notice.tsx";
+import { Button } from "../../components/ui/button.tsx";
+import { Notice } from "../../components/ui/notice.tsx";
+import type { SelectionState } from "../slots/slot-selection-flow.ts";
+import type { SlotDescriber } from "../slots/use-slot-describer.ts";
+
+// The slot being chosen, before it is held: checking live, holding, gone
+// (with alternatives), the basket full, or a failure. A gone slot is a normal
+// outcome told in plain words, not an error page.
+
+interface SelectionPanelProps {
+  state: SelectionState;
+  describe: SlotDescriber;
+  onCancel: () => void;
+  /** Choose this slot, as the chosen one was searched (a retry, an alternative). */
+  onSelect: (slot: Slot) => void;
+}
+
+/** An alternative's button text: the time, with the day and the provider wherever they differ from the gone slot's. */
+function alternativeText(alternative: Slot, gone: Slot, describe: SlotDescriber): string {
+  const parts = [describe.day(alternative) === describe.day(gone) ? describe.time(alternative) : `${describe.day(alternative)}, ${describe.time(alternative)}`];
+  if (alternative.providerId !== gone.providerId) parts.push(describe.providerName(alternative.providerId));
+  return parts.join(" · ");
+}
+
+const panelClass = "rounded-lg border-2 bg-white p-3 shadow-lg";
+
+export function SelectionPanel({ state, describe, onCancel, onSelect }: SelectionPanelProps) {
+  switch (state.kind) {
+    case "idle":
+      return null;
+    case "checking":
+    case "holding":
+      return (
+        <div role="status" aria-busy="true" data-testid="selection-panel" data-state={state.kind} className={`${panelClass} border-slate-300`}>
+          <p className="text-sm">
+            <span aria-hidden="true" className="mr-2 inline-block h-3 w-3 animate-spin rounded-full border-2 border-slate-400 border-t-transparent align-middle" />
+            {state.kind === "checking" ? "Checking live in the EHR that " : "Holding "}
+            <span className="font-semibold">{describe.phrase(state.slot)}</span>
+            {state.kind === "checking" ? " is still free…" : "…"}
+          </p>
+          <div className="mt-2">
+            <Button variant="secondary" onClick={onCancel}>
+              Cancel
+            </Button>
+          </div>
+        </div>
+      );
+    case "basketFull":
+      return (
+        <div data-testid="selection-panel" data-state="basketFull" className="rounded-lg bg-white shadow-lg">
+          <Notice
+            tone="warning"
+            title={`You already hold ${MAX_ACTIVE_HOLDS} slots`}
+            actions={
+              <Button variant="secondary" onClick={onCancel}>
+                Dismiss
+              </Button>
+            }
+          >
+            {describe.phrase(state.slot)} was not held. Book or release one of the slots you hold below, then choose it again.
+          </Notice>
+        </div>
+      );
+    case "gone":
+      return (
+        <div data-testid="slot-gone-notice" className="rounded-lg bg-white shadow-lg">
+          <Notice
+            tone="warning"
+            title="That time was just taken"
+            actions={
+              <Button variant="secondary" onClick={onCancel}>
+                Dismiss
+              </Button>
+            }
+          >
+            <p>{describe.phrase(state.slot)} is no longer free in the EHR, so it has been taken off the list.</p>
+            {state.alternatives.length > 0 ? (
+              <div className="mt-2">
+                <p className="font-medium">Nearest free times:</p>
+                <ul className="mt-1 flex flex-wrap gap-1.5">
+                  {state.alternatives.map((slot) => (
+                    <li key={`${slot.providerId}${slot.startsAt}`}>
+                      <Button variant="secondary" data-testid="slot-alternative" data-starts-at={slot.startsAt} data-provider-id={slot.providerId} aria-label={describe.label(slot)} onClick={() => onSelect(slot)}>
+                        {alternativeText(slot, state.slot, describe)}
+                      </Button>
+                    </li>
+                  ))}
+                </ul>
+              </div>
+            ) : (
+              <p className="mt-1">Choose another time from the list.</p>
+            )}
+          </Notice>
+        </div>
+      );
+    case "failed":
+      return (
+        <div data-testid="selection-panel" data-state="failed" className={panelClass}>
+          <p className="mb-2 text-sm">
+            {state.step === "check" ? "Could not check" : "Could not hold"} {describe.phrase(state.slot)}. Nothing is held.
+          </p>
+          <ApiErrorNotice error={state.error} onRetry={() => onSelect(state.slot)} />
+          <div className="mt-2">
+            <Button variant="ghost" onClick={onCancel}>
+              Dismiss
+            </Button>
+          </div>
+        </div>
+      );
+  }
+}
