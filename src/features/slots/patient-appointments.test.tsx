@@ -35,7 +35,7 @@ const naming = {
   providerName: (id: string) => (id === "2c000000-0000-4000-8000-000000000001" ? "Dr. Maria Chen" : undefined),
   facilityName: (id: string) => (id === NEW_YORK_FACILITY ? "Riverside Dermatology" : undefined),
   zoneOf: (id: string) => ZONES[id] ?? "UTC",
-  userZone: "America/New_York",
+  reader: { locale: "en-GB", userZone: "America/New_York" },
 };
 
 /** The visible text, tags dropped and entities decoded. */
@@ -47,7 +47,7 @@ const textOf = (html: string) =>
     .replace(/\s+/g, " ")
     .trim();
 
-const render = (state: PatientAppointmentsState, userZone = naming.userZone) => renderToStaticMarkup(<PatientAppointmentsView state={state} {...naming} userZone={userZone} />);
+const render = (state: PatientAppointmentsState, userZone = naming.reader.userZone) => renderToStaticMarkup(<PatientAppointmentsView state={state} {...naming} reader={{ locale: "en-GB", userZone }} />);
 
 describe("PatientAppointmentsView", () => {
   const list = response([
@@ -147,10 +147,10 @@ describe("panel words", () => {
 
   it("writes a time range in the facility's zone, the zone named only where its offset differs from the user's", () => {
     const visit = { startsAt: "2026-11-20T15:00:00.000Z", endsAt: "2026-11-20T15:45:00.000Z" };
-    expect(appointmentTimeText(visit, "America/New_York", "America/New_York")).toBe("10:00–10:45");
-    expect(appointmentTimeText(visit, "America/New_York", "America/Chicago")).toBe("10:00–10:45 EST");
+    expect(appointmentTimeText(visit, "America/New_York", { locale: "en-GB", userZone: "America/New_York" })).toBe("10:00–10:45");
+    expect(appointmentTimeText(visit, "America/New_York", { locale: "en-GB", userZone: "America/Chicago" })).toBe("10:00–10:45 EST");
     // In November Lord Howe and Sydney are both 11 hours ahead of UTC: nothing to name.
-    expect(appointmentTimeText(visit, "Australia/Lord_Howe", "Australia/Sydney")).toBe("02:00–02:45");
+    expect(appointmentTimeText(visit, "Australia/Lord_Howe", { locale: "en-GB", userZone: "Australia/Sydney" })).toBe("02:00–02:45");
   });
 
 });

@@ -9,8 +9,8 @@ import { contextPatientAppointmentsQuery } from "../../api/patient-appointments-
 import { ApiErrorNotice } from "../../components/shell/api-error-notice.tsx";
 import { Badge } from "../../components/ui/badge.tsx";
 import { Skeleton } from "../../components/ui/skeleton.tsx";
-import { zoneAbbreviation } from "../../lib/zoned-clock.ts";
-import { formatLocalDay, formatSlotTime, isOtherZone } from "./slot-text.ts";
+import type { UserTimeSettings } from "../../lib/use-time-display.tsx";
+import { formatLocalDay, formatSlotTime, slotZoneName } from "./slot-text.ts";
 
 // The open patient's upcoming appointments, beside the slot finder, so the
 // front desk does not double-book the patient on the phone. Times are the
@@ -31,8 +31,8 @@ export interface PatientAppointmentsProps {
   facilityName: (facilityId: string) => string | undefined;
   /** The facility's IANA zone. */
   zoneOf: (facilityId: string) => string;
-  /** The user's own zone (named beside a time only where the facility's differs). */
-  userZone: string;
+  /** The user's locale and zone (the facility's zone is named beside a time only where it differs). */
+  reader: UserTimeSettings;
 }
 
 export type PatientAppointmentsState =
@@ -53,10 +53,11 @@ export function statusText(status: string): string {
 }
 
 /** "10:00–10:30", with the zone named ("10:00–10:30 EST") where it differs from the user's. */
-export function appointmentTimeText(appointment: Pick<PatientAppointment, "startsAt" | "endsAt">, zone: string, userZone: string): string {
+export function appointmentTimeText(appointment: Pick<PatientAppointment, "startsAt" | "endsAt">, zone: string, reader: UserTimeSettings): string {
   const startMs = Date.parse(appointment.startsAt);
-  const range = `${formatSlotTime(startMs, zone)}–${formatSlotTime(Date.parse(appointment.endsAt), zone)}`;
-  return isOtherZone(startMs, zone, userZone) ? `${range} ${zoneAbbreviation(startMs, zone)}` : range;
+  const range = `${formatSlotTime(startMs, zone, reader)}–${formatSlotTime(Date.parse(appointment.endsAt), zone, reader)}`;
+  const zoneName = slotZoneName(startMs, zone, reader);
+  return zoneName ? `${range} ${zoneName}` : range;
 }
 
 type Naming = Omit<PatientAppointmentsProps, "patientId">;
@@ -70,7 +71,7 @@ function AppointmentItem({ appointment, naming }: { appointment: PatientAppointm
     <li className="flex flex-col gap-0.5 py-2" data-testid="patient-appointment">
       <p className="flex flex-wrap items-baseline gap-x-2 gap-y-1">
         <time dateTime={appointment.startsAt} className="font-medium">
-          {formatLocalDay(localDateOf(startMs, zone), { short: true })}, <span className="tabular-nums">{appointmentTimeText(appointment, zone, naming.userZone)}</span>
+          {formatLocalDay(localDateOf(startMs, zone), naming.reader, { short: true })}, <span className="tabular-nums">{appointmentTimeText(appointment, zone, naming.reader)}</span>
         </time>
         <Badge>{statusText(appointment.status)}</Badge>
         {appointment.isNewPatient ? <Badge>New patient</Badge> : null}

@@ -2,8 +2,8 @@ import { memo, useCallback, useEffect, useImperativeHandle, useMemo, useRef, use
 import type { Slot } from "../../../contract/clinic-api/schedule.ts";
 import type { GroupedSlot, SlotDay, SlotRow } from "./group-slots.ts";
 import { moveForKey, moveInGrid, slotGridOf } from "./slot-navigation.ts";
-import { capacityText, clockChangeText, formatLocalDay, formatSlotTime, isOtherZone, schedulesText, slotAccessibleName } from "./slot-text.ts";
-import { zoneAbbreviation } from "../../lib/zoned-clock.ts";
+import type { UserTimeSettings } from "../../lib/use-time-display.tsx";
+import { capacityText, clockChangeText, formatLocalDay, formatSlotTime, isOtherZone, schedulesText, slotAccessibleName, slotZoneName } from "./slot-text.ts";
 import { localTimeOf } from "../../../contract/time/zoned-time.ts";
 
 // The slots, by day and provider, as one keyboard stop: a roving tabindex
@@ -21,7 +21,8 @@ export interface SlotListProps {
   providerName: (providerId: string) => string;
   /** Set when the search covers several facilities: rows and labels then name theirs. */
   facilityName: ((facilityId: string) => string) | null;
-  userZone: string;
+  /** The user's locale and zone: times on the facility's clock, its zone named where it differs. */
+  reader: UserTimeSettings;
   /** Slots this user holds (the basket). */
   heldKeys: ReadonlySet<string>;
   pendingKey: string | null;
@@ -39,7 +40,7 @@ interface SlotButtonProps {
   date: string;
   providerName: string;
   facilityName: string | undefined;
-  userZone: string;
+  reader: UserTimeSettings;
   isTabStop: boolean;
   isHeld: boolean;
   isPending: boolean;
@@ -52,12 +53,12 @@ interface SlotButtonProps {
 }
 
 /** Memoised: moving through the list re-renders the two slots whose tab stop changed, not thousands. */
-const SlotButton = memo(function SlotButton({ entry, row, date, providerName, facilityName, userZone, isTabStop, isHeld, isPending, isFirst, showsProvider, register, onSelect, onFocusSlot }: SlotButtonProps) {
+const SlotButton = memo(function SlotButton({ entry, row, date, providerName, facilityName, reader, isTabStop, isHeld, isPending, isFirst, showsProvider, register, onSelect, onFocusSlot }: SlotButtonProps) {
   const { slot } = entry;
   const schedules = schedulesText(slot.templateIds);
   const capacity = capacityText(slot.remainingCapacity);
-  const label = slotAccessibleName({ slot, providerName, localDate: date, zone: entry.zone, facilityName });
-  const zoneText = isOtherZone(entry.startMs, entry.zone, userZone) ? zoneAbbreviation(entry.startMs, entry.zone) : null;
+  const label = slotAccessibleName({ slot, providerName, localDate: date, zone: entry.zone, reader, facilityName });
+  const zoneText = slotZoneName(entry.startMs, entry.zone, reader);
   const notes = [isHeld ? "Held" : isPending ? "Checking…" : null, capacity, schedules].filter(Boolean).join(" · ");
   return (
     <button
@@ -85,7 +86,7 @@ const SlotButton = memo(function SlotButton({ entry, row, date, providerName, fa
         </span>
       ) : null}
       <span className="text-sm font-semibold tabular-nums">
-        {formatSlotTime(entry.startMs, entry.zone)}
+        {formatSlotTime(entry.startMs, entry.zone, reader)}
         {zoneText ? <span className="ml-1 text-xs font-normal text-slate-600">{zoneText}</span> : null}
       </span>
       {showsProvider ? <span className="max-w-[9rem] truncate text-xs text-slate-800">{providerName}</span> : null}
@@ -95,18 +96,18 @@ const SlotButton = memo(function SlotButton({ entry, row, date, providerName, fa
 });
 
 /** "From 08:00": an hour row's heading, in its zone. */
-function hourHeading(row: SlotRow): string {
+function hourHeading(row: SlotRow, reader: UserTimeSettings): string {
   const first = row.slots[0];
   if (!first) return "";
   const minutesIntoHour = Number(localTimeOf(first.startMs, first.zone).slice(3, 5));
-  return `From ${formatSlotTime(first.startMs - minutesIntoHour * 60_000, first.zone)}`;
+  return `From ${formatSlotTime(first.startMs - minutesIntoHour * 60_000, first.zone, reader)}`;
 }
 
 function dayHeadingId(date: string) {
   return `slot-day-${date}`;
 }
 
-export function SlotList({ days, providerName, facilityName, userZone, heldKeys, pendingKey, firstKey, onSelect, onFocusSlot, ref }: SlotListProps) {
+export function SlotList({ days, providerName, facilityName, reader, heldKeys, pendingKey, firstKey, onSelect, onFocusSlot, ref }: SlotListProps) {
   const buttons = useRef(new Map<string, HTMLButtonElement>());
   const grid = useMemo(() => slotGridOf(days), [days]);
   const allKeys = useMemo(() => new Set(grid.rows.flatMap((row) => row.keys)), [grid]);
@@ -189,14 +190,14 @@ export function SlotList({ days, providerName, facilityName, userZone, heldKeys,
           <section key={day.date} data-testid="slot-day" data-date={day.date} aria-labelledby={dayHeadingId(day.date)} className="rounded-lg border border-slate-200 bg-white p-3 [contain-intrinsic-size:auto_12rem] [content-visibility:auto]">
             <div className="mb-2 flex flex-wrap items-baseline gap-x-3 gap-y-1">
               <h2 id={dayHeadingId(day.date)} className="text-base font-semibold">
-                {formatLocalDay(day.date)}
+                {formatLocalDay(day.date, reader)}
               </h2>
               {changes.map((change) =>
                 change.text ? (
                   <span key={change.zone} data-testid="clock-change" className="inline-flex items-center gap-1 rounded-full border border-amber-400 bg-amber-50 px-2 py-0.5 text-xs font-medium text-amber-950">
                     <span aria-hidden="true">⟲</span>
                     {change.text}
-                    {day.clockChanges.length > 1 || isOtherZone(Date.now(), change.zone, userZone) ? ` (${change.zone.split("/").at(-1)?.replaceAll("_", " ")})` : ""}
+                    {day.clockChanges.length > 1 || isOtherZone(Date.now(), change.zone, reader.userZone) ? ` (${change.zone.split("/").at(-1)?.replaceAll("_", " ")})` : ""}
                   </span>
                 ) : null,
               )}
@@ -209,7 +210,7 @@ export function SlotList({ days, providerName, facilityName, userZone, heldKeys,
                 return (
                   <div key={row.key} role="group" aria-labelledby={headingId} className="min-w-0">
                     <h3 id={headingId} className="mb-1 flex flex-wrap items-baseline gap-x-2 text-sm font-medium text-slate-800">
-                      <span>{isHourRow ? hourHeading(row) : providerName(row.providerId)}</span>
+                      <span>{isHourRow ? hourHeading(row, reader) : providerName(row.providerId)}</span>
                       {rowFacility ? <span className="text-xs font-normal text-slate-600">{rowFacility}</span> : null}
                       <span className="text-xs font-normal text-slate-600">
                         {row.slots.length} {row.slots.length === 1 ? "slot" : "slots"}
@@ -224,7 +225,7 @@ export function SlotList({ days, providerName, facilityName, userZone, heldKeys,
                             date={day.date}
                             providerName={providerName(entry.slot.providerId)}
                             facilityName={showFacility ? facilityName(entry.slot.facilityId) : undefined}
-                            userZone={userZone}
+                            reader={reader}
                             isTabStop={entry.key === tabStop}
                             isHeld={heldKeys.has(entry.key)}
                             isPending={entry.key === pendingKey}

@@ -1,23 +1,12 @@
 import type { Slot, SlotMeta } from "../../../contract/clinic-api/schedule.ts";
-import { zoneAbbreviation } from "../../lib/zoned-clock.ts";
-import { localTimeOf, offsetMsAt } from "../../../contract/time/zoned-time.ts";
+import { offsetMsAt } from "../../../contract/time/zoned-time.ts";
+import { formatLocalDay as formatDayIn, formatRecentTime, formatTime, zoneNameAt } from "../../lib/time-format.ts";
+import type { UserTimeSettings } from "../../lib/use-time-display.tsx";
 
-// Words and numbers the slot finder shows. Times are the facility's (STYLE.md
-// 9): computed from the instant and the facility's IANA zone, never from the
-// machine's zone; the user's own zone is a parameter, so tests pin it.
-// Formatting is English with a 24-hour clock, as the rest of the app.
-
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-function formatter(locale: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
-  const key = `${locale}|${JSON.stringify(options)}`;
-  let cached = formatters.get(key);
-  if (!cached) {
-    cached = new Intl.DateTimeFormat(locale, options);
-    formatters.set(key, cached);
-  }
-  return cached;
-}
+// Words and numbers the slot finder shows. Every time goes through the app's
+// one formatter (src/lib/time-format.ts): the user's locale, the facility's
+// zone, the zone named where it differs from the user's. The reader's locale
+// and zone are parameters, so tests pin them.
 
 /**
  * "2 of 3 left" when the total is known, else "2 left": the total is not in
@@ -54,19 +43,9 @@ export function clockChangeText(dayLengthMinutes: number): string | null {
   return `Clocks change: ${hoursText(dayLengthMinutes)}-hour day`;
 }
 
-/** "Tuesday 1 December" for a local date (`YYYY-MM-DD`): the date itself, no zone involved. */
-const dayNames = new Map<string, string>();
-
-export function formatLocalDay(date: string, options: { short?: boolean } = {}): string {
-  const cacheKey = `${date}|${options.short ? "short" : "long"}`;
-  const cached = dayNames.get(cacheKey);
-  if (cached !== undefined) return cached;
-  const [year = 1970, month = 1, day = 1] = date.split("-").map(Number);
-  const parts = formatter("en-GB", { timeZone: "UTC", weekday: options.short ? "short" : "long", day: "numeric", month: options.short ? "short" : "long" }).formatToParts(Date.UTC(year, month - 1, day, 12));
-  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((candidate) => candidate.type === type)?.value ?? "";
-  const name = `${part("weekday")} ${part("day")} ${part("month")}`;
-  dayNames.set(cacheKey, name);
-  return name;
+/** "Tuesday, December 1" (en-US) or "Tuesday 1 December" (en-GB) for a local date (`YYYY-MM-DD`): the date itself, no zone involved. */
+export function formatLocalDay(date: string, reader: UserTimeSettings, options: { short?: boolean } = {}): string {
+  return formatDayIn(date, reader.locale, { style: options.short ? "short" : "long" });
 }
 
 /** Whether a time in `zone` needs its zone named for this user: the offsets differ at that instant. */
@@ -74,9 +53,19 @@ export function isOtherZone(epochMs: number, zone: string, userZone: string): bo
   return zone !== userZone && offsetMsAt(epochMs, zone) !== offsetMsAt(epochMs, userZone);
 }
 
-/** "10:00" in the facility's zone. */
-export function formatSlotTime(epochMs: number, zone: string): string {
-  return localTimeOf(epochMs, zone);
+/** "10:00 AM" (en-US) in the facility's zone, its zone left to the caller (a slot button names it in its own span). */
+export function formatSlotTime(epochMs: number, zone: string, reader: UserTimeSettings): string {
+  return formatTime(epochMs, { ...reader, zone }, { zoneName: "omitted" });
+}
+
+/** "10:00 AM EST": the time in the facility's zone, the zone named where it differs from the user's. */
+export function formatSlotTimeInText(epochMs: number, zone: string, reader: UserTimeSettings): string {
+  return formatTime(epochMs, { ...reader, zone });
+}
+
+/** "EST" when the facility's zone differs from the user's at that instant, else null. */
+export function slotZoneName(epochMs: number, zone: string, reader: UserTimeSettings): string | null {
+  return zoneNameAt(epochMs, { ...reader, zone });
 }
 
 export interface SlotLabelInput {
@@ -85,15 +74,16 @@ export interface SlotLabelInput {
   /** The slot's local date in its facility's zone (the day it is grouped under). */
   localDate: string;
   zone: string;
+  reader: UserTimeSettings;
   /** Named when the search covers more than one facility. */
   facilityName?: string | undefined;
   totalCapacity?: number | undefined;
 }
 
-/** The accessible name of a slot: "Dr Brooks, Tuesday 1 December, 10:00 EST, 20 minutes, 2 left". */
-export function slotAccessibleName({ slot, providerName, localDate, zone, facilityName, totalCapacity }: SlotLabelInput): string {
+/** The accessible name of a slot: "Dr Brooks, Tuesday, December 1, 10:00 AM EST, 20 minutes, 2 left". */
+export function slotAccessibleName({ slot, providerName, localDate, zone, reader, facilityName, totalCapacity }: SlotLabelInput): string {
   const startMs = Date.parse(slot.startsAt);
-  const parts = [providerName, formatLocalDay(localDate), `${formatSlotTime(startMs, zone)} ${zoneAbbreviation(startMs, zone)}`, `${slotLengthMinutes(slot)} minutes`];
+  const parts = [providerName, formatLocalDay(localDate, reader), formatSlotTimeInText(startMs, zone, reader), `${slotLengthMinutes(slot)} minutes`];
   const capacity = capacityText(slot.remainingCapacity, totalCapacity);
   if (capacity) parts.push(capacity);
   const schedules = schedulesText(slot.templateIds);
@@ -102,15 +92,9 @@ export function slotAccessibleName({ slot, providerName, localDate, zone, facili
   return parts.join(", ");
 }
 
-/** "10:00 with Dr Brooks on Tuesday 1 December": a slot named in a sentence. */
-export function slotPhrase(slot: Pick<Slot, "startsAt">, providerName: string, localDate: string, zone: string): string {
-  const startMs = Date.parse(slot.startsAt);
-  return `${formatSlotTime(startMs, zone)} ${zoneAbbreviation(startMs, zone)} with ${providerName} on ${formatLocalDay(localDate)}`;
-}
-
-/** "12:04:31" in the user's zone, with seconds. */
-export function formatClockWithSeconds(epochMs: number, userZone: string): string {
-  return formatter("en-GB", { timeZone: userZone, hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" }).format(epochMs);
+/** "10:00 AM with Dr Brooks on Tuesday, December 1": a slot named in a sentence. */
+export function slotPhrase(slot: Pick<Slot, "startsAt">, providerName: string, localDate: string, zone: string, reader: UserTimeSettings): string {
+  return `${formatSlotTimeInText(Date.parse(slot.startsAt), zone, reader)} with ${providerName} on ${formatLocalDay(localDate, reader)}`;
 }
 
 function stalenessText(seconds: number): string {
@@ -120,10 +104,9 @@ function stalenessText(seconds: number): string {
   return `up to ${minutes} min behind the EHR`;
 }
 
-/** "as of 12:04:31 EST (up to 60 s behind the EHR)", in the user's own time, its zone named. */
-export function freshnessText(meta: Pick<SlotMeta, "sourceSyncedAt" | "maxStalenessSeconds">, userZone: string): string {
-  const syncedMs = Date.parse(meta.sourceSyncedAt);
-  return `as of ${formatClockWithSeconds(syncedMs, userZone)} ${zoneAbbreviation(syncedMs, userZone)} (${stalenessText(meta.maxStalenessSeconds)})`;
+/** "as of 6:40:00 AM EST (up to 60 s behind the EHR)", on the facility's clock (the day too when not today), its zone named where it differs from the user's. */
+export function freshnessText(meta: Pick<SlotMeta, "sourceSyncedAt" | "maxStalenessSeconds">, zone: string, reader: UserTimeSettings, nowMs: number): string {
+  return `as of ${formatRecentTime(Date.parse(meta.sourceSyncedAt), nowMs, { ...reader, zone }, { seconds: true })} (${stalenessText(meta.maxStalenessSeconds)})`;
 }
 
 /** Null for a complete answer; else what the gap means, in words. */

@@ -12,7 +12,6 @@ import { Button } from "../../components/ui/button.tsx";
 import type { PickerOption } from "../../components/ui/multi-select-picker.tsx";
 import { Notice } from "../../components/ui/notice.tsx";
 import { Skeleton } from "../../components/ui/skeleton.tsx";
-import { zoneAbbreviation } from "../../lib/zoned-clock.ts";
 import { useBridge } from "../../bridge/bridge-provider.tsx";
 import { useHolds } from "../holds/holds-provider.tsx";
 import { PatientAppointments } from "./patient-appointments.tsx";
@@ -22,7 +21,8 @@ import { SlotFilterForm } from "./slot-filter-form.tsx";
 import { defaultAppointmentType, isRunnable, resolveSlotFilters, toSlotSearchParams, widenedWindow, windowDays, windowStartingOn } from "./slot-filters.ts";
 import { SlotList, type SlotListHandle } from "./slot-list.tsx";
 import type { SelectionParams } from "./slot-selection-flow.ts";
-import { completenessText, formatLocalDay, formatSlotTime, freshnessText, isOtherZone } from "./slot-text.ts";
+import type { UserTimeSettings } from "../../lib/use-time-display.tsx";
+import { completenessText, formatLocalDay, formatSlotTimeInText, freshnessText, isOtherZone } from "./slot-text.ts";
 import { appointmentTypeOf, useSlotDescriber, type AppointmentTypeOption } from "./use-slot-describer.ts";
 
 // The slot finder (front desk, patient on the phone): filters in the URL,
@@ -51,7 +51,7 @@ export function SlotsView() {
   const types = useQuery(appointmentTypesQuery());
   const providers = useQuery(providersQuery());
   const facilities = useQuery(facilitiesQuery());
-  const { providerName, facilityName, listedProviderName, listedFacilityName, zoneOf, fallbackZone, userZone, appointmentTypes, facilityList } = useSlotDescriber();
+  const { reader, providerName, facilityName, listedProviderName, listedFacilityName, zoneOf, fallbackZone, userZone, appointmentTypes, facilityList } = useSlotDescriber();
   const { context } = useBridge();
 
   // Defaults: the first appointment type, the header's facility, today in its zone.
@@ -121,10 +121,13 @@ export function SlotsView() {
   const onFocusSlot = useCallback(
     (entry: GroupedSlot, _row: SlotRow, date: string) => {
       if (heldKeysRef.current.has(entry.key)) return;
-      const zone = isOtherZone(entry.startMs, entry.zone, userZone) ? ` ${zoneAbbreviation(entry.startMs, entry.zone)}` : "";
-      watched.current = { key: entry.key, filtersKey: displayedKey, text: `The ${formatSlotTime(entry.startMs, entry.zone)}${zone} slot with ${providerName(entry.slot.providerId)} on ${formatLocalDay(date)} is no longer available.` };
+      watched.current = {
+        key: entry.key,
+        filtersKey: displayedKey,
+        text: `The ${formatSlotTimeInText(entry.startMs, entry.zone, reader)} slot with ${providerName(entry.slot.providerId)} on ${formatLocalDay(date, reader)} is no longer available.`,
+      };
     },
-    [displayedKey, providerName, userZone],
+    [displayedKey, providerName, reader],
   );
 
   useEffect(() => {
@@ -295,7 +298,7 @@ export function SlotsView() {
         </Notice>
       ) : null}
 
-      <PatientAppointments patientId={context.patientId ?? null} providerName={listedProviderName} facilityName={listedFacilityName} zoneOf={zoneOf} userZone={userZone} />
+      <PatientAppointments patientId={context.patientId ?? null} providerName={listedProviderName} facilityName={listedFacilityName} zoneOf={zoneOf} reader={reader} />
 
       <section data-testid="slot-results" aria-label="Free slots" aria-busy={slots.isFetching} className="space-y-3">
         <ResultsToolbar
@@ -306,7 +309,8 @@ export function SlotsView() {
           isFetching={slots.isFetching}
           isPlaceholderData={slots.isPlaceholderData}
           hasFailed={slots.isError && !slots.isFetching && !slots.data}
-          userZone={userZone}
+          reader={reader}
+          facilityZone={fallbackZone}
           showsOtherZones={showsOtherZones}
           onRefresh={() => void slots.refetch()}
           onFirstAvailable={jumpToFirstAvailable}
@@ -360,7 +364,7 @@ export function SlotsView() {
                 </>
               }
             >
-              Nothing is free for these filters {shown.startDate === shown.endDate ? `on ${formatLocalDay(shown.startDate)}` : `from ${formatLocalDay(shown.startDate)} to ${formatLocalDay(shown.endDate)}`}. Widen the window, choose other providers or facilities, or jump to a provider's next available date below.
+              Nothing is free for these filters {shown.startDate === shown.endDate ? `on ${formatLocalDay(shown.startDate, reader)}` : `from ${formatLocalDay(shown.startDate, reader)} to ${formatLocalDay(shown.endDate, reader)}`}. Widen the window, choose other providers or facilities, or jump to a provider's next available date below.
             </Notice>
           </div>
         ) : null}
@@ -383,7 +387,7 @@ export function SlotsView() {
               days={days}
               providerName={providerName}
               facilityName={isMultiFacility ? facilityName : null}
-              userZone={userZone}
+              reader={reader}
               heldKeys={heldKeys}
               pendingKey={pendingKey}
               firstKey={firstKey}
@@ -398,11 +402,11 @@ export function SlotsView() {
             nextAvailableByProvider={slots.data.nextAvailableByProvider}
             shown={shown}
             providerName={providerName}
+            reader={reader}
             onMove={(date) => search(windowStartingOn(shown, date))}
           />
         ) : null}
       </section>
-
     </ViewFrame>
   );
 }
@@ -434,7 +438,9 @@ interface ResultsToolbarProps {
   isPlaceholderData: boolean;
   /** The search failed with no list to show (its error is shown below the toolbar). */
   hasFailed: boolean;
-  userZone: string;
+  reader: UserTimeSettings;
+  /** The header facility's zone: the freshness time is on its clock. */
+  facilityZone: string;
   showsOtherZones: boolean;
   onRefresh: () => void;
   onFirstAvailable: () => void;
@@ -442,7 +448,7 @@ interface ResultsToolbarProps {
   onOrderChange: (order: SlotOrder) => void;
 }
 
-function ResultsToolbar({ summaryRef, data, slotCount, shown, isFetching, isPlaceholderData, hasFailed, userZone, showsOtherZones, onRefresh, onFirstAvailable, order, onOrderChange }: ResultsToolbarProps) {
+function ResultsToolbar({ summaryRef, data, slotCount, shown, isFetching, isPlaceholderData, hasFailed, reader, facilityZone, showsOtherZones, onRefresh, onFirstAvailable, order, onOrderChange }: ResultsToolbarProps) {
   return (
     <div className="flex flex-wrap items-start justify-between gap-x-4 gap-y-2 rounded-lg border border-slate-200 bg-white p-3">
       <div className="min-w-0 space-y-1 text-sm">
@@ -452,18 +458,18 @@ function ResultsToolbar({ summaryRef, data, slotCount, shown, isFetching, isPlac
             : hasFailed
               ? "The search did not complete: no list for these filters yet."
               : data && shown
-              ? `${slotCount} free ${slotCount === 1 ? "slot" : "slots"}, ${formatLocalDay(shown.startDate, { short: true })} to ${formatLocalDay(shown.endDate, { short: true })}`
+              ? `${slotCount} free ${slotCount === 1 ? "slot" : "slots"}, ${formatLocalDay(shown.startDate, reader, { short: true })} to ${formatLocalDay(shown.endDate, reader, { short: true })}`
               : isFetching
                 ? "Searching…"
                 : "Choose filters and search."}
         </p>
         {data ? (
           <p data-testid="slot-freshness" className="text-slate-700">
-            Slots {freshnessText(data.meta, userZone)}
+            Slots {freshnessText(data.meta, facilityZone, reader, Date.now())}
             {isFetching && !isPlaceholderData ? <span className="ml-1 text-slate-600">· refreshing…</span> : null}
           </p>
         ) : null}
-        {showsOtherZones ? <p className="text-xs text-slate-600">Times are the facility's local time; the zone is named where it differs from yours ({userZone.replaceAll("_", " ")}).</p> : null}
+        {showsOtherZones ? <p className="text-xs text-slate-600">Times are the facility's local time; the zone is named where it differs from yours ({reader.userZone.replaceAll("_", " ")}).</p> : null}
       </div>
       <div className="flex flex-wrap gap-2">
         <div role="group" aria-label="Show slots" className="inline-flex rounded-md border border-slate-300 bg-white p-0.5">
@@ -518,11 +524,12 @@ interface NextAvailableProps {
   nextAvailableByProvider: Record<string, string>;
   shown: SlotSearchQuery;
   providerName: (providerId: string) => string;
+  reader: UserTimeSettings;
   onMove: (date: string) => void;
 }
 
 /** Each provider's next free date beyond this window (from the search's `nextAvailableByProvider`), with a button to move the window there. */
-function NextAvailable({ headingRef, nextAvailableByProvider, shown, providerName, onMove }: NextAvailableProps) {
+function NextAvailable({ headingRef, nextAvailableByProvider, shown, providerName, reader, onMove }: NextAvailableProps) {
   const entries = Object.entries(nextAvailableByProvider)
     .filter(([, date]) => date < shown.startDate || date > shown.endDate)
     .map(([providerId, date]) => ({ providerId, date, name: providerName(providerId) }))
@@ -539,10 +546,10 @@ function NextAvailable({ headingRef, nextAvailableByProvider, shown, providerNam
           {entries.map((entry) => (
             <li key={entry.providerId} data-testid="next-available" data-provider-id={entry.providerId} data-date={entry.date} className="flex flex-wrap items-center justify-between gap-2 py-2 text-sm">
               <span className="min-w-0">
-                <span className="font-medium">{entry.name}</span>: {formatLocalDay(entry.date)}
+                <span className="font-medium">{entry.name}</span>: {formatLocalDay(entry.date, reader)}
               </span>
-              <Button variant="secondary" aria-label={`Move the window to ${formatLocalDay(entry.date)}, ${entry.name}'s next available date`} onClick={() => onMove(entry.date)}>
-                Move window to {formatLocalDay(entry.date, { short: true })}
+              <Button variant="secondary" aria-label={`Move the window to ${formatLocalDay(entry.date, reader)}, ${entry.name}'s next available date`} onClick={() => onMove(entry.date)}>
+                Move window to {formatLocalDay(entry.date, reader, { short: true })}
               </Button>
             </li>
           ))}

@@ -7,8 +7,8 @@ import { appointmentTypesQuery, facilitiesQuery, providersQuery } from "../../ap
 import { sessionQuery } from "../../api/session-query.ts";
 import { useCurrentFacility } from "../../components/shell/current-facility.tsx";
 import { rawId } from "../../lib/raw-id.ts";
-import { browserZone, zoneAbbreviation } from "../../lib/zoned-clock.ts";
-import { formatLocalDay, formatSlotTime, slotAccessibleName, slotPhrase } from "./slot-text.ts";
+import { useUserTimeSettings } from "../../lib/use-time-display.tsx";
+import { formatLocalDay, formatSlotTimeInText, slotAccessibleName, slotPhrase } from "./slot-text.ts";
 
 // How a slot is put into words wherever one is shown (the slot list, the
 // pick panel, the holds bar in every view): provider and facility by name,
@@ -19,7 +19,7 @@ type SlotPlace = Pick<Slot, "providerId" | "facilityId" | "startsAt" | "endsAt">
 export interface SlotDescriber {
   /** "10:00 EST with Dr Brooks on Tuesday 1 December". */
   phrase: (slot: SlotPlace) => string;
-  /** "10:20 EST": the time in the facility's zone, the zone always named. */
+  /** "10:20 AM EST": the time in the facility's zone, the zone named where it differs from the user's. */
   time: (slot: SlotPlace) => string;
   /** The full accessible name, as in the list. */
   label: (slot: Slot) => string;
@@ -46,7 +46,8 @@ export function useSlotDescriber() {
   const types = useQuery(appointmentTypesQuery());
   const providers = useQuery(providersQuery());
   const facilities = useQuery(facilitiesQuery());
-  const userZone = useMemo(() => browserZone(), []);
+  const reader = useUserTimeSettings();
+  const { userZone } = reader;
 
   const appointmentTypes = useMemo(() => types.data?.appointmentTypes ?? [], [types.data]);
   const providerById = useMemo(() => new Map((providers.data?.providers ?? []).map((provider) => [rawId(provider.id), provider])), [providers.data]);
@@ -63,15 +64,15 @@ export function useSlotDescriber() {
   const describe: SlotDescriber = useMemo(() => {
     const dateOf = (slot: SlotPlace) => localDateOf(Date.parse(slot.startsAt), zoneOf(slot.facilityId));
     return {
-      phrase: (slot) => slotPhrase(slot, providerName(slot.providerId), dateOf(slot), zoneOf(slot.facilityId)),
-      time: (slot) => `${formatSlotTime(Date.parse(slot.startsAt), zoneOf(slot.facilityId))} ${zoneAbbreviation(Date.parse(slot.startsAt), zoneOf(slot.facilityId))}`,
-      label: (slot) => slotAccessibleName({ slot, providerName: providerName(slot.providerId), localDate: dateOf(slot), zone: zoneOf(slot.facilityId) }),
-      day: (slot) => formatLocalDay(dateOf(slot), { short: true }),
+      phrase: (slot) => slotPhrase(slot, providerName(slot.providerId), dateOf(slot), zoneOf(slot.facilityId), reader),
+      time: (slot) => formatSlotTimeInText(Date.parse(slot.startsAt), zoneOf(slot.facilityId), reader),
+      label: (slot) => slotAccessibleName({ slot, providerName: providerName(slot.providerId), localDate: dateOf(slot), zone: zoneOf(slot.facilityId), reader }),
+      day: (slot) => formatLocalDay(dateOf(slot), reader, { short: true }),
       providerName,
       facilityName,
       appointmentTypeName: (request) => `${appointmentTypeOf(appointmentTypes, request.appointmentTypeId)?.name ?? "Appointment"}${request.isNewPatient ? " (new patient)" : ""}`,
     };
-  }, [zoneOf, providerName, facilityName, appointmentTypes]);
+  }, [zoneOf, providerName, facilityName, appointmentTypes, reader]);
 
-  return { describe, providerName, facilityName, listedProviderName, listedFacilityName, zoneOf, fallbackZone, userZone, appointmentTypes, facilityList };
+  return { describe, reader, providerName, facilityName, listedProviderName, listedFacilityName, zoneOf, fallbackZone, userZone, appointmentTypes, facilityList };
 }
