@@ -36,6 +36,10 @@ export function HoldsBar() {
   const openPatientName = useOpenPatientName(openPatientId);
   // Holds of a patient who is no longer open that the user chose to keep: not asked about again.
   const [keptForOtherPatient, setKeptForOtherPatient] = useState<ReadonlySet<string>>(new Set());
+  // Folded to its heading line on request (a narrow frame has little room); a new hold unfolds it.
+  const [isFolded, setFolded] = useState(false);
+  const [foldedAtCount, setFoldedAtCount] = useState(0);
+  if (isFolded && holds.length > foldedAtCount) setFolded(false);
 
   const isOtherPatient = useCallback((held: HeldSlot) => held.patientId !== null && held.patientId !== openPatientId, [openPatientId]);
   const otherPatientHolds = holds.filter(isOtherPatient);
@@ -82,11 +86,24 @@ export function HoldsBar() {
         ) : null}
         {holds.length > 0 ? (
           <div>
-            <h2 className="px-1 text-sm font-semibold">
-              <span aria-hidden="true">✓ </span>You are holding {holds.length === 1 ? "1 slot" : `${holds.length} slots`}
-              {holds.length > 1 ? <span className="font-normal text-slate-700"> · booking one releases the others held for the same patient</span> : null}
-            </h2>
-            <ul className="mt-1 space-y-2">
+            <div className="flex items-start justify-between gap-2 px-1">
+              <h2 className="text-sm font-semibold">
+                <span aria-hidden="true">✓ </span>You are holding {holds.length === 1 ? "1 slot" : `${holds.length} slots`}
+                {holds.length > 1 && !isFolded ? <span className="font-normal text-slate-700"> · booking one releases the others held for the same patient</span> : null}
+              </h2>
+              <Button
+                variant="ghost"
+                aria-expanded={!isFolded}
+                aria-controls="held-slots-list"
+                onClick={() => {
+                  setFoldedAtCount(holds.length);
+                  setFolded(!isFolded);
+                }}
+              >
+                {isFolded ? "Show" : "Hide"}
+              </Button>
+            </div>
+            <ul id="held-slots-list" hidden={isFolded} className="mt-1 space-y-2">
               {holds.map((held) => (
                 <HeldSlotCard
                   key={held.id}
