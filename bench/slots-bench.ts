@@ -38,9 +38,11 @@ const ZONE = "America/New_York";
 /** The facilities' zones (slots name them `fac_…`, pickers by raw UUID). */
 const zoneOf = (facilityId: string) => (facilityId.replaceAll("-", "").endsWith(FACILITIES.lincolnPark.replaceAll("-", "")) ? "America/Chicago" : "America/New_York");
 
-const SEARCH_RUNS = 20;
+const SEARCH_RUNS = Number(process.env.BENCH_SEARCH_RUNS ?? 20);
 const SEARCH_WARMUP = 3;
 const WINDOW_DAYS = 14;
+const HOLD_RUNS = 15;
+const BASKET_RUNS = 5;
 const RENDER_TIMEOUT_MS = 10_000;
 const LOAD_USERS = 50;
 const LOAD_INTERVAL_MS = 2_000;
@@ -242,6 +244,41 @@ const ARM_MEASUREMENT = `(expected) => {
   });
 }`;
 
+/**
+ * In the app's frame: clicks the first slot of a provider holding nothing and resolves
+ * with the milliseconds until the holds bar lists one more held slot (the
+ * live check, the hold, the store's record, the bar painted).
+ */
+const CLICK_TO_HELD = `async () => {
+  const heldCount = () => document.querySelectorAll('[data-testid="holds-bar"] [data-testid="hold-panel"][data-state="held"]').length;
+  // A provider holding nothing yet: a hold also takes the overlapping slots of its own provider.
+  const slots = [...document.querySelectorAll('[data-testid="slot-list"] [data-testid="slot"]')];
+  const busy = new Set(slots.filter((slot) => slot.getAttribute("aria-current") === "true").map((slot) => slot.getAttribute("data-provider-id")));
+  const button = slots.find((slot) => !busy.has(slot.getAttribute("data-provider-id")));
+  if (!button) throw new Error("no free slot to hold");
+  const before = heldCount();
+  const start = performance.now();
+  await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error("no hold within ${RENDER_TIMEOUT_MS} ms: " + (document.querySelector('[data-testid="holds-bar"]')?.textContent ?? "no holds bar"))), ${RENDER_TIMEOUT_MS});
+    const observer = new MutationObserver(() => {
+      if (heldCount() > before) { observer.disconnect(); clearTimeout(timer); requestAnimationFrame(() => resolve(undefined)); }
+    });
+    observer.observe(document.body, { subtree: true, childList: true, attributes: true });
+    button.click();
+  });
+  return performance.now() - start;
+}`;
+
+/** In the app's frame: releases every hold in the bar, one after another, until none is listed. */
+const RELEASE_ALL = `async () => {
+  for (let guard = 0; guard < 20; guard += 1) {
+    const release = document.querySelector('[data-testid="holds-bar"] [data-testid="release-hold"]');
+    if (!release) return;
+    release.click();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  }
+}`;
+
 interface Measured {
   domMs: number;
   paintMs: number;
@@ -258,7 +295,7 @@ async function appFrame(page: Page, appUrl: string): Promise<Frame> {
   }
 }
 
-async function measureSearch(stack: Stack): Promise<Record<string, unknown>> {
+async function measureSearch(stack: Stack): Promise<Record<string, unknown>[]> {
   const org = stack.emulator.state.org(ORG_A);
   if (!org) throw new Error("org A missing");
   const providerIds = [...new Set(org.ehr.templates.map((template) => toRawUuid(template.providerId)))];
@@ -332,11 +369,36 @@ async function measureSearch(stack: Stack): Promise<Record<string, unknown>> {
       upstreamSlotsCallsPerSearch.push(during.filter((record) => record.route === "GET /v2/schedule/slots").length);
       slotCounts += expected.count;
     }
+    // Click on a slot to "held" in the bar, one at a time; then baskets of three (each hold's time, and the three together).
+    const clickToHeldMs: number[] = [];
+    const basketMs: number[] = [];
+    for (let run = 0; run < HOLD_RUNS; run += 1) {
+      clickToHeldMs.push(await frame.evaluate<number>(`(${CLICK_TO_HELD})()`));
+      await frame.evaluate(`(${RELEASE_ALL})()`);
+    }
+    for (let run = 0; run < BASKET_RUNS; run += 1) {
+      let total = 0;
+      for (let hold = 0; hold < 3; hold += 1) total += await frame.evaluate<number>(`(${CLICK_TO_HELD})()`);
+      basketMs.push(total);
+      await frame.evaluate(`(${RELEASE_ALL})()`);
+    }
+    clickToHeldMs.sort((a, b) => a - b);
+    basketMs.sort((a, b) => a - b);
+    const holdFigures = {
+      bench: "slots-hold-chromium",
+      runs: HOLD_RUNS,
+      clickToHeldP50Ms: round(percentile(clickToHeldMs, 50), 1),
+      clickToHeldP95Ms: round(percentile(clickToHeldMs, 95), 1),
+      basketRuns: BASKET_RUNS,
+      basketOfThreeP50Ms: round(percentile(basketMs, 50), 1),
+      basketOfThreeP95Ms: round(percentile(basketMs, 95), 1),
+      note: "click on a free slot to the holds bar listing it as held (strong check + hold + store record + paint); a basket is three such holds in a row",
+    };
     for (const list of [searchMs, paintMs, upstreamMs, toRequestMs, bffCallMs, afterResponseMs]) list.sort((a, b) => a - b);
     const searchP95 = percentile(searchMs, 95);
     const upstreamP95 = percentile(upstreamMs, 95);
     const ratioP95 = searchP95 / upstreamP95;
-    return {
+    const searchFigures = {
       bench: "slots-search-chromium",
       providers: providerIds.length,
       days: WINDOW_DAYS,
@@ -359,6 +421,7 @@ async function measureSearch(stack: Stack): Promise<Record<string, unknown>> {
       upstreamCounting: "emulator in-process; every data request it served between the click and the rendered list",
       note: "click event on Search to the DOM showing the new list (MutationObserver in the app's frame); bare call = Node fetch + JSON of GET /v2/schedule/slots, same query",
     };
+    return [searchFigures, holdFigures];
   } finally {
     await browser.close();
   }
@@ -454,7 +517,7 @@ export async function runSlotsBench(): Promise<Record<string, unknown>[]> {
   try {
     const search = await measureSearch(stack);
     const load = await measureLoad(stack);
-    return [search, load];
+    return [...search, load];
   } finally {
     await stack.stop();
   }

@@ -82,6 +82,7 @@ test("a hold stays with the user across views and a reload, and is booked from a
   const booked = app.getByTestId("hold-panel");
   await expect(booked).toHaveAttribute("data-state", "booked");
   await expect(booked).toBeFocused();
+  await expect(app.getByTestId("booked-for")).toHaveText(`for ${patientName.split(" ").slice(0, 2).join(" ")}`);
   const sent = (await hostLog(page)).find((entry) => entry.direction === "out" && entry.type === "tandem:booked");
   await expect(app.getByTestId("booked-reference")).toContainText(`EHR appointment ${String(sent?.data?.reference)}`);
   await expect.poll(() => holdsOf(ORG_A, userId)).toEqual([]);

@@ -64,7 +64,7 @@ export function HoldsBar() {
     <section data-testid="holds-bar" aria-label="Your holds" className="sticky bottom-0 z-20 space-y-2 border-t border-slate-200 bg-slate-50/95 p-2 shadow-[0_-4px_12px_rgba(15,23,42,0.08)] backdrop-blur">
       <div className="mx-auto max-h-[55vh] max-w-6xl space-y-2 overflow-y-auto">
         <SelectionPanel state={selection} describe={describe} onCancel={() => flow.cancel()} onSelect={(slot) => selection.kind !== "idle" && select(slot, selection.params)} />
-        {activity.outcome ? <OutcomeNotice outcome={activity.outcome} describe={describe} onDismiss={() => controller.dismissOutcome()} /> : null}
+        {activity.outcome ? <OutcomeNotice outcome={activity.outcome} describe={describe} patientText={patientText(activity.outcome.held)} onDismiss={() => controller.dismissOutcome()} /> : null}
         {holdsError && holds.length === 0 ? <ApiErrorNotice error={holdsError} onRetry={refetchHolds} /> : null}
         {unconfirmed.length > 0 ? (
           <Notice
@@ -127,7 +127,7 @@ export function HoldsBar() {
   );
 }
 
-function OutcomeNotice({ outcome, describe, onDismiss }: { outcome: HoldOutcome; describe: SlotDescriber; onDismiss: () => void }) {
+function OutcomeNotice({ outcome, describe, patientText, onDismiss }: { outcome: HoldOutcome; describe: SlotDescriber; patientText: string; onDismiss: () => void }) {
   const ref = useRef<HTMLDivElement>(null);
   // After booking, focus moves to the confirmation (not to the page body), so the next key press starts from it.
   useEffect(() => {
@@ -148,7 +148,7 @@ function OutcomeNotice({ outcome, describe, onDismiss }: { outcome: HoldOutcome;
               <span aria-hidden="true">✓ </span>Booked in the EHR
             </h2>
             <p className="text-sm">
-              <HeldAs held={held} describe={describe} />
+              <HeldAs held={held} describe={describe} /> <span data-testid="booked-for">{patientText}</span>
               <br />
               <span className="font-semibold">{describe.phrase(held.slot)}</span>
               <span className="text-slate-700"> · {describe.facilityName(held.slot.facilityId)}</span>
