@@ -1,4 +1,4 @@
-import { ORG_A, ORG_B, appUrl, sandbox, sandboxUsers } from "./sandbox.ts";
+import { ORG_A, ORG_B, callApp, sandbox, sandboxUsers } from "./sandbox.ts";
 
 // Holds live in the BFF's store and outlast a test (a worker's BFF serves
 // every test it runs), so each test ends by releasing whatever holds any
@@ -9,16 +9,9 @@ interface HeldSlots {
   holds: { id: string }[];
 }
 
-async function appCall<T>(method: string, path: string, organizationId: string, userId: string): Promise<T> {
-  const { token } = await sandbox<{ token: string }>("POST", "/host-token", { organizationId, userId });
-  const response = await fetch(`${appUrl()}${path}`, { method, headers: { authorization: `Bearer ${token}` } });
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
-  return (await response.json()) as T;
-}
-
 /** This user's active holds, as GET /api/holds lists them. */
 export async function holdsOf(organizationId: string, userId: string): Promise<HeldSlots["holds"]> {
-  return (await appCall<HeldSlots>("GET", "/api/holds", organizationId, userId)).holds;
+  return ((await callApp("GET", "/api/holds", { organizationId, userId })) as HeldSlots).holds;
 }
 
 export async function releaseEveryHold(): Promise<void> {
@@ -29,7 +22,7 @@ export async function releaseEveryHold(): Promise<void> {
     await Promise.all(
       users.map(async (user) => {
         for (const held of await holdsOf(organizationId, user.id)) {
-          await appCall("DELETE", `/api/holds/${held.id}`, organizationId, user.id);
+          await callApp("DELETE", `/api/holds/${held.id}`, { organizationId, userId: user.id });
         }
       }),
     );

@@ -1,5 +1,5 @@
 import { expect, type FrameLocator, type Page } from "@playwright/test";
-import { ORG_A, appUrl, openInHost, resetSandbox, sandbox, sandboxNotes, sandboxUsers, upstream, type SandboxNote, type SandboxUser } from "./sandbox.ts";
+import { ORG_A, callApp, openInHost, resetSandbox, sandbox, sandboxNotes, sandboxUsers, upstream, type SandboxNote, type SandboxUser } from "./sandbox.ts";
 
 // What the note specs share: a fresh unsigned note with images and a
 // physician assigned to it, the note view opened through the host page, and
@@ -59,14 +59,6 @@ export async function signInEhr(noteId: string): Promise<void> {
 /** Someone else (another app on the same service) changes a field of the note. */
 export async function editAsSomeoneElse(noteId: string, fields: Record<string, string>): Promise<void> {
   await upstream(`/v1/notes/${noteId}`, ORG_A, { method: "PATCH", body: fields });
-}
-
-/** A call to the BFF as the app makes it, with a fresh host token for the given context. */
-export async function callApp(method: string, path: string, context: { organizationId: string; userId: string; noteId?: string }): Promise<unknown> {
-  const { token } = await sandbox<{ token: string }>("POST", "/host-token", context);
-  const response = await fetch(`${appUrl()}${path}`, { method, headers: { authorization: `Bearer ${token}` } });
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
-  return response.json();
 }
 
 /** Makes the app re-read the note now, as when the clinician comes back to the EHR's tab. */

@@ -92,6 +92,14 @@ export async function sandbox<T = unknown>(method: string, path: string, body?: 
   return (text ? JSON.parse(text) : {}) as T;
 }
 
+/** A call to the BFF as the app makes it, with a fresh host token for the given context. */
+export async function callApp(method: string, path: string, context: { organizationId: string; userId: string; noteId?: string }): Promise<unknown> {
+  const { token } = await sandbox<{ token: string }>("POST", "/host-token", context);
+  const response = await fetch(`${appUrl()}${path}`, { method, headers: { authorization: `Bearer ${token}` } });
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+  return response.json();
+}
+
 /** The emulator's clock now (epoch ms): the suite's "now", pinned to the project's instant (fixtures.ts). */
 export async function sandboxNow(): Promise<number> {
   const { now } = await sandbox<{ now: string }>("GET", "/clock");

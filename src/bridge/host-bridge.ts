@@ -89,25 +89,22 @@ export class HostBridge implements AppLink {
 
   /** Asks the host for a new token: before every write (a write's token is spent) and after a 401. */
   freshToken(): Promise<string> {
-    this.refreshing ??= this.request({ type: "tandem:token-request", nonce: this.nonce, requestId: this.nextRequestId() })
-      .then((message) => {
-        if (message.type !== "tandem:token") throw new BridgeTimeout("Unexpected reply to a token request");
-        this.update({ token: message.token, context: this.state?.context ?? {} });
-        return message.token;
-      })
-      .finally(() => {
-        this.refreshing = null;
-      });
+    this.refreshing ??= this.requestToken().finally(() => {
+      this.refreshing = null;
+    });
     return this.refreshing;
   }
 
   /** A new token from the host for one write, never shared (concurrent writes would replay each other's). */
   writeToken(): Promise<string> {
-    return this.request({ type: "tandem:token-request", nonce: this.nonce, requestId: this.nextRequestId() }).then((message) => {
-      if (message.type !== "tandem:token") throw new BridgeTimeout("Unexpected reply to a token request");
-      this.update({ token: message.token, context: this.state?.context ?? {} });
-      return message.token;
-    });
+    return this.requestToken();
+  }
+
+  private async requestToken(): Promise<string> {
+    const message = await this.request({ type: "tandem:token-request", nonce: this.nonce, requestId: this.nextRequestId() });
+    if (message.type !== "tandem:token") throw new BridgeTimeout("Unexpected reply to a token request");
+    this.update({ token: message.token, context: this.state?.context ?? {} });
+    return message.token;
   }
 
   /** Asks the EHR to book a held slot; resolves with the EHR's appointment id and its own reference, when given. */

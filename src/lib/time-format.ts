@@ -122,8 +122,12 @@ function isRepeatedWallTime(epochMs: number, zone: string): boolean {
  * happens twice.
  */
 export function zoneNameAt(epochMs: number, display: TimeDisplay): string | null {
-  const differs = display.zone !== display.userZone && offsetMsAt(epochMs, display.zone) !== offsetMsAt(epochMs, display.userZone);
-  return differs || isRepeatedWallTime(epochMs, display.zone) ? zoneAbbreviation(epochMs, display.zone) : null;
+  return isOtherZone(epochMs, display.zone, display.userZone) || isRepeatedWallTime(epochMs, display.zone) ? zoneAbbreviation(epochMs, display.zone) : null;
+}
+
+/** Whether `zone`'s UTC offset differs from the user's at that instant (America/Detroit does not differ from America/New_York). */
+export function isOtherZone(epochMs: number, zone: string, userZone: string): boolean {
+  return zone !== userZone && offsetMsAt(epochMs, zone) !== offsetMsAt(epochMs, userZone);
 }
 
 function withZoneName(text: string, epochMs: number, display: TimeDisplay, zoneName: TimeOptions["zoneName"]): string {

@@ -1,4 +1,5 @@
 import type { HeldSlot } from "../../../contract/app-api/slots.ts";
+import { isSameId } from "../../../contract/ids.ts";
 import type { BookingRequest } from "../../../contract/bridge/messages.ts";
 import type { BookedInEhr } from "../../bridge/app-link.ts";
 import type { FreshHold, LiveRead } from "../slots/slot-selection-flow.ts";
@@ -42,8 +43,6 @@ export interface HeldSlotsDeps {
   slotsChanged: () => void;
   now?: () => number;
 }
-
-const sameId = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
 export class HeldSlotsController {
   private activity: HoldsActivity = { booking: new Set(), notices: new Map(), outcome: null };
@@ -105,7 +104,7 @@ export class HeldSlotsController {
       this.update({ booking, notices: new Map(this.activity.notices).set(held.id, reason === null ? { kind: "bookFailed", error } : { kind: "declined", reason }) });
       return;
     }
-    const others = basket.filter((candidate) => !sameId(candidate.id, held.id) && candidate.patientId === held.patientId);
+    const others = basket.filter((candidate) => !isSameId(candidate.id, held.id) && candidate.patientId === held.patientId);
     const timing = this.timings.get(held.id);
     const seenGoneAtMs = timing ? timing.liveRead.serviceMs + (this.now() - timing.liveRead.localMs) : this.now();
     this.deps.removeHeld([held.id, ...others.map((other) => other.id)]);
@@ -117,22 +116,25 @@ export class HeldSlotsController {
 
   /** "Release": gives the slot back. A failed release keeps the hold listed and says so. */
   async release(held: HeldSlot): Promise<void> {
-    if (this.activity.booking.has(held.id)) return;
-    this.deps.removeHeld([held.id]);
-    this.update({ notices: without(this.activity.notices, held.id), outcome: { kind: "released", held } });
-    try {
-      await this.deps.release(held.id);
-      this.timings.delete(held.id);
-    } catch (error) {
-      this.update({ notices: new Map(this.activity.notices).set(held.id, { kind: "releaseFailed", error }), outcome: null });
+    await this.releaseAll([held]);
+  }
+
+  /** Releases each hold (the user confirmed it when switching patient), then reads the holds and slots again once. */
+  async releaseAll(holds: readonly HeldSlot[]): Promise<void> {
+    const releasing = holds.filter((held) => !this.activity.booking.has(held.id));
+    if (releasing.length === 0) return;
+    for (const held of releasing) {
+      this.deps.removeHeld([held.id]);
+      this.update({ notices: without(this.activity.notices, held.id), outcome: { kind: "released", held } });
+      try {
+        await this.deps.release(held.id);
+        this.timings.delete(held.id);
+      } catch (error) {
+        this.update({ notices: new Map(this.activity.notices).set(held.id, { kind: "releaseFailed", error }), outcome: null });
+      }
     }
     this.deps.holdsChanged();
     this.deps.slotsChanged();
-  }
-
-  /** Releases every listed hold of a patient (the user confirmed it when switching patient). */
-  async releaseAll(holds: readonly HeldSlot[]): Promise<void> {
-    for (const held of holds) await this.release(held);
   }
 
   /** The countdown reached zero: say so and give the slot back (our count errs early, so "expired" is true for everyone). */

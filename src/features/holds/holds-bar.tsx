@@ -42,8 +42,7 @@ export function HoldsBar() {
   if (isFolded && holds.length > foldedAtCount) setFolded(false);
 
   const isOtherPatient = useCallback((held: HeldSlot) => held.patientId !== null && held.patientId !== openPatientId, [openPatientId]);
-  const otherPatientHolds = holds.filter(isOtherPatient);
-  const unconfirmed = otherPatientHolds.filter((held) => !keptForOtherPatient.has(held.id));
+  const unconfirmed = holds.filter((held) => isOtherPatient(held) && !keptForOtherPatient.has(held.id));
 
   if (!canHold) return null;
   if (holds.length === 0 && activity.outcome === null && selection.kind === "idle" && !holdsError) return null;

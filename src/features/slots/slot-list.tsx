@@ -3,7 +3,8 @@ import type { Slot } from "../../../contract/clinic-api/schedule.ts";
 import type { GroupedSlot, SlotDay, SlotRow } from "./group-slots.ts";
 import { moveForKey, moveInGrid, slotGridOf } from "./slot-navigation.ts";
 import type { UserTimeSettings } from "../../lib/use-time-display.tsx";
-import { capacityText, clockChangeText, formatLocalDay, formatSlotTime, isOtherZone, schedulesText, slotAccessibleName, slotZoneName } from "./slot-text.ts";
+import { isOtherZone } from "../../lib/time-format.ts";
+import { capacityText, clockChangeText, formatLocalDay, formatSlotTime, schedulesText, slotAccessibleName, slotZoneName } from "./slot-text.ts";
 import { localTimeOf } from "../../../contract/time/zoned-time.ts";
 
 // The slots, by day and provider, as one keyboard stop: a roving tabindex

@@ -1,5 +1,4 @@
 import type { Slot, SlotMeta } from "../../../contract/clinic-api/schedule.ts";
-import { offsetMsAt } from "../../../contract/time/zoned-time.ts";
 import { formatLocalDay as formatDayIn, formatRecentTime, formatTime, zoneNameAt } from "../../lib/time-format.ts";
 import type { UserTimeSettings } from "../../lib/use-time-display.tsx";
 
@@ -46,11 +45,6 @@ export function clockChangeText(dayLengthMinutes: number): string | null {
 /** "Tuesday, December 1" (en-US) or "Tuesday 1 December" (en-GB) for a local date (`YYYY-MM-DD`): the date itself, no zone involved. */
 export function formatLocalDay(date: string, reader: UserTimeSettings, options: { short?: boolean } = {}): string {
   return formatDayIn(date, reader.locale, { style: options.short ? "short" : "long" });
-}
-
-/** Whether a time in `zone` needs its zone named for this user: the offsets differ at that instant. */
-export function isOtherZone(epochMs: number, zone: string, userZone: string): boolean {
-  return zone !== userZone && offsetMsAt(epochMs, zone) !== offsetMsAt(epochMs, userZone);
 }
 
 /** "10:00 AM" (en-US) in the facility's zone, its zone left to the caller (a slot button names it in its own span). */

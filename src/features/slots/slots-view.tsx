@@ -22,7 +22,8 @@ import { defaultAppointmentType, isRunnable, resolveSlotFilters, toSlotSearchPar
 import { SlotList, type SlotListHandle } from "./slot-list.tsx";
 import type { SelectionParams } from "./slot-selection-flow.ts";
 import type { UserTimeSettings } from "../../lib/use-time-display.tsx";
-import { completenessText, formatLocalDay, formatSlotTimeInText, freshnessText, isOtherZone } from "./slot-text.ts";
+import { isOtherZone } from "../../lib/time-format.ts";
+import { completenessText, formatLocalDay, formatSlotTimeInText, freshnessText } from "./slot-text.ts";
 import { appointmentTypeOf, useSlotDescriber, type AppointmentTypeOption } from "./use-slot-describer.ts";
 
 // The slot finder (front desk, patient on the phone): filters in the URL,
