@@ -108,3 +108,12 @@ describe("a day's slots in time order, across providers", () => {
     expect(earliestSlot(byTime(slots))?.slot.startsAt).toBe(earliestSlot(group(slots))?.slot.startsAt);
   });
 });
+
+describe("the first available slot", () => {
+  it("leaves out the slots the user already holds", () => {
+    const slots = [slotAt(DR_BROOKS, NEW_YORK_FACILITY, "2026-12-01", "08:00"), slotAt(DR_ADAMS, NEW_YORK_FACILITY, "2026-12-01", "08:30"), slotAt(DR_BROOKS, NEW_YORK_FACILITY, "2026-12-01", "08:20")];
+    const days = group(slots);
+    expect(earliestSlot(days)?.slot.startsAt).toBe(slots[0]?.startsAt);
+    expect(earliestSlot(days, new Set([slotKey(slots[0]!)]))?.slot.startsAt).toBe(slots[2]?.startsAt);
+  });
+});

@@ -115,12 +115,12 @@ export function groupSlotsByTime(slots: readonly Slot[], { zoneOf, fallbackZone 
   });
 }
 
-/** The earliest slot (by instant) across every provider in the list: what "First available" jumps to. */
-export function earliestSlot(days: readonly SlotDay[]): GroupedSlot | null {
+/** The earliest slot (by instant) across every provider in the list, leaving out `except` (slots the user already holds): what "First available" jumps to. */
+export function earliestSlot(days: readonly SlotDay[], except: ReadonlySet<string> = new Set()): GroupedSlot | null {
   let earliest: GroupedSlot | null = null;
   for (const day of days) {
     for (const row of day.rows) {
-      const first = row.slots[0];
+      const first = row.slots.find((entry) => !except.has(entry.key));
       if (first && (!earliest || first.startMs < earliest.startMs)) earliest = first;
     }
   }

@@ -85,12 +85,11 @@ export function SlotsView() {
         : groupSlotsByDay(listedSlots, { zoneOf, fallbackZone, providerSortKey: providerName, facilitySortKey: facilityName }),
     [order, listedSlots, zoneOf, fallbackZone, providerName, facilityName],
   );
-  const firstKey = useMemo(() => earliestSlot(days)?.key ?? null, [days]);
   const slotCount = useMemo(() => countSlots(days), [days]);
   const isMultiFacility = (shownFilters?.facilityIds?.length ?? filters?.facilityIds?.length ?? 1) > 1;
 
   // Selecting: one strong check, then a hold that joins the user's holds (holds-provider.tsx).
-  const { canHold, holds, select, selection, activity } = useHolds();
+  const { canHold, holds, select, selection, activity, flow } = useHolds();
   const [isRoleNoticeShown, setRoleNoticeShown] = useState(false);
   const selectionParams = useRef<SelectionParams | null>(null);
   const source = shownFilters ?? filters;
@@ -104,6 +103,8 @@ export function SlotsView() {
   const watched = useRef<{ key: string; filtersKey: string; text: string } | null>(null);
   const [vanishedText, setVanishedText] = useState<string | null>(null);
   const heldKeys = useMemo(() => new Set(holds.map((held) => slotKey(held.slot))), [holds]);
+  // A slot the user holds is not available to them: the mark and the jump go to the next one.
+  const firstKey = useMemo(() => earliestSlot(days, heldKeys)?.key ?? null, [days, heldKeys]);
   const pendingKey = selection.kind === "checking" || selection.kind === "holding" ? slotKey(selection.slot) : null;
   const outcome = activity.outcome;
   useEffect(() => {
@@ -179,10 +180,12 @@ export function SlotsView() {
       setVanishedText(null);
       watched.current = null;
       isSearchFocusPending.current = true;
+      // A gone, refused or failed pick belongs to the list being replaced; one in flight carries on.
+      if (flow.getState().kind !== "checking" && flow.getState().kind !== "holding") flow.cancel();
       if (JSON.stringify(next) === filtersKey) void refetch();
       else void navigate({ search: { ...toSlotSearchParams(next), order: params.order } });
     },
-    [filtersKey, navigate, refetch, params.order],
+    [filtersKey, navigate, refetch, params.order, flow],
   );
 
   // "First available": the earliest slot across the chosen providers, on the F key or the button.
