@@ -21,7 +21,9 @@ import {
   slotButton,
   syncOrganization,
   todayIn,
+  upstreamSlots,
 } from "./support/slots.ts";
+import { localDateOf, localTimeOf, weekdayOf } from "../contract/time/zoned-time.ts";
 
 // A hold belongs to the front-desk user, not to a view (issue 13 item 2):
 // kept by the BFF, listed in a bar under every view, surviving navigation
@@ -185,4 +187,33 @@ test("First available lays the days out in time order and marks the earliest; Se
   await expect(results(app).getByTestId("filters-changed")).toContainText("still for your last search (Telehealth Visit, 15 min)");
   await search(app);
   await expect(results(app).getByTestId("filters-changed")).toHaveCount(0);
+});
+
+test("afternoons, Tuesday to Thursday: the list is narrowed on the facility's clock, said in the summary, and kept on the way back to Slots", async ({ page }) => {
+  const ape = await appointmentType("APE");
+  const zone = UPPER_WEST_SIDE.timezone;
+  const today = await todayIn(zone);
+  const window = { startDate: today, endDate: addDays(today, 12) };
+  const { slots } = await upstreamSlots({ appointmentTypeId: ape.id, facilityIds: [UPPER_WEST_SIDE.id], ...window, isNewPatient: false });
+  const expected = slots.filter((slot) => {
+    const startMs = Date.parse(slot.startsAt);
+    const time = localTimeOf(startMs, zone).slice(0, 5);
+    return time >= "12:00" && time < "17:00" && [1, 2, 3].includes(weekdayOf(localDateOf(startMs, zone)));
+  });
+  if (expected.length === 0 || expected.length === slots.length) throw new Error("the seed gives no afternoon slots on Tue–Thu to narrow to");
+
+  const app = await openSlotFinder(page);
+  await setFilters(app, { typeId: ape.id, ...window });
+  const form = searchForm(app);
+  await form.getByRole("group", { name: "Times of day" }).getByRole("button", { name: "Afternoons" }).click();
+  for (const day of ["Tue", "Wed", "Thu"]) await form.getByRole("group", { name: "Weekdays" }).getByRole("button", { name: day }).click();
+  await search(app);
+  await expect(resultsStatus(app)).toHaveText(new RegExp(`^${expected.length} free slots?, .*, starting 12:00 PM–5:00 PM, Tue–Thu$`));
+  expect((await listedSlots(app)).map((slot) => slot.startsAt).sort()).toEqual(expected.map((slot) => slot.startsAt).sort());
+  await saveScreenshot(page, "slots-times-and-days");
+
+  await nav(app).getByRole("link", { name: "Availability" }).click();
+  await nav(app).getByRole("link", { name: "Slots" }).click();
+  await expect(form.getByRole("group", { name: "Times of day" }).getByRole("button", { name: "Afternoons" })).toHaveAttribute("aria-pressed", "true");
+  await expect(resultsStatus(app)).toHaveText(new RegExp(`^${expected.length} free slots?,`));
 });

@@ -4,6 +4,8 @@ import type { SlotSearchQuery } from "../../../contract/app-api/slots.ts";
 import { Button } from "../../components/ui/button.tsx";
 import { MultiSelectPicker, type PickerOption } from "../../components/ui/multi-select-picker.tsx";
 import { draftOf, effectiveSlotLength, filtersFromDraft, isDraftChanged, isNewPatientType, type SlotFilterDraft, type SlotFilterErrors } from "./slot-filters.ts";
+import { SlotTimeFields, type SlotTimeDraft } from "./slot-time-fields.tsx";
+import { sameTimeFilter, timeDraftOf, timeFilterFromDraft, type SlotTimeFilter } from "./slot-time-filter.ts";
 
 // The filters. Edits stay in the form until Search: the search runs on
 // submit (or on load from the URL), never on each keystroke.
@@ -11,12 +13,14 @@ import { draftOf, effectiveSlotLength, filtersFromDraft, isDraftChanged, isNewPa
 interface SlotFilterFormProps {
   /** The search in the URL (defaults filled in); the form starts from it. */
   applied: SlotSearchQuery;
+  /** The times of day and weekdays in the URL. */
+  appliedTime: SlotTimeFilter;
   appointmentTypes: PickerAppointmentType[];
   facilityOptions: PickerOption[];
   providerOptions: PickerOption[];
   isLoadingProviders: boolean;
   isSearching: boolean;
-  onSearch: (filters: SlotSearchQuery) => void;
+  onSearch: (filters: SlotSearchQuery, time: SlotTimeFilter) => void;
   /** The draft now differs from the search the list answers (or agrees with it again). */
   onChangedChange?: (isChanged: boolean) => void;
 }
@@ -37,21 +41,26 @@ function FieldError({ id, error }: { id: string; error: string | undefined }) {
   );
 }
 
-export function SlotFilterForm({ applied, appointmentTypes, facilityOptions, providerOptions, isLoadingProviders, isSearching, onSearch, onChangedChange }: SlotFilterFormProps) {
+export function SlotFilterForm({ applied, appliedTime, appointmentTypes, facilityOptions, providerOptions, isLoadingProviders, isSearching, onSearch, onChangedChange }: SlotFilterFormProps) {
   const id = useId();
   const [draft, setDraft] = useState<SlotFilterDraft>(() => draftOf(applied));
   const [errors, setErrors] = useState<SlotFilterErrors>({});
+  const [timeDraft, setTimeDraft] = useState<SlotTimeDraft>(() => timeDraftOf(appliedTime));
+  const [timeError, setTimeError] = useState<string | undefined>(undefined);
   const update = (patch: Partial<SlotFilterDraft>) => setDraft((current) => ({ ...current, ...patch }));
   const type = appointmentTypes.find((candidate) => candidate.id === draft.appointmentTypeId);
   const defaultLength = effectiveSlotLength({ isNewPatient: draft.isNewPatient }, type);
-  const isChanged = isDraftChanged(draft, applied);
+  const draftTime = timeFilterFromDraft(timeDraft).filter;
+  const isChanged = isDraftChanged(draft, applied) || draftTime === null || !sameTimeFilter(draftTime, appliedTime);
   useEffect(() => onChangedChange?.(isChanged), [isChanged, onChangedChange]);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const result = filtersFromDraft(draft);
+    const time = timeFilterFromDraft(timeDraft);
     setErrors(result.errors ?? {});
-    if (result.filters) onSearch(result.filters);
+    setTimeError(time.error ?? undefined);
+    if (result.filters && time.filter) onSearch(result.filters, time.filter);
   };
 
   return (
@@ -166,6 +175,10 @@ export function SlotFilterForm({ applied, appointmentTypes, facilityOptions, pro
             {defaultLength === undefined ? "Leave empty for the type's default." : `Leave empty for the default: ${defaultLength} min${draft.isNewPatient ? " (new patient)" : ""}.`}
           </p>
           <FieldError id={`${id}-length-error`} error={errors.slotLength} />
+        </div>
+
+        <div className="sm:col-span-2 lg:col-span-3">
+          <SlotTimeFields value={timeDraft} onChange={setTimeDraft} error={timeError} />
         </div>
 
         <div className="flex min-w-0 flex-col justify-between gap-3">

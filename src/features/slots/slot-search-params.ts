@@ -27,6 +27,10 @@ export const slotSearchParams = z.object({
   isNewPatient: z.optional(z.boolean()),
   /** How the list is laid out: a row per provider (the default), or a day's slots in time order across providers. */
   order: z.optional(z.string().check(z.regex(/^(provider|time)$/))),
+  /** Times of day on each facility's clock ("HH:MM"), and weekdays ("tue,wed,thu"): they narrow the list, not the search (slot-time-filter.ts). */
+  startsFrom: z.optional(z.string().check(z.regex(/^([01]\d|2[0-3]):[0-5]\d$/))),
+  startsBefore: z.optional(z.string().check(z.regex(/^([01]\d|2[0-3]):[0-5]\d$/))),
+  days: z.optional(z.string().check(z.regex(/^(mon|tue|wed|thu|fri|sat|sun)(,(mon|tue|wed|thu|fri|sat|sun))*$/i))),
 });
 
 export type SlotSearchParams = z.output<typeof slotSearchParams>;

@@ -18,6 +18,7 @@ import { PatientAppointments } from "./patient-appointments.tsx";
 import { countSlots, earliestSlot, groupSlotsByDay, groupSlotsByTime, slotKey, type GroupedSlot, type SlotOrder, type SlotRow } from "./group-slots.ts";
 import { rememberSlotSearch } from "./last-slot-search.ts";
 import { SlotFilterForm } from "./slot-filter-form.tsx";
+import { describeTimeFilter, isTimeFilterActive, matchesTimeFilter, NO_TIME_FILTER, sameTimeFilter, timeFilterOf, toTimeFilterParams, type SlotTimeFilter } from "./slot-time-filter.ts";
 import { defaultAppointmentType, isRunnable, resolveSlotFilters, toSlotSearchParams, widenedWindow, windowDays, windowStartingOn } from "./slot-filters.ts";
 import { SlotList, type SlotListHandle } from "./slot-list.tsx";
 import type { SelectionParams } from "./slot-selection-flow.ts";
@@ -72,11 +73,16 @@ export function SlotsView() {
   // Slots a live check found gone stay off the list until a list read after that check arrives
   // (the cached list can lag the EHR by up to maxStalenessSeconds).
   const [seenGone, setSeenGone] = useState<ReadonlyMap<string, number>>(new Map());
+  // Times of day and weekdays narrow the list the search answered (the service has no such filter).
+  const { startsFrom, startsBefore, days: weekdayParam } = params;
+  const timeFilter = useMemo(() => timeFilterOf({ startsFrom, startsBefore, days: weekdayParam }), [startsFrom, startsBefore, weekdayParam]);
   const listedSlots = useMemo(() => {
     if (!slots.data) return [];
     const listReadAtMs = Date.parse(slots.data.meta.sourceSyncedAt);
-    return seenGone.size === 0 ? slots.data.slots : slots.data.slots.filter((slot) => !((seenGone.get(slotKey(slot)) ?? -Infinity) >= listReadAtMs));
-  }, [slots.data, seenGone]);
+    return slots.data.slots.filter(
+      (slot) => !((seenGone.get(slotKey(slot)) ?? -Infinity) >= listReadAtMs) && matchesTimeFilter(Date.parse(slot.startsAt), zoneOf(slot.facilityId), timeFilter),
+    );
+  }, [slots.data, seenGone, zoneOf, timeFilter]);
   const order: SlotOrder = params.order === "time" ? "time" : "provider";
   const days = useMemo(
     () =>
@@ -176,16 +182,16 @@ export function SlotsView() {
 
   const { refetch } = slots;
   const search = useCallback(
-    (next: SlotSearchQuery) => {
+    (next: SlotSearchQuery, time: SlotTimeFilter = timeFilter) => {
       setVanishedText(null);
       watched.current = null;
       isSearchFocusPending.current = true;
       // A gone, refused or failed pick belongs to the list being replaced; one in flight carries on.
       if (flow.getState().kind !== "checking" && flow.getState().kind !== "holding") flow.cancel();
-      if (JSON.stringify(next) === filtersKey) void refetch();
-      else void navigate({ search: { ...toSlotSearchParams(next), order: params.order } });
+      if (JSON.stringify(next) === filtersKey && sameTimeFilter(time, timeFilter)) void refetch();
+      else void navigate({ search: { ...toSlotSearchParams(next), ...toTimeFilterParams(time), order: params.order } });
     },
-    [filtersKey, navigate, refetch, params.order, flow],
+    [filtersKey, navigate, refetch, params.order, flow, timeFilter],
   );
 
   // "First available": the earliest slot across the chosen providers, on the F key or the button.
@@ -273,8 +279,9 @@ export function SlotsView() {
     <ViewFrame onKeyDown={onViewKeyDown}>
       {filters && types.data ? (
         <SlotFilterForm
-          key={filtersKey}
+          key={`${filtersKey}|${JSON.stringify(timeFilter)}`}
           applied={filters}
+          appliedTime={timeFilter}
           appointmentTypes={types.data.appointmentTypes}
           facilityOptions={facilityOptions}
           providerOptions={providerOptions}
@@ -316,6 +323,7 @@ export function SlotsView() {
           reader={reader}
           facilityZone={fallbackZone}
           showsOtherZones={showsOtherZones}
+          narrowing={describeTimeFilter(timeFilter, reader.locale)}
           onRefresh={() => void slots.refetch()}
           onFirstAvailable={jumpToFirstAvailable}
           order={order}
@@ -344,7 +352,21 @@ export function SlotsView() {
         ) : null}
 
         {canRun && slots.isPending ? <ResultsSkeleton /> : null}
-        {slots.data && slotCount === 0 && shown ? (
+        {slots.data && slotCount === 0 && isTimeFilterActive(timeFilter) && slots.data.slots.length > 0 ? (
+          <div ref={emptyRef} tabIndex={-1} className="outline-none">
+            <Notice
+              tone="info"
+              title="No free slots at these times and days"
+              actions={
+                <Button variant="secondary" onClick={() => search(shown ?? filters ?? NO_FILTERS, NO_TIME_FILTER)}>
+                  Show all times and days
+                </Button>
+              }
+            >
+              The search found {slots.data.slots.length} free {slots.data.slots.length === 1 ? "slot" : "slots"}, but none {describeTimeFilter(timeFilter, reader.locale)}.
+            </Notice>
+          </div>
+        ) : slots.data && slotCount === 0 && shown ? (
           <div ref={emptyRef} tabIndex={-1} className="outline-none">
             <Notice
               tone="info"
@@ -445,6 +467,8 @@ interface ResultsToolbarProps {
   reader: UserTimeSettings;
   /** The header facility's zone: the freshness time is on its clock. */
   facilityZone: string;
+  /** "starting 16:00 or later, Tue–Thu": the times and days the list is narrowed to, or null. */
+  narrowing: string | null;
   showsOtherZones: boolean;
   onRefresh: () => void;
   onFirstAvailable: () => void;
@@ -452,7 +476,7 @@ interface ResultsToolbarProps {
   onOrderChange: (order: SlotOrder) => void;
 }
 
-function ResultsToolbar({ summaryRef, data, slotCount, shown, isFetching, isPlaceholderData, hasFailed, reader, facilityZone, showsOtherZones, onRefresh, onFirstAvailable, order, onOrderChange }: ResultsToolbarProps) {
+function ResultsToolbar({ summaryRef, data, slotCount, shown, isFetching, isPlaceholderData, hasFailed, reader, facilityZone, narrowing, showsOtherZones, onRefresh, onFirstAvailable, order, onOrderChange }: ResultsToolbarProps) {
   return (
     <div className="flex flex-wrap items-start justify-between gap-x-4 gap-y-2 rounded-lg border border-slate-200 bg-white p-3">
       <div className="min-w-0 space-y-1 text-sm">
@@ -462,7 +486,7 @@ function ResultsToolbar({ summaryRef, data, slotCount, shown, isFetching, isPlac
             : hasFailed
               ? "The search did not complete: no list for these filters yet."
               : data && shown
-              ? `${slotCount} free ${slotCount === 1 ? "slot" : "slots"}, ${formatLocalDay(shown.startDate, reader, { short: true })} to ${formatLocalDay(shown.endDate, reader, { short: true })}`
+              ? `${slotCount} free ${slotCount === 1 ? "slot" : "slots"}, ${formatLocalDay(shown.startDate, reader, { short: true })} to ${formatLocalDay(shown.endDate, reader, { short: true })}${narrowing ? `, ${narrowing}` : ""}`
               : isFetching
                 ? "Searching…"
                 : "Choose filters and search."}
