@@ -132,6 +132,7 @@ export async function openSlotFinder(page: Page, options: { keyboard?: boolean }
   }
   await expect(app.getByRole("heading", { name: "Find a slot" })).toBeVisible();
   await expect(resultsStatus(app)).toHaveText(/free slots?,/, { timeout: 15_000 });
+  await listDrawn(app);
   return app;
 }
 
@@ -175,6 +176,12 @@ export async function search(app: FrameLocator): Promise<void> {
   await searchForm(app).getByRole("button", { name: "Search", exact: true }).click();
   await expect(results(app)).toHaveAttribute("aria-busy", "false", { timeout: 15_000 });
   await expect(resultsStatus(app)).not.toHaveText(/Searching/);
+  await listDrawn(app);
+}
+
+/** A long list paints its first days at once and the rest right after (slot-list.tsx): wait for the rest. */
+export async function listDrawn(app: FrameLocator): Promise<void> {
+  await expect(app.locator('[data-rendered="partial"]')).toHaveCount(0);
 }
 
 /** Every slot button's identity on screen, in DOM order. */

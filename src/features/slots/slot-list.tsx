@@ -1,4 +1,4 @@
-import { memo, useCallback, useEffect, useImperativeHandle, useMemo, useRef, useState, type KeyboardEvent, type Ref } from "react";
+import { memo, startTransition, useCallback, useEffect, useImperativeHandle, useMemo, useRef, useState, type KeyboardEvent, type Ref } from "react";
 import type { Slot } from "../../../contract/clinic-api/schedule.ts";
 import type { GroupedSlot, SlotDay, SlotRow } from "./group-slots.ts";
 import { moveForKey, moveInGrid, slotGridOf } from "./slot-navigation.ts";
@@ -108,8 +108,35 @@ function dayHeadingId(date: string) {
   return `slot-day-${date}`;
 }
 
+/** Slots drawn before the first paint of a new list; the days after them follow in a transition (a large group lists thousands). */
+const FIRST_PAINT_SLOTS = 300;
+
+/** The leading days holding about `budget` slots (at least one day). */
+function leadingDays(days: readonly SlotDay[], budget: number): readonly SlotDay[] {
+  let count = 0;
+  const index = days.findIndex((day) => {
+    count += day.rows.reduce((sum, row) => sum + row.slots.length, 0);
+    return count >= budget;
+  });
+  return index < 0 ? days : days.slice(0, index + 1);
+}
+
+/** The days to draw now: the first screenfuls at once, the whole list right after that has painted. */
+function useProgressiveDays(days: readonly SlotDay[]): { shownDays: readonly SlotDay[]; isPartial: boolean } {
+  const [completeFor, setCompleteFor] = useState<readonly SlotDay[] | null>(null);
+  const leading = useMemo(() => leadingDays(days, FIRST_PAINT_SLOTS), [days]);
+  const isPartial = completeFor !== days && leading.length < days.length;
+  useEffect(() => {
+    if (!isPartial) return;
+    const timer = setTimeout(() => startTransition(() => setCompleteFor(days)), 0);
+    return () => clearTimeout(timer);
+  }, [isPartial, days]);
+  return { shownDays: isPartial ? leading : days, isPartial };
+}
+
 export function SlotList({ days, providerName, facilityName, reader, heldKeys, pendingKey, firstKey, onSelect, onFocusSlot, ref }: SlotListProps) {
   const buttons = useRef(new Map<string, HTMLButtonElement>());
+  const { shownDays, isPartial } = useProgressiveDays(days);
   const grid = useMemo(() => slotGridOf(days), [days]);
   const allKeys = useMemo(() => new Set(grid.rows.flatMap((row) => row.keys)), [grid]);
   const [activeKey, setActiveKey] = useState<string | null>(null);
@@ -184,8 +211,10 @@ export function SlotList({ days, providerName, facilityName, reader, heldKeys, p
         hasFocusWithin.current = event.currentTarget.contains(event.relatedTarget);
       }}
       className="space-y-3"
+      data-rendered={isPartial ? "partial" : "all"}
+      aria-busy={isPartial || undefined}
     >
-      {days.map((day) => {
+      {shownDays.map((day) => {
         const changes = day.clockChanges.map((change) => ({ ...change, text: clockChangeText(change.dayLengthMinutes) }));
         return (
           <section key={day.date} data-testid="slot-day" data-date={day.date} aria-labelledby={dayHeadingId(day.date)} className="rounded-lg border border-slate-200 bg-white p-3 [contain-intrinsic-size:auto_12rem] [content-visibility:auto]">
