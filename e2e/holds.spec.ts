@@ -6,6 +6,8 @@ import {
   UPPER_WEST_SIDE,
   addDays,
   appointmentType,
+  bookInEhr,
+  cancelInEhr,
   focusedInApp,
   frontDeskSession,
   hostLog,
@@ -216,4 +218,40 @@ test("afternoons, Tuesday to Thursday: the list is narrowed on the facility's cl
   await nav(app).getByRole("link", { name: "Slots" }).click();
   await expect(form.getByRole("group", { name: "Times of day" }).getByRole("button", { name: "Afternoons" })).toHaveAttribute("aria-pressed", "true");
   await expect(resultsStatus(app)).toHaveText(new RegExp(`^${expected.length} free slots?,`));
+});
+
+test("a cancellation frees an earlier time with the provider of a held slot: the open list says so, and it is one click to hold", async ({ page }) => {
+  const fu = await appointmentType("FU");
+  const zone = UPPER_WEST_SIDE.timezone;
+  const today = await todayIn(zone);
+  const window = { startDate: addDays(today, 2), endDate: addDays(today, 10) };
+  const { slots } = await upstreamSlots({ appointmentTypeId: fu.id, facilityIds: [UPPER_WEST_SIDE.id], ...window, isNewPatient: false });
+  const dayOf = (slot: { startsAt: string }) => localDateOf(Date.parse(slot.startsAt), zone);
+  const earlier = slots.find((slot) => slots.filter((other) => other.providerId === slot.providerId && dayOf(other) === dayOf(slot)).length >= 3);
+  if (!earlier) throw new Error("no provider with three follow-up slots on one day");
+  const later = slots.filter((other) => other.providerId === earlier.providerId && dayOf(other) === dayOf(earlier)).at(-1);
+  if (!later) throw new Error("no later slot");
+
+  const app = await openSlotFinder(page);
+  await setFilters(app, { typeId: fu.id, ...window });
+  await search(app);
+  // The earlier time is booked in the EHR and synced: the open list drops it.
+  const [appointmentId] = await bookInEhr(earlier, earlier.remainingCapacity, fu.id);
+  await syncOrganization();
+  await expect(slotButton(app, earlier)).toHaveCount(0, { timeout: 15_000 });
+  await slotButton(app, later).click();
+  await expect(app.getByTestId("holds-bar").getByTestId("hold-panel")).toHaveAttribute("data-state", "held");
+  await expect(app.getByTestId("freed-slot-notice")).toHaveCount(0);
+
+  // Cancelled in the EHR and synced: it comes back, earlier than the hold.
+  if (!appointmentId) throw new Error("nothing booked");
+  await cancelInEhr(appointmentId);
+  await syncOrganization();
+  const notice = app.getByTestId("freed-slot-notice");
+  await expect(notice).toContainText("An earlier time has come free", { timeout: 15_000 });
+  await expect(notice).toContainText("earlier than the");
+  await expect(notice).toContainText("you hold");
+  await saveScreenshot(page, "slots-freed-earlier");
+  await notice.getByRole("button", { name: /^Hold / }).click();
+  await expect(app.getByTestId("holds-bar").getByTestId("hold-panel")).toHaveCount(2);
 });

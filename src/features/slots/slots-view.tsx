@@ -17,6 +17,7 @@ import { useHolds } from "../holds/holds-provider.tsx";
 import { PatientAppointments } from "./patient-appointments.tsx";
 import { countSlots, earliestSlot, groupSlotsByDay, groupSlotsByTime, slotKey, type GroupedSlot, type SlotOrder, type SlotRow } from "./group-slots.ts";
 import { rememberSlotSearch } from "./last-slot-search.ts";
+import { freedEarlierSlots, type FreedSlot } from "./freed-slots.ts";
 import { SlotFilterForm } from "./slot-filter-form.tsx";
 import { describeTimeFilter, isTimeFilterActive, matchesTimeFilter, NO_TIME_FILTER, sameTimeFilter, timeFilterOf, toTimeFilterParams, type SlotTimeFilter } from "./slot-time-filter.ts";
 import { defaultAppointmentType, isRunnable, resolveSlotFilters, toSlotSearchParams, widenedWindow, windowDays, windowStartingOn } from "./slot-filters.ts";
@@ -53,7 +54,7 @@ export function SlotsView() {
   const types = useQuery(appointmentTypesQuery());
   const providers = useQuery(providersQuery());
   const facilities = useQuery(facilitiesQuery());
-  const { reader, providerName, facilityName, listedProviderName, listedFacilityName, zoneOf, fallbackZone, userZone, appointmentTypes, facilityList } = useSlotDescriber();
+  const { describe, reader, providerName, facilityName, listedProviderName, listedFacilityName, zoneOf, fallbackZone, userZone, appointmentTypes, facilityList } = useSlotDescriber();
   const { context } = useBridge();
 
   // Defaults: the first appointment type, the header's facility, today in its zone.
@@ -113,6 +114,23 @@ export function SlotsView() {
   const firstKey = useMemo(() => earliestSlot(days, heldKeys)?.key ?? null, [days, heldKeys]);
   const pendingKey = selection.kind === "checking" || selection.kind === "holding" ? slotKey(selection.slot) : null;
   const outcome = activity.outcome;
+
+  // A slot that comes free (a cancellation reached the list) earlier than one the user holds or just booked, same provider and type.
+  // Slots the user held in this page count as listed before: one they release coming back is not news.
+  const previousList = useRef<{ filtersKey: string; keys: ReadonlySet<string> } | null>(null);
+  const everHeld = useRef(new Set<string>());
+  const [freed, setFreed] = useState<FreedSlot[]>([]);
+  useEffect(() => {
+    for (const held of holds) everHeld.current.add(slotKey(held.slot));
+    if (!slots.data || slots.isPlaceholderData || !filters) return;
+    const previous = previousList.current;
+    previousList.current = { filtersKey, keys: new Set(slots.data.slots.map(slotKey)) };
+    if (previous?.filtersKey !== filtersKey) return setFreed([]);
+    const mine = outcome?.kind === "booked" ? [...holds, outcome.held] : holds;
+    const known = new Set([...previous.keys, ...everHeld.current]);
+    const found = freedEarlierSlots(known, slots.data.slots, mine, { appointmentTypeId: filters.appointmentTypeId, isNewPatient: filters.isNewPatient ?? false });
+    if (found.length > 0) setFreed(found);
+  }, [slots.data, slots.isPlaceholderData, filters, filtersKey, holds, outcome]);
   useEffect(() => {
     const gone = selection.kind === "gone" ? { slot: selection.slot, seenGoneAtMs: selection.seenGoneAtMs } : outcome?.kind === "booked" ? { slot: outcome.held.slot, seenGoneAtMs: outcome.seenGoneAtMs } : null;
     if (!gone) return;
@@ -269,6 +287,7 @@ export function SlotsView() {
     );
   }
 
+  const firstFreed = freed[0];
   const meta = slots.data?.meta;
   const completeness = meta ? completenessText(meta.completeness) : null;
   const shown = shownFilters ?? filters;
@@ -335,6 +354,26 @@ export function SlotsView() {
           </Notice>
         ) : null}
         {slots.isError ? <ApiErrorNotice error={slots.error} onRetry={() => void slots.refetch()} /> : null}
+        {firstFreed ? (
+          <div data-testid="freed-slot-notice">
+            <Notice
+              tone="info"
+              title="An earlier time has come free"
+              actions={
+                <>
+                  <Button variant="secondary" onClick={() => onSelect(firstFreed.slot)} disabled={isListStale}>
+                    Hold {describe.time(firstFreed.slot)}
+                  </Button>
+                  <Button variant="ghost" onClick={() => setFreed([])}>
+                    Dismiss
+                  </Button>
+                </>
+              }
+            >
+              {describe.phrase(firstFreed.slot)} is free now, earlier than the {describe.time(firstFreed.instead.slot)} {holds.some((held) => held.id === firstFreed.instead.id) ? "you hold" : "you just booked"}.
+            </Notice>
+          </div>
+        ) : null}
         {vanishedText && selection.kind !== "gone" ? (
           <div data-testid="slot-gone-notice">
             <Notice
