@@ -1,7 +1,7 @@
 import type { FrameLocator } from "@playwright/test";
 import { expect, test } from "./support/fixtures.ts";
 import { holdsOf } from "./support/holds.ts";
-import { ORG_A, expectAccessible, saveScreenshot, sandboxNotes } from "./support/sandbox.ts";
+import { ORG_A, expectAccessible, sandbox, saveScreenshot, sandboxNotes } from "./support/sandbox.ts";
 import {
   UPPER_WEST_SIDE,
   addDays,
@@ -127,6 +127,35 @@ test("a basket of three holds: a fourth is refused without touching the service,
   const booked = app.locator('[data-testid="hold-panel"][data-state="booked"]');
   await expect(booked).toContainText("and so were the 2 other slots held for this patient");
   await expect(bar.locator('[data-testid="hold-panel"][data-state="held"]')).toHaveCount(0);
+  await expect.poll(() => holdsOf(ORG_A, userId)).toEqual([]);
+});
+
+test("a release the service refuses (503) keeps the hold on screen and in the store, says so, and works once the service is back", async ({ page }) => {
+  const proc = await appointmentType("PROC");
+  const today = await todayIn(UPPER_WEST_SIDE.timezone);
+  const { userId } = await frontDeskSession();
+  const app = await openSlotFinder(page);
+  await setFilters(app, { typeId: proc.id, startDate: addDays(today, 2), endDate: addDays(today, 6) });
+  await search(app);
+  const [target] = await listedSlots(app);
+  if (!target) throw new Error("no procedure slot listed");
+  await slotButton(app, target).click();
+  const bar = app.getByTestId("holds-bar");
+  const panel = bar.getByTestId("hold-panel");
+  await expect(panel).toHaveAttribute("data-state", "held");
+
+  await sandbox("POST", "/faults", { method: "DELETE", path: "/v4/schedule/holds/{holdId}", status: 503, count: 20 });
+  await panel.getByTestId("release-hold").click();
+  await expect(panel).toContainText("The hold could not be released");
+  await expect(panel).toContainText("It is still held");
+  await expect(panel).toHaveAttribute("data-state", "held");
+  expect(await holdsOf(ORG_A, userId)).toHaveLength(1);
+  await saveScreenshot(page, "holds-release-refused");
+
+  await sandbox("DELETE", "/faults");
+  await panel.getByTestId("release-hold").click();
+  await expect(bar.getByRole("status").filter({ hasText: "Released the hold on" })).toBeVisible();
+  await expect(panel).toHaveCount(0);
   await expect.poll(() => holdsOf(ORG_A, userId)).toEqual([]);
 });
 

@@ -10,6 +10,7 @@ import {
   focusedInApp,
   hostLog,
   listedSlots,
+  listDrawn,
   liveSlot,
   localDateOf,
   nextWeek,
@@ -265,6 +266,11 @@ test("an expiring hold: the service's clock alone changes nothing on screen; the
   await expect(panel.getByRole("button", { name: "Dismiss" })).toBeVisible();
   await expect(app.getByTestId("book-in-ehr")).toHaveCount(0);
   await expect.poll(async () => (await liveSlot(target, selection, UPPER_WEST_SIDE.timezone))?.remainingCapacity ?? 0).toBe(before.remainingCapacity);
+  // Search again reads the list afresh: the slot is offered again, free to hold.
+  await panel.getByRole("button", { name: "Search again" }).click();
+  await expect(panel).toHaveCount(0);
+  await listDrawn(app);
+  await expect(slotButton(app, target)).toBeEnabled();
 });
 
 test("a rate-limited upstream says when to retry, and Try again works once it clears", async ({ page }) => {

@@ -1,4 +1,5 @@
-import { useQuery } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useNavigate } from "@tanstack/react-router";
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { HeldSlot } from "../../../contract/app-api/slots.ts";
 import { contextPatientQuery } from "../../api/patient-query.ts";
@@ -8,6 +9,7 @@ import { STANDALONE_BOOKING_REASON } from "../../bridge/standalone-link.ts";
 import { ApiErrorNotice } from "../../components/shell/api-error-notice.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { Notice } from "../../components/ui/notice.tsx";
+import { lastSlotSearch } from "../slots/last-slot-search.ts";
 import { useSlotDescriber, type SlotDescriber } from "../slots/use-slot-describer.ts";
 import { HeldAs, HeldSlotCard } from "./held-slot-card.tsx";
 import type { HoldOutcome } from "./held-slots-controller.ts";
@@ -126,8 +128,20 @@ export function HoldsBar() {
   );
 }
 
+/** Back to the last search (from any view), read afresh from the service. */
+function useSearchAgain(onDone: () => void): () => void {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  return () => {
+    void queryClient.invalidateQueries({ queryKey: ["slots", "search"] });
+    void navigate({ to: "/slots", search: lastSlotSearch() });
+    onDone();
+  };
+}
+
 function OutcomeNotice({ outcome, describe, patientText, onDismiss }: { outcome: HoldOutcome; describe: SlotDescriber; patientText: string; onDismiss: () => void }) {
   const ref = useRef<HTMLDivElement>(null);
+  const searchAgain = useSearchAgain(onDismiss);
   // After booking, focus moves to the confirmation (not to the page body), so the next key press starts from it.
   useEffect(() => {
     if (outcome.kind === "booked") ref.current?.focus();
@@ -175,7 +189,12 @@ function OutcomeNotice({ outcome, describe, patientText, onDismiss }: { outcome:
             </h2>
             <p className="text-sm">{describe.phrase(held.slot)} is no longer held and may be taken by someone else. Search again to see what is free now.</p>
           </div>
-          <div className="mt-2">{dismiss}</div>
+          <div className="mt-2 flex flex-wrap gap-2">
+            <Button data-testid="search-again" onClick={searchAgain}>
+              Search again
+            </Button>
+            {dismiss}
+          </div>
         </div>
       );
     case "released":
