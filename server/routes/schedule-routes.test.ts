@@ -328,6 +328,20 @@ describe("holds belong to the user", () => {
     expect(serviceHoldsOn(extra)).toBe(1);
   });
 
+  it(`keeps to ${MAX_ACTIVE_HOLDS} holds when more arrive at once (two tabs, a double click), releasing at the service those that give way`, async () => {
+    const userId = nextUser();
+    const slots = await freeSlots(MAX_ACTIVE_HOLDS + 3);
+    // A slow service: every request has counted the user's holds before the first is recorded.
+    await harness.emulator.sandbox("POST", "/faults", { method: "POST", path: "/v4/schedule/holds", latencyMs: 300, count: slots.length });
+    const responses = await Promise.all(slots.map((slot) => holdAs({ userId }, selectionOf(slot))));
+    const statuses = responses.map((response) => response.status);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(MAX_ACTIVE_HOLDS);
+    expect(statuses.filter((status) => status === 409)).toHaveLength(3);
+    expect(await heldBy({ userId })).toHaveLength(MAX_ACTIVE_HOLDS);
+    // What the store refused is not left held at the service either.
+    expect(slots.map(serviceHoldsOn).reduce((sum, n) => sum + n, 0)).toBe(MAX_ACTIVE_HOLDS);
+  });
+
   it("lets no other user see or release the hold, in the organization or outside it; the owner releases it, in either case of its id, twice", async () => {
     const owner = nextUser();
     const colleague = nextUser();
@@ -373,7 +387,7 @@ describe("holds belong to the user", () => {
   it("releases the service's hold when the store cannot record it, so no hold exists that Tandem does not know", async () => {
     const userId = nextUser();
     const slot = await freeSlot();
-    const insert = vi.spyOn(store.holds, "insert").mockRejectedValueOnce(new Error("disk full"));
+    const insert = vi.spyOn(store.holds, "insertWithinLimit").mockRejectedValueOnce(new Error("disk full"));
     try {
       const response = await holdAs({ userId }, selectionOf(slot));
       expect(response.status).toBe(503);
@@ -394,7 +408,7 @@ describe("holds belong to the user", () => {
     const userId = nextUser();
     const slot = await freeSlot();
     await harness.emulator.sandbox("POST", "/faults", { method: "DELETE", path: "/v4/schedule/holds/{holdId}", code: "server_unresponsive", count: 1 });
-    const insert = vi.spyOn(store.holds, "insert").mockRejectedValueOnce(new Error("disk full"));
+    const insert = vi.spyOn(store.holds, "insertWithinLimit").mockRejectedValueOnce(new Error("disk full"));
     try {
       const response = await holdAs({ userId }, selectionOf(slot));
       expect(response.status).toBe(503);

@@ -150,11 +150,20 @@ export function registerScheduleRoutes(api: Hono<AppEnv>, { clinic, holds, audit
       if (error instanceof UpstreamError && error.code === "conflict") throw slotTaken(error);
       throw error;
     }
-    const record = slotHoldRecord({ session, request, hold, heldAt: now() });
+    const heldAt = now();
+    const record = slotHoldRecord({ session, request, hold, heldAt });
+    let isRecorded: boolean;
     try {
-      await holds.insert(record);
+      isRecorded = await holds.insertWithinLimit(record, MAX_ACTIVE_HOLDS, heldAt);
     } catch (error) {
       throw await undoUnrecordedHold(c, error, () => releaseAtService(organizationId, record.holdId));
+    }
+    // Another hold of the user's was recorded in the meantime (two clicks at once, two tabs): this one gives way.
+    if (!isRecorded) {
+      await releaseAtService(organizationId, record.holdId).catch((error: unknown) =>
+        c.get("logger").warn({ err: error }, "releasing a hold over the user's limit failed; it stays held at the service until it expires"),
+      );
+      throw holdLimitReached();
     }
     auditWrite(c, record.holdId);
     return c.json({ hold, held: heldSlotOf(record) } satisfies HoldResponse);

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, gt, lte } from "drizzle-orm";
+import { and, asc, count, eq, gt, lte, sql } from "drizzle-orm";
 import type { SlotHoldRepository, StoredSlotHold } from "./store.ts";
 import type { StoreDatabase } from "./database.ts";
 import { dateFromEpochMs } from "./instants.ts";
@@ -28,22 +28,36 @@ export function createSlotHoldRepository(db: StoreDatabase): SlotHoldRepository 
   const activeFor = (organizationId: string, userId: string, now: number) =>
     and(eq(slotHolds.organizationId, organizationId), eq(slotHolds.userId, userId), gt(slotHolds.expiresAt, dateFromEpochMs(now, "now")));
 
+  const valuesOf = (hold: StoredSlotHold): typeof slotHolds.$inferInsert => ({
+    organizationId: hold.organizationId,
+    holdId: hold.holdId,
+    userId: hold.userId,
+    patientId: hold.patientId,
+    providerId: hold.providerId,
+    facilityId: hold.facilityId,
+    startsAt: hold.startsAt,
+    endsAt: hold.endsAt,
+    appointmentTypeId: hold.appointmentTypeId,
+    slotLengthMinutes: hold.slotLengthMinutes,
+    isNewPatient: hold.isNewPatient,
+    expiresAt: dateFromEpochMs(hold.expiresAt, "expiresAt"),
+    heldAt: dateFromEpochMs(hold.heldAt, "heldAt"),
+  });
+
   return {
     async insert(hold) {
-      await db.insert(slotHolds).values({
-        organizationId: hold.organizationId,
-        holdId: hold.holdId,
-        userId: hold.userId,
-        patientId: hold.patientId,
-        providerId: hold.providerId,
-        facilityId: hold.facilityId,
-        startsAt: hold.startsAt,
-        endsAt: hold.endsAt,
-        appointmentTypeId: hold.appointmentTypeId,
-        slotLengthMinutes: hold.slotLengthMinutes,
-        isNewPatient: hold.isNewPatient,
-        expiresAt: dateFromEpochMs(hold.expiresAt, "expiresAt"),
-        heldAt: dateFromEpochMs(hold.heldAt, "heldAt"),
+      await db.insert(slotHolds).values(valuesOf(hold));
+    },
+
+    async insertWithinLimit(hold, limit, now) {
+      return db.transaction(async (tx) => {
+        // A count then an insert decide nothing under concurrency by themselves: the user's
+        // lock (released at commit) makes the pair one step for every process on the database.
+        await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`slot_holds:${hold.organizationId}:${hold.userId}`}))`);
+        const [row] = await tx.select({ n: count() }).from(slotHolds).where(activeFor(hold.organizationId, hold.userId, now));
+        if ((row?.n ?? 0) >= limit) return false;
+        await tx.insert(slotHolds).values(valuesOf(hold));
+        return true;
       });
     },
 

@@ -426,6 +426,18 @@ describe.each(engines)("store on $name", (engine) => {
       expect(await store.holds.get(ORG_B, "mine")).toBeNull();
     });
 
+    it("records at most the limit of a user's active holds, however many arrive at once", async () => {
+      await store.holds.insert(slotHold({ holdId: "expired", expiresAt: BASE }));
+      await store.holds.insert(slotHold({ holdId: "colleague", userId: "user-2" }));
+      const attempts = Array.from({ length: 8 }, (_, index) => store.holds.insertWithinLimit(slotHold({ holdId: `at-once-${index}` }), 3, BASE));
+      const recorded = await Promise.all(attempts);
+      expect(recorded.filter(Boolean)).toHaveLength(3);
+      expect(await store.holds.countActive(ORG_A, "user-1", BASE)).toBe(3);
+      // The refused were not written; the colleague's and the expired hold are not the user's active ones.
+      expect((await store.holds.listActive(ORG_A, "user-1", BASE)).every((hold) => hold.holdId.startsWith("at-once-"))).toBe(true);
+      expect(await store.holds.insertWithinLimit(slotHold({ holdId: "colleague-2", userId: "user-2" }), 3, BASE)).toBe(true);
+    });
+
     it("treats a hold as expired from the instant of its expiry on", async () => {
       const expiresAt = BASE + 600_000;
       await store.holds.insert(slotHold({ expiresAt }));

@@ -139,6 +139,12 @@ export interface StoredSlotHold {
 
 export interface SlotHoldRepository {
   insert(hold: StoredSlotHold): Promise<void>;
+  /**
+   * Records the hold unless the user already has `limit` active at `now`;
+   * false when refused. Atomic per organization and user, across processes:
+   * two holds made at once cannot both be the user's third.
+   */
+  insertWithinLimit(hold: StoredSlotHold, limit: number, now: number): Promise<boolean>;
   /** The user's holds in the organization that are active at `now`, soonest to expire first (then oldest held). */
   listActive(organizationId: string, userId: string, now: number): Promise<StoredSlotHold[]>;
   countActive(organizationId: string, userId: string, now: number): Promise<number>;
