@@ -1,6 +1,6 @@
-import { asc, eq } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, max, sql } from "drizzle-orm";
 import * as z from "zod/mini";
-import type { AuditEntry } from "./store.ts";
+import type { AuditEntry, RecentResource } from "./store.ts";
 import type { StoreDatabase } from "./database.ts";
 import { dateFromEpochMs } from "./instants.ts";
 import { auditTrail } from "./schema.ts";
@@ -9,6 +9,7 @@ export interface AuditTrailRepository {
   /** One multi-row insert. */
   insertMany(entries: readonly AuditEntry[]): Promise<void>;
   list(organizationId: string): Promise<AuditEntry[]>;
+  recentResources(organizationId: string, userId: string, resourceTypes: readonly string[], limit: number): Promise<RecentResource[]>;
 }
 
 const action = z.enum(["read", "write", "delete"]);
@@ -40,6 +41,23 @@ export function createAuditTrailRepository(db: StoreDatabase): AuditTrailReposit
           traceId: entry.traceId,
         })),
       );
+    },
+
+    async recentResources(organizationId, userId, resourceTypes, limit) {
+      if (resourceTypes.length === 0 || limit <= 0) return [];
+      const lastAt = max(auditTrail.at);
+      const rows = await db
+        .select({
+          resourceId: auditTrail.resourceId,
+          lastAt,
+          changed: sql<boolean>`bool_or(${auditTrail.action} <> 'read')`,
+        })
+        .from(auditTrail)
+        .where(and(eq(auditTrail.organizationId, organizationId), eq(auditTrail.userId, userId), inArray(auditTrail.resourceType, [...resourceTypes])))
+        .groupBy(auditTrail.resourceId)
+        .orderBy(desc(lastAt), asc(auditTrail.resourceId))
+        .limit(limit);
+      return rows.flatMap((row) => (row.lastAt === null ? [] : [{ resourceId: row.resourceId, lastAt: row.lastAt.getTime(), changed: row.changed === true }]));
     },
 
     async list(organizationId) {

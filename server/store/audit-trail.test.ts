@@ -24,6 +24,8 @@ function fakeRepository() {
       return Promise.resolve();
     }),
     list: (organizationId) => Promise.resolve(written.filter((row) => row.organizationId === organizationId)),
+    // Reports how many entries were written when asked: enough to see the queue flushed first.
+    recentResources: () => Promise.resolve(written.map((row) => ({ resourceId: row.resourceId, lastAt: row.at, changed: row.action !== "read" }))),
   };
   return {
     repository,

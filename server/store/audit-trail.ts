@@ -136,6 +136,12 @@ export function createBatchedAuditTrail(options: AuditTrailOptions): BatchedAudi
 
     list: (organizationId) => repository.list(organizationId),
 
+    async recentResources(organizationId, userId, resourceTypes, limit) {
+      // What the user did a moment ago is still queued: written first, so it is in the answer.
+      await flush();
+      return repository.recentResources(organizationId, userId, resourceTypes, limit);
+    },
+
     stats,
 
     async close() {

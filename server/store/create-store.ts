@@ -6,6 +6,8 @@ import { createCreatedTaskRepository } from "./created-task-repository.ts";
 import { openDatabase, type DatabaseHandle } from "./database.ts";
 import { createInstallationRepository } from "./installation-repository.ts";
 import { createNoteDraftRepository } from "./note-draft-repository.ts";
+import { createNoteStateRepository } from "./note-state-repository.ts";
+import { createNoteViewRepository } from "./note-view-repository.ts";
 import { createSlotHoldRepository } from "./slot-hold-repository.ts";
 import type { Store } from "./store.ts";
 import { createUsedTokenIdRepository } from "./used-token-id-repository.ts";
@@ -68,7 +70,14 @@ export function storeOnDatabase(handle: DatabaseHandle, options: Pick<CreateStor
     noteDrafts: createNoteDraftRepository(db),
     tasks: createCreatedTaskRepository(db),
     holds: createSlotHoldRepository(db),
-    audit: { record: (entry) => audit.record(entry), flush: () => audit.flush(), list: (organizationId) => audit.list(organizationId) },
+    noteStates: createNoteStateRepository(db),
+    noteViews: createNoteViewRepository(db),
+    audit: {
+      record: (entry) => audit.record(entry),
+      flush: () => audit.flush(),
+      list: (organizationId) => audit.list(organizationId),
+      recentResources: (organizationId, userId, resourceTypes, limit) => audit.recentResources(organizationId, userId, resourceTypes, limit),
+    },
     async ping() {
       await db.execute(sql`select 1`);
     },

@@ -103,7 +103,45 @@ export const auditTrail = pgTable(
     resourceId: text("resource_id").notNull(),
     traceId: text("trace_id").notNull(),
   },
-  (table) => [index("audit_trail_organization_at_idx").on(table.organizationId, table.at)],
+  (table) => [
+    index("audit_trail_organization_at_idx").on(table.organizationId, table.at),
+    // A user's own trail, newest first: their recent notes.
+    index("audit_trail_user_at_idx").on(table.organizationId, table.userId, table.at),
+  ],
+);
+
+// What the service has said about a note's state, kept because its mirror
+// lags the EHR: once a write was refused as signed, or a read said signed,
+// the note stays signed here whatever a later lagging read says. Signing is
+// one-way (seed 000 "States"), so a row is never taken back.
+export const noteStates = pgTable(
+  "note_states",
+  {
+    organizationId: text("organization_id").notNull(),
+    noteId: text("note_id").notNull(),
+    status: text("status").notNull(),
+    // How Tandem learned it: `write_conflict` (a 409 on a write) or `read`.
+    source: text("source").notNull(),
+    learnedAt: instant("learned_at").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.organizationId, table.noteId] })],
+);
+
+// The writable fields and each section's digest as this user last saw the
+// note, for "what changed since you last looked". Field text is the same
+// PHI the draft store keeps; sections are digests only.
+export const noteViews = pgTable(
+  "note_views",
+  {
+    organizationId: text("organization_id").notNull(),
+    userId: text("user_id").notNull(),
+    noteId: text("note_id").notNull(),
+    fields: jsonb("fields").notNull(),
+    sectionDigests: jsonb("section_digests").notNull(),
+    noteUpdatedAt: text("note_updated_at"),
+    seenAt: instant("seen_at").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.organizationId, table.userId, table.noteId] }), index("note_views_seen_at_idx").on(table.seenAt)],
 );
 
 export const slotHolds = pgTable(

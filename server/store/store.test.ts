@@ -13,7 +13,7 @@ import { createBatchedAuditTrail } from "./audit-trail.ts";
 import { createStore, storeOnDatabase } from "./create-store.ts";
 import { openDatabase, type DatabaseHandle, type StoreDatabase } from "./database.ts";
 import * as tables from "./schema.ts";
-import type { AppointmentState, AuditEntry, StoredInstallation, StoredSlotHold, Store } from "./store.ts";
+import type { AppointmentState, AuditEntry, NoteView, StoredInstallation, StoredSlotHold, Store } from "./store.ts";
 
 // One suite, every engine: PGlite in memory always, PostgreSQL too when
 // DATABASE_URL is set (CI). Each worker gets its own PostgreSQL schema.
@@ -147,7 +147,7 @@ describe.each(engines)("store on $name", (engine) => {
 
   beforeEach(async () => {
     await handle.db.execute(
-      sql`TRUNCATE ${tables.installations}, ${tables.webhookInbox}, ${tables.appointmentStates}, ${tables.usedTokenIds}, ${tables.noteDrafts}, ${tables.createdTasks}, ${tables.slotHolds}, ${tables.auditTrail}`,
+      sql`TRUNCATE ${tables.installations}, ${tables.webhookInbox}, ${tables.appointmentStates}, ${tables.usedTokenIds}, ${tables.noteDrafts}, ${tables.createdTasks}, ${tables.slotHolds}, ${tables.noteStates}, ${tables.noteViews}, ${tables.auditTrail}`,
     );
   });
 
@@ -486,6 +486,46 @@ describe.each(engines)("store on $name", (engine) => {
     });
   });
 
+  describe("note states", () => {
+    it("records a signed note once: the first word stands, per organization", async () => {
+      expect(await store.noteStates.get(ORG_A, "note-1")).toBeNull();
+      await store.noteStates.recordSigned(ORG_A, "note-1", "write_conflict", BASE);
+      await store.noteStates.recordSigned(ORG_A, "note-1", "read", BASE + 1000);
+      expect(await store.noteStates.get(ORG_A, "note-1")).toEqual({ organizationId: ORG_A, noteId: "note-1", status: "signed", source: "write_conflict", learnedAt: BASE });
+      expect(await store.noteStates.get(ORG_B, "note-1")).toBeNull();
+    });
+  });
+
+  describe("note views", () => {
+    const view = (overrides: Partial<NoteView> = {}): NoteView => ({
+      organizationId: ORG_A,
+      userId: "user-1",
+      noteId: "note-1",
+      fields: { subjectiveText: "Cough for 3 days", planText: "" },
+      sectionDigests: { subjective: "a1", plan: "b2" },
+      noteUpdatedAt: "2026-03-01T09:00:00.000Z",
+      seenAt: BASE,
+      ...overrides,
+    });
+
+    it("keeps each user's last view of a note, replacing the one before", async () => {
+      await store.noteViews.put(view());
+      await store.noteViews.put(view({ userId: "user-2", fields: {} }));
+      await store.noteViews.put(view({ fields: { subjectiveText: "Cough for 4 days" }, sectionDigests: {}, noteUpdatedAt: null, seenAt: BASE + 10 }));
+      expect(await store.noteViews.get(ORG_A, "user-1", "note-1")).toEqual(view({ fields: { subjectiveText: "Cough for 4 days" }, sectionDigests: {}, noteUpdatedAt: null, seenAt: BASE + 10 }));
+      expect(await store.noteViews.get(ORG_A, "user-2", "note-1")).toEqual(view({ userId: "user-2", fields: {} }));
+      expect(await store.noteViews.get(ORG_B, "user-1", "note-1")).toBeNull();
+    });
+
+    it("purges views last seen before a time", async () => {
+      await store.noteViews.put(view({ noteId: "old", seenAt: BASE }));
+      await store.noteViews.put(view({ noteId: "new", seenAt: BASE + 5 }));
+      expect(await store.noteViews.purgeSeenBefore(BASE + 5)).toBe(1);
+      expect(await store.noteViews.get(ORG_A, "user-1", "old")).toBeNull();
+      expect(await store.noteViews.get(ORG_A, "user-1", "new")).not.toBeNull();
+    });
+  });
+
   describe("audit trail", () => {
     it("writes queued entries on flush, not before", async () => {
       store.audit.record(auditEntry());
@@ -501,6 +541,26 @@ describe.each(engines)("store on $name", (engine) => {
       for (const entry of entries) store.audit.record(entry);
       await store.audit.flush();
       expect(await store.audit.list(ORG_A)).toEqual(entries);
+    });
+
+    it("lists a user's recent resources of the asked types, newest first, each once, with whether they changed it", async () => {
+      const touch = (at: number, resourceId: string, overrides: Partial<AuditEntry> = {}) => store.audit.record(auditEntry({ at: BASE + at, resourceType: "note", resourceId, ...overrides }));
+      touch(1, "note-old");
+      touch(2, "note-edited");
+      touch(3, "note-edited", { action: "write", resourceType: "note_draft" });
+      touch(4, "note-new");
+      touch(5, "note-colleague", { userId: "user-2" });
+      touch(6, "note-other-org", { organizationId: ORG_B });
+      touch(7, "task-1", { resourceType: "task" });
+      // Queued, not yet flushed: the list writes the queue first.
+      const recent = await store.audit.recentResources(ORG_A, "user-1", ["note", "note_draft"], 10);
+      expect(recent).toEqual([
+        { resourceId: "note-new", lastAt: BASE + 4, changed: false },
+        { resourceId: "note-edited", lastAt: BASE + 3, changed: true },
+        { resourceId: "note-old", lastAt: BASE + 1, changed: false },
+      ]);
+      expect((await store.audit.recentResources(ORG_A, "user-1", ["note"], 2)).map((entry) => entry.resourceId)).toEqual(["note-new", "note-edited"]);
+      expect(await store.audit.recentResources(ORG_A, "user-1", [], 10)).toEqual([]);
     });
 
     it("flushes on its own after the flush interval", async () => {
@@ -548,7 +608,19 @@ describe.each(engines)("store on $name", (engine) => {
       try {
         const result = await client.query("SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name", [schema]);
         const names = z.array(z.object({ table_name: z.string() })).parse(result.rows).map((row) => row.table_name);
-        expect(names).toEqual(["__drizzle_migrations", "appointment_states", "audit_trail", "created_tasks", "installations", "note_drafts", "slot_holds", "used_token_ids", "webhook_inbox"]);
+        expect(names).toEqual([
+          "__drizzle_migrations",
+          "appointment_states",
+          "audit_trail",
+          "created_tasks",
+          "installations",
+          "note_drafts",
+          "note_states",
+          "note_views",
+          "slot_holds",
+          "used_token_ids",
+          "webhook_inbox",
+        ]);
       } finally {
         await client.end();
       }

@@ -156,6 +156,50 @@ export interface SlotHoldRepository {
   purgeExpired(now: number): Promise<number>;
 }
 
+export interface NoteStateRecord {
+  organizationId: string;
+  noteId: string;
+  /** Only ever `signed`: the one state the service's mirror can lag and Tandem must not forget. */
+  status: "signed";
+  /** `write_conflict`: a write was refused as signed; `read`: a read said signed. */
+  source: "write_conflict" | "read";
+  learnedAt: number;
+}
+
+export interface NoteStateRepository {
+  /** Records that the note is signed; a second call changes nothing (the first word stands). */
+  recordSigned(organizationId: string, noteId: string, source: NoteStateRecord["source"], at: number): Promise<void>;
+  get(organizationId: string, noteId: string): Promise<NoteStateRecord | null>;
+}
+
+/** The note as a user last saw it in Tandem: writable field text and a digest per section. */
+export interface NoteView {
+  organizationId: string;
+  userId: string;
+  noteId: string;
+  fields: Record<string, string>;
+  sectionDigests: Record<string, string>;
+  /** The service's `updatedAt` of the note seen, as given. */
+  noteUpdatedAt: string | null;
+  seenAt: number;
+}
+
+export interface NoteViewRepository {
+  get(organizationId: string, userId: string, noteId: string): Promise<NoteView | null>;
+  /** Replaces the user's last view of the note. */
+  put(view: NoteView): Promise<void>;
+  /** Deletes views last seen before `at`, in every organization; returns how many. */
+  purgeSeenBefore(at: number): Promise<number>;
+}
+
+/** A resource in a user's own trail, with the last time they touched it. */
+export interface RecentResource {
+  resourceId: string;
+  lastAt: number;
+  /** True when any of the user's entries for it is a write or a delete. */
+  changed: boolean;
+}
+
 export interface AuditEntry {
   at: number;
   organizationId: string;
@@ -173,6 +217,11 @@ export interface AuditTrail {
   /** Writes what is queued now. */
   flush(): Promise<void>;
   list(organizationId: string): Promise<AuditEntry[]>;
+  /**
+   * The resources of the given types this user touched in the organization,
+   * most recently touched first, at most `limit`; what is queued is written first.
+   */
+  recentResources(organizationId: string, userId: string, resourceTypes: readonly string[], limit: number): Promise<RecentResource[]>;
 }
 
 /**
@@ -209,6 +258,8 @@ export interface Store {
   noteDrafts: NoteDraftRepository;
   tasks: CreatedTaskRepository;
   holds: SlotHoldRepository;
+  noteStates: NoteStateRepository;
+  noteViews: NoteViewRepository;
   audit: AuditTrail;
   /** Readiness: a trivial query. */
   ping(): Promise<void>;
