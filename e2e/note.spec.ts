@@ -1,7 +1,7 @@
 import { type FrameLocator, type Page } from "@playwright/test";
 import { expect, test } from "./support/fixtures.ts";
 import { clearFaults, editAsSomeoneElse, injectFault, noteScene, openNote, readNote, returnToTab, signInEhr } from "./support/notes.ts";
-import { ORG_A, expectAccessible, sandbox, saveScreenshot, sandboxUsers, upstream } from "./support/sandbox.ts";
+import { ORG_A, expectAccessible, recordApiCalls, sandbox, saveScreenshot, sandboxUsers, upstream } from "./support/sandbox.ts";
 
 // Issue 7 through the host page, as a physician meets it: edit, survive an
 // injected EHR failure and a reload without losing a word, the note signed
@@ -102,6 +102,41 @@ test("a note signed in the EHR while editing turns read-only and keeps the text 
   await expectAccessible(page);
 });
 
+test("once the EHR has refused a save as signed, the note is signed everywhere: status, Ready to sign, editor, and on reopening within the sync window, a draft only to copy", async ({ page }) => {
+  acceptLeaving(page);
+  const scene = await noteScene();
+  let app = await openNote(page, scene);
+  await app.getByRole("textbox", { name: "Other exam comments", exact: true }).fill(EXAM_TEXT);
+  await signInEhr(scene.note.id);
+  await saveButton(app).click();
+  await expect(statusOf(app)).toContainText("Read-only: This note was signed in the EHR");
+  // Nothing beside it says otherwise.
+  await expect(app.getByTestId("note-status")).toHaveText("Signed");
+  const signOff = app.locator("#section-sign-off");
+  await expect(signOff).toContainText("This note is signed in the EHR");
+  await expect(signOff).not.toContainText("Ready to sign:");
+  await saveScreenshot(page, "note-signed-refused-save");
+
+  // Reopened before the service's mirror has synced the signature: still signed.
+  const calls = recordApiCalls(page);
+  app = await openNote(page, scene);
+  expect((await readNote(scene.note.id)).status).toBe("awaiting_sign");
+  await expect(statusOf(app)).toContainText("Read-only: This note");
+  await expect(app.getByTestId("note-status")).toHaveText("Signed");
+  await expect(app.locator("#section-sign-off")).toContainText("This note is signed in the EHR");
+  const field = app.getByRole("textbox", { name: "Other exam comments", exact: true });
+  await expect(field).toHaveAttribute("readonly", "");
+  // The text typed before the signature is offered to copy, never to restore into the editor.
+  const offer = app.getByTestId("draft-restore-notice");
+  await expect(offer).toContainText(EXAM_TEXT);
+  await expect(offer.getByRole("button", { name: "Restore" })).toHaveCount(0);
+  await expect(app.getByTestId("read-only-draft-copy").getByRole("button", { name: "Copy my unsaved text" })).toBeVisible();
+  await expect(field).not.toHaveValue(EXAM_TEXT);
+  await saveScreenshot(page, "note-signed-reopened");
+  expect(calls.filter((call) => call.method === "PATCH" || call.method === "PUT")).toEqual([]);
+  await expectAccessible(page);
+});
+
 test("a signature seen on a re-read turns an open note read-only", async ({ page }) => {
   const scene = await noteScene();
   const app = await openNote(page, scene);
@@ -180,9 +215,10 @@ test("an image is deleted after a confirmation naming the file", async ({ page }
   await saveScreenshot(page, "note-image-confirm");
   await expectAccessible(page);
   await dialog.getByRole("button", { name: "Delete", exact: true }).click();
-  await expect(panel.getByRole("button", { name: `Delete ${image.fileName}` })).toHaveCount(0);
-  const after = await upstream<{ images: { id: string }[] }>(`/v3/notes/${scene.note.id}/images`);
-  expect(after.images.map((candidate) => candidate.id)).not.toContain(image.id);
+  // "Deleting…" takes the button's name at once: wait for the deletion itself, then for the list.
+  await expect.poll(async () => (await upstream<{ images: { id: string }[] }>(`/v3/notes/${scene.note.id}/images`)).images.map((candidate) => candidate.id)).not.toContain(image.id);
+  await expect(panel.getByRole("button", { name: /^(Delete|Deleting)/ }).filter({ hasText: image.fileName })).toHaveCount(0);
+  await expect(panel.getByRole("button", { name: "Deleting…" })).toHaveCount(0);
 });
 
 test("the sign-off panel lists what is left, links to it, and says when the note is ready; keyboard and axe", async ({ page }) => {

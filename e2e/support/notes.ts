@@ -17,7 +17,17 @@ export interface UpstreamNote {
   soapNote: { hpi: { additionalHpiComments: string }; exam: { otherExamComments: string }; impressionsPlansComments: string; stickyNote: { description: string } };
 }
 
-/** Resets the emulator and picks an awaiting-signature note with images whose assigned providers include a physician. */
+const heldAsSigned = async (noteId: string, physician: SandboxUser): Promise<boolean> => {
+  const { note } = (await callApp("GET", `/api/notes/${noteId}`, { organizationId: ORG_A, userId: physician.id, noteId })) as { note: { status: string } };
+  return note.status === "signed";
+};
+
+/**
+ * Resets the emulator and picks an awaiting-signature note with images whose
+ * assigned providers include a physician. The BFF's store outlives the reset
+ * and holds a note an earlier test signed as signed (signing is one-way in a
+ * real EHR), so such a note is passed over.
+ */
 export async function noteScene(): Promise<NoteScene> {
   await resetSandbox();
   const users = await sandboxUsers(ORG_A);
@@ -28,6 +38,7 @@ export async function noteScene(): Promise<NoteScene> {
     if (!physician) continue;
     const { images } = await upstream<{ images: unknown[] }>(`/v3/notes/${note.id}/images`);
     if (images.length === 0) continue;
+    if (await heldAsSigned(note.id, physician)) continue;
     // The BFF's store outlives an emulator reset: start without an earlier test's draft.
     await callApp("DELETE", `/api/notes/${note.id}/draft`, { organizationId: ORG_A, userId: physician.id, noteId: note.id });
     return { note, physician };

@@ -121,3 +121,13 @@ export async function upstream<T>(path: string, organizationId = ORG_A, init: { 
   if (!response.ok) throw new Error(`${init.method ?? "GET"} ${path}: ${response.status} ${text}`);
   return (JSON.parse(text) as { data: T }).data;
 }
+
+/** The `/api/…` calls the app made (method and path), recorded from now on. */
+export function recordApiCalls(page: Page): { method: string; path: string }[] {
+  const calls: { method: string; path: string }[] = [];
+  page.on("request", (request) => {
+    const url = new URL(request.url());
+    if (url.pathname.startsWith("/api/")) calls.push({ method: request.method(), path: url.pathname });
+  });
+  return calls;
+}

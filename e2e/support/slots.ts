@@ -2,7 +2,7 @@ import { expect, type FrameLocator, type Locator, type Page } from "@playwright/
 import { addDays, localDateOf, weekdayOf } from "../../contract/time/zoned-time.ts";
 import { ORG_A, openInHost, sandbox, sandboxNotes, sandboxNow, upstream, userWithRole } from "./sandbox.ts";
 
-export { resetSandbox, sandbox } from "./sandbox.ts";
+export { recordApiCalls, resetSandbox, sandbox } from "./sandbox.ts";
 
 // What the slot finder specs share: the sandbox controls they drive (reset,
 // faults, EHR bookings, sync), direct reads of the emulator's slots (to know
@@ -194,16 +194,6 @@ export async function listedSlots(app: FrameLocator): Promise<{ startsAt: string
 /** What the host page's bridge sent and received (`window.__tandemHost.log`). */
 export async function hostLog(page: Page): Promise<{ direction: string; type: string; data?: Record<string, unknown> }[]> {
   return page.evaluate(() => (window as unknown as { __tandemHost?: { log: { direction: string; type: string; data?: Record<string, unknown> }[] } }).__tandemHost?.log ?? []);
-}
-
-/** The `/api/…` calls the app made (method and path), recorded from now on. */
-export function recordApiCalls(page: Page): { method: string; path: string }[] {
-  const calls: { method: string; path: string }[] = [];
-  page.on("request", (request) => {
-    const url = new URL(request.url());
-    if (url.pathname.startsWith("/api/")) calls.push({ method: request.method(), path: url.pathname });
-  });
-  return calls;
 }
 
 export interface FocusedElement {

@@ -44,6 +44,21 @@ function editableNote(): { note: EhrNote; physicianId: string } {
   return { note, physicianId: harness.userWithRole("Physician") };
 }
 
+let signedSoFar = 0;
+/**
+ * An unsigned note with images that no other test uses: the store outlives the
+ * emulator's reset and keeps a signature it has learned, so each test that
+ * signs a note in the EHR signs one of its own.
+ */
+function noteToSign(): { note: EhrNote; physicianId: string } {
+  const editable = editableNote().note;
+  const candidates = ehrNotes().filter((candidate) => candidate.status === "awaiting_sign" && candidate.images.length > 0 && candidate.id !== editable.id);
+  const note = candidates[signedSoFar];
+  signedSoFar += 1;
+  if (!note) throw new Error("the seed has too few unsigned notes with images for the tests that sign one");
+  return { note, physicianId: harness.userWithRole("Physician") };
+}
+
 async function tokenFor(noteId: string, userId?: string) {
   return harness.hostToken({ noteId, ...(userId ? { userId } : {}) });
 }
@@ -178,12 +193,52 @@ describe("PATCH /api/notes/:id", () => {
     expect(response.status).toBe(409);
     expect(z.parse(noteConflictDetails, await response.json()).reason).toBe("note_signed");
 
-    const { note } = editableNote();
+    const { note } = noteToSign();
     await harness.emulator.sandbox("POST", `/ehr/${ORG_A_ID}/notes/${note.id}/sign`, {});
     const lagging = await call(`/api/notes/${note.id}`, { noteId: note.id, method: "PATCH", body: { otherExamComments: "late" } });
     expect(lagging.status).toBe(409);
     const details = z.parse(noteConflictDetails, await lagging.json());
     expect(details).toMatchObject({ reason: "note_signed", noteStatus: "signed" });
+  });
+
+  it("holds a note the EHR refused as signed as signed: later reads say so while the mirror lags, and changes, tasks and image deletions are refused without asking the service; the draft stays to copy", async () => {
+    const { note, physicianId } = noteToSign();
+    const draft = { fields: { otherExamComments: "Typed before the signature" }, baseline: { otherExamComments: note.soapNote.exam.otherExamComments }, noteVersion: note.version };
+    expect((await call(`/api/notes/${note.id}/draft`, { noteId: note.id, method: "PUT", body: draft, userId: physicianId })).status).toBe(200);
+    await harness.emulator.sandbox("POST", `/ehr/${ORG_A_ID}/notes/${note.id}/sign`, {});
+    const mirrorBefore = z.parse(noteResponse, await (await call(`/api/notes/${note.id}`, { noteId: note.id })).json());
+    // The service's mirror has not synced the signature: nothing has told Tandem yet.
+    expect(mirrorBefore.note.status).toBe("awaiting_sign");
+
+    const refused = await call(`/api/notes/${note.id}`, { noteId: note.id, method: "PATCH", body: { ...draft.fields, baseline: draft.baseline }, userId: physicianId });
+    expect(refused.status).toBe(409);
+    expect(await store.noteStates.get(ORG_A_ID, note.id)).toMatchObject({ status: "signed", source: "write_conflict" });
+
+    const reread = z.parse(noteResponse, await (await call(`/api/notes/${note.id}`, { noteId: note.id })).json());
+    expect(reread.note.status).toBe("signed");
+    const writesBefore = harness.upstreamWrites.length;
+    const again = await call(`/api/notes/${note.id}`, { noteId: note.id, method: "PATCH", body: { ...draft.fields, baseline: draft.baseline }, userId: physicianId });
+    expect(again.status).toBe(409);
+    expect(z.parse(noteConflictDetails, await again.json())).toMatchObject({ reason: "note_signed", noteStatus: "signed" });
+    const taskPost = await call(`/api/notes/${note.id}/tasks`, { noteId: note.id, method: "POST", body: { notes: "Call back", assigneeIds: [physicianId] }, userId: physicianId });
+    expect(taskPost.status).toBe(409);
+    const image = note.images[0];
+    if (!image) throw new Error("no image");
+    const imageDelete = await call(`/api/notes/${note.id}/images/${image.id}`, { noteId: note.id, method: "DELETE", userId: physicianId });
+    expect(imageDelete.status).toBe(409);
+    expect(harness.upstreamWrites.length).toBe(writesBefore);
+    // The draft is still kept, and still takes the text typed before the signature reached Tandem: the user's to copy.
+    const later = { ...draft, fields: { otherExamComments: "Typed as the signature arrived" } };
+    expect((await call(`/api/notes/${note.id}/draft`, { noteId: note.id, method: "PUT", body: later, userId: physicianId })).status).toBe(200);
+    const kept = z.parse(noteDraftResponse, await (await call(`/api/notes/${note.id}/draft`, { noteId: note.id, userId: physicianId })).json());
+    expect(kept.draft?.fields).toEqual(later.fields);
+  });
+
+  it("records a signature a read shows, once", async () => {
+    const signed = ehrNotes().find((candidate) => candidate.status === "signed");
+    if (!signed) throw new Error("no signed note");
+    expect((await call(`/api/notes/${signed.id}`, { noteId: signed.id })).status).toBe(200);
+    expect(await store.noteStates.get(ORG_A_ID, signed.id)).toMatchObject({ status: "signed", source: "read" });
   });
 
   it.each([

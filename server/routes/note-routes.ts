@@ -11,6 +11,7 @@ import type { LiveEventPublisher } from "../events/live-event-bus.ts";
 import type { AppEnv } from "../http/app-env.ts";
 import { AppError, badRequest } from "../http/app-error.ts";
 import { parseJsonBody } from "../http/validate.ts";
+import { isSignedNote, withKnownState } from "../notes/known-note-state.ts";
 import { conflictWith, draftAfterSave, planNoteChange, signedConflict } from "../notes/note-change.ts";
 import type { AuditEntry, NoteDraft, Store } from "../store/store.ts";
 
@@ -19,13 +20,16 @@ import type { AuditEntry, NoteDraft, Store } from "../store/store.ts";
 // writes need `write:soap_notes`. The service's PATCH has no precondition, so
 // a change carrying a `baseline` is checked against a re-read of the note and
 // refused with 409 and the note's values now when it is stale. Notes are never
-// cached. Every access is recorded in the audit trail.
+// cached, but once the service has said a note is signed (a 409 on a write,
+// or a read) the store keeps it and every later read answers signed, even
+// while the service's mirror still lags (server/notes/known-note-state.ts).
+// Every access is recorded in the audit trail.
 
 const WRITE_SCOPE = "write:soap_notes";
 
 export interface NoteRouteDeps {
   clinic: ClinicClient;
-  store: Pick<Store, "noteDrafts" | "tasks" | "audit">;
+  store: Pick<Store, "noteDrafts" | "tasks" | "noteStates" | "audit">;
   /** The live-event bus: the note's change reaches the streams of every BFF process. */
   live: LiveEventPublisher;
   now: () => number;
@@ -90,9 +94,21 @@ export function registerNoteRoutes(api: Hono<AppEnv>, { clinic, store, live, now
     const session = c.get("session");
     store.audit.record({ at: now(), organizationId: session.organizationId, userId: session.userId, action, resourceType, resourceId, traceId: c.get("traceId") });
   };
-  const readNote = (organizationId: string, noteId: string): Promise<Note> => clinic.request("GET /v1/notes/{noteId}", { organizationId, params: { noteId } });
-  const noteInContext = noteAuthorizer(readNote);
   const announce = (organizationId: string, noteId: string) => live.publish(organizationId, { type: "note.changed", noteId });
+  /** Remembers that the service said the note is signed; tells the open views the first time. */
+  const learnSigned = async (organizationId: string, noteId: string, source: "write_conflict" | "read") => {
+    if ((await store.noteStates.get(organizationId, noteId)) !== null) return;
+    await store.noteStates.recordSigned(organizationId, noteId, source, now());
+    announce(organizationId, noteId);
+  };
+  /** The service's read with what Tandem already knows of the note's state laid over it. */
+  const readNote = async (organizationId: string, noteId: string): Promise<Note> => {
+    const [read, known] = await Promise.all([clinic.request("GET /v1/notes/{noteId}", { organizationId, params: { noteId } }), store.noteStates.get(organizationId, noteId)]);
+    if (known === null && isSignedNote(read)) await learnSigned(organizationId, noteId, "read");
+    return withKnownState(read, known);
+  };
+  const knownSigned = async (organizationId: string, noteId: string) => (await store.noteStates.get(organizationId, noteId)) !== null;
+  const noteInContext = noteAuthorizer(readNote);
 
   api.get("/notes/:id", async (c) => {
     const { noteId, note: read } = await noteInContext(c);
@@ -115,7 +131,10 @@ export function registerNoteRoutes(api: Hono<AppEnv>, { clinic, store, live, now
       saved = await clinic.request("PATCH /v1/notes/{noteId}", { organizationId: session.organizationId, params: { noteId }, body: change.upstreamBody });
     } catch (error) {
       // The EHR knew it was signed before the service's mirror did.
-      if (error instanceof UpstreamError && error.code === "conflict") throw noteConflict(signedConflict(before));
+      if (error instanceof UpstreamError && error.code === "conflict") {
+        await learnSigned(session.organizationId, noteId, "write_conflict");
+        throw noteConflict(signedConflict(before));
+      }
       throw writeFailure(error, "the change");
     }
     audit(c, "write", "note", noteId);
@@ -144,6 +163,7 @@ export function registerNoteRoutes(api: Hono<AppEnv>, { clinic, store, live, now
       if (!(field in body.fields)) throw badRequest(`baseline.${field}: a baseline is only for a field in the draft`);
     }
     const session = c.get("session");
+    // Kept even for a signed note: text typed before the signature reached Tandem is the user's to copy (never to save).
     const draft: NoteDraft = { organizationId: session.organizationId, userId: session.userId, noteId, fields: body.fields, baseline: body.baseline, noteVersion: body.noteVersion, updatedAt: now() };
     await store.noteDrafts.put(draft);
     audit(c, "write", "note_draft", noteId);
@@ -173,6 +193,7 @@ export function registerNoteRoutes(api: Hono<AppEnv>, { clinic, store, live, now
     const session = c.get("session");
     const actingProviderId = session.providerId;
     if (actingProviderId === null) throw new AppError(403, APP_ERROR_CODES.roleForbidden, "Your sign-in does not name you as a provider in this organization, so you cannot create tasks");
+    if (await knownSigned(session.organizationId, noteId)) throw signedNoteRefusal("tasks can no longer be created on it from Tandem");
     let created;
     try {
       // The acting provider is the token's, whatever the body says (DESIGN.md "The host bridge" 3).
@@ -181,6 +202,10 @@ export function registerNoteRoutes(api: Hono<AppEnv>, { clinic, store, live, now
         body: { noteId, providerId: actingProviderId, notes: request.notes, assigneeIds: request.assigneeIds },
       });
     } catch (error) {
+      if (error instanceof UpstreamError && error.code === "conflict") {
+        await learnSigned(session.organizationId, noteId, "write_conflict");
+        throw signedNoteRefusal("tasks can no longer be created on it from Tandem");
+      }
       throw writeFailure(error, "the task");
     }
     await store.tasks.insert({ organizationId: session.organizationId, noteId, taskId: created.id, createdBy: session.userId, task: created, createdAt: now() });
@@ -202,12 +227,15 @@ export function registerNoteRoutes(api: Hono<AppEnv>, { clinic, store, live, now
     const imageId = c.req.param("imageId");
     if (parseV3PathId(imageId, "img") === null) throw badRequest("imageId: must be an image id (img_ followed by 32 hex characters, or a UUID)");
     const session = c.get("session");
+    const imagesRefusal = () => new AppError(409, "conflict", "This note is signed in the EHR, so its images can no longer be deleted", { reason: "note_signed" });
+    if (await knownSigned(session.organizationId, noteId)) throw imagesRefusal();
     let image;
     try {
       image = await clinic.request("DELETE /v3/notes/{noteId}/images/{imageId}", { organizationId: session.organizationId, params: { noteId, imageId } });
     } catch (error) {
       if (error instanceof UpstreamError && error.code === "conflict") {
-        throw new AppError(409, "conflict", "This note is signed in the EHR, so its images can no longer be deleted", { reason: "note_signed" });
+        await learnSigned(session.organizationId, noteId, "write_conflict");
+        throw imagesRefusal();
       }
       if (error instanceof UpstreamError && error.code === "not_found") throw new AppError(404, "not_found", "That image is no longer on this note");
       throw writeFailure(error, "the deletion");
@@ -216,6 +244,11 @@ export function registerNoteRoutes(api: Hono<AppEnv>, { clinic, store, live, now
     announce(session.organizationId, noteId);
     return c.json({ image });
   });
+}
+
+/** A write to a note Tandem knows is signed, refused before the service is asked. */
+function signedNoteRefusal(consequence: string): AppError {
+  return new AppError(409, "conflict", `This note is signed in the EHR, so ${consequence}`, { reason: "note_signed" });
 }
 
 function noteConflict(details: ReturnType<typeof signedConflict>): AppError {

@@ -1,4 +1,4 @@
-import { queryOptions } from "@tanstack/react-query";
+import { queryOptions, type QueryClient } from "@tanstack/react-query";
 import * as z from "zod/mini";
 import {
   noteConflictDetails,
@@ -14,6 +14,7 @@ import {
   type NotePatchRequest,
   type TaskCreateRequest,
 } from "../../contract/app-api/note.ts";
+import { SIGNED_NOTE_STATUS } from "../../contract/clinic-api/note.ts";
 import { ApiError, callBff } from "./bff-client.ts";
 
 // The note view's calls (DESIGN.md "The BFF's API"). Keys from general to
@@ -32,6 +33,17 @@ export const noteQuery = (noteId: string) =>
     refetchInterval: NOTE_REFRESH_MS,
     refetchOnWindowFocus: "always",
   });
+
+/**
+ * The service refused a write because the note is signed: the whole view
+ * (status, Ready to sign, editor, tasks, images) says signed from now on,
+ * without waiting for a re-read. The BFF has recorded it, so the re-read
+ * asked for here says signed too, whatever the service's mirror says.
+ */
+export function markNoteSigned(queryClient: QueryClient, noteId: string): void {
+  queryClient.setQueryData(noteQuery(noteId).queryKey, (current) => (current ? { note: { ...current.note, status: SIGNED_NOTE_STATUS } } : current));
+  void queryClient.invalidateQueries({ queryKey: ["note", noteId] });
+}
 
 export const noteDraftQuery = (noteId: string) =>
   queryOptions({

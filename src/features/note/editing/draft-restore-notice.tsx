@@ -8,7 +8,9 @@ import type { NoteEditor } from "./use-note-editor.ts";
 
 // Unsaved text found when the note opens (left by a reload, a crash or an
 // expired session): what it would change, field by field, and Restore or
-// Discard. The fields take no typing until the user has chosen.
+// Discard. The fields take no typing until the user has chosen. On a note
+// that can no longer be changed (signed in the EHR) the text is only shown to
+// copy (ReadOnlyDraftCopy): it is never put back into an editor.
 
 const PREVIEW_LENGTH = 160;
 
@@ -31,6 +33,7 @@ export function DraftRestoreNotice({ editor }: { editor: NoteEditor }) {
   const offer = editor.draftOffer;
   if (!offer) return null;
   const firstInputId = offer.rows[0] ? WRITABLE_FIELD_INFO[offer.rows[0].field].inputId : undefined;
+  const isReadOnly = editor.readOnlyReason !== null;
   const restore = () => {
     editor.restoreDraft();
     // The notice goes away with the button in it: continue in the first restored field.
@@ -43,7 +46,7 @@ export function DraftRestoreNotice({ editor }: { editor: NoteEditor }) {
         title={`You have unsaved text from ${whenText(offer.updatedAt, display)} on this note`}
         actions={
           <>
-            <Button onClick={restore}>Restore</Button>
+            {isReadOnly ? null : <Button onClick={restore}>Restore</Button>}
             <ConfirmDialog
               trigger={<Button variant="secondary">Discard</Button>}
               title="Discard your unsaved text?"
@@ -56,7 +59,7 @@ export function DraftRestoreNotice({ editor }: { editor: NoteEditor }) {
           </>
         }
       >
-        {editor.readOnlyReason !== null ? <p className="mb-2">The note can no longer be changed here; restore the text to copy it.</p> : null}
+        {isReadOnly ? <p className="mb-2">{editor.readOnlyReason} Copy your text below to use it elsewhere, for example in an addendum in the EHR.</p> : null}
         <ul className="space-y-3">
           {offer.rows.map((row) => (
             <li key={row.field}>
@@ -67,7 +70,7 @@ export function DraftRestoreNotice({ editor }: { editor: NoteEditor }) {
                 <dt className="font-medium">In the note now</dt>
                 <dd className="min-w-0 break-words">{preview(row.noteText)}</dd>
               </dl>
-              {row.noteChangedSinceDraft ? <p className="mt-1 text-xs font-medium">This field has changed in the EHR since; after Restore you choose which text to keep.</p> : null}
+              {row.noteChangedSinceDraft && !isReadOnly ? <p className="mt-1 text-xs font-medium">This field has changed in the EHR since; after Restore you choose which text to keep.</p> : null}
             </li>
           ))}
         </ul>

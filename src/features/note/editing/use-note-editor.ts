@@ -3,7 +3,7 @@ import { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef } 
 import * as z from "zod/mini";
 import { noteDraft, type AllWritableFieldValues, type NoteDraftBody, type NoteDraftPutRequest } from "../../../../contract/app-api/note.ts";
 import { writableValues, type Note, type WritableNoteField } from "../../../../contract/clinic-api/note.ts";
-import { deleteNoteDraft, isEhrFailure, noteConflictOf, noteDraftQuery, noteQuery, patchNote, saveNoteDraft } from "../../../api/note-queries.ts";
+import { deleteNoteDraft, isEhrFailure, markNoteSigned, noteConflictOf, noteDraftQuery, noteQuery, patchNote, saveNoteDraft } from "../../../api/note-queries.ts";
 import { describeApiError } from "../../../components/shell/api-error-notice.tsx";
 import { WRITABLE_FIELD_INFO, WRITABLE_NOTE_FIELDS } from "../writable-fields.ts";
 import {
@@ -266,6 +266,7 @@ export function useNoteEditor({ noteId, note, initialDraft, canEdit, cannotEditR
         const conflict = noteConflictOf(error);
         if (conflict) {
           dispatch({ type: "saveConflict", details: conflict });
+          if (conflict.reason === "note_signed") markNoteSigned(queryClient, noteId);
         } else if (isEhrFailure(error)) {
           dispatch({ type: "saveFailed", failure: { kind: "ehr" } });
         } else {

@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { AlertDialog } from "radix-ui";
 import { useEffect, useId, useRef, useState } from "react";
 import type { NoteImage } from "../../../../contract/clinic-api/note.ts";
-import { deleteNoteImage, noteImagesQuery } from "../../../api/note-queries.ts";
+import { deleteNoteImage, markNoteSigned, noteImagesQuery } from "../../../api/note-queries.ts";
 import { ApiErrorNotice } from "../../../components/shell/api-error-notice.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { Notice } from "../../../components/ui/notice.tsx";
@@ -64,8 +64,7 @@ export function ImagePanel({ noteId, readOnlyReason }: ImagePanelProps) {
       const failure = imageDeleteFailure(error, image.fileName);
       if (failure.kind === "signed") {
         setIsSignedByConflict(true);
-        // Re-read the note so the whole view learns it is signed.
-        void queryClient.invalidateQueries({ queryKey: ["note", noteId] });
+        markNoteSigned(queryClient, noteId);
       }
       if (failure.kind === "gone") {
         queryClient.setQueryData(noteImagesQuery(noteId).queryKey, removeImage(image.id));

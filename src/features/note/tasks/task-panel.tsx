@@ -3,7 +3,7 @@ import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from "rea
 import type { TaskCreateRequest } from "../../../../contract/app-api/note.ts";
 import type { Task } from "../../../../contract/clinic-api/note.ts";
 import { providersQuery } from "../../../api/directory-queries.ts";
-import { createNoteTask, noteTasksQuery } from "../../../api/note-queries.ts";
+import { createNoteTask, markNoteSigned, noteTasksQuery } from "../../../api/note-queries.ts";
 import { sessionQuery } from "../../../api/session-query.ts";
 import { ApiErrorNotice, describeApiError } from "../../../components/shell/api-error-notice.tsx";
 import { Badge } from "../../../components/ui/badge.tsx";
@@ -172,8 +172,7 @@ function TaskCreateForm({ noteId }: { noteId: string }) {
       setAnnouncement((current) => ({ id: current.id + 1, text: "Task created" }));
     },
     onError: (error) => {
-      // A note signed in the EHR: re-read it, so the view turns read-only.
-      if (taskCreateFailure(error).kind === "signed") void queryClient.invalidateQueries({ queryKey: ["note", noteId] });
+      if (taskCreateFailure(error).kind === "signed") markNoteSigned(queryClient, noteId);
     },
     onSettled: () => {
       isSubmitting.current = false;
