@@ -19,6 +19,7 @@ import { useNoteEditor, type NoteEditor } from "./editing/use-note-editor.ts";
 import { WritableFieldEditor } from "./editing/writable-field-editor.tsx";
 import { ImagePanel } from "./images/image-panel.tsx";
 import { NoteHeader } from "./reading/note-header.tsx";
+import { peopleOf } from "./reading/people.ts";
 import { NoteSectionList } from "./reading/note-section-list.tsx";
 import { emptySectionIds, noteSectionById, SIGNER_USUALLY_FILLS } from "./reading/note-sections.ts";
 import { SectionIndex } from "./reading/section-index.tsx";
@@ -108,7 +109,7 @@ function NoteWorkspace({ noteId, note, initialDraft, canEdit, cannotEditReason }
           </div>
           <ReadyToSignPanel checklist={checklist.value} onReviewedChange={checklist.toggle} />
           <NoteSectionList note={note} renderWritableField={(field) => <WritableFieldEditor field={field} editor={editor} />} />
-          <TaskPanel noteId={noteId} readOnlyReason={readOnlyReason} timezone={timezone} />
+          <TaskPanel noteId={noteId} readOnlyReason={readOnlyReason} timezone={timezone} people={peopleOf(note)} />
           <ImagePanel noteId={noteId} readOnlyReason={readOnlyReason} timezone={timezone} />
         </div>
       </div>

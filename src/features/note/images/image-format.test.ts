@@ -6,6 +6,7 @@ import {
   deletedAnnouncement,
   formatImageSize,
   imageDeleteFailure,
+  imageName,
   imageStatusText,
   imageSummary,
   imageTypeText,
@@ -63,6 +64,18 @@ describe("image status", () => {
 
   it("summarises an image on one line", () => {
     expect(imageSummary({ mimeType: "image/png", sizeKb: 240, status: "pending_upload" })).toBe("PNG image · 240 KB · Upload pending");
+  });
+});
+
+describe("image name", () => {
+  it("is the file name as written", () => {
+    expect(imageName({ fileName: " left-forearm-clinical-1.jpg ", mimeType: "image/jpeg", sizeKb: 1229 })).toBe("left-forearm-clinical-1.jpg");
+  });
+
+  it("says what the image is when it has no file name, never its id", () => {
+    expect(imageName({ fileName: "", mimeType: "image/jpeg", sizeKb: 1229 })).toBe("Untitled JPEG image (1.2 MB)");
+    expect(imageName({ fileName: "  ", mimeType: "application/pdf", sizeKb: 240 })).toBe("Untitled PDF document (240 KB)");
+    expect(imageName({ fileName: "", mimeType: "", sizeKb: -1 })).toBe("Untitled image");
   });
 });
 

@@ -69,6 +69,18 @@ export function imageStatusText(status: string): string {
   return words === "" ? "Status unknown" : words.charAt(0).toUpperCase() + words.slice(1);
 }
 
+/**
+ * What the panel calls an image: its file name, else what the service says
+ * about it ("Untitled JPEG image (1.2 MB)"); never its id.
+ */
+export function imageName(image: { fileName: string; mimeType: string; sizeKb: number }): string {
+  const fileName = image.fileName.trim();
+  if (fileName !== "") return fileName;
+  const type = image.mimeType.trim() === "" ? "image" : imageTypeText(image.mimeType);
+  const size = formatImageSize(image.sizeKb);
+  return size === "Size unknown" ? `Untitled ${type}` : `Untitled ${type} (${size})`;
+}
+
 /** "PNG image · 240 KB · Upload pending": the line under the file name. */
 export function imageSummary(image: { mimeType: string; sizeKb: number; status: string }): string {
   return [imageTypeText(image.mimeType), formatImageSize(image.sizeKb), imageStatusText(image.status)].join(" · ");

@@ -7,7 +7,7 @@ import { ApiErrorNotice } from "../../../components/shell/api-error-notice.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { Notice } from "../../../components/ui/notice.tsx";
 import { Skeleton } from "../../../components/ui/skeleton.tsx";
-import { deleteButtonLabel, deleteDialogTitle, deletedAnnouncement, imageDeleteFailure, imageSummary, SIGNED_IMAGES_MESSAGE, type ImageDeleteFailure } from "./image-format.ts";
+import { deleteButtonLabel, deleteDialogTitle, deletedAnnouncement, imageDeleteFailure, imageName, imageSummary, SIGNED_IMAGES_MESSAGE, type ImageDeleteFailure } from "./image-format.ts";
 
 // The note's images, each deletable in the EHR after a confirmation that
 // names the file. A signed note refuses deletes (409): the panel then turns
@@ -58,10 +58,10 @@ export function ImagePanel({ noteId, readOnlyReason }: ImagePanelProps) {
       queryClient.setQueryData(noteImagesQuery(noteId).queryKey, removeImage(image.id));
       void queryClient.invalidateQueries({ queryKey: ["note-images", noteId] });
       setOutcome(null);
-      setAnnouncement((current) => ({ id: current.id + 1, text: deletedAnnouncement(image.fileName) }));
+      setAnnouncement((current) => ({ id: current.id + 1, text: deletedAnnouncement(imageName(image)) }));
     },
     onError: (error, image) => {
-      const failure = imageDeleteFailure(error, image.fileName);
+      const failure = imageDeleteFailure(error, imageName(image));
       if (failure.kind === "signed") {
         setIsSignedByConflict(true);
         markNoteSigned(queryClient, noteId);
@@ -96,7 +96,7 @@ export function ImagePanel({ noteId, readOnlyReason }: ImagePanelProps) {
     if (isDeleting.current || isReadOnly) return;
     isDeleting.current = true;
     setOutcome(null);
-    setAnnouncement((current) => ({ id: current.id + 1, text: `Deleting ${image.fileName}…` }));
+    setAnnouncement((current) => ({ id: current.id + 1, text: `Deleting ${imageName(image)}…` }));
     mutation.mutate(image);
   };
 
@@ -144,14 +144,14 @@ export function ImagePanel({ noteId, readOnlyReason }: ImagePanelProps) {
                 return (
                   <li key={image.id} data-testid="note-image" data-image-id={image.id} className="flex items-start justify-between gap-3 p-3">
                     <div className="min-w-0">
-                      <p className="text-sm font-medium break-all text-slate-900">{image.fileName}</p>
+                      <p className="text-sm font-medium break-all text-slate-900">{imageName(image)}</p>
                       <p className="text-xs text-slate-600">{imageSummary(image)}</p>
                     </div>
                     {isReadOnly ? null : (
                       <Button
                         variant="secondary"
                         className="shrink-0"
-                        aria-label={isThisPending ? `Deleting ${image.fileName}` : deleteButtonLabel(image.fileName)}
+                        aria-label={isThisPending ? `Deleting ${imageName(image)}` : deleteButtonLabel(imageName(image))}
                         disabled={mutation.isPending}
                         onClick={() => openConfirm(image)}
                       >
@@ -191,9 +191,9 @@ export function ImagePanel({ noteId, readOnlyReason }: ImagePanelProps) {
               }}
               className="fixed top-1/2 left-1/2 z-50 w-[min(28rem,calc(100vw-2rem))] -translate-x-1/2 -translate-y-1/2 rounded-lg border border-slate-300 bg-white p-4 text-slate-900 shadow-lg"
             >
-              <AlertDialog.Title className="text-base font-semibold break-all">{deleteDialogTitle(confirming.fileName)}</AlertDialog.Title>
+              <AlertDialog.Title className="text-base font-semibold break-all">{deleteDialogTitle(imageName(confirming))}</AlertDialog.Title>
               <AlertDialog.Description className="mt-2 text-sm text-slate-700">
-                <span className="break-all">{confirming.fileName}</span> will be deleted from this note in the EHR, not only in Tandem. This cannot be undone.
+                <span className="break-all">{imageName(confirming)}</span> will be deleted from this note in the EHR, not only in Tandem. This cannot be undone.
               </AlertDialog.Description>
               <div className="mt-4 flex flex-wrap justify-end gap-2">
                 <AlertDialog.Cancel asChild>
@@ -232,7 +232,7 @@ function OutcomeNotice({ outcome, isPending, onRetry }: { outcome: DeleteOutcome
           tone="error"
           title={failure.message}
           actions={
-            <Button data-image-retry="" variant="secondary" onClick={onRetry} disabled={isPending} aria-label={`Try again to delete ${outcome.image.fileName}`}>
+            <Button data-image-retry="" variant="secondary" onClick={onRetry} disabled={isPending} aria-label={`Try again to delete ${imageName(outcome.image)}`}>
               Try again
             </Button>
           }

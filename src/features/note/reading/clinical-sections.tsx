@@ -1,7 +1,6 @@
 import type { ReactNode } from "react";
 import type { Note, SoapNote, WritableNoteField } from "../../../../contract/clinic-api/note.ts";
 import {
-  ehrUserName,
   formatBloodPressure,
   formatBmi,
   formatBsa,
@@ -18,10 +17,11 @@ import {
   parseNoteInstant,
   readableValue,
 } from "./note-format.ts";
+import { peopleOf } from "./people.ts";
 import { localDateOf } from "../../../../contract/time/zoned-time.ts";
 import { formatTime, type TimeDisplay } from "../../../lib/time-format.ts";
 import { useTimeDisplay } from "../../../lib/use-time-display.tsx";
-import { CodeList, FieldList, LineList, NotRecorded, Subheading, TextBadge, TextBlock, textOrNull } from "./reading-parts.tsx";
+import { CodeList, FieldList, NotRecorded, Subheading, TextBadge, TextBlock, textOrNull } from "./reading-parts.tsx";
 
 // The clinical sections of the note, read-only: HPI, exam, impressions and
 // plans, data reviewed, vitals, prescriptions, tests, clinical notes,
@@ -236,7 +236,7 @@ const VITAL_ROWS: readonly { label: ReactNode; key: string; value: (vital: Vital
   { label: "Height", key: "height", value: (vital) => formatHeight(vital.height, vital.heightType) },
   { label: "BMI", key: "bmi", value: (vital) => formatBmi(vital.bmi) },
   { label: "Body surface area", key: "bsa", value: (vital) => formatBsa(vital.bsa) },
-  { label: "Taken by", key: "taken-by", value: (vital, note) => ehrUserName(note, vital.takenByIntegrationUserId) },
+  { label: "Taken by", key: "taken-by", value: (vital, note) => peopleOf(note).label(vital.takenByIntegrationUserId) },
 ];
 
 /** "Taken 09:11" on the visit's day, else "Taken" with the day too. */
@@ -370,19 +370,19 @@ export function ClinicalNotesBody({ note }: SectionBodyProps) {
 }
 
 export function AttachmentsBody({ note }: SectionBodyProps) {
-  const files = note.soapNote.attachments.filter((item) => hasText(item.integrationFileId));
+  // The service gives an attachment only the EHR's internal file id: no name,
+  // type or date to call it by, and the id means nothing to a clinician.
+  const count = note.soapNote.attachments.filter((item) => hasText(item.integrationFileId)).length;
   return (
-    <>
-      <p className="mb-1 text-sm text-slate-700">
-        {files.length} {files.length === 1 ? "file is" : "files are"} attached in the EHR; open the note there to view {files.length === 1 ? "it" : "them"}.
-      </p>
-      <LineList label="Attached files" lines={files.map((item) => `EHR file ${item.integrationFileId.trim()}`)} />
-    </>
+    <p className="text-sm text-slate-700">
+      {count === 1 ? "1 file is" : `${count} files are`} attached to this note in the EHR; Tandem is not given {count === 1 ? "its name" : "their names"}. Open the note in the EHR to view{" "}
+      {count === 1 ? "it" : "them"}.
+    </p>
   );
 }
 
 export function StickyNoteBody({ note, renderWritableField }: SectionBodyProps) {
-  const author = ehrUserName(note, note.soapNote.stickyNote.createdByIntegrationUserId);
+  const author = peopleOf(note).mention(note.soapNote.stickyNote.createdByIntegrationUserId);
   return (
     <div className="space-y-2">
       {author ? <p className="text-sm text-slate-700">Left by {author}</p> : null}

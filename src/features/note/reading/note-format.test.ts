@@ -5,7 +5,6 @@ import {
   billingLineTotal,
   billingTotal,
   dateOfBirthText,
-  ehrUserName,
   formatAmount,
   formatBloodPressure,
   formatBmi,
@@ -27,7 +26,6 @@ import {
   parseNoteInstant,
   parseTextTimestamp,
   patientDisplayName,
-  providerDisplayName,
   readableValue,
 } from "./note-format.ts";
 import { buildNoteFixture } from "./note-fixture.ts";
@@ -208,19 +206,9 @@ describe("names and statuses", () => {
     expect(aiIssueCountText(3)).toBe("3 AI issues to review");
   });
 
-  it("names people", () => {
+  it("names the patient", () => {
     const note = buildNoteFixture();
     expect(patientDisplayName(note.patient)).toBe("Jane Elizabeth Doe");
     expect(initialsOf(note.patient)).toBe("JD");
-    const [provider] = note.assignedProviders;
-    expect(provider && providerDisplayName(provider)).toBe("Dr. Maria Chen, MD");
-    expect(providerDisplayName({ firstName: "Ann", lastName: "Lee", displayFirstName: "", displayLastName: " " })).toBe("Ann Lee");
-  });
-
-  it("finds an EHR user in the care team, else names the id", () => {
-    const note = buildNoteFixture();
-    expect(ehrUserName(note, "21471")).toBe("Daniel Ortiz");
-    expect(ehrUserName(note, "99999")).toBe("EHR user 99999");
-    expect(ehrUserName(note, null)).toBeNull();
   });
 });

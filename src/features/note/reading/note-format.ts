@@ -1,5 +1,4 @@
 import type { Note, SoapNote } from "../../../../contract/clinic-api/note.ts";
-import type { NoteProvider } from "../../../../contract/clinic-api/people.ts";
 import { localDateOf } from "../../../../contract/time/zoned-time.ts";
 import { formatDay, formatDayAndTime, formatLocalDay, formatTimeRange, type TimeDisplay } from "../../../lib/time-format.ts";
 
@@ -153,13 +152,6 @@ export function aiIssueCountText(count: number): string {
   return `${count} AI ${count === 1 ? "issue" : "issues"} to review`;
 }
 
-/** "Dr. Maria Chen, MD": the EHR's display names, else the legal names. */
-export function providerDisplayName(provider: Pick<NoteProvider, "firstName" | "lastName" | "displayFirstName" | "displayLastName">): string {
-  const first = hasText(provider.displayFirstName) ? provider.displayFirstName.trim() : provider.firstName.trim();
-  const last = hasText(provider.displayLastName) ? provider.displayLastName.trim() : provider.lastName.trim();
-  return [first, last].filter((part) => part !== "").join(" ") || "Unnamed provider";
-}
-
 /** "Jane Ann Doe". */
 export function patientDisplayName(patient: Pick<Note["patient"], "firstName" | "lastName" | "middleName">): string {
   return [patient.firstName, patient.middleName ?? "", patient.lastName].map((part) => part.trim()).filter((part) => part !== "").join(" ") || "Unnamed patient";
@@ -169,21 +161,6 @@ export function patientDisplayName(patient: Pick<Note["patient"], "firstName" | 
 export function initialsOf(patient: Pick<Note["patient"], "firstName" | "lastName">): string {
   const letters = [patient.firstName, patient.lastName].map((part) => part.trim().charAt(0).toUpperCase()).join("");
   return letters === "" ? "?" : letters;
-}
-
-type CareTeamMember = NonNullable<SoapNote["careTeam"]["physician"]>;
-
-function careTeamMembers(note: Note): CareTeamMember[] {
-  const { physician, primaryBiller, attendees } = note.soapNote.careTeam;
-  return [...(physician ? [physician] : []), ...(primaryBiller ? [primaryBiller] : []), ...attendees.map((attendee) => attendee.staff)];
-}
-
-/** The name of an EHR user id the note refers to (vitals taker, sticky note author), found in the care team; else "EHR user 12345". */
-export function ehrUserName(note: Note, integrationUserId: string | null): string | null {
-  if (!hasText(integrationUserId)) return null;
-  const member = careTeamMembers(note).find((candidate) => candidate.id === integrationUserId);
-  if (member && hasText(member.fullName)) return member.fullName;
-  return `EHR user ${integrationUserId}`;
 }
 
 // ---------------------------------------------------------------------------

@@ -12,10 +12,10 @@ import {
   noteStatusTone,
   parseNoteInstant,
   patientDisplayName,
-  providerDisplayName,
   readableValue,
   type StatusTone,
 } from "./note-format.ts";
+import { peopleOf, UNNAMED_EHR_USER_LABEL } from "./people.ts";
 import { NotRecorded, TextBadge, type BadgeTone } from "./reading-parts.tsx";
 
 // The top of the note: who (patient with photo), where and when (facility,
@@ -97,7 +97,7 @@ export function NoteHeader({ note }: { note: Note }) {
               <ul>
                 {note.assignedProviders.map((provider) => (
                   <li key={provider.id}>
-                    {providerDisplayName(provider)}
+                    {peopleOf(note).label(provider.id) ?? UNNAMED_EHR_USER_LABEL}
                     {provider.roles.length > 0 ? <span className="text-slate-600"> ({provider.roles.join(", ")})</span> : null}
                   </li>
                 ))}

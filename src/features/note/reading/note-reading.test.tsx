@@ -45,6 +45,12 @@ describe("NoteHeader", () => {
     expect(html).toContain("3 AI issues to review");
   });
 
+  it("names an assigned provider without a name as the care team does", () => {
+    const note = buildNoteFixture();
+    const assignedProviders = note.assignedProviders.map((provider) => ({ ...provider, firstName: "", lastName: "", displayFirstName: "", displayLastName: "" }));
+    expect(render(<NoteHeader note={{ ...note, assignedProviders }} />)).toContain("Maria Chen, MD");
+  });
+
   it("falls back to initials without a photo URL", () => {
     const note = buildNoteFixture();
     const bare = render(<NoteHeader note={{ ...note, patient: { ...note.patient, avatar: "" } }} />);
@@ -115,6 +121,17 @@ describe("NoteSectionList", () => {
     expect(sectionHtml(html, "section-billing")).toContain("197.00");
     expect(sectionHtml(html, "section-appointments")).toContain("Fri, 20 Nov 2026, 09:00–09:20 EST");
     expect(sectionHtml(html, "section-addenda")).toContain("<details");
+  });
+
+  it("names people as the note does, and no person or file by number", () => {
+    const note = buildNoteFixture();
+    const html = render(<NoteSectionList note={note} renderWritableField={editor} />);
+    expect(sectionHtml(html, "section-appointments")).toContain("Maria Chen, MD");
+    expect(sectionHtml(html, "section-care-team")).toContain("Daniel Ortiz");
+    // The sticky note's author (21455) is not on the care team.
+    expect(sectionHtml(html, "section-sticky-note")).toContain("Left by an EHR user");
+    expect(sectionHtml(html, "section-attachments")).toContain("1 file is attached to this note in the EHR");
+    for (const number of ["21437", "21471", "21455", "604218"]) expect(html).not.toContain(number);
   });
 
   it("shows addenda with their signatures", () => {

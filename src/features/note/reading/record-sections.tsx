@@ -1,7 +1,8 @@
 import type { SoapNote } from "../../../../contract/clinic-api/note.ts";
 import type { SectionBodyProps } from "./clinical-sections.tsx";
-import { billingLineTotal, billingTotal, ehrUserName, formatAmount, formatMinutes, formatNumber, formatNoteTimeRange, hasText, parseNoteInstant, readableValue } from "./note-format.ts";
+import { billingLineTotal, billingTotal, formatAmount, formatMinutes, formatNumber, formatNoteTimeRange, hasText, parseNoteInstant, readableValue } from "./note-format.ts";
 import { useTimeDisplay } from "../../../lib/use-time-display.tsx";
+import { careTeamMemberName, peopleOf, UNNAMED_EHR_USER_LABEL, type PeopleDirectory } from "./people.ts";
 import { Code, CodeList, FieldList, LineList, NotRecorded, Subheading, TextBadge, TextBlock, textOrNull } from "./reading-parts.tsx";
 
 // The administrative and record-keeping sections of the note, read-only:
@@ -106,7 +107,7 @@ export function AppointmentsBody({ note, sectionId }: SectionBodyProps) {
                 { label: "When", value: when || null },
                 { label: "Length", value: formatMinutes(appointment.scheduledDuration) },
                 { label: "Reason", value: textOrNull(appointment.reason) },
-                { label: "Provider", value: ehrUserName(note, appointment.providerIntegrationUserId) },
+                { label: "Provider", value: peopleOf(note).label(appointment.providerIntegrationUserId) },
                 { label: "Facility", value: textOrNull(appointment.facility) },
               ]}
             />
@@ -159,14 +160,21 @@ export function HistoryBody({ note, sectionId }: SectionBodyProps) {
   );
 }
 
+type CareTeamMember = NonNullable<SoapNote["careTeam"]["physician"]>;
+
+function memberName(member: CareTeamMember, people: PeopleDirectory): string {
+  return careTeamMemberName(member) ?? people.label(member.id) ?? UNNAMED_EHR_USER_LABEL;
+}
+
 export function CareTeamBody({ note }: SectionBodyProps) {
   const { physician, primaryBiller, attendees } = note.soapNote.careTeam;
-  const attendeeNames = attendees.map((attendee) => attendee.staff.fullName).filter(hasText);
+  const people = peopleOf(note);
+  const attendeeNames = attendees.map((attendee) => memberName(attendee.staff, people));
   return (
     <FieldList
       fields={[
-        { label: "Physician", value: physician ? physician.fullName : <NotRecorded>Not assigned</NotRecorded> },
-        { label: "Primary biller", value: primaryBiller ? primaryBiller.fullName : <NotRecorded>Not assigned</NotRecorded> },
+        { label: "Physician", value: physician ? memberName(physician, people) : <NotRecorded>Not assigned</NotRecorded> },
+        { label: "Primary biller", value: primaryBiller ? memberName(primaryBiller, people) : <NotRecorded>Not assigned</NotRecorded> },
         { label: "Attendees", value: attendeeNames.length > 0 ? <LineList lines={attendeeNames} /> : <NotRecorded>None</NotRecorded> },
       ]}
     />

@@ -3,6 +3,8 @@ import * as z from "zod/mini";
 import { MAX_TASK_ASSIGNEES, MAX_TASK_DESCRIPTION_LENGTH, taskCreateRequest } from "../../../../contract/app-api/note.ts";
 import { task as taskSchema, type Task } from "../../../../contract/clinic-api/note.ts";
 import { ApiError } from "../../../api/bff-client.ts";
+import { buildNoteFixture, emptySoapNoteFixture } from "../reading/note-fixture.ts";
+import { buildPeopleDirectory } from "../reading/people.ts";
 import {
   assigneeNames,
   assigneeOptions,
@@ -176,7 +178,9 @@ describe("whether a task is open", () => {
 });
 
 describe("assignee names", () => {
-  it("uses display names, then legal names, each provider once", () => {
+  const noOne = buildPeopleDirectory({ assignedProviders: [], soapNote: emptySoapNoteFixture() });
+
+  it("uses display names, then legal names, each provider once (ids in either form)", () => {
     const task = makeTask({
       assignedProviders: [
         provider(BROOKS, "Amelia", "Brooks", { first: "Dr Amelia", last: "Brooks" }),
@@ -184,14 +188,33 @@ describe("assignee names", () => {
         provider(BROOKS.toUpperCase(), "Amelia", "Brooks"),
       ],
     });
-    expect(assigneeNames(task)).toEqual(["Dr Amelia Brooks", "Chidi Okafor"]);
-    expect(assigneeSummary(task)).toBe("Dr Amelia Brooks, Chidi Okafor");
+    expect(assigneeNames(task, noOne)).toEqual(["Dr Amelia Brooks", "Chidi Okafor"]);
+    expect(assigneeSummary(task, noOne)).toBe("Dr Amelia Brooks, Chidi Okafor");
   });
 
-  it("falls back to the username, and says when there is no assignee", () => {
+  it("names an assignee the task leaves unnamed as the note does", () => {
+    const note = buildNoteFixture();
+    const [chen] = note.assignedProviders;
+    if (chen === undefined) throw new Error("the fixture has an assigned provider");
+    const nameless = { ...provider(chen.id, "", "", { first: "", last: "" }), username: "" };
+    expect(assigneeNames(makeTask({ assignedProviders: [nameless] }), buildPeopleDirectory(note))).toEqual(["Dr. Maria Chen, MD"]);
+  });
+
+  it("falls back to the username, then to 'an EHR user', never the id", () => {
     const nameless = { ...provider(OKAFOR, "", "", { first: "", last: "" }), username: "cokafor" };
-    expect(assigneeNames(makeTask({ assignedProviders: [nameless] }))).toEqual(["cokafor"]);
-    expect(assigneeSummary(makeTask({ assignedProviders: [] }))).toBe("No assignee recorded");
+    expect(assigneeNames(makeTask({ assignedProviders: [nameless] }), noOne)).toEqual(["cokafor"]);
+    const unknown = { ...nameless, username: " " };
+    expect(assigneeSummary(makeTask({ assignedProviders: [unknown] }), noOne)).toBe("An EHR user");
+    const brooks = provider(BROOKS, "Amelia", "Brooks");
+    expect(assigneeSummary(makeTask({ assignedProviders: [brooks, unknown] }), noOne)).toBe("Amelia Brooks, an EHR user");
+    const another = { ...unknown, id: "5f000000-0000-4000-8000-000000000001" };
+    expect(assigneeSummary(makeTask({ assignedProviders: [brooks, unknown, another] }), noOne)).toBe("Amelia Brooks, 2 other EHR users");
+    expect(assigneeSummary(makeTask({ assignedProviders: [unknown, another] }), noOne)).toBe("2 EHR users");
+    for (const name of assigneeNames(makeTask({ assignedProviders: [unknown, another] }), noOne)) expect(name).not.toContain(OKAFOR);
+  });
+
+  it("says when there is no assignee", () => {
+    expect(assigneeSummary(makeTask({ assignedProviders: [] }), noOne)).toBe("No assignee recorded");
   });
 });
 

@@ -2,13 +2,13 @@ import * as z from "zod/mini";
 import { MAX_TASK_ASSIGNEES, MAX_TASK_DESCRIPTION_LENGTH, taskCreateRequest, type TaskCreateRequest } from "../../../../contract/app-api/note.ts";
 import type { PickerProvider } from "../../../../contract/app-api/session.ts";
 import type { Task } from "../../../../contract/clinic-api/note.ts";
-import type { TaskProvider } from "../../../../contract/clinic-api/people.ts";
 import { ApiError } from "../../../api/bff-client.ts";
 import type { PickerOption } from "../../../components/ui/multi-select-picker.tsx";
 import { isEhrFailure, noteConflictOf } from "../../../api/note-queries.ts";
 import { rawId } from "../../../lib/raw-id.ts";
 import { formatDayAndTime, usableZone, type TimeDisplay } from "../../../lib/time-format.ts";
 import { parseNoteInstant } from "../reading/note-format.ts";
+import { personIdKey, providerName, UNNAMED_EHR_USER, UNNAMED_EHR_USER_LABEL, type PeopleDirectory } from "../reading/people.ts";
 
 // The task panel's logic, kept out of the component so it is tested: the
 // form's checks and the request it sends, the words for task values, and
@@ -141,32 +141,34 @@ export function isTaskOpen(task: Pick<Task, "status">): boolean {
   return !CLOSED_STATUSES.has(task.status.trim().toLowerCase());
 }
 
-/** A provider as the EHR displays them: display names first, then legal names, then the username. */
-export function providerName(provider: Pick<TaskProvider, "id" | "firstName" | "lastName" | "displayFirstName" | "displayLastName"> & { username?: string }): string {
-  const display = `${provider.displayFirstName} ${provider.displayLastName}`.trim();
-  if (display) return display;
-  const legal = `${provider.firstName} ${provider.lastName}`.trim();
-  if (legal) return legal;
-  return provider.username?.trim() || `Provider ${provider.id}`;
-}
-
-/** The assignees' names, each provider once, in the task's order. */
-export function assigneeNames(task: Pick<Task, "assignedProviders">): string[] {
+/**
+ * The assignees' names, each provider once, in the task's order: the names
+ * the task gives them, else what the note calls them, else their username.
+ * Anyone still unnamed is counted as "an EHR user", never shown by id.
+ */
+export function assigneeNames(task: Pick<Task, "assignedProviders">, people: PeopleDirectory): string[] {
   const seen = new Set<string>();
   const names: string[] = [];
+  let unnamed = 0;
   for (const provider of task.assignedProviders) {
-    const key = rawId(provider.id);
-    if (seen.has(key)) continue;
-    seen.add(key);
-    names.push(providerName(provider));
+    const key = personIdKey(provider.id);
+    if (key !== null && seen.has(key)) continue;
+    if (key !== null) seen.add(key);
+    const name = providerName(provider) ?? people.nameOf(provider.id) ?? (provider.username.trim() || null);
+    if (name === null) unnamed += 1;
+    else names.push(name);
   }
+  if (unnamed === 1) names.push(UNNAMED_EHR_USER);
+  if (unnamed > 1) names.push(`${unnamed} ${names.length > 0 ? "other " : ""}EHR users`);
   return names;
 }
 
 /** "Dr Brooks, Dr Okafor", or a plain statement when the service gave none. */
-export function assigneeSummary(task: Pick<Task, "assignedProviders">): string {
-  const names = assigneeNames(task);
-  return names.length > 0 ? names.join(", ") : "No assignee recorded";
+export function assigneeSummary(task: Pick<Task, "assignedProviders">, people: PeopleDirectory): string {
+  const names = assigneeNames(task, people);
+  if (names.length === 0) return "No assignee recorded";
+  // Only the "an EHR user" phrase can open the list in lower case; a name is shown as written.
+  return names[0] === UNNAMED_EHR_USER ? [UNNAMED_EHR_USER_LABEL, ...names.slice(1)].join(", ") : names.join(", ");
 }
 
 /** "20 Nov 2026, 09:05 EST" (en-GB, a user outside New York) on the facility's clock; the text itself when it cannot be read. */

@@ -12,6 +12,7 @@ import { MultiSelectPicker } from "../../../components/ui/multi-select-picker.ts
 import { Notice } from "../../../components/ui/notice.tsx";
 import { Skeleton } from "../../../components/ui/skeleton.tsx";
 import { useTimeDisplay } from "../../../lib/use-time-display.tsx";
+import type { PeopleDirectory } from "../reading/people.ts";
 import {
   assigneeOptions,
   assigneeSummary,
@@ -40,6 +41,8 @@ export interface TaskPanelProps {
   readOnlyReason: string | null;
   /** The facility's IANA zone: times are shown in it. */
   timezone: string;
+  /** Who the note names: assignees the task leaves unnamed are looked up here. */
+  people: PeopleDirectory;
 }
 
 export const TASKS_SOURCE_LINE = "Only tasks created through Tandem are listed: the clinic data service has no way to read a note's tasks.";
@@ -54,7 +57,7 @@ const SYNC_TONE_CLASS: Record<SyncTone, string> = {
 /** Only ids of elements that are rendered: a reference to a missing id is an accessibility error. */
 const describedBy = (...ids: (string | false | undefined)[]) => ids.filter(Boolean).join(" ") || undefined;
 
-function TaskItem({ task, timezone }: { task: Task; timezone: string }) {
+function TaskItem({ task, timezone, people }: { task: Task; timezone: string; people: PeopleDirectory }) {
   const display = useTimeDisplay(timezone);
   const created = formatTaskTime(task.createdAt, display);
   const sync = syncStatusOf(task.syncStatus);
@@ -64,7 +67,7 @@ function TaskItem({ task, timezone }: { task: Task; timezone: string }) {
       <p className="text-sm break-words whitespace-pre-wrap text-slate-900">{task.notes}</p>
       <dl className="mt-2 grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-1 text-xs text-slate-700">
         <dt className="font-medium">Assigned to</dt>
-        <dd className="break-words">{assigneeSummary(task)}</dd>
+        <dd className="break-words">{assigneeSummary(task, people)}</dd>
         <dt className="font-medium">Status</dt>
         <dd>
           <Badge>{taskStatusText(task.status)}</Badge>
@@ -78,7 +81,7 @@ function TaskItem({ task, timezone }: { task: Task; timezone: string }) {
   );
 }
 
-function TaskList({ noteId, timezone }: { noteId: string; timezone: string }) {
+function TaskList({ noteId, timezone, people }: { noteId: string; timezone: string; people: PeopleDirectory }) {
   const tasks = useQuery(noteTasksQuery(noteId));
   const sorted = useMemo(() => (tasks.data ? sortTasksForDisplay(tasks.data.tasks) : []), [tasks.data]);
   const retry = () => void tasks.refetch();
@@ -101,7 +104,7 @@ function TaskList({ noteId, timezone }: { noteId: string; timezone: string }) {
       ) : (
         <ul aria-label="Tasks created through Tandem" className="space-y-2">
           {sorted.map((task) => (
-            <TaskItem key={task.id} task={task} timezone={timezone} />
+            <TaskItem key={task.id} task={task} timezone={timezone} people={people} />
           ))}
         </ul>
       )}
@@ -295,7 +298,7 @@ function TaskCreateForm({ noteId }: { noteId: string }) {
   );
 }
 
-export function TaskPanel({ noteId, readOnlyReason, timezone }: TaskPanelProps) {
+export function TaskPanel({ noteId, readOnlyReason, timezone, people }: TaskPanelProps) {
   const id = useId();
   return (
     <section id="section-tasks" data-testid="task-panel" aria-labelledby={`${id}-heading`} className="scroll-mt-4 space-y-3 rounded-lg border border-slate-200 bg-white p-4">
@@ -303,7 +306,7 @@ export function TaskPanel({ noteId, readOnlyReason, timezone }: TaskPanelProps) 
         Tasks
       </h2>
       <p className="text-sm text-slate-700">{TASKS_SOURCE_LINE}</p>
-      <TaskList noteId={noteId} timezone={timezone} />
+      <TaskList noteId={noteId} timezone={timezone} people={people} />
       {readOnlyReason ? <p className="rounded-lg border border-slate-200 bg-slate-50 p-3 text-sm text-slate-800">{readOnlyReason}</p> : <TaskCreateForm noteId={noteId} />}
     </section>
   );
