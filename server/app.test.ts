@@ -1,3 +1,4 @@
+import { decodeJwt } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as z from "zod/mini";
 import { appErrorBody } from "../contract/app-api/errors.ts";
@@ -86,6 +87,19 @@ describe("the host-session guarantees on every /api route", () => {
     expect(await json(second, appErrorBody)).toMatchObject({ code: "token_replayed" });
     // Reads with the same token still work.
     expect((await harness.api("/api/session", { token })).status).toBe(200);
+  });
+
+  it("keeps a spent token spent for as long as the verifier accepts it: past exp, within the clock skew, after a purge", async () => {
+    const token = await harness.hostToken();
+    expect((await harness.api("/api/session", { token, method: "POST" })).status).toBe(404);
+    const { exp } = decodeJwt(token);
+    if (exp === undefined) throw new Error("the host token has no exp");
+    // 7 s after exp: the verifier still accepts the token (30 s of skew); the purge has run.
+    harness.advanceClocks(exp + 7 - harness.now() / 1000);
+    await store.usedTokenIds.purgeExpired(harness.now());
+    const replay = await harness.api("/api/session", { token, method: "POST" });
+    expect(replay.status).toBe(401);
+    expect(await json(replay, appErrorBody)).toMatchObject({ code: "token_replayed" });
   });
 });
 

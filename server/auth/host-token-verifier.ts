@@ -10,6 +10,13 @@ import { describeZodError } from "../../contract/validation.ts";
 
 export const HOST_TOKEN_TYPE = "host-session+jwt";
 const MAX_SKEW_SECONDS = 30;
+
+/**
+ * Until when (epoch ms) the verifier still accepts the token: its `exp` plus
+ * the allowed clock skew. A spent `jti` must be remembered at least that long,
+ * or the token could be spent again after `exp`.
+ */
+export const acceptedUntilMs = (session: { expiresAt: number }): number => (session.expiresAt + MAX_SKEW_SECONDS) * 1000;
 const MAX_LIFETIME_SECONDS = 300;
 
 const hostTokenClaims = z.object({

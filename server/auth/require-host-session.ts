@@ -4,7 +4,7 @@ import { AppError } from "../http/app-error.ts";
 import type { AppEnv } from "../http/app-env.ts";
 import type { InstallationRegistry } from "../installations/installation-registry.ts";
 import type { UsedTokenIdRepository } from "../store/store.ts";
-import { InvalidHostToken, type HostSession, type HostTokenVerifier } from "./host-token-verifier.ts";
+import { InvalidHostToken, acceptedUntilMs, type HostSession, type HostTokenVerifier } from "./host-token-verifier.ts";
 import type { StandaloneAuth } from "./standalone/standalone-routes.ts";
 import type { StandaloneSession } from "./standalone/standalone-session.ts";
 
@@ -70,7 +70,7 @@ export function requireHostSession(deps: { verify: HostTokenVerifier; installati
       throw new AppError(403, APP_ERROR_CODES.installationInactive, `Tandem's installation for this organization is ${installation.status}: ask an administrator to reactivate it`);
     }
 
-    if (session.kind === "host" && !READ_METHODS.has(c.req.method) && !(await deps.usedTokenIds.remember(session.jti, session.expiresAt * 1000))) {
+    if (session.kind === "host" && !READ_METHODS.has(c.req.method) && !(await deps.usedTokenIds.remember(session.jti, acceptedUntilMs(session)))) {
       throw new AppError(401, APP_ERROR_CODES.tokenReplayed, "This EHR session token was already used for a change: the app asks the EHR for a fresh one before each change");
     }
 
