@@ -118,6 +118,22 @@ describe("standalone sign-in", () => {
     expect(crossSite.status).toBe(403);
   });
 
+  it.each([
+    ["%2F%09%2F127.0.0.1%3A34999%2Fpwn", "/"],
+    ["/%0A/evil", "/"],
+    ["%2F%5C127.0.0.1", "/"],
+    ["%2F%2F127.0.0.1", "/"],
+    ["https%3A%2F%2Fevil.example%2Fslots", "/"],
+    ["%2Fslots%2F%2Fevil", "/"],
+    ["%2Fnot-a-route", "/"],
+    ["%2Fnote%3FnoteId%3Dabc", "/note?noteId=abc"],
+  ])("returns after sign-in to this app's own routes only: returnTo=%s lands on %s", async (returnTo, landing) => {
+    const browser = newBrowser();
+    const account = findMultiOrgAccount(harness.emulator.emulator.state);
+    const back = await throughConsent(browser, account.id, { login: `/auth/login?returnTo=${returnTo}` });
+    expect(await callback(browser, back)).toBe(landing);
+  });
+
   it("refuses an organization the user did not share, and a request from another origin", async () => {
     const browser = newBrowser();
     const frontDesk = findSingleOrgAccount(harness.emulator.emulator.state, ORG_A_ID, "Front Desk");

@@ -52,8 +52,24 @@ export function sessionFromTokenResponse(data: OAuthTokenData, now: number): Sta
   };
 }
 
-/** Only a path of this app (`/slots?x=1`), never another origin or a scheme-relative URL. */
+/** The SPA's own routes (src/routes/): the only places a sign-in returns to. */
+const APP_ROUTES: ReadonlySet<string> = new Set(["/", "/slots", "/availability", "/note"]);
+// C0 controls and DEL: browsers drop tabs and newlines from URLs, so "/\t/host" becomes "//host", another site.
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
+
+/**
+ * Only a path of one of this app's routes, with its query (`/slots?x=1`);
+ * anything else (another origin, a scheme-relative or backslashed URL,
+ * control characters, `//` anywhere, an unknown path) returns to `/`.
+ */
 export function safeReturnPath(value: string | undefined): string {
-  if (!value || !value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\") || value.length > 512) return "/";
-  return value;
+  if (!value || value.length > 512 || !value.startsWith("/") || CONTROL_CHARACTERS.test(value) || value.includes("\\")) return "/";
+  const queryAt = value.search(/[?#]/);
+  const path = queryAt === -1 ? value : value.slice(0, queryAt);
+  if (path.includes("//") || !APP_ROUTES.has(path)) return "/";
+  const base = "http://tandem.invalid";
+  const parsed = new URL(value, base);
+  if (parsed.origin !== base || parsed.pathname !== path) return "/";
+  return `${parsed.pathname}${parsed.search}`;
 }
