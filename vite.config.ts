@@ -8,7 +8,8 @@ import { tanstackRouter } from "@tanstack/router-plugin/vite";
 
 export default defineConfig({
   plugins: [tanstackRouter({ target: "react", autoCodeSplitting: true, routesDirectory: "src/routes", generatedRouteTree: "src/routeTree.gen.ts" }), react(), tailwindcss()],
-  build: { outDir: "dist", sourcemap: true, manifest: true },
+  // "hidden": maps are written (for error reporting) but not referenced, and the BFF does not serve them.
+  build: { outDir: "dist", sourcemap: "hidden", manifest: true },
   server: {
     port: 5173,
     proxy: { "/api": "http://localhost:8787", "/app-config": "http://localhost:8787" },

@@ -1,10 +1,13 @@
 import { readFile, stat } from "node:fs/promises";
-import { extname, join, normalize, resolve } from "node:path";
+import { extname, join, normalize, resolve, sep } from "node:path";
 import type { Env, Hono } from "hono";
 
 // The built SPA (`dist/`): hashed assets are immutable, `index.html` is never
 // cached (so a deploy is picked up at once), and unknown paths fall back to
-// `index.html` for the client-side router.
+// `index.html` for the client-side router. Only what the page needs is
+// served: never a file outside `dist/`, never a source map (they carry the
+// whole source; kept in `dist/` for error reporting) and never a dot-folder
+// (`.vite/manifest.json`, read by the bench).
 
 const CONTENT_TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
@@ -14,7 +17,6 @@ const CONTENT_TYPES: Record<string, string> = {
   ".png": "image/png",
   ".ico": "image/x-icon",
   ".json": "application/json",
-  ".map": "application/json",
   ".woff2": "font/woff2",
   ".txt": "text/plain; charset=utf-8",
 };
@@ -25,6 +27,11 @@ async function readIfFile(path: string): Promise<Buffer | null> {
   } catch {
     return null;
   }
+}
+
+/** A source map, or anything under a dot-folder or dot-file: in `dist/`, not for the browser. */
+function isUnpublished(relativePath: string): boolean {
+  return extname(relativePath) === ".map" || relativePath.split(sep).some((segment) => segment.startsWith("."));
 }
 
 export function registerSpaAssets<E extends Env>(app: Hono<E>, distDir: string): void {
@@ -38,8 +45,10 @@ export function registerSpaAssets<E extends Env>(app: Hono<E>, distDir: string):
       return c.notFound();
     }
     const requested = normalize(join(root, pathname));
-    if (!requested.startsWith(root)) return c.notFound();
-    const isAsset = requested.startsWith(join(root, "assets"));
+    // With the separator: a sibling such as `dist.bak/` also starts with the root's text.
+    if (requested !== root && !requested.startsWith(root + sep)) return c.notFound();
+    if (isUnpublished(requested.slice(root.length))) return c.notFound();
+    const isAsset = requested.startsWith(join(root, "assets") + sep);
     const file = await readIfFile(requested);
     if (file) {
       const cacheControl = isAsset ? "public, max-age=31536000, immutable" : extname(requested) === ".html" ? "no-cache" : "public, max-age=3600";

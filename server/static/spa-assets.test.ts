@@ -1,0 +1,59 @@
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Hono } from "hono";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { registerSpaAssets } from "./spa-assets.ts";
+
+// Issue 15 items 8 and 9: only what the page needs leaves `dist/`.
+
+let parent: string;
+let app: Hono;
+
+beforeAll(async () => {
+  parent = await mkdtemp(join(tmpdir(), "tandem-spa-"));
+  const dist = join(parent, "dist");
+  await mkdir(join(dist, "assets"), { recursive: true });
+  await mkdir(join(dist, ".vite"), { recursive: true });
+  await mkdir(join(parent, "dist.bak"), { recursive: true });
+  await writeFile(join(dist, "index.html"), "<!doctype html><title>Tandem</title>");
+  await writeFile(join(dist, "assets", "main-abc.js"), "console.log(1)");
+  await writeFile(join(dist, "assets", "main-abc.js.map"), '{"sources":["secret source"]}');
+  await writeFile(join(dist, ".vite", "manifest.json"), "{}");
+  await writeFile(join(parent, "dist.bak", "secret.txt"), "secret");
+  app = new Hono();
+  registerSpaAssets(app, dist);
+});
+
+afterAll(async () => {
+  await rm(parent, { recursive: true, force: true });
+});
+
+const get = (path: string) => app.request(`http://localhost${path}`);
+
+describe("the built SPA's files", () => {
+  it("serves the page and its hashed assets, and the page for a client-side route", async () => {
+    const asset = await get("/assets/main-abc.js");
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get("cache-control")).toContain("immutable");
+    const route = await get("/slots");
+    expect(route.status).toBe(200);
+    expect(await route.text()).toContain("<title>Tandem</title>");
+  });
+
+  it("never serves a file of a sibling folder whose name starts like dist's", async () => {
+    for (const path of ["/..%2Fdist.bak%2Fsecret.txt", "/../dist.bak/secret.txt", "/%2e%2e/dist.bak/secret.txt"]) {
+      const response = await get(path);
+      expect(await response.text(), path).not.toContain("secret");
+    }
+    expect((await get("/..%2Fdist.bak%2Fsecret.txt")).status).toBe(404);
+  });
+
+  it("does not publish source maps or Vite's manifest", async () => {
+    for (const path of ["/assets/main-abc.js.map", "/.vite/manifest.json", "/.vite/"]) {
+      const response = await get(path);
+      expect(response.status, path).toBe(404);
+      expect(await response.text(), path).not.toContain("secret source");
+    }
+  });
+});
