@@ -178,6 +178,20 @@ describe("serving", () => {
     expect(response.status).toBe(404);
     expect(await json(response, appErrorBody)).toMatchObject({ code: "not_found" });
   });
+
+  it("marks every /api answer no-store, patient data and errors alike (issue 15 item 12)", async () => {
+    const physician = harness.userWithRole("Physician");
+    const note = harness.emulator.emulator.state.org(ORG_A_ID)?.ehr.notes.find((candidate) => candidate.assignedProviders.some((provider) => provider.id === physician));
+    const token = await harness.hostToken({ userId: physician, ...(note ? { noteId: note.id, patientId: note.patient.id } : {}) });
+    const answers = [
+      await harness.api("/api/session", { token }),
+      await harness.api("/api/context/patient", { token }),
+      ...(note ? [await harness.api(`/api/notes/${note.id}`, { token })] : []),
+      await harness.api("/api/session", { token: null }),
+      await harness.api("/api/nope", { token }),
+    ];
+    for (const answer of answers) expect(answer.headers.get("cache-control"), `${answer.url} ${answer.status}`).toBe("no-store");
+  });
 });
 
 describe("secrets", () => {

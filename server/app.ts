@@ -151,6 +151,11 @@ export function createBffApp(deps: BffDeps): Bff {
   );
 
   const api = new Hono<AppEnv>();
+  // Every answer under /api is one user's, and many carry patient data: never kept by a browser or a proxy.
+  api.use(async (c, next) => {
+    await next();
+    c.header("Cache-Control", "no-store");
+  });
   api.use(
     bodyLimit({
       maxSize: MAX_API_BODY_BYTES,

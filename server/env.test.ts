@@ -1,10 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, readBffConfig } from "./env.ts";
+import { ConfigError, readBffConfig, secretsOf } from "./env.ts";
 
 describe("BFF configuration (server/env.ts)", () => {
   it("runs the sandbox with no configuration at all", () => {
     const config = readBffConfig({});
     expect(config).toMatchObject({ isSandbox: true, port: 8787, clinicApiBaseUrl: "http://127.0.0.1:4010", allowedHostOrigins: ["http://127.0.0.1:4010"], rateLimitScope: "key" });
+  });
+
+  it("names the session secret among the secrets the logger scrubs (issue 15 item 12)", () => {
+    const config = readBffConfig({});
+    if (!config.standalone) throw new Error("the sandbox has standalone sign-in");
+    expect(secretsOf(config)).toEqual([config.clinicApiKey, ...config.webhookSecrets, config.standalone.sessionSecret]);
   });
 
   it("runs on real time unless the sandbox is told to take the emulator's clock", () => {

@@ -121,6 +121,11 @@ export interface StandaloneConfig {
 
 export class ConfigError extends Error {}
 
+/** Every secret of the configuration: the logger scrubs each from every line it writes. */
+export function secretsOf(config: Pick<BffConfig, "clinicApiKey" | "webhookSecrets" | "standalone">): string[] {
+  return [config.clinicApiKey, ...config.webhookSecrets, ...(config.standalone ? [config.standalone.sessionSecret] : [])];
+}
+
 /** Reads and validates the configuration; throws ConfigError naming every problem. */
 export function readBffConfig(source: Record<string, string | undefined> = process.env): BffConfig {
   const parsed = parseDescribed(rawEnv, source);

@@ -1,6 +1,6 @@
 import { serve } from "@hono/node-server";
 import { createBffApp } from "./app.ts";
-import { ConfigError, readBffConfig } from "./env.ts";
+import { ConfigError, readBffConfig, secretsOf } from "./env.ts";
 import { createLogger } from "./logger.ts";
 import { followEmulatorClock } from "./sandbox-clock.ts";
 import { createStore } from "./store/create-store.ts";
@@ -16,7 +16,7 @@ try {
   process.exit(1);
 }
 
-const logger = createLogger({ level: config.logLevel, secrets: [config.clinicApiKey, ...config.webhookSecrets], name: "bff" });
+const logger = createLogger({ level: config.logLevel, secrets: secretsOf(config), name: "bff" });
 const store = await createStore(config.databaseUrl ? { databaseUrl: config.databaseUrl, schema: config.databaseSchema } : { dataDir: config.dataDir });
 const now = config.clock === "emulator" ? await followEmulatorClock(config.clinicApiBaseUrl) : Date.now;
 const bff = createBffApp({ config, store, logger, now });

@@ -19,10 +19,13 @@ export function contentSecurityPolicy(options: { allowedHostOrigins: readonly st
   ].join("; ");
 }
 
-export function securityHeaders(options: { allowedHostOrigins: readonly string[]; avatarOrigins: readonly string[] }): MiddlewareHandler {
+export function securityHeaders(options: { allowedHostOrigins: readonly string[]; avatarOrigins: readonly string[]; publicUrl: string }): MiddlewareHandler {
   const csp = contentSecurityPolicy(options);
+  // Served over TLS (behind the proxy, docs/security.md): browsers are to use nothing else for a year.
+  const isTls = options.publicUrl.startsWith("https://");
   return async (c, next) => {
     await next();
+    if (isTls) c.header("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
     c.header("Content-Security-Policy", csp);
     c.header("Referrer-Policy", "strict-origin-when-cross-origin");
     c.header("X-Content-Type-Options", "nosniff");
