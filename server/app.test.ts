@@ -163,7 +163,7 @@ describe("installations", () => {
 describe("serving", () => {
   it("answers /healthz with the store's readiness and security headers", async () => {
     const response = await harness.bff.app.request("/healthz");
-    expect(await response.json()).toEqual({ ok: true, store: "ready" });
+    expect(await response.json()).toEqual({ ok: true, store: "ready", webhooks: { deadLetters: 0 } });
     const csp = response.headers.get("content-security-policy") ?? "";
     expect(csp).toContain(`frame-ancestors ${harness.config.allowedHostOrigins.join(" ")}`);
     expect(csp).toContain("script-src 'self'");

@@ -128,7 +128,9 @@ export function createBffApp(deps: BffDeps): Bff {
   app.get("/healthz", async (c) => {
     try {
       await store.ping();
-      return c.json({ ok: true, store: "ready" });
+      // Verified deliveries the BFF could not read, kept for a person to look at.
+      const deadLetters = await store.inbox.countDeadLetters();
+      return c.json({ ok: true, store: "ready", webhooks: { deadLetters } });
     } catch {
       return c.json({ ok: false, store: "unavailable" }, 503);
     }

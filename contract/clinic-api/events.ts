@@ -1,5 +1,5 @@
 import * as z from "zod/mini";
-import { utcTimestamp } from "./primitives.ts";
+import { isoInstant, utcTimestamp } from "./primitives.ts";
 
 // Seed 001 "Events": the envelope and the payloads it shows. Payloads it does
 // not show are open objects (looseObject) and say so.
@@ -7,8 +7,8 @@ import { utcTimestamp } from "./primitives.ts";
 export const webhookEnvelope = z.object({
   type: z.string(),
   data: z.looseObject({}),
-  /** When the change was recorded, not when the message was sent. */
-  timestamp: utcTimestamp,
+  /** When the change was recorded, not when the message was sent. Seed 001 says only "ISO 8601 timestamp": microseconds and offsets are read too. */
+  timestamp: isoInstant,
 });
 export type WebhookEnvelope = z.infer<typeof webhookEnvelope>;
 

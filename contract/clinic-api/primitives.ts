@@ -22,6 +22,25 @@ export const localDate = z.string().check(
 /** `HH:MM`, local wall-clock time. */
 export const localTime = z.string().check(z.regex(/^([01]\d|2[0-3]):[0-5]\d$/, "must be a time HH:MM"));
 
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T(\d{2}):(\d{2}):(\d{2})(?:\.\d{1,9})?(?:Z|[+-](\d{2}):(\d{2}))$/;
+
+/** A real day and time of day, with a zone, however many digits of the second it carries. */
+function isIsoDateTime(text: string): boolean {
+  const [, hours, minutes, seconds, offsetHours = "00", offsetMinutes = "00"] = ISO_DATE_TIME.exec(text) ?? [];
+  if (hours === undefined || !isCalendarDay(text)) return false;
+  return Number(hours) <= 23 && Number(minutes) <= 59 && Number(seconds) <= 59 && Number(offsetHours) <= 23 && Number(offsetMinutes) <= 59 && !Number.isNaN(Date.parse(text));
+}
+
+/**
+ * Any ISO 8601 date-time with a zone (`Z` or `±hh:mm`) and any fraction of a
+ * second (`.123456` too), read as the instant it names and given back as UTC
+ * with milliseconds. For timestamps the seeds describe only as "ISO 8601".
+ */
+export const isoInstant = z.pipe(
+  z.string().check(z.refine(isIsoDateTime, "must be an ISO 8601 date-time with a zone")),
+  z.transform((text) => new Date(Date.parse(text)).toISOString()),
+);
+
 /** ISO 8601 UTC with milliseconds, e.g. `2026-11-22T05:00:00.000Z`. */
 export const utcTimestamp = z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/, "must be an ISO 8601 UTC timestamp with milliseconds"));
 

@@ -287,13 +287,15 @@ describe("correctly signed deliveries", () => {
         const first = await deliver({ body, headers });
         if (!first) return;
         const context = describeDelivery({ body, headers }, first.status, first.text);
-        if (first.status !== 200) {
-          // Signed but not an envelope: refused, not stored.
-          expect(first.status, context).toBe(400);
-          expect(await inboxRows(), context).toBe(before);
+        // Every verified delivery is kept and answered 2xx; one that is not an envelope as a dead letter.
+        expect(first.status, context).toBe(200);
+        const isDeadLetter = (first.json as { deadLetter?: boolean }).deadLetter === true;
+        expect(first.json, context).toEqual(isDeadLetter ? { received: true, duplicate: false, deadLetter: true } : { received: true, duplicate: false });
+        if (isDeadLetter) {
+          expect(await inboxRows(), context).toBe(before + 1);
+          expect((await store.inbox.get(id))?.deadLetterReason, context).toBeTruthy();
           return;
         }
-        expect(first.json, context).toEqual({ received: true, duplicate: false });
         expect(await inboxRows(), context).toBe(before + 1);
         expect(await store.inbox.get(id), context).not.toBeNull();
         const again = await deliver({ body, headers: signedHeaders(body, { style, id }) });
@@ -322,15 +324,20 @@ describe("correctly signed deliveries", () => {
     }
   });
 
-  it("refuses a signed payload nested deeper than the limit (it would overflow the store's serializer) and stores a shallow one", async () => {
+  it("keeps a signed payload nested deeper than the limit as its raw text, a dead letter (parsed it would overflow the store's serializer), and stores a shallow one as an event", async () => {
     const nested = (depth: number) => `{"type":"test.ping","timestamp":"${new Date().toISOString()}","data":{"deep":${"[".repeat(depth)}${"]".repeat(depth)}}}`;
     for (const depth of [MAX_WEBHOOK_JSON_DEPTH - 1, MAX_WEBHOOK_JSON_DEPTH, 5_000, 120_000]) {
       const body = nested(depth);
-      await expectRefused({ body, headers: signedHeaders(body) }, [400]);
+      const headers = signedHeaders(body);
+      const answer = await deliver({ body, headers });
+      expect(answer?.json).toEqual({ received: true, duplicate: false, deadLetter: true });
+      expect((await store.inbox.get(headers["webhook-id"] ?? ""))?.payload).toEqual({ rawBody: body });
     }
     const before = await inboxRows();
     const shallow = nested(MAX_WEBHOOK_JSON_DEPTH - 2);
-    expect((await deliver({ body: shallow, headers: signedHeaders(shallow) }))?.status).toBe(200);
+    const shallowHeaders = signedHeaders(shallow);
+    expect((await deliver({ body: shallow, headers: shallowHeaders }))?.json).toEqual({ received: true, duplicate: false });
     expect(await inboxRows()).toBe(before + 1);
+    expect((await store.inbox.get(shallowHeaders["webhook-id"] ?? ""))?.deadLetterReason).toBeNull();
   });
 });

@@ -29,6 +29,8 @@ export const webhookInbox = pgTable(
     lastError: text("last_error"),
     // A processor's lease on the row: another BFF process skips it until then, and takes it over after (a crash).
     claimedUntil: instant("claimed_until"),
+    // A verified delivery the BFF cannot read (not JSON, not an envelope): kept, never processed, counted in /healthz.
+    deadLetterReason: text("dead_letter_reason"),
   },
   (table) => [
     // Partial: the processor only ever scans what is still to do.

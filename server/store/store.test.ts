@@ -204,8 +204,20 @@ describe.each(engines)("store on $name", (engine) => {
         processedAt: null,
         attempts: 0,
         lastError: null,
+        deadLetterReason: null,
       });
       expect(await store.inbox.get("msg_unknown")).toBeNull();
+    });
+
+    it("keeps a dead letter with its reason, once, never claimed for processing, and counts them", async () => {
+      expect(await store.inbox.countDeadLetters()).toBe(0);
+      expect(await store.inbox.insertDeadLetter({ ...delivery("msg_dead", BASE), payload: { rawBody: "not json" }, reason: "the body is not JSON" })).toBe(true);
+      expect(await store.inbox.insertDeadLetter({ ...delivery("msg_dead", BASE + 1), payload: { rawBody: "again" }, reason: "again" })).toBe(false);
+      await store.inbox.insert(delivery("msg_live", BASE + 2));
+      expect(await store.inbox.get("msg_dead")).toMatchObject({ payload: { rawBody: "not json" }, processedAt: BASE, deadLetterReason: "the body is not JSON" });
+      const claimed = await store.inbox.claimUnprocessed({ limit: 10, leaseMs: 1000, now: BASE + 10, maxAttempts: 5 });
+      expect(claimed.map((entry) => entry.hookId)).toEqual(["msg_live"]);
+      expect(await store.inbox.countDeadLetters()).toBe(1);
     });
 
     it("lists unprocessed entries oldest first, up to the limit", async () => {

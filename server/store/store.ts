@@ -32,11 +32,16 @@ export interface InboxEntry {
   processedAt: number | null;
   attempts: number;
   lastError: string | null;
+  /** Why a verified delivery could not be read; such an entry is never processed. */
+  deadLetterReason: string | null;
 }
 
 export interface WebhookInboxRepository {
   /** Stores a delivery under its unique `hook-id`; false when that id was already stored (a duplicate). */
   insert(entry: { hookId: string; eventType: string; payload: unknown; receivedAt: number }): Promise<boolean>;
+  /** Keeps a verified delivery the BFF cannot read, with the reason, never to be processed; false for a duplicate. */
+  insertDeadLetter(entry: { hookId: string; eventType: string; payload: unknown; receivedAt: number; reason: string }): Promise<boolean>;
+  countDeadLetters(): Promise<number>;
   /** Unprocessed entries, oldest first. */
   listUnprocessed(limit: number): Promise<InboxEntry[]>;
   /**

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
+import { and, asc, count, eq, inArray, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
 import type { InboxEntry, WebhookInboxRepository } from "./store.ts";
 import type { StoreDatabase } from "./database.ts";
 import { dateFromEpochMs } from "./instants.ts";
@@ -16,6 +16,7 @@ function toEntry(row: typeof webhookInbox.$inferSelect): InboxEntry {
     processedAt: row.processedAt?.getTime() ?? null,
     attempts: row.attempts,
     lastError: row.lastError,
+    deadLetterReason: row.deadLetterReason,
   };
 }
 
@@ -33,6 +34,22 @@ export function createWebhookInboxRepository(db: StoreDatabase): WebhookInboxRep
         .onConflictDoNothing({ target: webhookInbox.hookId })
         .returning({ hookId: webhookInbox.hookId });
       return inserted.length > 0;
+    },
+
+    async insertDeadLetter(entry) {
+      // Stored as processed: no processor ever takes it; the reason says why.
+      const receivedAt = dateFromEpochMs(entry.receivedAt, "receivedAt");
+      const inserted = await db
+        .insert(webhookInbox)
+        .values({ hookId: entry.hookId, eventType: entry.eventType, payload: entry.payload, receivedAt, processedAt: receivedAt, deadLetterReason: entry.reason.slice(0, MAX_ERROR_LENGTH) })
+        .onConflictDoNothing({ target: webhookInbox.hookId })
+        .returning({ hookId: webhookInbox.hookId });
+      return inserted.length > 0;
+    },
+
+    async countDeadLetters() {
+      const [row] = await db.select({ n: count() }).from(webhookInbox).where(isNotNull(webhookInbox.deadLetterReason));
+      return row?.n ?? 0;
     },
 
     async listUnprocessed(limit) {

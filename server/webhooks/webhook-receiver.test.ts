@@ -137,11 +137,35 @@ describe("signature verification", () => {
     expect(response.status).toBe(413);
   });
 
-  it("refuses a verified body that is not the event envelope, storing nothing", async () => {
-    const body = JSON.stringify({ hello: "world" });
-    const headers = signed(body);
-    expect((await post(body, headers)).status).toBe(400);
-    expect(await store.inbox.get(headers["webhook-id"] ?? "")).toBeNull();
+  it("keeps a verified body that is not the event envelope as a dead letter: answered 2xx (no retry, no loss), never processed, counted", async () => {
+    const deadBefore = await store.inbox.countDeadLetters();
+    for (const body of [JSON.stringify({ hello: "world" }), "not json at all", JSON.stringify({ type: "test.event", data: {}, timestamp: "yesterday" })]) {
+      const headers = signed(body);
+      const answer = await post(body, headers);
+      expect(answer.status, body).toBe(200);
+      expect(await answer.json()).toEqual({ received: true, duplicate: false, deadLetter: true });
+      const kept = await store.inbox.get(headers["webhook-id"] ?? "");
+      expect(kept?.deadLetterReason, body).toBeTruthy();
+      expect(kept?.processedAt, body).not.toBeNull();
+      expect(kept?.payload).toEqual({ rawBody: body });
+    }
+    expect(await store.inbox.countDeadLetters()).toBe(deadBefore + 3);
+  });
+
+  it("stores a verified event whose timestamp carries microseconds or an offset (seed 001 says only ISO 8601), as the instant it names", async () => {
+    for (const [timestamp, instant] of [
+      ["2026-11-24T10:00:00.123456Z", "2026-11-24T10:00:00.123Z"],
+      ["2026-11-24T05:00:00.5-05:00", "2026-11-24T10:00:00.500Z"],
+      ["2026-11-24T10:00:00Z", "2026-11-24T10:00:00.000Z"],
+    ] as const) {
+      const body = JSON.stringify({ type: "test.event", data: { organizationId: ORG }, timestamp });
+      const headers = signed(body);
+      const answer = await post(body, headers);
+      expect(await answer.json(), timestamp).toEqual({ received: true, duplicate: false });
+      const stored = await store.inbox.get(headers["webhook-id"] ?? "");
+      expect(stored?.deadLetterReason).toBeNull();
+      expect(stored?.payload).toMatchObject({ timestamp: instant });
+    }
   });
 });
 

@@ -9,7 +9,10 @@ import { verifyWebhook } from "./verify-webhook.ts";
 // POST /webhooks/clinic (DESIGN.md "Webhooks"; seed 001 "Delivery
 // guarantees"): verify on the raw body, store under the unique hook-id before
 // answering 2xx, answer fast, process after. A duplicate is answered 2xx and
-// not stored again. A refused request leaves no trace.
+// not stored again. A refused request (its signature) leaves no trace. A
+// verified delivery is never refused, or the service would retry and then
+// drop it: one the BFF cannot read is kept as a dead letter with the reason
+// (counted in /healthz) and answered 2xx.
 
 /** Seed 001 shows no maximum; event payloads are small. */
 export const MAX_WEBHOOK_BODY_BYTES = 256 * 1024;
@@ -47,20 +50,29 @@ export function createWebhookReceiver(deps: { inbox: WebhookInboxRepository; sec
         deps.logger.warn({ reason: verification.reason }, "webhook refused");
         return c.json({ code: verification.status === 401 ? "invalid_signature" : "bad_request", message: verification.reason }, verification.status);
       }
+      const receivedAt = (deps.now ?? Date.now)();
+      const keepAsDeadLetter = async (reason: string, readable: unknown) => {
+        const type = z.safeParse(z.object({ type: z.string() }), readable);
+        const eventType = type.success ? storableText(type.data.type).slice(0, 200) : "unreadable";
+        // The raw text, not the parsed value: a body too deep to parse safely is stored as the string it arrived as.
+        const stored = await deps.inbox.insertDeadLetter({ hookId: verification.messageId, eventType, payload: { rawBody: storableText(rawBody) }, receivedAt, reason });
+        deps.logger.warn({ hookId: verification.messageId, eventType, reason }, "verified webhook kept as a dead letter");
+        return c.json({ received: true, duplicate: !stored, deadLetter: true });
+      };
       let json: unknown;
       try {
         json = JSON.parse(rawBody);
       } catch {
-        return c.json({ code: "bad_request", message: "webhook body must be JSON" }, 400);
+        return keepAsDeadLetter("the body is not JSON", null);
       }
-      if (!withinDepth(json, MAX_WEBHOOK_JSON_DEPTH)) return c.json({ code: "bad_request", message: `webhook body must nest at most ${MAX_WEBHOOK_JSON_DEPTH} levels deep` }, 400);
+      if (!withinDepth(json, MAX_WEBHOOK_JSON_DEPTH)) return keepAsDeadLetter(`the body nests more than ${MAX_WEBHOOK_JSON_DEPTH} levels deep`, null);
       const envelope = z.safeParse(webhookEnvelope, storable(json));
-      if (!envelope.success) return c.json({ code: "bad_request", message: "webhook body must be {type, data, timestamp}" }, 400);
+      if (!envelope.success) return keepAsDeadLetter(`the body is not an envelope {type, data, timestamp}: ${z.prettifyError(envelope.error)}`, json);
       const stored = await deps.inbox.insert({
         hookId: verification.messageId,
         eventType: envelope.data.type,
         payload: envelope.data,
-        receivedAt: (deps.now ?? Date.now)(),
+        receivedAt,
       });
       if (stored) deps.onStored();
       return c.json({ received: true, duplicate: !stored });

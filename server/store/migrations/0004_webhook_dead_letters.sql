@@ -1,0 +1,1 @@
+ALTER TABLE "webhook_inbox" ADD COLUMN "dead_letter_reason" text;
