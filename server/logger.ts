@@ -1,14 +1,22 @@
 import pino, { type DestinationStream, type Logger } from "pino";
+import { createRepeatedWarnings } from "./repeated-warnings.ts";
 
 // pino with redaction. Besides the usual header paths, every written line is
 // scrubbed of the configured secrets (the data key, the webhook secrets), so
-// neither can reach a log whatever object carries it.
+// neither can reach a log whatever object carries it. Repeats of a warning
+// within a window are counted, not written (server/repeated-warnings.ts).
 
 export type { Logger };
 
-export function createLogger(options: { level: string; secrets: readonly string[]; destination?: DestinationStream; name?: string }): Logger {
+/** How long repeats of one warning are counted before one line says how many there were. */
+export const REPEATED_WARNING_WINDOW_MS = 10_000;
+const WARN_LEVEL = 40;
+
+export function createLogger(options: { level: string; secrets: readonly string[]; destination?: DestinationStream; name?: string; repeatWindowMs?: number }): Logger {
   const secrets = options.secrets.filter((secret) => secret.length >= 8);
-  return pino(
+  let writeSummary: (fields: object, message: string) => void = () => undefined;
+  const repeats = createRepeatedWarnings({ windowMs: options.repeatWindowMs ?? REPEATED_WARNING_WINDOW_MS, write: (fields, message) => writeSummary(fields, message) });
+  const logger = pino(
     {
       level: options.level,
       name: options.name,
@@ -18,8 +26,16 @@ export function createLogger(options: { level: string; secrets: readonly string[
       },
       hooks: {
         streamWrite: (line) => secrets.reduce((scrubbed, secret) => scrubbed.replaceAll(secret, "[redacted]"), line),
+        // Warnings only: errors are always written, one by one.
+        logMethod(args, method, level) {
+          const message = args.find((arg): arg is string => typeof arg === "string");
+          if (level === WARN_LEVEL && message !== undefined && !repeats.offer(message)) return;
+          method.apply(this, args);
+        },
       },
     },
     options.destination ?? pino.destination(1),
   );
+  writeSummary = (fields, message) => logger.warn(fields, message);
+  return logger;
 }
