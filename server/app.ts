@@ -11,6 +11,7 @@ import { LiveEventHub } from "./events/live-event-hub.ts";
 import type { AppEnv } from "./http/app-env.ts";
 import { AppError } from "./http/app-error.ts";
 import { handleAppError } from "./http/error-handler.ts";
+import { attributeUpstreamCalls, currentRequester } from "./http/upstream-requester.ts";
 import { InstallationRegistry } from "./installations/installation-registry.ts";
 import type { Logger } from "./logger.ts";
 import { readAppManifest } from "./manifest.ts";
@@ -73,7 +74,8 @@ export function createBffApp(deps: BffDeps): Bff {
     apiKey: config.clinicApiKey,
     fetch: deps.fetch,
     now,
-    limiter: { scope: config.rateLimitScope, share: config.upstreamRateShare },
+    limiter: { scope: config.rateLimitScope, share: config.upstreamRateShare, perUser: config.upstreamUserLimit },
+    requester: currentRequester,
     logger,
     ...deps.clinicOptions,
   });
@@ -167,6 +169,7 @@ export function createBffApp(deps: BffDeps): Bff {
     }),
   );
   api.use(requireHostSession({ verify: verifyHostToken, installations, usedTokenIds: store.usedTokenIds, standalone }));
+  api.use(attributeUpstreamCalls());
   registerSessionRoutes(api, clinic);
   registerDirectoryRoutes(api, clinic);
   registerLiveEventRoutes(api, hub, { now });

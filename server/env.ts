@@ -49,6 +49,13 @@ const rateShare = z.pipe(
   z.pipe(z.transform(Number), z.number().check(z.refine((share) => share > 0 && share <= 1, RATE_SHARE_RULE))),
 );
 
+// Issue 15 item 1 (ADR 0015): upstream requests one user may make per 60 s, per process.
+const USER_LIMIT_RULE = "must be a whole number of requests per 60 s, at least 1";
+const userLimit = z.pipe(z.string().check(z.regex(/^[1-9]\d{0,6}$/, USER_LIMIT_RULE)), z.transform(Number));
+
+/** Default of UPSTREAM_USER_LIMIT: well above what the SPA asks per minute of its busiest user (ADR 0015). */
+export const DEFAULT_UPSTREAM_USER_LIMIT = 120;
+
 const rawEnv = z.object({
   PORT: z.optional(port),
   HOST: z.optional(z.string().check(z.minLength(1))),
@@ -66,6 +73,7 @@ const rawEnv = z.object({
   DATABASE_SCHEMA: z.optional(z.string().check(z.regex(/^[a-z_][a-z0-9_]{0,62}$/, "must be a PostgreSQL schema name (lower-case letters, digits, _)"))),
   RATE_LIMIT_SCOPE: z.optional(z.enum(["key", "organization"])),
   UPSTREAM_RATE_SHARE: z.optional(rateShare),
+  UPSTREAM_USER_LIMIT: z.optional(userLimit),
   LOG_LEVEL: z.optional(z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"])),
   DIST_DIR: z.optional(z.string().check(z.minLength(1))),
   OAUTH_AUTHORIZE_URL: z.optional(z.url()),
@@ -96,6 +104,8 @@ export interface BffConfig {
   rateLimitScope: "key" | "organization";
   /** This process's share of the upstream rate limit, in (0, 1]: several processes split the service's budget. */
   upstreamRateShare: number;
+  /** Requests one user's session may have reach the service per 60 s in this process. */
+  upstreamUserLimit: number;
   logLevel: string;
   distDir: string;
   /** Standalone sign-in (OAuth 2.0 authorization code); null when not configured. */
@@ -180,6 +190,7 @@ export function readBffConfig(source: Record<string, string | undefined> = proce
     dataDir: env.DATA_DIR ?? ".data/pglite",
     rateLimitScope: env.RATE_LIMIT_SCOPE ?? "key",
     upstreamRateShare: env.UPSTREAM_RATE_SHARE ?? 1,
+    upstreamUserLimit: env.UPSTREAM_USER_LIMIT ?? DEFAULT_UPSTREAM_USER_LIMIT,
     logLevel: env.LOG_LEVEL ?? "info",
     distDir: env.DIST_DIR ?? "dist",
     standalone: standaloneConfig(env, isSandbox, sandbox, publicUrl),

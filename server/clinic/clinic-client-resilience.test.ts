@@ -154,3 +154,43 @@ describe("the client's rate limiter (limit 5 per 1 s, queue up to 2 s)", () => {
     await expect(client.request("GET /v1/appointments", { organizationId: orgB })).resolves.toBeDefined();
   });
 });
+
+describe("the per-user limit (issue 15 item 1): only requests that reach the service count", () => {
+  const ORG_B = "8c4e2d19-7a36-4b5f-a0e1-9d8c7b6a5f42";
+  const appointments = (organizationId: string, page: number) => ({ organizationId, query: { page, pageSize: 1 } });
+
+  it("identical reads joined to one in flight count once, for the user who started it; past the limit, 429 rate_limited", async () => {
+    const client = harness.client({ limiter: { scope: "key", perUser: 2 }, requester: () => "org-a|alice" });
+    await Promise.all(Array.from({ length: 5 }, () => client.request("GET /v1/appointments", appointments(ORG_A, 1))));
+    expect(harness.count("GET", "/v1/appointments")).toBe(1);
+    await client.request("GET /v1/appointments", appointments(ORG_A, 2));
+    await expect(client.request("GET /v1/appointments", appointments(ORG_A, 3))).rejects.toMatchObject({ status: 429, code: "rate_limited", retryAfterSeconds: 60 });
+    expect(harness.count("GET", "/v1/appointments")).toBe(2);
+    expect(client.stats()).toMatchObject({ coalesced: 4, rejectedByUserLimit: 1 });
+  });
+
+  it("a colleague asking the same read at the same moment as a user past the limit gets the answer, not that user's refusal", async () => {
+    let requester = "org-a|alice";
+    const client = harness.client({ limiter: { scope: "key", perUser: 1 }, requester: () => requester });
+    await client.request("GET /v1/appointments", appointments(ORG_A, 1));
+    const alice = client.request("GET /v1/appointments", appointments(ORG_A, 2));
+    requester = "org-a|bob";
+    const bob = client.request("GET /v1/appointments", appointments(ORG_A, 2));
+    await expect(alice).rejects.toMatchObject({ status: 429 });
+    await expect(bob).resolves.toBeDefined();
+  });
+
+  it("a request the key's limiter refuses never reached the service and is given back to the user", async () => {
+    // One request per organization per minute, no queue.
+    const client = harness.client({ limiter: { scope: "organization", limit: 1, maxQueueMs: 0, perUser: 2 }, requester: () => "org-a|alice" });
+    await client.request("GET /v1/appointments", appointments(ORG_A, 1));
+    await expect(client.request("GET /v1/appointments", appointments(ORG_A, 2))).rejects.toMatchObject({ status: 503, code: "rate_limited" });
+    // Alice has had one request reach the service, so a second is allowed.
+    await expect(client.request("GET /v1/appointments", appointments(ORG_B, 1))).resolves.toBeDefined();
+    await expect(client.request("GET /v1/appointments", appointments(ORG_B, 2))).rejects.toMatchObject({ status: 429 });
+    // Calls made for no one (background work) are not limited per user.
+    const background = harness.client({ limiter: { scope: "key", perUser: 1 }, requester: () => undefined });
+    for (const page of [1, 2, 3]) await background.request("GET /v1/appointments", appointments(ORG_A, page));
+  });
+});
+

@@ -4,6 +4,7 @@ import type { Installation } from "../../contract/clinic-api/installation.ts";
 import { cacheExpiry } from "./cache-policy.ts";
 import { deepFreeze } from "./deep-freeze.ts";
 import { listAllPages, type ItemOf, type ItemsKey, type PaginatedRoute } from "./paging.ts";
+import { FairShareLimiter } from "./fair-share-limiter.ts";
 import { SlidingWindowLimiter } from "./rate-limiter.ts";
 import { readResponse, type ClinicData, type ReadOutcome } from "./response-reader.ts";
 import { ResponseCache } from "./response-cache.ts";
@@ -11,12 +12,14 @@ import { backoffDelayMs, DEFAULT_RETRY, DEFAULT_RETRY_AFTER_MS, sleep, type Retr
 import { createRedactor } from "./secret-redaction.ts";
 import { rateLimitedError, UpstreamError } from "./upstream-error.ts";
 import { prepareRequest, type ClinicCall, type PreparedRequest } from "./upstream-request.ts";
+import { UserRequestQuota } from "./user-request-quota.ts";
 
 // The BFF's only way to the Clinic Data Service (DESIGN.md "Upstream"). Every
 // call goes: cache (schedule reads and pickers only) → coalescing of identical
-// in-flight reads → the rate limiter → fetch with a timeout → the contract
-// parse → retries (reads on 5xx/network, anything on 429). The data key lives
-// in this closure and in the Authorization header only.
+// in-flight reads → the per-user limit → the rate limiter → fetch with a
+// timeout → the contract parse → retries (reads on 5xx/network, anything on
+// 429). The data key lives in this closure and in the Authorization header
+// only.
 
 export { UpstreamError } from "./upstream-error.ts";
 export type { ClinicCall } from "./upstream-request.ts";
@@ -29,7 +32,11 @@ export interface ClinicLogger {
 }
 
 export interface LimiterOptions {
-  /** DESIGN.md: the service does not say what its limit counts per; `key` can never exceed it. */
+  /**
+   * DESIGN.md: the service does not say what its limit counts per; `key` can
+   * never exceed it, and is shared fairly among organizations
+   * (`fair-share-limiter.ts`); `organization` gives each its own bucket.
+   */
   scope: "key" | "organization";
   /** The service's limit per window; default 1000 (seed 001 "Limits"). */
   limit?: number;
@@ -41,6 +48,11 @@ export interface LimiterOptions {
    * each may send `floor(limit × share)` per window.
    */
   share?: number;
+  /**
+   * Requests one user may have reach the service per window (ADR 0015); none
+   * when absent. Needs the client's `requester` to know whose a call is.
+   */
+  perUser?: number;
 }
 
 export interface ClinicClientOptions {
@@ -60,6 +72,10 @@ export interface ClinicClientOptions {
   pickerTtlMs?: number;
   /** Cached reads kept across organizations; default 5000. */
   maxCacheEntries?: number;
+  /** Cached reads kept for one organization; default a fifth of `maxCacheEntries`. */
+  maxCacheEntriesPerOrganization?: number;
+  /** Who the call being made is for (organization and user), if anyone: the per-user limit counts by it. */
+  requester?: () => string | undefined;
   logger?: ClinicLogger;
 }
 
@@ -70,6 +86,7 @@ export interface ClinicClientStats {
   retries: number;
   queuedForLimiter: number;
   rejectedByLimiter: number;
+  rejectedByUserLimit: number;
 }
 
 export interface ClinicClient {
@@ -109,6 +126,24 @@ export function sharedLimit(limit: number, share: number): number {
   return Math.max(1, Math.floor(limit * share));
 }
 
+interface UpstreamLimiter {
+  acquire(bucket: string): Promise<void>;
+  stats(): { queued: number; rejected: number };
+  close(): void;
+}
+
+function createLimiter(options: LimiterOptions | undefined, now: () => number): UpstreamLimiter {
+  const settings = {
+    limit: sharedLimit(options?.limit ?? 1000, options?.share ?? 1),
+    windowMs: options?.windowMs ?? 60_000,
+    maxQueueMs: options?.maxQueueMs ?? 2_000,
+    now,
+  };
+  return (options?.scope ?? "key") === "key" ? new FairShareLimiter(settings) : new SlidingWindowLimiter(settings);
+}
+
+const noRefund = () => undefined;
+
 export function createClinicClient(options: ClinicClientOptions): ClinicClient {
   const now = options.now ?? Date.now;
   const fetchImpl: typeof fetch = options.fetch ?? nodeHttpFetch;
@@ -121,14 +156,11 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
   const warn = (obj: object, msg: string) => logger?.warn(obj, msg);
   const info = (obj: object, msg: string) => logger?.info?.(obj, msg);
   const redact = createRedactor(options.apiKey);
-  const limiterScope = options.limiter?.scope ?? "key";
-  const limiter = new SlidingWindowLimiter({
-    limit: sharedLimit(options.limiter?.limit ?? 1000, options.limiter?.share ?? 1),
-    windowMs: options.limiter?.windowMs ?? 60_000,
-    maxQueueMs: options.limiter?.maxQueueMs ?? 2_000,
-    now,
-  });
-  const cache = new ResponseCache({ now, maxEntries: options.maxCacheEntries });
+  // Both scopes count per organization: `key` shares one window fairly among them, `organization` gives each its own.
+  const limiter = createLimiter(options.limiter, now);
+  const perUser = options.limiter?.perUser;
+  const userQuota = perUser === undefined ? null : new UserRequestQuota({ limit: perUser, windowMs: options.limiter?.windowMs ?? 60_000, now });
+  const cache = new ResponseCache({ now, maxEntries: options.maxCacheEntries, maxEntriesPerOrganization: options.maxCacheEntriesPerOrganization });
   const inFlight = new Map<string, { organization: string; route: ClinicApiRoute; promise: Promise<unknown> }>();
   const counters = { upstreamRequests: 0, cacheHits: 0, coalesced: 0, retries: 0 };
   let closed = false;
@@ -141,8 +173,9 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
     return headers;
   };
 
-  async function attempt<R extends ClinicApiRoute>(prepared: PreparedRequest & { route: R }): Promise<ReadOutcome<R>> {
-    await limiter.acquire(limiterScope === "key" ? "key" : (prepared.organizationId ?? "app"));
+  async function attempt<R extends ClinicApiRoute>(prepared: PreparedRequest & { route: R }, onSend: () => void): Promise<ReadOutcome<R>> {
+    await limiter.acquire(prepared.organizationId ?? "app");
+    onSend();
     counters.upstreamRequests += 1;
     try {
       const response = await fetchImpl(`${baseUrl}${prepared.target}`, {
@@ -157,13 +190,36 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
     }
   }
 
+  /**
+   * Counts a request about to go upstream against its user's limit (throws
+   * 429 past it); the refund gives it back if it never reaches the service.
+   * Taken before a read is registered as in flight, so nobody joins a read
+   * refused for its user.
+   */
+  function chargeUser(): () => void {
+    const user = userQuota ? options.requester?.() : undefined;
+    return userQuota && user !== undefined ? userQuota.take(user) : noRefund;
+  }
+
   /** The call with its retries; no cache, no coalescing. */
-  async function execute<R extends ClinicApiRoute>(prepared: PreparedRequest & { route: R }): Promise<ClinicData<R>> {
+  async function execute<R extends ClinicApiRoute>(prepared: PreparedRequest & { route: R }, refund: () => void): Promise<ClinicData<R>> {
+    let reachedService = false;
+    try {
+      return await executeWithRetries(prepared, () => {
+        reachedService = true;
+      });
+    } catch (error) {
+      if (!reachedService) refund();
+      throw error;
+    }
+  }
+
+  async function executeWithRetries<R extends ClinicApiRoute>(prepared: PreparedRequest & { route: R }, onSend: () => void): Promise<ClinicData<R>> {
     const isRead = prepared.method === "GET";
     let readRetries = 0;
     let rateLimitRetries = 0;
     for (;;) {
-      const outcome = await attempt(prepared);
+      const outcome = await attempt(prepared, onSend);
       if (outcome.kind === "ok") return outcome.data;
       const log = { route: prepared.route, organizationId: prepared.organizationId };
       if (outcome.kind === "rate_limited") {
@@ -191,9 +247,9 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
     }
   }
 
-  async function read<R extends ClinicApiRoute>(prepared: PreparedRequest & { route: R }, generation: number): Promise<ClinicData<R>> {
+  async function read<R extends ClinicApiRoute>(prepared: PreparedRequest & { route: R }, generation: number, refund: () => void): Promise<ClinicData<R>> {
     const requestStartedAt = now();
-    const data = deepFreeze(await execute(prepared));
+    const data = deepFreeze(await execute(prepared, refund));
     const organization = prepared.organizationId ?? "-";
     const expiresAt = cacheExpiry({ route: prepared.route, data, strong: prepared.strong, requestStartedAt, now: now(), pickerTtlMs });
     if (expiresAt !== null) cache.set(organization, prepared.key, prepared.route, data, expiresAt, generation);
@@ -203,11 +259,11 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
   async function request<R extends ClinicApiRoute>(route: R, call: ClinicCall = {}): Promise<ClinicData<R>> {
     if (closed) throw new UpstreamError({ status: 503, code: "upstream_unavailable", message: "The clinic client is closed" });
     const prepared = { ...prepareRequest(route, call), route };
-    if (prepared.method !== "GET") return execute(prepared);
+    if (prepared.method !== "GET") return execute(prepared, chargeUser());
     const organization = prepared.organizationId ?? "-";
     // A strong read is the final check before a write: it must reflect the
     // moment it was asked, so it neither uses nor joins anything earlier.
-    if (prepared.strong) return read(prepared, cache.generation(organization));
+    if (prepared.strong) return read(prepared, cache.generation(organization), chargeUser());
     // Cache entries and in-flight reads are stored under a key that names the
     // route, so each value is that route's parsed data (ours, not outside data).
     const cached = cache.get(organization, prepared.key) as ClinicData<R> | undefined;
@@ -220,7 +276,7 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
       counters.coalesced += 1;
       return pending;
     }
-    const started = read(prepared, cache.generation(organization)).finally(() => {
+    const started = read(prepared, cache.generation(organization), chargeUser()).finally(() => {
       if (inFlight.get(prepared.key)?.promise === started) inFlight.delete(prepared.key);
     });
     inFlight.set(prepared.key, { organization, route, promise: started });
@@ -241,7 +297,7 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
     },
     stats() {
       const limiterStats = limiter.stats();
-      return { ...counters, queuedForLimiter: limiterStats.queued, rejectedByLimiter: limiterStats.rejected };
+      return { ...counters, queuedForLimiter: limiterStats.queued, rejectedByLimiter: limiterStats.rejected, rejectedByUserLimit: userQuota?.rejected() ?? 0 };
     },
     close() {
       closed = true;

@@ -1,11 +1,16 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { sharedLimit } from "../clinic/clinic-client.ts";
 import { createHarness, ORG_A } from "../clinic/testing/emulator-harness.ts";
-import { readBffConfig } from "../env.ts";
+import { DEFAULT_UPSTREAM_USER_LIMIT, readBffConfig } from "../env.ts";
 
 // Issue 8: each BFF process takes its configured share of the upstream
 // budget (UPSTREAM_RATE_SHARE), so two processes never exceed the service's
-// limit together, with no database round trip per call. Needs no database.
+// limit together, with no database round trip per call. Issue 15 item 1
+// (ADR 0015): within each process's share, organizations share fairly, so an
+// organization is served in every process it uses, also one that uses only
+// one of them while another hammers both. Needs no database.
+
+const ORG_B = "8c4e2d19-7a36-4b5f-a0e1-9d8c7b6a5f42";
 
 /** The most requests inside any half-open interval [t, t + windowMs). */
 function maxPerWindow(times: readonly number[], windowMs: number): number {
@@ -47,5 +52,44 @@ describe("UPSTREAM_RATE_SHARE", () => {
     expect(maxPerWindow(sentAt, 1_000)).toBe(10);
     // Each took its half: 5 per second.
     expect(sentAt.filter((at) => at === 0)).toHaveLength(10);
+  });
+
+  it("with another organization hammering both processes, an organization served by one process only gets every read at once, and neither process nor both together exceed their share", async () => {
+    vi.useFakeTimers({ now: 0 });
+    const harness = createHarness();
+    // Each process: 40 × 0.5 = 20 per second, 2 of them kept for newcomers, fair share (20 − 2) / 2 = 9.
+    const limiter = { scope: "key" as const, limit: 40, windowMs: 1_000, maxQueueMs: 200, share: 0.5 };
+    const [first, second] = [harness.client({ limiter }), harness.client({ limiter })];
+    const read = (client: typeof first, organizationId: string, page: number) =>
+      client.request("GET /v1/appointments", { organizationId, query: { page, pageSize: 1 } }).then(
+        () => ({ ok: true, at: Date.now() }),
+        () => ({ ok: false, at: Date.now() }),
+      );
+    const quiet: { askedAt: number; answer: Promise<{ ok: boolean; at: number }> }[] = [];
+    const hammering: Promise<unknown>[] = [];
+    let page = 0;
+    for (let at = 0; at < 4_000; at += 50) {
+      await vi.advanceTimersByTimeAsync(at - Date.now());
+      // B: 3 reads a second, all through the first process (about half its fair share there).
+      if (at % 350 === 0) quiet.push({ askedAt: at, answer: read(first, ORG_B, (page += 1)) });
+      // A, from the second second: 10 distinct reads every 50 ms through each process.
+      if (at >= 1_000) for (const client of [first, second]) for (let index = 0; index < 10; index += 1) hammering.push(read(client, ORG_A, (page += 1)));
+    }
+    await vi.advanceTimersByTimeAsync(2_000);
+    await Promise.all(hammering);
+    for (const { askedAt, answer } of quiet) expect(await answer).toEqual({ ok: true, at: askedAt });
+    const sentAt = (organization?: string) => harness.calls.filter((call) => organization === undefined || call.headers.get("x-organization-id") === organization).map((call) => call.at);
+    expect(maxPerWindow(sentAt(), 1_000)).toBeLessThanOrEqual(40);
+    // A borrowed what B left unused: well over its fair share in each process (9 + 9), within the two shares.
+    expect(maxPerWindow(sentAt(ORG_A), 1_000)).toBeGreaterThan(18);
+  });
+});
+
+describe("UPSTREAM_USER_LIMIT", () => {
+  it("defaults to 120 per 60 s and takes a whole number of at least 1; anything else is refused naming the variable", () => {
+    expect(readBffConfig({}).upstreamUserLimit).toBe(DEFAULT_UPSTREAM_USER_LIMIT);
+    expect(DEFAULT_UPSTREAM_USER_LIMIT).toBe(120);
+    expect(readBffConfig({ UPSTREAM_USER_LIMIT: "300" }).upstreamUserLimit).toBe(300);
+    for (const bad of ["0", "-1", "1.5", "many", ""]) expect(() => readBffConfig({ UPSTREAM_USER_LIMIT: bad })).toThrow(/UPSTREAM_USER_LIMIT: must be a whole number of requests per 60 s, at least 1/);
   });
 });
