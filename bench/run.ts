@@ -13,6 +13,7 @@ benches.push(async () => (await import("./slots-bench.ts")).runSlotsBench());
 benches.push(async () => (await import("./slots-large-bench.ts")).runSlotsLargeBench());
 benches.push(async () => (await import("./note-bench.ts")).runNoteBench());
 benches.push(async () => (await import("./load-bench.ts")).runLoadBench());
+benches.push(async () => (await import("./fairness-bench.ts")).runFairnessBench());
 
 for (const bench of benches) {
   const result = await bench();
