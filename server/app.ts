@@ -19,6 +19,7 @@ import { registerAvailabilityRoutes } from "./routes/availability-routes.ts";
 import { registerContextRoutes } from "./routes/context-routes.ts";
 import { registerLiveEventRoutes } from "./routes/live-event-routes.ts";
 import { registerNoteRoutes } from "./routes/note-routes.ts";
+import { registerRecentNotesRoutes } from "./routes/recent-notes-routes.ts";
 import { registerScheduleRoutes } from "./routes/schedule-routes.ts";
 import { registerSessionRoutes } from "./routes/session-routes.ts";
 import { securityHeaders } from "./static/security-headers.ts";
@@ -181,6 +182,8 @@ export function createBffApp(deps: BffDeps): Bff {
   registerContextRoutes(api, clinic, store.audit, now);
   registerScheduleRoutes(api, { clinic, holds: store.holds, audit: store.audit, now });
   registerAvailabilityRoutes(api, clinic);
+  // Before the note routes: `/notes/:id` would otherwise take "recent" for a note id.
+  registerRecentNotesRoutes(api, { clinic, store, now });
   registerNoteRoutes(api, { clinic, store, live: bus, now });
   api.all("*", (c) => {
     throw new AppError(404, "not_found", `No API route ${c.req.method} ${c.req.path}`);

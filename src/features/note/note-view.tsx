@@ -18,6 +18,9 @@ import { useLeaveGuard } from "./editing/use-leave-guard.ts";
 import { useNoteEditor, type NoteEditor } from "./editing/use-note-editor.ts";
 import { WritableFieldEditor } from "./editing/writable-field-editor.tsx";
 import { ImagePanel } from "./images/image-panel.tsx";
+import { BadNoteLink } from "./recent/bad-note-link.tsx";
+import type { NoteLink } from "./recent/note-link.ts";
+import { RecentNotes } from "./recent/recent-notes.tsx";
 import { NoteHeader } from "./reading/note-header.tsx";
 import { peopleOf } from "./reading/people.ts";
 import { NoteSectionList } from "./reading/note-section-list.tsx";
@@ -27,7 +30,6 @@ import { buildSignOffChecklist, AI_REVIEW_TARGET_ID } from "./sign-off/sign-off-
 import { ReadyToSignPanel } from "./sign-off/ready-to-sign-panel.tsx";
 import { useReviewMarks } from "./sign-off/use-review-marks.ts";
 import { isTaskOpen } from "./tasks/task-form-model.ts";
-import { OpenNoteForm } from "./open-note-form.tsx";
 import { TaskPanel } from "./tasks/task-panel.tsx";
 import { WRITABLE_FIELD_INFO } from "./writable-fields.ts";
 
@@ -38,17 +40,19 @@ import { WRITABLE_FIELD_INFO } from "./writable-fields.ts";
 
 const WRITE_SCOPE = "write:soap_notes";
 
-export function NoteView({ standaloneNoteId }: { standaloneNoteId: string | null }) {
+export function NoteView({ standaloneLink }: { standaloneLink: NoteLink }) {
   const session = useQuery(sessionQuery());
   const { bridge } = useBridge();
   if (!session.data) return null; // the shell renders only with a session
   const isStandalone = bridge.mode === "standalone";
-  const noteId = isStandalone ? standaloneNoteId : session.data.context.noteId;
+  const noteId = isStandalone ? (standaloneLink.kind === "note" ? standaloneLink.noteId : null) : session.data.context.noteId;
   if (!isClinicalRole(session.data.user.roles)) {
     return <Notice title="Notes are for clinical roles">Your role in the EHR does not give access to visit notes. Slots and availability are open to you.</Notice>;
   }
   if (noteId === null) {
-    return isStandalone ? <OpenNoteForm /> : <Notice title="No note is open in the EHR">Open the visit note in the EHR, and Tandem shows it here.</Notice>;
+    // Outside the EHR the clinician's recent notes stand in for the EHR's context; nobody types a note id.
+    if (isStandalone) return standaloneLink.kind === "malformed" ? <BadNoteLink /> : <RecentNotes />;
+    return <Notice title="No note is open in the EHR">Open the visit note in the EHR, and Tandem shows it here.</Notice>;
   }
   return <NoteLoader key={noteId} noteId={noteId} session={session.data} />;
 }
