@@ -11,7 +11,7 @@ import type { LiveEventPublisher } from "../events/live-event-bus.ts";
 import type { AppEnv } from "../http/app-env.ts";
 import { AppError, badRequest } from "../http/app-error.ts";
 import { parseJsonBody } from "../http/validate.ts";
-import { isSignedNote, withKnownState } from "../notes/known-note-state.ts";
+import { createNoteReader } from "../notes/note-reader.ts";
 import { conflictWith, draftAfterSave, planNoteChange, signedConflict } from "../notes/note-change.ts";
 import type { AuditEntry, NoteDraft, Store } from "../store/store.ts";
 
@@ -95,19 +95,11 @@ export function registerNoteRoutes(api: Hono<AppEnv>, { clinic, store, live, now
     store.audit.record({ at: now(), organizationId: session.organizationId, userId: session.userId, action, resourceType, resourceId, traceId: c.get("traceId") });
   };
   const announce = (organizationId: string, noteId: string) => live.publish(organizationId, { type: "note.changed", noteId });
-  /** Remembers that the service said the note is signed; tells the open views the first time. */
-  const learnSigned = async (organizationId: string, noteId: string, source: "write_conflict" | "read") => {
-    if ((await store.noteStates.get(organizationId, noteId)) !== null) return;
-    await store.noteStates.recordSigned(organizationId, noteId, source, now());
-    announce(organizationId, noteId);
-  };
-  /** The service's read with what Tandem already knows of the note's state laid over it. */
-  const readNote = async (organizationId: string, noteId: string): Promise<Note> => {
-    const [read, known] = await Promise.all([clinic.request("GET /v1/notes/{noteId}", { organizationId, params: { noteId } }), store.noteStates.get(organizationId, noteId)]);
-    if (known === null && isSignedNote(read)) await learnSigned(organizationId, noteId, "read");
-    return withKnownState(read, known);
-  };
-  const knownSigned = async (organizationId: string, noteId: string) => (await store.noteStates.get(organizationId, noteId)) !== null;
+  // Tells the open views the first time Tandem learns the note is signed.
+  const notes = createNoteReader({ clinic, noteStates: store.noteStates, now, onLearnedSigned: announce });
+  const readNote = notes.read;
+  const learnSigned = notes.learnSigned;
+  const knownSigned = notes.isKnownSigned;
   const noteInContext = noteAuthorizer(readNote);
 
   api.get("/notes/:id", async (c) => {

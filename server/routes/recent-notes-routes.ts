@@ -7,7 +7,7 @@ import { requireClinicalRole } from "../auth/scopes.ts";
 import type { ClinicClient } from "../clinic/clinic-client.ts";
 import type { AppEnv } from "../http/app-env.ts";
 import { AppError } from "../http/app-error.ts";
-import { isSignedNote, withKnownState } from "../notes/known-note-state.ts";
+import { createNoteReader } from "../notes/note-reader.ts";
 import { mapAtMost, readIfAvailable, RECENT_NOTE_READS_AT_ONCE, toRecentNote } from "../notes/recent-notes.ts";
 import type { Store } from "../store/store.ts";
 
@@ -33,6 +33,7 @@ export interface RecentNotesRouteDeps {
 }
 
 export function registerRecentNotesRoutes(api: Hono<AppEnv>, { clinic, store, now }: RecentNotesRouteDeps): void {
+  const noteReader = createNoteReader({ clinic, noteStates: store.noteStates, now });
   api.get("/notes/recent", async (c) => {
     requireClinicalRole(c);
     const session = c.get("session");
@@ -45,12 +46,7 @@ export function registerRecentNotesRoutes(api: Hono<AppEnv>, { clinic, store, no
     }
     const { organizationId, userId } = session;
 
-    const readNote = async (noteId: string): Promise<Note> => {
-      const [read, known] = await Promise.all([clinic.request("GET /v1/notes/{noteId}", { organizationId, params: { noteId } }), store.noteStates.get(organizationId, noteId)]);
-      // What the service says once, Tandem keeps (the note routes do the same on their reads).
-      if (known === null && isSignedNote(read)) await store.noteStates.recordSigned(organizationId, noteId, "read", now());
-      return withKnownState(read, known);
-    };
+    const readNote = (noteId: string): Promise<Note> => noteReader.read(organizationId, noteId);
 
     const recent = await store.audit.recentResources(organizationId, userId, NOTE_RESOURCE_TYPES, RECENT_NOTES_LIMIT);
     const reads = await mapAtMost(recent, RECENT_NOTE_READS_AT_ONCE, (entry) => readIfAvailable(entry.resourceId, readNote));
