@@ -3,6 +3,7 @@ import { flushSync } from "react-dom";
 import type { Note } from "../../../../contract/clinic-api/note.ts";
 import { SECTION_FOCUS_ATTRIBUTE } from "./note-section-list.tsx";
 import { emptySectionIds, NOTE_SECTIONS } from "./note-sections.ts";
+import { ChevronRightIcon } from "../../../components/ui/icons.tsx";
 
 // A table of contents for long notes: a link per section, empty ones marked
 // "(empty)" in text. Following a link scrolls the section into view and
@@ -51,8 +52,8 @@ export function SectionIndex({ note }: { note: Note }) {
         <span>
           Sections <span className="font-normal text-slate-600">({filled} of {NOTE_SECTIONS.length} with content)</span>
         </span>
-        <span aria-hidden="true" className={`transition-transform ${open ? "rotate-90" : ""}`}>
-          ▸
+        <span className={`transition-transform ${open ? "rotate-90" : ""}`}>
+          <ChevronRightIcon className="h-4 w-4" />
         </span>
       </button>
       <p className="mb-1 hidden px-2 text-xs font-semibold tracking-wide text-slate-600 uppercase lg:block">On this note</p>

@@ -1,6 +1,7 @@
 import { useId } from "react";
 import type { ChecklistItem, SignOffChecklist } from "./sign-off-checklist.ts";
 import { focusNoteTarget } from "./focus-target.ts";
+import { AlertIcon, CheckIcon } from "../../../components/ui/icons.tsx";
 
 // The "Ready to sign" panel: one plain sentence, then each item with a link
 // to its place; review items carry a "Reviewed" checkbox.
@@ -18,9 +19,9 @@ export function ReadyToSignPanel({ checklist, onReviewedChange }: { checklist: S
       <h2 id={headingId} tabIndex={-1} className="text-base font-semibold text-slate-900">
         Ready to sign
       </h2>
-      <p role="status" aria-live="polite" className="mt-1 text-sm font-medium text-slate-900">
-        <span aria-hidden="true">{checklist.state === "ready" ? "✓ " : checklist.state === "not_ready" ? "! " : ""}</span>
-        {checklist.summary}
+      <p role="status" aria-live="polite" className="mt-1 flex items-baseline gap-1.5 text-sm font-medium text-slate-900">
+        {checklist.state === "ready" ? <CheckIcon className="h-[1em] w-[1em] text-emerald-800" /> : checklist.state === "not_ready" ? <AlertIcon className="h-[1em] w-[1em] text-amber-800" /> : null}
+        <span>{checklist.summary}</span>
       </p>
       {checklist.items.length > 0 ? (
         <ul className="mt-2 space-y-2">

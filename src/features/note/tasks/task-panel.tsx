@@ -29,6 +29,7 @@ import {
   type TaskFormDraft,
   type TaskFormErrors,
 } from "./task-form-model.ts";
+import { CheckIcon, CrossIcon } from "../../../components/ui/icons.tsx";
 
 // The note's tasks: those Tandem created (the service has no task read, and
 // the panel says so) and the form that creates one in the EHR. The acting
@@ -245,7 +246,7 @@ function TaskCreateForm({ noteId }: { noteId: string }) {
           />
           {errors.description ? (
             <p id={`${id}-description-error`} className="mt-1 text-sm text-red-700">
-              <span aria-hidden="true">× </span>
+              <CrossIcon className="mr-1 h-[1em] w-[1em]" />
               {errors.description}
             </p>
           ) : null}
@@ -287,7 +288,7 @@ function TaskCreateForm({ noteId }: { noteId: string }) {
       <p aria-live="polite" aria-atomic="true" className="text-sm text-slate-700">
         {announcement.text ? (
           <span key={announcement.id}>
-            <span aria-hidden="true">✓ </span>
+            <CheckIcon className="mr-1 h-[1em] w-[1em]" />
             {announcement.text}
           </span>
         ) : null}
