@@ -22,7 +22,7 @@ import { NoteHeader } from "./reading/note-header.tsx";
 import { NoteSectionList } from "./reading/note-section-list.tsx";
 import { emptySectionIds, noteSectionById, SIGNER_USUALLY_FILLS } from "./reading/note-sections.ts";
 import { SectionIndex } from "./reading/section-index.tsx";
-import { buildSignOffChecklist, AI_REVIEW_TARGET_ID } from "./sign-off/sign-off-checklist.ts";
+import { buildSignOffChecklist } from "./sign-off/sign-off-checklist.ts";
 import { ReadyToSignPanel } from "./sign-off/ready-to-sign-panel.tsx";
 import { useReviewMarks } from "./sign-off/use-review-marks.ts";
 import { isTaskOpen } from "./tasks/task-form-model.ts";
@@ -103,9 +103,7 @@ function NoteWorkspace({ noteId, note, initialDraft, canEdit, cannotEditReason }
           <SectionIndex note={note} />
         </aside>
         <div className="min-w-0 space-y-3">
-          <div id={AI_REVIEW_TARGET_ID}>
-            <NoteHeader note={note} />
-          </div>
+          <NoteHeader note={note} />
           <ReadyToSignPanel checklist={checklist.value} onReviewedChange={checklist.toggle} />
           <NoteSectionList note={note} renderWritableField={(field) => <WritableFieldEditor field={field} editor={editor} />} />
           <TaskPanel noteId={noteId} readOnlyReason={readOnlyReason} timezone={timezone} />

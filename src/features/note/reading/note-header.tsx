@@ -1,9 +1,8 @@
 import { useState } from "react";
 import type { Note } from "../../../../contract/clinic-api/note.ts";
 import { useTimeDisplay } from "../../../lib/use-time-display.tsx";
+import { describeAiReview, type AiReviewState } from "../ai-review.ts";
 import {
-  aiIssueCountText,
-  aiStatusText,
   dateOfBirthText,
   formatVisitDate,
   hasText,
@@ -23,6 +22,7 @@ import { NotRecorded, TextBadge, type BadgeTone } from "./reading-parts.tsx";
 // and what the AI review found.
 
 const TONE_BY_STATUS: Record<StatusTone, BadgeTone> = { pending: "warning", done: "success", working: "info", neutral: "neutral" };
+const TONE_BY_AI_REVIEW: Record<AiReviewState, BadgeTone> = { issues: "warning", clear: "success", pending: "info", unknown: "neutral" };
 
 /** The patient's photo, or their initials when there is none or it fails to load (the URL is time-limited and may have expired). */
 function PatientAvatar({ src, name, initials }: { src: string; name: string; initials: string }) {
@@ -58,6 +58,7 @@ export function NoteHeader({ note }: { note: Note }) {
     hasText(patient.gender) ? readableValue(patient.gender) : null,
   ].filter((detail): detail is string => detail !== null);
   const label = "text-xs font-medium text-slate-600";
+  const aiReview = describeAiReview(note.aiStatus, note.aiIssueCount);
 
   return (
     <section aria-label="Note summary" data-testid="note-header" className="rounded-lg border border-slate-200 bg-white p-4">
@@ -107,9 +108,11 @@ export function NoteHeader({ note }: { note: Note }) {
         </div>
         <div>
           <dt className={label}>AI review</dt>
-          <dd className="flex flex-wrap items-baseline gap-x-2 gap-y-1 text-slate-900" data-testid="note-ai-review">
-            <span>{aiStatusText(note.aiStatus)}</span>
-            <TextBadge tone={note.aiIssueCount > 0 ? "warning" : "neutral"}>{aiIssueCountText(note.aiIssueCount)}</TextBadge>
+          <dd className="space-y-1 text-slate-900" data-testid="note-ai-review" data-ai-review={aiReview.state}>
+            <TextBadge tone={TONE_BY_AI_REVIEW[aiReview.state]}>{aiReview.label}</TextBadge>
+            <p>
+              {aiReview.finding} {aiReview.advice}
+            </p>
           </dd>
         </div>
       </dl>

@@ -41,8 +41,9 @@ describe("NoteHeader", () => {
     expect(html).toContain("Dr. Maria Chen, MD");
     expect(html).toContain("Awaiting signature");
     expect(html).toContain("Version 4");
-    expect(html).toContain("Issues found");
-    expect(html).toContain("3 AI issues to review");
+    expect(html).toContain("3 issues found");
+    expect(html).toContain("AI review found 3 issues in this note. Review them in the EHR before signing");
+    expect(html).not.toContain("Go to the AI review");
   });
 
   it("falls back to initials without a photo URL", () => {

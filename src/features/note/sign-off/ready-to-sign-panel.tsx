@@ -43,16 +43,19 @@ function ChecklistRow({ item, onReviewedChange }: { item: ChecklistItem; onRevie
         <p className="font-medium text-slate-900">
           {item.title} <span className={`ml-1 text-xs font-semibold ${item.needsAction ? "text-amber-800" : "text-emerald-800"}`}>({status})</span>
         </p>
-        <a
-          href={`#${item.targetId}`}
-          className="text-brand-700 underline underline-offset-2 hover:text-brand-800"
-          onClick={(event) => {
-            event.preventDefault();
-            focusNoteTarget(item.targetId);
-          }}
-        >
-          {item.linkLabel}
-        </a>
+        {item.links.map((link) => (
+          <a
+            key={link.targetId}
+            href={`#${link.targetId}`}
+            className="text-brand-700 underline underline-offset-2 hover:text-brand-800"
+            onClick={(event) => {
+              event.preventDefault();
+              focusNoteTarget(link.targetId);
+            }}
+          >
+            {link.label}
+          </a>
+        ))}
       </div>
       <p className="mt-0.5 text-slate-700">{item.detail}</p>
       {item.kind === "review" ? (
