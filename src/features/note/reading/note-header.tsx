@@ -2,6 +2,7 @@ import { useState } from "react";
 import type { Note } from "../../../../contract/clinic-api/note.ts";
 import { useTimeDisplay } from "../../../lib/use-time-display.tsx";
 import { describeAiReview, type AiReviewState } from "../ai-review.ts";
+import { SUMMARY_ID } from "../note-outline.ts";
 import {
   dateOfBirthText,
   formatVisitDate,
@@ -61,7 +62,7 @@ export function NoteHeader({ note }: { note: Note }) {
   const aiReview = describeAiReview(note.aiStatus, note.aiIssueCount);
 
   return (
-    <section aria-label="Note summary" data-testid="note-header" className="rounded-lg border border-slate-200 bg-white p-4">
+    <section id={SUMMARY_ID} aria-label="Note summary" data-testid="note-header" className="scroll-mt-4 rounded-lg border border-slate-200 bg-white p-4">
       <div className="flex flex-wrap items-start gap-3">
         {/* Keyed by URL: a refreshed photo link gets a fresh attempt after an expired one failed. */}
         <PatientAvatar key={patient.avatar} src={patient.avatar} name={name} initials={initialsOf(patient)} />
