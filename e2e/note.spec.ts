@@ -137,6 +137,19 @@ test("once the EHR has refused a save as signed, the note is signed everywhere: 
   await expectAccessible(page);
 });
 
+test("a note the service reports in progress is never called ready to sign, whatever is marked; the checklist links to its status", async ({ page }) => {
+  const scene = await noteScene({ status: "in_progress" });
+  const app = await openNote(page, scene);
+  const signOff = app.locator("#section-sign-off");
+  await expect(signOff).toContainText("The EHR says this note is in progress");
+  for (const box of await signOff.getByRole("checkbox").all()) await box.check();
+  await expect(signOff).toContainText("Not ready to sign yet");
+  await expect(signOff).not.toContainText("Ready to sign:");
+  await signOff.getByRole("link", { name: "Go to the note's status" }).click();
+  await expect(app.getByTestId("note-status")).toBeFocused();
+  await saveScreenshot(page, "note-in-progress-checklist");
+});
+
 test("a signature seen on a re-read turns an open note read-only", async ({ page }) => {
   const scene = await noteScene();
   const app = await openNote(page, scene);

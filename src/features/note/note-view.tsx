@@ -144,10 +144,11 @@ function useSignOffChecklist(noteId: string, note: Note, editor: NoteEditor) {
       unsavedFields: editor.readOnlyReason === null ? editor.dirtyFields.map((field) => WRITABLE_FIELD_INFO[field]) : [],
       emptyFields: editor.readOnlyReason === null ? FIELDS_IN_NOTE_ORDER.filter((field) => !hasText(editor.values[field])).map((field) => WRITABLE_FIELD_INFO[field]) : [],
       saveProblem,
+      hasWaitingDraft: editor.draftOffer !== null && editor.readOnlyReason === null,
       openTasks: (tasks.data?.tasks ?? []).filter(isTaskOpen).map((task) => ({ id: task.id, description: task.notes })),
       reviewed: marks.reviewed,
     });
-  }, [note, editor.status, editor.dirtyFields, editor.values, editor.readOnlyReason, tasks.data, marks.reviewed]);
+  }, [note, editor.status, editor.dirtyFields, editor.values, editor.readOnlyReason, editor.draftOffer, tasks.data, marks.reviewed]);
   return { value, toggle: marks.toggle };
 }
 

@@ -73,7 +73,7 @@ export function NoteHeader({ note }: { note: Note }) {
           {details.length > 0 ? <p className="text-sm text-slate-700">{details.join(" · ")}</p> : null}
         </div>
         <p className="flex flex-wrap gap-1.5">
-          <span data-testid="note-status">
+          <span id="note-status" tabIndex={-1} data-testid="note-status" className="outline-none">
             <TextBadge tone={TONE_BY_STATUS[noteStatusTone(note.status)]}>{noteStatusText(note.status)}</TextBadge>
           </span>
           <span data-testid="note-version">

@@ -54,7 +54,7 @@ function ChecklistLinkTo({ link }: { link: ChecklistLink }) {
 
 function ChecklistRow({ item, onReviewedChange }: { item: ChecklistItem; onReviewedChange: (key: string, isReviewed: boolean) => void }) {
   const checkboxId = useId();
-  const status = item.kind === "save" ? "Needs saving" : item.needsAction ? "To review" : "Reviewed";
+  const status = item.kind === "save" ? "Needs saving" : item.kind === "service" ? "In the EHR" : item.needsAction ? "To review" : "Reviewed";
   const [onlyLink] = item.links.length === 1 ? item.links : [];
   return (
     <li className="rounded-md border border-slate-200 bg-white p-2 text-sm">

@@ -8,6 +8,7 @@ const input = (overrides: Partial<SignOffInput> = {}): SignOffInput => ({
   unsavedFields: [],
   emptyFields: [],
   saveProblem: null,
+  hasWaitingDraft: false,
   openTasks: [],
   reviewed: new Set(),
   ...overrides,
@@ -111,6 +112,21 @@ describe("buildSignOffChecklist", () => {
     expect(item("pending")).toMatchObject([{ kind: "review", title: "The EHR's AI review of this note has not finished.", links: [], needsAction: true }]);
     expect(item("needsHumanReview")).toMatchObject([{ kind: "review", title: expect.stringContaining("“Needs human review”") as unknown, links: [] }]);
     expect(item("no_issues")).toEqual([]);
+  });
+
+  it("is never ready while the service's state is not awaiting signature: no review mark clears it", () => {
+    const inProgress = buildNoteFixture({ status: "in_progress", aiStatus: "no_issues", aiIssueCount: 0 });
+    const checklist = buildSignOffChecklist(input({ note: inProgress, reviewed: new Set(["service:in_progress"]) }));
+    expect(checklist.state).toBe("not_ready");
+    expect(checklist.items).toEqual([
+      expect.objectContaining({ key: "service:in_progress", kind: "service", title: "The EHR says this note is in progress", needsAction: true, links: [{ targetId: "note-status", label: "Go to the note's status" }] }),
+    ]);
+  });
+
+  it("is not ready while unsaved text from earlier waits for Restore or Discard", () => {
+    const checklist = buildSignOffChecklist(input({ hasWaitingDraft: true }));
+    expect(checklist.state).toBe("not_ready");
+    expect(checklist.items).toEqual([expect.objectContaining({ key: "draft", kind: "save", title: "Unsaved text from earlier is waiting", links: [{ targetId: "draft-restore-notice", label: "Go to the unsaved text" }] })]);
   });
 
   it("has nothing to prepare on a signed note", () => {

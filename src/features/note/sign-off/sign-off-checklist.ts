@@ -1,6 +1,7 @@
 import { SIGNED_NOTE_STATUS, type Note } from "../../../../contract/clinic-api/note.ts";
 import { describeAiReview } from "../ai-review.ts";
 import { taskElementId } from "../note-outline.ts";
+import { noteStatusText } from "../reading/note-format.ts";
 
 // The "Ready to sign" checklist (issue 7): what stands between the note and
 // the clinician's signature in the EHR. Two kinds of item:
@@ -14,9 +15,17 @@ import { taskElementId } from "../note-outline.ts";
 //   The AI review's issues live in the EHR only (the service gives a count),
 //   so that item sends the clinician there and links to nothing here; every
 //   other item links to each thing it names (issue 14, defect 2).
+// - "service": the service's own state of the note is not "awaiting
+//   signature" (in progress, or a state Tandem does not know). No mark clears
+//   it: "ready" is said only when the service's state and the checklist agree.
 // The note is ready when no item needs anything.
 
-export type ChecklistItemKind = "save" | "review";
+/** The one state in which the EHR takes a signature (seed 000: `awaiting_sign`). */
+export const AWAITING_SIGN_STATUS = "awaiting_sign";
+/** The draft notice (draft-restore-notice.tsx): where unsaved text from earlier waits for Restore or Discard. */
+export const DRAFT_NOTICE_ID = "draft-restore-notice";
+
+export type ChecklistItemKind = "save" | "review" | "service";
 
 export interface ChecklistLink {
   /** The element the link goes to. */
@@ -53,6 +62,8 @@ export interface SignOffInput {
   emptyFields: readonly { label: string; inputId: string; sectionId: string }[];
   /** A save failed or a conflict waits for a choice. */
   saveProblem: string | null;
+  /** Unsaved text from earlier (a reload, a crash) waits for Restore or Discard. */
+  hasWaitingDraft: boolean;
   /** Tasks created through Tandem that are still open. */
   openTasks: readonly { id: string; description: string }[];
   /** Keys of the items the clinician marked reviewed. */
@@ -83,6 +94,28 @@ export function buildSignOffChecklist(input: SignOffInput): SignOffChecklist {
     return { state: "signed", items: [], summary: "This note is signed in the EHR: there is nothing left to prepare." };
   }
   const items: ChecklistItem[] = [];
+
+  if (note.status !== AWAITING_SIGN_STATUS) {
+    items.push({
+      key: `service:${note.status}`,
+      kind: "service",
+      title: `The EHR says this note is ${noteStatusText(note.status).toLowerCase()}`,
+      detail: "It is not awaiting signature there yet: finish it in the EHR. Tandem shows the state the clinic data service reports, which can lag the EHR by a few minutes.",
+      links: [{ targetId: "note-status", label: "Go to the note's status" }],
+      needsAction: true,
+    });
+  }
+
+  if (input.hasWaitingDraft) {
+    items.push({
+      key: "draft",
+      kind: "save",
+      title: "Unsaved text from earlier is waiting",
+      detail: "Restore it and save, or discard it, so nothing you typed is left out of the note.",
+      links: [{ targetId: DRAFT_NOTICE_ID, label: "Go to the unsaved text" }],
+      needsAction: true,
+    });
+  }
 
   if (input.saveProblem !== null || input.unsavedFields.length > 0) {
     items.push({
