@@ -10,6 +10,7 @@ import { useBridge } from "../../bridge/bridge-provider.tsx";
 import { ApiErrorNotice } from "../../components/shell/api-error-notice.tsx";
 import { Notice } from "../../components/ui/notice.tsx";
 import { Skeleton } from "../../components/ui/skeleton.tsx";
+import { WhatChangedPanel } from "./changes/what-changed-panel.tsx";
 import { DraftRestoreNotice } from "./editing/draft-restore-notice.tsx";
 import { LeaveGuardDialog } from "./editing/leave-guard-dialog.tsx";
 import { ReadOnlyDraftCopy, RemoteChangeNotice } from "./editing/remote-change-notice.tsx";
@@ -99,6 +100,7 @@ function NoteWorkspace({ noteId, note, initialDraft, canEdit, cannotEditReason }
       <DraftRestoreNotice editor={editor} />
       <RemoteChangeNotice editor={editor} />
       <ReadOnlyDraftCopy editor={editor} />
+      <WhatChangedPanel noteId={noteId} note={note} />
       <div className="grid gap-3 lg:grid-cols-[13rem_minmax(0,1fr)]">
         <aside className="lg:sticky lg:top-16 lg:self-start">
           <SectionIndex note={note} />
