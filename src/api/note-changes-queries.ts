@@ -7,9 +7,12 @@ import { callBff } from "./bff-client.ts";
 // What changed in the note since this user last looked (GET
 // /api/notes/:id/changes), and recording what they look at now (PUT
 // /api/notes/:id/view). The comparison belongs to one opening of the note:
-// read once when the view mounts, never refetched while it is open (the
-// view is recorded right after, so a refetch would answer "nothing"), and
-// dropped when the view unmounts, so the next opening asks afresh.
+// asked for as the note is (in parallel with it), never refetched while it
+// is open (the view is recorded right after, so a refetch would answer
+// "nothing"), and dropped from the cache as soon as no view uses it, so the
+// next opening asks afresh. (An answer that arrives before the panel is
+// drawn is dropped too, and the panel asks again: a second read, never a
+// stale one.)
 
 const notePath = (noteId: string) => `/api/notes/${encodeURIComponent(noteId)}`;
 

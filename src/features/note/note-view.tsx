@@ -10,6 +10,7 @@ import { useBridge } from "../../bridge/bridge-provider.tsx";
 import { ApiErrorNotice } from "../../components/shell/api-error-notice.tsx";
 import { Notice } from "../../components/ui/notice.tsx";
 import { Skeleton } from "../../components/ui/skeleton.tsx";
+import { usePrefetchNoteChanges } from "./changes/use-note-changes.ts";
 import { WhatChangedPanel } from "./changes/what-changed-panel.tsx";
 import { DraftRestoreNotice } from "./editing/draft-restore-notice.tsx";
 import { LeaveGuardDialog } from "./editing/leave-guard-dialog.tsx";
@@ -57,6 +58,7 @@ export function NoteView({ standaloneNoteId }: { standaloneNoteId: string | null
 function NoteLoader({ noteId, session }: { noteId: string; session: Session }) {
   const note = useQuery(noteQuery(noteId));
   const draft = useQuery(noteDraftQuery(noteId));
+  usePrefetchNoteChanges(noteId);
   if (note.isPending || draft.isPending) {
     return (
       <div aria-busy="true" aria-label="Loading the note" className="space-y-3" data-testid="note-view" data-state="loading">

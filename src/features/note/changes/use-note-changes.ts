@@ -1,4 +1,4 @@
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { usePrefetchQuery, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
 import type { Note } from "../../../../contract/clinic-api/note.ts";
 import { noteChangesQuery, recordNoteView } from "../../../api/note-changes-queries.ts";
@@ -11,6 +11,11 @@ import { noteQuery } from "../../../api/note-queries.ts";
 // time. After that, the view follows the note on screen (the user's own
 // saves, a change read while they look), so what they have seen here is not
 // reported to them again.
+
+/** Asks what changed as soon as the note is asked for, so the panel is not a round trip behind the note. */
+export function usePrefetchNoteChanges(noteId: string): void {
+  usePrefetchQuery(noteChangesQuery(noteId));
+}
 
 export function useNoteChanges(noteId: string, note: Note) {
   const queryClient = useQueryClient();
