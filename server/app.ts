@@ -18,6 +18,7 @@ import { registerDirectoryRoutes } from "./routes/directory-routes.ts";
 import { registerAvailabilityRoutes } from "./routes/availability-routes.ts";
 import { registerContextRoutes } from "./routes/context-routes.ts";
 import { registerLiveEventRoutes } from "./routes/live-event-routes.ts";
+import { registerNoteChangesRoutes } from "./routes/note-changes-routes.ts";
 import { registerNoteRoutes } from "./routes/note-routes.ts";
 import { registerRecentNotesRoutes } from "./routes/recent-notes-routes.ts";
 import { registerScheduleRoutes } from "./routes/schedule-routes.ts";
@@ -185,6 +186,7 @@ export function createBffApp(deps: BffDeps): Bff {
   // Before the note routes: `/notes/:id` would otherwise take "recent" for a note id.
   registerRecentNotesRoutes(api, { clinic, store, now });
   registerNoteRoutes(api, { clinic, store, live: bus, now });
+  registerNoteChangesRoutes(api, { clinic, store, now });
   api.all("*", (c) => {
     throw new AppError(404, "not_found", `No API route ${c.req.method} ${c.req.path}`);
   });

@@ -13,6 +13,7 @@ import { AppError, badRequest } from "../http/app-error.ts";
 import { parseJsonBody } from "../http/validate.ts";
 import { createNoteReader } from "../notes/note-reader.ts";
 import { conflictWith, draftAfterSave, planNoteChange, signedConflict } from "../notes/note-change.ts";
+import { NOTE_FIELD_RESOURCE_TYPE, noteFieldResourceId } from "../notes/note-changes.ts";
 import type { AuditEntry, NoteDraft, Store } from "../store/store.ts";
 
 // The note routes (DESIGN.md "The BFF's API", "The host bridge" 4, "Rules"):
@@ -42,7 +43,7 @@ export interface NoteRouteDeps {
  * profile names it (DESIGN.md "Standalone mode"), checked on a fresh read,
  * which is handed on so the route does not read the note again.
  */
-function noteAuthorizer(readNote: (organizationId: string, noteId: string) => Promise<Note>) {
+export function noteAuthorizer(readNote: (organizationId: string, noteId: string) => Promise<Note>) {
   return async (c: Context<AppEnv>): Promise<{ noteId: string; note: Note | null }> => {
     requireClinicalRole(c);
     const session = c.get("session");
@@ -130,6 +131,7 @@ export function registerNoteRoutes(api: Hono<AppEnv>, { clinic, store, live, now
       throw writeFailure(error, "the change");
     }
     audit(c, "write", "note", noteId);
+    for (const field of change.changedFields) audit(c, "write", NOTE_FIELD_RESOURCE_TYPE, noteFieldResourceId(noteId, field));
     const draft = await store.noteDrafts.get(session.organizationId, session.userId, noteId);
     if (draft) {
       const rest = draftAfterSave(draft, change.upstreamBody, now());

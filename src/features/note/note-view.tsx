@@ -10,6 +10,8 @@ import { useBridge } from "../../bridge/bridge-provider.tsx";
 import { ApiErrorNotice } from "../../components/shell/api-error-notice.tsx";
 import { Notice } from "../../components/ui/notice.tsx";
 import { Skeleton } from "../../components/ui/skeleton.tsx";
+import { usePrefetchNoteChanges } from "./changes/use-note-changes.ts";
+import { WhatChangedPanel } from "./changes/what-changed-panel.tsx";
 import { DraftRestoreNotice } from "./editing/draft-restore-notice.tsx";
 import { LeaveGuardDialog } from "./editing/leave-guard-dialog.tsx";
 import { ReadOnlyDraftCopy, RemoteChangeNotice } from "./editing/remote-change-notice.tsx";
@@ -66,6 +68,7 @@ export function NoteView({ standaloneLink }: { standaloneLink: NoteLink }) {
 function NoteLoader({ noteId, session }: { noteId: string; session: Session }) {
   const note = useQuery(noteQuery(noteId));
   const draft = useQuery(noteDraftQuery(noteId));
+  usePrefetchNoteChanges(noteId);
   if (note.isPending || draft.isPending) {
     return (
       <div aria-busy="true" aria-label="Loading the note" className="space-y-3" data-testid="note-view" data-state="loading">
@@ -111,6 +114,7 @@ function NoteWorkspace({ noteId, note, initialDraft, canEdit, cannotEditReason }
       <DraftRestoreNotice editor={editor} />
       <RemoteChangeNotice editor={editor} />
       <ReadOnlyDraftCopy editor={editor} />
+      <WhatChangedPanel noteId={noteId} note={note} />
       <div className="grid gap-3 lg:grid-cols-[13rem_minmax(0,1fr)]">
         {/* Below the sticky save bar, and scrolling on its own when the frame is shorter than the list. */}
         <aside className="lg:sticky lg:top-16 lg:max-h-[calc(100vh-5rem)] lg:self-start lg:overflow-y-auto">
