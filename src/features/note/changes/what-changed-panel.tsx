@@ -5,7 +5,7 @@ import type { NoteSectionKey } from "../../../../contract/note/section-digests.t
 import { Button } from "../../../components/ui/button.tsx";
 import { formatRecentTime } from "../../../lib/time-format.ts";
 import { useTimeDisplay } from "../../../lib/use-time-display.tsx";
-import { focusNoteTarget } from "../sign-off/focus-target.ts";
+import { focusNoteTarget } from "../focus-note-target.ts";
 import { WRITABLE_FIELD_INFO } from "../writable-fields.ts";
 import { changedByText, changeSummary } from "./change-wording.ts";
 import { sectionIdOf, sectionTitleOf } from "./section-links.ts";
