@@ -133,8 +133,22 @@ test("once the EHR has refused a save as signed, the note is signed everywhere: 
   await expect(app.getByTestId("read-only-draft-copy").getByRole("button", { name: "Copy my unsaved text" })).toBeVisible();
   await expect(field).not.toHaveValue(EXAM_TEXT);
   await saveScreenshot(page, "note-signed-reopened");
-  expect(calls.filter((call) => call.method === "PATCH" || call.method === "PUT")).toEqual([]);
+  // Nothing is written to the note or the draft (recording what the user has looked at is neither).
+  expect(calls.filter((call) => (call.method === "PATCH" || call.method === "PUT") && !call.path.endsWith("/view"))).toEqual([]);
   await expectAccessible(page);
+});
+
+test("a note the service reports in progress is never called ready to sign, whatever is marked; the checklist links to its status", async ({ page }) => {
+  const scene = await noteScene({ status: "in_progress" });
+  const app = await openNote(page, scene);
+  const signOff = app.locator("#section-sign-off");
+  await expect(signOff).toContainText("The EHR says this note is in progress");
+  for (const box of await signOff.getByRole("checkbox").all()) await box.check();
+  await expect(signOff).toContainText("Not ready to sign yet");
+  await expect(signOff).not.toContainText("Ready to sign:");
+  await signOff.getByRole("link", { name: "Go to the note's status" }).click();
+  await expect(app.getByTestId("note-status")).toBeFocused();
+  await saveScreenshot(page, "note-in-progress-checklist");
 });
 
 test("a signature seen on a re-read turns an open note read-only", async ({ page }) => {

@@ -89,6 +89,33 @@ describe("the host-session guarantees on every /api route", () => {
     expect((await harness.api("/api/session", { token })).status).toBe(200);
   });
 
+  it("reads no body before the request is authenticated, and caps bodies per route (issue 15 item 6)", async () => {
+    const chunk = new Uint8Array(64 * 1024).fill(0x20);
+    const chunkedBody = () => {
+      let pulled = 0;
+      const stream = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          // 4 MB in 64 KB chunks, with no content-length: what a chunked upload sends.
+          if (pulled >= 64) return controller.close();
+          pulled += 1;
+          controller.enqueue(chunk);
+        },
+      });
+      return { stream, pulledChunks: () => pulled };
+    };
+    const unauthenticated = chunkedBody();
+    const refused = await harness.bff.app.request(new Request("http://localhost/api/holds", { method: "POST", body: unauthenticated.stream, headers: { "content-type": "application/json" }, duplex: "half" }));
+    expect(refused.status).toBe(401);
+    expect(unauthenticated.pulledChunks()).toBeLessThanOrEqual(2);
+
+    const authenticated = chunkedBody();
+    const capped = await harness.bff.app.request(
+      new Request("http://localhost/api/holds", { method: "POST", body: authenticated.stream, headers: { "content-type": "application/json", authorization: `Bearer ${await harness.hostToken()}` }, duplex: "half" }),
+    );
+    expect(capped.status).toBe(413);
+    expect(await json(capped, appErrorBody)).toMatchObject({ code: "payload_too_large", message: "The request body must be at most 64 KB" });
+  });
+
   it("keeps a spent token spent for as long as the verifier accepts it: past exp, within the clock skew, after a purge", async () => {
     const token = await harness.hostToken();
     expect((await harness.api("/api/session", { token, method: "POST" })).status).toBe(404);

@@ -19,7 +19,9 @@ import { registerDirectoryRoutes } from "./routes/directory-routes.ts";
 import { registerAvailabilityRoutes } from "./routes/availability-routes.ts";
 import { registerContextRoutes } from "./routes/context-routes.ts";
 import { registerLiveEventRoutes } from "./routes/live-event-routes.ts";
+import { registerNoteChangesRoutes } from "./routes/note-changes-routes.ts";
 import { registerNoteRoutes } from "./routes/note-routes.ts";
+import { registerRecentNotesRoutes } from "./routes/recent-notes-routes.ts";
 import { registerScheduleRoutes } from "./routes/schedule-routes.ts";
 import { registerSessionRoutes } from "./routes/session-routes.ts";
 import { securityHeaders } from "./static/security-headers.ts";
@@ -61,7 +63,19 @@ export interface Bff {
 }
 
 /** Four note fields of 100,000 characters with their baselines, with room to spare. */
-const MAX_API_BODY_BYTES = 4 * 1024 * 1024;
+/** The note's text routes: four fields of up to 100,000 characters each, and their baselines, as JSON. */
+const MAX_NOTE_TEXT_BODY_BYTES = 4 * 1024 * 1024;
+/** Every other /api body (a hold, a task, a choice): a few hundred bytes in practice. */
+const MAX_API_BODY_BYTES = 64 * 1024;
+
+const tooLarge = (maxSize: number) =>
+  bodyLimit({
+    maxSize,
+    onError: () => {
+      throw new AppError(413, "payload_too_large", `The request body must be at most ${maxSize >= 1024 * 1024 ? `${maxSize / 1024 / 1024} MB` : `${maxSize / 1024} KB`}`);
+    },
+  });
+const NOTE_TEXT_ROUTE = /^\/api\/notes\/[^/]+(\/draft)?$/;
 
 const newTraceId = () => `tdm_${randomBytes(12).toString("hex")}`;
 
@@ -160,15 +174,11 @@ export function createBffApp(deps: BffDeps): Bff {
     await next();
     c.header("Cache-Control", "no-store");
   });
-  api.use(
-    bodyLimit({
-      maxSize: MAX_API_BODY_BYTES,
-      onError: () => {
-        throw new AppError(413, "payload_too_large", `The request body must be at most ${MAX_API_BODY_BYTES / 1024 / 1024} MB`);
-      },
-    }),
-  );
+  // Authenticated first: a body is read (and, chunked, held in memory to be measured) only for a verified session.
   api.use(requireHostSession({ verify: verifyHostToken, installations, usedTokenIds: store.usedTokenIds, standalone }));
+  const noteTextLimit = tooLarge(MAX_NOTE_TEXT_BODY_BYTES);
+  const apiLimit = tooLarge(MAX_API_BODY_BYTES);
+  api.use((c, next) => (NOTE_TEXT_ROUTE.test(c.req.path) ? noteTextLimit(c, next) : apiLimit(c, next)));
   api.use(attributeUpstreamCalls());
   registerSessionRoutes(api, clinic);
   registerDirectoryRoutes(api, clinic);
@@ -176,7 +186,10 @@ export function createBffApp(deps: BffDeps): Bff {
   registerContextRoutes(api, clinic, store.audit, now);
   registerScheduleRoutes(api, { clinic, holds: store.holds, audit: store.audit, now });
   registerAvailabilityRoutes(api, clinic);
+  // Before the note routes: `/notes/:id` would otherwise take "recent" for a note id.
+  registerRecentNotesRoutes(api, { clinic, store, now });
   registerNoteRoutes(api, { clinic, store, live: bus, now });
+  registerNoteChangesRoutes(api, { clinic, store, now });
   api.all("*", (c) => {
     throw new AppError(404, "not_found", `No API route ${c.req.method} ${c.req.path}`);
   });

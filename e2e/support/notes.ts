@@ -14,6 +14,8 @@ export interface UpstreamNote {
   id: string;
   version: number;
   status: string;
+  aiStatus: string;
+  aiIssueCount: number;
   soapNote: { hpi: { additionalHpiComments: string }; exam: { otherExamComments: string }; impressionsPlansComments: string; stickyNote: { description: string } };
 }
 
@@ -23,27 +25,29 @@ const heldAsSigned = async (noteId: string, physician: SandboxUser): Promise<boo
 };
 
 /**
- * Resets the emulator and picks an awaiting-signature note with images whose
- * assigned providers include a physician. The BFF's store outlives the reset
- * and holds a note an earlier test signed as signed (signing is one-way in a
- * real EHR), so such a note is passed over.
+ * Resets the emulator and picks a note with images whose assigned providers
+ * include a physician: by default one awaiting signature; `status` and
+ * `aiStatus` choose another kind. The BFF's store outlives the reset and
+ * holds a note an earlier test signed as signed (signing is one-way in a real
+ * EHR), so such a note is passed over when an unsigned one is wanted.
  */
-export async function noteScene(): Promise<NoteScene> {
+export async function noteScene(wanted: { status?: string; aiStatus?: string } = {}): Promise<NoteScene> {
   await resetSandbox();
   const users = await sandboxUsers(ORG_A);
   const physicians = users.filter((user) => user.roles.includes("Physician") && !user.hidden);
   for (const note of await sandboxNotes(ORG_A)) {
-    if (note.status !== "awaiting_sign") continue;
+    if (note.status !== (wanted.status ?? "awaiting_sign")) continue;
     const physician = physicians.find((candidate) => note.assignedProviderIds.includes(candidate.id));
     if (!physician) continue;
+    if (wanted.aiStatus !== undefined && (await readNote(note.id)).aiStatus !== wanted.aiStatus) continue;
     const { images } = await upstream<{ images: unknown[] }>(`/v3/notes/${note.id}/images`);
     if (images.length === 0) continue;
-    if (await heldAsSigned(note.id, physician)) continue;
+    if (note.status !== "signed" && (await heldAsSigned(note.id, physician))) continue;
     // The BFF's store outlives an emulator reset: start without an earlier test's draft.
     await callApp("DELETE", `/api/notes/${note.id}/draft`, { organizationId: ORG_A, userId: physician.id, noteId: note.id });
     return { note, physician };
   }
-  throw new Error("the seed has no awaiting_sign note with images assigned to a physician");
+  throw new Error(`the seed has no ${wanted.status ?? "awaiting_sign"} note${wanted.aiStatus ? ` with AI review ${wanted.aiStatus}` : ""} with images assigned to a physician`);
 }
 
 /** Opens the host page as the physician with the note in context; the app lands on the note. */

@@ -92,10 +92,12 @@ export async function sandbox<T = unknown>(method: string, path: string, body?: 
   return (text ? JSON.parse(text) : {}) as T;
 }
 
-/** A call to the BFF as the app makes it, with a fresh host token for the given context. */
-export async function callApp(method: string, path: string, context: { organizationId: string; userId: string; noteId?: string }): Promise<unknown> {
+/** A call to the BFF as the app makes it, with a fresh host token for the given context (a write's token is spent: one per call). */
+export async function callApp(method: string, path: string, context: { organizationId: string; userId: string; noteId?: string }, body?: unknown): Promise<unknown> {
   const { token } = await sandbox<{ token: string }>("POST", "/host-token", context);
-  const response = await fetch(`${appUrl()}${path}`, { method, headers: { authorization: `Bearer ${token}` } });
+  const headers: Record<string, string> = { authorization: `Bearer ${token}` };
+  if (body !== undefined) headers["content-type"] = "application/json";
+  const response = await fetch(`${appUrl()}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
   return response.json();
 }

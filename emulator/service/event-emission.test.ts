@@ -197,6 +197,16 @@ describe("lifecycle events and scope gating (seed 001 event catalogue)", () => {
     expect(await events()).toEqual([]);
   });
 
+  it("never repeats a required scope in grantedPermissions: the event's and the installation record the installations list serves (issue 15 item 14)", async () => {
+    const { test, events } = withReceiver();
+    await test.sandbox("POST", `/installations/${ORG_B_ID}`, { status: "uninstalled" });
+    await events();
+    await test.sandbox("POST", `/installations/${ORG_B_ID}`, { status: "active", grantedPermissions: ["read:patients", "read:appointments"] });
+    const [installed] = await events();
+    expect(z.parse(appInstalledEventData, installed?.envelope.data).grantedPermissions).toEqual(["read:patients"]);
+    expect(test.emulator.state.org(ORG_B_ID)?.installation.grantedPermissions).toEqual(["read:patients"]);
+  });
+
   it("test.event is delivered on demand", async () => {
     const { test, events } = withReceiver();
     await test.sandbox("POST", "/webhooks/test");

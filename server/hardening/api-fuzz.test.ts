@@ -208,6 +208,7 @@ const GET_ROUTES = [
   "/api/notes/{id}/draft",
   "/api/notes/{id}/tasks",
   "/api/notes/{id}/images",
+  "/api/notes/{id}/changes",
 ] as const;
 
 /** Every route and its method, for telling an unknown method or path from a real one. */
@@ -217,6 +218,7 @@ const ROUTES_WITH_WRITES: readonly { method: string; path: string }[] = [
   { method: "PUT", path: "/api/notes/{id}/draft" },
   { method: "DELETE", path: "/api/notes/{id}/draft" },
   { method: "POST", path: "/api/notes/{id}/tasks" },
+  { method: "PUT", path: "/api/notes/{id}/view" },
   { method: "POST", path: "/api/slots/check" },
   { method: "POST", path: "/api/holds" },
 ];
@@ -309,6 +311,8 @@ describe("path ids", () => {
     { method: "POST", route: "/api/notes/{id}/tasks", body: { notes: "fuzz", assigneeIds: ["00000000-0000-4000-8000-000000000000"] } },
     { method: "GET", route: "/api/notes/{id}/images" },
     { method: "DELETE", route: "/api/notes/{id}/images/img_00000000000000000000000000000000" },
+    { method: "GET", route: "/api/notes/{id}/changes" },
+    { method: "PUT", route: "/api/notes/{id}/view", body: { noteUpdatedAt: "2026-11-17 14:00:00.000000+00", fields: { additionalHpiComments: "", impressionsPlansComments: "", otherExamComments: "", stickyNoteDescription: "" }, sectionDigests: {} } },
   ];
 
   const decoded = (segment: string) => {

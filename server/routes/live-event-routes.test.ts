@@ -81,6 +81,22 @@ describe("GET /api/events", () => {
     await deliverAndProcess();
   });
 
+  it("caps the streams one token may hold open: beyond, 429 with Retry-After; closing one frees its place (issue 15 item 7)", async () => {
+    const token = await harness.hostToken({ organizationId: ORG_B_ID });
+    const open = [await openStream(token), await openStream(token), await openStream(token)];
+    const refused = await Promise.all(Array.from({ length: 20 }, async () => harness.bff.app.request("/api/events", { headers: { authorization: `Bearer ${token}` } })));
+    for (const answer of refused) {
+      expect(answer.status).toBe(429);
+      expect(answer.headers.get("retry-after")).toBe("30");
+    }
+    expect(await refused[0]?.json()).toMatchObject({ code: "rate_limited", retry_after_seconds: 30 });
+    expect(harness.bff.hub.subscriberCount(ORG_B_ID)).toBe(3);
+    await open[0]?.cancel();
+    await expect.poll(() => harness.bff.hub.subscriberCount(ORG_B_ID)).toBe(2);
+    const again = await openStream(token);
+    for (const stream of [...open.slice(1), again]) await stream.cancel();
+  });
+
   it("refuses a stream without a token", async () => {
     expect((await harness.bff.app.request("/api/events")).status).toBe(401);
   });

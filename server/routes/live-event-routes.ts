@@ -2,16 +2,38 @@ import type { Hono } from "hono";
 import { streamSSE } from "hono/streaming";
 import { HEARTBEAT_EVENT_NAME, LIVE_EVENT_NAME } from "../../contract/app-api/live-events.ts";
 import type { LiveEventHub } from "../events/live-event-hub.ts";
+import { StreamQuota, type StreamQuotaLimits } from "../events/stream-quota.ts";
 import type { AppEnv } from "../http/app-env.ts";
+import { AppError } from "../http/app-error.ts";
 
 // GET /api/events: server-sent events for the caller's organization only,
 // read with fetch so the token stays in the Authorization header; heartbeats;
 // closed at the token's exp and on uninstall. A client that reconnects
-// refetches what it shows.
+// refetches what it shows. Streams are capped per token, user and
+// organization (server/events/stream-quota.ts): beyond, 429 with Retry-After.
 
-export function registerLiveEventRoutes(api: Hono<AppEnv>, hub: LiveEventHub, options: { heartbeatMs?: number; now?: () => number } = {}): void {
+/** How long a refused stream's client waits before trying again (its own backoff grows from there). */
+const STREAM_RETRY_AFTER_SECONDS = 30;
+const SCOPE_TEXT: Record<keyof StreamQuotaLimits, string> = {
+  perToken: "this EHR session token",
+  perUser: "your user",
+  perOrganization: "your organization",
+};
+
+export function registerLiveEventRoutes(api: Hono<AppEnv>, hub: LiveEventHub, options: { heartbeatMs?: number; now?: () => number; quota?: StreamQuota } = {}): void {
+  const quota = options.quota ?? new StreamQuota();
   api.get("/events", (c) => {
     const session = c.get("session");
+    const admission = quota.tryOpen(session);
+    if (!admission.admitted) {
+      throw new AppError(
+        429,
+        "rate_limited",
+        `Too many live-update streams are open for ${SCOPE_TEXT[admission.scope]}: close another tab, or try again in ${STREAM_RETRY_AFTER_SECONDS} s`,
+        { retry_after_seconds: STREAM_RETRY_AFTER_SECONDS },
+        { "Retry-After": String(STREAM_RETRY_AFTER_SECONDS) },
+      );
+    }
     return streamSSE(c, async (stream) => {
       let finish: () => void = () => undefined;
       const finished = new Promise<void>((resolve) => {
@@ -28,10 +50,14 @@ export function registerLiveEventRoutes(api: Hono<AppEnv>, hub: LiveEventHub, op
       const expiry = setTimeout(finish, untilExpiry);
       stream.onAbort(finish);
       void send(HEARTBEAT_EVENT_NAME, "");
-      await finished;
-      clearInterval(heartbeat);
-      clearTimeout(expiry);
-      unsubscribe();
+      try {
+        await finished;
+      } finally {
+        clearInterval(heartbeat);
+        clearTimeout(expiry);
+        unsubscribe();
+        admission.release();
+      }
     });
   });
 }

@@ -11,8 +11,9 @@ import type { LiveEventPublisher } from "../events/live-event-bus.ts";
 import type { AppEnv } from "../http/app-env.ts";
 import { AppError, badRequest } from "../http/app-error.ts";
 import { parseJsonBody } from "../http/validate.ts";
-import { isSignedNote, withKnownState } from "../notes/known-note-state.ts";
+import { createNoteReader } from "../notes/note-reader.ts";
 import { conflictWith, draftAfterSave, planNoteChange, signedConflict } from "../notes/note-change.ts";
+import { NOTE_FIELD_RESOURCE_TYPE, noteFieldResourceId } from "../notes/note-changes.ts";
 import type { AuditEntry, NoteDraft, Store } from "../store/store.ts";
 
 // The note routes (DESIGN.md "The BFF's API", "The host bridge" 4, "Rules"):
@@ -42,7 +43,7 @@ export interface NoteRouteDeps {
  * profile names it (DESIGN.md "Standalone mode"), checked on a fresh read,
  * which is handed on so the route does not read the note again.
  */
-function noteAuthorizer(readNote: (organizationId: string, noteId: string) => Promise<Note>) {
+export function noteAuthorizer(readNote: (organizationId: string, noteId: string) => Promise<Note>) {
   return async (c: Context<AppEnv>): Promise<{ noteId: string; note: Note | null }> => {
     requireClinicalRole(c);
     const session = c.get("session");
@@ -95,19 +96,11 @@ export function registerNoteRoutes(api: Hono<AppEnv>, { clinic, store, live, now
     store.audit.record({ at: now(), organizationId: session.organizationId, userId: session.userId, action, resourceType, resourceId, traceId: c.get("traceId") });
   };
   const announce = (organizationId: string, noteId: string) => live.publish(organizationId, { type: "note.changed", noteId });
-  /** Remembers that the service said the note is signed; tells the open views the first time. */
-  const learnSigned = async (organizationId: string, noteId: string, source: "write_conflict" | "read") => {
-    if ((await store.noteStates.get(organizationId, noteId)) !== null) return;
-    await store.noteStates.recordSigned(organizationId, noteId, source, now());
-    announce(organizationId, noteId);
-  };
-  /** The service's read with what Tandem already knows of the note's state laid over it. */
-  const readNote = async (organizationId: string, noteId: string): Promise<Note> => {
-    const [read, known] = await Promise.all([clinic.request("GET /v1/notes/{noteId}", { organizationId, params: { noteId } }), store.noteStates.get(organizationId, noteId)]);
-    if (known === null && isSignedNote(read)) await learnSigned(organizationId, noteId, "read");
-    return withKnownState(read, known);
-  };
-  const knownSigned = async (organizationId: string, noteId: string) => (await store.noteStates.get(organizationId, noteId)) !== null;
+  // Tells the open views the first time Tandem learns the note is signed.
+  const notes = createNoteReader({ clinic, noteStates: store.noteStates, now, onLearnedSigned: announce });
+  const readNote = notes.read;
+  const learnSigned = notes.learnSigned;
+  const knownSigned = notes.isKnownSigned;
   const noteInContext = noteAuthorizer(readNote);
 
   api.get("/notes/:id", async (c) => {
@@ -138,6 +131,7 @@ export function registerNoteRoutes(api: Hono<AppEnv>, { clinic, store, live, now
       throw writeFailure(error, "the change");
     }
     audit(c, "write", "note", noteId);
+    for (const field of change.changedFields) audit(c, "write", NOTE_FIELD_RESOURCE_TYPE, noteFieldResourceId(noteId, field));
     const draft = await store.noteDrafts.get(session.organizationId, session.userId, noteId);
     if (draft) {
       const rest = draftAfterSave(draft, change.upstreamBody, now());

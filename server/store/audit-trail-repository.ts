@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, max, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, max, sql } from "drizzle-orm";
 import * as z from "zod/mini";
 import type { AuditEntry, RecentResource } from "./store.ts";
 import type { StoreDatabase } from "./database.ts";
@@ -10,6 +10,7 @@ export interface AuditTrailRepository {
   insertMany(entries: readonly AuditEntry[]): Promise<void>;
   list(organizationId: string): Promise<AuditEntry[]>;
   recentResources(organizationId: string, userId: string, resourceTypes: readonly string[], limit: number): Promise<RecentResource[]>;
+  writesSince(organizationId: string, resourceType: string, resourceIds: readonly string[], after: number): Promise<AuditEntry[]>;
 }
 
 const action = z.enum(["read", "write", "delete"]);
@@ -58,6 +59,24 @@ export function createAuditTrailRepository(db: StoreDatabase): AuditTrailReposit
         .orderBy(desc(lastAt), asc(auditTrail.resourceId))
         .limit(limit);
       return rows.flatMap((row) => (row.lastAt === null ? [] : [{ resourceId: row.resourceId, lastAt: row.lastAt.getTime(), changed: row.changed === true }]));
+    },
+
+    async writesSince(organizationId, resourceType, resourceIds, after) {
+      if (resourceIds.length === 0) return [];
+      const rows = await db
+        .select()
+        .from(auditTrail)
+        .where(
+          and(
+            eq(auditTrail.organizationId, organizationId),
+            gt(auditTrail.at, dateFromEpochMs(after, "after")),
+            eq(auditTrail.resourceType, resourceType),
+            inArray(auditTrail.resourceId, [...resourceIds]),
+            inArray(auditTrail.action, ["write", "delete"]),
+          ),
+        )
+        .orderBy(asc(auditTrail.at), asc(auditTrail.id));
+      return rows.map(toEntry);
     },
 
     async list(organizationId) {

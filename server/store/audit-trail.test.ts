@@ -26,6 +26,8 @@ function fakeRepository() {
     list: (organizationId) => Promise.resolve(written.filter((row) => row.organizationId === organizationId)),
     // Reports how many entries were written when asked: enough to see the queue flushed first.
     recentResources: () => Promise.resolve(written.map((row) => ({ resourceId: row.resourceId, lastAt: row.at, changed: row.action !== "read" }))),
+    writesSince: (organizationId, resourceType, resourceIds, after) =>
+      Promise.resolve(written.filter((row) => row.organizationId === organizationId && row.resourceType === resourceType && resourceIds.includes(row.resourceId) && row.at > after && row.action !== "read")),
   };
   return {
     repository,

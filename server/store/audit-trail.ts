@@ -142,6 +142,11 @@ export function createBatchedAuditTrail(options: AuditTrailOptions): BatchedAudi
       return repository.recentResources(organizationId, userId, resourceTypes, limit);
     },
 
+    async writesSince(organizationId, resourceType, resourceIds, after) {
+      await flush();
+      return repository.writesSince(organizationId, resourceType, resourceIds, after);
+    },
+
     stats,
 
     async close() {

@@ -77,6 +77,7 @@ export function storeOnDatabase(handle: DatabaseHandle, options: Pick<CreateStor
       flush: () => audit.flush(),
       list: (organizationId) => audit.list(organizationId),
       recentResources: (organizationId, userId, resourceTypes, limit) => audit.recentResources(organizationId, userId, resourceTypes, limit),
+      writesSince: (organizationId, resourceType, resourceIds, after) => audit.writesSince(organizationId, resourceType, resourceIds, after),
     },
     async ping() {
       await db.execute(sql`select 1`);

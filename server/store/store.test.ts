@@ -575,6 +575,24 @@ describe.each(engines)("store on $name", (engine) => {
       expect(await store.audit.recentResources(ORG_A, "user-1", [], 10)).toEqual([]);
     });
 
+    it("lists who wrote given resources after a time, oldest first, reads and other resources left out", async () => {
+      const entry = (at: number, overrides: Partial<AuditEntry> = {}) => auditEntry({ at: BASE + at, action: "write", resourceType: "note", resourceId: "note-1", traceId: `t-${at}`, ...overrides });
+      const mine = entry(2);
+      const colleagues = entry(3, { userId: "user-2" });
+      const deletion = entry(5, { action: "delete" });
+      const notAfter = entry(1);
+      const read = entry(2, { action: "read", traceId: "read" });
+      const otherNote = entry(4, { resourceId: "note-2" });
+      const otherType = entry(4, { resourceType: "note_draft", traceId: "draft" });
+      const otherOrganization = entry(4, { organizationId: ORG_B, traceId: "org-b" });
+      for (const each of [notAfter, mine, read, colleagues, otherNote, otherType, otherOrganization, deletion]) store.audit.record(each);
+      // Queued, not yet flushed: the list writes the queue first.
+      expect(await store.audit.writesSince(ORG_A, "note", ["note-1"], BASE + 1)).toEqual([mine, colleagues, deletion]);
+      expect((await store.audit.writesSince(ORG_A, "note", ["note-1", "note-2"], BASE + 3)).map((each) => each.traceId)).toEqual(["t-4", "t-5"]);
+      expect(await store.audit.writesSince(ORG_A, "note", [], BASE)).toEqual([]);
+      expect(await store.audit.writesSince(ORG_B, "note", ["note-1"], BASE + 10)).toEqual([]);
+    });
+
     it("flushes on its own after the flush interval", async () => {
       const trail = createBatchedAuditTrail({ repository: createAuditTrailRepository(handle.db), flushMs: 20 });
       trail.record(auditEntry({ traceId: "timer" }));

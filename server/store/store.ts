@@ -227,6 +227,11 @@ export interface AuditTrail {
    * most recently touched first, at most `limit`; what is queued is written first.
    */
   recentResources(organizationId: string, userId: string, resourceTypes: readonly string[], limit: number): Promise<RecentResource[]>;
+  /**
+   * Who wrote or deleted the given resources of one type in the organization
+   * after `after` (exclusive), oldest first; what is queued is written first.
+   */
+  writesSince(organizationId: string, resourceType: string, resourceIds: readonly string[], after: number): Promise<AuditEntry[]>;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { Checkbox, Popover } from "radix-ui";
 import { useId, useMemo, useState } from "react";
 import { rawId } from "../../lib/raw-id.ts";
+import { CheckIcon, ChevronDownIcon, CrossIcon } from "./icons.tsx";
 
 // A multi-select with a search box: Radix Popover (focus management, Escape,
 // outside click, collision with the iframe's edges) and Radix Checkbox, styled
@@ -63,9 +64,7 @@ export function MultiSelectPicker({ label, options, selected, onChange, allLabel
           className={`flex min-h-9 w-full min-w-0 items-center justify-between gap-2 rounded-md border bg-white px-3 text-left text-sm hover:bg-slate-50 disabled:text-slate-400 ${error ? "border-red-600" : "border-slate-300"}`}
         >
           <span className="truncate">{isLoading ? "Loading…" : summary}</span>
-          <span aria-hidden="true" className="text-slate-500">
-            ▾
-          </span>
+          <ChevronDownIcon className="h-4 w-4 text-slate-500" />
         </Popover.Trigger>
         <Popover.Portal>
           <Popover.Content
@@ -111,7 +110,9 @@ export function MultiSelectPicker({ label, options, selected, onChange, allLabel
                       onCheckedChange={(checked) => toggle(option.value, checked === true)}
                       className="mt-0.5 grid h-4 w-4 shrink-0 place-items-center rounded border border-slate-500 bg-white data-[state=checked]:border-brand-700 data-[state=checked]:bg-brand-700"
                     >
-                      <Checkbox.Indicator className="text-[10px] leading-none font-bold text-white">✓</Checkbox.Indicator>
+                      <Checkbox.Indicator className="text-white">
+                        <CheckIcon className="h-3 w-3" />
+                      </Checkbox.Indicator>
                     </Checkbox.Root>
                     <label htmlFor={optionId} className="min-w-0 flex-1 cursor-pointer">
                       <span className="block truncate">{option.label}</span>
@@ -128,7 +129,7 @@ export function MultiSelectPicker({ label, options, selected, onChange, allLabel
       </Popover.Root>
       {error ? (
         <p id={`${id}-error`} className="mt-1 text-sm text-red-700">
-          <span aria-hidden="true">× </span>
+          <CrossIcon className="mr-1 h-[1em] w-[1em]" />
           {error}
         </p>
       ) : null}

@@ -1,5 +1,6 @@
 import { useId } from "react";
 import type { AvailabilityViewMode } from "./availability-filters.ts";
+import { CheckIcon } from "../../components/ui/icons.tsx";
 
 // The filters: facility, provider (optional), view mode, inactive templates.
 // Each applies at once (the week is cheap to draw: the templates are
@@ -71,7 +72,7 @@ export function AvailabilityFilterBar({ facilityId, facilityOptions, providerId,
           ).map(([value, text]) => (
             <label key={value} className={`flex min-h-8 flex-1 cursor-pointer items-center justify-center gap-1.5 rounded px-2 text-sm has-focus-visible:outline-2 has-focus-visible:outline-brand-600 ${view === value ? "bg-brand-700 font-medium text-white" : "text-slate-800 hover:bg-slate-100"}`}>
               <input type="radio" name={`${id}-view`} value={value} checked={view === value} onChange={() => onChange({ view: value })} className="sr-only" data-testid={`availability-view-${value}`} />
-              {view === value ? <span aria-hidden="true">✓</span> : null}
+              {view === value ? <CheckIcon /> : null}
               {text}
             </label>
           ))}

@@ -25,6 +25,7 @@ import { buildWeekModel, groupIntoGrids, type Band, type TemplateEntry } from ".
 import { WeekGrid } from "./week-grid.tsx";
 import { WeekNavigation } from "./week-navigation.tsx";
 import { currentWeekStart, shiftWeek, weekWindow } from "./week-window.ts";
+import { InfoIcon } from "../../components/ui/icons.tsx";
 
 // Provider availability for schedulers: a week (Monday to Sunday in the
 // facility's zone) drawn from the browser's own expansion of the templates
@@ -201,7 +202,7 @@ export function AvailabilityView() {
           ) : null}
           {model?.comparison && model.comparison.differingBandCount > 0 ? (
             <p data-testid="availability-differs" className="rounded-md border border-slate-300 bg-slate-50 px-2 py-1 text-slate-800">
-              <span aria-hidden="true">ℹ </span>
+              <InfoIcon className="mr-1 h-[1em] w-[1em]" />
               {differsText(model.comparison.differingBandCount)}
             </p>
           ) : null}

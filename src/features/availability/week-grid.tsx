@@ -10,6 +10,7 @@ import { bandMoveForKey, firstBand, moveBand, type BandGrid } from "./band-navig
 import { bandLook } from "./band-style.ts";
 import type { Band, GridModel } from "./week-model.ts";
 import { wallMinutesFrom, type WeekDay, type WeekWindow } from "./week-window.ts";
+import { ClockChangeIcon, ContinuesIcon } from "../../components/ui/icons.tsx";
 
 // One week grid: a table whose column headers are the days (with their real
 // length on a clock-change day) and whose one body row holds each day's
@@ -206,7 +207,7 @@ function ContinuationItem({ band, segment, info, legendIndex, display, topPx, he
       className="absolute overflow-hidden rounded-md border px-1 py-0.5 text-[11px] leading-tight opacity-80"
     >
       <span className="block truncate">
-        <span className="font-bold">{legendKey(legendIndex)}</span> ↳ {info.name}
+        <span className="font-bold">{legendKey(legendIndex)}</span> <ContinuesIcon /> {info.name}
       </span>
       {heightPx >= 28 ? <span className="block truncate tabular-nums">until {wallTime(band.endMs, display)}</span> : null}
     </li>
@@ -222,7 +223,7 @@ function DayHeader({ day, id, isToday, locale }: { day: WeekDay; id: string; isT
       {isToday ? <span className="block text-xs font-semibold text-brand-800">Today</span> : null}
       {length ? (
         <span title={shiftText ?? undefined} className="mt-0.5 inline-flex items-center gap-1 rounded-full border border-amber-500 bg-amber-50 px-1.5 py-0.5 text-[11px] font-medium text-amber-950">
-          <span aria-hidden="true">⟲</span>
+          <ClockChangeIcon />
           {length}
           {shiftText !== null ? <span className="sr-only">. {shiftText}</span> : null}
         </span>

@@ -2,6 +2,7 @@ import { useId } from "react";
 import { Button } from "../../components/ui/button.tsx";
 import { formatLocalDayRange } from "../../lib/time-format.ts";
 import { isLocalDate } from "./week-window.ts";
+import { ChevronLeftIcon, ChevronRightIcon } from "../../components/ui/icons.tsx";
 
 // Previous / this / next week (also on P, T and N), and a date to jump to.
 
@@ -29,13 +30,13 @@ export function WeekNavigation({ startDate, endDate, isThisWeek, zoneText, local
       </div>
       <div role="group" aria-labelledby={`${id}-week`} className="flex flex-wrap items-end gap-2">
         <Button variant="secondary" data-testid="week-previous" aria-keyshortcuts="p" title="Previous week (P)" onClick={() => onMove(-1)}>
-          <span aria-hidden="true">‹</span> Previous<span className="sr-only"> week</span>
+          <ChevronLeftIcon /> Previous<span className="sr-only"> week</span>
         </Button>
         <Button variant="secondary" data-testid="week-this" aria-keyshortcuts="t" title="This week (T)" aria-pressed={isThisWeek} onClick={onThisWeek}>
           This week
         </Button>
         <Button variant="secondary" data-testid="week-next" aria-keyshortcuts="n" title="Next week (N)" onClick={() => onMove(1)}>
-          Next<span className="sr-only"> week</span> <span aria-hidden="true">›</span>
+          Next<span className="sr-only"> week</span> <ChevronRightIcon />
         </Button>
         <div className="min-w-0">
           <label htmlFor={`${id}-date`} className="block text-xs text-slate-700">

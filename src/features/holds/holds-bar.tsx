@@ -15,6 +15,7 @@ import { HeldAs, HeldSlotCard } from "./held-slot-card.tsx";
 import type { HoldOutcome } from "./held-slots-controller.ts";
 import { useHolds } from "./holds-provider.tsx";
 import { SelectionPanel } from "./selection-panel.tsx";
+import { CheckIcon } from "../../components/ui/icons.tsx";
 
 // "You are holding …": the user's holds at the foot of every view, with the
 // slot being chosen above them and the latest outcome (booked, expired,
@@ -89,7 +90,7 @@ export function HoldsBar() {
           <div>
             <div className="flex items-start justify-between gap-2 px-1">
               <h2 className="text-sm font-semibold">
-                <span aria-hidden="true">✓ </span>You are holding {holds.length === 1 ? "1 slot" : `${holds.length} slots`}
+                <CheckIcon className="mr-1 h-[1em] w-[1em]" />You are holding {holds.length === 1 ? "1 slot" : `${holds.length} slots`}
                 {holds.length > 1 && !isFolded ? <span className="font-normal text-slate-700"> · booking one releases the others held for the same patient</span> : null}
               </h2>
               <Button
@@ -158,7 +159,7 @@ function OutcomeNotice({ outcome, describe, patientText, onDismiss }: { outcome:
         <div ref={ref} tabIndex={-1} data-testid="hold-panel" data-state="booked" className="rounded-lg border-2 border-brand-700 bg-white p-3 outline-none focus-visible:ring-2 focus-visible:ring-brand-600">
           <div role="status">
             <h2 className="text-base font-semibold">
-              <span aria-hidden="true">✓ </span>Booked in the EHR
+              <CheckIcon className="mr-1 h-[1em] w-[1em]" />Booked in the EHR
             </h2>
             <p className="text-sm">
               <HeldAs held={held} describe={describe} /> <span data-testid="booked-for">{patientText}</span>

@@ -4,12 +4,14 @@ import type { Session } from "../../../contract/app-api/session.ts";
 import { isClinicalRole } from "../../../contract/app-api/session.ts";
 import type { Note } from "../../../contract/clinic-api/note.ts";
 import type { NoteDraftBody } from "../../../contract/app-api/note.ts";
-import { noteDraftQuery, noteQuery, noteTasksQuery } from "../../api/note-queries.ts";
+import { noteDraftQuery, noteImagesQuery, noteQuery, noteTasksQuery } from "../../api/note-queries.ts";
 import { sessionQuery } from "../../api/session-query.ts";
 import { useBridge } from "../../bridge/bridge-provider.tsx";
 import { ApiErrorNotice } from "../../components/shell/api-error-notice.tsx";
 import { Notice } from "../../components/ui/notice.tsx";
 import { Skeleton } from "../../components/ui/skeleton.tsx";
+import { usePrefetchNoteChanges } from "./changes/use-note-changes.ts";
+import { WhatChangedPanel } from "./changes/what-changed-panel.tsx";
 import { DraftRestoreNotice } from "./editing/draft-restore-notice.tsx";
 import { LeaveGuardDialog } from "./editing/leave-guard-dialog.tsx";
 import { ReadOnlyDraftCopy, RemoteChangeNotice } from "./editing/remote-change-notice.tsx";
@@ -18,17 +20,22 @@ import { useLeaveGuard } from "./editing/use-leave-guard.ts";
 import { useNoteEditor, type NoteEditor } from "./editing/use-note-editor.ts";
 import { WritableFieldEditor } from "./editing/writable-field-editor.tsx";
 import { ImagePanel } from "./images/image-panel.tsx";
+import { BadNoteLink } from "./recent/bad-note-link.tsx";
+import type { NoteLink } from "./recent/note-link.ts";
+import { RecentNotes } from "./recent/recent-notes.tsx";
 import { NoteHeader } from "./reading/note-header.tsx";
 import { peopleOf } from "./reading/people.ts";
 import { NoteSectionList } from "./reading/note-section-list.tsx";
-import { emptySectionIds, noteSectionById, SIGNER_USUALLY_FILLS } from "./reading/note-sections.ts";
-import { SectionIndex } from "./reading/section-index.tsx";
-import { buildSignOffChecklist, AI_REVIEW_TARGET_ID } from "./sign-off/sign-off-checklist.ts";
+import { hasText } from "./reading/note-format.ts";
+import { emptySectionIds, NOTE_SECTIONS, noteSectionById, SIGNER_USUALLY_FILLS } from "./reading/note-sections.ts";
+import { buildNoteOutline } from "./note-outline.ts";
+import { NoteOutlineNav } from "./note-outline-nav.tsx";
+import { buildSignOffChecklist } from "./sign-off/sign-off-checklist.ts";
 import { ReadyToSignPanel } from "./sign-off/ready-to-sign-panel.tsx";
 import { useReviewMarks } from "./sign-off/use-review-marks.ts";
 import { isTaskOpen } from "./tasks/task-form-model.ts";
-import { OpenNoteForm } from "./open-note-form.tsx";
 import { TaskPanel } from "./tasks/task-panel.tsx";
+import { useStickyScrollPadding } from "./use-sticky-scroll-padding.ts";
 import { WRITABLE_FIELD_INFO } from "./writable-fields.ts";
 
 // The note in the EHR's context, prepared for sign-off (issue 7): the whole
@@ -37,18 +44,23 @@ import { WRITABLE_FIELD_INFO } from "./writable-fields.ts";
 // never from the URL.
 
 const WRITE_SCOPE = "write:soap_notes";
+/** The save bar's element (save-status-bar.tsx): it sticks to the top of the frame. */
+const SAVE_STATUS_ID = "note-save-status";
+const FIELDS_IN_NOTE_ORDER = NOTE_SECTIONS.flatMap((section) => (section.writableField ? [section.writableField] : []));
 
-export function NoteView({ standaloneNoteId }: { standaloneNoteId: string | null }) {
+export function NoteView({ standaloneLink }: { standaloneLink: NoteLink }) {
   const session = useQuery(sessionQuery());
   const { bridge } = useBridge();
   if (!session.data) return null; // the shell renders only with a session
   const isStandalone = bridge.mode === "standalone";
-  const noteId = isStandalone ? standaloneNoteId : session.data.context.noteId;
+  const noteId = isStandalone ? (standaloneLink.kind === "note" ? standaloneLink.noteId : null) : session.data.context.noteId;
   if (!isClinicalRole(session.data.user.roles)) {
     return <Notice title="Notes are for clinical roles">Your role in the EHR does not give access to visit notes. Slots and availability are open to you.</Notice>;
   }
   if (noteId === null) {
-    return isStandalone ? <OpenNoteForm /> : <Notice title="No note is open in the EHR">Open the visit note in the EHR, and Tandem shows it here.</Notice>;
+    // Outside the EHR the clinician's recent notes stand in for the EHR's context; nobody types a note id.
+    if (isStandalone) return standaloneLink.kind === "malformed" ? <BadNoteLink /> : <RecentNotes />;
+    return <Notice title="No note is open in the EHR">Open the visit note in the EHR, and Tandem shows it here.</Notice>;
   }
   return <NoteLoader key={noteId} noteId={noteId} session={session.data} />;
 }
@@ -56,6 +68,7 @@ export function NoteView({ standaloneNoteId }: { standaloneNoteId: string | null
 function NoteLoader({ noteId, session }: { noteId: string; session: Session }) {
   const note = useQuery(noteQuery(noteId));
   const draft = useQuery(noteDraftQuery(noteId));
+  usePrefetchNoteChanges(noteId);
   if (note.isPending || draft.isPending) {
     return (
       <div aria-busy="true" aria-label="Loading the note" className="space-y-3" data-testid="note-view" data-state="loading">
@@ -90,7 +103,9 @@ function NoteWorkspace({ noteId, note, initialDraft, canEdit, cannotEditReason }
   const editor = useNoteEditor({ noteId, note, initialDraft, canEdit, ...(cannotEditReason ? { cannotEditReason } : {}), timezone });
   const guard = useLeaveGuard(editor.hasUnsavedChanges);
   const checklist = useSignOffChecklist(noteId, note, editor);
+  const outline = useNoteOutline(noteId, note);
   const readOnlyReason = editor.readOnlyReason;
+  useStickyScrollPadding(SAVE_STATUS_ID);
 
   return (
     <div className="mx-auto max-w-6xl space-y-3" data-testid="note-view" data-state="ready" data-note-version={note.version} onKeyDown={(event) => handleSaveShortcut(event, editor)}>
@@ -99,14 +114,14 @@ function NoteWorkspace({ noteId, note, initialDraft, canEdit, cannotEditReason }
       <DraftRestoreNotice editor={editor} />
       <RemoteChangeNotice editor={editor} />
       <ReadOnlyDraftCopy editor={editor} />
+      <WhatChangedPanel noteId={noteId} note={note} />
       <div className="grid gap-3 lg:grid-cols-[13rem_minmax(0,1fr)]">
-        <aside className="lg:sticky lg:top-16 lg:self-start">
-          <SectionIndex note={note} />
+        {/* Below the sticky save bar, and scrolling on its own when the frame is shorter than the list. */}
+        <aside className="lg:sticky lg:top-16 lg:max-h-[calc(100vh-5rem)] lg:self-start lg:overflow-y-auto">
+          <NoteOutlineNav outline={outline} />
         </aside>
         <div className="min-w-0 space-y-3">
-          <div id={AI_REVIEW_TARGET_ID}>
-            <NoteHeader note={note} />
-          </div>
+          <NoteHeader note={note} />
           <ReadyToSignPanel checklist={checklist.value} onReviewedChange={checklist.toggle} />
           <NoteSectionList note={note} renderWritableField={(field) => <WritableFieldEditor field={field} editor={editor} />} />
           <TaskPanel noteId={noteId} readOnlyReason={readOnlyReason} timezone={timezone} people={peopleOf(note)} />
@@ -131,10 +146,20 @@ function useSignOffChecklist(noteId: string, note: Note, editor: NoteEditor) {
       note,
       emptySignerSections,
       unsavedFields: editor.readOnlyReason === null ? editor.dirtyFields.map((field) => WRITABLE_FIELD_INFO[field]) : [],
+      emptyFields: editor.readOnlyReason === null ? FIELDS_IN_NOTE_ORDER.filter((field) => !hasText(editor.values[field])).map((field) => WRITABLE_FIELD_INFO[field]) : [],
       saveProblem,
+      hasWaitingDraft: editor.draftOffer !== null && editor.readOnlyReason === null,
       openTasks: (tasks.data?.tasks ?? []).filter(isTaskOpen).map((task) => ({ id: task.id, description: task.notes })),
       reviewed: marks.reviewed,
     });
-  }, [note, editor.status, editor.dirtyFields, editor.readOnlyReason, tasks.data, marks.reviewed]);
+  }, [note, editor.status, editor.dirtyFields, editor.values, editor.readOnlyReason, editor.draftOffer, tasks.data, marks.reviewed]);
   return { value, toggle: marks.toggle };
+}
+
+function useNoteOutline(noteId: string, note: Note) {
+  const tasks = useQuery(noteTasksQuery(noteId));
+  const images = useQuery(noteImagesQuery(noteId));
+  const taskCount = tasks.data?.tasks.length ?? null;
+  const imageCount = images.data?.images.length ?? null;
+  return useMemo(() => buildNoteOutline(note, { tasks: taskCount, images: imageCount }), [note, taskCount, imageCount]);
 }

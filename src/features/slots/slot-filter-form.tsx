@@ -6,6 +6,7 @@ import { MultiSelectPicker, type PickerOption } from "../../components/ui/multi-
 import { draftOf, effectiveSlotLength, filtersFromDraft, isDraftChanged, isNewPatientType, type SlotFilterDraft, type SlotFilterErrors } from "./slot-filters.ts";
 import { SlotTimeFields, type SlotTimeDraft } from "./slot-time-fields.tsx";
 import { sameTimeFilter, timeDraftOf, timeFilterFromDraft, type SlotTimeFilter } from "./slot-time-filter.ts";
+import { CrossIcon } from "../../components/ui/icons.tsx";
 
 // The filters. Edits stay in the form until Search: the search runs on
 // submit (or on load from the URL), never on each keystroke.
@@ -35,7 +36,7 @@ function FieldError({ id, error }: { id: string; error: string | undefined }) {
   if (!error) return null;
   return (
     <p id={id} className="mt-1 text-sm text-red-700">
-      <span aria-hidden="true">× </span>
+      <CrossIcon className="mr-1 h-[1em] w-[1em]" />
       {error}
     </p>
   );

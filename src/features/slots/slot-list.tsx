@@ -6,6 +6,7 @@ import type { UserTimeSettings } from "../../lib/use-time-display.tsx";
 import { isOtherZone } from "../../lib/time-format.ts";
 import { capacityText, clockChangeText, formatLocalDay, formatSlotTime, schedulesText, slotAccessibleName, slotZoneName } from "./slot-text.ts";
 import { localTimeOf } from "../../../contract/time/zoned-time.ts";
+import { ClockChangeIcon } from "../../components/ui/icons.tsx";
 
 // The slots, by day and provider, as one keyboard stop: a roving tabindex
 // (WAI-ARIA APG grid navigation, see slot-navigation.ts) over plain buttons,
@@ -225,7 +226,7 @@ export function SlotList({ days, providerName, facilityName, reader, heldKeys, p
               {changes.map((change) =>
                 change.text ? (
                   <span key={change.zone} data-testid="clock-change" className="inline-flex items-center gap-1 rounded-full border border-amber-400 bg-amber-50 px-2 py-0.5 text-xs font-medium text-amber-950">
-                    <span aria-hidden="true">⟲</span>
+                    <ClockChangeIcon />
                     {change.text}
                     {day.clockChanges.length > 1 || isOtherZone(Date.now(), change.zone, reader.userZone) ? ` (${change.zone.split("/").at(-1)?.replaceAll("_", " ")})` : ""}
                   </span>

@@ -1,6 +1,7 @@
 import { useId } from "react";
 import { useUserTimeSettings } from "../../lib/use-time-display.tsx";
 import { TIME_OF_DAY_PRESETS, WEEKDAY_NAMES, type Weekday } from "./slot-time-filter.ts";
+import { CrossIcon } from "../../components/ui/icons.tsx";
 
 // "Times and days" in the filter form: a start-time range on the facility's
 // clock, quick choices (mornings, afternoons, after 16:00), and weekday
@@ -88,7 +89,7 @@ export function SlotTimeFields({ value, onChange, error }: SlotTimeFieldsProps) 
       </div>
       {error ? (
         <p id={`${id}-error`} className="mt-1 text-sm text-red-700">
-          <span aria-hidden="true">× </span>
+          <CrossIcon className="mr-1 h-[1em] w-[1em]" />
           {error}
         </p>
       ) : null}

@@ -3,6 +3,7 @@ import { Notice } from "../../../components/ui/notice.tsx";
 import { formatRecentTime, type TimeDisplay } from "../../../lib/time-format.ts";
 import { useTimeDisplay } from "../../../lib/use-time-display.tsx";
 import { WRITABLE_FIELD_INFO } from "../writable-fields.ts";
+import { DRAFT_NOTICE_ID } from "../sign-off/sign-off-checklist.ts";
 import { ConfirmDialog } from "./confirm-dialog.tsx";
 import type { NoteEditor } from "./use-note-editor.ts";
 
@@ -40,7 +41,7 @@ export function DraftRestoreNotice({ editor }: { editor: NoteEditor }) {
     setTimeout(() => focusField(firstInputId)?.focus(), 0);
   };
   return (
-    <section data-testid="draft-restore-notice" aria-label="Unsaved text from earlier">
+    <section id={DRAFT_NOTICE_ID} tabIndex={-1} data-testid="draft-restore-notice" aria-label="Unsaved text from earlier" className="outline-none">
       <Notice
         tone="warning"
         title={`You have unsaved text from ${whenText(offer.updatedAt, display)} on this note`}

@@ -70,7 +70,7 @@ export function ReadOnlyDraftCopy({ editor }: { editor: NoteEditor }) {
           Copy my unsaved text
         </Button>
         <p role="status" className="text-sm text-slate-700">
-          {copy === "copied" ? "Copied to the clipboard." : copy === "manual" ? "Copying was not allowed here: select the text below and copy it (Ctrl+C or ⌘C)." : ""}
+          {copy === "copied" ? "Copied to the clipboard." : copy === "manual" ? "Copying was not allowed here: select the text below and copy it (Ctrl+C, or Cmd+C on a Mac)." : ""}
         </p>
       </div>
       {copy === "manual" ? (

@@ -1,10 +1,11 @@
-import type { KeyboardEvent } from "react";
+import type { KeyboardEvent, ReactNode } from "react";
 import { Badge } from "../../../components/ui/badge.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { formatRecentTime } from "../../../lib/time-format.ts";
 import { useTimeDisplay } from "../../../lib/use-time-display.tsx";
 import { statusText, type EditorStatus } from "./editor-state.ts";
 import type { NoteEditor } from "./use-note-editor.ts";
+import { AlertIcon, CheckIcon, CrossIcon, DotIcon, LockIcon } from "../../../components/ui/icons.tsx";
 
 // The always-visible save status of the note ("Unsaved changes", "Saving…",
 // "Saved 9:40 AM", "Not saved: the EHR did not answer"), with Save, Retry and
@@ -18,14 +19,14 @@ export function handleSaveShortcut(event: KeyboardEvent<HTMLElement>, editor: No
   editor.save();
 }
 
-const TONE: Record<EditorStatus["kind"], { text: string; icon: string }> = {
-  readOnly: { text: "text-slate-800", icon: "🔒" },
-  saving: { text: "text-slate-800", icon: "" },
-  conflict: { text: "text-amber-900", icon: "!" },
-  failed: { text: "text-red-800", icon: "×" },
-  unsaved: { text: "text-slate-800", icon: "•" },
-  saved: { text: "text-emerald-800", icon: "✓" },
-  clean: { text: "text-slate-700", icon: "" },
+const TONE: Record<EditorStatus["kind"], { text: string; icon: ReactNode }> = {
+  readOnly: { text: "text-slate-800", icon: <LockIcon className="h-4 w-4" /> },
+  saving: { text: "text-slate-800", icon: null },
+  conflict: { text: "text-amber-900", icon: <AlertIcon className="h-4 w-4" /> },
+  failed: { text: "text-red-800", icon: <CrossIcon className="h-4 w-4" /> },
+  unsaved: { text: "text-slate-800", icon: <DotIcon className="h-4 w-4" /> },
+  saved: { text: "text-emerald-800", icon: <CheckIcon className="h-4 w-4" /> },
+  clean: { text: "text-slate-700", icon: null },
 };
 
 export function SaveStatusBar({ editor, timezone }: { editor: NoteEditor; timezone: string }) {
@@ -40,11 +41,9 @@ export function SaveStatusBar({ editor, timezone }: { editor: NoteEditor; timezo
       <p role="status" aria-live="polite" aria-atomic="true" className={`flex min-w-0 items-center gap-2 text-sm font-medium ${tone.text}`}>
         {status.kind === "saving" ? (
           <span aria-hidden="true" className="inline-block h-3 w-3 shrink-0 animate-spin rounded-full border-2 border-slate-400 border-t-transparent" />
-        ) : tone.icon ? (
-          <span aria-hidden="true" className="shrink-0">
-            {tone.icon}
-          </span>
-        ) : null}
+        ) : (
+          tone.icon
+        )}
         <span>{statusText(status, clock)}</span>
       </p>
       {changed > 0 ? <Badge>{changed === 1 ? "1 field changed" : `${changed} fields changed`}</Badge> : null}
@@ -57,7 +56,7 @@ export function SaveStatusBar({ editor, timezone }: { editor: NoteEditor; timezo
           </Button>
         ) : null}
         {editor.readOnlyReason === null ? (
-          <Button onClick={editor.save} disabled={!editor.canSave} aria-keyshortcuts="Control+S Meta+S" title="Save (Ctrl+S or ⌘S)">
+          <Button onClick={editor.save} disabled={!editor.canSave} aria-keyshortcuts="Control+S Meta+S" title="Save (Ctrl+S, or Cmd+S on a Mac)">
             Save
           </Button>
         ) : null}

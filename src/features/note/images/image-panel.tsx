@@ -7,6 +7,7 @@ import { ApiErrorNotice } from "../../../components/shell/api-error-notice.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { Notice } from "../../../components/ui/notice.tsx";
 import { Skeleton } from "../../../components/ui/skeleton.tsx";
+import { IMAGES_ID } from "../note-outline.ts";
 import { deleteButtonLabel, deleteDialogTitle, deletedAnnouncement, imageDeleteFailure, imageName, imageSummary, SIGNED_IMAGES_MESSAGE, type ImageDeleteFailure } from "./image-format.ts";
 
 // The note's images, each deletable in the EHR after a confirmation that
@@ -109,7 +110,7 @@ export function ImagePanel({ noteId, readOnlyReason }: ImagePanelProps) {
   const list = images.data?.images ?? [];
 
   return (
-    <section ref={panelRef} id="section-images" data-testid="image-panel" aria-labelledby={`${id}-heading`} className="scroll-mt-4 space-y-3 rounded-lg border border-slate-200 bg-white p-4">
+    <section ref={panelRef} id={IMAGES_ID} data-testid="image-panel" aria-labelledby={`${id}-heading`} className="scroll-mt-4 space-y-3 rounded-lg border border-slate-200 bg-white p-4">
       <h2 id={`${id}-heading`} ref={headingRef} tabIndex={-1} className="text-base font-semibold focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-700">
         Images
       </h2>

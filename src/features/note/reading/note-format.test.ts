@@ -1,7 +1,5 @@
 import { describe, expect, it } from "vitest";
 import {
-  aiIssueCountText,
-  aiStatusText,
   billingLineTotal,
   billingTotal,
   dateOfBirthText,
@@ -195,15 +193,7 @@ describe("names and statuses", () => {
     expect(noteStatusText("signed")).toBe("Signed");
     expect(noteStatusText("in_progress")).toBe("In progress");
     expect(noteStatusText("ready_for_review")).toBe("Ready for review");
-    expect(aiStatusText("issues_found")).toBe("Issues found");
-    expect(aiStatusText("needsHumanReview")).toBe("Needs human review");
     expect(readableValue("  ")).toBe("Not stated");
-  });
-
-  it("counts AI issues", () => {
-    expect(aiIssueCountText(0)).toBe("No AI issues");
-    expect(aiIssueCountText(1)).toBe("1 AI issue to review");
-    expect(aiIssueCountText(3)).toBe("3 AI issues to review");
   });
 
   it("names the patient", () => {

@@ -136,22 +136,6 @@ export function noteStatusTone(status: string): StatusTone {
   return "neutral";
 }
 
-const AI_STATUS_TEXT: Readonly<Record<string, string>> = {
-  issues_found: "Issues found",
-  no_issues: "No issues found",
-  pending: "Review pending",
-};
-
-export function aiStatusText(aiStatus: string): string {
-  return AI_STATUS_TEXT[aiStatus] ?? readableValue(aiStatus);
-}
-
-/** "3 AI issues to review", "1 AI issue to review", "No AI issues". */
-export function aiIssueCountText(count: number): string {
-  if (count <= 0) return "No AI issues";
-  return `${count} AI ${count === 1 ? "issue" : "issues"} to review`;
-}
-
 /** "Jane Ann Doe". */
 export function patientDisplayName(patient: Pick<Note["patient"], "firstName" | "lastName" | "middleName">): string {
   return [patient.firstName, patient.middleName ?? "", patient.lastName].map((part) => part.trim()).filter((part) => part !== "").join(" ") || "Unnamed patient";

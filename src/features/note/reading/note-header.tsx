@@ -1,9 +1,9 @@
 import { useState } from "react";
 import type { Note } from "../../../../contract/clinic-api/note.ts";
 import { useTimeDisplay } from "../../../lib/use-time-display.tsx";
+import { describeAiReview, type AiReviewState } from "../ai-review.ts";
+import { SUMMARY_ID } from "../note-outline.ts";
 import {
-  aiIssueCountText,
-  aiStatusText,
   dateOfBirthText,
   formatVisitDate,
   hasText,
@@ -23,6 +23,7 @@ import { NotRecorded, TextBadge, type BadgeTone } from "./reading-parts.tsx";
 // and what the AI review found.
 
 const TONE_BY_STATUS: Record<StatusTone, BadgeTone> = { pending: "warning", done: "success", working: "info", neutral: "neutral" };
+const TONE_BY_AI_REVIEW: Record<AiReviewState, BadgeTone> = { issues: "warning", clear: "success", pending: "info", unknown: "neutral" };
 
 /** The patient's photo, or their initials when there is none or it fails to load (the URL is time-limited and may have expired). */
 function PatientAvatar({ src, name, initials }: { src: string; name: string; initials: string }) {
@@ -58,9 +59,10 @@ export function NoteHeader({ note }: { note: Note }) {
     hasText(patient.gender) ? readableValue(patient.gender) : null,
   ].filter((detail): detail is string => detail !== null);
   const label = "text-xs font-medium text-slate-600";
+  const aiReview = describeAiReview(note.aiStatus, note.aiIssueCount);
 
   return (
-    <section aria-label="Note summary" data-testid="note-header" className="rounded-lg border border-slate-200 bg-white p-4">
+    <section id={SUMMARY_ID} aria-label="Note summary" data-testid="note-header" className="scroll-mt-4 rounded-lg border border-slate-200 bg-white p-4">
       <div className="flex flex-wrap items-start gap-3">
         {/* Keyed by URL: a refreshed photo link gets a fresh attempt after an expired one failed. */}
         <PatientAvatar key={patient.avatar} src={patient.avatar} name={name} initials={initialsOf(patient)} />
@@ -71,7 +73,7 @@ export function NoteHeader({ note }: { note: Note }) {
           {details.length > 0 ? <p className="text-sm text-slate-700">{details.join(" · ")}</p> : null}
         </div>
         <p className="flex flex-wrap gap-1.5">
-          <span data-testid="note-status">
+          <span id="note-status" tabIndex={-1} data-testid="note-status" className="outline-none">
             <TextBadge tone={TONE_BY_STATUS[noteStatusTone(note.status)]}>{noteStatusText(note.status)}</TextBadge>
           </span>
           <span data-testid="note-version">
@@ -107,9 +109,11 @@ export function NoteHeader({ note }: { note: Note }) {
         </div>
         <div>
           <dt className={label}>AI review</dt>
-          <dd className="flex flex-wrap items-baseline gap-x-2 gap-y-1 text-slate-900" data-testid="note-ai-review">
-            <span>{aiStatusText(note.aiStatus)}</span>
-            <TextBadge tone={note.aiIssueCount > 0 ? "warning" : "neutral"}>{aiIssueCountText(note.aiIssueCount)}</TextBadge>
+          <dd className="space-y-1 text-slate-900" data-testid="note-ai-review" data-ai-review={aiReview.state}>
+            <TextBadge tone={TONE_BY_AI_REVIEW[aiReview.state]}>{aiReview.label}</TextBadge>
+            <p>
+              {aiReview.finding} {aiReview.advice}
+            </p>
           </dd>
         </div>
       </dl>

@@ -6,7 +6,6 @@ import { buildNoteFixture, buildSignedNoteFixture, emptySoapNoteFixture } from "
 import { NoteHeader } from "./note-header.tsx";
 import { NoteSectionList } from "./note-section-list.tsx";
 import { NOTE_SECTIONS } from "./note-sections.ts";
-import { SectionIndex } from "./section-index.tsx";
 import { UserTimeSettingsProvider } from "../../../lib/use-time-display.tsx";
 
 // Server-rendered markup of the reading components: structure, not looks
@@ -41,8 +40,9 @@ describe("NoteHeader", () => {
     expect(html).toContain("Dr. Maria Chen, MD");
     expect(html).toContain("Awaiting signature");
     expect(html).toContain("Version 4");
-    expect(html).toContain("Issues found");
-    expect(html).toContain("3 AI issues to review");
+    expect(html).toContain("3 issues found");
+    expect(html).toContain("AI review found 3 issues in this note. Review them in the EHR before signing");
+    expect(html).not.toContain("Go to the AI review");
   });
 
   it("names an assigned provider without a name as the care team does", () => {
@@ -138,15 +138,5 @@ describe("NoteSectionList", () => {
     const part = sectionHtml(render(<NoteSectionList note={buildSignedNoteFixture()} renderWritableField={editor} />), "section-addenda");
     expect(part).toContain("Electronically signed by Maria Chen, MD");
     expect(part).toContain("Not signed");
-  });
-});
-
-describe("SectionIndex", () => {
-  it("links every section and marks empty ones in text", () => {
-    const html = render(<SectionIndex note={buildNoteFixture()} />);
-    expect(html).toContain('<nav aria-label="Note sections"');
-    for (const section of NOTE_SECTIONS) expect(html).toContain(`href="#${section.id}"`);
-    expect(html.match(/\(empty\)/g)).toHaveLength(1);
-    expect(html).toMatch(/href="#section-addenda"[^>]*>.*?Addenda.*?\(empty\)/);
   });
 });

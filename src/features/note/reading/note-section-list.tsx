@@ -26,6 +26,7 @@ import {
   MipsBody,
   TimeSpentBody,
 } from "./record-sections.tsx";
+import { ChevronRightIcon } from "../../../components/ui/icons.tsx";
 
 // Every section of the note in the seed's order, each a labelled <section>
 // with an <h2>. An empty section collapses to a closed <details> so the
@@ -66,8 +67,8 @@ function CollapsedSection({ section }: { section: NoteSectionInfo }) {
     <section id={section.id} aria-labelledby={headingId} data-empty="true" className="scroll-mt-4 rounded-lg border border-slate-200 bg-white">
       <details className="group">
         <summary {...focusProps} className="flex cursor-pointer list-none flex-wrap items-baseline gap-x-2 rounded-lg px-4 py-2 text-sm hover:bg-slate-50 [&::-webkit-details-marker]:hidden">
-          <span aria-hidden="true" className="inline-block w-3 text-slate-600 transition-transform group-open:rotate-90">
-            ▸
+          <span className="inline-block w-3 self-center text-slate-600 transition-transform group-open:rotate-90">
+            <ChevronRightIcon className="h-3 w-3" />
           </span>{" "}
           <h2 id={headingId} className="inline text-sm font-semibold text-slate-800">
             {section.title}

@@ -1,16 +1,37 @@
 import { SIGNED_NOTE_STATUS, type Note } from "../../../../contract/clinic-api/note.ts";
+import { describeAiReview } from "../ai-review.ts";
+import { taskElementId } from "../note-outline.ts";
+import { noteStatusText } from "../reading/note-format.ts";
 
 // The "Ready to sign" checklist (issue 7): what stands between the note and
 // the clinician's signature in the EHR. Two kinds of item:
 // - "save": typed text the EHR does not have yet (unsaved or failed changes,
 //   a conflict to settle). Only saving clears it.
-// - "review": AI issues, empty sections a signer usually fills, tasks still
-//   open. Tandem cannot change these (the service writes only four fields and
+// - "review": the EHR's AI review (issues found, not finished, or a result
+//   Tandem does not know), empty sections a signer usually fills, empty
+//   fields Tandem can write, tasks still open. Tandem cannot change these (the service writes only four fields and
 //   has no task read), so the clinician looks and marks each one reviewed; a
 //   mark holds only while the thing it was given for is unchanged (its key).
+//   The AI review's issues live in the EHR only (the service gives a count),
+//   so that item sends the clinician there and links to nothing here; every
+//   other item links to each thing it names (issue 14, defect 2).
+// - "service": the service's own state of the note is not "awaiting
+//   signature" (in progress, or a state Tandem does not know). No mark clears
+//   it: "ready" is said only when the service's state and the checklist agree.
 // The note is ready when no item needs anything.
 
-export type ChecklistItemKind = "save" | "review";
+/** The one state in which the EHR takes a signature (seed 000: `awaiting_sign`). */
+export const AWAITING_SIGN_STATUS = "awaiting_sign";
+/** The draft notice (draft-restore-notice.tsx): where unsaved text from earlier waits for Restore or Discard. */
+export const DRAFT_NOTICE_ID = "draft-restore-notice";
+
+export type ChecklistItemKind = "save" | "review" | "service";
+
+export interface ChecklistLink {
+  /** The element the link goes to. */
+  targetId: string;
+  label: string;
+}
 
 export interface ChecklistItem {
   /** Stable for what it is about: a review mark is stored under it. */
@@ -18,9 +39,8 @@ export interface ChecklistItem {
   kind: ChecklistItemKind;
   title: string;
   detail: string;
-  /** The element the item's link goes to. */
-  targetId: string;
-  linkLabel: string;
+  /** Where in the note the item can be seen to; none when it is only in the EHR. */
+  links: readonly ChecklistLink[];
   /** Needs saving, or not yet marked reviewed. */
   needsAction: boolean;
 }
@@ -38,18 +58,35 @@ export interface SignOffInput {
   emptySignerSections: readonly { id: string; title: string }[];
   /** Writable fields with text the EHR does not have yet. */
   unsavedFields: readonly { label: string; inputId: string }[];
+  /** Writable fields with no text, in note order; empty when the note cannot be edited here. */
+  emptyFields: readonly { label: string; inputId: string; sectionId: string }[];
   /** A save failed or a conflict waits for a choice. */
   saveProblem: string | null;
+  /** Unsaved text from earlier (a reload, a crash) waits for Restore or Discard. */
+  hasWaitingDraft: boolean;
   /** Tasks created through Tandem that are still open. */
   openTasks: readonly { id: string; description: string }[];
   /** Keys of the items the clinician marked reviewed. */
   reviewed: ReadonlySet<string>;
 }
 
-export const AI_REVIEW_TARGET_ID = "note-ai-review";
-export const TASKS_TARGET_ID = "section-tasks";
-
 const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
+
+/** "A", "A and B", "A, B and C". */
+function listOfNames(names: readonly string[]): string {
+  return names.length <= 1 ? (names[0] ?? "") : `${names.slice(0, -1).join(", ")} and ${names.at(-1) ?? ""}`;
+}
+
+const TASK_LINK_LENGTH = 48;
+
+/** "Go to task: Call the lab about the biopsy…": enough of the description to tell tasks apart. */
+function taskLinkLabel(description: string): string {
+  const text = description.trim().replace(/\s+/g, " ");
+  if (text.length <= TASK_LINK_LENGTH) return `Go to task: ${text || "(no description)"}`;
+  const cut = text.slice(0, TASK_LINK_LENGTH - 1);
+  const wordEnd = cut.lastIndexOf(" ");
+  return `Go to task: ${(wordEnd > TASK_LINK_LENGTH / 2 ? cut.slice(0, wordEnd) : cut).trimEnd()}…`;
+}
 
 export function buildSignOffChecklist(input: SignOffInput): SignOffChecklist {
   const { note } = input;
@@ -58,30 +95,46 @@ export function buildSignOffChecklist(input: SignOffInput): SignOffChecklist {
   }
   const items: ChecklistItem[] = [];
 
-  const firstUnsaved = input.unsavedFields[0];
-  if (input.saveProblem !== null || firstUnsaved) {
+  if (note.status !== AWAITING_SIGN_STATUS) {
     items.push({
-      key: "save",
-      kind: "save",
-      title: input.saveProblem ?? `${plural(input.unsavedFields.length, "field has", "fields have")} unsaved changes`,
-      detail: input.unsavedFields.length > 0 ? `Save ${input.unsavedFields.map((field) => field.label).join(", ")} so the EHR has your text before you sign.` : "Settle this so the EHR has your text before you sign.",
-      targetId: firstUnsaved?.inputId ?? "note-save-status",
-      linkLabel: firstUnsaved ? `Go to ${firstUnsaved.label}` : "Go to the save status",
+      key: `service:${note.status}`,
+      kind: "service",
+      title: `The EHR says this note is ${noteStatusText(note.status).toLowerCase()}`,
+      detail: "It is not awaiting signature there yet: finish it in the EHR. Tandem shows the state the clinic data service reports, which can lag the EHR by a few minutes.",
+      links: [{ targetId: "note-status", label: "Go to the note's status" }],
       needsAction: true,
     });
   }
 
-  if (note.aiIssueCount > 0) {
-    const key = `ai:${note.aiStatus}:${note.aiIssueCount}:${note.version}`;
+  if (input.hasWaitingDraft) {
     items.push({
-      key,
-      kind: "review",
-      title: `${plural(note.aiIssueCount, "AI issue", "AI issues")} to review`,
-      detail: "The EHR's AI review found issues in this note. Look at them in the EHR before signing.",
-      targetId: AI_REVIEW_TARGET_ID,
-      linkLabel: "Go to the AI review",
-      needsAction: !input.reviewed.has(key),
+      key: "draft",
+      kind: "save",
+      title: "Unsaved text from earlier is waiting",
+      detail: "Restore it and save, or discard it, so nothing you typed is left out of the note.",
+      links: [{ targetId: DRAFT_NOTICE_ID, label: "Go to the unsaved text" }],
+      needsAction: true,
     });
+  }
+
+  if (input.saveProblem !== null || input.unsavedFields.length > 0) {
+    items.push({
+      key: "save",
+      kind: "save",
+      title: input.saveProblem ?? `${plural(input.unsavedFields.length, "field has", "fields have")} unsaved changes`,
+      detail: input.unsavedFields.length > 0 ? `Save ${listOfNames(input.unsavedFields.map((field) => field.label))} so the EHR has your text before you sign.` : "Settle this so the EHR has your text before you sign.",
+      links:
+        input.unsavedFields.length > 0
+          ? input.unsavedFields.map((field) => ({ targetId: field.inputId, label: `Go to ${field.label}` }))
+          : [{ targetId: "note-save-status", label: "Go to the save status" }],
+      needsAction: true,
+    });
+  }
+
+  const aiReview = describeAiReview(note.aiStatus, note.aiIssueCount);
+  if (aiReview.needsReview) {
+    const key = `ai:${note.aiStatus}:${note.aiIssueCount}:${note.version}`;
+    items.push({ key, kind: "review", title: aiReview.finding, detail: aiReview.advice, links: [], needsAction: !input.reviewed.has(key) });
   }
 
   for (const section of input.emptySignerSections) {
@@ -91,8 +144,22 @@ export function buildSignOffChecklist(input: SignOffInput): SignOffChecklist {
       kind: "review",
       title: `${section.title} is empty`,
       detail: "Signers usually fill this section. Complete it in the EHR, or confirm it is not needed for this visit.",
-      targetId: section.id,
-      linkLabel: `Go to ${section.title}`,
+      links: [{ targetId: section.id, label: `Go to ${section.title}` }],
+      needsAction: !input.reviewed.has(key),
+    });
+  }
+
+  // A field inside a section already listed as empty is named by that item.
+  const listedSections = new Set(input.emptySignerSections.map((section) => section.id));
+  const emptyFields = input.emptyFields.filter((field) => !listedSections.has(field.sectionId));
+  if (emptyFields.length > 0) {
+    const key = `empty-fields:${emptyFields.map((field) => field.inputId).join(",")}`;
+    items.push({
+      key,
+      kind: "review",
+      title: `${listOfNames(emptyFields.map((field) => field.label))} ${emptyFields.length === 1 ? "is" : "are"} empty`,
+      detail: "Write what the visit needs here, or confirm it can stay empty.",
+      links: emptyFields.map((field) => ({ targetId: field.inputId, label: `Go to ${field.label}` })),
       needsAction: !input.reviewed.has(key),
     });
   }
@@ -104,8 +171,7 @@ export function buildSignOffChecklist(input: SignOffInput): SignOffChecklist {
       kind: "review",
       title: `${plural(input.openTasks.length, "task is", "tasks are")} still open`,
       detail: "Tasks created through Tandem on this note have not been completed. A note can be signed with open tasks; check that is what you want.",
-      targetId: TASKS_TARGET_ID,
-      linkLabel: "Go to tasks",
+      links: input.openTasks.map((task) => ({ targetId: taskElementId(task.id), label: taskLinkLabel(task.description) })),
       needsAction: !input.reviewed.has(key),
     });
   }

@@ -12,6 +12,7 @@ import { MultiSelectPicker } from "../../../components/ui/multi-select-picker.ts
 import { Notice } from "../../../components/ui/notice.tsx";
 import { Skeleton } from "../../../components/ui/skeleton.tsx";
 import { useTimeDisplay } from "../../../lib/use-time-display.tsx";
+import { taskElementId, TASKS_ID } from "../note-outline.ts";
 import type { PeopleDirectory } from "../reading/people.ts";
 import {
   assigneeOptions,
@@ -30,6 +31,7 @@ import {
   type TaskFormDraft,
   type TaskFormErrors,
 } from "./task-form-model.ts";
+import { CheckIcon, CrossIcon } from "../../../components/ui/icons.tsx";
 
 // The note's tasks: those Tandem created (the service has no task read, and
 // the panel says so) and the form that creates one in the EHR. The acting
@@ -63,7 +65,8 @@ function TaskItem({ task, timezone, people }: { task: Task; timezone: string; pe
   const sync = syncStatusOf(task.syncStatus);
   const isOpen = isTaskOpen(task);
   return (
-    <li data-testid="note-task" data-task-id={task.id} className={`rounded-lg border border-slate-200 p-3 ${isOpen ? "bg-white" : "bg-slate-50"}`}>
+    // Focusable from the sign-off panel's link to an open task.
+    <li id={taskElementId(task.id)} tabIndex={-1} data-testid="note-task" data-task-id={task.id} className={`scroll-mt-4 rounded-lg border border-slate-200 p-3 ${isOpen ? "bg-white" : "bg-slate-50"}`}>
       <p className="text-sm break-words whitespace-pre-wrap text-slate-900">{task.notes}</p>
       <dl className="mt-2 grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-1 text-xs text-slate-700">
         <dt className="font-medium">Assigned to</dt>
@@ -247,7 +250,7 @@ function TaskCreateForm({ noteId }: { noteId: string }) {
           />
           {errors.description ? (
             <p id={`${id}-description-error`} className="mt-1 text-sm text-red-700">
-              <span aria-hidden="true">× </span>
+              <CrossIcon className="mr-1 h-[1em] w-[1em]" />
               {errors.description}
             </p>
           ) : null}
@@ -289,7 +292,7 @@ function TaskCreateForm({ noteId }: { noteId: string }) {
       <p aria-live="polite" aria-atomic="true" className="text-sm text-slate-700">
         {announcement.text ? (
           <span key={announcement.id}>
-            <span aria-hidden="true">✓ </span>
+            <CheckIcon className="mr-1 h-[1em] w-[1em]" />
             {announcement.text}
           </span>
         ) : null}
@@ -301,7 +304,7 @@ function TaskCreateForm({ noteId }: { noteId: string }) {
 export function TaskPanel({ noteId, readOnlyReason, timezone, people }: TaskPanelProps) {
   const id = useId();
   return (
-    <section id="section-tasks" data-testid="task-panel" aria-labelledby={`${id}-heading`} className="scroll-mt-4 space-y-3 rounded-lg border border-slate-200 bg-white p-4">
+    <section id={TASKS_ID} data-testid="task-panel" aria-labelledby={`${id}-heading`} className="scroll-mt-4 space-y-3 rounded-lg border border-slate-200 bg-white p-4">
       <h2 id={`${id}-heading`} className="text-base font-semibold">
         Tasks
       </h2>

@@ -1,0 +1,24 @@
+import { describe, expect, it } from "vitest";
+import { buildNoteOutline, IMAGES_ID, SIGN_OFF_ID, SUMMARY_ID, TASKS_ID } from "./note-outline.ts";
+import { buildNoteFixture } from "./reading/note-fixture.ts";
+import { NOTE_SECTIONS } from "./reading/note-sections.ts";
+
+describe("buildNoteOutline", () => {
+  it("lists every part of the note view top to bottom, tasks and images included", () => {
+    const outline = buildNoteOutline(buildNoteFixture(), { tasks: 2, images: 0 });
+    expect(outline.entries.map((entry) => entry.id)).toEqual([SUMMARY_ID, SIGN_OFF_ID, ...NOTE_SECTIONS.map((section) => section.id), TASKS_ID, IMAGES_ID]);
+    expect(outline.entries.at(-2)).toEqual({ id: TASKS_ID, title: "Tasks", marker: "(2)", isEmpty: false });
+    expect(outline.entries.at(-1)).toEqual({ id: IMAGES_ID, title: "Images", marker: "(none)", isEmpty: true });
+  });
+
+  it("marks empty sections in text and counts the ones with content", () => {
+    const outline = buildNoteOutline(buildNoteFixture(), { tasks: null, images: null });
+    expect(outline.entries.filter((entry) => entry.marker === "(empty)").map((entry) => entry.id)).toEqual(["section-addenda"]);
+    expect(outline.summary).toBe(`${NOTE_SECTIONS.length - 1} of ${NOTE_SECTIONS.length} sections with content`);
+  });
+
+  it("says nothing about a count it does not know yet", () => {
+    const outline = buildNoteOutline(buildNoteFixture(), { tasks: null, images: null });
+    expect(outline.entries.filter((entry) => entry.id === TASKS_ID || entry.id === IMAGES_ID).map((entry) => entry.marker)).toEqual([null, null]);
+  });
+});
