@@ -12,7 +12,7 @@ import { percentile, round } from "./measure.ts";
 // Issue 15 item 1: one organization hammering the service while another
 // organization's users do their ordinary work. The emulator and one BFF run
 // as their own processes with production settings (the key's 1000 requests
-// per 60 s, UPSTREAM_USER_LIMIT 120 per user), the load in this process.
+// per 60 s, UPSTREAM_USER_LIMIT 200 per user), the load in this process.
 // - Org A, hammering: 8 clinicians of org A each alternating reads of their
 //   note and of its images (the review's first pattern; notes are never
 //   cached), 100 requests a second together (6,000 a minute, six times the

@@ -54,7 +54,7 @@ const USER_LIMIT_RULE = "must be a whole number of requests per 60 s, at least 1
 const userLimit = z.pipe(z.string().check(z.regex(/^[1-9]\d{0,6}$/, USER_LIMIT_RULE)), z.transform(Number));
 
 /** Default of UPSTREAM_USER_LIMIT: well above what the SPA asks per minute of its busiest user (ADR 0015). */
-export const DEFAULT_UPSTREAM_USER_LIMIT = 120;
+export const DEFAULT_UPSTREAM_USER_LIMIT = 200;
 
 const rawEnv = z.object({
   PORT: z.optional(port),

@@ -86,9 +86,9 @@ describe("UPSTREAM_RATE_SHARE", () => {
 });
 
 describe("UPSTREAM_USER_LIMIT", () => {
-  it("defaults to 120 per 60 s and takes a whole number of at least 1; anything else is refused naming the variable", () => {
+  it("defaults to 200 per 60 s and takes a whole number of at least 1; anything else is refused naming the variable", () => {
     expect(readBffConfig({}).upstreamUserLimit).toBe(DEFAULT_UPSTREAM_USER_LIMIT);
-    expect(DEFAULT_UPSTREAM_USER_LIMIT).toBe(120);
+    expect(DEFAULT_UPSTREAM_USER_LIMIT).toBe(200);
     expect(readBffConfig({ UPSTREAM_USER_LIMIT: "300" }).upstreamUserLimit).toBe(300);
     for (const bad of ["0", "-1", "1.5", "many", ""]) expect(() => readBffConfig({ UPSTREAM_USER_LIMIT: bad })).toThrow(/UPSTREAM_USER_LIMIT: must be a whole number of requests per 60 s, at least 1/);
   });
