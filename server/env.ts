@@ -49,11 +49,11 @@ const rateShare = z.pipe(
   z.pipe(z.transform(Number), z.number().check(z.refine((share) => share > 0 && share <= 1, RATE_SHARE_RULE))),
 );
 
-// Issue 15 item 1 (ADR 0015): upstream requests one user may make per 60 s, per process.
+// Issue 15 item 1 (ADR 0017): upstream requests one user may make per 60 s, per process.
 const USER_LIMIT_RULE = "must be a whole number of requests per 60 s, at least 1";
 const userLimit = z.pipe(z.string().check(z.regex(/^[1-9]\d{0,6}$/, USER_LIMIT_RULE)), z.transform(Number));
 
-/** Default of UPSTREAM_USER_LIMIT: well above what the SPA asks per minute of its busiest user (ADR 0015). */
+/** Default of UPSTREAM_USER_LIMIT: well above what the SPA asks per minute of its busiest user (ADR 0017). */
 export const DEFAULT_UPSTREAM_USER_LIMIT = 200;
 
 const rawEnv = z.object({

@@ -49,7 +49,7 @@ export interface LimiterOptions {
    */
   share?: number;
   /**
-   * Requests one user may have reach the service per window (ADR 0015); none
+   * Requests one user may have reach the service per window (ADR 0017); none
    * when absent. Needs the client's `requester` to know whose a call is.
    */
   perUser?: number;
@@ -174,6 +174,7 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
   };
 
   async function attempt<R extends ClinicApiRoute>(prepared: PreparedRequest & { route: R }, onSend: () => void): Promise<ReadOutcome<R>> {
+    // Calls made for no organization (the installations list) share the key as one more member.
     await limiter.acquire(prepared.organizationId ?? "app");
     onSend();
     counters.upstreamRequests += 1;

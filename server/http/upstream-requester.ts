@@ -3,7 +3,7 @@ import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "./app-env.ts";
 
 // Whose request a call to the service is made for (issue 15 item 1, ADR
-// 0015): the upstream client's per-user limit counts by it. Set for the rest
+// 0017): the upstream client's per-user limit counts by it. Set for the rest
 // of an /api request once its session is verified, so every route's calls
 // are attributed without each passing the user along; calls made outside a
 // request (installations, webhook processing) belong to no one.
