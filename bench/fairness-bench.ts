@@ -323,6 +323,9 @@ export async function runFairnessBench(): Promise<Record<string, unknown>> {
         requestsPerSecond: round(hammering.requests / seconds, 1),
         okPerSecond: round(ok(hammering) / seconds, 1),
         byStatus: hammering.byStatus,
+        // 429: its users' own limit (UPSTREAM_USER_LIMIT); 503 rate_limited: the organization's share of the key.
+        http429: hammering.byStatus["429"] ?? 0,
+        http503: hammering.byStatus["503"] ?? 0,
         upstream: sampler.figures(ORG_A),
       },
       ordinary: {
