@@ -1,6 +1,6 @@
 // How many live-event streams one token, one user and one organization may
 // hold open on this BFF process. A tab holds one stream, and briefly two
-// while it reconnects; a clinician may have a few tabs. Without caps, 2,000
+// while it reconnects; a user may have many tabs and devices. Without caps, 2,000
 // streams opened with one token were all accepted, each with its timers and
 // subscription.
 
@@ -10,7 +10,7 @@ export interface StreamQuotaLimits {
   perOrganization: number;
 }
 
-export const DEFAULT_STREAM_LIMITS: StreamQuotaLimits = { perToken: 3, perUser: 10, perOrganization: 1000 };
+export const DEFAULT_STREAM_LIMITS: StreamQuotaLimits = { perToken: 3, perUser: 30, perOrganization: 1000 };
 
 export interface StreamOwner {
   organizationId: string;
