@@ -263,6 +263,9 @@ export function useNoteEditor({ noteId, note, initialDraft, canEdit, cannotEditR
         queryClient.setQueryData(noteQuery(noteId).queryKey, { note: saved });
       } catch (error) {
         saveQueued.current = false;
+        // The text did not reach the EHR: keep it in the draft store now, not after the typing debounce,
+        // so a reload or a reopened note a moment later still has it (once the failure is in the state).
+        setTimeout(syncDraft, 0);
         const conflict = noteConflictOf(error);
         if (conflict) {
           dispatch({ type: "saveConflict", details: conflict });
@@ -277,7 +280,7 @@ export function useNoteEditor({ noteId, note, initialDraft, canEdit, cannotEditR
         saving.current = false;
       }
     },
-    [noteId, queryClient],
+    [noteId, queryClient, syncDraft],
   );
 
   const autosaveAllowed = canAutosave(state);
