@@ -2,6 +2,7 @@ import { pathToFileURL } from "node:url";
 import { chromium, type FrameLocator } from "@playwright/test";
 import { startSandboxServers } from "../e2e/support/sandbox-servers.ts";
 import { percentile, round } from "./measure.ts";
+import { CHROMIUM_ARGS, ORG_ID, json, largestNote } from "./sandbox-notes.ts";
 
 // Issue 7 figures, against the emulator with zero latency:
 // - the largest seeded note (by the size of its JSON): time to render in
@@ -11,46 +12,6 @@ import { percentile, round } from "./measure.ts";
 // - the save round trip: the BFF's PATCH /api/notes/:id alone (Node, fresh
 //   token per write, baseline check included), and in Chromium from Save to
 //   "Saved" shown; medians.
-
-const ORG_ID = "3b0f6a2e-5d41-4c8a-9e7b-1f2d3c4b5a61";
-/** The sandbox data key, to find the largest note (bench code only, never a browser). */
-const DATA_KEY = "svc_dev_ak_5a0d1e2f3a4b5c6d7e8f90a1b2c3d4e5";
-const CHROMIUM_ARGS = ["--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic", "--disable-gpu"];
-
-interface SandboxNote {
-  id: string;
-  status: string;
-  patientId: string;
-  assignedProviderIds: string[];
-}
-
-interface SandboxUser {
-  id: string;
-  roles: string[];
-  hidden: boolean;
-}
-
-async function json<T>(url: string, init?: RequestInit): Promise<T> {
-  const response = await fetch(url, init);
-  if (!response.ok) throw new Error(`${url}: ${response.status} ${await response.text()}`);
-  return (await response.json()) as T;
-}
-
-/** The unsigned note with the most text, and a physician to open it as. */
-async function largestNote(emulatorUrl: string): Promise<{ note: SandboxNote; userId: string; bytes: number }> {
-  const { notes } = await json<{ notes: SandboxNote[] }>(`${emulatorUrl}/_sandbox/ehr/${ORG_ID}/notes`);
-  const { users } = await json<{ users: SandboxUser[] }>(`${emulatorUrl}/_sandbox/ehr/${ORG_ID}/users`);
-  const physician = users.find((user) => user.roles.includes("Physician") && !user.hidden);
-  if (!physician) throw new Error("no physician");
-  let best: { note: SandboxNote; bytes: number } | null = null;
-  for (const note of notes.filter((candidate) => candidate.status !== "signed")) {
-    const response = await fetch(`${emulatorUrl}/v1/notes/${note.id}`, { headers: { authorization: `Bearer ${DATA_KEY}`, "x-organization-id": ORG_ID } });
-    const bytes = (await response.text()).length;
-    if (!best || bytes > best.bytes) best = { note, bytes };
-  }
-  if (!best) throw new Error("no unsigned note");
-  return { ...best, userId: physician.id };
-}
 
 const noteReady = (app: FrameLocator) => app.locator('[data-testid="note-view"][data-state="ready"]').waitFor({ timeout: 60_000 });
 

@@ -3,6 +3,7 @@ import { performance } from "node:perf_hooks";
 import { chromium } from "@playwright/test";
 import { startSandboxServers } from "../e2e/support/sandbox-servers.ts";
 import { percentile, round } from "./measure.ts";
+import { CHROMIUM_ARGS, ORG_ID, json, largestNote, upstreamHeaders } from "./sandbox-notes.ts";
 
 // Issue 14 figure "open a previously seen note to what-changed drawn", against
 // the emulator with zero latency, on the largest unsigned seeded note: the
@@ -12,46 +13,6 @@ import { percentile, round } from "./measure.ts";
 // in "Changed since you last looked" (and, in the same runs, to the note
 // drawn, so the panel's own cost shows); then the BFF's
 // GET /api/notes/:id/changes alone (Node, over loopback). p50 and p95.
-
-const ORG_ID = "3b0f6a2e-5d41-4c8a-9e7b-1f2d3c4b5a61";
-/** The sandbox data key, to find the largest note and to change it as another client (bench code only, never a browser). */
-const DATA_KEY = "svc_dev_ak_5a0d1e2f3a4b5c6d7e8f90a1b2c3d4e5";
-const CHROMIUM_ARGS = ["--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic", "--disable-gpu"];
-
-interface SandboxNote {
-  id: string;
-  status: string;
-  patientId: string;
-}
-
-interface SandboxUser {
-  id: string;
-  roles: string[];
-  hidden: boolean;
-}
-
-async function json<T>(url: string, init?: RequestInit): Promise<T> {
-  const response = await fetch(url, init);
-  if (!response.ok) throw new Error(`${url}: ${response.status} ${await response.text()}`);
-  return (await response.json()) as T;
-}
-
-const upstreamHeaders = { authorization: `Bearer ${DATA_KEY}`, "x-organization-id": ORG_ID };
-
-/** The unsigned note with the most text, and a physician to open it as. */
-async function largestNote(emulatorUrl: string): Promise<{ note: SandboxNote; userId: string; bytes: number }> {
-  const { notes } = await json<{ notes: SandboxNote[] }>(`${emulatorUrl}/_sandbox/ehr/${ORG_ID}/notes`);
-  const { users } = await json<{ users: SandboxUser[] }>(`${emulatorUrl}/_sandbox/ehr/${ORG_ID}/users`);
-  const physician = users.find((user) => user.roles.includes("Physician") && !user.hidden);
-  if (!physician) throw new Error("no physician");
-  let best: { note: SandboxNote; bytes: number } | null = null;
-  for (const note of notes.filter((candidate) => candidate.status !== "signed")) {
-    const bytes = (await (await fetch(`${emulatorUrl}/v1/notes/${note.id}`, { headers: upstreamHeaders })).text()).length;
-    if (!best || bytes > best.bytes) best = { note, bytes };
-  }
-  if (!best) throw new Error("no unsigned note");
-  return { ...best, userId: physician.id };
-}
 
 export async function runNoteChangesBench(runs = 20): Promise<Record<string, unknown>> {
   // Benchmarks run the browser on real time, so the sandbox starts at the real instant.
