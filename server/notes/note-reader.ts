@@ -17,9 +17,8 @@ export interface NoteReader {
 
 export function createNoteReader(deps: { clinic: ClinicClient; noteStates: NoteStateRepository; now: () => number; onLearnedSigned?: (organizationId: string, noteId: string) => void }): NoteReader {
   const learnSigned = async (organizationId: string, noteId: string, source: NoteStateRecord["source"]) => {
-    if ((await deps.noteStates.get(organizationId, noteId)) !== null) return;
-    await deps.noteStates.recordSigned(organizationId, noteId, source, deps.now());
-    deps.onLearnedSigned?.(organizationId, noteId);
+    // One statement decides whether this is news: the insert that did not conflict.
+    if (await deps.noteStates.recordSigned(organizationId, noteId, source, deps.now())) deps.onLearnedSigned?.(organizationId, noteId);
   };
   return {
     read: async (organizationId, noteId) => {

@@ -23,10 +23,12 @@ export function createNoteStateRepository(db: StoreDatabase): NoteStateRepositor
   return {
     async recordSigned(organizationId, noteId, learnedFrom, at) {
       // The first word stands: signing happens once, and when Tandem first learned it is what the docs quote.
-      await db
+      const inserted = await db
         .insert(noteStates)
         .values({ organizationId, noteId, status: "signed", source: learnedFrom, learnedAt: dateFromEpochMs(at, "at") })
-        .onConflictDoNothing();
+        .onConflictDoNothing()
+        .returning({ noteId: noteStates.noteId });
+      return inserted.length > 0;
     },
 
     async get(organizationId, noteId) {

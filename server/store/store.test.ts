@@ -501,8 +501,8 @@ describe.each(engines)("store on $name", (engine) => {
   describe("note states", () => {
     it("records a signed note once: the first word stands, per organization", async () => {
       expect(await store.noteStates.get(ORG_A, "note-1")).toBeNull();
-      await store.noteStates.recordSigned(ORG_A, "note-1", "write_conflict", BASE);
-      await store.noteStates.recordSigned(ORG_A, "note-1", "read", BASE + 1000);
+      expect(await store.noteStates.recordSigned(ORG_A, "note-1", "write_conflict", BASE)).toBe(true);
+      expect(await store.noteStates.recordSigned(ORG_A, "note-1", "read", BASE + 1000)).toBe(false);
       expect(await store.noteStates.get(ORG_A, "note-1")).toEqual({ organizationId: ORG_A, noteId: "note-1", status: "signed", source: "write_conflict", learnedAt: BASE });
       expect(await store.noteStates.get(ORG_B, "note-1")).toBeNull();
     });

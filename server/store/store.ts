@@ -172,8 +172,8 @@ export interface NoteStateRecord {
 }
 
 export interface NoteStateRepository {
-  /** Records that the note is signed; a second call changes nothing (the first word stands). */
-  recordSigned(organizationId: string, noteId: string, source: NoteStateRecord["source"], at: number): Promise<void>;
+  /** Records that the note is signed; a second call changes nothing (the first word stands) and answers false. */
+  recordSigned(organizationId: string, noteId: string, source: NoteStateRecord["source"], at: number): Promise<boolean>;
   get(organizationId: string, noteId: string): Promise<NoteStateRecord | null>;
 }
 
