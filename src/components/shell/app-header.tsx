@@ -15,7 +15,7 @@ export function AppHeader({ session, organizationName }: { session: Session; org
               {organizationName ?? `Organization ${session.organization.id.slice(0, 8)}`}
             </p>
             <p className="truncate text-xs text-slate-600" data-testid="signed-in-user">
-              {session.user.displayName} <span className="sr-only">role:</span>
+              <bdi>{session.user.displayName}</bdi> <span className="sr-only">role:</span>
               {session.user.roles.map((role) => (
                 <Badge key={role} className="ml-1">
                   {role}

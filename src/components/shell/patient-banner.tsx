@@ -32,8 +32,13 @@ export function PatientBanner({ session }: { session: Session }) {
   return frame(
     <p className="flex flex-wrap items-baseline gap-x-4 gap-y-1">
       <span className="font-semibold" data-testid="patient-name">
-        {patient.lastName}, {patient.firstName}
-        {patient.middleName ? ` ${patient.middleName}` : ""}
+        <bdi>{patient.lastName}</bdi>, <bdi>{patient.firstName}</bdi>
+        {patient.middleName ? (
+          <>
+            {" "}
+            <bdi>{patient.middleName}</bdi>
+          </>
+        ) : null}
       </span>
       {patient.dateOfBirth ? (
         <span>

@@ -9,6 +9,7 @@ import { ApiErrorNotice } from "../../components/shell/api-error-notice.tsx";
 import { useCurrentFacility } from "../../components/shell/current-facility.tsx";
 import { Notice } from "../../components/ui/notice.tsx";
 import { Skeleton } from "../../components/ui/skeleton.tsx";
+import { isolateText } from "../../lib/bidi.ts";
 import { formatLocalDay } from "../../lib/time-format.ts";
 import { useTimeDisplay, useUserTimeSettings } from "../../lib/use-time-display.tsx";
 import { zoneAbbreviation } from "../../lib/zoned-clock.ts";
@@ -109,9 +110,10 @@ export function AvailabilityView() {
 
   // Names: providers (raw UUIDs in the picker, `prv_` in templates) and appointment types.
   const providerNames = useMemo(() => new Map((providers.data?.providers ?? []).map((provider) => [idKey(provider.id), provider])), [providers.data]);
-  const providerName = useCallback((key: string) => providerNames.get(key)?.displayName ?? "Unlisted provider", [providerNames]);
-  const providerShortName = useCallback((key: string) => providerNames.get(key)?.lastName ?? "Unlisted", [providerNames]);
-  const typeNames = useMemo(() => new Map((types.data?.appointmentTypes ?? []).map((type) => [idKey(type.id), type.name])), [types.data]);
+  // EHR names go into sentences and labels: isolated, so a right-to-left or overriding name cannot reorder them.
+  const providerName = useCallback((key: string) => isolateText(providerNames.get(key)?.displayName ?? "Unlisted provider"), [providerNames]);
+  const providerShortName = useCallback((key: string) => isolateText(providerNames.get(key)?.lastName ?? "Unlisted"), [providerNames]);
+  const typeNames = useMemo(() => new Map((types.data?.appointmentTypes ?? []).map((type) => [idKey(type.id), isolateText(type.name)])), [types.data]);
 
   const providerKey = filters?.providerId ? idKey(filters.providerId) : null;
   const showInactive = filters?.showInactive ?? false;
@@ -166,7 +168,7 @@ export function AvailabilityView() {
   }
 
   const selectedProviderName = providerKey ? providerName(providerKey) : null;
-  const facilityName = facility?.name ?? "this facility";
+  const facilityName = facility ? isolateText(facility.name) : "this facility";
 
   return (
     <ViewFrame onKeyDown={onViewKeyDown}>
@@ -257,7 +259,7 @@ function describeTemplate(
   const ruleText = describeRecurrenceSafely(template.recurrence, template.timezone, { currentYear: context.currentYear, today: context.today });
   const end = describeEnd(template.recurrence, template.timezone, { currentYear: context.currentYear });
   return {
-    name: template.name,
+    name: isolateText(template.name),
     providerName: context.providerName,
     providerShortName: context.providerShortName,
     ruleText,

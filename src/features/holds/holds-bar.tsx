@@ -16,6 +16,7 @@ import type { HoldOutcome } from "./held-slots-controller.ts";
 import { useHolds } from "./holds-provider.tsx";
 import { SelectionPanel } from "./selection-panel.tsx";
 import { CheckIcon } from "../../components/ui/icons.tsx";
+import { isolateText } from "../../lib/bidi.ts";
 
 // "You are holding …": the user's holds at the foot of every view, with the
 // slot being chosen above them and the latest outcome (booked, expired,
@@ -28,7 +29,7 @@ function useOpenPatientName(patientId: string | null): string | null {
   const canRead = session.data?.capabilities.canReadPatients ?? false;
   const patient = useQuery({ ...contextPatientQuery(patientId ?? ""), enabled: patientId !== null && canRead });
   if (!patient.data) return null;
-  return `${patient.data.patient.lastName}, ${patient.data.patient.firstName}`;
+  return isolateText(`${patient.data.patient.lastName}, ${patient.data.patient.firstName}`);
 }
 
 export function HoldsBar() {

@@ -1,4 +1,5 @@
 import { hasText, readableValue } from "./reading/note-format.ts";
+import { isolateText } from "../../lib/bidi.ts";
 
 // What the EHR's AI review of the note says, in plain words, and what the
 // clinician should do about it. The service gives two fields only: `aiStatus`
@@ -61,7 +62,7 @@ export function describeAiReview(aiStatus: string, aiIssueCount: number): AiRevi
       const advice = "Check the AI review in the EHR before signing.";
       if (!hasText(status)) return { state: "unknown", label: "No result given", finding: "The EHR gives no result for its AI review of this note.", advice, needsReview: true };
       const named = readableValue(status);
-      return { state: "unknown", label: named, finding: `The EHR reports “${named}” for its AI review of this note, which Tandem does not recognise.`, advice, needsReview: true };
+      return { state: "unknown", label: named, finding: `The EHR reports “${isolateText(named)}” for its AI review of this note, which Tandem does not recognise.`, advice, needsReview: true };
     }
   }
 }

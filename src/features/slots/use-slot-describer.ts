@@ -6,6 +6,7 @@ import { localDateOf } from "../../../contract/time/zoned-time.ts";
 import { appointmentTypesQuery, facilitiesQuery, providersQuery } from "../../api/directory-queries.ts";
 import { sessionQuery } from "../../api/session-query.ts";
 import { useCurrentFacility } from "../../components/shell/current-facility.tsx";
+import { isolateText } from "../../lib/bidi.ts";
 import { rawId } from "../../lib/raw-id.ts";
 import { useUserTimeSettings } from "../../lib/use-time-display.tsx";
 import { formatLocalDay, formatSlotTimeInText, slotAccessibleName, slotPhrase } from "./slot-text.ts";
@@ -40,6 +41,9 @@ export interface AppointmentTypeOption {
 
 export const appointmentTypeOf = (types: readonly AppointmentTypeOption[], id: string) => types.find((candidate) => rawId(candidate.id) === rawId(id));
 
+/** EHR names go into sentences: isolated, so a right-to-left or overriding name cannot reorder them. */
+const isolatedOrUndefined = (name: string | undefined) => (name === undefined ? undefined : isolateText(name));
+
 export function useSlotDescriber() {
   const { facility } = useCurrentFacility();
   const session = useQuery(sessionQuery());
@@ -54,8 +58,8 @@ export function useSlotDescriber() {
   const facilityList = useMemo((): { id: string; name: string; timezone: string; city?: string }[] => facilities.data?.facilities ?? session.data?.facilities ?? [], [facilities.data, session.data]);
   const facilityById = useMemo(() => new Map(facilityList.map((candidate) => [rawId(candidate.id), candidate])), [facilityList]);
   /** The pickers' name, or undefined for a provider they leave out (hidden). */
-  const listedProviderName = useCallback((providerId: string) => providerById.get(rawId(providerId))?.displayName, [providerById]);
-  const listedFacilityName = useCallback((facilityId: string) => facilityById.get(rawId(facilityId))?.name, [facilityById]);
+  const listedProviderName = useCallback((providerId: string) => isolatedOrUndefined(providerById.get(rawId(providerId))?.displayName), [providerById]);
+  const listedFacilityName = useCallback((facilityId: string) => isolatedOrUndefined(facilityById.get(rawId(facilityId))?.name), [facilityById]);
   const providerName = useCallback((providerId: string) => listedProviderName(providerId) ?? "Unlisted provider", [listedProviderName]);
   const facilityName = useCallback((facilityId: string) => listedFacilityName(facilityId) ?? "Unlisted facility", [listedFacilityName]);
   const fallbackZone = facility?.timezone ?? userZone;
@@ -70,7 +74,7 @@ export function useSlotDescriber() {
       day: (slot) => formatLocalDay(dateOf(slot), reader, { short: true }),
       providerName,
       facilityName,
-      appointmentTypeName: (request) => `${appointmentTypeOf(appointmentTypes, request.appointmentTypeId)?.name ?? "Appointment"}${request.isNewPatient ? " (new patient)" : ""}`,
+      appointmentTypeName: (request) => `${isolateText(appointmentTypeOf(appointmentTypes, request.appointmentTypeId)?.name ?? "Appointment")}${request.isNewPatient ? " (new patient)" : ""}`,
     };
   }, [zoneOf, providerName, facilityName, appointmentTypes, reader]);
 

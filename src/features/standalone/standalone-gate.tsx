@@ -88,7 +88,7 @@ function OrganizationPicker({ signedIn, onChosen }: { signedIn: SignedIn; onChos
       }}
     >
       <h1 className="text-xl font-semibold text-slate-900">Choose an organization</h1>
-      <p className="text-sm text-slate-700">Signed in as {signedIn.user.displayName}. You shared these organizations with Tandem.</p>
+      <p className="text-sm text-slate-700">Signed in as <bdi>{signedIn.user.displayName}</bdi>. You shared these organizations with Tandem.</p>
       <fieldset aria-labelledby={legendId} className="space-y-2">
         <legend id={legendId} className="sr-only">
           Organization

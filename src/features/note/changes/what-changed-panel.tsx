@@ -82,7 +82,7 @@ function FieldText({ term, text, testId, tone }: { term: string; text: string; t
   return (
     <div className={`min-w-0 rounded border-l-4 px-2 py-1 ${tone}`}>
       <dt className="text-xs font-semibold tracking-wide uppercase">{term}</dt>
-      <dd data-testid={testId} className={`break-words whitespace-pre-wrap ${isEmpty ? "italic" : ""}`}>
+      <dd data-testid={testId} data-user-text="" className={`break-words whitespace-pre-wrap ${isEmpty ? "italic" : ""}`}>
         {isEmpty ? "(empty)" : text}
       </dd>
     </div>

@@ -1,5 +1,6 @@
 import { ApiError } from "../../../api/bff-client.ts";
 import { isEhrFailure } from "../../../api/note-queries.ts";
+import { isolateText } from "../../../lib/bidi.ts";
 
 // The words the images panel shows: an image's size, type and status, and
 // what a failed delete means. Pure, so they are tested.
@@ -75,7 +76,8 @@ export function imageStatusText(status: string): string {
  */
 export function imageName(image: { fileName: string; mimeType: string; sizeKb: number }): string {
   const fileName = image.fileName.trim();
-  if (fileName !== "") return fileName;
+  // Isolated: the name goes into sentences ("Delete <name>?"), and a file name can carry an override.
+  if (fileName !== "") return isolateText(fileName);
   const type = image.mimeType.trim() === "" ? "image" : imageTypeText(image.mimeType);
   const size = formatImageSize(image.sizeKb);
   return size === "Size unknown" ? `Untitled ${type}` : `Untitled ${type} (${size})`;

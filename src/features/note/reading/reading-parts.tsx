@@ -18,7 +18,7 @@ export function FieldList({ fields, className = "" }: { fields: readonly (Field 
       {shown.map((field, index) => (
         <div key={`${index}-${field.label}`} className="contents">
           <dt className="font-medium text-slate-700">{field.label}</dt>
-          <dd className="min-w-0 break-words whitespace-pre-line text-slate-900">{field.value}</dd>
+          <dd data-user-text="" className="min-w-0 break-words whitespace-pre-line text-slate-900">{field.value}</dd>
         </div>
       ))}
     </dl>
@@ -28,7 +28,7 @@ export function FieldList({ fields, className = "" }: { fields: readonly (Field 
 /** Free text as written in the EHR, line breaks kept; null when blank. */
 export function TextBlock({ text, className = "" }: { text: string | null | undefined; className?: string }) {
   if (!hasText(text)) return null;
-  return <p className={`break-words whitespace-pre-line text-sm text-slate-900 ${className}`}>{text.trim()}</p>;
+  return <p data-user-text="" className={`break-words whitespace-pre-line text-sm text-slate-900 ${className}`}>{text.trim()}</p>;
 }
 
 /** Text or null, for FieldList values. */
@@ -87,7 +87,7 @@ export function LineList({ lines, label }: { lines: readonly string[]; label?: s
   return (
     <ul aria-label={label} className="list-disc space-y-0.5 pl-5 text-sm text-slate-900">
       {shown.map((line, index) => (
-        <li key={`${index}-${line}`} className="break-words whitespace-pre-line">
+        <li key={`${index}-${line}`} data-user-text="" className="break-words whitespace-pre-line">
           {line.trim()}
         </li>
       ))}

@@ -67,7 +67,7 @@ function TaskItem({ task, timezone, people }: { task: Task; timezone: string; pe
   return (
     // Focusable from the sign-off panel's link to an open task.
     <li id={taskElementId(task.id)} tabIndex={-1} data-testid="note-task" data-task-id={task.id} className={`scroll-mt-4 rounded-lg border border-slate-200 p-3 ${isOpen ? "bg-white" : "bg-slate-50"}`}>
-      <p className="text-sm break-words whitespace-pre-wrap text-slate-900">{task.notes}</p>
+      <p data-user-text="" className="text-sm break-words whitespace-pre-wrap text-slate-900">{task.notes}</p>
       <dl className="mt-2 grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-1 text-xs text-slate-700">
         <dt className="font-medium">Assigned to</dt>
         <dd className="break-words">{assigneeSummary(task, people)}</dd>
