@@ -9,6 +9,7 @@ import { TestBrowser, type BrowserPage } from "../../../emulator/oauth/testing/t
 import { ORG_A_ID, ORG_B_ID } from "../../../emulator/world/identities.ts";
 import { createStore } from "../../store/create-store.ts";
 import type { Store } from "../../store/store.ts";
+import { readBffConfig } from "../../env.ts";
 import { createBffHarness, type BffHarness } from "../../test-support/bff-harness.ts";
 
 // Standalone sign-in end to end, in-process: the BFF sends the browser to the
@@ -212,6 +213,23 @@ describe("standalone sign-in", () => {
     expect(mine.soapNote.stickyNote.description).toBe("From outside the EHR");
   });
 
+  it("signs in as an OpenID Connect client: the discovered authorize page with scope openid, the exchange at the discovered token endpoint", async () => {
+    const authorize = new URL((await newBrowser().app.get("/auth/login")).location ?? "");
+    expect(authorize.origin).toBe("http://127.0.0.1:4010");
+    expect(authorize.searchParams.get("scope")).toBe("openid");
+    expect(authorize.searchParams.get("response_type")).toBe("code");
+    expect(authorize.searchParams.get("redirect_uri")).toBe(`${APP}/auth/callback`);
+    const browser = newBrowser();
+    const before = harness.upstreamRequests.length;
+    const back = await throughConsent(browser, findMultiOrgAccount(harness.emulator.emulator.state).id);
+    expect(await callback(browser, back)).toBe("/slots");
+    const sent = harness.upstreamRequests.slice(before);
+    expect(sent).toContain("POST http://127.0.0.1:4010/v3/oauth/token");
+    expect(sent.filter((line) => line.endsWith("/.well-known/openid-configuration")).length).toBeLessThanOrEqual(1);
+    const exchange = harness.upstreamWrites.filter((write) => write.call === "POST /v3/oauth/token").at(-1);
+    expect(Object.fromEntries(new URLSearchParams(exchange?.body ?? ""))).toMatchObject({ grant_type: "authorization_code", redirect_uri: `${APP}/auth/callback`, client_id: "tandem" });
+  });
+
   it("sets its cookies as __Host- cookies: Secure, HttpOnly, SameSite=Lax, Path=/", async () => {
     const browser = newBrowser();
     const response = await harness.bff.app.request("/auth/login");
@@ -222,5 +240,30 @@ describe("standalone sign-in", () => {
     expect(line).toMatch(/; SameSite=Lax/);
     expect(line).not.toMatch(/Domain=/i);
     expect(browser).toBeDefined();
+  });
+});
+
+describe("standalone sign-in without the service's discovery document", () => {
+  let otherStore: Store;
+  let misconfigured: BffHarness;
+
+  beforeAll(async () => {
+    otherStore = await createStore();
+    const base = readBffConfig({});
+    if (!base.standalone) throw new Error("the sandbox has standalone sign-in");
+    misconfigured = await createBffHarness(otherStore, { configOverrides: { standalone: { ...base.standalone, issuer: "http://127.0.0.1:4010/elsewhere" } } });
+  });
+
+  afterAll(async () => {
+    await misconfigured.close();
+    await otherStore.close();
+  });
+
+  it("ends on /signin?error=sign_in_refused, setting no cookie, and says why in the log", async () => {
+    const login = await misconfigured.bff.app.request("/auth/login");
+    expect(login.status).toBe(302);
+    expect(login.headers.get("location")).toBe("/signin?error=sign_in_refused");
+    expect(login.headers.getSetCookie().some((line) => line.startsWith(`${LOGIN_COOKIE}=`) && !line.startsWith(`${LOGIN_COOKIE}=;`))).toBe(false);
+    expect(misconfigured.logLines.join("\n")).toMatch(/discovery document could not be read/);
   });
 });
