@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { JWKS_PATH, OAUTH_TOKEN_PATH, OPENID_CONFIGURATION_PATH } from "../contract/clinic-api/oauth.ts";
+import { JWKS_PATH, OAUTH_TOKEN_PATH, OAUTH_USERINFO_PATH, OPENID_CONFIGURATION_PATH } from "../contract/clinic-api/oauth.ts";
 import type { SeededWorld } from "./world/types.ts";
 import { EmulatorClock } from "./clock.ts";
 import { FaultRegistry } from "./http/faults.ts";
@@ -89,7 +89,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
   const limiter = new RateLimiter(clock, settings.rateLimit, settings.rateLimitWindowSeconds);
   const signingKey = createSigningKeys();
   const deps: RouteDeps = { state, clock, settings };
-  const oauth = createOAuthProvider({ state, clock, settings, signingKey });
+  const oauth = createOAuthProvider({ state, clock, settings, signingKey, faults });
 
   const service = new Hono<ServiceEnv>();
   service.use(assignTraceId);
@@ -136,6 +136,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
   app.route("/_sandbox", domainSandbox);
   app.route("/_sandbox", createSandboxRoutes({ state, clock, faults, limiter, dispatcher, signingKey, settings, signingSecrets, onReset: oauth.reset }));
   app.route("/oauth", oauth.routes);
+  app.route(OAUTH_USERINFO_PATH, oauth.userinfo);
   app.get(OPENID_CONFIGURATION_PATH, (c) => c.json(oauth.discovery, 200, { "Cache-Control": "public, max-age=300" }));
   app.get(JWKS_PATH, async (c) => c.json({ keys: [(await signingKey()).publicJwk] }, 200, { "Cache-Control": "public, max-age=300" }));
   app.get("/healthz", (c) => c.json({ ok: true }));

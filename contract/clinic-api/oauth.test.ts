@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import * as z from "zod/mini";
-import { idTokenClaims, oauthAuthorizeQuery, oauthErrorBody, oauthTokenResponse, oauthTokenRequest } from "./oauth.ts";
+import { idTokenClaims, oauthAuthorizeQuery, oauthErrorBody, oauthTokenResponse, oauthTokenRequest, oauthUserInfo } from "./oauth.ts";
 import { clinicApiResponses } from "./responses.ts";
 
 // The assumed OAuth contract (docs/assumed-contracts.md), as the BFF and the
@@ -52,6 +52,13 @@ describe("OAuth contract", () => {
   it("reads OAuth's error body", () => {
     expect(z.parse(oauthErrorBody, { error: "invalid_grant", error_description: "code has expired" })).toEqual({ error: "invalid_grant", error_description: "code has expired" });
     expect(z.safeParse(oauthErrorBody, { code: "bad_request", message: "m", trace_id: "t" }).success).toBe(false);
+  });
+
+  it("reads userinfo's standard claims, providers and organizations", () => {
+    const info = { sub: USER, email: "a@b.example", email_verified: true, name: "A B", given_name: "A", family_name: "B", providers: [{ organizationId: ORG, providerId: PROVIDER, roles: ["Physician"] }], authorizedOrganizations: [] };
+    expect(z.parse(oauthUserInfo, info)).toEqual(info);
+    const { sub: _sub, ...withoutSub } = info;
+    expect(z.safeParse(oauthUserInfo, withoutSub).success).toBe(false);
   });
 
   it("reads the id_token's claims, nonce optional", () => {

@@ -11,6 +11,8 @@ import { facilityId, providerId, rawUuid } from "./primitives.ts";
 export const OAUTH_AUTHORIZE_PATH = "/oauth/authorize";
 /** Authenticated with the app's data key; no `X-Organization-Id`. */
 export const OAUTH_TOKEN_PATH = "/v3/oauth/token";
+/** OIDC Core 5.3: authenticated with the token response's `access_token`, not a data key. */
+export const OAUTH_USERINFO_PATH = "/v3/oauth/userinfo";
 export const JWKS_PATH = "/.well-known/jwks.json";
 /** OIDC Discovery 1.0 section 4, under the issuer. */
 export const OPENID_CONFIGURATION_PATH = "/.well-known/openid-configuration";
@@ -126,7 +128,7 @@ export type OAuthTokenProfile = z.infer<typeof oauthTokenProfile>;
 
 /** `POST /v3/oauth/token`'s 200: a top-level JSON object (RFC 6749 5.1, OIDC Core 3.1.3.3), not the service's envelope. */
 export const oauthTokenResponse = z.extend(oauthTokenProfile, {
-  /** Opaque; it opens no data call. */
+  /** Opaque; good only at the userinfo endpoint, never for data. */
   access_token: z.string().check(z.minLength(1)),
   token_type: z.literal("Bearer"),
   /** The access token's lifetime in seconds. */
@@ -140,12 +142,33 @@ export type OAuthTokenResponse = z.infer<typeof oauthTokenResponse>;
 export const OAUTH_TOKEN_ERRORS = ["invalid_request", "invalid_client", "invalid_grant", "unsupported_grant_type"] as const;
 export type OAuthTokenError = (typeof OAUTH_TOKEN_ERRORS)[number];
 
-/** An error of the token endpoint (RFC 6749 5.2). A 429 keeps the service's error body. */
+/** An error of the token or userinfo endpoint (RFC 6749 5.2, RFC 6750 3). A 429 keeps the service's error body. */
 export const oauthErrorBody = z.object({
   error: z.string(),
   error_description: z.optional(z.string()),
 });
 export type OAuthErrorBody = z.infer<typeof oauthErrorBody>;
+
+/**
+ * `GET` or `POST /v3/oauth/userinfo` (OIDC Core 5.3.2): the standard claims
+ * and, as of the moment of the call, the user's providers among the
+ * organizations the access token was issued for and those of them whose
+ * installation is still active.
+ */
+export const oauthUserInfo = z.object({
+  /** The account id, the id_token's `sub`. */
+  sub: rawUuid,
+  email: z.string(),
+  email_verified: z.boolean(),
+  name: z.string(),
+  given_name: z.string(),
+  family_name: z.string(),
+  /** The user's current provider (active, with its current roles) in each organization of the token that still has one. */
+  providers: z.array(oauthUserProvider),
+  /** The token's organizations whose installation is still active. */
+  authorizedOrganizations: z.array(authorizedOrganization),
+});
+export type OAuthUserInfo = z.infer<typeof oauthUserInfo>;
 
 /** OIDC Discovery 1.0 section 3: the fields this service publishes (all URLs absolute). */
 export const openIdConfiguration = z.object({
@@ -153,6 +176,7 @@ export const openIdConfiguration = z.object({
   issuer: z.string(),
   authorization_endpoint: z.url(),
   token_endpoint: z.url(),
+  userinfo_endpoint: z.url(),
   jwks_uri: z.url(),
   scopes_supported: z.array(z.string()),
   response_types_supported: z.array(z.string()),

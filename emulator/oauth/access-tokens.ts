@@ -4,7 +4,8 @@ import type { Clock } from "../clock.ts";
 
 // Access tokens of the token response (RFC 6749 5.1): opaque, random, bound
 // to the account and the organizations the exchange authorized, by the
-// emulator's clock. Data calls take a data key, never one of these.
+// emulator's clock. They open the userinfo endpoint and nothing else: data
+// calls take a data key, never one of these.
 
 export interface AccessTokenGrant {
   accountId: string;

@@ -17,6 +17,7 @@ describe("GET /.well-known/openid-configuration", () => {
       issuer: "http://127.0.0.1:4123",
       authorization_endpoint: "http://127.0.0.1:4123/oauth/authorize",
       token_endpoint: "http://127.0.0.1:4123/v3/oauth/token",
+      userinfo_endpoint: "http://127.0.0.1:4123/v3/oauth/userinfo",
       jwks_uri: "http://127.0.0.1:4123/.well-known/jwks.json",
       scopes_supported: ["openid"],
       response_types_supported: ["code"],
@@ -25,12 +26,12 @@ describe("GET /.well-known/openid-configuration", () => {
       id_token_signing_alg_values_supported: ["ES256"],
       code_challenge_methods_supported: ["S256"],
       token_endpoint_auth_methods_supported: ["api_key_bearer"],
-      claims_supported: ["iss", "sub", "aud", "exp", "iat", "nbf", "auth_time", "nonce", "email", "email_verified", "name", "given_name", "family_name"],
+      claims_supported: ["iss", "sub", "aud", "exp", "iat", "nbf", "auth_time", "nonce", "email", "email_verified", "name", "given_name", "family_name", "providers", "authorizedOrganizations"],
       prompt_values_supported: ["none", "login", "consent", "select_account"],
     });
   });
 
-  it("names endpoints that answer: the JWKS, the authorize page and the token endpoint", async () => {
+  it("names endpoints that answer: the JWKS, the authorize page, the token endpoint and userinfo", async () => {
     const document = z.parse(openIdConfiguration, await (await emulator.app.request("/.well-known/openid-configuration")).json());
     const at = (url: string, init?: RequestInit) => emulator.app.request(new URL(url).pathname, init);
     expect((await at(document.jwks_uri)).status).toBe(200);
@@ -39,5 +40,6 @@ describe("GET /.well-known/openid-configuration", () => {
     expect(authorize.status).toBe(400);
     expect(await authorize.text()).toMatch(/client_id is required/);
     expect((await at(document.token_endpoint, { method: "POST" })).headers.get("www-authenticate")).toMatch(/^Bearer realm=/);
+    expect((await at(document.userinfo_endpoint)).headers.get("www-authenticate")).toMatch(/^Bearer realm=/);
   });
 });

@@ -1,5 +1,7 @@
 import type { Hono } from "hono";
 import type { Clock } from "../clock.ts";
+import type { ServiceEnv } from "../http/env.ts";
+import type { FaultRegistry } from "../http/faults.ts";
 import type { EmulatorSettings, ServiceApp } from "../routes/route-deps.ts";
 import type { ServiceState } from "../service/service-state.ts";
 import type { SigningKey } from "../tokens/signing-keys.ts";
@@ -12,24 +14,28 @@ import { IdpSessions } from "./idp-sessions.ts";
 import { loadOAuthClient, type OAuthClient } from "./oauth-client.ts";
 import { PendingAuthorizations } from "./pending-authorizations.ts";
 import { registerOAuthTokenRoute } from "./token-route.ts";
+import { createUserinfoRoutes } from "./userinfo-route.ts";
 
 // The emulator's side of standalone sign-in, assembled: the pages under
 // `/oauth/` (mounted by `emulator/app.ts` on the emulator's origin), the
-// token exchange inside the data pipeline, the discovery document, and a
-// reset that forgets codes, access tokens, sign-in sessions,
+// token exchange inside the data pipeline, userinfo beside it, the discovery
+// document, and a reset that forgets codes, access tokens, sign-in sessions,
 // pending requests and remembered consents.
 
 export interface OAuthProviderDeps {
   state: ServiceState;
   clock: Clock;
-  settings: Pick<EmulatorSettings, "publicUrl" | "appUrl">;
+  settings: Pick<EmulatorSettings, "publicUrl" | "appUrl" | "rateLimitWindowSeconds">;
   signingKey: () => Promise<SigningKey>;
+  faults: FaultRegistry;
 }
 
 export interface OAuthProvider {
   client: OAuthClient;
   /** Mount at `/oauth`. */
   routes: Hono;
+  /** Mount at `OAUTH_USERINFO_PATH`, outside the data pipeline (an access token, not a data key). */
+  userinfo: Hono<ServiceEnv>;
   /** `GET /.well-known/openid-configuration`'s body. */
   discovery: ReturnType<typeof openIdConfiguration>;
   registerTokenRoute: (service: ServiceApp) => void;
@@ -50,6 +56,7 @@ export function createOAuthProvider(deps: OAuthProviderDeps): OAuthProvider {
   return {
     client,
     routes: createAuthorizeRoutes({ state, client, sessions, pending, codes, consents, secureCookies }),
+    userinfo: createUserinfoRoutes({ state, clock, accessTokens, faults: deps.faults, rateLimitWindowSeconds: settings.rateLimitWindowSeconds }),
     discovery: openIdConfiguration(issuer),
     registerTokenRoute: (service) => registerOAuthTokenRoute(service, { state, clock, client, codes, accessTokens, signingKey: deps.signingKey, issuer }),
     reset: () => {

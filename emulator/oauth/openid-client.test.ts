@@ -1,7 +1,7 @@
 import * as oidc from "openid-client";
 import { beforeEach, describe, expect, it } from "vitest";
 import * as z from "zod/mini";
-import { oauthTokenProfile } from "../../contract/clinic-api/oauth.ts";
+import { oauthTokenProfile, oauthUserInfo } from "../../contract/clinic-api/oauth.ts";
 import { createTestEmulator, FULL_KEY } from "../test-support/emulator-client.ts";
 import { ORG_A_ID, ORG_B_ID } from "../world/identities.ts";
 import { findMultiOrgAccount } from "./accounts.ts";
@@ -12,7 +12,7 @@ import { TestBrowser } from "./testing/test-browser.ts";
 // the client authentication the service asks for (the data key as Bearer),
 // signs in against the emulator in-process: discovery, the authorize and
 // consent pages, the callback, the token endpoint with PKCE, state and
-// nonce, the id_token's ES256 signature from the JWKS.
+// nonce, the id_token's ES256 signature from the JWKS, then userinfo.
 
 const ISSUER = "http://127.0.0.1:4010";
 const REDIRECT_URI = "http://localhost:8787/auth/callback";
@@ -39,9 +39,9 @@ describe("openid-client against the emulator", () => {
     return config;
   }
 
-  it("discovers, signs in through the pages, exchanges the code and verifies the id_token", async () => {
+  it("discovers, signs in through the pages, exchanges the code, verifies the id_token and reads userinfo", async () => {
     const config = await discover();
-    expect(config.serverMetadata()).toMatchObject({ issuer: ISSUER, token_endpoint: `${ISSUER}/v3/oauth/token` });
+    expect(config.serverMetadata()).toMatchObject({ issuer: ISSUER, token_endpoint: `${ISSUER}/v3/oauth/token`, userinfo_endpoint: `${ISSUER}/v3/oauth/userinfo` });
     expect(config.serverMetadata().supportsPKCE()).toBe(true);
 
     const verifier = oidc.randomPKCECodeVerifier();
@@ -76,6 +76,10 @@ describe("openid-client against the emulator", () => {
     expect(profile.user.id).toBe(account.id);
     expect(profile.authorizedOrganizations.map((organization) => organization.organizationId)).toEqual([ORG_A_ID, ORG_B_ID]);
 
+    const info = z.parse(oauthUserInfo, await oidc.fetchUserInfo(config, tokens.access_token, account.id));
+    expect(info.sub).toBe(account.id);
+    expect(info.providers).toEqual(profile.user.providers);
+
     // A replayed code is refused with RFC 6749's error, which openid-client reads.
     const replay = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state, expectedNonce: nonce }).then(
       () => null,
@@ -85,7 +89,7 @@ describe("openid-client against the emulator", () => {
     expect(replay).toMatchObject({ error: "invalid_grant", status: 400 });
   });
 
-  it("reads invalid_client's Bearer challenge", async () => {
+  it("reads invalid_client's Bearer challenge, and userinfo's invalid_token", async () => {
     const config = await discover();
     const wrongKey = new oidc.Configuration(config.serverMetadata(), "tandem", { [oidc.clockSkew]: 0 }, (_server, _client, _body, headers) => headers.set("authorization", "Bearer svc_dev_ak_ffffffffffffffffffffffffffffffff"));
     wrongKey[oidc.customFetch] = emulatorFetch;
@@ -97,5 +101,11 @@ describe("openid-client against the emulator", () => {
     expect(refused).toBeInstanceOf(oidc.WWWAuthenticateChallengeError);
     expect(refused).toMatchObject({ status: 401, cause: [{ scheme: "bearer", parameters: { realm: "Clinic Data Service", error: "invalid_client" } }] });
 
+    const userinfo = await oidc.fetchUserInfo(config, "made-up", oidc.skipSubjectCheck).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(userinfo).toBeInstanceOf(oidc.WWWAuthenticateChallengeError);
+    expect(userinfo).toMatchObject({ status: 401, cause: [{ scheme: "bearer", parameters: { error: "invalid_token" } }] });
   });
 });

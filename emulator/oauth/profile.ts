@@ -1,10 +1,10 @@
-import type { AuthorizedOrganization, IdTokenClaims, OAuthUser, OAuthUserProvider } from "../../contract/clinic-api/oauth.ts";
+import type { AuthorizedOrganization, IdTokenClaims, OAuthUser, OAuthUserInfo, OAuthUserProvider } from "../../contract/clinic-api/oauth.ts";
 import { toPrefixedId } from "../../contract/ids.ts";
 import type { OrgState, ServiceState } from "../service/service-state.ts";
 import type { AccountMembership, SandboxAccount } from "./accounts.ts";
 
-// What the token response says about a user, read from the world at the
-// moment of the call. Facilities and providers are v3
+// What the token response and the userinfo endpoint say about a user, read
+// from the world at the moment of the call. Facilities and providers are v3
 // resources, so they carry v3's prefixed ids (seed 000 "Conventions", seed
 // 001 "Versioning"); organizations keep raw UUIDs, as `X-Organization-Id`
 // needs them, and the account is no v3 resource.
@@ -49,7 +49,7 @@ export function tokenUser(account: SandboxAccount, authorized: readonly Authoriz
   };
 }
 
-/** OIDC Core 5.1's standard claims of the account. */
+/** OIDC Core 5.1's standard claims of the account, shared by the id_token and userinfo. */
 export function standardClaims(account: SandboxAccount): Pick<IdTokenClaims, "email" | "email_verified" | "name" | "given_name" | "family_name"> {
   return {
     email: account.email,
@@ -57,5 +57,24 @@ export function standardClaims(account: SandboxAccount): Pick<IdTokenClaims, "em
     name: `${account.firstName} ${account.lastName}`,
     given_name: account.firstName,
     family_name: account.lastName,
+  };
+}
+
+/**
+ * Userinfo (OIDC Core 5.3.2) for the organizations a token was issued for,
+ * as the token response would say it now: those whose installation is still
+ * active, and the account's provider in each of them where it still has an
+ * active one, with its current roles.
+ */
+export function userInfo(state: ServiceState, account: SandboxAccount, organizationIds: readonly string[]): OAuthUserInfo {
+  const active = organizationIds.flatMap((organizationId) => {
+    const org = state.org(organizationId);
+    return org && org.installation.status === "active" ? [org] : [];
+  });
+  return {
+    sub: account.id,
+    ...standardClaims(account),
+    providers: activeMemberships(state, account, organizationIds).map(({ membership }) => userProvider(membership)),
+    authorizedOrganizations: active.map(authorizedOrganization),
   };
 }

@@ -12,7 +12,7 @@ import type { OidcClient } from "./oidc-client.ts";
 // BFF's clock). Then the token response's profile is read with the contract,
 // and the id_token must name the same user.
 
-/** The token response's access token: no data call takes it. Never sent to the browser. */
+/** The token response's access token: it opens the service's userinfo, and nothing else. Never sent to the browser. */
 export interface IssuedAccessToken {
   value: string;
   /** Epoch ms on the BFF's clock; null when the service stated no lifetime. */

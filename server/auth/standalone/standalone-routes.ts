@@ -13,6 +13,7 @@ import { parseJsonBody } from "../../http/validate.ts";
 import type { InstallationRegistry } from "../../installations/installation-registry.ts";
 import type { Logger } from "../../logger.ts";
 import { exchangeCode } from "./code-exchange.ts";
+import { fetchCurrentProfile, type CurrentProfile } from "./current-profile.ts";
 import { createOidcClient } from "./oidc-client.ts";
 import { createSealer, type Sealer } from "./sealed-value.ts";
 import { LOGIN_LIFETIME_MS, loginTransaction, safeReturnPath, sessionFromTokenResponse, standaloneSession, type LoginTransaction, type StandaloneSession } from "./standalone-session.ts";
@@ -37,6 +38,8 @@ export interface StandaloneAuth {
   sessionOf(c: Context): StandaloneSession | null;
   /** Whether a cookie-authenticated write comes from this app's own pages (SameSite=Lax already stops cross-site ones). */
   isSameOriginWrite(c: Context): boolean;
+  /** Who the service says the holder of a sign-in's access token is now (userinfo); `expectedSubject` is the session's `sub`. */
+  fetchCurrentProfile(accessToken: string, expectedSubject?: string): Promise<CurrentProfile>;
   routes: Hono<AppEnv>;
 }
 
@@ -49,7 +52,7 @@ export interface StandaloneDeps {
   installations: InstallationRegistry;
   logger: Logger;
   now: () => number;
-  /** Every request to the service (discovery, token, JWKS); defaults to `fetch`. */
+  /** Every request to the service (discovery, token, JWKS, userinfo); defaults to `fetch`. */
   fetch?: typeof fetch | undefined;
 }
 
@@ -140,7 +143,7 @@ export function createStandaloneAuth(deps: StandaloneDeps): StandaloneAuth {
     }
     if (exchange.profile.authorizedOrganizations.length === 0) return fail(c, "no_organization");
     deleteCookie(c, LOGIN_COOKIE, cookieOptions);
-    // `exchange.accessToken` (value and expiry) stays on the server, never in the browser.
+    // `exchange.accessToken` (value and expiry) stays on the server: it is for re-checking the session through userinfo, never for the browser.
     writeSession(c, sessionFromTokenResponse(exchange.profile, now()));
     return c.redirect(transaction.returnTo, 302);
   });
@@ -187,5 +190,10 @@ export function createStandaloneAuth(deps: StandaloneDeps): StandaloneAuth {
     return c.req.header("sec-fetch-site") === "same-origin";
   }
 
-  return { sessionOf, isSameOriginWrite, routes };
+  return {
+    sessionOf,
+    isSameOriginWrite,
+    fetchCurrentProfile: (accessToken, expectedSubject) => fetchCurrentProfile(client, deps.logger, accessToken, expectedSubject),
+    routes,
+  };
 }

@@ -1,5 +1,5 @@
 import * as z from "zod/mini";
-import type { AuthorizedOrganization, OAuthTokenProfile, OAuthUserProvider } from "../../../contract/clinic-api/oauth.ts";
+import type { AuthorizedOrganization, OAuthTokenProfile, OAuthUserInfo, OAuthUserProvider } from "../../../contract/clinic-api/oauth.ts";
 import { rawUuid } from "../../../contract/clinic-api/primitives.ts";
 import { toRawUuid } from "../../../contract/ids.ts";
 
@@ -76,6 +76,25 @@ export function sessionFromTokenResponse(profile: OAuthTokenProfile, now: number
     selectedOrganizationId: only ? only.organizationId : null,
     issuedAt: now,
     expiresAt: now + SESSION_LIFETIME_MS,
+  };
+}
+
+/** The user as the service says they are now (userinfo), in the session's terms. */
+export interface CurrentProfileData {
+  sub: string;
+  email: string;
+  name: string;
+  providers: SessionProvider[];
+  organizations: SessionOrganization[];
+}
+
+export function profileFromUserInfo(info: OAuthUserInfo): CurrentProfileData {
+  return {
+    sub: info.sub,
+    email: info.email,
+    name: info.name,
+    providers: info.providers.map(toSessionProvider),
+    organizations: info.authorizedOrganizations.map(toSessionOrganization),
   };
 }
 
