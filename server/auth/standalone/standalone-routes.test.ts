@@ -7,10 +7,12 @@ import { findMultiOrgAccount, findSingleOrgAccount } from "../../../emulator/oau
 import { decide, isConsentPage, isSignInPage, signIn } from "../../../emulator/oauth/testing/oauth-flow.ts";
 import { TestBrowser, type BrowserPage } from "../../../emulator/oauth/testing/test-browser.ts";
 import { ORG_A_ID, ORG_B_ID } from "../../../emulator/world/identities.ts";
+import { readBffConfig } from "../../env.ts";
 import { createStore } from "../../store/create-store.ts";
 import type { Store } from "../../store/store.ts";
-import { readBffConfig } from "../../env.ts";
 import { createBffHarness, type BffHarness } from "../../test-support/bff-harness.ts";
+import { createSealer } from "./sealed-value.ts";
+import { standaloneSession } from "./standalone-session.ts";
 
 // Standalone sign-in end to end, in-process: the BFF sends the browser to the
 // emulator's authorize page, the account signs in and allows, the callback
@@ -228,6 +230,18 @@ describe("standalone sign-in", () => {
     expect(sent.filter((line) => line.endsWith("/.well-known/openid-configuration")).length).toBeLessThanOrEqual(1);
     const exchange = harness.upstreamWrites.filter((write) => write.call === "POST /v3/oauth/token").at(-1);
     expect(Object.fromEntries(new URLSearchParams(exchange?.body ?? ""))).toMatchObject({ grant_type: "authorization_code", redirect_uri: `${APP}/auth/callback`, client_id: "tandem" });
+  });
+
+  it("keeps the access token on the server: the sealed session cookie holds the profile, with raw UUIDs, and no token", async () => {
+    const browser = newBrowser();
+    const account = findMultiOrgAccount(harness.emulator.emulator.state);
+    expect(await callback(browser, await throughConsent(browser, account.id))).toBe("/slots");
+    const secret = harness.config.standalone?.sessionSecret ?? "";
+    const sealed = createSealer(secret, "standalone-session", z.record(z.string(), z.unknown())).unseal(browser.app.cookie(SESSION_COOKIE));
+    expect(Object.keys(sealed ?? {}).sort()).toEqual(["displayName", "email", "expiresAt", "issuedAt", "organizations", "providers", "selectedOrganizationId", "sub", "v"]);
+    expect(JSON.stringify(sealed)).not.toMatch(/access_token|prv_|fac_/);
+    const session = z.parse(standaloneSession, sealed);
+    expect(session.providers.map((provider) => provider.providerId)).toEqual(account.memberships.map((membership) => membership.providerId));
   });
 
   it("sets its cookies as __Host- cookies: Secure, HttpOnly, SameSite=Lax, Path=/", async () => {
