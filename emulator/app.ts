@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { OAUTH_TOKEN_PATH } from "../contract/clinic-api/oauth.ts";
+import { JWKS_PATH, OAUTH_TOKEN_PATH, OAUTH_USERINFO_PATH, OPENID_CONFIGURATION_PATH } from "../contract/clinic-api/oauth.ts";
 import type { SeededWorld } from "./world/types.ts";
 import { EmulatorClock } from "./clock.ts";
 import { FaultRegistry } from "./http/faults.ts";
@@ -14,6 +14,7 @@ import { createDocumentsDomain } from "./domains/documents/documents-domain.ts";
 import { createFaxesDomain } from "./domains/faxes/faxes-domain.ts";
 import { createInventoryDomain } from "./domains/inventory/inventory-domain.ts";
 import { createSyncRequestsDomain } from "./domains/sync-requests/sync-requests-domain.ts";
+import { authenticateOAuthClient } from "./oauth/client-authentication.ts";
 import { createOAuthProvider } from "./oauth/oauth-provider.ts";
 import { registerAppointmentRoutes } from "./routes/appointment-routes.ts";
 import { registerInstallationRoutes } from "./routes/installation-routes.ts";
@@ -88,12 +89,13 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
   const limiter = new RateLimiter(clock, settings.rateLimit, settings.rateLimitWindowSeconds);
   const signingKey = createSigningKeys();
   const deps: RouteDeps = { state, clock, settings };
-  const oauth = createOAuthProvider({ state, clock, settings, signingKey });
+  const oauth = createOAuthProvider({ state, clock, settings, signingKey, faults });
 
   const service = new Hono<ServiceEnv>();
   service.use(assignTraceId);
   service.use(bodyLimit({ maxSize: MAX_BODY_BYTES, onError: () => { throw ServiceError.of("bad_request", "body must be at most 1 MB"); } }));
-  service.use(authenticateKey);
+  // The code exchange authenticates its client the OAuth way (RFC 6749 5.2 invalid_client); every other call its data key.
+  service.use(async (c, next) => (c.req.path === OAUTH_TOKEN_PATH ? authenticateOAuthClient(c, next) : authenticateKey(c, next)));
   const withOrganization = resolveOrganization(state);
   service.use(async (c, next) => (WITHOUT_ORGANIZATION.has(c.req.path) ? next() : withOrganization(c, next)));
   service.use(rateLimit(limiter));
@@ -134,7 +136,9 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
   app.route("/_sandbox", domainSandbox);
   app.route("/_sandbox", createSandboxRoutes({ state, clock, faults, limiter, dispatcher, signingKey, settings, signingSecrets, onReset: oauth.reset }));
   app.route("/oauth", oauth.routes);
-  app.get("/.well-known/jwks.json", async (c) => c.json({ keys: [(await signingKey()).publicJwk] }, 200, { "Cache-Control": "public, max-age=300" }));
+  app.route(OAUTH_USERINFO_PATH, oauth.userinfo);
+  app.get(OPENID_CONFIGURATION_PATH, (c) => c.json(oauth.discovery, 200, { "Cache-Control": "public, max-age=300" }));
+  app.get(JWKS_PATH, async (c) => c.json({ keys: [(await signingKey()).publicJwk] }, 200, { "Cache-Control": "public, max-age=300" }));
   app.get("/healthz", (c) => c.json({ ok: true }));
   app.all("*", async (c) => {
     if (!DATA_PATH.test(c.req.path)) return c.json({ code: "not_found", message: `No route ${c.req.method} ${c.req.path}` }, 404);

@@ -57,6 +57,36 @@ describe("BFF configuration (server/env.ts)", () => {
     expect(() => readBffConfig(env)).toThrow(message);
   });
 
+  describe("standalone sign-in (discovered under the issuer)", () => {
+    const REAL = { CLINIC_API_BASE_URL: "https://api.clinic.example", CLINIC_API_KEY: "svc_prd_ak_abc123", HOST_TOKEN_ISSUER: "https://platform.example", HOST_TOKEN_JWKS_URL: "https://platform.example/jwks", ALLOWED_HOST_ORIGINS: "https://ehr.example", WEBHOOK_SECRET: "whsec_abc" };
+    const SECRET = "s".repeat(32);
+
+    it("signs in against the emulator in the sandbox, over plain http, with every endpoint discovered", () => {
+      expect(readBffConfig({}).standalone).toMatchObject({ issuer: "http://127.0.0.1:4010", authorizeUrl: undefined, jwksUrl: undefined, allowInsecureRequests: true, redirectUri: "http://localhost:8787/auth/callback" });
+    });
+
+    it("is off against a real service until OAUTH_ISSUER (or OAUTH_AUTHORIZE_URL, as before) is set", () => {
+      expect(readBffConfig(REAL).standalone).toBeNull();
+      expect(readBffConfig({ ...REAL, OAUTH_ISSUER: "https://id.clinic.example", SESSION_SECRET: SECRET }).standalone).toMatchObject({ issuer: "https://id.clinic.example", authorizeUrl: undefined, allowInsecureRequests: false });
+      // The configuration of before discovery still works: the issuer defaults to the host token's, the authorize page stays pinned.
+      const pinned = readBffConfig({ ...REAL, OAUTH_AUTHORIZE_URL: "https://api.clinic.example/oauth/authorize", OAUTH_JWKS_URL: "https://api.clinic.example/jwks", SESSION_SECRET: SECRET }).standalone;
+      expect(pinned).toMatchObject({ issuer: "https://platform.example", authorizeUrl: "https://api.clinic.example/oauth/authorize", jwksUrl: "https://api.clinic.example/jwks" });
+    });
+
+    it.each([
+      [{ OAUTH_ISSUER: "https://id.clinic.example" }, /OAUTH_ISSUER is set, so SESSION_SECRET must be set too/],
+      [{ OAUTH_ISSUER: "http://id.clinic.example", SESSION_SECRET: SECRET }, /must be an https URL \(plain http only for the sandbox or a loopback address\)/],
+      [{ OAUTH_AUTHORIZE_URL: "https://api.clinic.example/oauth/authorize", HOST_TOKEN_ISSUER: "platform", SESSION_SECRET: SECRET }, /discovers its endpoints under the issuer, so it must be an https URL/],
+    ])("refuses an issuer it cannot discover safely: %j", (env, message) => {
+      expect(() => readBffConfig({ ...REAL, ...env })).toThrow(message);
+    });
+
+    it("allows plain http to an issuer on a loopback address only", () => {
+      expect(readBffConfig({ ...REAL, OAUTH_ISSUER: "http://127.0.0.1:4010", SESSION_SECRET: SECRET }).standalone?.allowInsecureRequests).toBe(true);
+      expect(readBffConfig({ ...REAL, OAUTH_ISSUER: "http://localhost:4010", SESSION_SECRET: SECRET }).standalone?.allowInsecureRequests).toBe(true);
+    });
+  });
+
   it("never puts a secret in its error message", () => {
     try {
       readBffConfig({ CLINIC_API_BASE_URL: "https://api.clinic.example", CLINIC_API_KEY: "svc_prd_ak_topsecret1" });

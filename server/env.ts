@@ -16,7 +16,6 @@ function sandboxDefaults(emulatorUrl: string) {
     allowedHostOrigins: [emulatorUrl],
     webhookSecrets: ["whsec_AQIDBAUGBwgJCgsMDQ4PEBESExQVFhcY"],
     avatarOrigins: [emulatorUrl],
-    oauthAuthorizeUrl: `${emulatorUrl}/oauth/authorize`,
     sessionSecret: "tandem-sandbox-session-secret-never-for-a-real-service",
   };
 }
@@ -119,10 +118,14 @@ export interface BffConfig {
 }
 
 export interface StandaloneConfig {
-  authorizeUrl: string;
-  /** The id_token's pinned issuer. */
+  /** The id_token's pinned issuer; the endpoints are discovered under it (OIDC Discovery 1.0). */
   issuer: string;
-  jwksUrl: string;
+  /** Pinned in place of the discovered `authorization_endpoint` (OAUTH_AUTHORIZE_URL); usually unset. */
+  authorizeUrl: string | undefined;
+  /** Pinned in place of the discovered `jwks_uri` (OAUTH_JWKS_URL); usually unset. */
+  jwksUrl: string | undefined;
+  /** Plain http to the service: only for the sandbox or an issuer on a loopback address. */
+  allowInsecureRequests: boolean;
   /** Seals the session and sign-in cookies. */
   sessionSecret: string;
   /** `${publicUrl}/auth/callback`, registered in the manifest. */
@@ -167,8 +170,9 @@ export function readBffConfig(source: Record<string, string | undefined> = proce
   if (!isSandbox && env.SANDBOX_CLOCK === "emulator") {
     throw new ConfigError("Configuration is invalid: SANDBOX_CLOCK=emulator is for the sandbox only; against a real service (CLINIC_API_BASE_URL) the BFF runs on real time");
   }
-  if (!isSandbox && env.OAUTH_AUTHORIZE_URL !== undefined && env.SESSION_SECRET === undefined) {
-    throw new ConfigError("Configuration is invalid: OAUTH_AUTHORIZE_URL is set, so SESSION_SECRET must be set too (at least 32 characters; sandbox defaults are never used against a real service)");
+  const standaloneSwitch = env.OAUTH_ISSUER !== undefined ? "OAUTH_ISSUER" : env.OAUTH_AUTHORIZE_URL !== undefined ? "OAUTH_AUTHORIZE_URL" : null;
+  if (!isSandbox && standaloneSwitch !== null && env.SESSION_SECRET === undefined) {
+    throw new ConfigError(`Configuration is invalid: ${standaloneSwitch} is set, so SESSION_SECRET must be set too (at least 32 characters; sandbox defaults are never used against a real service)`);
   }
   const portNumber = env.PORT ?? 8787;
   const sandbox = sandboxDefaults((env.SANDBOX_EMULATOR_URL ?? "http://127.0.0.1:4010").replace(/\/$/, ""));
@@ -198,15 +202,35 @@ export function readBffConfig(source: Record<string, string | undefined> = proce
   };
 }
 
-/** Sandbox: the emulator's sign-in. Against a real service: only when OAUTH_AUTHORIZE_URL is set; issuer and JWKS default to the host token's platform. */
+const LOOPBACK_HOSTS = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/;
+
+/**
+ * Sandbox: the emulator's sign-in. Against a real service: only when
+ * OAUTH_ISSUER (or, as before discovery, OAUTH_AUTHORIZE_URL) is set; the
+ * issuer defaults to the host token's platform. Endpoints come from the
+ * issuer's discovery document; OAUTH_AUTHORIZE_URL and OAUTH_JWKS_URL, when
+ * set, take the place of the discovered ones.
+ */
 function standaloneConfig(env: z.infer<typeof rawEnv>, isSandbox: boolean, sandbox: ReturnType<typeof sandboxDefaults>, publicUrl: string): StandaloneConfig | null {
-  const authorizeUrl = env.OAUTH_AUTHORIZE_URL ?? (isSandbox ? sandbox.oauthAuthorizeUrl : undefined);
+  const enabled = isSandbox || env.OAUTH_ISSUER !== undefined || env.OAUTH_AUTHORIZE_URL !== undefined;
   const sessionSecret = env.SESSION_SECRET ?? (isSandbox ? sandbox.sessionSecret : undefined);
-  if (authorizeUrl === undefined || sessionSecret === undefined) return null;
+  if (!enabled || sessionSecret === undefined) return null;
+  const issuer = env.OAUTH_ISSUER ?? env.HOST_TOKEN_ISSUER ?? sandbox.hostTokenIssuer;
+  let issuerUrl: URL;
+  try {
+    issuerUrl = new URL(issuer);
+  } catch {
+    throw new ConfigError(`Configuration is invalid: OAUTH_ISSUER (or HOST_TOKEN_ISSUER, its default): standalone sign-in discovers its endpoints under the issuer, so it must be an https URL, not "${issuer}"`);
+  }
+  const isLoopback = LOOPBACK_HOSTS.test(issuerUrl.hostname);
+  if (issuerUrl.protocol !== "https:" && !(issuerUrl.protocol === "http:" && (isSandbox || isLoopback))) {
+    throw new ConfigError("Configuration is invalid: OAUTH_ISSUER (or HOST_TOKEN_ISSUER, its default): must be an https URL (plain http only for the sandbox or a loopback address)");
+  }
   return {
-    authorizeUrl,
-    issuer: env.OAUTH_ISSUER ?? env.HOST_TOKEN_ISSUER ?? sandbox.hostTokenIssuer,
-    jwksUrl: env.OAUTH_JWKS_URL ?? env.HOST_TOKEN_JWKS_URL ?? sandbox.hostTokenJwksUrl,
+    issuer,
+    authorizeUrl: env.OAUTH_AUTHORIZE_URL,
+    jwksUrl: env.OAUTH_JWKS_URL,
+    allowInsecureRequests: issuerUrl.protocol === "http:",
     sessionSecret,
     redirectUri: `${publicUrl}/auth/callback`,
   };

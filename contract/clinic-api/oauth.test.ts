@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import * as z from "zod/mini";
-import { successEnvelope } from "./envelope.ts";
-import { idTokenClaims, oauthAuthorizeQuery, oauthTokenData, oauthTokenErrorBody, oauthTokenRequest } from "./oauth.ts";
+import { idTokenClaims, oauthAuthorizeQuery, oauthErrorBody, oauthTokenResponse, oauthTokenRequest, oauthUserInfo } from "./oauth.ts";
 import { clinicApiResponses } from "./responses.ts";
 
 // The assumed OAuth contract (docs/assumed-contracts.md), as the BFF and the
@@ -11,6 +10,8 @@ const ORG = "3b0f6a2e-5d41-4c8a-9e7b-1f2d3c4b5a61";
 const USER = "e4827176-e260-5dbe-984d-1dd9b4a19519";
 const VERIFIER = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk";
 const CHALLENGE = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM";
+const PROVIDER = "prv_e4827176e2605dbe984d1dd9b4a19519";
+const FACILITY = "fac_9c2b7e105d4f4a3b8e1c6f7a8b9c0d1e";
 
 describe("OAuth contract", () => {
   it("takes an authorize query with PKCE S256 only", () => {
@@ -28,21 +29,36 @@ describe("OAuth contract", () => {
     expect(z.safeParse(oauthTokenRequest, { ...request, grant_type: "refresh_token" }).success).toBe(false);
   });
 
-  it("declares the token response in the route map, enveloped", () => {
-    const data = {
-      id_token: "a.b.c",
+  it("reads the token response as RFC 6749's top-level JSON, not an envelope, with v3's prefixed facility and provider ids", () => {
+    const response = {
+      access_token: "opaque",
       token_type: "Bearer",
-      expires_in: 300,
-      user: { id: USER, email: "jbrooks@example.test", firstName: "Jacob", lastName: "Brooks", displayName: "Dr. Jacob Brooks, MD", providers: [{ organizationId: ORG, providerId: USER, roles: ["Physician"] }] },
-      authorizedOrganizations: [{ organizationId: ORG, name: "Riverside", facilities: [{ id: USER, name: "Upper West Side", timezone: "America/New_York" }] }],
+      expires_in: 28800,
+      id_token: "a.b.c",
+      scope: "openid",
+      user: { id: USER, email: "jbrooks@example.test", firstName: "Jacob", lastName: "Brooks", displayName: "Dr. Jacob Brooks, MD", providers: [{ organizationId: ORG, providerId: PROVIDER, roles: ["Physician"] }] },
+      authorizedOrganizations: [{ organizationId: ORG, name: "Riverside", facilities: [{ id: FACILITY, name: "Upper West Side", timezone: "America/New_York" }] }],
     };
-    expect(z.parse(clinicApiResponses["POST /v3/oauth/token"], { code: "success", data }).data).toEqual(z.parse(oauthTokenData, data));
-    expect(z.safeParse(successEnvelope(oauthTokenData), { code: "success", data: { ...data, token_type: "bearer" } }).success).toBe(false);
+    expect(z.parse(oauthTokenResponse, response)).toEqual(response);
+    expect(Object.keys(clinicApiResponses)).not.toContain("POST /v3/oauth/token");
+    expect(z.safeParse(oauthTokenResponse, { code: "success", data: response }).success).toBe(false);
+    const { access_token: _accessToken, ...withoutAccessToken } = response;
+    expect(z.safeParse(oauthTokenResponse, withoutAccessToken).success).toBe(false);
+    expect(z.safeParse(oauthTokenResponse, { ...response, user: { ...response.user, providers: [{ organizationId: ORG, providerId: USER, roles: [] }] } }).success).toBe(false);
+    expect(z.safeParse(oauthTokenResponse, { ...response, authorizedOrganizations: [{ organizationId: ORG, name: "R", facilities: [{ id: USER, name: "F", timezone: "UTC" }] }] }).success).toBe(false);
+    expect(z.safeParse(oauthTokenResponse, { ...response, authorizedOrganizations: [{ organizationId: `fac_${"0".repeat(32)}`, name: "R", facilities: [] }] }).success).toBe(false);
   });
 
-  it("keeps both error shapes in a token error", () => {
-    const body = { code: "bad_request", message: "code has expired", trace_id: "trc_1", error: "invalid_grant", error_description: "code has expired" };
-    expect(z.parse(oauthTokenErrorBody, body)).toEqual(body);
+  it("reads OAuth's error body", () => {
+    expect(z.parse(oauthErrorBody, { error: "invalid_grant", error_description: "code has expired" })).toEqual({ error: "invalid_grant", error_description: "code has expired" });
+    expect(z.safeParse(oauthErrorBody, { code: "bad_request", message: "m", trace_id: "t" }).success).toBe(false);
+  });
+
+  it("reads userinfo's standard claims, providers and organizations", () => {
+    const info = { sub: USER, email: "a@b.example", email_verified: true, name: "A B", given_name: "A", family_name: "B", providers: [{ organizationId: ORG, providerId: PROVIDER, roles: ["Physician"] }], authorizedOrganizations: [] };
+    expect(z.parse(oauthUserInfo, info)).toEqual(info);
+    const { sub: _sub, ...withoutSub } = info;
+    expect(z.safeParse(oauthUserInfo, withoutSub).success).toBe(false);
   });
 
   it("reads the id_token's claims, nonce optional", () => {

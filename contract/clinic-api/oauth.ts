@@ -1,6 +1,5 @@
 import * as z from "zod/mini";
-import { errorBody } from "./envelope.ts";
-import { rawUuid } from "./primitives.ts";
+import { facilityId, providerId, rawUuid } from "./primitives.ts";
 
 // Sign-in for standalone apps (seed 001 "Sign-in for standalone apps", OAuth
 // 2.0 authorization code with PKCE; DESIGN.md "Standalone mode"). The seeds
@@ -12,11 +11,23 @@ import { rawUuid } from "./primitives.ts";
 export const OAUTH_AUTHORIZE_PATH = "/oauth/authorize";
 /** Authenticated with the app's data key; no `X-Organization-Id`. */
 export const OAUTH_TOKEN_PATH = "/v3/oauth/token";
+/** OIDC Core 5.3: authenticated with the token response's `access_token`, not a data key. */
+export const OAUTH_USERINFO_PATH = "/v3/oauth/userinfo";
 export const JWKS_PATH = "/.well-known/jwks.json";
+/** OIDC Discovery 1.0 section 4, under the issuer. */
+export const OPENID_CONFIGURATION_PATH = "/.well-known/openid-configuration";
 
 /** Seed 001 "Limits": a code expires after 10 minutes and works once. */
 export const AUTHORIZATION_CODE_LIFETIME_SECONDS = 600;
 export const ID_TOKEN_LIFETIME_SECONDS = 300;
+/** The access token's lifetime: as long as the app's standalone session (8 hours), so a session can be re-checked until its end. */
+export const ACCESS_TOKEN_LIFETIME_SECONDS = 8 * 60 * 60;
+/**
+ * The token endpoint's client authentication as discovery names it: the
+ * app's data key as `Authorization: Bearer` (seed 001 "Sign-in for
+ * standalone apps" 5); not one of RFC 8414's registered methods.
+ */
+export const DATA_KEY_BEARER_AUTH_METHOD = "api_key_bearer";
 /** The `typ` header of an id_token (a host token's is `host-session+jwt`). */
 export const ID_TOKEN_TYPE = "JWT";
 
@@ -76,9 +87,10 @@ export type OAuthTokenRequest = z.infer<typeof oauthTokenRequest>;
 
 /** The user's provider in one authorized organization. */
 export const oauthUserProvider = z.object({
+  /** Raw UUID, as `X-Organization-Id` needs it. */
   organizationId: rawUuid,
-  /** The provider's id as v1 gives it (raw UUID), the same as a host token's `provider_id`. */
-  providerId: rawUuid,
+  /** v3's `prv_` form (seed 001 "Versioning"); the BFF keeps the raw UUID, as a host token's `provider_id` has it. */
+  providerId,
   roles: z.array(z.string()),
 });
 export type OAuthUserProvider = z.infer<typeof oauthUserProvider>;
@@ -95,7 +107,8 @@ export const oauthUser = z.object({
 });
 export type OAuthUser = z.infer<typeof oauthUser>;
 
-export const authorizedFacility = z.object({ id: rawUuid, name: z.string(), timezone: z.string() });
+/** `id` in v3's `fac_` form. */
+export const authorizedFacility = z.object({ id: facilityId, name: z.string(), timezone: z.string() });
 export type AuthorizedFacility = z.infer<typeof authorizedFacility>;
 
 export const authorizedOrganization = z.object({
@@ -106,27 +119,76 @@ export const authorizedOrganization = z.object({
 });
 export type AuthorizedOrganization = z.infer<typeof authorizedOrganization>;
 
-/** `data` of the token response's success envelope. */
-export const oauthTokenData = z.object({
-  id_token: z.string(),
-  token_type: z.literal("Bearer"),
-  /** The id_token's lifetime in seconds. */
-  expires_in: z.int().check(z.positive()),
+/** What the token response says about the user, beside RFC 6749's fields; the BFF reads it as its own. */
+export const oauthTokenProfile = z.object({
   user: oauthUser,
   authorizedOrganizations: z.array(authorizedOrganization),
 });
-export type OAuthTokenData = z.infer<typeof oauthTokenData>;
+export type OAuthTokenProfile = z.infer<typeof oauthTokenProfile>;
 
-/** OAuth 2.0 error values of the token endpoint (RFC 6749 5.2) that the service answers with HTTP 400. */
-export const OAUTH_TOKEN_ERRORS = ["invalid_request", "invalid_grant", "unsupported_grant_type"] as const;
+/** `POST /v3/oauth/token`'s 200: a top-level JSON object (RFC 6749 5.1, OIDC Core 3.1.3.3), not the service's envelope. */
+export const oauthTokenResponse = z.extend(oauthTokenProfile, {
+  /** Opaque; good only at the userinfo endpoint, never for data. */
+  access_token: z.string().check(z.minLength(1)),
+  token_type: z.literal("Bearer"),
+  /** The access token's lifetime in seconds. */
+  expires_in: z.int().check(z.positive()),
+  id_token: z.string(),
+  scope: z.optional(z.string()),
+});
+export type OAuthTokenResponse = z.infer<typeof oauthTokenResponse>;
+
+/** Error values of the token endpoint (RFC 6749 5.2): `invalid_client` is a 401, the others a 400. */
+export const OAUTH_TOKEN_ERRORS = ["invalid_request", "invalid_client", "invalid_grant", "unsupported_grant_type"] as const;
 export type OAuthTokenError = (typeof OAUTH_TOKEN_ERRORS)[number];
 
-/** A 400 of the token endpoint: the service's error body plus OAuth 2.0's fields. 401 and 429 keep the plain error body. */
-export const oauthTokenErrorBody = z.extend(errorBody, {
+/** An error of the token or userinfo endpoint (RFC 6749 5.2, RFC 6750 3). A 429 keeps the service's error body. */
+export const oauthErrorBody = z.object({
   error: z.string(),
-  error_description: z.string(),
+  error_description: z.optional(z.string()),
 });
-export type OAuthTokenErrorBody = z.infer<typeof oauthTokenErrorBody>;
+export type OAuthErrorBody = z.infer<typeof oauthErrorBody>;
+
+/**
+ * `GET` or `POST /v3/oauth/userinfo` (OIDC Core 5.3.2): the standard claims
+ * and, as of the moment of the call, the user's providers among the
+ * organizations the access token was issued for and those of them whose
+ * installation is still active.
+ */
+export const oauthUserInfo = z.object({
+  /** The account id, the id_token's `sub`. */
+  sub: rawUuid,
+  email: z.string(),
+  email_verified: z.boolean(),
+  name: z.string(),
+  given_name: z.string(),
+  family_name: z.string(),
+  /** The user's current provider (active, with its current roles) in each organization of the token that still has one. */
+  providers: z.array(oauthUserProvider),
+  /** The token's organizations whose installation is still active. */
+  authorizedOrganizations: z.array(authorizedOrganization),
+});
+export type OAuthUserInfo = z.infer<typeof oauthUserInfo>;
+
+/** OIDC Discovery 1.0 section 3: the fields this service publishes (all URLs absolute). */
+export const openIdConfiguration = z.object({
+  /** Exactly the id_token's `iss`. */
+  issuer: z.string(),
+  authorization_endpoint: z.url(),
+  token_endpoint: z.url(),
+  userinfo_endpoint: z.url(),
+  jwks_uri: z.url(),
+  scopes_supported: z.array(z.string()),
+  response_types_supported: z.array(z.string()),
+  grant_types_supported: z.array(z.string()),
+  subject_types_supported: z.array(z.string()),
+  id_token_signing_alg_values_supported: z.array(z.string()),
+  code_challenge_methods_supported: z.array(z.string()),
+  token_endpoint_auth_methods_supported: z.array(z.string()),
+  claims_supported: z.array(z.string()),
+  prompt_values_supported: z.array(z.string()),
+});
+export type OpenIdConfiguration = z.infer<typeof openIdConfiguration>;
 
 /** The id_token's payload (OIDC Core 2 and 5.1), ES256, header `typ: "JWT"` with a `kid` of the JWKS. */
 export const idTokenClaims = z.object({

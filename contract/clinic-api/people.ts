@@ -52,7 +52,7 @@ export const facility = z.object({
 });
 export type Facility = z.infer<typeof facility>;
 
-/** A facility embedded in a note has no address; timestamps follow the note's text form. */
+/** A facility embedded in a note has no address. */
 export const noteFacility = z.object({
   id: rawUuid,
   name: z.string(),
@@ -60,8 +60,9 @@ export const noteFacility = z.object({
   specialty: z.string(),
   isVisible: z.boolean(),
   organizationNpi: z.string(),
-  createdAt: z.union([utcTimestamp, textTimestamp]),
-  updatedAt: z.union([utcTimestamp, textTimestamp]),
+  /** ISO 8601 like the embedded patient's: seed 000 names notes, tasks and their providers only as database-style text. */
+  createdAt: utcTimestamp,
+  updatedAt: utcTimestamp,
 });
 
 const providerCore = {

@@ -7,13 +7,13 @@ import { fax, faxData } from "./faxes.ts";
 import { installation } from "./installation.ts";
 import { inventoryChange, inventoryChangeItem, inventoryProduct } from "./inventory.ts";
 import { note, noteImage, task } from "./note.ts";
-import { oauthTokenData } from "./oauth.ts";
 import { facility, patient, patientV3, provider } from "./people.ts";
 import { appointmentType, availabilityTemplatesData, holdData, holdReleaseData, slotsData } from "./schedule.ts";
 import { syncRequestData } from "./sync-requests.ts";
 
 // The response of each endpoint, enveloped, as a client parses it. Keys are
-// the paths as the seeds write them.
+// the paths as the seeds write them. The OAuth endpoints answer OAuth's own
+// top-level JSON instead (contract/clinic-api/oauth.ts).
 
 export const clinicApiResponses = {
   "GET /v1/appointments": successEnvelope(paginatedData("appointments", appointment)),
@@ -38,7 +38,6 @@ export const clinicApiResponses = {
   "DELETE /v3/notes/{noteId}/images/{imageId}": successEnvelope(noteImage),
   "POST /v2/tasks": successEnvelope(task),
   "GET /v1/installations": successEnvelope(paginatedData("installations", installation)),
-  "POST /v3/oauth/token": successEnvelope(oauthTokenData),
   "GET /v1/bills": successEnvelope(paginatedData("bills", bill)),
   "GET /v1/bills/{id}": successEnvelope(billDetail),
   "GET /v1/claims/{id}": successEnvelope(claimV1),

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { Context, MiddlewareHandler } from "hono";
 import { isRawUuid } from "../../contract/ids.ts";
 import type { ServiceState } from "../service/service-state.ts";
-import { DATA_KEYS } from "../world/identities.ts";
+import { DATA_KEYS, type DataKey } from "../world/identities.ts";
 import type { FaultRegistry } from "./faults.ts";
 import type { ServiceEnv } from "./env.ts";
 import type { RateLimiter, RateLimitState } from "./rate-limiter.ts";
@@ -25,16 +25,24 @@ export const assignTraceId: MiddlewareHandler<ServiceEnv> = async (c, next) => {
   await next();
 };
 
-/** 401 for a missing, malformed (no `Bearer `), unknown or revoked key. */
-export const authenticateKey: MiddlewareHandler<ServiceEnv> = async (c, next) => {
-  const header = c.req.header("authorization");
-  if (!header) throw ServiceError.of("unauthorized", "Authorization header is required: Bearer <API_KEY>");
-  if (!header.startsWith("Bearer ")) throw ServiceError.of("unauthorized", "Authorization header is malformed: it must start with 'Bearer '");
+export type DataKeyCheck = { kind: "ok"; dataKey: DataKey } | { kind: "missing" | "refused"; message: string };
+
+/** The data key of an `Authorization` header: missing, malformed (no `Bearer `), unknown or revoked ones are refused. */
+export function checkDataKey(header: string | undefined): DataKeyCheck {
+  if (!header) return { kind: "missing", message: "Authorization header is required: Bearer <API_KEY>" };
+  if (!header.startsWith("Bearer ")) return { kind: "refused", message: "Authorization header is malformed: it must start with 'Bearer '" };
   const presented = header.slice("Bearer ".length).trim();
   const dataKey = DATA_KEYS.find((candidate) => candidate.key === presented);
-  if (!dataKey) throw ServiceError.of("unauthorized", "API key is invalid");
-  if (dataKey.revoked) throw ServiceError.of("unauthorized", "API key has been revoked");
-  c.set("dataKey", dataKey);
+  if (!dataKey) return { kind: "refused", message: "API key is invalid" };
+  if (dataKey.revoked) return { kind: "refused", message: "API key has been revoked" };
+  return { kind: "ok", dataKey };
+}
+
+/** 401 `unauthorized` for a missing, malformed, unknown or revoked key. */
+export const authenticateKey: MiddlewareHandler<ServiceEnv> = async (c, next) => {
+  const check = checkDataKey(c.req.header("authorization"));
+  if (check.kind !== "ok") throw ServiceError.of("unauthorized", check.message);
+  c.set("dataKey", check.dataKey);
   await next();
 };
 
@@ -65,11 +73,13 @@ function rateLimitHeaders(limit: RateLimitState): Record<string, string> {
 /** DESIGN.md: counted per key and organization (requests without one count per key). */
 export function rateLimit(limiter: RateLimiter): MiddlewareHandler<ServiceEnv> {
   return async (c, next) => {
-    const organizationId = c.req.header("x-organization-id") ?? "-";
-    const limit = limiter.hit(`${c.get("dataKey").key}|${organizationId.toLowerCase()}`);
+    const organizationId = c.req.header("x-organization-id");
+    const limit = limiter.hit(`${c.get("dataKey").key}|${organizationId?.toLowerCase() ?? "-"}`);
     const headers = rateLimitHeaders(limit);
     if (limit.limited) {
-      throw ServiceError.of("rate_limit_exceeded", "Rate limit exceeded: 1000 requests per 60 seconds", {
+      const { windowSeconds } = limiter.settings;
+      const counted = organizationId === undefined ? "this key's calls without an organization (the code exchange, the installations list)" : "this key and organization";
+      throw ServiceError.of("rate_limit_exceeded", `Rate limit exceeded: ${limit.limit} requests per ${windowSeconds} seconds for ${counted}`, {
         ...headers,
         "Retry-After": String(limit.retryAfterSeconds),
       });

@@ -47,6 +47,19 @@ describe("sandbox accounts", () => {
     expect(sandboxAccounts(createTestEmulator().emulator.state).map((account) => account.id)).toEqual(before);
   });
 
+  it("keeps the multi-organization account, and its id, when its Physicians are given other roles in the EHR", async () => {
+    const account = findMultiOrgAccount(emulator.state);
+    try {
+      for (const membership of account.memberships) {
+        expect((await sandbox("PATCH", `/ehr/${membership.organizationId}/providers/${membership.providerId}`, { roles: ["Scheduler"] })).status).toBe(200);
+      }
+      const changed = findAccount(emulator.state, account.id);
+      expect(changed?.memberships.map((membership) => [membership.providerId, membership.roles])).toEqual(account.memberships.map((membership) => [membership.providerId, ["Scheduler"]]));
+    } finally {
+      await sandbox("POST", "/reset");
+    }
+  });
+
   it("does not list a deactivated provider", async () => {
     const frontDesk = findSingleOrgAccount(emulator.state, ORG_A_ID, "Front Desk");
     const providerId = frontDesk.memberships[0]?.providerId ?? "";

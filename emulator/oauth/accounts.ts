@@ -52,9 +52,12 @@ function emailDomain(organizationName: string): string {
 }
 
 function linkedPhysicians(state: ServiceState): { org: EhrOrganization; provider: EhrProvider }[] {
+  // The seed lets only Physicians co-sign, and the sandbox's provider control
+  // cannot change `canCosign`: picking by it keeps the link, and so the
+  // account's id, when that Physician is given other roles.
   const pick = (organizationId: string) => {
     const org = state.org(organizationId)?.ehr;
-    const provider = org?.providers.find((candidate) => candidate.roles.includes("Physician"));
+    const provider = org?.providers.find((candidate) => candidate.canCosign);
     return org && provider ? { org, provider } : undefined;
   };
   const a = pick(ORG_A_ID);

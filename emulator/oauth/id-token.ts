@@ -2,6 +2,7 @@ import { SignJWT } from "jose";
 import { ID_TOKEN_LIFETIME_SECONDS, ID_TOKEN_TYPE } from "../../contract/clinic-api/oauth.ts";
 import type { SigningKey } from "../tokens/signing-keys.ts";
 import type { SandboxAccount } from "./accounts.ts";
+import { standardClaims } from "./profile.ts";
 
 // The OpenID Connect id_token of the token response (seed 001 "Sign-in for
 // standalone apps" 6): ES256 with the key of the emulator's JWKS (the one
@@ -22,14 +23,7 @@ export interface IdTokenInput {
 export async function issueIdToken(key: SigningKey, input: IdTokenInput): Promise<string> {
   const iat = Math.floor(input.now / 1000);
   const { account } = input;
-  const claims: Record<string, unknown> = {
-    auth_time: Math.floor(input.authTime / 1000),
-    email: account.email,
-    email_verified: true,
-    name: `${account.firstName} ${account.lastName}`,
-    given_name: account.firstName,
-    family_name: account.lastName,
-  };
+  const claims: Record<string, unknown> = { auth_time: Math.floor(input.authTime / 1000), ...standardClaims(account) };
   if (input.nonce !== null) claims.nonce = input.nonce;
   return new SignJWT(claims)
     .setProtectedHeader({ alg: "ES256", typ: ID_TOKEN_TYPE, kid: key.kid })

@@ -1,8 +1,8 @@
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from "jose";
 import { beforeEach, describe, expect, it } from "vitest";
 import * as z from "zod/mini";
-import { idTokenClaims, oauthCallbackError, oauthCallbackSuccess, oauthTokenData } from "../../contract/clinic-api/oauth.ts";
-import { successEnvelope } from "../../contract/clinic-api/envelope.ts";
+import { idTokenClaims, oauthCallbackError, oauthCallbackSuccess, oauthTokenResponse } from "../../contract/clinic-api/oauth.ts";
+import { toPrefixedId, toRawUuid } from "../../contract/ids.ts";
 import { createTestEmulator, FULL_KEY } from "../test-support/emulator-client.ts";
 import { ORG_A_ID, ORG_B_ID } from "../world/identities.ts";
 import { findMultiOrgAccount, findSingleOrgAccount } from "./accounts.ts";
@@ -33,7 +33,7 @@ describe("standalone sign-in (seed 001 Sign-in for standalone apps)", () => {
       body: new URLSearchParams({ grant_type: "authorization_code", code, redirect_uri: REDIRECT_URI, code_verifier: verifier }).toString(),
     });
     expect(response.status).toBe(200);
-    return z.parse(successEnvelope(oauthTokenData), await response.json()).data;
+    return z.parse(oauthTokenResponse, await response.json());
   }
 
   it("signs in, consents, redirects with a code and the state, and exchanges it for a verified id_token", async () => {
@@ -66,9 +66,9 @@ describe("standalone sign-in (seed 001 Sign-in for standalone apps)", () => {
 
     const data = await exchange(code, pkce.verifier);
     expect(data.token_type).toBe("Bearer");
-    expect(data.expires_in).toBe(300);
+    expect(data.expires_in).toBe(8 * 60 * 60);
     expect(data.user).toMatchObject({ id: account.id, email: account.email, firstName: "Jacob", lastName: "Brooks", displayName: "Dr. Jacob Brooks, MD" });
-    expect(data.user.providers).toEqual(account.memberships.map(({ organizationId, providerId, roles }) => ({ organizationId, providerId, roles })));
+    expect(data.user.providers).toEqual(account.memberships.map(({ organizationId, providerId, roles }) => ({ organizationId, providerId: toPrefixedId("prv", providerId), roles })));
     expect(data.user.providers.every((provider) => provider.roles.includes("Physician"))).toBe(true);
     const orgA = data.authorizedOrganizations.find((organization) => organization.organizationId === ORG_A_ID);
     const orgB = data.authorizedOrganizations.find((organization) => organization.organizationId === ORG_B_ID);
@@ -78,8 +78,8 @@ describe("standalone sign-in (seed 001 Sign-in for standalone apps)", () => {
     expect(zones(orgB?.facilities)).toEqual(["Australia/Lord_Howe", "Australia/Sydney"]);
     // Only visible facilities: org A's closed Chelsea site is left out.
     expect(orgA?.facilities.map((facility) => facility.name)).not.toContain("Riverside Health - Chelsea (closed)");
-    // The provider ids are those v1 gives (the host token's provider_id).
-    const providerA = emulator.state.org(ORG_A_ID)?.ehr.providers.find((provider) => provider.id === data.user.providers[0]?.providerId);
+    // The provider ids are v3's form of those v1 gives (the host token's provider_id).
+    const providerA = emulator.state.org(ORG_A_ID)?.ehr.providers.find((provider) => provider.id === toRawUuid(data.user.providers[0]?.providerId ?? ""));
     expect(providerA?.firstName).toBe("Jacob");
 
     const jwks = createLocalJWKSet(z.parse(z.object({ keys: z.array(z.record(z.string(), z.unknown())) }), await (await request("/.well-known/jwks.json")).json()));
@@ -280,7 +280,7 @@ describe("standalone sign-in (seed 001 Sign-in for standalone apps)", () => {
     const callback = await decide(browser, consent, "allow");
     const data = await exchange(callbackOf(callback).get("code") ?? "", pkce.verifier);
     expect(data.user.id).toBe(scheduler.id);
-    expect(data.user.providers).toEqual([{ organizationId: ORG_B_ID, providerId: scheduler.memberships[0]?.providerId, roles: ["Scheduler"] }]);
+    expect(data.user.providers).toEqual([{ organizationId: ORG_B_ID, providerId: toPrefixedId("prv", scheduler.memberships[0]?.providerId ?? ""), roles: ["Scheduler"] }]);
   });
 
   it("offers no Allow to an account none of whose organizations has an active installation", async () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import * as z from "zod/mini";
-import { errorBody, successEnvelope } from "../../contract/clinic-api/envelope.ts";
-import { oauthTokenData, oauthTokenErrorBody } from "../../contract/clinic-api/oauth.ts";
+import { errorBody } from "../../contract/clinic-api/envelope.ts";
+import { oauthErrorBody, oauthTokenResponse } from "../../contract/clinic-api/oauth.ts";
+import { isPrefixedId, isRawUuid, toRawUuid } from "../../contract/ids.ts";
 import { createTestEmulator, ERAS_ONLY_KEY, FULL_KEY, REVOKED_KEY, TEST_NOW } from "../test-support/emulator-client.ts";
 import { ORG_A_ID, ORG_B_ID } from "../world/identities.ts";
 import { findMultiOrgAccount } from "./accounts.ts";
@@ -10,7 +11,8 @@ import { TestBrowser } from "./testing/test-browser.ts";
 
 // Seed 001 "Sign-in for standalone apps" 5 and "Limits": POST /v3/oauth/token
 // with the app's data key and no X-Organization-Id; a code works once and
-// for 10 minutes; PKCE S256; the redirect URI of the authorization.
+// for 10 minutes; PKCE S256; the redirect URI of the authorization. The
+// answer is RFC 6749 5.1's top-level JSON; errors are RFC 6749 5.2's.
 
 const REDIRECT_URI = "http://localhost:8787/auth/callback";
 
@@ -19,16 +21,19 @@ describe("POST /v3/oauth/token", () => {
 
   interface Exchange {
     body?: Record<string, string>;
+    /** Sent as `Authorization: Bearer <key>`; null sends no header. */
     key?: string | null;
+    /** A whole `Authorization` header instead of the key. */
+    authorization?: string;
     json?: boolean;
     headers?: Record<string, string>;
   }
 
-  async function exchange({ body = {}, key = FULL_KEY, json = false, headers = {} }: Exchange) {
+  async function exchange({ body = {}, key = FULL_KEY, authorization, json = false, headers = {} }: Exchange) {
     const response = await emulator.app.request("/v3/oauth/token", {
       method: "POST",
       headers: {
-        ...(key === null ? {} : { authorization: `Bearer ${key}` }),
+        ...(authorization !== undefined ? { authorization } : key === null ? {} : { authorization: `Bearer ${key}` }),
         "content-type": json ? "application/json" : "application/x-www-form-urlencoded",
         ...headers,
       },
@@ -53,30 +58,62 @@ describe("POST /v3/oauth/token", () => {
     return { code, verifier: pkce.verifier, body };
   }
 
-  function expectOAuthError(result: { status: number; json: unknown }, error: string, description: RegExp) {
+  function expectOAuthError(result: { status: number; headers: Headers; json: unknown }, error: string, description: RegExp) {
     expect(result.status).toBe(400);
-    const body = z.parse(oauthTokenErrorBody, result.json);
-    expect(body).toMatchObject({ code: "bad_request", error });
+    expect(Object.keys(result.json as object).sort()).toEqual(["error", "error_description"]);
+    const body = z.parse(oauthErrorBody, result.json);
+    expect(body.error).toBe(error);
     expect(body.error_description).toMatch(description);
-    expect(body.message).toBe(body.error_description);
-    expect(body.trace_id).toMatch(/^trc_/);
+    expect(result.headers.get("cache-control")).toBe("no-store");
   }
 
-  it("exchanges a code sent as a form, with no X-Organization-Id, answering no-store", async () => {
+  it("exchanges a code sent as a form, with no X-Organization-Id, answering RFC 6749's top-level JSON, no-store", async () => {
     const { body } = await freshCode();
     const result = await exchange({ body });
     expect(result.status).toBe(200);
     expect(result.headers.get("cache-control")).toBe("no-store");
+    expect(result.headers.get("pragma")).toBe("no-cache");
+    expect(result.headers.get("content-type")).toMatch(/^application\/json/);
     expect(result.headers.get("x-ratelimit-limit")).toBe("1000");
-    const data = z.parse(successEnvelope(oauthTokenData), result.json).data;
+    expect(Object.keys(result.json as object).sort()).toEqual(["access_token", "authorizedOrganizations", "expires_in", "id_token", "scope", "token_type", "user"]);
+    const data = z.parse(oauthTokenResponse, result.json);
+    expect(data.token_type).toBe("Bearer");
+    expect(data.expires_in).toBe(8 * 60 * 60);
+    expect(data.scope).toBe("openid");
+    expect(data.access_token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(data.id_token.split(".")).toHaveLength(3);
     expect(data.authorizedOrganizations.map((organization) => organization.organizationId).sort()).toEqual([ORG_A_ID, ORG_B_ID].sort());
   });
 
-  it("takes a JSON body too, and parses with the contract's route map", async () => {
+  it("gives facilities and providers v3's prefixed ids; organizations and the user keep raw UUIDs", async () => {
     const { body } = await freshCode();
-    const result = await call("POST /v3/oauth/token", { organizationId: null, body });
+    const data = z.parse(oauthTokenResponse, (await exchange({ body })).json);
+    expect(isRawUuid(data.user.id)).toBe(true);
+    for (const provider of data.user.providers) {
+      expect(isPrefixedId(provider.providerId, "prv")).toBe(true);
+      expect(isRawUuid(provider.organizationId)).toBe(true);
+      expect(emulator.state.org(provider.organizationId)?.ehr.providers.some((candidate) => candidate.id === toRawUuid(provider.providerId))).toBe(true);
+    }
+    for (const organization of data.authorizedOrganizations) {
+      expect(isRawUuid(organization.organizationId)).toBe(true);
+      expect(organization.facilities.length).toBeGreaterThan(0);
+      for (const facility of organization.facilities) expect(isPrefixedId(facility.id, "fac")).toBe(true);
+    }
+  });
+
+  it("takes a JSON body too", async () => {
+    const { body } = await freshCode();
+    const result = await exchange({ body, json: true });
     expect(result.status).toBe(200);
-    expect(result.data?.user.id).toBe(findMultiOrgAccount(emulator.state).id);
+    expect(z.parse(oauthTokenResponse, result.json).user.id).toBe(findMultiOrgAccount(emulator.state).id);
+  });
+
+  it("issues an access token that opens no data call", async () => {
+    const { body } = await freshCode();
+    const { access_token: accessToken } = z.parse(oauthTokenResponse, (await exchange({ body })).json);
+    const refused = await call("GET /v1/providers", { authorization: `Bearer ${accessToken}` });
+    expect(refused.status).toBe(401);
+    expect(refused.error?.code).toBe("unauthorized");
   });
 
   it("lets the ERA-only data key exchange codes: it is a data key of the app, and the exchange gives identity, not data", async () => {
@@ -84,17 +121,21 @@ describe("POST /v3/oauth/token", () => {
     expect((await exchange({ body, key: ERAS_ONLY_KEY })).status).toBe(200);
   });
 
+  const CHALLENGE = 'Bearer realm="Clinic Data Service", error="invalid_client"';
   it.each([
-    ["missing", null, /Authorization header is required/],
-    ["revoked", REVOKED_KEY, /revoked/],
-    ["unknown", "svc_dev_ak_ffffffffffffffffffffffffffffffff", /invalid/],
-  ])("answers 401 for a %s key, and the code stays usable", async (_case, key, message) => {
+    ["missing", { key: null }, /Authorization header is required/, 'Bearer realm="Clinic Data Service"'],
+    ["malformed", { authorization: "Basic dGFuZGVtOnNlY3JldA==" }, /must start with 'Bearer '/, CHALLENGE],
+    ["revoked", { key: REVOKED_KEY }, /revoked/, CHALLENGE],
+    ["unknown", { key: "svc_dev_ak_ffffffffffffffffffffffffffffffff" }, /invalid/, CHALLENGE],
+  ])("answers 401 invalid_client with a Bearer challenge for a %s key, and the code stays usable", async (_case, credentials: Pick<Exchange, "key" | "authorization">, description, challenge) => {
     const { body } = await freshCode();
-    const refused = await exchange({ body, key });
+    const refused = await exchange({ body, ...credentials });
     expect(refused.status).toBe(401);
-    const error = z.parse(errorBody, refused.json);
-    expect(error.code).toBe("unauthorized");
-    expect(error.message).toMatch(message);
+    expect(refused.headers.get("www-authenticate")).toBe(challenge);
+    expect(refused.headers.get("cache-control")).toBe("no-store");
+    const error = z.parse(oauthErrorBody, refused.json);
+    expect(error.error).toBe("invalid_client");
+    expect(error.error_description).toMatch(description);
     expect((await exchange({ body })).status).toBe(200);
   });
 
@@ -164,7 +205,7 @@ describe("POST /v3/oauth/token", () => {
       headers: { authorization: `Bearer ${FULL_KEY}`, "content-type": "application/x-www-form-urlencoded" },
       body: `${new URLSearchParams(body).toString()}&code=other`,
     });
-    expectOAuthError({ status: repeated.status, json: await repeated.json() }, "invalid_request", /code must be given once/);
+    expectOAuthError({ status: repeated.status, headers: repeated.headers, json: await repeated.json() }, "invalid_request", /code must be given once/);
     expectOAuthError(await exchange({ body, headers: { "content-type": "text/plain" } }), "invalid_request", /Content-Type must be/);
   });
 
@@ -174,7 +215,7 @@ describe("POST /v3/oauth/token", () => {
     try {
       await sandbox("POST", `/installations/${ORG_B_ID}`, { status: "suspended" });
       const result = await exchange({ body: one.body });
-      const data = z.parse(successEnvelope(oauthTokenData), result.json).data;
+      const data = z.parse(oauthTokenResponse, result.json);
       expect(data.authorizedOrganizations.map((organization) => organization.organizationId)).toEqual([ORG_A_ID]);
       expect(data.user.providers.map((provider) => provider.organizationId)).toEqual([ORG_A_ID]);
       await sandbox("POST", `/installations/${ORG_A_ID}`, { status: "suspended" });
@@ -190,5 +231,30 @@ describe("POST /v3/oauth/token", () => {
     const faulted = await exchange({ body });
     expect(faulted.status).toBe(503);
     expect((await exchange({ body })).status).toBe(200);
+  });
+});
+
+describe("POST /v3/oauth/token past the rate limit", () => {
+  const { emulator } = createTestEmulator({ settings: { rateLimit: 2 } });
+
+  it("answers the service's 429 with Retry-After, counted per key for calls without an organization, and spends no code", async () => {
+    const send = () =>
+      emulator.app.request("/v3/oauth/token", {
+        method: "POST",
+        headers: { authorization: `Bearer ${FULL_KEY}`, "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ grant_type: "authorization_code", code: "made-up", redirect_uri: REDIRECT_URI, code_verifier: pkcePair().verifier }).toString(),
+      });
+    expect((await send()).status).toBe(400);
+    expect((await send()).status).toBe(400);
+    const limited = await send();
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    expect(limited.headers.get("x-ratelimit-remaining")).toBe("0");
+    const body = z.parse(errorBody, await limited.json());
+    expect(body.code).toBe("rate_limit_exceeded");
+    expect(body.message).toBe("Rate limit exceeded: 2 requests per 60 seconds for this key's calls without an organization (the code exchange, the installations list)");
+    // Another organization's data calls have budgets of their own.
+    const data = await emulator.app.request("/v1/providers", { headers: { authorization: `Bearer ${FULL_KEY}`, "x-organization-id": ORG_A_ID } });
+    expect(data.status).toBe(200);
   });
 });

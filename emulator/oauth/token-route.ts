@@ -1,24 +1,27 @@
 import type { Context } from "hono";
 import * as z from "zod/mini";
-import { OAUTH_TOKEN_PATH, pkceVerifier, ID_TOKEN_LIFETIME_SECONDS, type OAuthTokenData, type OAuthTokenError } from "../../contract/clinic-api/oauth.ts";
+import { OAUTH_TOKEN_PATH, pkceVerifier, type OAuthTokenError, type OAuthTokenResponse } from "../../contract/clinic-api/oauth.ts";
 import type { Clock } from "../clock.ts";
 import type { ServiceEnv } from "../http/env.ts";
-import { ok } from "../http/service-middleware.ts";
 import type { ServiceApp } from "../routes/route-deps.ts";
 import type { ServiceState } from "../service/service-state.ts";
 import type { SigningKey } from "../tokens/signing-keys.ts";
+import type { AccessTokens } from "./access-tokens.ts";
 import { findAccount } from "./accounts.ts";
 import type { AuthorizationCodes, CodeGrant } from "./authorization-codes.ts";
 import { issueIdToken } from "./id-token.ts";
 import type { OAuthClient } from "./oauth-client.ts";
+import { NO_STORE, oauthError } from "./oauth-errors.ts";
 import { verifiesChallenge } from "./pkce.ts";
+import { activeMemberships, authorizedOrganization, tokenUser } from "./profile.ts";
 
-// `POST /v3/oauth/token` (seed 001 "Sign-in for standalone apps" 5-6): the
-// app's backend exchanges the code, authenticated with a data key of the app
-// by the data pipeline, without `X-Organization-Id` (the code encodes the
-// organizations). Any data key of the app may exchange codes, the ERA-only
-// one too: the exchange gives identity, not data. Errors are HTTP 400 with
-// the service's error body plus OAuth 2.0's `error` and `error_description`.
+// `POST /v3/oauth/token` (seed 001 "Sign-in for standalone apps" 5-6; RFC
+// 6749 4.1.3 and 5; OIDC Core 3.1.3.3): the app's backend exchanges the
+// code, authenticated with a data key of the app (client-authentication.ts),
+// without `X-Organization-Id` (the code encodes the organizations). Any data
+// key of the app may exchange codes, the ERA-only one too: the exchange gives
+// identity, not data. The answer is OAuth's top-level JSON, not the service's
+// envelope; errors are RFC 6749 5.2's `{error, error_description}`.
 
 export interface TokenDeps {
   state: ServiceState;
@@ -26,20 +29,19 @@ export interface TokenDeps {
   /** The app every sandbox data key belongs to. */
   client: OAuthClient;
   codes: AuthorizationCodes;
+  accessTokens: AccessTokens;
   signingKey: () => Promise<SigningKey>;
   issuer: string;
 }
 
 class TokenRequestError extends Error {
   constructor(
-    readonly error: OAuthTokenError,
+    readonly error: Exclude<OAuthTokenError, "invalid_client">,
     description: string,
   ) {
     super(description);
   }
 }
-
-const NO_STORE = { "Cache-Control": "no-store", Pragma: "no-cache" };
 
 /** RFC 6749 4.1.3 sends a form; JSON is accepted too. Parameters must not repeat (RFC 6749 3.2). */
 async function tokenParameters(c: Context<ServiceEnv>): Promise<Record<string, string>> {
@@ -105,37 +107,23 @@ function redeem(params: Record<string, string>, deps: TokenDeps): CodeGrant {
   return grant;
 }
 
-async function tokenData(grant: CodeGrant, deps: TokenDeps): Promise<OAuthTokenData> {
+async function tokenResponse(grant: CodeGrant, deps: TokenDeps): Promise<OAuthTokenResponse> {
   const account = findAccount(deps.state, grant.accountId);
   if (!account) throw new TokenRequestError("invalid_grant", "the account behind the code can no longer sign in");
   // An organization that left the active state, or the user, since the consent is left out.
-  const authorized = grant.organizationIds.flatMap((organizationId) => {
-    const org = deps.state.org(organizationId);
-    const membership = account.memberships.find((candidate) => candidate.organizationId === organizationId);
-    return org && membership && org.installation.status === "active" ? [{ org, membership }] : [];
-  });
+  const authorized = activeMemberships(deps.state, account, grant.organizationIds);
   if (authorized.length === 0) throw new TokenRequestError("invalid_grant", "none of the authorized organizations has an active installation of the app");
   const now = deps.clock.now();
   const idToken = await issueIdToken(await deps.signingKey(), { issuer: deps.issuer, clientId: grant.clientId, account, nonce: grant.nonce, authTime: grant.authTime, now });
+  const { accessToken, expiresIn } = deps.accessTokens.issue({ accountId: account.id, clientId: grant.clientId, organizationIds: authorized.map(({ org }) => org.ehr.id) });
   return {
-    id_token: idToken,
+    access_token: accessToken,
     token_type: "Bearer",
-    expires_in: ID_TOKEN_LIFETIME_SECONDS,
-    user: {
-      id: account.id,
-      email: account.email,
-      firstName: account.firstName,
-      lastName: account.lastName,
-      displayName: account.displayName,
-      providers: authorized.map(({ membership }) => ({ organizationId: membership.organizationId, providerId: membership.providerId, roles: [...membership.roles] })),
-    },
-    authorizedOrganizations: authorized.map(({ org }) => ({
-      organizationId: org.ehr.id,
-      name: org.ehr.name,
-      facilities: [...org.mirror.facilities.values()]
-        .filter((facility) => facility.isVisible)
-        .map((facility) => ({ id: facility.id, name: facility.name, timezone: facility.timezone })),
-    })),
+    expires_in: expiresIn,
+    id_token: idToken,
+    scope: "openid",
+    user: tokenUser(account, authorized),
+    authorizedOrganizations: authorized.map(({ org }) => authorizedOrganization(org)),
   };
 }
 
@@ -143,13 +131,10 @@ export function registerOAuthTokenRoute(app: ServiceApp, deps: TokenDeps): void 
   app.post(OAUTH_TOKEN_PATH, async (c) => {
     try {
       const grant = redeem(await tokenParameters(c), deps);
-      const data = await tokenData(grant, deps);
-      for (const [name, value] of Object.entries(NO_STORE)) c.header(name, value);
-      return ok(c, data);
+      return c.json(await tokenResponse(grant, deps), 200, NO_STORE);
     } catch (error) {
       if (!(error instanceof TokenRequestError)) throw error;
-      const body = { code: "bad_request", message: error.message, trace_id: c.get("traceId"), error: error.error, error_description: error.message };
-      return c.json(body, 400, NO_STORE);
+      return oauthError(c, 400, error.error, error.message);
     }
   });
 }

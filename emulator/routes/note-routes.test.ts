@@ -26,6 +26,22 @@ describe("notes (seed 001 Notes)", () => {
     expect(note.patient.avatar).toMatch(/\?expires=\d+$/);
   });
 
+  it("gives the embedded facility's timestamps in ISO 8601 like the patient's; only the note and its providers use database-style text (seed 000 Conventions)", async () => {
+    const test = createTestEmulator();
+    const { awaiting } = notesOf(test);
+    const note = await test.get("GET /v1/notes/{noteId}", { params: { noteId: awaiting.id } });
+    const iso = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+    const databaseText = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{6}\+00$/;
+    expect(note.patient.createdAt).toMatch(iso);
+    expect(note.facility.createdAt).toMatch(iso);
+    expect(note.facility.updatedAt).toMatch(iso);
+    expect(note.createdAt).toMatch(databaseText);
+    expect(note.assignedProviders[0]?.createdAt).toMatch(databaseText);
+    // The same instant as the facility's own record.
+    const facility = await test.get("GET /v1/facilities/{id}", { params: { id: note.facility.id } });
+    expect(note.facility.createdAt).toBe(facility.createdAt);
+  });
+
   it("partial PATCH changes only the fields sent and bumps version", async () => {
     const test = createTestEmulator();
     const { awaiting } = notesOf(test);

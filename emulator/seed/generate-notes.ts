@@ -189,9 +189,10 @@ export function generateNotes(random: Random, context: NoteContext): EhrNote[] {
   return notes;
 }
 
+/** Seed 000 "Conventions": only notes, tasks and their providers use database-style text; an embedded facility keeps ISO 8601, as the embedded patient does. */
 function noteFacility(facility: Facility): EhrNote["facility"] {
   const { address: _address, ...rest } = facility;
-  return { ...rest, createdAt: textFromUtc(facility.createdAt), updatedAt: textFromUtc(facility.updatedAt) };
+  return rest;
 }
 
 export function noteProvider(provider: EhrProvider): NoteProvider {

@@ -32,8 +32,8 @@ export interface PreparedRequest {
   key: string;
 }
 
-/** Calls made for the app, not for one organization (DESIGN.md assumed contracts of `GET /v1/installations` and the OAuth token call). */
-const APP_LEVEL_ROUTES: ReadonlySet<ClinicApiRoute> = new Set<ClinicApiRoute>(["GET /v1/installations", "POST /v3/oauth/token"]);
+/** Calls made for the app, not for one organization (DESIGN.md assumed contract of `GET /v1/installations`). */
+const APP_LEVEL_ROUTES: ReadonlySet<ClinicApiRoute> = new Set<ClinicApiRoute>(["GET /v1/installations"]);
 
 /** Where `consistency=strong` is a query parameter of the service (seed 001 "Schedule"). */
 const CONSISTENCY_ROUTES: ReadonlySet<ClinicApiRoute> = new Set<ClinicApiRoute>(["GET /v2/schedule/slots"]);

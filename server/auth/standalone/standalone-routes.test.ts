@@ -7,9 +7,12 @@ import { findMultiOrgAccount, findSingleOrgAccount } from "../../../emulator/oau
 import { decide, isConsentPage, isSignInPage, signIn } from "../../../emulator/oauth/testing/oauth-flow.ts";
 import { TestBrowser, type BrowserPage } from "../../../emulator/oauth/testing/test-browser.ts";
 import { ORG_A_ID, ORG_B_ID } from "../../../emulator/world/identities.ts";
+import { readBffConfig } from "../../env.ts";
 import { createStore } from "../../store/create-store.ts";
 import type { Store } from "../../store/store.ts";
 import { createBffHarness, type BffHarness } from "../../test-support/bff-harness.ts";
+import { createSealer } from "./sealed-value.ts";
+import { standaloneSession } from "./standalone-session.ts";
 
 // Standalone sign-in end to end, in-process: the BFF sends the browser to the
 // emulator's authorize page, the account signs in and allows, the callback
@@ -212,6 +215,35 @@ describe("standalone sign-in", () => {
     expect(mine.soapNote.stickyNote.description).toBe("From outside the EHR");
   });
 
+  it("signs in as an OpenID Connect client: the discovered authorize page with scope openid, the exchange at the discovered token endpoint", async () => {
+    const authorize = new URL((await newBrowser().app.get("/auth/login")).location ?? "");
+    expect(authorize.origin).toBe("http://127.0.0.1:4010");
+    expect(authorize.searchParams.get("scope")).toBe("openid");
+    expect(authorize.searchParams.get("response_type")).toBe("code");
+    expect(authorize.searchParams.get("redirect_uri")).toBe(`${APP}/auth/callback`);
+    const browser = newBrowser();
+    const before = harness.upstreamRequests.length;
+    const back = await throughConsent(browser, findMultiOrgAccount(harness.emulator.emulator.state).id);
+    expect(await callback(browser, back)).toBe("/slots");
+    const sent = harness.upstreamRequests.slice(before);
+    expect(sent).toContain("POST http://127.0.0.1:4010/v3/oauth/token");
+    expect(sent.filter((line) => line.endsWith("/.well-known/openid-configuration")).length).toBeLessThanOrEqual(1);
+    const exchange = harness.upstreamWrites.filter((write) => write.call === "POST /v3/oauth/token").at(-1);
+    expect(Object.fromEntries(new URLSearchParams(exchange?.body ?? ""))).toMatchObject({ grant_type: "authorization_code", redirect_uri: `${APP}/auth/callback`, client_id: "tandem" });
+  });
+
+  it("keeps the access token on the server: the sealed session cookie holds the profile, with raw UUIDs, and no token", async () => {
+    const browser = newBrowser();
+    const account = findMultiOrgAccount(harness.emulator.emulator.state);
+    expect(await callback(browser, await throughConsent(browser, account.id))).toBe("/slots");
+    const secret = harness.config.standalone?.sessionSecret ?? "";
+    const sealed = createSealer(secret, "standalone-session", z.record(z.string(), z.unknown())).unseal(browser.app.cookie(SESSION_COOKIE));
+    expect(Object.keys(sealed ?? {}).sort()).toEqual(["displayName", "email", "expiresAt", "issuedAt", "organizations", "providers", "selectedOrganizationId", "sub", "v"]);
+    expect(JSON.stringify(sealed)).not.toMatch(/access_token|prv_|fac_/);
+    const session = z.parse(standaloneSession, sealed);
+    expect(session.providers.map((provider) => provider.providerId)).toEqual(account.memberships.map((membership) => membership.providerId));
+  });
+
   it("sets its cookies as __Host- cookies: Secure, HttpOnly, SameSite=Lax, Path=/", async () => {
     const browser = newBrowser();
     const response = await harness.bff.app.request("/auth/login");
@@ -222,5 +254,30 @@ describe("standalone sign-in", () => {
     expect(line).toMatch(/; SameSite=Lax/);
     expect(line).not.toMatch(/Domain=/i);
     expect(browser).toBeDefined();
+  });
+});
+
+describe("standalone sign-in without the service's discovery document", () => {
+  let otherStore: Store;
+  let misconfigured: BffHarness;
+
+  beforeAll(async () => {
+    otherStore = await createStore();
+    const base = readBffConfig({});
+    if (!base.standalone) throw new Error("the sandbox has standalone sign-in");
+    misconfigured = await createBffHarness(otherStore, { configOverrides: { standalone: { ...base.standalone, issuer: "http://127.0.0.1:4010/elsewhere" } } });
+  });
+
+  afterAll(async () => {
+    await misconfigured.close();
+    await otherStore.close();
+  });
+
+  it("ends on /signin?error=sign_in_refused, setting no cookie, and says why in the log", async () => {
+    const login = await misconfigured.bff.app.request("/auth/login");
+    expect(login.status).toBe(302);
+    expect(login.headers.get("location")).toBe("/signin?error=sign_in_refused");
+    expect(login.headers.getSetCookie().some((line) => line.startsWith(`${LOGIN_COOKIE}=`) && !line.startsWith(`${LOGIN_COOKIE}=;`))).toBe(false);
+    expect(misconfigured.logLines.join("\n")).toMatch(/discovery document could not be read/);
   });
 });

@@ -1,30 +1,33 @@
 import type { Context } from "hono";
 import { Hono } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
+import * as oidc from "openid-client";
 import * as z from "zod/mini";
 import { standaloneSignInState, type StandaloneSignInError } from "../../../contract/app-api/standalone.ts";
 import { oauthCallbackError, oauthCallbackSuccess } from "../../../contract/clinic-api/oauth.ts";
 import { isRawUuid } from "../../../contract/ids.ts";
-import type { ClinicClient } from "../../clinic/clinic-client.ts";
 import type { StandaloneConfig } from "../../env.ts";
 import type { AppEnv } from "../../http/app-env.ts";
 import { AppError, badRequest } from "../../http/app-error.ts";
 import { parseJsonBody } from "../../http/validate.ts";
 import type { InstallationRegistry } from "../../installations/installation-registry.ts";
 import type { Logger } from "../../logger.ts";
-import { createIdTokenVerifier, InvalidIdToken, type IdTokenVerifier } from "./id-token-verifier.ts";
-import { pkcePair, randomToken } from "./pkce.ts";
+import { exchangeCode } from "./code-exchange.ts";
+import { fetchCurrentProfile, type CurrentProfile } from "./current-profile.ts";
+import { createOidcClient } from "./oidc-client.ts";
 import { createSealer, type Sealer } from "./sealed-value.ts";
 import { LOGIN_LIFETIME_MS, loginTransaction, safeReturnPath, sessionFromTokenResponse, standaloneSession, type LoginTransaction, type StandaloneSession } from "./standalone-session.ts";
 
 // Standalone sign-in (DESIGN.md "Standalone mode"; seed 001 "Sign-in for
-// standalone apps"): /auth/login sends the browser to the service's
-// authorize page with an unpredictable `state` bound to this browser (a sealed
-// __Host- cookie), PKCE S256 and a nonce; /auth/callback checks `state`,
-// exchanges the code with the data key, verifies the id_token and sets the
-// sealed __Host- session cookie. The organization is picked among the ones
-// the user shared. Every failure ends on the SPA's sign-in page with a code
-// saying what happened (never with text from the request).
+// standalone apps"), an OpenID Connect client by openid-client
+// (oidc-client.ts): /auth/login sends the browser to the discovered
+// authorize page with an unpredictable `state` bound to this browser (a
+// sealed __Host- cookie), PKCE S256 and a nonce; /auth/callback checks
+// `state`, exchanges the code with the data key, verifies the id_token
+// (code-exchange.ts) and sets the sealed __Host- session cookie. The
+// organization is picked among the ones the user shared. Every failure ends
+// on the SPA's sign-in page with a code saying what happened (never with
+// text from the request).
 
 const SESSION_COOKIE = "tandem-session";
 const LOGIN_COOKIE = "tandem-login";
@@ -35,6 +38,8 @@ export interface StandaloneAuth {
   sessionOf(c: Context): StandaloneSession | null;
   /** Whether a cookie-authenticated write comes from this app's own pages (SameSite=Lax already stops cross-site ones). */
   isSameOriginWrite(c: Context): boolean;
+  /** Who the service says the holder of a sign-in's access token is now (userinfo); `expectedSubject` is the session's `sub`. */
+  fetchCurrentProfile(accessToken: string, expectedSubject?: string): Promise<CurrentProfile>;
   routes: Hono<AppEnv>;
 }
 
@@ -42,13 +47,13 @@ export interface StandaloneDeps {
   config: StandaloneConfig;
   publicUrl: string;
   slug: string;
-  clinic: ClinicClient;
+  /** The data key: the token endpoint's client authentication. */
+  dataKey: string;
   installations: InstallationRegistry;
   logger: Logger;
   now: () => number;
-  /** The JWKS fetch; defaults to `fetch`. */
+  /** Every request to the service (discovery, token, JWKS, userinfo); defaults to `fetch`. */
   fetch?: typeof fetch | undefined;
-  verifyIdToken?: IdTokenVerifier;
 }
 
 const organizationChoice = z.strictObject({ organizationId: z.string().check(z.minLength(1)) });
@@ -57,7 +62,16 @@ export function createStandaloneAuth(deps: StandaloneDeps): StandaloneAuth {
   const { config, now } = deps;
   const sessions: Sealer<StandaloneSession> = createSealer(config.sessionSecret, "standalone-session", standaloneSession);
   const logins: Sealer<LoginTransaction> = createSealer(config.sessionSecret, "standalone-login", loginTransaction);
-  const verifyIdToken = deps.verifyIdToken ?? createIdTokenVerifier({ issuer: config.issuer, jwksUrl: config.jwksUrl, audience: deps.slug, now, fetch: deps.fetch });
+  const client = createOidcClient({
+    issuer: config.issuer,
+    clientId: deps.slug,
+    dataKey: deps.dataKey,
+    allowInsecureRequests: config.allowInsecureRequests,
+    authorizationEndpoint: config.authorizeUrl,
+    jwksUri: config.jwksUrl,
+    fetch: deps.fetch,
+    now,
+  });
   const appOrigin = new URL(deps.publicUrl).origin;
 
   const sessionOf = (c: Context): StandaloneSession | null => {
@@ -74,29 +88,37 @@ export function createStandaloneAuth(deps: StandaloneDeps): StandaloneAuth {
 
   const routes = new Hono<AppEnv>();
 
-  routes.get("/login", (c) => {
-    const { verifier, challenge } = pkcePair();
+  routes.get("/login", async (c) => {
+    c.header("Cache-Control", "no-store");
+    const codeVerifier = oidc.randomPKCECodeVerifier();
     const transaction: LoginTransaction = {
-      state: randomToken(),
-      codeVerifier: verifier,
-      nonce: randomToken(),
+      state: oidc.randomState(),
+      codeVerifier,
+      nonce: oidc.randomNonce(),
       returnTo: safeReturnPath(c.req.query("returnTo")),
       expiresAt: now() + LOGIN_LIFETIME_MS,
     };
+    let authorize: URL;
+    try {
+      const challenge = await oidc.calculatePKCECodeChallenge(codeVerifier);
+      authorize = await client.run((oidcConfig) =>
+        Promise.resolve(oidc.buildAuthorizationUrl(oidcConfig, {
+          response_type: "code",
+          scope: "openid",
+          redirect_uri: config.redirectUri,
+          state: transaction.state,
+          code_challenge: challenge,
+          code_challenge_method: "S256",
+          nonce: transaction.nonce,
+          // "Change organizations" asks for the consent screen again.
+          ...(c.req.query("prompt") === "consent" ? { prompt: "consent" } : {}),
+        })),
+      );
+    } catch (error) {
+      deps.logger.warn({ reason: error instanceof Error ? `${error.name}: ${error.message}` : "unknown" }, "standalone sign-in: the service's discovery document could not be read");
+      return fail(c, "sign_in_refused");
+    }
     setCookie(c, LOGIN_COOKIE, logins.seal(transaction), { ...cookieOptions, maxAge: LOGIN_LIFETIME_MS / 1000 });
-    const authorize = new URL(config.authorizeUrl);
-    authorize.search = new URLSearchParams({
-      response_type: "code",
-      client_id: deps.slug,
-      redirect_uri: config.redirectUri,
-      state: transaction.state,
-      code_challenge: challenge,
-      code_challenge_method: "S256",
-      nonce: transaction.nonce,
-      // "Change organizations" asks for the consent screen again.
-      ...(c.req.query("prompt") === "consent" ? { prompt: "consent" } : {}),
-    }).toString();
-    c.header("Cache-Control", "no-store");
     return c.redirect(authorize.toString(), 302);
   });
 
@@ -111,25 +133,18 @@ export function createStandaloneAuth(deps: StandaloneDeps): StandaloneAuth {
     const approved = z.safeParse(oauthCallbackSuccess, query);
     if (!approved.success) return fail(c, "sign_in_refused");
 
-    let data;
-    try {
-      data = await deps.clinic.request("POST /v3/oauth/token", {
-        body: { grant_type: "authorization_code", code: approved.data.code, redirect_uri: config.redirectUri, code_verifier: transaction.codeVerifier, client_id: deps.slug },
-      });
-    } catch (error) {
-      deps.logger.warn({ err: error }, "standalone sign-in: the code exchange failed");
-      return fail(c, "code_rejected");
+    // The registered redirect URI, not the URL this process was reached at (a proxy may sit in front).
+    const callbackUrl = new URL(config.redirectUri);
+    callbackUrl.search = new URL(c.req.url).search;
+    const exchange = await exchangeCode(client, { callbackUrl, state: transaction.state, nonce: transaction.nonce, codeVerifier: transaction.codeVerifier, now: now() });
+    if (exchange.kind === "failed") {
+      deps.logger.warn({ reason: exchange.reason }, exchange.error === "code_rejected" ? "standalone sign-in: the code exchange failed" : "standalone sign-in: id_token rejected");
+      return fail(c, exchange.error);
     }
-    try {
-      const claims = await verifyIdToken(data.id_token, transaction.nonce);
-      if (claims.sub.toLowerCase() !== data.user.id.toLowerCase()) throw new InvalidIdToken("the id_token names another user than the profile");
-    } catch (error) {
-      deps.logger.warn({ reason: error instanceof Error ? error.message : "unknown" }, "standalone sign-in: id_token rejected");
-      return fail(c, "identity_not_verified");
-    }
-    if (data.authorizedOrganizations.length === 0) return fail(c, "no_organization");
+    if (exchange.profile.authorizedOrganizations.length === 0) return fail(c, "no_organization");
     deleteCookie(c, LOGIN_COOKIE, cookieOptions);
-    writeSession(c, sessionFromTokenResponse(data, now()));
+    // `exchange.accessToken` (value and expiry) stays on the server: it is for re-checking the session through userinfo, never for the browser.
+    writeSession(c, sessionFromTokenResponse(exchange.profile, now()));
     return c.redirect(transaction.returnTo, 302);
   });
 
@@ -175,5 +190,10 @@ export function createStandaloneAuth(deps: StandaloneDeps): StandaloneAuth {
     return c.req.header("sec-fetch-site") === "same-origin";
   }
 
-  return { sessionOf, isSameOriginWrite, routes };
+  return {
+    sessionOf,
+    isSameOriginWrite,
+    fetchCurrentProfile: (accessToken, expectedSubject) => fetchCurrentProfile(client, deps.logger, accessToken, expectedSubject),
+    routes,
+  };
 }

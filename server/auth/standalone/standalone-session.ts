@@ -1,15 +1,29 @@
 import * as z from "zod/mini";
-import { authorizedOrganization, oauthUserProvider, type OAuthTokenData } from "../../../contract/clinic-api/oauth.ts";
+import type { AuthorizedOrganization, OAuthTokenProfile, OAuthUserInfo, OAuthUserProvider } from "../../../contract/clinic-api/oauth.ts";
+import { rawUuid } from "../../../contract/clinic-api/primitives.ts";
+import { toRawUuid } from "../../../contract/ids.ts";
 
 // What a standalone sign-in leaves in the browser's sealed session cookie
 // (DESIGN.md "Standalone mode"): who the id_token said the user is, the
 // organizations they shared with their facilities, their provider in each,
 // and the organization picked. Nothing here comes from the client unsealed.
+// Ids are kept as raw UUIDs, the form a host token's claims have, whatever
+// form the service sent (v3's `prv_` and `fac_` in the token response).
 
 /** Absolute lifetime of a standalone session; the user signs in again after it. */
 export const SESSION_LIFETIME_MS = 8 * 60 * 60 * 1000;
 /** A sign-in must come back within this long (the authorization code itself lives 10 minutes). */
 export const LOGIN_LIFETIME_MS = 10 * 60 * 1000;
+
+export const sessionProvider = z.object({ organizationId: rawUuid, providerId: rawUuid, roles: z.array(z.string()) });
+export type SessionProvider = z.infer<typeof sessionProvider>;
+
+export const sessionOrganization = z.object({
+  organizationId: rawUuid,
+  name: z.string(),
+  facilities: z.array(z.object({ id: rawUuid, name: z.string(), timezone: z.string() })),
+});
+export type SessionOrganization = z.infer<typeof sessionOrganization>;
 
 export const standaloneSession = z.object({
   v: z.literal(1),
@@ -17,8 +31,8 @@ export const standaloneSession = z.object({
   sub: z.string(),
   displayName: z.string(),
   email: z.string(),
-  providers: z.array(oauthUserProvider),
-  organizations: z.array(authorizedOrganization),
+  providers: z.array(sessionProvider),
+  organizations: z.array(sessionOrganization),
   selectedOrganizationId: z.nullable(z.string()),
   issuedAt: z.number(),
   expiresAt: z.number(),
@@ -36,19 +50,51 @@ export const loginTransaction = z.object({
 });
 export type LoginTransaction = z.infer<typeof loginTransaction>;
 
-export function sessionFromTokenResponse(data: OAuthTokenData, now: number): StandaloneSession {
-  const only = data.authorizedOrganizations.length === 1 ? data.authorizedOrganizations[0] : undefined;
+const toSessionProvider = (provider: OAuthUserProvider): SessionProvider => ({
+  organizationId: provider.organizationId.toLowerCase(),
+  providerId: toRawUuid(provider.providerId),
+  roles: [...provider.roles],
+});
+
+const toSessionOrganization = (organization: AuthorizedOrganization): SessionOrganization => ({
+  organizationId: organization.organizationId.toLowerCase(),
+  name: organization.name,
+  facilities: organization.facilities.map((facility) => ({ id: toRawUuid(facility.id), name: facility.name, timezone: facility.timezone })),
+});
+
+export function sessionFromTokenResponse(profile: OAuthTokenProfile, now: number): StandaloneSession {
+  const organizations = profile.authorizedOrganizations.map(toSessionOrganization);
+  const only = organizations.length === 1 ? organizations[0] : undefined;
   return {
     v: 1,
-    sub: data.user.id,
-    displayName: data.user.displayName,
-    email: data.user.email,
-    providers: data.user.providers,
-    organizations: data.authorizedOrganizations,
+    sub: profile.user.id,
+    displayName: profile.user.displayName,
+    email: profile.user.email,
+    providers: profile.user.providers.map(toSessionProvider),
+    organizations,
     // One shared organization needs no picking.
-    selectedOrganizationId: only ? only.organizationId.toLowerCase() : null,
+    selectedOrganizationId: only ? only.organizationId : null,
     issuedAt: now,
     expiresAt: now + SESSION_LIFETIME_MS,
+  };
+}
+
+/** The user as the service says they are now (userinfo), in the session's terms. */
+export interface CurrentProfileData {
+  sub: string;
+  email: string;
+  name: string;
+  providers: SessionProvider[];
+  organizations: SessionOrganization[];
+}
+
+export function profileFromUserInfo(info: OAuthUserInfo): CurrentProfileData {
+  return {
+    sub: info.sub,
+    email: info.email,
+    name: info.name,
+    providers: info.providers.map(toSessionProvider),
+    organizations: info.authorizedOrganizations.map(toSessionOrganization),
   };
 }
 

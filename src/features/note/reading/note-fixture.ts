@@ -267,8 +267,8 @@ function baseNote(): Note {
       specialty: "Dermatology",
       isVisible: true,
       organizationNpi: "1234567893",
-      createdAt: "2019-01-15 14:00:00.000000+00",
-      updatedAt: "2026-09-01 12:30:00.000000+00",
+      createdAt: "2019-01-15T14:00:00.000Z",
+      updatedAt: "2026-09-01T12:30:00.000Z",
     },
     ehrType: "kind_a",
     assignedProviders: [
