@@ -46,8 +46,49 @@ test("signs in outside the EHR, picks an organization, and holds a slot", async 
   await expect(panel.getByTestId("book-in-ehr")).toHaveCount(0);
   await saveScreenshot(page, "standalone-held");
 
-  await page.getByRole("button", { name: "Sign out" }).click();
+  await page.getByRole("button", { name: "Sign out", exact: true }).click();
   await expect(page.getByRole("heading", { name: "Sign in to Tandem" })).toBeVisible();
+});
+
+/** Signs in where the service already remembers the consent (another browser of the same person), and picks org A. */
+async function signInAgainAndPickRiverside(page: Page): Promise<void> {
+  await page.goto(appUrl());
+  await page.getByRole("link", { name: "Sign in" }).click();
+  await page.locator("#oauth-account").selectOption({ label: (await page.locator("#oauth-account option").filter({ hasText: MULTI_ORG_ACCOUNT }).first().textContent()) ?? "" });
+  await page.locator("#oauth-sign-in").click();
+  const consent = page.locator("#oauth-allow");
+  const chooser = page.getByRole("heading", { name: "Choose an organization" });
+  await expect(consent.or(chooser)).toBeVisible();
+  if (await consent.isVisible()) await consent.click();
+  await page.getByRole("radio", { name: /Riverside/ }).check();
+  await page.getByRole("button", { name: "Continue" }).click();
+  await expect(page.getByTestId("standalone-bar")).toBeVisible();
+}
+
+test("signing out everywhere ends the session in the person's other browser too", async ({ page, browser }) => {
+  await signInThroughService(page, "allow");
+  await page.getByRole("radio", { name: /Riverside/ }).check();
+  await page.getByRole("button", { name: "Continue" }).click();
+  await expect(page.getByTestId("standalone-bar")).toBeVisible();
+
+  const laptop = await browser.newContext();
+  try {
+    const other = await laptop.newPage();
+    await signInAgainAndPickRiverside(other);
+    await other.getByRole("link", { name: "Slots" }).click();
+    await page.getByTestId("sign-out-everywhere").click();
+    await expect(page.getByRole("heading", { name: "Sign in to Tandem" })).toBeVisible();
+    // The other browser's next call (a search, or any refresh that comes first) finds its session ended on the server, and the app asks for a sign-in.
+    const otherSignIn = other.getByRole("heading", { name: "Sign in to Tandem" });
+    const search = other.getByRole("button", { name: "Search", exact: true });
+    await expect(async () => {
+      if (await search.isVisible()) await search.click({ timeout: 1_000 });
+      await expect(otherSignIn).toBeVisible({ timeout: 2_000 });
+    }).toPass({ timeout: 20_000 });
+    await saveScreenshot(other, "standalone-signed-out-elsewhere");
+  } finally {
+    await laptop.close();
+  }
 });
 
 test("a denial at the consent screen ends on a clear page", async ({ page }) => {

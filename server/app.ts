@@ -126,7 +126,7 @@ export function createBffApp(deps: BffDeps): Bff {
   });
 
   const standalone = config.standalone
-    ? createStandaloneAuth({ config: config.standalone, publicUrl: config.publicUrl, slug: manifest.slug, dataKey: config.clinicApiKey, installations, logger, now, fetch: deps.fetch })
+    ? createStandaloneAuth({ config: config.standalone, publicUrl: config.publicUrl, slug: manifest.slug, dataKey: config.clinicApiKey, installations, logger, now, fetch: deps.fetch, sessions: store.standaloneSessions })
     : null;
 
   const app = new Hono<AppEnv>();

@@ -27,6 +27,8 @@ export const APP_ERROR_CODES = {
   installationInactive: "installation_inactive",
   /** The installation does not grant a scope the call needs. */
   scopeNotGranted: "scope_not_granted",
+  /** A standalone user the service no longer lists as active in the chosen organization. */
+  accountInactive: "account_inactive",
   /** The user's role may not do this. */
   roleForbidden: "role_forbidden",
   /** The thing belongs to another user (a slot hold: only the user who held it releases it). */

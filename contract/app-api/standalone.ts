@@ -1,7 +1,8 @@
 import * as z from "zod/mini";
 
 // Standalone sign-in, as the SPA sees it (DESIGN.md "Standalone mode"):
-// GET /auth/session, POST /auth/organization, POST /auth/logout, and the
+// GET /auth/session, POST /auth/organization, POST /auth/logout, the
+// session list (GET and DELETE /auth/sessions), and the
 // codes /auth/callback sends the browser back to /signin with.
 
 export const standaloneSignInState = z.union([
@@ -16,6 +17,22 @@ export const standaloneSignInState = z.union([
   }),
 ]);
 export type StandaloneSignInState = z.infer<typeof standaloneSignInState>;
+
+/** GET /auth/sessions: where the user is signed in (issue 15 item 4); DELETE /auth/sessions/{id} ends one, DELETE /auth/sessions all others. */
+export const standaloneSessionList = z.object({
+  sessions: z.array(
+    z.object({
+      id: z.string(),
+      createdAt: z.string(),
+      expiresAt: z.string(),
+      /** The browser's own description of itself, as it signed in (trimmed). */
+      userAgent: z.nullable(z.string()),
+      /** The session of the request. */
+      current: z.boolean(),
+    }),
+  ),
+});
+export type StandaloneSessionList = z.infer<typeof standaloneSessionList>;
 
 export const organizationChoiceResponse = z.object({ selectedOrganizationId: z.string() });
 

@@ -18,16 +18,24 @@ import type { StandaloneSession } from "./standalone/standalone-session.ts";
 
 const READ_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
-/** The standalone session as the routes see a host session. */
+/**
+ * The standalone session as the routes see a host session. The service's
+ * latest word decides: an organization where it no longer names the user as
+ * an active provider (made inactive, or no longer shared) is refused.
+ */
 function standaloneHostSession(session: StandaloneSession, organizationId: string): HostSession {
+  const organization = session.organizations.find((candidate) => candidate.organizationId.toLowerCase() === organizationId);
   const provider = session.providers.find((candidate) => candidate.organizationId.toLowerCase() === organizationId);
+  if (!organization || !provider) {
+    throw new AppError(403, APP_ERROR_CODES.accountInactive, "Your account is not active in this organization: ask its administrator, or sign in again to choose another");
+  }
   return {
     kind: "standalone",
     userId: session.sub,
     displayName: session.displayName,
-    providerId: provider?.providerId.toLowerCase() ?? null,
+    providerId: provider.providerId.toLowerCase(),
     organizationId,
-    roles: provider?.roles ?? [],
+    roles: provider.roles,
     facilityId: null,
     patientId: null,
     noteId: null,
@@ -40,11 +48,13 @@ export function requireHostSession(deps: { verify: HostTokenVerifier; installati
   return async (c, next) => {
     const header = c.req.header("authorization");
     let session: HostSession;
-    const signedIn = header === undefined ? (deps.standalone?.sessionOf(c) ?? null) : null;
-    if (signedIn) {
+    const standalone = header === undefined ? (deps.standalone ?? null) : null;
+    const signedIn = standalone ? await standalone.sessionOf(c) : null;
+    if (standalone && signedIn) {
       if (signedIn.selectedOrganizationId === null) throw new AppError(403, "organization_not_chosen", "Choose an organization first");
-      if (!READ_METHODS.has(c.req.method) && !deps.standalone?.isSameOriginWrite(c)) throw new AppError(403, "forbidden", "This change did not come from Tandem's own page");
-      session = standaloneHostSession(signedIn, signedIn.selectedOrganizationId);
+      const write = !READ_METHODS.has(c.req.method);
+      if (write && !standalone.isSameOriginWrite(c)) throw new AppError(403, "forbidden", "This change did not come from Tandem's own page");
+      session = standaloneHostSession(await standalone.confirmed(signedIn, { write }), signedIn.selectedOrganizationId);
     } else {
       if (!header?.startsWith("Bearer ")) {
         throw new AppError(401, APP_ERROR_CODES.invalidToken, "Your EHR session token is missing: open Tandem from inside your EHR, or sign in");

@@ -9,6 +9,7 @@ import { createNoteDraftRepository } from "./note-draft-repository.ts";
 import { createNoteStateRepository } from "./note-state-repository.ts";
 import { createNoteViewRepository } from "./note-view-repository.ts";
 import { createSlotHoldRepository } from "./slot-hold-repository.ts";
+import { createStandaloneSessionRepository } from "./standalone-session-repository.ts";
 import type { Store } from "./store.ts";
 import { createUsedTokenIdRepository } from "./used-token-id-repository.ts";
 import { createWebhookInboxRepository } from "./webhook-inbox-repository.ts";
@@ -72,6 +73,7 @@ export function storeOnDatabase(handle: DatabaseHandle, options: Pick<CreateStor
     holds: createSlotHoldRepository(db),
     noteStates: createNoteStateRepository(db),
     noteViews: createNoteViewRepository(db),
+    standaloneSessions: createStandaloneSessionRepository(db),
     audit: {
       record: (entry) => audit.record(entry),
       flush: () => audit.flush(),

@@ -170,3 +170,27 @@ export const slotHolds = pgTable(
     index("slot_holds_expires_at_idx").on(table.expiresAt),
   ],
 );
+
+// Standalone sign-in sessions (issue 15 item 4): the browser's cookie holds a
+// random secret; only its SHA-256 is kept here, so a copy of the table signs
+// no one in. A row ends at `expires_at` or when revoked (sign-out, the user's
+// own list, or the service saying the account can no longer sign in).
+export const standaloneSessions = pgTable(
+  "standalone_sessions",
+  {
+    secretHash: text("secret_hash").primaryKey(),
+    // What the user's session list shows and revokes by: not a credential.
+    sessionId: text("session_id").notNull().unique(),
+    userId: text("user_id").notNull(),
+    profile: jsonb("profile").notNull(),
+    selectedOrganizationId: text("selected_organization_id"),
+    // The service's access token for re-checking the user, sealed with SESSION_SECRET.
+    sealedAccessToken: text("sealed_access_token"),
+    userAgent: text("user_agent"),
+    createdAt: instant("created_at").notNull(),
+    expiresAt: instant("expires_at").notNull(),
+    verifiedAt: instant("verified_at").notNull(),
+    revokedAt: instant("revoked_at"),
+  },
+  (table) => [index("standalone_sessions_user_idx").on(table.userId, table.expiresAt), index("standalone_sessions_expires_at_idx").on(table.expiresAt)],
+);

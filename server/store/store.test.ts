@@ -13,7 +13,7 @@ import { createBatchedAuditTrail } from "./audit-trail.ts";
 import { createStore, storeOnDatabase } from "./create-store.ts";
 import { openDatabase, type DatabaseHandle, type StoreDatabase } from "./database.ts";
 import * as tables from "./schema.ts";
-import type { AppointmentState, AuditEntry, NoteView, StoredInstallation, StoredSlotHold, Store } from "./store.ts";
+import type { AppointmentState, AuditEntry, NoteView, StoredInstallation, StoredSlotHold, StoredStandaloneSession, Store } from "./store.ts";
 
 // One suite, every engine: PGlite in memory always, PostgreSQL too when
 // DATABASE_URL is set (CI). Each worker gets its own PostgreSQL schema.
@@ -147,7 +147,7 @@ describe.each(engines)("store on $name", (engine) => {
 
   beforeEach(async () => {
     await handle.db.execute(
-      sql`TRUNCATE ${tables.installations}, ${tables.webhookInbox}, ${tables.appointmentStates}, ${tables.usedTokenIds}, ${tables.noteDrafts}, ${tables.createdTasks}, ${tables.slotHolds}, ${tables.noteStates}, ${tables.noteViews}, ${tables.auditTrail}`,
+      sql`TRUNCATE ${tables.installations}, ${tables.webhookInbox}, ${tables.appointmentStates}, ${tables.usedTokenIds}, ${tables.noteDrafts}, ${tables.createdTasks}, ${tables.slotHolds}, ${tables.noteStates}, ${tables.noteViews}, ${tables.standaloneSessions}, ${tables.auditTrail}`,
     );
   });
 
@@ -538,6 +538,64 @@ describe.each(engines)("store on $name", (engine) => {
     });
   });
 
+  describe("standalone sessions", () => {
+    const session = (overrides: Partial<StoredStandaloneSession> = {}): StoredStandaloneSession => ({
+      secretHash: "hash-1",
+      sessionId: "session-1",
+      userId: "user-1",
+      profile: { displayName: "Dr. Ada Brooks", organizations: [] },
+      selectedOrganizationId: null,
+      sealedAccessToken: "sealed",
+      userAgent: "Chromium on Linux",
+      createdAt: BASE,
+      expiresAt: BASE + 8 * 3600_000,
+      verifiedAt: BASE,
+      revokedAt: null,
+      ...overrides,
+    });
+
+    it("finds a session by its secret's hash, and records what the service said and the organization picked", async () => {
+      await store.standaloneSessions.insert(session());
+      expect(await store.standaloneSessions.findBySecretHash("hash-1")).toEqual(session());
+      expect(await store.standaloneSessions.findBySecretHash("hash-2")).toBeNull();
+      expect(await store.standaloneSessions.recordVerified("session-1", { displayName: "Dr. Ada Brooks-Lee" }, BASE + 60_000)).toBe(true);
+      expect(await store.standaloneSessions.selectOrganization("session-1", ORG_A)).toBe(true);
+      expect(await store.standaloneSessions.findBySecretHash("hash-1")).toEqual(
+        session({ profile: { displayName: "Dr. Ada Brooks-Lee" }, verifiedAt: BASE + 60_000, selectedOrganizationId: ORG_A }),
+      );
+    });
+
+    it("revokes one of the user's own sessions only, and a revoked session takes no more changes", async () => {
+      await store.standaloneSessions.insert(session());
+      expect(await store.standaloneSessions.revoke("user-2", "session-1", BASE + 1)).toBe(false);
+      expect(await store.standaloneSessions.revoke("user-1", "session-1", BASE + 1)).toBe(true);
+      expect(await store.standaloneSessions.revoke("user-1", "session-1", BASE + 2)).toBe(false);
+      expect((await store.standaloneSessions.findBySecretHash("hash-1"))?.revokedAt).toBe(BASE + 1);
+      expect(await store.standaloneSessions.recordVerified("session-1", {}, BASE + 3)).toBe(false);
+      expect(await store.standaloneSessions.selectOrganization("session-1", ORG_A)).toBe(false);
+    });
+
+    it("lists a user's live sessions newest first and revokes all of them but one", async () => {
+      await store.standaloneSessions.insert(session());
+      await store.standaloneSessions.insert(session({ secretHash: "hash-2", sessionId: "session-2", createdAt: BASE + 10 }));
+      await store.standaloneSessions.insert(session({ secretHash: "hash-3", sessionId: "session-3", createdAt: BASE + 20, expiresAt: BASE + 30 }));
+      await store.standaloneSessions.insert(session({ secretHash: "hash-4", sessionId: "session-4", userId: "user-2" }));
+      expect((await store.standaloneSessions.listLive("user-1", BASE + 30)).map((live) => live.sessionId)).toEqual(["session-2", "session-1"]);
+      expect(await store.standaloneSessions.revokeAllOfUser("user-1", BASE + 40, "session-2")).toBe(2);
+      expect((await store.standaloneSessions.listLive("user-1", BASE + 41)).map((live) => live.sessionId)).toEqual(["session-2"]);
+      expect((await store.standaloneSessions.listLive("user-2", BASE + 41)).map((live) => live.sessionId)).toEqual(["session-4"]);
+    });
+
+    it("purges sessions that ended (expired or revoked) before a time, and keeps live ones", async () => {
+      await store.standaloneSessions.insert(session({ expiresAt: BASE + 10 }));
+      await store.standaloneSessions.insert(session({ secretHash: "hash-2", sessionId: "session-2", revokedAt: BASE + 5 }));
+      await store.standaloneSessions.insert(session({ secretHash: "hash-3", sessionId: "session-3" }));
+      expect(await store.standaloneSessions.purgeEndedBefore(BASE + 20)).toBe(2);
+      expect(await store.standaloneSessions.findBySecretHash("hash-3")).not.toBeNull();
+      expect(await store.standaloneSessions.findBySecretHash("hash-1")).toBeNull();
+    });
+  });
+
   describe("audit trail", () => {
     it("writes queued entries on flush, not before", async () => {
       store.audit.record(auditEntry());
@@ -648,6 +706,7 @@ describe.each(engines)("store on $name", (engine) => {
           "note_states",
           "note_views",
           "slot_holds",
+          "standalone_sessions",
           "used_token_ids",
           "webhook_inbox",
         ]);

@@ -197,6 +197,48 @@ export interface NoteViewRepository {
   purgeSeenBefore(at: number): Promise<number>;
 }
 
+/**
+ * A standalone sign-in session (issue 15 item 4). The browser holds a random
+ * secret; the store keeps only its hash. `profile` is what the service last
+ * said of the user (validated by the sign-in module, opaque here).
+ */
+export interface StoredStandaloneSession {
+  /** SHA-256 (hex) of the cookie's secret. */
+  secretHash: string;
+  /** A random id the user's session list shows and revokes by; not a credential. */
+  sessionId: string;
+  /** The id_token's `sub`. */
+  userId: string;
+  profile: unknown;
+  selectedOrganizationId: string | null;
+  /** The service's access token for re-checking the user, sealed with SESSION_SECRET. */
+  sealedAccessToken: string | null;
+  userAgent: string | null;
+  createdAt: number;
+  expiresAt: number;
+  /** When the service last confirmed the user's roles and active status. */
+  verifiedAt: number;
+  revokedAt: number | null;
+}
+
+export interface StandaloneSessionRepository {
+  insert(session: StoredStandaloneSession): Promise<void>;
+  /** The session whose secret hashes to this, revoked or expired too (the caller decides). */
+  findBySecretHash(secretHash: string): Promise<StoredStandaloneSession | null>;
+  /** Records what the service said of the user at `verifiedAt`; false when the session is gone or revoked. */
+  recordVerified(sessionId: string, profile: unknown, verifiedAt: number): Promise<boolean>;
+  /** False when the session is gone or revoked. */
+  selectOrganization(sessionId: string, organizationId: string): Promise<boolean>;
+  /** Revokes one of the user's sessions; false when there was no such live session of theirs. */
+  revoke(userId: string, sessionId: string, at: number): Promise<boolean>;
+  /** Revokes every live session of the user but `exceptSessionId`; returns how many. */
+  revokeAllOfUser(userId: string, at: number, exceptSessionId?: string): Promise<number>;
+  /** The user's sessions neither revoked nor expired at `now`, newest first. */
+  listLive(userId: string, now: number): Promise<StoredStandaloneSession[]>;
+  /** Deletes sessions that expired or were revoked before `at`; returns how many. */
+  purgeEndedBefore(at: number): Promise<number>;
+}
+
 /** A resource in a user's own trail, with the last time they touched it. */
 export interface RecentResource {
   resourceId: string;
@@ -270,6 +312,7 @@ export interface Store {
   holds: SlotHoldRepository;
   noteStates: NoteStateRepository;
   noteViews: NoteViewRepository;
+  standaloneSessions: StandaloneSessionRepository;
   audit: AuditTrail;
   /** Readiness: a trivial query. */
   ping(): Promise<void>;

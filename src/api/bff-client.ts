@@ -53,6 +53,7 @@ export async function callBff<T extends z.ZodMiniType>(path: string, schema: T, 
   if (response.status === 401 && bridge.mode === "embedded") {
     response = await send(path, init, isWrite ? await bridge.writeToken() : await bridge.freshToken());
   }
+  if (response.status === 401) bridge.signInEnded();
   if (!response.ok) throw await errorOf(response);
   const json: unknown = await response.json();
   const parsed = z.safeParse(schema, json);

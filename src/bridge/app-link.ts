@@ -21,4 +21,6 @@ export interface AppLink {
   writeToken(): Promise<string | null>;
   /** Asks the EHR to book a held slot; resolves with the EHR's appointment id and its own reference, when given. */
   book(hold: BookingRequest): Promise<BookedInEhr>;
+  /** Told when the BFF no longer accepts the sign-in (401 that no fresh token can mend): a standalone session ended. */
+  signInEnded(): void;
 }

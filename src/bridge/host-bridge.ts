@@ -108,6 +108,9 @@ export class HostBridge implements AppLink {
   }
 
   /** Asks the EHR to book a held slot; resolves with the EHR's appointment id and its own reference, when given. */
+  /** Inside the EHR a 401 after a fresh token is the EHR session's own end: the error notice says so; nothing to sign in here. */
+  signInEnded(): void {}
+
   async book(hold: BookingRequest): Promise<BookedInEhr> {
     const reply = await this.request({ type: "tandem:book", nonce: this.nonce, requestId: this.nextRequestId(), hold }, 60_000);
     if (reply.type === "tandem:booked") return { appointmentId: reply.appointmentId, reference: reply.reference ?? null };

@@ -10,6 +10,13 @@ export const STANDALONE_BOOKING_REASON = "Tandem is open outside the EHR, so it 
 export class StandaloneLink implements AppLink {
   readonly mode = "standalone";
 
+  /** `onSignInEnded`: the session was signed out elsewhere, revoked, or ended by the service: show the sign-in again. */
+  constructor(private readonly onSignInEnded: () => void = () => undefined) {}
+
+  signInEnded(): void {
+    this.onSignInEnded();
+  }
+
   token(): Promise<string | null> {
     return Promise.resolve(null);
   }

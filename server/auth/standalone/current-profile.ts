@@ -4,7 +4,7 @@ import { oauthUserInfo } from "../../../contract/clinic-api/oauth.ts";
 import { describeZodError } from "../../../contract/validation.ts";
 import type { Logger } from "../../logger.ts";
 import type { OidcClient } from "./oidc-client.ts";
-import { profileFromUserInfo, type CurrentProfileData } from "./standalone-session.ts";
+import { profileFromUserInfo, type RecheckedProfile } from "./standalone-session.ts";
 
 // Who the service says a signed-in user is now (OIDC Core 5.3, userinfo with
 // the sign-in's access token): for re-checking a standalone session against
@@ -14,7 +14,7 @@ import { profileFromUserInfo, type CurrentProfileData } from "./standalone-sessi
 // cannot read) is `unavailable`, and the caller decides how long to trust
 // the session meanwhile.
 
-export type CurrentProfile = { kind: "ok"; profile: CurrentProfileData } | { kind: "revoked" } | { kind: "unavailable" };
+export type CurrentProfile = { kind: "ok"; sub: string; profile: RecheckedProfile } | { kind: "revoked" } | { kind: "unavailable" };
 
 function isRevoked(error: unknown): boolean {
   // 401, with a Bearer challenge (RFC 6750 3.1 `invalid_token`) or without one.
@@ -40,5 +40,5 @@ export async function fetchCurrentProfile(client: OidcClient, logger: Logger, ac
     logger.warn({ reason: describeZodError(info.error) }, "standalone session: userinfo does not match the contract");
     return { kind: "unavailable" };
   }
-  return { kind: "ok", profile: profileFromUserInfo(info.data) };
+  return { kind: "ok", ...profileFromUserInfo(info.data) };
 }

@@ -1,8 +1,9 @@
+import { createHash } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import * as z from "zod/mini";
 import { appErrorBody } from "../../../contract/app-api/errors.ts";
 import { session as sessionSchema } from "../../../contract/app-api/session.ts";
-import { standaloneSignInState } from "../../../contract/app-api/standalone.ts";
+import { standaloneSessionList, standaloneSignInState } from "../../../contract/app-api/standalone.ts";
 import { findMultiOrgAccount, findSingleOrgAccount } from "../../../emulator/oauth/accounts.ts";
 import { decide, isConsentPage, isSignInPage, signIn } from "../../../emulator/oauth/testing/oauth-flow.ts";
 import { TestBrowser, type BrowserPage } from "../../../emulator/oauth/testing/test-browser.ts";
@@ -11,8 +12,7 @@ import { readBffConfig } from "../../env.ts";
 import { createStore } from "../../store/create-store.ts";
 import type { Store } from "../../store/store.ts";
 import { createBffHarness, type BffHarness } from "../../test-support/bff-harness.ts";
-import { createSealer } from "./sealed-value.ts";
-import { standaloneSession } from "./standalone-session.ts";
+import { standaloneProfile } from "./standalone-session.ts";
 
 // Standalone sign-in end to end, in-process: the BFF sends the browser to the
 // emulator's authorize page, the account signs in and allows, the callback
@@ -232,16 +232,85 @@ describe("standalone sign-in", () => {
     expect(Object.fromEntries(new URLSearchParams(exchange?.body ?? ""))).toMatchObject({ grant_type: "authorization_code", redirect_uri: `${APP}/auth/callback`, client_id: "tandem" });
   });
 
-  it("keeps the access token on the server: the sealed session cookie holds the profile, with raw UUIDs, and no token", async () => {
+  it("keeps the session on the server: the cookie is a random secret, the store keeps its hash, the profile in raw UUIDs and the access token sealed", async () => {
     const browser = newBrowser();
     const account = findMultiOrgAccount(harness.emulator.emulator.state);
     expect(await callback(browser, await throughConsent(browser, account.id))).toBe("/slots");
-    const secret = harness.config.standalone?.sessionSecret ?? "";
-    const sealed = createSealer(secret, "standalone-session", z.record(z.string(), z.unknown())).unseal(browser.app.cookie(SESSION_COOKIE));
-    expect(Object.keys(sealed ?? {}).sort()).toEqual(["displayName", "email", "expiresAt", "issuedAt", "organizations", "providers", "selectedOrganizationId", "sub", "v"]);
-    expect(JSON.stringify(sealed)).not.toMatch(/access_token|prv_|fac_/);
-    const session = z.parse(standaloneSession, sealed);
-    expect(session.providers.map((provider) => provider.providerId)).toEqual(account.memberships.map((membership) => membership.providerId));
+    const secret = browser.app.cookie(SESSION_COOKIE) ?? "";
+    expect(secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const stored = await store.standaloneSessions.findBySecretHash(createHash("sha256").update(secret).digest("hex"));
+    if (!stored) throw new Error("the session is not in the store");
+    expect(JSON.stringify(stored)).not.toContain(secret);
+    expect(JSON.stringify(stored.profile)).not.toMatch(/access_token|prv_|fac_/);
+    const profile = z.parse(standaloneProfile, stored.profile);
+    expect(profile.providers.map((provider) => provider.providerId)).toEqual(account.memberships.map((membership) => membership.providerId));
+    expect(stored.sealedAccessToken).toMatch(/^[A-Za-z0-9_-]+$/);
+  });
+
+  it("ends the session at sign-out on the server: a copy of the cookie taken before no longer works", async () => {
+    const browser = newBrowser();
+    const frontDesk = findSingleOrgAccount(harness.emulator.emulator.state, ORG_A_ID, "Front Desk");
+    await callback(browser, await throughConsent(browser, frontDesk.id));
+    const copied = browser.app.cookie(SESSION_COOKIE) ?? "";
+    expect((await harness.bff.app.request("/api/session", { headers: { cookie: `${SESSION_COOKIE}=${copied}` } })).status).toBe(200);
+    expect((await json(browser, "/auth/logout", { method: "POST" })).status).toBe(200);
+    const replayed = await harness.bff.app.request("/api/session", { headers: { cookie: `${SESSION_COOKIE}=${copied}` } });
+    expect(replayed.status).toBe(401);
+    expect(z.parse(appErrorBody, await replayed.json()).code).toBe("invalid_token");
+  });
+
+  it("lists the user's sessions, and ends another browser's", async () => {
+    const account = findSingleOrgAccount(harness.emulator.emulator.state, ORG_A_ID, "Front Desk");
+    const laptop = newBrowser();
+    await callback(laptop, await throughConsent(laptop, account.id));
+    const phone = newBrowser();
+    await callback(phone, await throughConsent(phone, account.id));
+    const phoneList = z.parse(standaloneSessionList, await (await json(phone, "/auth/sessions")).json());
+    const listed = z.parse(standaloneSessionList, await (await json(laptop, "/auth/sessions")).json());
+    const other = listed.sessions.find((entry) => entry.id === phoneList.sessions.find((candidate) => candidate.current)?.id);
+    if (!other) throw new Error("the phone's session is not listed");
+    expect(other.current).toBe(false);
+    expect(listed.sessions.filter((entry) => entry.current)).toHaveLength(1);
+    expect((await json(laptop, `/auth/sessions/${other.id}`, { method: "DELETE", origin: "https://evil.example" })).status).toBe(403);
+    expect((await json(laptop, `/auth/sessions/${other.id}`, { method: "DELETE" })).status).toBe(200);
+    expect((await json(phone, "/api/session")).status).toBe(401);
+    expect((await json(laptop, "/api/session")).status).toBe(200);
+    // Another user cannot end it, nor see it.
+    const stranger = newBrowser();
+    await callback(stranger, await throughConsent(stranger, findMultiOrgAccount(harness.emulator.emulator.state).id));
+    const mine = listed.sessions.find((entry) => entry.current)?.id ?? "";
+    expect((await json(stranger, `/auth/sessions/${mine}`, { method: "DELETE" })).status).toBe(404);
+    expect((await json(laptop, "/api/session")).status).toBe(200);
+  });
+
+  it("re-checks the user with the service on every write and every 5 minutes: made Front Desk, then inactive, in the EHR, they lose the note", async () => {
+    const browser = newBrowser();
+    const account = findMultiOrgAccount(harness.emulator.emulator.state);
+    await callback(browser, await throughConsent(browser, account.id));
+    expect((await json(browser, "/auth/organization", { method: "POST", body: { organizationId: ORG_A_ID } })).status).toBe(200);
+    const session = z.parse(sessionSchema, await (await json(browser, "/api/session")).json());
+    const providerId = session.user.id;
+    const note = (harness.emulator.emulator.state.org(ORG_A_ID)?.ehr.notes ?? []).find(
+      (candidate) => candidate.status !== "signed" && candidate.assignedProviders.some((provider) => provider.id === providerId),
+    );
+    if (!note) throw new Error("the seed has no open note of the provider");
+    const draft = { fields: { stickyNoteDescription: "Recheck in two weeks" }, baseline: { stickyNoteDescription: "" }, noteVersion: null };
+    expect((await json(browser, `/api/notes/${note.id}`)).status).toBe(200);
+    expect((await json(browser, `/api/notes/${note.id}/draft`, { method: "PUT", body: draft })).status).toBe(200);
+
+    // Made Front Desk in the EHR: the very next write is refused.
+    await harness.emulator.sandbox("PATCH", `/ehr/${ORG_A_ID}/providers/${providerId}`, { roles: ["Front Desk"] });
+    const write = await json(browser, `/api/notes/${note.id}/draft`, { method: "PUT", body: draft });
+    expect(write.status).toBe(403);
+    expect(z.parse(appErrorBody, await write.json()).code).toBe("role_forbidden");
+    expect((await json(browser, `/api/notes/${note.id}`)).status).toBe(403);
+
+    // Made inactive: within 5 minutes even reading stops.
+    await harness.emulator.sandbox("PATCH", `/ehr/${ORG_A_ID}/providers/${providerId}`, { roles: ["Physician"], active: false });
+    harness.advanceClocks(5 * 60);
+    const read = await json(browser, "/api/session");
+    expect(read.status).toBe(403);
+    expect(z.parse(appErrorBody, await read.json()).code).toBe("account_inactive");
   });
 
   it("sets its cookies as __Host- cookies: Secure, HttpOnly, SameSite=Lax, Path=/", async () => {

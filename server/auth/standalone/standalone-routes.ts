@@ -3,7 +3,7 @@ import { Hono } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import * as oidc from "openid-client";
 import * as z from "zod/mini";
-import { standaloneSignInState, type StandaloneSignInError } from "../../../contract/app-api/standalone.ts";
+import { standaloneSessionList, standaloneSignInState, type StandaloneSignInError } from "../../../contract/app-api/standalone.ts";
 import { oauthCallbackError, oauthCallbackSuccess } from "../../../contract/clinic-api/oauth.ts";
 import { isRawUuid } from "../../../contract/ids.ts";
 import type { StandaloneConfig } from "../../env.ts";
@@ -12,11 +12,13 @@ import { AppError, badRequest } from "../../http/app-error.ts";
 import { parseJsonBody } from "../../http/validate.ts";
 import type { InstallationRegistry } from "../../installations/installation-registry.ts";
 import type { Logger } from "../../logger.ts";
+import type { StandaloneSessionRepository } from "../../store/store.ts";
 import { exchangeCode } from "./code-exchange.ts";
 import { fetchCurrentProfile, type CurrentProfile } from "./current-profile.ts";
 import { createOidcClient } from "./oidc-client.ts";
 import { createSealer, type Sealer } from "./sealed-value.ts";
-import { LOGIN_LIFETIME_MS, loginTransaction, safeReturnPath, sessionFromTokenResponse, standaloneSession, type LoginTransaction, type StandaloneSession } from "./standalone-session.ts";
+import { createSessionRegistry, type SignInResult } from "./session-registry.ts";
+import { LOGIN_LIFETIME_MS, loginTransaction, profileFromTokenResponse, safeReturnPath, SESSION_LIFETIME_MS, type LoginTransaction, type StandaloneSession } from "./standalone-session.ts";
 
 // Standalone sign-in (DESIGN.md "Standalone mode"; seed 001 "Sign-in for
 // standalone apps"), an OpenID Connect client by openid-client
@@ -24,7 +26,8 @@ import { LOGIN_LIFETIME_MS, loginTransaction, safeReturnPath, sessionFromTokenRe
 // authorize page with an unpredictable `state` bound to this browser (a
 // sealed __Host- cookie), PKCE S256 and a nonce; /auth/callback checks
 // `state`, exchanges the code with the data key, verifies the id_token
-// (code-exchange.ts) and sets the sealed __Host- session cookie. The
+// (code-exchange.ts) and opens a server-side session (session-registry.ts)
+// whose random secret is the __Host- session cookie. The
 // organization is picked among the ones the user shared. Every failure ends
 // on the SPA's sign-in page with a code saying what happened (never with
 // text from the request).
@@ -34,8 +37,10 @@ const LOGIN_COOKIE = "tandem-login";
 const cookieOptions = { path: "/", secure: true, httpOnly: true, sameSite: "Lax", prefix: "host" } as const;
 
 export interface StandaloneAuth {
-  /** The signed-in standalone session of this request, if any (expired or tampered cookies are ignored). */
-  sessionOf(c: Context): StandaloneSession | null;
+  /** The signed-in standalone session of this request, if any (unknown, revoked or expired sessions are ignored). */
+  sessionOf(c: Context): Promise<StandaloneSession | null>;
+  /** The session as the service confirms it now (see session-registry.ts): before every write and every 5 minutes. */
+  confirmed(session: StandaloneSession, options: { write: boolean }): Promise<StandaloneSession>;
   /** Whether a cookie-authenticated write comes from this app's own pages (SameSite=Lax already stops cross-site ones). */
   isSameOriginWrite(c: Context): boolean;
   /** Who the service says the holder of a sign-in's access token is now (userinfo); `expectedSubject` is the session's `sub`. */
@@ -54,13 +59,13 @@ export interface StandaloneDeps {
   now: () => number;
   /** Every request to the service (discovery, token, JWKS, userinfo); defaults to `fetch`. */
   fetch?: typeof fetch | undefined;
+  sessions: StandaloneSessionRepository;
 }
 
 const organizationChoice = z.strictObject({ organizationId: z.string().check(z.minLength(1)) });
 
 export function createStandaloneAuth(deps: StandaloneDeps): StandaloneAuth {
   const { config, now } = deps;
-  const sessions: Sealer<StandaloneSession> = createSealer(config.sessionSecret, "standalone-session", standaloneSession);
   const logins: Sealer<LoginTransaction> = createSealer(config.sessionSecret, "standalone-login", loginTransaction);
   const client = createOidcClient({
     issuer: config.issuer,
@@ -73,13 +78,24 @@ export function createStandaloneAuth(deps: StandaloneDeps): StandaloneAuth {
     now,
   });
   const appOrigin = new URL(deps.publicUrl).origin;
+  const registry = createSessionRegistry({
+    repository: deps.sessions,
+    accessTokens: createSealer(config.sessionSecret, "standalone-access-token", z.string()),
+    checkProfile: (accessToken, expectedSubject) => fetchCurrentProfile(client, deps.logger, accessToken, expectedSubject),
+    logger: deps.logger,
+    now,
+  });
 
-  const sessionOf = (c: Context): StandaloneSession | null => {
-    const session = sessions.unseal(getCookie(c, SESSION_COOKIE, "host"));
-    return session && session.expiresAt > now() ? session : null;
+  const sessionOf = (c: Context) => registry.find(getCookie(c, SESSION_COOKIE, "host"));
+  const openSession = async (c: Context, signIn: SignInResult) => {
+    const { secret, session } = await registry.open(signIn, c.req.header("user-agent"));
+    setCookie(c, SESSION_COOKIE, secret, { ...cookieOptions, maxAge: Math.max(1, Math.floor((session.expiresAt - now()) / 1000)) });
   };
-  const writeSession = (c: Context, session: StandaloneSession) => {
-    setCookie(c, SESSION_COOKIE, sessions.seal(session), { ...cookieOptions, maxAge: Math.max(1, Math.floor((session.expiresAt - now()) / 1000)) });
+  const requireSession = async (c: Context) => {
+    if (!isSameOriginWrite(c)) throw new AppError(403, "forbidden", "This request did not come from Tandem's own page");
+    const session = await sessionOf(c);
+    if (!session) throw new AppError(401, "invalid_token", "You are not signed in: sign in again");
+    return session;
   };
   const fail = (c: Context, error: StandaloneSignInError) => {
     deleteCookie(c, LOGIN_COOKIE, cookieOptions);
@@ -143,14 +159,19 @@ export function createStandaloneAuth(deps: StandaloneDeps): StandaloneAuth {
     }
     if (exchange.profile.authorizedOrganizations.length === 0) return fail(c, "no_organization");
     deleteCookie(c, LOGIN_COOKIE, cookieOptions);
-    // `exchange.accessToken` (value and expiry) stays on the server: it is for re-checking the session through userinfo, never for the browser.
-    writeSession(c, sessionFromTokenResponse(exchange.profile, now()));
+    // The access token stays on the server (sealed in the session's row): it re-checks the session through userinfo, never reaches the browser.
+    await openSession(c, {
+      sub: exchange.profile.user.id,
+      profile: profileFromTokenResponse(exchange.profile),
+      accessToken: exchange.accessToken.value,
+      accessTokenExpiresAt: exchange.accessToken.expiresAt ?? now() + SESSION_LIFETIME_MS,
+    });
     return c.redirect(transaction.returnTo, 302);
   });
 
-  routes.get("/session", (c) => {
+  routes.get("/session", async (c) => {
     c.header("Cache-Control", "no-store");
-    const session = sessionOf(c);
+    const session = await sessionOf(c);
     if (!session) return c.json(z.parse(standaloneSignInState, { signedIn: false }));
     return c.json(
       z.parse(standaloneSignInState, {
@@ -164,24 +185,49 @@ export function createStandaloneAuth(deps: StandaloneDeps): StandaloneAuth {
   });
 
   routes.post("/organization", async (c) => {
-    if (!isSameOriginWrite(c)) throw new AppError(403, "forbidden", "This request did not come from Tandem's own page");
-    const session = sessionOf(c);
-    if (!session) throw new AppError(401, "invalid_token", "You are not signed in: sign in again");
+    const session = await requireSession(c);
     const { organizationId } = await parseJsonBody(c, organizationChoice);
     if (!isRawUuid(organizationId)) throw badRequest("organizationId: must be an organization id (a UUID)");
     const chosen = session.organizations.find((organization) => organization.organizationId.toLowerCase() === organizationId.toLowerCase());
     if (!chosen) throw new AppError(403, "forbidden", "You did not share this organization with Tandem when you signed in");
     const installation = await deps.installations.find(chosen.organizationId.toLowerCase());
     if (installation?.status !== "active") throw new AppError(403, "installation_inactive", `Tandem is not active for ${chosen.name}: ask an administrator to install it`);
-    writeSession(c, { ...session, selectedOrganizationId: chosen.organizationId.toLowerCase() });
+    if (!(await registry.selectOrganization(session, chosen.organizationId.toLowerCase()))) throw new AppError(401, "invalid_token", "You were signed out: sign in again");
     return c.json({ selectedOrganizationId: chosen.organizationId.toLowerCase() });
   });
 
-  routes.post("/logout", (c) => {
+  routes.post("/logout", async (c) => {
     if (!isSameOriginWrite(c)) throw new AppError(403, "forbidden", "This request did not come from Tandem's own page");
+    const session = await sessionOf(c);
+    if (session) await registry.revoke(session, session.sessionId);
     deleteCookie(c, SESSION_COOKIE, cookieOptions);
     deleteCookie(c, LOGIN_COOKIE, cookieOptions);
     return c.json({ signedOut: true });
+  });
+
+  // The user's own sessions (issue 15 item 4): where they are signed in, and ending any of them.
+  routes.get("/sessions", async (c) => {
+    c.header("Cache-Control", "no-store");
+    const session = await sessionOf(c);
+    if (!session) throw new AppError(401, "invalid_token", "You are not signed in: sign in again");
+    const sessions = await registry.list(session);
+    return c.json(
+      z.parse(standaloneSessionList, {
+        sessions: sessions.map((entry) => ({ ...entry, createdAt: new Date(entry.createdAt).toISOString(), expiresAt: new Date(entry.expiresAt).toISOString() })),
+      }),
+    );
+  });
+
+  routes.delete("/sessions/:sessionId", async (c) => {
+    const session = await requireSession(c);
+    if (!(await registry.revoke(session, c.req.param("sessionId")))) throw new AppError(404, "not_found", "No such session of yours is signed in");
+    if (c.req.param("sessionId") === session.sessionId) deleteCookie(c, SESSION_COOKIE, cookieOptions);
+    return c.json({ revoked: 1 });
+  });
+
+  routes.delete("/sessions", async (c) => {
+    const session = await requireSession(c);
+    return c.json({ revoked: await registry.revokeOthers(session) });
   });
 
   function isSameOriginWrite(c: Context): boolean {
@@ -192,6 +238,7 @@ export function createStandaloneAuth(deps: StandaloneDeps): StandaloneAuth {
 
   return {
     sessionOf,
+    confirmed: (session, options) => registry.confirmed(session, options),
     isSameOriginWrite,
     fetchCurrentProfile: (accessToken, expectedSubject) => fetchCurrentProfile(client, deps.logger, accessToken, expectedSubject),
     routes,

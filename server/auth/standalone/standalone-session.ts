@@ -3,12 +3,13 @@ import type { AuthorizedOrganization, OAuthTokenProfile, OAuthUserInfo, OAuthUse
 import { rawUuid } from "../../../contract/clinic-api/primitives.ts";
 import { toRawUuid } from "../../../contract/ids.ts";
 
-// What a standalone sign-in leaves in the browser's sealed session cookie
-// (DESIGN.md "Standalone mode"): who the id_token said the user is, the
-// organizations they shared with their facilities, their provider in each,
-// and the organization picked. Nothing here comes from the client unsealed.
-// Ids are kept as raw UUIDs, the form a host token's claims have, whatever
-// form the service sent (v3's `prv_` and `fac_` in the token response).
+// A standalone sign-in's session (DESIGN.md "Standalone mode"; issue 15
+// item 4): who the id_token said the user is, the organizations they shared
+// with their facilities, their provider and roles in each as the service last
+// confirmed them, and the organization picked. Kept server-side
+// (session-registry.ts); the browser holds only a random secret. Ids are kept
+// as raw UUIDs, the form a host token's claims have, whatever form the
+// service sent (v3's `prv_` and `fac_` in the token response).
 
 /** Absolute lifetime of a standalone session; the user signs in again after it. */
 export const SESSION_LIFETIME_MS = 8 * 60 * 60 * 1000;
@@ -25,19 +26,28 @@ export const sessionOrganization = z.object({
 });
 export type SessionOrganization = z.infer<typeof sessionOrganization>;
 
-export const standaloneSession = z.object({
-  v: z.literal(1),
-  /** The id_token's `sub`: the account. */
-  sub: z.string(),
+/** What the service says of the user: at sign-in (the token response) and at each re-check (userinfo). */
+export const standaloneProfile = z.object({
   displayName: z.string(),
   email: z.string(),
   providers: z.array(sessionProvider),
   organizations: z.array(sessionOrganization),
-  selectedOrganizationId: z.nullable(z.string()),
-  issuedAt: z.number(),
-  expiresAt: z.number(),
 });
-export type StandaloneSession = z.infer<typeof standaloneSession>;
+export type StandaloneProfile = z.infer<typeof standaloneProfile>;
+
+export interface StandaloneSession extends StandaloneProfile {
+  /** What the user's session list shows; not a credential. */
+  sessionId: string;
+  /** The id_token's `sub`: the account. */
+  sub: string;
+  selectedOrganizationId: string | null;
+  /** The service's access token, sealed: the re-check's credential. */
+  sealedAccessToken: string | null;
+  createdAt: number;
+  expiresAt: number;
+  /** When the service last confirmed the profile. */
+  verifiedAt: number;
+}
 
 /** The sign-in in progress, bound to the browser that started it. */
 export const loginTransaction = z.object({
@@ -62,39 +72,27 @@ const toSessionOrganization = (organization: AuthorizedOrganization): SessionOrg
   facilities: organization.facilities.map((facility) => ({ id: toRawUuid(facility.id), name: facility.name, timezone: facility.timezone })),
 });
 
-export function sessionFromTokenResponse(profile: OAuthTokenProfile, now: number): StandaloneSession {
-  const organizations = profile.authorizedOrganizations.map(toSessionOrganization);
-  const only = organizations.length === 1 ? organizations[0] : undefined;
+export function profileFromTokenResponse(profile: OAuthTokenProfile): StandaloneProfile {
   return {
-    v: 1,
-    sub: profile.user.id,
     displayName: profile.user.displayName,
     email: profile.user.email,
     providers: profile.user.providers.map(toSessionProvider),
-    organizations,
-    // One shared organization needs no picking.
-    selectedOrganizationId: only ? only.organizationId : null,
-    issuedAt: now,
-    expiresAt: now + SESSION_LIFETIME_MS,
+    organizations: profile.authorizedOrganizations.map(toSessionOrganization),
   };
 }
 
-/** The user as the service says they are now (userinfo), in the session's terms. */
-export interface CurrentProfileData {
-  sub: string;
-  email: string;
-  name: string;
-  providers: SessionProvider[];
-  organizations: SessionOrganization[];
-}
+/** What a re-check can change: the name shown stays the sign-in's (userinfo's `name` is a plainer form of it). */
+export type RecheckedProfile = Omit<StandaloneProfile, "displayName">;
 
-export function profileFromUserInfo(info: OAuthUserInfo): CurrentProfileData {
+/** The user as the service says they are now (userinfo), in the session's terms. */
+export function profileFromUserInfo(info: OAuthUserInfo): { sub: string; profile: RecheckedProfile } {
   return {
     sub: info.sub,
-    email: info.email,
-    name: info.name,
-    providers: info.providers.map(toSessionProvider),
-    organizations: info.authorizedOrganizations.map(toSessionOrganization),
+    profile: {
+      email: info.email,
+      providers: info.providers.map(toSessionProvider),
+      organizations: info.authorizedOrganizations.map(toSessionOrganization),
+    },
   };
 }
 

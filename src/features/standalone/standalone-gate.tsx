@@ -9,7 +9,7 @@ import { Button } from "../../components/ui/button.tsx";
 import { Notice } from "../../components/ui/notice.tsx";
 import { Skeleton } from "../../components/ui/skeleton.tsx";
 import { signInErrorMessage } from "./sign-in-messages.ts";
-import { chooseOrganization, signInStateQuery, signInUrl, signOut } from "./standalone-queries.ts";
+import { chooseOrganization, signInStateQuery, signInUrl, signOut, signOutEverywhere } from "./standalone-queries.ts";
 
 // Tandem opened at its own address, outside the EHR (issue 8, DESIGN.md
 // "Standalone mode"): sign in through the service's OAuth flow, pick one of
@@ -124,11 +124,13 @@ function SignedInApp({ signedIn, children }: { signedIn: SignedIn; children: (li
   const queryClient = useQueryClient();
   // Set before the children render: their queries start in effects that run before this component's own.
   const link = useMemo(() => {
-    const created = new StandaloneLink();
+    // Signed out in another tab, revoked from the session list, or ended by the service: the gate asks again and shows the sign-in.
+    const created = new StandaloneLink(() => void queryClient.invalidateQueries({ queryKey: signInStateQuery().queryKey }));
     setApiBridge(created);
     return created;
   }, []);
   const [switching, setSwitching] = useState(false);
+  const [signOutError, setSignOutError] = useState<string | null>(null);
   const organization = signedIn.organizations.find((candidate) => candidate.id === signedIn.selectedOrganizationId);
 
   useEffect(() => {
@@ -163,7 +165,28 @@ function SignedInApp({ signedIn, children }: { signedIn: SignedIn; children: (li
         >
           Sign out
         </button>
+        <button
+          type="button"
+          data-testid="sign-out-everywhere"
+          className="font-medium text-brand-800 underline"
+          onClick={() => {
+            setSignOutError(null);
+            void signOutEverywhere().then(
+              () => window.location.assign("/"),
+              (error: unknown) => setSignOutError(error instanceof Error ? error.message : "Tandem's server did not answer"),
+            );
+          }}
+        >
+          Sign out everywhere
+        </button>
       </div>
+      {signOutError ? (
+        <div className="px-3 pt-2">
+          <Notice tone="error" title="You are still signed in elsewhere">
+            {signOutError}
+          </Notice>
+        </div>
+      ) : null}
       {children(link, context)}
     </>
   );

@@ -32,6 +32,13 @@ export async function signOut(): Promise<void> {
   await fetch("/auth/logout", { method: "POST", headers: { accept: "application/json" } });
 }
 
+/** Ends every other session of the user (other browsers, devices), then this one. */
+export async function signOutEverywhere(): Promise<void> {
+  const others = await fetch("/auth/sessions", { method: "DELETE", headers: { accept: "application/json" } });
+  if (!others.ok && others.status !== 401) await readJson(others, z.unknown());
+  await signOut();
+}
+
 /** Where "Sign in" goes: the BFF starts the authorization code flow and brings the browser back here. */
 export function signInUrl(returnTo: string, options: { chooseOrganizationsAgain?: boolean } = {}): string {
   const params = new URLSearchParams({ returnTo });
