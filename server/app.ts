@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { createHostTokenVerifier, type HostTokenVerifier } from "./auth/host-token-verifier.ts";
@@ -11,6 +10,7 @@ import { LiveEventHub } from "./events/live-event-hub.ts";
 import type { AppEnv } from "./http/app-env.ts";
 import { AppError } from "./http/app-error.ts";
 import { handleAppError } from "./http/error-handler.ts";
+import { traceRequests, upstreamTraceparent } from "./http/request-trace.ts";
 import { attributeUpstreamCalls, currentRequester } from "./http/upstream-requester.ts";
 import { InstallationRegistry } from "./installations/installation-registry.ts";
 import type { Logger } from "./logger.ts";
@@ -77,8 +77,6 @@ const tooLarge = (maxSize: number) =>
   });
 const NOTE_TEXT_ROUTE = /^\/api\/notes\/[^/]+(\/draft)?$/;
 
-const newTraceId = () => `tdm_${randomBytes(12).toString("hex")}`;
-
 export function createBffApp(deps: BffDeps): Bff {
   const { config, store, logger } = deps;
   const now = deps.now ?? Date.now;
@@ -90,6 +88,7 @@ export function createBffApp(deps: BffDeps): Bff {
     now,
     limiter: { scope: config.rateLimitScope, share: config.upstreamRateShare, perUser: config.upstreamUserLimit },
     requester: currentRequester,
+    traceparent: upstreamTraceparent,
     logger,
     ...deps.clinicOptions,
   });
@@ -130,8 +129,8 @@ export function createBffApp(deps: BffDeps): Bff {
     : null;
 
   const app = new Hono<AppEnv>();
+  app.use(traceRequests());
   app.use(async (c, next) => {
-    c.set("traceId", newTraceId());
     c.set("logger", logger);
     await next();
   });

@@ -76,6 +76,8 @@ export interface ClinicClientOptions {
   maxCacheEntriesPerOrganization?: number;
   /** Who the call being made is for (organization and user), if anyone: the per-user limit counts by it. */
   requester?: () => string | undefined;
+  /** The W3C `traceparent` of the request a call is made for, if any: sent on, so the service's side of a call can be found from the BFF's trace id. */
+  traceparent?: () => string | undefined;
   logger?: ClinicLogger;
 }
 
@@ -170,6 +172,8 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
     const headers: Record<string, string> = { authorization, accept: "application/json" };
     if (prepared.organizationId !== null) headers["x-organization-id"] = prepared.organizationId;
     if (prepared.bodyText !== undefined) headers["content-type"] = "application/json";
+    const traceparent = options.traceparent?.();
+    if (traceparent !== undefined) headers.traceparent = traceparent;
     return headers;
   };
 
