@@ -31,9 +31,22 @@ export function formatTraceparent(context: TraceContext): string {
   return `00-${context.traceId}-${context.parentId}-${context.flags}`;
 }
 
+const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, "0"));
+// One getRandomValues call costs microseconds whatever its size, and the BFF
+// makes ids on every request and upstream attempt: draw them from a pool.
+const POOL_BYTES = 4096;
+let pool = new Uint8Array(0);
+let used = 0;
+
 function randomHex(bytes: number): string {
   for (;;) {
-    const hex = Array.from(crypto.getRandomValues(new Uint8Array(bytes)), (byte) => byte.toString(16).padStart(2, "0")).join("");
+    if (used + bytes > pool.length) {
+      pool = crypto.getRandomValues(new Uint8Array(POOL_BYTES));
+      used = 0;
+    }
+    let hex = "";
+    for (let index = used; index < used + bytes; index += 1) hex += HEX[pool[index] ?? 0];
+    used += bytes;
     if (!ALL_ZERO.test(hex)) return hex;
   }
 }
