@@ -1,6 +1,6 @@
-import { randomBytes } from "node:crypto";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
+import type { Registry } from "prom-client";
 import { createHostTokenVerifier, type HostTokenVerifier } from "./auth/host-token-verifier.ts";
 import { requireHostSession } from "./auth/require-host-session.ts";
 import { createStandaloneAuth } from "./auth/standalone/standalone-routes.ts";
@@ -11,10 +11,14 @@ import { LiveEventHub } from "./events/live-event-hub.ts";
 import type { AppEnv } from "./http/app-env.ts";
 import { AppError } from "./http/app-error.ts";
 import { handleAppError } from "./http/error-handler.ts";
+import { traceRequests, upstreamTraceparent } from "./http/request-trace.ts";
 import { attributeUpstreamCalls, currentRequester } from "./http/upstream-requester.ts";
 import { InstallationRegistry } from "./installations/installation-registry.ts";
 import type { Logger } from "./logger.ts";
 import { readAppManifest } from "./manifest.ts";
+import { createMetricsRegistry, registerBffGauges } from "./metrics/bff-metrics.ts";
+import { recordHttpRequests } from "./metrics/http-metrics.ts";
+import { recordUpstreamAttempts } from "./metrics/upstream-metrics.ts";
 import { registerDirectoryRoutes } from "./routes/directory-routes.ts";
 import { registerAvailabilityRoutes } from "./routes/availability-routes.ts";
 import { registerContextRoutes } from "./routes/context-routes.ts";
@@ -57,6 +61,8 @@ export interface Bff {
   /** Live events, cache invalidations and installation changes for every process sharing the store. */
   bus: LiveEventBus;
   verifyHostToken: HostTokenVerifier;
+  /** What an operator watches; served by `server/index.ts` on METRICS_PORT, never by `app`. */
+  metrics: Registry;
   /** Starts listening on the bus, bootstraps installations, processes the inbox left from a previous run, starts the timers. */
   start(): Promise<void>;
   close(): Promise<void>;
@@ -77,12 +83,11 @@ const tooLarge = (maxSize: number) =>
   });
 const NOTE_TEXT_ROUTE = /^\/api\/notes\/[^/]+(\/draft)?$/;
 
-const newTraceId = () => `tdm_${randomBytes(12).toString("hex")}`;
-
 export function createBffApp(deps: BffDeps): Bff {
   const { config, store, logger } = deps;
   const now = deps.now ?? Date.now;
   const manifest = readAppManifest();
+  const metrics = createMetricsRegistry();
   const clinic = createClinicClient({
     baseUrl: config.clinicApiBaseUrl,
     apiKey: config.clinicApiKey,
@@ -90,6 +95,8 @@ export function createBffApp(deps: BffDeps): Bff {
     now,
     limiter: { scope: config.rateLimitScope, share: config.upstreamRateShare, perUser: config.upstreamUserLimit },
     requester: currentRequester,
+    traceparent: upstreamTraceparent,
+    onAttempt: recordUpstreamAttempts(metrics),
     logger,
     ...deps.clinicOptions,
   });
@@ -129,9 +136,12 @@ export function createBffApp(deps: BffDeps): Bff {
     ? createStandaloneAuth({ config: config.standalone, publicUrl: config.publicUrl, slug: manifest.slug, dataKey: config.clinicApiKey, installations, logger, now, fetch: deps.fetch, sessions: store.standaloneSessions })
     : null;
 
+  registerBffGauges(metrics, { clinic, store, hub, now, logger });
+
   const app = new Hono<AppEnv>();
+  app.use(recordHttpRequests(metrics));
+  app.use(traceRequests());
   app.use(async (c, next) => {
-    c.set("traceId", newTraceId());
     c.set("logger", logger);
     await next();
   });
@@ -207,6 +217,7 @@ export function createBffApp(deps: BffDeps): Bff {
     hub,
     bus,
     verifyHostToken,
+    metrics,
     async start() {
       await bus.start();
       try {

@@ -18,6 +18,15 @@ describe("BFF configuration (server/env.ts)", () => {
     expect(readBffConfig({ SANDBOX_CLOCK: "emulator" }).clock).toBe("emulator");
   });
 
+  it("serves no metrics unless METRICS_PORT is set, and then on 127.0.0.1 unless METRICS_HOST says otherwise (issue 16 item 6)", () => {
+    expect(readBffConfig({}).metrics).toBeNull();
+    expect(readBffConfig({ METRICS_PORT: "9464" }).metrics).toEqual({ host: "127.0.0.1", port: 9464 });
+    expect(readBffConfig({ METRICS_PORT: "9464", METRICS_HOST: "0.0.0.0" }).metrics).toEqual({ host: "0.0.0.0", port: 9464 });
+    expect(() => readBffConfig({ METRICS_HOST: "0.0.0.0" })).toThrow(/METRICS_HOST is set, so METRICS_PORT must be set too/);
+    expect(() => readBffConfig({ METRICS_PORT: "8787" })).toThrow(/METRICS_PORT must differ from PORT/);
+    expect(() => readBffConfig({ METRICS_PORT: "metrics" })).toThrow(/METRICS_PORT/);
+  });
+
   it("follows the emulator's URL in the sandbox", () => {
     const config = readBffConfig({ SANDBOX_EMULATOR_URL: "http://127.0.0.1:5099" });
     expect(config.hostTokenJwksUrl).toBe("http://127.0.0.1:5099/.well-known/jwks.json");

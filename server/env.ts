@@ -80,6 +80,8 @@ const rawEnv = z.object({
   OAUTH_JWKS_URL: z.optional(z.url()),
   SESSION_SECRET: z.optional(z.string().check(z.minLength(32, "must be at least 32 characters"))),
   SANDBOX_CLOCK: z.optional(z.enum(["real", "emulator"])),
+  METRICS_PORT: z.optional(port),
+  METRICS_HOST: z.optional(z.string().check(z.minLength(1))),
 });
 
 export interface BffConfig {
@@ -115,6 +117,11 @@ export interface BffConfig {
    * issues and verifies tokens on one timeline. Real time otherwise.
    */
   clock: "real" | "emulator";
+  /**
+   * Issue 16 item 6: where `GET /metrics` is served, a listener of its own
+   * (never the public port); null, the default, serves no metrics.
+   */
+  metrics: { host: string; port: number } | null;
 }
 
 export interface StandaloneConfig {
@@ -175,6 +182,12 @@ export function readBffConfig(source: Record<string, string | undefined> = proce
     throw new ConfigError(`Configuration is invalid: ${standaloneSwitch} is set, so SESSION_SECRET must be set too (at least 32 characters; sandbox defaults are never used against a real service)`);
   }
   const portNumber = env.PORT ?? 8787;
+  if (env.METRICS_HOST !== undefined && env.METRICS_PORT === undefined) {
+    throw new ConfigError("Configuration is invalid: METRICS_HOST is set, so METRICS_PORT must be set too (metrics are served only on a port of their own)");
+  }
+  if (env.METRICS_PORT !== undefined && env.METRICS_PORT !== 0 && env.METRICS_PORT === portNumber) {
+    throw new ConfigError("Configuration is invalid: METRICS_PORT must differ from PORT (metrics are never served on the public port)");
+  }
   const sandbox = sandboxDefaults((env.SANDBOX_EMULATOR_URL ?? "http://127.0.0.1:4010").replace(/\/$/, ""));
   const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${portNumber}`).replace(/\/$/, "");
   return {
@@ -199,6 +212,7 @@ export function readBffConfig(source: Record<string, string | undefined> = proce
     distDir: env.DIST_DIR ?? "dist",
     standalone: standaloneConfig(env, isSandbox, sandbox, publicUrl),
     clock: env.SANDBOX_CLOCK ?? "real",
+    metrics: env.METRICS_PORT === undefined ? null : { host: env.METRICS_HOST ?? "127.0.0.1", port: env.METRICS_PORT },
   };
 }
 

@@ -2,6 +2,7 @@ import { serve } from "@hono/node-server";
 import { createBffApp } from "./app.ts";
 import { ConfigError, readBffConfig, secretsOf } from "./env.ts";
 import { createLogger } from "./logger.ts";
+import { serveMetrics } from "./metrics/metrics-server.ts";
 import { followEmulatorClock } from "./sandbox-clock.ts";
 import { createStore } from "./store/create-store.ts";
 
@@ -21,6 +22,7 @@ const store = await createStore(config.databaseUrl ? { databaseUrl: config.datab
 const now = config.clock === "emulator" ? await followEmulatorClock(config.clinicApiBaseUrl) : Date.now;
 const bff = createBffApp({ config, store, logger, now });
 await bff.start();
+if (config.metrics) serveMetrics({ ...config.metrics, registry: bff.metrics, logger });
 
 const server = serve({ fetch: bff.app.fetch, port: config.port, hostname: config.host }, (info) => {
   logger.info(

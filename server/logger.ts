@@ -1,10 +1,13 @@
 import pino, { type DestinationStream, type Logger } from "pino";
+import { currentTraceId } from "./http/request-trace.ts";
 import { createRepeatedWarnings } from "./repeated-warnings.ts";
 
 // pino with redaction. Besides the usual header paths, every written line is
 // scrubbed of the configured secrets (the data key, the webhook secrets), so
 // neither can reach a log whatever object carries it. Repeats of a warning
 // within a window are counted, not written (server/repeated-warnings.ts).
+// A line written while a request is served carries its `traceId`, whichever
+// module writes it (server/http/request-trace.ts).
 
 export type { Logger };
 
@@ -20,6 +23,10 @@ export function createLogger(options: { level: string; secrets: readonly string[
     {
       level: options.level,
       name: options.name,
+      mixin: () => {
+        const traceId = currentTraceId();
+        return traceId === undefined ? {} : { traceId };
+      },
       redact: {
         paths: ["req.headers.authorization", "headers.authorization", "authorization", "apiKey", "key", "secret", "secrets", "*.apiKey", "*.secret"],
         censor: "[redacted]",

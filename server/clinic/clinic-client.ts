@@ -5,7 +5,7 @@ import { cacheExpiry } from "./cache-policy.ts";
 import { deepFreeze } from "./deep-freeze.ts";
 import { listAllPages, type ItemOf, type ItemsKey, type PaginatedRoute } from "./paging.ts";
 import { FairShareLimiter } from "./fair-share-limiter.ts";
-import { SlidingWindowLimiter } from "./rate-limiter.ts";
+import { SlidingWindowLimiter, type LimiterBudget } from "./rate-limiter.ts";
 import { readResponse, type ClinicData, type ReadOutcome } from "./response-reader.ts";
 import { ResponseCache } from "./response-cache.ts";
 import { backoffDelayMs, DEFAULT_RETRY, DEFAULT_RETRY_AFTER_MS, sleep, type RetryOptions } from "./retry-policy.ts";
@@ -24,6 +24,16 @@ import { UserRequestQuota } from "./user-request-quota.ts";
 export { UpstreamError } from "./upstream-error.ts";
 export type { ClinicCall } from "./upstream-request.ts";
 export type { ClinicData } from "./response-reader.ts";
+export type { LimiterBudget } from "./rate-limiter.ts";
+
+/** One attempt that was sent to the service, for the operator's figures. */
+export interface UpstreamAttempt {
+  route: ClinicApiRoute;
+  /** The HTTP status, or what kept the attempt from getting one. */
+  status: number | "timeout" | "unreachable";
+  /** From sending to the body read. */
+  seconds: number;
+}
 
 export interface ClinicLogger {
   warn(obj: object, msg: string): void;
@@ -76,6 +86,10 @@ export interface ClinicClientOptions {
   maxCacheEntriesPerOrganization?: number;
   /** Who the call being made is for (organization and user), if anyone: the per-user limit counts by it. */
   requester?: () => string | undefined;
+  /** The W3C `traceparent` of the request a call is made for, if any: sent on, so the service's side of a call can be found from the BFF's trace id. */
+  traceparent?: () => string | undefined;
+  /** Told of every attempt sent to the service (not of cache hits, joined reads or refusals by the limiters). */
+  onAttempt?: (attempt: UpstreamAttempt) => void;
   logger?: ClinicLogger;
 }
 
@@ -103,6 +117,8 @@ export interface ClinicClient {
   /** Drops cached reads of an organization (all, or routes starting with `prefix`, e.g. "GET /v2/schedule/slots"). */
   invalidate(organizationId: string, prefix?: string): void;
   stats(): ClinicClientStats;
+  /** The key's budget in the limiter's window now, per organization (`app` for calls made for none). */
+  budget(): LimiterBudget;
   close(): void;
 }
 
@@ -129,6 +145,7 @@ export function sharedLimit(limit: number, share: number): number {
 interface UpstreamLimiter {
   acquire(bucket: string): Promise<void>;
   stats(): { queued: number; rejected: number };
+  budget(): LimiterBudget;
   close(): void;
 }
 
@@ -170,6 +187,8 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
     const headers: Record<string, string> = { authorization, accept: "application/json" };
     if (prepared.organizationId !== null) headers["x-organization-id"] = prepared.organizationId;
     if (prepared.bodyText !== undefined) headers["content-type"] = "application/json";
+    const traceparent = options.traceparent?.();
+    if (traceparent !== undefined) headers.traceparent = traceparent;
     return headers;
   };
 
@@ -178,6 +197,9 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
     await limiter.acquire(prepared.organizationId ?? "app");
     onSend();
     counters.upstreamRequests += 1;
+    const sentAt = performance.now();
+    const observe = (status: UpstreamAttempt["status"]) => options.onAttempt?.({ route: prepared.route, status, seconds: (performance.now() - sentAt) / 1000 });
+    let status: number | null = null;
     try {
       const response = await fetchImpl(`${baseUrl}${prepared.target}`, {
         method: prepared.method,
@@ -185,9 +207,15 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
         body: prepared.bodyText,
         signal: AbortSignal.timeout(timeoutMs),
       });
-      return await readResponse(prepared.route, response, { redact, now, warn });
+      status = response.status;
+      const outcome = await readResponse(prepared.route, response, { redact, now, warn });
+      observe(status);
+      return outcome;
     } catch (error) {
-      return { kind: "error", error: failureOf(error, prepared.method !== "GET", redact), retryableRead: true };
+      const failure = failureOf(error, prepared.method !== "GET", redact);
+      // A body that failed to arrive after its status still has that status.
+      observe(status ?? (failure.code === "upstream_timeout" ? "timeout" : "unreachable"));
+      return { kind: "error", error: failure, retryableRead: true };
     }
   }
 
@@ -300,6 +328,7 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
       const limiterStats = limiter.stats();
       return { ...counters, queuedForLimiter: limiterStats.queued, rejectedByLimiter: limiterStats.rejected, rejectedByUserLimit: userQuota?.rejected() ?? 0 };
     },
+    budget: () => limiter.budget(),
     close() {
       closed = true;
       limiter.close();

@@ -77,6 +77,22 @@ describe("FairShareLimiter", () => {
 
   const limiter = (limit = 100, maxQueueMs = 200, reserve?: number) => new FairShareLimiter({ limit, windowMs: WINDOW_MS, maxQueueMs, reserve, now: Date.now });
 
+  it("reports each active organization's sends in the window against its fair share, and forgets one whose sends left the window", async () => {
+    const subject = limiter(100);
+    expect(subject.budget()).toEqual({ limit: 100, organizations: [] });
+    await Promise.all([...Array.from({ length: 30 }, () => subject.acquire("org-a")), ...Array.from({ length: 5 }, () => subject.acquire("org-b"))]);
+    // (100 − 10 reserved) / 2 active.
+    expect(subject.budget()).toEqual({
+      limit: 100,
+      organizations: [
+        { organization: "org-a", sent: 30, allowance: 45 },
+        { organization: "org-b", sent: 5, allowance: 45 },
+      ],
+    });
+    await vi.advanceTimersByTimeAsync(WINDOW_MS);
+    expect(subject.budget()).toEqual({ limit: 100, organizations: [] });
+  });
+
   it("one organization alone, no reserve (limit 5): the sliding window and FIFO queue of a single bucket", async () => {
     const subject = limiter(5, 2_000);
     const outcomes: Outcome[] = [];

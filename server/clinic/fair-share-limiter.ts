@@ -1,3 +1,4 @@
+import type { LimiterBudget } from "./rate-limiter.ts";
 import { rateLimitedError, UpstreamError } from "./upstream-error.ts";
 
 // Issue 15 item 1 (ADR 0017): one data key's budget, this process's share of
@@ -107,6 +108,13 @@ export class FairShareLimiter {
 
   stats(): FairShareStats {
     return { ...this.counters };
+  }
+
+  /** Each active organization's sends in the window against its fair share (beyond it, it only borrows what others leave). */
+  budget(): LimiterBudget {
+    this.prune(this.options.now());
+    const organizations = [...this.members].map(([organization, member]) => ({ organization, sent: liveOf(member), allowance: this.fairShare(member) }));
+    return { limit: this.options.limit, organizations };
   }
 
   close(): void {

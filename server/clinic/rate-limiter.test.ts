@@ -83,6 +83,20 @@ describe("SlidingWindowLimiter", () => {
     await expect(subject.acquire("org-1")).rejects.toBeInstanceOf(UpstreamError);
   });
 
+  it("reports each bucket's sends in the window against the whole limit", async () => {
+    const subject = limiter(0);
+    await Promise.all([...Array.from({ length: 3 }, () => subject.acquire("org-1")), subject.acquire("org-2")]);
+    expect(subject.budget()).toEqual({
+      limit: 5,
+      organizations: [
+        { organization: "org-1", sent: 3, allowance: 5 },
+        { organization: "org-2", sent: 1, allowance: 5 },
+      ],
+    });
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(subject.budget()).toEqual({ limit: 5, organizations: [] });
+  });
+
   it("close rejects waiters", async () => {
     const subject = limiter();
     await Promise.all(Array.from({ length: 5 }, () => subject.acquire("key")));

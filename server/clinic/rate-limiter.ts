@@ -37,6 +37,13 @@ export interface RateLimiterStats {
   rejected: number;
 }
 
+/** Each organization's use of the window now: `sent` of the `allowance` it may send without waiting on anyone. */
+export interface LimiterBudget {
+  /** Sends allowed in any window (this process's share of the service's limit). */
+  limit: number;
+  organizations: { organization: string; sent: number; allowance: number }[];
+}
+
 export class SlidingWindowLimiter {
   private readonly buckets = new Map<string, Bucket>();
   private readonly counters: RateLimiterStats = { queued: 0, rejected: 0 };
@@ -72,6 +79,18 @@ export class SlidingWindowLimiter {
 
   stats(): RateLimiterStats {
     return { ...this.counters };
+  }
+
+  /** Every bucket has the whole limit to itself. */
+  budget(): LimiterBudget {
+    const now = this.options.now();
+    const organizations: LimiterBudget["organizations"] = [];
+    for (const [organization, bucket] of this.buckets) {
+      this.prune(bucket, now);
+      const sent = bucket.sent.length - bucket.head;
+      if (sent > 0 || bucket.waiters.length > 0) organizations.push({ organization, sent, allowance: this.options.limit });
+    }
+    return { limit: this.options.limit, organizations };
   }
 
   close(): void {

@@ -25,4 +25,11 @@ export class LiveEventHub {
   subscriberCount(organizationId: string): number {
     return this.listeners.get(organizationId)?.size ?? 0;
   }
+
+  /** Every organization's: the `GET /api/events` streams open on this process. */
+  totalSubscribers(): number {
+    let total = 0;
+    for (const set of this.listeners.values()) total += set.size;
+    return total;
+  }
 }

@@ -10,5 +10,7 @@ export interface AppEnv {
     session: HostSession;
     installation: StoredInstallation;
     grantedScopes: ReadonlySet<string>;
+    /** The `code` of the error body, once the error handler has answered with one. */
+    errorCode: string | undefined;
   };
 }

@@ -11,8 +11,9 @@ import type { AppEnv } from "./app-env.ts";
 
 export function handleAppError(error: Error, c: Context<AppEnv>) {
   const traceId = c.get("traceId");
-  const body = (status: number, fields: Omit<AppErrorBody, "trace_id">, headers: Record<string, string> = {}) => {
+  const body = (status: number, fields: Omit<AppErrorBody, "trace_id"> & { code: string }, headers: Record<string, string> = {}) => {
     for (const [name, value] of Object.entries(headers)) c.header(name, value);
+    c.set("errorCode", fields.code);
     return c.json({ ...fields, trace_id: traceId }, status as 400);
   };
   if (error instanceof AppError) return body(error.status, { code: error.code, message: error.message, ...error.extras }, error.headers);

@@ -84,6 +84,7 @@ export function storeOnDatabase(handle: DatabaseHandle, options: Pick<CreateStor
     async ping() {
       await db.execute(sql`select 1`);
     },
+    poolUse: () => handle.poolUse(),
     close() {
       closing ??= close();
       return closing;

@@ -5,7 +5,7 @@ import { migrate as migrateNodePg } from "drizzle-orm/node-postgres/migrator";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import pg from "pg";
 import { createPostgresNotifications, notificationChannel } from "./postgres-notifications.ts";
-import type { StoreNotifications } from "./store.ts";
+import type { PoolUse, StoreNotifications } from "./store.ts";
 
 /** The Drizzle database both engines give; repositories take this and nothing engine-specific. */
 export type StoreDatabase = PgDatabase<PgQueryResultHKT>;
@@ -27,6 +27,7 @@ export interface DatabaseHandle {
   db: StoreDatabase;
   /** LISTEN/NOTIFY between processes on PostgreSQL; null on PGlite. */
   notifications: StoreNotifications | null;
+  poolUse(): PoolUse;
   close(): Promise<void>;
 }
 
@@ -68,7 +69,7 @@ async function openPglite(dataDir: string | undefined, schema: string): Promise<
     }
     const db = drizzlePglite({ client });
     await migratePglite(db, migrationConfig(schema));
-    return { engine: "pglite", schema, db, notifications: null, close: () => client.close() };
+    return { engine: "pglite", schema, db, notifications: null, poolUse: () => ({ total: 1, idle: 0, waiting: 0 }), close: () => client.close() };
   } catch (error) {
     await client.close().catch(() => undefined);
     throw error;
@@ -104,6 +105,7 @@ async function openPostgres(databaseUrl: string, schema: string, onError: ((erro
       schema,
       db: drizzleNodePg({ client: pool }),
       notifications: createPostgresNotifications({ connectionString: databaseUrl, channel: notificationChannel(schema), pool }),
+      poolUse: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
       close: () => pool.end(),
     };
   } catch (error) {

@@ -155,6 +155,17 @@ describe.each(engines)("store on $name", (engine) => {
     await expect(store.ping()).resolves.toBeUndefined();
   });
 
+  it("reports its connection pool's use (PGlite: one session)", () => {
+    const use = store.poolUse();
+    if (engine.name === "pglite") expect(use).toEqual({ total: 1, idle: 0, waiting: 0 });
+    else {
+      // The pool has opened at least the connection the migrations ran on; nothing is queued between tests.
+      expect(use.total).toBeGreaterThanOrEqual(1);
+      expect(use.idle).toBeLessThanOrEqual(use.total);
+      expect(use.waiting).toBe(0);
+    }
+  });
+
   describe("installations", () => {
     it("stores a new installation and reads it back", async () => {
       expect(await store.installations.get(ORG_A)).toBeNull();
@@ -218,6 +229,16 @@ describe.each(engines)("store on $name", (engine) => {
       const claimed = await store.inbox.claimUnprocessed({ limit: 10, leaseMs: 1000, now: BASE + 10, maxAttempts: 5 });
       expect(claimed.map((entry) => entry.hookId)).toEqual(["msg_live"]);
       expect(await store.inbox.countDeadLetters()).toBe(1);
+    });
+
+    it("reports the backlog: how many entries are unprocessed and when the oldest arrived, dead letters and processed ones left out", async () => {
+      expect(await store.inbox.backlog()).toEqual({ unprocessed: 0, oldestReceivedAt: null });
+      await store.inbox.insert(delivery("msg_new", BASE + 2000));
+      await store.inbox.insert(delivery("msg_old", BASE + 1000));
+      await store.inbox.insert(delivery("msg_done", BASE));
+      await store.inbox.markProcessed("msg_done", BASE + 10);
+      await store.inbox.insertDeadLetter({ ...delivery("msg_dead", BASE - 5000), reason: "the body is not JSON" });
+      expect(await store.inbox.backlog()).toEqual({ unprocessed: 2, oldestReceivedAt: BASE + 1000 });
     });
 
     it("lists unprocessed entries oldest first, up to the limit", async () => {

@@ -36,12 +36,20 @@ export interface InboxEntry {
   deadLetterReason: string | null;
 }
 
+export interface InboxBacklog {
+  unprocessed: number;
+  /** `receivedAt` of the oldest unprocessed entry; null when there is none. */
+  oldestReceivedAt: number | null;
+}
+
 export interface WebhookInboxRepository {
   /** Stores a delivery under its unique `hook-id`; false when that id was already stored (a duplicate). */
   insert(entry: { hookId: string; eventType: string; payload: unknown; receivedAt: number }): Promise<boolean>;
   /** Keeps a verified delivery the BFF cannot read, with the reason, never to be processed; false for a duplicate. */
   insertDeadLetter(entry: { hookId: string; eventType: string; payload: unknown; receivedAt: number; reason: string }): Promise<boolean>;
   countDeadLetters(): Promise<number>;
+  /** What is still to process (dead letters are not), for the operator's gauges. */
+  backlog(): Promise<InboxBacklog>;
   /** Unprocessed entries, oldest first. */
   listUnprocessed(limit: number): Promise<InboxEntry[]>;
   /**
@@ -300,6 +308,13 @@ export interface NotificationListener {
   close(): Promise<void>;
 }
 
+export interface PoolUse {
+  total: number;
+  idle: number;
+  /** Queries waiting for a connection. */
+  waiting: number;
+}
+
 export interface Store {
   /** Null on PGlite: one process owns the embedded database, so there is no one to tell. */
   notifications: StoreNotifications | null;
@@ -316,5 +331,7 @@ export interface Store {
   audit: AuditTrail;
   /** Readiness: a trivial query. */
   ping(): Promise<void>;
+  /** Connections of the PostgreSQL pool now; PGlite is one session: 1 connection, none idle, none waiting. */
+  poolUse(): PoolUse;
   close(): Promise<void>;
 }

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, inArray, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
+import { and, asc, count, eq, inArray, isNotNull, isNull, lt, min, or, sql } from "drizzle-orm";
 import type { InboxEntry, WebhookInboxRepository } from "./store.ts";
 import type { StoreDatabase } from "./database.ts";
 import { dateFromEpochMs } from "./instants.ts";
@@ -50,6 +50,12 @@ export function createWebhookInboxRepository(db: StoreDatabase): WebhookInboxRep
     async countDeadLetters() {
       const [row] = await db.select({ n: count() }).from(webhookInbox).where(isNotNull(webhookInbox.deadLetterReason));
       return row?.n ?? 0;
+    },
+
+    async backlog() {
+      // The processor's partial index covers exactly these rows.
+      const [row] = await db.select({ n: count(), oldest: min(webhookInbox.receivedAt) }).from(webhookInbox).where(isNull(webhookInbox.processedAt));
+      return { unprocessed: row?.n ?? 0, oldestReceivedAt: row?.oldest?.getTime() ?? null };
     },
 
     async listUnprocessed(limit) {

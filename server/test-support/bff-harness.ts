@@ -36,6 +36,8 @@ export interface BffHarness {
   transcript: string[];
   /** Every upstream request the BFF sent: "METHOD url". */
   upstreamRequests: string[];
+  /** The `traceparent` header of each of those requests, in the same order (null without one). */
+  upstreamTraceparents: (string | null)[];
   /** The bodies of upstream writes, in order: "METHOD path" and the JSON text. */
   upstreamWrites: { call: string; body: string }[];
   api(path: string, init?: { token?: string | null; method?: string; body?: unknown; headers?: Record<string, string> }): Promise<Response>;
@@ -48,6 +50,7 @@ export async function createBffHarness(store: Store, options: { configOverrides?
   const target: { app?: Hono<AppEnv> } = {};
   const transcript: string[] = [];
   const upstreamRequests: string[] = [];
+  const upstreamTraceparents: (string | null)[] = [];
   const upstreamWrites: { call: string; body: string }[] = [];
   const bffClock = new EmulatorClock(HARNESS_NOW, false);
   const emulator = createTestEmulator({
@@ -69,6 +72,7 @@ export async function createBffHarness(store: Store, options: { configOverrides?
     fetch: async (input, init) => {
       const request = new Request(input, init);
       upstreamRequests.push(`${request.method} ${request.url}`);
+      upstreamTraceparents.push(request.headers.get("traceparent"));
       if (request.method !== "GET") upstreamWrites.push({ call: `${request.method} ${new URL(request.url).pathname}`, body: await request.clone().text() });
       return emulator.emulator.app.fetch(request);
     },
@@ -102,6 +106,7 @@ export async function createBffHarness(store: Store, options: { configOverrides?
     logLines,
     transcript,
     upstreamRequests,
+    upstreamTraceparents,
     upstreamWrites,
     async api(path, init = {}) {
       const headers: Record<string, string> = { ...init.headers };

@@ -1,11 +1,14 @@
 import * as z from "zod/mini";
 import { appErrorBody, type AppErrorBody } from "../../contract/app-api/errors.ts";
+import { displayTraceId, formatTraceparent, newTraceContext } from "../../contract/app-api/trace-context.ts";
 import type { AppLink } from "../bridge/app-link.ts";
 
 // Calls to the BFF: the host token in the Authorization header (or, signed in
 // outside the EHR, the session cookie alone), responses parsed with
 // contract/app-api (STYLE.md 2), a 401 answered by one silent token refresh
-// and retry, a fresh token before every write.
+// and retry, a fresh token before every write. Each call starts a W3C trace
+// (`traceparent`): the BFF's logs, its error body and its calls to the
+// service carry the same id, and an error made here names it too.
 
 export class ApiError extends Error {
   constructor(
@@ -25,14 +28,22 @@ export function setApiBridge(next: AppLink | null): void {
 
 const WRITE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
-async function send(path: string, init: { method?: string; body?: unknown; signal?: AbortSignal }, token: string | null): Promise<Response> {
-  const headers: Record<string, string> = { accept: "application/json" };
-  if (token !== null) headers.authorization = `Bearer ${token}`;
-  if (init.body !== undefined) headers["content-type"] = "application/json";
-  return fetch(path, { method: init.method ?? "GET", headers, body: init.body === undefined ? undefined : JSON.stringify(init.body), signal: init.signal });
+interface Sent {
+  response: Response;
+  /** The trace id the BFF logs this call under. */
+  traceId: string;
 }
 
-async function errorOf(response: Response): Promise<ApiError> {
+async function send(path: string, init: { method?: string; body?: unknown; signal?: AbortSignal }, token: string | null): Promise<Sent> {
+  const trace = newTraceContext();
+  const headers: Record<string, string> = { accept: "application/json", traceparent: formatTraceparent(trace) };
+  if (token !== null) headers.authorization = `Bearer ${token}`;
+  if (init.body !== undefined) headers["content-type"] = "application/json";
+  const response = await fetch(path, { method: init.method ?? "GET", headers, body: init.body === undefined ? undefined : JSON.stringify(init.body), signal: init.signal });
+  return { response, traceId: displayTraceId(trace) };
+}
+
+async function errorOf({ response, traceId }: Sent): Promise<ApiError> {
   let json: unknown = null;
   try {
     json = await response.json();
@@ -42,23 +53,23 @@ async function errorOf(response: Response): Promise<ApiError> {
   const parsed = z.safeParse(appErrorBody, json);
   return new ApiError(
     response.status,
-    parsed.success ? parsed.data : { code: "unexpected_response", message: `Tandem's server answered ${response.status} without an explanation`, trace_id: "" },
+    parsed.success ? parsed.data : { code: "unexpected_response", message: `Tandem's server answered ${response.status} without an explanation`, trace_id: traceId },
   );
 }
 
 export async function callBff<T extends z.ZodMiniType>(path: string, schema: T, init: { method?: string; body?: unknown; signal?: AbortSignal } = {}): Promise<z.infer<T>> {
   if (!bridge) throw new ApiError(401, { code: "invalid_token", message: "No EHR session yet", trace_id: "" });
   const isWrite = WRITE_METHODS.has(init.method ?? "GET");
-  let response = await send(path, init, isWrite ? await bridge.writeToken() : await bridge.token());
-  if (response.status === 401 && bridge.mode === "embedded") {
-    response = await send(path, init, isWrite ? await bridge.writeToken() : await bridge.freshToken());
+  let sent = await send(path, init, isWrite ? await bridge.writeToken() : await bridge.token());
+  if (sent.response.status === 401 && bridge.mode === "embedded") {
+    sent = await send(path, init, isWrite ? await bridge.writeToken() : await bridge.freshToken());
   }
-  if (response.status === 401) bridge.signInEnded();
-  if (!response.ok) throw await errorOf(response);
-  const json: unknown = await response.json();
+  if (sent.response.status === 401) bridge.signInEnded();
+  if (!sent.response.ok) throw await errorOf(sent);
+  const json: unknown = await sent.response.json();
   const parsed = z.safeParse(schema, json);
   if (!parsed.success) {
-    throw new ApiError(502, { code: "contract_violation", message: "Tandem's server answered in an unexpected shape", trace_id: "" });
+    throw new ApiError(502, { code: "contract_violation", message: "Tandem's server answered in an unexpected shape", trace_id: sent.traceId });
   }
   return parsed.data;
 }

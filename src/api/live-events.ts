@@ -1,6 +1,7 @@
 import type { QueryClient } from "@tanstack/react-query";
 import * as z from "zod/mini";
 import { LIVE_EVENT_NAME, liveEvent, type LiveEvent } from "../../contract/app-api/live-events.ts";
+import { formatTraceparent, newTraceContext } from "../../contract/app-api/trace-context.ts";
 import type { AppLink } from "../bridge/app-link.ts";
 
 // GET /api/events read with fetch, so the token stays in the Authorization
@@ -49,7 +50,9 @@ export function startLiveEvents(queryClient: QueryClient, bridge: AppLink): () =
     while (!controller.signal.aborted) {
       try {
         const token = await bridge.token();
-        const response = await fetch("/api/events", { headers: token === null ? {} : { authorization: `Bearer ${token}` }, signal: controller.signal });
+        const headers: Record<string, string> = { traceparent: formatTraceparent(newTraceContext()) };
+        if (token !== null) headers.authorization = `Bearer ${token}`;
+        const response = await fetch("/api/events", { headers, signal: controller.signal });
         if (response.status === 401 || response.status === 403) {
           await queryClient.invalidateQueries({ queryKey: ["session"] });
           if (response.status === 403 || bridge.mode === "standalone") return;

@@ -1,0 +1,66 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import * as z from "zod/mini";
+import { parseTraceparent } from "../../contract/app-api/trace-context.ts";
+import type { AppLink } from "../bridge/app-link.ts";
+import { ApiError, callBff, setApiBridge } from "./bff-client.ts";
+
+// Issue 16 item 6: every call to the BFF starts a trace of its own, and an
+// error the SPA makes up itself names that trace, as the BFF's errors do.
+
+const standaloneLink: AppLink = {
+  mode: "standalone",
+  token: () => Promise.resolve(null),
+  freshToken: () => Promise.resolve(null),
+  writeToken: () => Promise.resolve(null),
+  book: () => Promise.reject(new Error("no EHR to book in")),
+  signInEnded: () => undefined,
+};
+
+function recordCalls(answer: () => Response) {
+  const headers: Headers[] = [];
+  vi.stubGlobal("fetch", (_input: string, init: RequestInit) => {
+    headers.push(new Headers(init.headers));
+    return Promise.resolve(answer());
+  });
+  return headers;
+}
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  setApiBridge(null);
+});
+
+describe("callBff", () => {
+  it("sends a valid, new traceparent with each call", async () => {
+    setApiBridge(standaloneLink);
+    const sent = recordCalls(() => Response.json({ ok: true }));
+    await callBff("/api/session", z.object({ ok: z.boolean() }));
+    await callBff("/api/session", z.object({ ok: z.boolean() }));
+    const traces = sent.map((headers) => parseTraceparent(headers.get("traceparent"))?.traceId);
+    expect(traces).toHaveLength(2);
+    expect(traces[0]).toMatch(/^[0-9a-f]{32}$/);
+    expect(traces[1]).toMatch(/^[0-9a-f]{32}$/);
+    expect(traces[0]).not.toBe(traces[1]);
+  });
+
+  it("names the call's trace in an error the BFF did not explain", async () => {
+    setApiBridge(standaloneLink);
+    const sent = recordCalls(() => new Response("bad gateway", { status: 502 }));
+    const error = await callBff("/api/session", z.object({ ok: z.boolean() })).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ApiError);
+    const traceId = parseTraceparent(sent[0]?.get("traceparent"))?.traceId;
+    expect(error instanceof ApiError && error.body.trace_id).toBe(`tdm_${traceId}`);
+  });
+
+  it("tells a standalone sign-in it ended when the BFF answers 401 (signed out elsewhere, revoked), and not on other refusals", async () => {
+    const ended = vi.fn();
+    setApiBridge({ ...standaloneLink, signInEnded: ended });
+    recordCalls(() => Response.json({ code: "forbidden", message: "no", trace_id: "t" }, { status: 403 }));
+    await callBff("/api/session", z.object({ ok: z.boolean() })).catch(() => undefined);
+    expect(ended).not.toHaveBeenCalled();
+    recordCalls(() => Response.json({ code: "invalid_token", message: "Your sign-in is no longer valid: sign in again", trace_id: "t" }, { status: 401 }));
+    const error = await callBff("/api/session", z.object({ ok: z.boolean() })).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(ended).toHaveBeenCalledTimes(1);
+  });
+});
