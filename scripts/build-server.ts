@@ -1,0 +1,36 @@
+import { execFileSync } from "node:child_process";
+import { cpSync, readdirSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { BUILD_DIR, REPO_ROOT } from "./programs.ts";
+
+// `npm run build` (after the SPA): the BFF, the emulator and the start and
+// reconcile scripts compiled to plain ESM JavaScript in build/ by tsc
+// (tsconfig.build.json: NodeNext, `.ts` imports rewritten to `.js`), laid out
+// as the sources are, so every file a module finds beside itself through
+// `import.meta.url` is copied to the same place (ADR 0018).
+
+/** Files read at run time relative to the module that reads them. */
+const RUNTIME_FILES: { from: string; filter?: (name: string) => boolean }[] = [
+  // server/manifest.ts and emulator/oauth/oauth-client.ts read the app's manifest.
+  { from: "svc.app.toml" },
+  // server/store/database.ts: drizzle's SQL migrations and their journal.
+  { from: "server/store/migrations" },
+  // emulator/host-page/host-page.ts serves these to the browser as they are.
+  { from: "emulator/host-page", filter: (name) => /\.(js|css)$/.test(name) },
+];
+
+const started = performance.now();
+rmSync(BUILD_DIR, { recursive: true, force: true });
+const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
+execFileSync(process.execPath, [tsc, "-p", join(REPO_ROOT, "tsconfig.build.json")], { stdio: "inherit" });
+for (const { from, filter } of RUNTIME_FILES) {
+  const source = join(REPO_ROOT, from);
+  if (filter) {
+    for (const name of readdirSync(source).filter(filter)) cpSync(join(source, name), join(BUILD_DIR, from, name));
+  } else {
+    cpSync(source, join(BUILD_DIR, from), { recursive: true });
+  }
+}
+process.stdout.write(`build/: the BFF, the emulator and the scripts compiled in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
