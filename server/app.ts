@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { createHostTokenVerifier, type HostTokenVerifier } from "./auth/host-token-verifier.ts";
@@ -8,9 +7,11 @@ import { createClinicClient, UpstreamError, type ClinicClient, type ClinicClient
 import type { BffConfig } from "./env.ts";
 import { createLiveEventBus, type LiveEventBus } from "./events/live-event-bus.ts";
 import { LiveEventHub } from "./events/live-event-hub.ts";
+import { OpenStreams } from "./events/open-streams.ts";
 import type { AppEnv } from "./http/app-env.ts";
 import { AppError } from "./http/app-error.ts";
 import { handleAppError } from "./http/error-handler.ts";
+import { newTraceId } from "./http/trace-id.ts";
 import { attributeUpstreamCalls, currentRequester } from "./http/upstream-requester.ts";
 import { InstallationRegistry } from "./installations/installation-registry.ts";
 import type { Logger } from "./logger.ts";
@@ -56,9 +57,12 @@ export interface Bff {
   hub: LiveEventHub;
   /** Live events, cache invalidations and installation changes for every process sharing the store. */
   bus: LiveEventBus;
+  /** This process's open `GET /api/events` streams: a shutdown ends them with a reconnection hint. */
+  streams: OpenStreams;
   verifyHostToken: HostTokenVerifier;
   /** Starts listening on the bus, bootstraps installations, processes the inbox left from a previous run, starts the timers. */
   start(): Promise<void>;
+  /** Stops the timers and the bus once the webhook processing under way has finished; the store stays open. */
   close(): Promise<void>;
 }
 
@@ -76,8 +80,6 @@ const tooLarge = (maxSize: number) =>
     },
   });
 const NOTE_TEXT_ROUTE = /^\/api\/notes\/[^/]+(\/draft)?$/;
-
-const newTraceId = () => `tdm_${randomBytes(12).toString("hex")}`;
 
 export function createBffApp(deps: BffDeps): Bff {
   const { config, store, logger } = deps;
@@ -102,6 +104,7 @@ export function createBffApp(deps: BffDeps): Bff {
     onChanged: (organizationId) => bus.installationChanged(organizationId),
   });
   const hub = new LiveEventHub();
+  const streams = new OpenStreams();
   const bus = createLiveEventBus({
     notifications: store.notifications,
     hub,
@@ -182,7 +185,7 @@ export function createBffApp(deps: BffDeps): Bff {
   api.use(attributeUpstreamCalls());
   registerSessionRoutes(api, clinic);
   registerDirectoryRoutes(api, clinic);
-  registerLiveEventRoutes(api, hub, { now });
+  registerLiveEventRoutes(api, hub, { now, streams });
   registerContextRoutes(api, clinic, store.audit, now);
   registerScheduleRoutes(api, { clinic, holds: store.holds, audit: store.audit, now });
   registerAvailabilityRoutes(api, clinic);
@@ -206,6 +209,7 @@ export function createBffApp(deps: BffDeps): Bff {
     processor,
     hub,
     bus,
+    streams,
     verifyHostToken,
     async start() {
       await bus.start();
@@ -223,6 +227,7 @@ export function createBffApp(deps: BffDeps): Bff {
     },
     async close() {
       for (const stop of stops) stop();
+      await processor.idle();
       clinic.close();
       await bus.close();
     },
