@@ -53,6 +53,16 @@ const rateShare = z.pipe(
 const USER_LIMIT_RULE = "must be a whole number of requests per 60 s, at least 1";
 const userLimit = z.pipe(z.string().check(z.regex(/^[1-9]\d{0,6}$/, USER_LIMIT_RULE)), z.transform(Number));
 
+// Issue 16 item 1: how long a shutdown waits for the requests in flight.
+const graceSeconds = z.pipe(z.string().check(z.regex(/^\d{1,3}$/, "must be a whole number of seconds, at most 999")), z.transform(Number));
+
+/**
+ * Default of SHUTDOWN_GRACE_SECONDS: a note save may take the upstream
+ * timeout twice (its baseline read, then the write, 10 s each); 25 s covers
+ * that and still ends within Kubernetes' default 30 s before SIGKILL.
+ */
+export const DEFAULT_SHUTDOWN_GRACE_SECONDS = 25;
+
 /** Default of UPSTREAM_USER_LIMIT: well above what the SPA asks per minute of its busiest user (ADR 0017). */
 export const DEFAULT_UPSTREAM_USER_LIMIT = 200;
 
@@ -81,6 +91,7 @@ const rawEnv = z.object({
   OAUTH_JWKS_URL: z.optional(z.url()),
   SESSION_SECRET: z.optional(z.string().check(z.minLength(32, "must be at least 32 characters"))),
   SANDBOX_CLOCK: z.optional(z.enum(["real", "emulator"])),
+  SHUTDOWN_GRACE_SECONDS: z.optional(graceSeconds),
 });
 
 export interface BffConfig {
@@ -116,6 +127,8 @@ export interface BffConfig {
    * issues and verifies tokens on one timeline. Real time otherwise.
    */
   clock: "real" | "emulator";
+  /** On SIGTERM: how long the requests in flight may take before their connections are cut. */
+  shutdownGraceSeconds: number;
 }
 
 export interface StandaloneConfig {
@@ -195,6 +208,7 @@ export function readBffConfig(source: Record<string, string | undefined> = proce
     distDir: env.DIST_DIR ?? "dist",
     standalone: standaloneConfig(env, isSandbox, sandbox, publicUrl),
     clock: env.SANDBOX_CLOCK ?? "real",
+    shutdownGraceSeconds: env.SHUTDOWN_GRACE_SECONDS ?? DEFAULT_SHUTDOWN_GRACE_SECONDS,
   };
 }
 
