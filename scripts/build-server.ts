@@ -1,15 +1,18 @@
 import { execFileSync } from "node:child_process";
-import { cpSync, readdirSync, rmSync } from "node:fs";
+import { cpSync, existsSync, readdirSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
+import { parseArgs } from "node:util";
 import { BUILD_DIR, REPO_ROOT } from "./programs.ts";
 
 // `npm run build` (after the SPA): the BFF, the emulator and the start and
 // reconcile scripts compiled to plain ESM JavaScript in build/ by tsc
 // (tsconfig.build.json: NodeNext, `.ts` imports rewritten to `.js`), laid out
 // as the sources are, so every file a module finds beside itself through
-// `import.meta.url` is copied to the same place (ADR 0018).
+// `import.meta.url` is copied to the same place (ADR 0018). `--out-dir`
+// builds elsewhere (the start tests build their own copy); the compiled
+// modules find their dependencies in the node_modules of a folder above it.
 
 /** Files read at run time relative to the module that reads them. */
 const RUNTIME_FILES: { from: string; filter?: (name: string) => boolean }[] = [
@@ -21,16 +24,21 @@ const RUNTIME_FILES: { from: string; filter?: (name: string) => boolean }[] = [
   { from: "emulator/host-page", filter: (name) => /\.(js|css)$/.test(name) },
 ];
 
+const { values } = parseArgs({ options: { "out-dir": { type: "string" } } });
+const outDir = resolve(values["out-dir"] ?? BUILD_DIR);
+// It is emptied first: never a folder that holds a project.
+if (existsSync(join(outDir, "package.json"))) throw new Error(`--out-dir ${outDir} holds a package.json: not a build folder`);
+
 const started = performance.now();
-rmSync(BUILD_DIR, { recursive: true, force: true });
+rmSync(outDir, { recursive: true, force: true });
 const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
-execFileSync(process.execPath, [tsc, "-p", join(REPO_ROOT, "tsconfig.build.json")], { stdio: "inherit" });
+execFileSync(process.execPath, [tsc, "-p", join(REPO_ROOT, "tsconfig.build.json"), "--outDir", outDir], { stdio: "inherit" });
 for (const { from, filter } of RUNTIME_FILES) {
   const source = join(REPO_ROOT, from);
   if (filter) {
-    for (const name of readdirSync(source).filter(filter)) cpSync(join(source, name), join(BUILD_DIR, from, name));
+    for (const name of readdirSync(source).filter(filter)) cpSync(join(source, name), join(outDir, from, name));
   } else {
-    cpSync(source, join(BUILD_DIR, from), { recursive: true });
+    cpSync(source, join(outDir, from), { recursive: true });
   }
 }
-process.stdout.write(`build/: the BFF, the emulator and the scripts compiled in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+process.stdout.write(`${outDir}: the BFF, the emulator and the scripts compiled in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
