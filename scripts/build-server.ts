@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, readdirSync, rmSync } from "node:fs";
+import { cpSync, existsSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -26,8 +26,10 @@ const RUNTIME_FILES: { from: string; filter?: (name: string) => boolean }[] = [
 
 const { values } = parseArgs({ options: { "out-dir": { type: "string" } } });
 const outDir = resolve(values["out-dir"] ?? BUILD_DIR);
-// It is emptied first: never a folder that holds a project.
-if (existsSync(join(outDir, "package.json"))) throw new Error(`--out-dir ${outDir} holds a package.json: not a build folder`);
+// It is emptied first: never the repository, nor a folder that holds a project.
+if (REPO_ROOT.startsWith(join(outDir, "/")) || ["node_modules", ".git", "package-lock.json"].some((entry) => existsSync(join(outDir, entry)))) {
+  throw new Error(`--out-dir ${outDir} is not a build folder`);
+}
 
 const started = performance.now();
 rmSync(outDir, { recursive: true, force: true });
@@ -41,4 +43,6 @@ for (const { from, filter } of RUNTIME_FILES) {
     cpSync(source, join(outDir, from), { recursive: true });
   }
 }
+// Copied elsewhere without the repository's package.json, the modules are still ES modules.
+writeFileSync(join(outDir, "package.json"), `${JSON.stringify({ "//": "Compiled by npm run build (scripts/build-server.ts); not edited by hand.", type: "module" }, null, 2)}\n`);
 process.stdout.write(`${outDir}: the BFF, the emulator and the scripts compiled in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
