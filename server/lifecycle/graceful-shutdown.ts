@@ -56,7 +56,7 @@ export async function drainAndClose(deps: ShutdownDeps): Promise<ShutdownOutcome
   );
   const settled = (async () => {
     await Promise.all([deps.streams.closeAll(LIVE_EVENT_RETRY_MS), gate.whenIdle()]);
-    // Connections that served their last request before the drain began wait for no one.
+    // The live-event streams' connections are idle now, kept alive by answers that began before the drain.
     listener.closeIdle();
     await connectionsClosed;
     await deps.closeBackground();
