@@ -37,13 +37,14 @@ const exited = (child: ChildProcess) =>
   child.exitCode !== null || child.signalCode !== null ? Promise.resolve(child.exitCode ?? 1) : new Promise<number>((resolve) => child.once("exit", (code) => resolve(code ?? 1)));
 
 let shuttingDown = false;
-/** Stops every child and exits once they have: the BFF drains its in-flight requests first (it bounds that wait itself). */
+/**
+ * Stops every child and exits once they have: the BFF drains its requests in
+ * flight first (it bounds that wait itself). Once only: one Ctrl-C under
+ * `npm start` arrives twice (from the terminal and forwarded by npm). A
+ * second Ctrl-C reaches the BFF from the terminal, which then stops at once.
+ */
 function shutdown(code = 0): void {
-  if (shuttingDown) {
-    // A second Ctrl-C does not wait for the drain.
-    for (const child of children) child.kill("SIGKILL");
-    return;
-  }
+  if (shuttingDown) return;
   shuttingDown = true;
   for (const child of children) child.kill("SIGTERM");
   void Promise.all(children.map(exited)).then((codes) => process.exit(codes.find((childCode) => childCode !== 0) ?? code));

@@ -15,7 +15,7 @@ import type { Store } from "./store/store.ts";
 // /healthz and /readyz while it opens the store (migrations) and starts the
 // background work, then serves. SIGTERM or SIGINT drains
 // (lifecycle/graceful-shutdown.ts) and exits 0, or 1 when the grace period
-// cut requests off; a second signal exits at once.
+// cut requests off; a second SIGINT (Ctrl-C again) exits at once.
 
 function readConfigOrExit(): BffConfig {
   try {
@@ -59,11 +59,14 @@ started.catch((error: unknown) => {
 });
 
 let stopping = false;
+let interrupts = 0;
 async function shutdown(signal: NodeJS.Signals): Promise<void> {
-  if (stopping) {
-    logger.warn({ signal }, "second signal: exiting without waiting for the drain");
+  // Only a repeated Ctrl-C forces: under `npm start` one Ctrl-C arrives as SIGINT from the terminal and SIGTERM from the supervisor.
+  if (signal === "SIGINT" && ++interrupts > 1) {
+    logger.warn({ signal }, "second Ctrl-C: exiting without waiting for the drain");
     process.exit(1);
   }
+  if (stopping) return;
   stopping = true;
   // Not ready from now on; a shutdown during start-up lets the migrations finish first.
   gate.drain();
