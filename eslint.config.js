@@ -11,7 +11,7 @@ const processEnvOnlyInEnvModules = {
 };
 
 export default tseslint.config(
-  { ignores: ["dist/", "node_modules/", "coverage/", "test-results/", "playwright-report/", "src/routeTree.gen.ts"] },
+  { ignores: ["dist/", "build/", "node_modules/", "coverage/", "test-results/", "playwright-report/", "src/routeTree.gen.ts"] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -1,5 +1,5 @@
 import { createBffApp } from "../server/app.ts";
-import { ConfigError, readBffConfig } from "../server/env.ts";
+import { ConfigError, readBffConfig, secretsOf } from "../server/env.ts";
 import { createLogger } from "../server/logger.ts";
 import { createStore } from "../server/store/create-store.ts";
 
@@ -8,8 +8,8 @@ import { createStore } from "../server/store/create-store.ts";
 
 try {
   const config = readBffConfig();
-  const logger = createLogger({ level: config.logLevel, secrets: [config.clinicApiKey, ...config.webhookSecrets], name: "reconcile" });
-  const store = await createStore(config.databaseUrl ? { databaseUrl: config.databaseUrl } : { dataDir: config.dataDir });
+  const logger = createLogger({ level: config.logLevel, secrets: secretsOf(config), name: "reconcile" });
+  const store = await createStore(config.databaseUrl ? { databaseUrl: config.databaseUrl, schema: config.databaseSchema } : { dataDir: config.dataDir });
   const bff = createBffApp({ config, store, logger });
   const written = await bff.installations.refresh();
   for (const installation of await store.installations.list()) {

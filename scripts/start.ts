@@ -1,54 +1,65 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
+import { programArgs, RUNNING_COMPILED, type Program } from "./programs.ts";
 import { waitUntilHealthy } from "./wait-until-healthy.ts";
 
-// `npm start`. Sandbox mode (no CLINIC_API_BASE_URL): the emulator and the
-// BFF together, one command, both logs labelled, clean shutdown on Ctrl-C;
-// the BFF's webhook URL registered with the emulator; the host page URL
-// printed. With CLINIC_API_BASE_URL: the BFF alone (it refuses to start
-// without the real service's settings).
+// `npm start` (compiled: build/scripts/start.js) and `npm run dev` (this file
+// under tsx, --watch). Sandbox mode (no CLINIC_API_BASE_URL): the emulator
+// and the BFF together, one command, both logs labelled, a clean shutdown on
+// Ctrl-C or SIGTERM; the BFF's webhook URL registered with the emulator; the
+// host page URL printed. With CLINIC_API_BASE_URL: the BFF alone (it refuses
+// to start without the real service's settings). Compiled, both programs run
+// compiled under plain node; from source, under tsx.
 
 const isSandbox = process.env.CLINIC_API_BASE_URL === undefined;
 const emulatorPort = Number(process.env.EMULATOR_PORT ?? 4010);
 const bffPort = Number(process.env.PORT ?? 8787);
-const watch = process.argv.includes("--watch");
+const mode = RUNNING_COMPILED ? "compiled" : process.argv.includes("--watch") ? "watch" : "source";
 const children: ChildProcess[] = [];
 
-function run(label: string, args: string[], env: NodeJS.ProcessEnv): ChildProcess {
-  const child = spawn(process.execPath, ["--import", "tsx", ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
+function run(label: string, program: Program, env: NodeJS.ProcessEnv): ChildProcess {
+  // The emulator is never watched: restarting it would lose its state and the webhook registration.
+  const child = spawn(process.execPath, programArgs(program, program === "emulator" && mode === "watch" ? "source" : mode), { env, stdio: ["ignore", "pipe", "pipe"] });
   for (const stream of [child.stdout, child.stderr]) {
     if (!stream) continue;
     createInterface({ input: stream }).on("line", (line) => process.stdout.write(`[${label}] ${line}\n`));
   }
   child.on("exit", (code, signal) => {
-    if (!shuttingDown) {
-      process.stdout.write(`[${label}] exited (${signal ?? code}); stopping\n`);
-      shutdown(code ?? 1);
-    }
+    if (shuttingDown) return;
+    process.stdout.write(`[${label}] exited (${signal ?? code}); stopping\n`);
+    shutdown(code ?? 1);
   });
   children.push(child);
   return child;
 }
 
+const exited = (child: ChildProcess) =>
+  child.exitCode !== null || child.signalCode !== null ? Promise.resolve(child.exitCode ?? 1) : new Promise<number>((resolve) => child.once("exit", (code) => resolve(code ?? 1)));
+
 let shuttingDown = false;
+/**
+ * Stops every child and exits once they have: the BFF drains its requests in
+ * flight first (it bounds that wait itself). Once only: one Ctrl-C under
+ * `npm start` arrives twice (from the terminal and forwarded by npm). A
+ * second Ctrl-C reaches the BFF from the terminal, which then stops at once.
+ */
 function shutdown(code = 0): void {
   if (shuttingDown) return;
   shuttingDown = true;
   for (const child of children) child.kill("SIGTERM");
-  setTimeout(() => process.exit(code), 500).unref();
+  void Promise.all(children.map(exited)).then((codes) => process.exit(codes.find((childCode) => childCode !== 0) ?? code));
 }
 process.on("SIGINT", () => shutdown(0));
 process.on("SIGTERM", () => shutdown(0));
 
-const watchArgs = watch ? ["watch"] : [];
 if (!isSandbox) {
-  run("bff", [...watchArgs, "server/index.ts"], process.env);
+  run("bff", "server", process.env);
 } else {
   const emulatorUrl = `http://127.0.0.1:${emulatorPort}`;
   const appUrl = `http://localhost:${bffPort}`;
-  run("emulator", ["emulator/index.ts"], { ...process.env, PORT: String(emulatorPort), EMULATOR_APP_URL: process.env.EMULATOR_APP_URL ?? appUrl });
+  run("emulator", "emulator", { ...process.env, PORT: String(emulatorPort), EMULATOR_APP_URL: process.env.EMULATOR_APP_URL ?? appUrl });
   await waitUntilHealthy(`${emulatorUrl}/healthz`, { timeoutMs: 30_000 });
-  run("bff", [...watchArgs, "server/index.ts"], {
+  run("bff", "server", {
     ...process.env,
     PORT: String(bffPort),
     SANDBOX_EMULATOR_URL: emulatorUrl,

@@ -8,6 +8,7 @@ import { createClinicClient, UpstreamError, type ClinicClient, type ClinicClient
 import type { BffConfig } from "./env.ts";
 import { createLiveEventBus, type LiveEventBus } from "./events/live-event-bus.ts";
 import { LiveEventHub } from "./events/live-event-hub.ts";
+import { OpenStreams } from "./events/open-streams.ts";
 import type { AppEnv } from "./http/app-env.ts";
 import { AppError } from "./http/app-error.ts";
 import { handleAppError } from "./http/error-handler.ts";
@@ -60,11 +61,14 @@ export interface Bff {
   hub: LiveEventHub;
   /** Live events, cache invalidations and installation changes for every process sharing the store. */
   bus: LiveEventBus;
+  /** This process's open `GET /api/events` streams: a shutdown ends them with a reconnection hint. */
+  streams: OpenStreams;
   verifyHostToken: HostTokenVerifier;
   /** What an operator watches; served by `server/index.ts` on METRICS_PORT, never by `app`. */
   metrics: Registry;
   /** Starts listening on the bus, bootstraps installations, processes the inbox left from a previous run, starts the timers. */
   start(): Promise<void>;
+  /** Stops the timers and the bus once the webhook processing under way has finished; the store stays open. */
   close(): Promise<void>;
 }
 
@@ -109,6 +113,7 @@ export function createBffApp(deps: BffDeps): Bff {
     onChanged: (organizationId) => bus.installationChanged(organizationId),
   });
   const hub = new LiveEventHub();
+  const streams = new OpenStreams();
   const bus = createLiveEventBus({
     notifications: store.notifications,
     hub,
@@ -192,7 +197,7 @@ export function createBffApp(deps: BffDeps): Bff {
   api.use(attributeUpstreamCalls());
   registerSessionRoutes(api, clinic);
   registerDirectoryRoutes(api, clinic);
-  registerLiveEventRoutes(api, hub, { now });
+  registerLiveEventRoutes(api, hub, { now, streams });
   registerContextRoutes(api, clinic, store.audit, now);
   registerScheduleRoutes(api, { clinic, holds: store.holds, audit: store.audit, now });
   registerAvailabilityRoutes(api, clinic);
@@ -216,6 +221,7 @@ export function createBffApp(deps: BffDeps): Bff {
     processor,
     hub,
     bus,
+    streams,
     verifyHostToken,
     metrics,
     async start() {
@@ -234,6 +240,7 @@ export function createBffApp(deps: BffDeps): Bff {
     },
     async close() {
       for (const stop of stops) stop();
+      await processor.idle();
       clinic.close();
       await bus.close();
     },

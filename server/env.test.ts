@@ -27,6 +27,12 @@ describe("BFF configuration (server/env.ts)", () => {
     expect(() => readBffConfig({ METRICS_PORT: "metrics" })).toThrow(/METRICS_PORT/);
   });
 
+  it("waits 25 s for the requests in flight on SIGTERM unless told otherwise (issue 16 item 1)", () => {
+    expect(readBffConfig({}).shutdownGraceSeconds).toBe(25);
+    expect(readBffConfig({ SHUTDOWN_GRACE_SECONDS: "10" }).shutdownGraceSeconds).toBe(10);
+    expect(() => readBffConfig({ SHUTDOWN_GRACE_SECONDS: "2.5" })).toThrow(/SHUTDOWN_GRACE_SECONDS.*whole number of seconds/);
+  });
+
   it("follows the emulator's URL in the sandbox", () => {
     const config = readBffConfig({ SANDBOX_EMULATOR_URL: "http://127.0.0.1:5099" });
     expect(config.hostTokenJwksUrl).toBe("http://127.0.0.1:5099/.well-known/jwks.json");

@@ -52,6 +52,16 @@ const rateShare = z.pipe(
 const USER_LIMIT_RULE = "must be a whole number of requests per 60 s, at least 1";
 const userLimit = z.pipe(z.string().check(z.regex(/^[1-9]\d{0,6}$/, USER_LIMIT_RULE)), z.transform(Number));
 
+// Issue 16 item 1: how long a shutdown waits for the requests in flight.
+const graceSeconds = z.pipe(z.string().check(z.regex(/^\d{1,3}$/, "must be a whole number of seconds, at most 999")), z.transform(Number));
+
+/**
+ * Default of SHUTDOWN_GRACE_SECONDS: a note save may take the upstream
+ * timeout twice (its baseline read, then the write, 10 s each); 25 s covers
+ * that and still ends within Kubernetes' default 30 s before SIGKILL.
+ */
+export const DEFAULT_SHUTDOWN_GRACE_SECONDS = 25;
+
 /** Default of UPSTREAM_USER_LIMIT: well above what the SPA asks per minute of its busiest user (ADR 0017). */
 export const DEFAULT_UPSTREAM_USER_LIMIT = 200;
 
@@ -82,6 +92,7 @@ const rawEnv = z.object({
   SANDBOX_CLOCK: z.optional(z.enum(["real", "emulator"])),
   METRICS_PORT: z.optional(port),
   METRICS_HOST: z.optional(z.string().check(z.minLength(1))),
+  SHUTDOWN_GRACE_SECONDS: z.optional(graceSeconds),
 });
 
 export interface BffConfig {
@@ -122,6 +133,8 @@ export interface BffConfig {
    * (never the public port); null, the default, serves no metrics.
    */
   metrics: { host: string; port: number } | null;
+  /** On SIGTERM: how long the requests in flight may take before their connections are cut. */
+  shutdownGraceSeconds: number;
 }
 
 export interface StandaloneConfig {
@@ -213,6 +226,7 @@ export function readBffConfig(source: Record<string, string | undefined> = proce
     standalone: standaloneConfig(env, isSandbox, sandbox, publicUrl),
     clock: env.SANDBOX_CLOCK ?? "real",
     metrics: env.METRICS_PORT === undefined ? null : { host: env.METRICS_HOST ?? "127.0.0.1", port: env.METRICS_PORT },
+    shutdownGraceSeconds: env.SHUTDOWN_GRACE_SECONDS ?? DEFAULT_SHUTDOWN_GRACE_SECONDS,
   };
 }
 

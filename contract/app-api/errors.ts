@@ -39,4 +39,6 @@ export const APP_ERROR_CODES = {
   contractViolation: "contract_violation",
   rateLimited: "rate_limited",
   upstreamUnavailable: "upstream_unavailable",
+  /** This BFF process is starting or shutting down: try again (a proxy sends the retry to another process). */
+  notReady: "not_ready",
 } as const;

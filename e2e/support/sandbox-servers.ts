@@ -1,14 +1,16 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "../../scripts/free-port.ts";
+import { programArgs, type Program } from "../../scripts/programs.ts";
 import { waitUntilHealthy } from "../../scripts/wait-until-healthy.ts";
 
-// One emulator and BFF pair on free ports, as `npm start` runs them, with the
-// emulator's clock pinned to `pinnedInstant` (its data is generated relative
-// to it) and the BFF on the emulator's clock (SANDBOX_CLOCK=emulator). Started
-// once per Playwright worker by the `sandboxServers` fixture (fixtures.ts).
+// One emulator and BFF pair on free ports, as `npm start` runs them: compiled,
+// from build/ (`npm run build` first), under plain node. The emulator's clock
+// is pinned to `pinnedInstant` (its data is generated relative to it) and the
+// BFF runs on the emulator's clock (SANDBOX_CLOCK=emulator). Started once per
+// Playwright worker by the `sandboxServers` fixture (fixtures.ts).
 
 export interface SandboxServers {
   emulatorUrl: string;
@@ -16,9 +18,11 @@ export interface SandboxServers {
   stop(): Promise<void>;
 }
 
-function start(label: string, script: string, env: NodeJS.ProcessEnv): { child: ChildProcess; log: () => string } {
+function start(label: string, program: Program, env: NodeJS.ProcessEnv): { child: ChildProcess; log: () => string } {
+  const args = programArgs(program, "compiled");
+  if (!args.every((arg) => existsSync(arg))) throw new Error(`${args.join(" ")} is missing: the e2e suite runs the compiled servers, so run \`npm run build\` first`);
   let output = "";
-  const child = spawn(process.execPath, ["--import", "tsx", script], { env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, args, { env, stdio: ["ignore", "pipe", "pipe"] });
   child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
   return { child, log: () => `[${label}]\n${output.slice(-4000)}` };
@@ -39,9 +43,9 @@ export async function startSandboxServers(pinnedInstant: string): Promise<Sandbo
   delete base.CLINIC_API_BASE_URL;
   delete base.DATABASE_URL;
 
-  const emulator = start("emulator", "emulator/index.ts", { ...base, PORT: String(emulatorPort), EMULATOR_APP_URL: appUrl, EMULATOR_CLOCK_START: pinnedInstant });
+  const emulator = start("emulator", "emulator", { ...base, PORT: String(emulatorPort), EMULATOR_APP_URL: appUrl, EMULATOR_CLOCK_START: pinnedInstant });
   await waitUntilHealthy(`${emulatorUrl}/healthz`, emulator);
-  const bff = start("bff", "server/index.ts", {
+  const bff = start("bff", "server", {
     ...base,
     PORT: String(bffPort),
     SANDBOX_EMULATOR_URL: emulatorUrl,

@@ -2,14 +2,16 @@ import type { Hono } from "hono";
 import { streamSSE } from "hono/streaming";
 import { HEARTBEAT_EVENT_NAME, LIVE_EVENT_NAME } from "../../contract/app-api/live-events.ts";
 import type { LiveEventHub } from "../events/live-event-hub.ts";
+import { OpenStreams } from "../events/open-streams.ts";
 import { StreamQuota, type StreamQuotaLimits } from "../events/stream-quota.ts";
 import type { AppEnv } from "../http/app-env.ts";
 import { AppError } from "../http/app-error.ts";
 
 // GET /api/events: server-sent events for the caller's organization only,
 // read with fetch so the token stays in the Authorization header; heartbeats;
-// closed at the token's exp and on uninstall. A client that reconnects
-// refetches what it shows. Streams are capped per token, user and
+// closed at the token's exp, on uninstall, and when the process shuts down
+// (with an SSE `retry:` hint, server/events/open-streams.ts). A client that
+// reconnects refetches what it shows. Streams are capped per token, user and
 // organization (server/events/stream-quota.ts): beyond, 429 with Retry-After.
 
 /** How long a refused stream's client waits before trying again (its own backoff grows from there). */
@@ -20,8 +22,9 @@ const SCOPE_TEXT: Record<keyof StreamQuotaLimits, string> = {
   perOrganization: "your organization",
 };
 
-export function registerLiveEventRoutes(api: Hono<AppEnv>, hub: LiveEventHub, options: { heartbeatMs?: number; now?: () => number; quota?: StreamQuota } = {}): void {
+export function registerLiveEventRoutes(api: Hono<AppEnv>, hub: LiveEventHub, options: { heartbeatMs?: number; now?: () => number; quota?: StreamQuota; streams?: OpenStreams } = {}): void {
   const quota = options.quota ?? new StreamQuota();
+  const streams = options.streams ?? new OpenStreams();
   api.get("/events", (c) => {
     const session = c.get("session");
     const admission = quota.tryOpen(session);
@@ -49,6 +52,10 @@ export function registerLiveEventRoutes(api: Hono<AppEnv>, hub: LiveEventHub, op
       const untilExpiry = Math.max(0, session.expiresAt * 1000 - (options.now ?? Date.now)());
       const expiry = setTimeout(finish, untilExpiry);
       stream.onAbort(finish);
+      const removeFromOpen = streams.add(async (retryMs) => {
+        await stream.write(`retry: ${retryMs}\n\n`).catch(() => undefined);
+        finish();
+      });
       void send(HEARTBEAT_EVENT_NAME, "");
       try {
         await finished;
@@ -56,6 +63,7 @@ export function registerLiveEventRoutes(api: Hono<AppEnv>, hub: LiveEventHub, op
         clearInterval(heartbeat);
         clearTimeout(expiry);
         unsubscribe();
+        removeFromOpen();
         admission.release();
       }
     });

@@ -46,7 +46,10 @@ export interface BffHarness {
   close(): Promise<void>;
 }
 
-export async function createBffHarness(store: Store, options: { configOverrides?: Partial<BffConfig>; bootstrap?: boolean } = {}): Promise<BffHarness> {
+/** Stands between the BFF and the emulator: holds, fails or changes an upstream request (`forward` sends it on). */
+export type UpstreamInterceptor = (request: Request, forward: (request: Request) => Promise<Response>) => Promise<Response>;
+
+export async function createBffHarness(store: Store, options: { configOverrides?: Partial<BffConfig>; bootstrap?: boolean; interceptUpstream?: UpstreamInterceptor } = {}): Promise<BffHarness> {
   const target: { app?: Hono<AppEnv> } = {};
   const transcript: string[] = [];
   const upstreamRequests: string[] = [];
@@ -74,7 +77,8 @@ export async function createBffHarness(store: Store, options: { configOverrides?
       upstreamRequests.push(`${request.method} ${request.url}`);
       upstreamTraceparents.push(request.headers.get("traceparent"));
       if (request.method !== "GET") upstreamWrites.push({ call: `${request.method} ${new URL(request.url).pathname}`, body: await request.clone().text() });
-      return emulator.emulator.app.fetch(request);
+      const forward = async (forwarded: Request) => emulator.emulator.app.fetch(forwarded);
+      return options.interceptUpstream ? options.interceptUpstream(request, forward) : forward(request);
     },
   });
   target.app = bff.app;

@@ -70,6 +70,11 @@ export class WebhookProcessor {
     return this.draining;
   }
 
+  /** Resolves once the processing under way, if any, has finished (a failure is the run's own to log). */
+  async idle(): Promise<void> {
+    await this.draining?.catch(() => undefined);
+  }
+
   /** Runs `drain` on a timer; returns a stop function. */
   start(intervalMs = 5_000): () => void {
     const run = () => {

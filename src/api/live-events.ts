@@ -1,13 +1,15 @@
 import type { QueryClient } from "@tanstack/react-query";
-import * as z from "zod/mini";
-import { LIVE_EVENT_NAME, liveEvent, type LiveEvent } from "../../contract/app-api/live-events.ts";
+import type { LiveEvent } from "../../contract/app-api/live-events.ts";
 import { formatTraceparent, newTraceContext } from "../../contract/app-api/trace-context.ts";
 import type { AppLink } from "../bridge/app-link.ts";
+import { parseFrames } from "./live-event-frames.ts";
 
 // GET /api/events read with fetch, so the token stays in the Authorization
 // header (EventSource cannot send one). Each event invalidates the affected
 // queries; a reconnect (the stream closes at the token's expiry) refetches
-// what is shown, since events may have been missed in between.
+// what is shown, since events may have been missed in between. A stream the
+// server ends with a `retry:` hint (its process shutting down) is reopened
+// after that delay, through the proxy, on another process.
 
 function invalidationsFor(event: LiveEvent): readonly (readonly string[])[] {
   switch (event.type) {
@@ -22,24 +24,6 @@ function invalidationsFor(event: LiveEvent): readonly (readonly string[])[] {
   }
 }
 
-function parseFrames(buffer: string): { events: LiveEvent[]; rest: string } {
-  const events: LiveEvent[] = [];
-  const frames = buffer.split("\n\n");
-  const rest = frames.pop() ?? "";
-  for (const frame of frames) {
-    const name = /^event: (.*)$/m.exec(frame)?.[1];
-    const data = /^data: (.*)$/m.exec(frame)?.[1];
-    if (name !== LIVE_EVENT_NAME || !data) continue;
-    try {
-      const parsed = z.safeParse(liveEvent, JSON.parse(data));
-      if (parsed.success) events.push(parsed.data);
-    } catch {
-      // A malformed frame is skipped.
-    }
-  }
-  return { events, rest };
-}
-
 /** Keeps a live-event stream open until `stop` is called. */
 export function startLiveEvents(queryClient: QueryClient, bridge: AppLink): () => void {
   const controller = new AbortController();
@@ -48,6 +32,7 @@ export function startLiveEvents(queryClient: QueryClient, bridge: AppLink): () =
   const run = async () => {
     let firstConnection = true;
     while (!controller.signal.aborted) {
+      let hintedMs: number | null = null;
       try {
         const token = await bridge.token();
         const headers: Record<string, string> = { traceparent: formatTraceparent(newTraceContext()) };
@@ -69,14 +54,19 @@ export function startLiveEvents(queryClient: QueryClient, bridge: AppLink): () =
         for (;;) {
           const { value, done } = await reader.read();
           if (done) break;
-          const { events, rest } = parseFrames(buffer + decoder.decode(value, { stream: true }));
+          const { events, retryMs: hint, rest } = parseFrames(buffer + decoder.decode(value, { stream: true }));
           buffer = rest;
+          if (hint !== null) hintedMs = hint;
           for (const event of events) {
             for (const queryKey of invalidationsFor(event)) await queryClient.invalidateQueries({ queryKey });
           }
         }
       } catch {
         if (controller.signal.aborted) return;
+      }
+      if (hintedMs !== null) {
+        await new Promise((resolve) => setTimeout(resolve, hintedMs));
+        continue;
       }
       await new Promise((resolve) => setTimeout(resolve, retryMs));
       retryMs = Math.min(retryMs * 2, 30_000);

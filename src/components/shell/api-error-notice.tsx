@@ -30,6 +30,9 @@ export function describeApiError(error: unknown, kind: CallKind = "read"): { tit
       return { title: "The clinic's data service refused this", detail: `${message}. If permissions were just changed, try again in a minute.`, canRetry: true };
     case APP_ERROR_CODES.roleForbidden:
       return { title: "Your role does not allow this", detail: message, canRetry: false };
+    case APP_ERROR_CODES.notReady:
+      // A Tandem process starting or shutting down (a deploy): the next try goes to another one.
+      return { title: "Tandem is restarting", detail: kind === "write" ? "Nothing was changed. Try again in a moment." : "Try again in a moment.", canRetry: true };
     case "server_unresponsive":
     case "unexpected_integration_error":
     case APP_ERROR_CODES.upstreamUnavailable:

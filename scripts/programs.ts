@@ -1,0 +1,28 @@
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+// The two Node programs Tandem runs, and how: compiled (build/, plain `node`:
+// `npm start`, the e2e suite, production), or from source under tsx
+// (`npm run dev` watching, tests of the sources).
+
+export type Program = "server" | "emulator";
+export type RunMode = "compiled" | "source" | "watch";
+
+/** True when this module is itself compiled (build/scripts/programs.js). */
+export const RUNNING_COMPILED = import.meta.url.endsWith(".js");
+/** The tree this module is part of: the repository, or the build it was compiled into. */
+const TREE_ROOT = fileURLToPath(new URL("../", import.meta.url));
+/** The repository's sources (meaningful from source only). */
+export const REPO_ROOT = TREE_ROOT;
+/** The compiled programs: build/ of the repository, or, compiled, this module's own build wherever it was written. */
+export const BUILD_DIR = RUNNING_COMPILED ? TREE_ROOT : join(TREE_ROOT, "build");
+
+/** The arguments of `node` that run `program` in `mode`. */
+export function programArgs(program: Program, mode: RunMode, buildDir = BUILD_DIR): string[] {
+  if (mode === "compiled") return [join(buildDir, program, "index.js")];
+  if (RUNNING_COMPILED) throw new Error(`the compiled scripts run compiled programs only, not ${mode}`);
+  const source = join(REPO_ROOT, program, "index.ts");
+  // tsx's own watcher restarts the program on a change of any file it imported.
+  return mode === "watch" ? [createRequire(import.meta.url).resolve("tsx/cli"), "watch", source] : ["--import", "tsx", source];
+}
