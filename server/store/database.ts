@@ -1,9 +1,9 @@
-import { mkdir } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
 import { migrate as migrateNodePg } from "drizzle-orm/node-postgres/migrator";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import pg from "pg";
+import { EMBEDDED_TUNING, startPglite, type EmbeddedTuning } from "./embedded-engine.ts";
 import { createPostgresNotifications, notificationChannel } from "./postgres-notifications.ts";
 import type { PoolUse, StoreNotifications } from "./store.ts";
 
@@ -17,6 +17,8 @@ export interface DatabaseOptions {
   dataDir?: string;
   /** PostgreSQL schema for every table and the migrations' bookkeeping; default "public". */
   schema?: string;
+  /** How PGlite is started; default ADR 0018's choice. The memory bench passes others. */
+  embedded?: Partial<EmbeddedTuning>;
   /** Errors that have no caller to reject (an idle pooled connection failing). */
   onError?: (error: unknown) => void;
 }
@@ -43,7 +45,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     throw new Error(`store: schema name "${schema}" must be lower-case letters, digits and underscores (at most 63)`);
   }
   return options.databaseUrl === undefined
-    ? openPglite(options.dataDir, schema)
+    ? openPglite(options.dataDir, schema, { ...EMBEDDED_TUNING, ...options.embedded })
     : openPostgres(options.databaseUrl, schema, options.onError);
 }
 
@@ -52,17 +54,10 @@ function migrationConfig(schema: string) {
   return { migrationsFolder: MIGRATIONS_FOLDER, migrationsSchema: schema === "public" ? "drizzle" : schema };
 }
 
-async function openPglite(dataDir: string | undefined, schema: string): Promise<DatabaseHandle> {
-  // Loaded only when used: PGlite's WebAssembly engine costs hundreds of MB a BFF on PostgreSQL does not need.
-  const [{ PGlite }, { drizzle: drizzlePglite }, { migrate: migratePglite }] = await Promise.all([
-    import("@electric-sql/pglite"),
-    import("drizzle-orm/pglite"),
-    import("drizzle-orm/pglite/migrator"),
-  ]);
-  if (dataDir !== undefined) await mkdir(dataDir, { recursive: true });
-  const client = new PGlite(dataDir);
+async function openPglite(dataDir: string | undefined, schema: string, tuning: EmbeddedTuning): Promise<DatabaseHandle> {
+  const [{ drizzle: drizzlePglite }, { migrate: migratePglite }] = await Promise.all([import("drizzle-orm/pglite"), import("drizzle-orm/pglite/migrator")]);
+  const client = await startPglite(dataDir, tuning);
   try {
-    await client.waitReady;
     if (schema !== "public") {
       // PGlite is one session, so a SET here holds for every later query.
       await client.exec(`CREATE SCHEMA IF NOT EXISTS "${schema}"; SET search_path TO "${schema}"`);
