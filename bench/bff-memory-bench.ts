@@ -9,7 +9,7 @@ import { round } from "./measure.ts";
 
 // The BFF process's memory alone (as deployed: no emulator in it): RSS after
 // start, after 15 s of 32 concurrent reads, and its peak (VmHWM). Always on
-// the embedded store with its chosen configuration (ADR 0018), on a new data
+// the embedded store with its chosen configuration (ADR 0019), on a new data
 // directory (the first start, which creates it) and again on the same one
 // (a restart); on PostgreSQL too when DATABASE_URL is set. Run with tsx, whose
 // loader adds tens of MB a compiled build would not. `withinBudget` compares

@@ -11,7 +11,7 @@ import { EMBEDDED_TUNING, type EmbeddedTuning } from "../server/store/embedded-e
 import type { MixResult } from "./embedded-store-mix.ts";
 
 // Issue 16 item 3: what the embedded store costs in memory, engine by engine
-// and setting by setting (ADR 0018 has the table and the choice). Each variant
+// and setting by setting (ADR 0019 has the table and the choice). Each variant
 // runs in a fresh Node process (`node --import tsx`, as the BFF runs): open
 // the store (migrations included), then a representative mix of store
 // operations (embedded-store-mix.ts). Reported: RSS (VmRSS), V8 heap used and
@@ -66,7 +66,7 @@ interface RunSpec {
   rounds: number;
 }
 
-/** PGlite 0.5 as it was started before ADR 0018: its own settings, initdb in the process, V8's default compilers. */
+/** PGlite 0.5 as it was started before ADR 0019: its own settings, initdb in the process, V8's default compilers. */
 const PGLITE_DEFAULTS: EmbeddedTuning = { settings: {}, initdbInChild: false, baselineCompilerOnly: false, relaxedDurability: false };
 const DEFAULT_ROUNDS = 400;
 
@@ -222,7 +222,7 @@ async function inChildProcess(spec: RunSpec): Promise<Measured> {
   try {
     const db = drizzle({ client: childProcessClient(server) });
     await migrate(db, { migrationsFolder: fileURLToPath(new URL("../server/store/migrations", import.meta.url)), migrationsSchema: "drizzle" });
-    const store = storeOnDatabase({ engine: "pglite", schema: "public", db, notifications: null, close: () => Promise.resolve() }, { auditFlushMs: 60_000 });
+    const store = storeOnDatabase({ engine: "pglite", schema: "public", db, notifications: null, poolUse: () => ({ total: 1, idle: 0, waiting: 0 }), close: () => Promise.resolve() }, { auditFlushMs: 60_000 });
     const openMs = Math.round(performance.now() - started);
     const afterOpen = sample();
     const storeAfterOpen = storeRss("VmRSS");

@@ -17,7 +17,7 @@ export interface DatabaseOptions {
   dataDir?: string;
   /** PostgreSQL schema for every table and the migrations' bookkeeping; default "public". */
   schema?: string;
-  /** How PGlite is started; default ADR 0018's choice. The memory bench passes others. */
+  /** How PGlite is started; default ADR 0019's choice. The memory bench passes others. */
   embedded?: Partial<EmbeddedTuning>;
   /** Errors that have no caller to reject (an idle pooled connection failing). */
   onError?: (error: unknown) => void;

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPglite } from "./embedded-engine.ts";
 
-// How the embedded engine is started (ADR 0018). Its memory figures are
+// How the embedded engine is started (ADR 0019). Its memory figures are
 // bench/embedded-store-memory.ts's; here only what it does.
 
 // initdb and two starts: seconds each, more on a busy 2-core machine.

@@ -7,7 +7,7 @@ import { promisify } from "node:util";
 import v8 from "node:v8";
 import type { PGlite } from "@electric-sql/pglite";
 
-// How the embedded PGlite is started. The defaults are ADR 0018's choice,
+// How the embedded PGlite is started. The defaults are ADR 0019's choice,
 // made on bench/embedded-store-memory.ts's figures; the bench passes other
 // values to measure the alternatives.
 
@@ -78,7 +78,7 @@ function useBaselineWasmCompiler(): void {
   baselineCompilerSet = true;
   // Optimised (TurboFan) code for PostgreSQL's large functions costs tens of MB to keep, and hundreds of MB
   // and seconds of CPU to compile on two cores; the store's short queries gain nothing measurable from it
-  // (ADR 0018 has the figures). Set here, before PGlite's module is compiled, as NODE_OPTIONS refuses V8 flags.
+  // (ADR 0019 has the figures). Set here, before PGlite's module is compiled, as NODE_OPTIONS refuses V8 flags.
   for (const flag of BASELINE_ONLY_FLAGS) v8.setFlagsFromString(flag);
 }
 
