@@ -8,6 +8,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { freePort } from "../scripts/free-port.ts";
 import { waitUntilHealthy } from "../scripts/wait-until-healthy.ts";
 import { percentile, round } from "./measure.ts";
+import { stopChild } from "./stop-child.ts";
 
 // Issue 15 item 1: one organization hammering the service while another
 // organization's users do their ordinary work. The emulator and one BFF run
@@ -58,15 +59,6 @@ interface Stack {
   emulatorUrl: string;
   appUrl: string;
   stop(): Promise<void>;
-}
-
-async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  child.kill("SIGTERM");
-  const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
-  await exited;
-  clearTimeout(timer);
 }
 
 async function startStack(): Promise<Stack> {

@@ -10,6 +10,7 @@ import { addDays, localDateOf, weekdayOf } from "../contract/time/zoned-time.ts"
 import { freePort } from "../scripts/free-port.ts";
 import { waitUntilHealthy } from "../scripts/wait-until-healthy.ts";
 import { percentile, round } from "./measure.ts";
+import { stopChild } from "./stop-child.ts";
 
 // Issue 8, "Load": many concurrent app sessions across both installed
 // organizations (org A and org B) against the sandbox, run as real processes
@@ -156,15 +157,6 @@ interface Stack {
   /** Lines of the BFF's output (LOG_LEVEL=warn) that say the service rate-limited it. */
   bffRateLimitWarnings: () => number;
   stop(): Promise<void>;
-}
-
-async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  child.kill("SIGTERM");
-  const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
-  await exited;
-  clearTimeout(timer);
 }
 
 /** The emulator and one BFF as their own Node processes (so the BFF's pid gives its RSS), on free loopback ports. */

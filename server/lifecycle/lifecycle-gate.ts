@@ -1,5 +1,5 @@
 import { APP_ERROR_CODES, type AppErrorBody } from "../../contract/app-api/errors.ts";
-import { newTraceId } from "../http/trace-id.ts";
+import { displayTraceId, newTraceContext } from "../../contract/app-api/trace-context.ts";
 
 // The process's readiness, in front of the BFF's app (issue 16 item 1).
 // The port is bound before the store is open: while starting, `/healthz` and
@@ -88,7 +88,7 @@ function json(status: number, body: unknown, headers: Record<string, string> = {
 }
 
 function refusal(state: Exclude<LifecycleState, "ready">): Response {
-  const body: AppErrorBody = { code: APP_ERROR_CODES.notReady, message: REFUSAL_TEXT[state], trace_id: newTraceId() };
+  const body: AppErrorBody = { code: APP_ERROR_CODES.notReady, message: REFUSAL_TEXT[state], trace_id: displayTraceId(newTraceContext()) };
   return json(503, body, { "Retry-After": "1", ...(state === "draining" && { Connection: "close" }) });
 }
 
