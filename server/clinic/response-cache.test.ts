@@ -60,3 +60,55 @@ describe("ResponseCache bounds", () => {
     expect(subject.sizeOf("org-a")).toBe(1_000);
   });
 });
+
+describe("ResponseCache size bounds", () => {
+  const answer = (characters: number) => ({ text: "x".repeat(characters - 11) }); // {"text":"…"} is 11 characters more
+
+  function weighted(maxWeight: number, maxWeightPerOrganization?: number) {
+    const subject = new ResponseCache({ now: () => 0, maxWeight, maxWeightPerOrganization });
+    const put = (organization: string, key: string, characters: number) => subject.set(organization, key, ROUTE, answer(characters), 60_000, subject.generation(organization));
+    return { subject, put };
+  }
+
+  it("weighs an answer by its JSON length", () => {
+    const { subject, put } = weighted(10_000);
+    put("org-a", "a", 500);
+    expect(subject.weightOf("org-a")).toBe(500);
+    put("org-a", "a", 700);
+    expect(subject.weightOf()).toBe(700);
+    expect(subject.totalSize()).toBe(1);
+  });
+
+  it("a few large answers push out an organization's own oldest, not another's, and the totals stay within bounds", () => {
+    const { subject, put } = weighted(10_000, 4_000);
+    for (let index = 0; index < 3; index += 1) put("org-b", `b-${index}`, 1_000);
+    for (let index = 0; index < 50; index += 1) put("org-a", `a-${index}`, 1_500);
+    expect(subject.weightOf("org-a")).toBe(3_000);
+    expect(subject.sizeOf("org-b")).toBe(3);
+    expect(subject.get("org-a", "a-49")).toEqual(answer(1_500));
+    expect(subject.get("org-a", "a-47")).toBeUndefined();
+    expect(subject.weightOf()).toBeLessThanOrEqual(10_000);
+  });
+
+  it("past the total size, the organization holding the most loses its oldest", () => {
+    const { subject, put } = weighted(10_000, 4_000);
+    for (const organization of ["org-a", "org-b", "org-c"]) for (let index = 0; index < 3; index += 1) put(organization, `${organization}-${index}`, 1_000);
+    put("org-a", "org-a-3", 1_000);
+    expect(subject.weightOf()).toBe(10_000);
+    put("org-d", "org-d-0", 500);
+    expect(subject.weightOf()).toBeLessThanOrEqual(10_000);
+    expect(subject.sizeOf("org-a")).toBe(3);
+    expect(subject.sizeOf("org-b")).toBe(3);
+    expect(subject.get("org-d", "org-d-0")).toEqual(answer(500));
+  });
+
+  it("does not keep an answer larger than an organization's share, and keeps what it held", () => {
+    const { subject, put } = weighted(10_000, 2_000);
+    put("org-a", "small", 100);
+    put("org-a", "huge", 2_001);
+    expect(subject.get("org-a", "huge")).toBeUndefined();
+    expect(subject.get("org-a", "small")).toEqual(answer(100));
+    expect(subject.weightOf()).toBe(100);
+  });
+});
+
