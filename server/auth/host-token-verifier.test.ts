@@ -140,4 +140,17 @@ describe("host token verification", () => {
     await expect(verify(await token({ keys: rotated }))).resolves.toMatchObject({ organizationId: ORG });
     published = [platform.jwk];
   });
+
+  it("remembers a bounded number of verified tokens however many valid ones arrive, dropping expired ones first", async () => {
+    const clock = { nowS: NOW_S };
+    const verify = createHostTokenVerifier({ issuer: ISSUER, jwksUrl: JWKS_URL, audience: "tandem", fetch: jwksFetch, now: () => clock.nowS * 1000, jwksCooldownMs: 0, maxRememberedTokens: 50 });
+    const tokens = await Promise.all(Array.from({ length: 400 }, () => token()));
+    for (const each of tokens) await verify(each);
+    expect(verify.remembered?.()).toBe(50);
+    // Past the first batch's expiry (and the skew), one new token sweeps them all out.
+    clock.nowS = NOW_S + 331;
+    await verify(await token({ iat: clock.nowS }));
+    expect(verify.remembered?.()).toBe(1);
+  });
 });
+

@@ -62,9 +62,14 @@ export interface HostTokenVerifierOptions {
   now?: () => number;
   /** Floor between JWKS refetches on an unknown kid. */
   jwksCooldownMs?: number;
+  /** Verified tokens remembered at once; default 10,000. */
+  maxRememberedTokens?: number;
 }
 
-export type HostTokenVerifier = (token: string) => Promise<HostSession>;
+export type HostTokenVerifier = ((token: string) => Promise<HostSession>) & {
+  /** How many verified tokens are remembered now (bounded by `maxRememberedTokens`). */
+  remembered?: () => number;
+};
 
 function reasonOf(error: unknown): string {
   if (error instanceof errors.JWTExpired) return "the host token has expired";
@@ -77,17 +82,26 @@ function reasonOf(error: unknown): string {
   return "the host token is not valid";
 }
 
-/** Verified tokens are remembered until they expire: the SPA reuses one token for its reads (bounded). */
+/**
+ * Verified tokens are remembered until they expire: the SPA reuses one token
+ * for its reads. Bounded by count, so valid tokens minted without end (each
+ * is at most about 1 KB with its session) cannot grow memory: when full, the
+ * expired ones go first (a scan at most once a second), then the oldest.
+ */
 const MAX_REMEMBERED_TOKENS = 10_000;
+const EXPIRED_SWEEP_INTERVAL_MS = 1_000;
 
 export function createHostTokenVerifier(options: HostTokenVerifierOptions): HostTokenVerifier {
   const now = options.now ?? Date.now;
+  const maxRemembered = options.maxRememberedTokens ?? MAX_REMEMBERED_TOKENS;
   const verified = new Map<string, HostSession>();
+  let lastSweep = Number.NEGATIVE_INFINITY;
   const remember = (token: string, session: HostSession) => {
-    if (verified.size >= MAX_REMEMBERED_TOKENS) {
-      for (const [key, value] of verified) if (value.expiresAt * 1000 <= now()) verified.delete(key);
-      if (verified.size >= MAX_REMEMBERED_TOKENS) verified.delete(verified.keys().next().value ?? "");
+    if (verified.size >= maxRemembered && now() - lastSweep >= EXPIRED_SWEEP_INTERVAL_MS) {
+      lastSweep = now();
+      for (const [key, value] of verified) if (acceptedUntilMs(value) <= lastSweep) verified.delete(key);
     }
+    while (verified.size >= maxRemembered) verified.delete(verified.keys().next().value ?? "");
     verified.set(token, session);
   };
   const jwksFetch = options.fetch;
@@ -97,7 +111,7 @@ export function createHostTokenVerifier(options: HostTokenVerifierOptions): Host
     ...(jwksFetch && { [customFetch]: (url: string, init: RequestInit) => jwksFetch(url, init) }),
   });
 
-  return async (token) => {
+  const verify = async (token: string): Promise<HostSession> => {
     const known = verified.get(token);
     // Expiry is checked again (30 s skew, as jose does); everything else was verified once.
     if (known && known.expiresAt + MAX_SKEW_SECONDS > now() / 1000) return known;
@@ -135,4 +149,5 @@ export function createHostTokenVerifier(options: HostTokenVerifierOptions): Host
     remember(token, session);
     return session;
   };
+  return Object.assign(verify, { remembered: () => verified.size });
 }
