@@ -3,6 +3,7 @@ import { setTimeout as delay } from "node:timers/promises";
 import { createBffApp, type Bff } from "./app.ts";
 import { ConfigError, readBffConfig, secretsOf, type BffConfig } from "./env.ts";
 import { drainAndClose } from "./lifecycle/graceful-shutdown.ts";
+import { heapLimitWarning } from "./lifecycle/heap-limit.ts";
 import { LifecycleGate } from "./lifecycle/lifecycle-gate.ts";
 import { nodeListener } from "./lifecycle/node-listener.ts";
 import { createLogger } from "./logger.ts";
@@ -30,6 +31,9 @@ function readConfigOrExit(): BffConfig {
 const config = readConfigOrExit();
 
 const logger = createLogger({ level: config.logLevel, secrets: secretsOf(config), name: "bff" });
+// A real deployment only: `npm start` gives the flags, and `npm run dev` (tsx) does without.
+const heapWarning = config.isSandbox ? null : heapLimitWarning();
+if (heapWarning !== null) logger.warn(heapWarning);
 const gate = new LifecycleGate();
 const server = serve({ fetch: gate.fetch, port: config.port, hostname: config.host });
 
