@@ -101,3 +101,60 @@ test("fits a 360 px iframe without the page overflowing", async ({ page }) => {
   await saveScreenshot(page, "availability-360");
   await expectAccessible(page);
 });
+
+test("a 400 px panel starts on the agenda: the week as a list by day, a provider's overlapping templates as one entry with their summed capacity, no sideways scrolling", async ({ page }) => {
+  await page.setViewportSize({ width: 400, height: 860 });
+  const app = await openAvailability(page, ORG_A);
+  const week = app.getByTestId("availability-week");
+  await expect(week).toHaveAttribute("data-layout", "agenda");
+  await expect(app.getByTestId("availability-agenda-day")).toHaveCount(7);
+  // Dr Brooks's Tuesday: Morning clinic (1) and Procedures (2) overlap, so up to 3 at once.
+  const stacked = app.getByTestId("availability-agenda-entry").filter({ has: app.getByTestId("availability-agenda-band").nth(1) });
+  expect(await stacked.count()).toBeGreaterThan(0);
+  await expect(stacked.first().getByTestId("availability-agenda-peak")).toHaveText(/^up to \d+ at once$/);
+  await expect(stacked.first()).toContainText(/\d+ at once/);
+  const overflow = await app.locator("html").evaluate((html: HTMLElement) => html.scrollWidth - html.clientWidth);
+  expect(overflow).toBeLessThanOrEqual(1);
+  await saveScreenshot(page, "availability-400-agenda");
+  await expectAccessible(page);
+});
+
+test("the day layout at 400 px: one day per provider, picked from the week's days, kept in the URL", async ({ page }) => {
+  await page.setViewportSize({ width: 400, height: 860 });
+  const app = await openAvailability(page, ORG_A);
+  await app.getByTestId("availability-layout-day").check({ force: true });
+  const week = app.getByTestId("availability-week");
+  await expect(week).toHaveAttribute("data-layout", "day");
+  const startDate = (await week.getAttribute("data-start-date")) ?? "";
+  const wednesday = addDays(startDate, 2);
+  await app.locator(`[data-testid="availability-day-pick"][data-date="${wednesday}"]`).click();
+  await expect(app.locator(`[data-testid="availability-day-pick"][data-date="${wednesday}"]`)).toHaveAttribute("aria-pressed", "true");
+  // Every grid holds that one day, and every band starts or runs on it.
+  for (const dates of await app.getByTestId("availability-day").evaluateAll((cells) => cells.map((cell) => cell.getAttribute("data-date")))) expect(dates).toBe(wednesday);
+  expect(await app.getByTestId("availability-band").count()).toBeGreaterThan(0);
+  const overflow = await app.locator("html").evaluate((html: HTMLElement) => html.scrollWidth - html.clientWidth);
+  expect(overflow).toBeLessThanOrEqual(1);
+  // Reloading the frame keeps the layout and the day (its URL holds both).
+  expect(await app.locator("html").evaluate(() => location.search)).toContain(`day=${wednesday}`);
+  await app.locator("html").evaluate(() => location.reload());
+  await expect(app.getByTestId("availability-week")).toHaveAttribute("data-layout", "day");
+  await expect(app.locator(`[data-testid="availability-day-pick"][data-date="${wednesday}"]`)).toHaveAttribute("aria-pressed", "true");
+  await saveScreenshot(page, "availability-400-day");
+  await expectAccessible(page);
+});
+
+test("the agenda names both zones of a band the clocks change inside: Lord Howe, Sunday 4 October 2026", async ({ page }) => {
+  const app = await openAvailability(page, ORG_B);
+  await app.getByTestId("availability-layout-agenda").check({ force: true });
+  const facility = app.getByTestId("availability-facility");
+  const lordHowe = await facility.locator("option", { hasText: "Lord Howe" }).getAttribute("value");
+  await facility.selectOption(lordHowe ?? "");
+  await app.getByTestId("week-date").fill("2026-10-04");
+  await app.getByTestId("week-date").press("Enter");
+  await expect(app.getByTestId("availability-week")).toHaveAttribute("data-start-date", "2026-09-28");
+  const sunday = app.locator('[data-testid="availability-agenda-day"][data-date="2026-10-04"]');
+  await expect(sunday).toContainText("23½-hour day");
+  // 01:00 standard time to 04:00 daylight time is two and a half real hours.
+  await expect(sunday.getByTestId("availability-agenda-entry").first()).toContainText(/1:00 AM (LHST|GMT\+10:30) – 4:00 AM (LHDT|GMT\+11), 2½ h/);
+  await saveScreenshot(page, "availability-lord-howe-agenda");
+});

@@ -20,7 +20,8 @@ export interface SandboxServers {
 
 function start(label: string, program: Program, env: NodeJS.ProcessEnv): { child: ChildProcess; log: () => string } {
   const args = programArgs(program, "compiled");
-  if (!args.every((arg) => existsSync(arg))) throw new Error(`${args.join(" ")} is missing: the e2e suite runs the compiled servers, so run \`npm run build\` first`);
+  const script = args.at(-1) ?? "";
+  if (!existsSync(script)) throw new Error(`${script} is missing: the e2e suite runs the compiled servers, so run \`npm run build\` first`);
   let output = "";
   const child = spawn(process.execPath, args, { env, stdio: ["ignore", "pipe", "pipe"] });
   child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));

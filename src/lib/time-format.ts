@@ -32,6 +32,8 @@ export interface DayOptions {
   weekday?: boolean;
   /** Default false. */
   year?: boolean;
+  /** Default true; false gives the weekday and day of the month alone ("Mon 30"). */
+  month?: boolean;
 }
 
 const FALLBACK_LOCALE = "en-US";
@@ -95,8 +97,8 @@ function timeOptions(locale: string, seconds: boolean): Intl.DateTimeFormatOptio
   return seconds ? { hour, minute: "2-digit", second: "2-digit" } : { hour, minute: "2-digit" };
 }
 
-function dayOptions({ style = "long", weekday = true, year = false }: DayOptions): Intl.DateTimeFormatOptions {
-  return { ...(weekday ? { weekday: style } : {}), day: "numeric", month: style, ...(year ? { year: "numeric" } : {}) };
+function dayOptions({ style = "long", weekday = true, year = false, month = true }: DayOptions): Intl.DateTimeFormatOptions {
+  return { ...(weekday ? { weekday: style } : {}), day: "numeric", ...(month ? { month: style } : {}), ...(year ? { year: "numeric" } : {}) };
 }
 
 /**

@@ -18,6 +18,8 @@ interface AvailabilityFilterBarProps {
   providerOptions: FilterOption[];
   isLoadingProviders: boolean;
   view: AvailabilityViewMode;
+  /** The per-provider / whole-facility choice applies to the week grid only (a day is per provider, the agenda lists everyone by time). */
+  showsViewChoice: boolean;
   showInactive: boolean;
   inactiveCount: number;
   onChange: (patch: { facilityId?: string; providerId?: string | null; view?: AvailabilityViewMode; showInactive?: boolean }) => void;
@@ -25,7 +27,7 @@ interface AvailabilityFilterBarProps {
 
 const selectClass = "min-h-9 w-full min-w-0 rounded-md border border-slate-300 bg-white px-2 text-sm";
 
-export function AvailabilityFilterBar({ facilityId, facilityOptions, providerId, providerOptions, isLoadingProviders, view, showInactive, inactiveCount, onChange }: AvailabilityFilterBarProps) {
+export function AvailabilityFilterBar({ facilityId, facilityOptions, providerId, providerOptions, isLoadingProviders, view, showsViewChoice, showInactive, inactiveCount, onChange }: AvailabilityFilterBarProps) {
   const id = useId();
   return (
     <div role="group" aria-label="Filters" className="grid grid-cols-1 gap-3 rounded-lg border border-slate-200 bg-white p-3 sm:grid-cols-2 lg:grid-cols-4">
@@ -61,7 +63,7 @@ export function AvailabilityFilterBar({ facilityId, facilityOptions, providerId,
           ))}
         </select>
       </div>
-      <fieldset className="min-w-0">
+      <fieldset className="min-w-0" hidden={!showsViewChoice}>
         <legend className="mb-1 text-sm font-medium">Show</legend>
         <div className="inline-flex w-full rounded-md border border-slate-300 p-0.5">
           {(

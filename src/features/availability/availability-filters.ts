@@ -5,6 +5,7 @@ import type { AvailabilitySearchParams } from "./availability-search-params.ts";
 // defaults and the round trip are tested.
 
 export type AvailabilityViewMode = "provider" | "facility";
+export type AvailabilityLayout = "week" | "day" | "agenda";
 
 export interface AvailabilityFilters {
   facilityId: string;
@@ -14,6 +15,10 @@ export interface AvailabilityFilters {
   startDate: string;
   view: AvailabilityViewMode;
   showInactive: boolean;
+  /** Null: chosen from the width (the week grid where it fits, else the agenda). */
+  layout: AvailabilityLayout | null;
+  /** The day of the day layout: a date of the week shown. */
+  day: string;
 }
 
 export interface AvailabilityDefaults {
@@ -21,18 +26,24 @@ export interface AvailabilityDefaults {
   facilityId: string | null;
   /** The Monday of this week in that facility's zone. */
   thisWeek: string;
+  /** Today in that facility's zone. */
+  today: string;
 }
 
 export function resolveAvailabilityFilters(params: AvailabilitySearchParams, defaults: AvailabilityDefaults): AvailabilityFilters | null {
   const facilityId = params.facilityId ?? defaults.facilityId;
   if (!facilityId) return null;
   const startDate = params.startDate && isLocalDate(params.startDate) ? mondayOf(params.startDate) : defaults.thisWeek;
+  const inWeek = (date: string | undefined): date is string => date !== undefined && isLocalDate(date) && mondayOf(date) === startDate;
+  const day = inWeek(params.day) ? params.day : inWeek(defaults.today) ? defaults.today : startDate;
   return {
     facilityId,
     providerId: params.providerId ?? null,
     startDate,
     view: params.view === "facility" ? "facility" : "provider",
     showInactive: params.showInactive === true,
+    layout: params.layout === "week" || params.layout === "day" || params.layout === "agenda" ? params.layout : null,
+    day,
   };
 }
 
@@ -44,5 +55,7 @@ export function toAvailabilitySearchParams(filters: AvailabilityFilters): Availa
     startDate: filters.startDate,
     view: filters.view === "facility" ? "facility" : undefined,
     showInactive: filters.showInactive ? true : undefined,
+    layout: filters.layout ?? undefined,
+    day: filters.layout === "day" ? filters.day : undefined,
   };
 }

@@ -21,6 +21,10 @@ export const availabilitySearchParams = z.object({
   /** `provider` (a grid per provider) or `facility` (one grid for the facility). */
   view: z.optional(z.string().check(z.regex(/^(provider|facility)$/))),
   showInactive: z.optional(z.boolean()),
+  /** `week` (the grid), `day` (one day's grid per provider) or `agenda` (a list by day); absent means chosen from the width. */
+  layout: z.optional(z.string().check(z.regex(/^(week|day|agenda)$/))),
+  /** The day the day layout shows (within the week); absent means today when it is in the week, else its Monday. */
+  day: z.optional(z.string().check(z.regex(DATE))),
 });
 
 export type AvailabilitySearchParams = z.output<typeof availabilitySearchParams>;

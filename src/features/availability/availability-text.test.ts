@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { allowedTypesText, bandAccessibleName, clockShiftText, dayLengthText, differsText, durationText, freshnessText, legendKey, overlapText } from "./availability-text.ts";
+import { allowedTypesText, bandAccessibleName, bandSpanText, clockShiftText, dayLengthText, differsText, durationText, freshnessText, legendKey, overlapText } from "./availability-text.ts";
 
 // Days, weeks and wall-clock times are the app's formatter's now
 // (src/lib/time-format.ts, tested there across locales and zones); these
@@ -21,6 +21,22 @@ describe("day length", () => {
     expect(clockShiftText({ kind: "gap", fromMinute: 120, toMinute: 150, atMs: 0 }, "en-US")).toBe("Clocks go forward at 2:00 AM: 2:00 AM–2:30 AM does not happen");
     // Santiago's clocks go back at midnight: the repeated hour ends at 24:00.
     expect(clockShiftText({ kind: "fold", fromMinute: 1380, toMinute: 1440, atMs: 0 }, "de-DE")).toBe("Clocks go back at 24:00: 23:00–24:00 happens twice");
+  });
+});
+
+describe("a band's span", () => {
+  const lordHowe = { locale: "en-GB", zone: "Australia/Lord_Howe", userZone: "Australia/Lord_Howe" };
+
+  it("names both zone abbreviations and the real length when the clocks change inside the band", () => {
+    // Sunday 5 April 2026 in Lord Howe: 02:00 daylight time becomes 01:30 standard time.
+    const startMs = Date.parse("2026-04-05T01:00:00+11:00");
+    const endMs = Date.parse("2026-04-05T04:00:00+10:30");
+    expect(bandSpanText(startMs, endMs, false, lordHowe)).toMatch(/^01:00 (LHDT|GMT\+11) – 04:00 (LHST|GMT\+10:30), 3½ h$/i);
+  });
+
+  it("is the plain wall-clock span otherwise", () => {
+    const startMs = Date.parse("2026-04-06T09:00:00+10:30");
+    expect(bandSpanText(startMs, startMs + 3 * 3_600_000, false, lordHowe)).toMatch(/^09:00\s?[–-]\s?12:00$/);
   });
 });
 

@@ -1,5 +1,7 @@
 import type { AvailabilityMeta } from "../../../contract/clinic-api/schedule.ts";
+import { offsetMsAt } from "../../../contract/time/zoned-time.ts";
 import { formatLocalDay, formatRecentTime, formatTime, formatWallTime, zoneNameAt, type TimeDisplay } from "../../lib/time-format.ts";
+import { zoneAbbreviation } from "../../lib/zoned-clock.ts";
 import { idKey } from "./availability-ids.ts";
 import type { ClockShift } from "./week-window.ts";
 
@@ -83,6 +85,17 @@ export interface BandNameInput {
 export function bandTimeText(startMs: number, endMs: number, endsNextDay: boolean, display: TimeDisplay): string {
   const wall = (epochMs: number) => formatTime(epochMs, display, { zoneName: "omitted" });
   return `${wall(startMs)}–${wall(endMs)}${endsNextDay ? " next day" : ""}`;
+}
+
+/**
+ * A band's span on the facility's clock. Where the clocks change inside it,
+ * each end names its zone abbreviation and the real length follows ("01:00
+ * LHDT – 04:00 LHST, 3½ h"), since the wall times alone would mislead.
+ */
+export function bandSpanText(startMs: number, endMs: number, endsNextDay: boolean, display: TimeDisplay): string {
+  if (offsetMsAt(startMs, display.zone) === offsetMsAt(endMs, display.zone)) return bandTimeText(startMs, endMs, endsNextDay, display);
+  const wall = (epochMs: number) => `${formatTime(epochMs, display, { zoneName: "omitted" })} ${zoneAbbreviation(epochMs, display.zone)}`;
+  return `${wall(startMs)} – ${wall(endMs)}${endsNextDay ? " next day" : ""}, ${durationText((endMs - startMs) / 60_000)}`;
 }
 
 /**

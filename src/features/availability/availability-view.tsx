@@ -1,7 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useRouter, useSearch } from "@tanstack/react-router";
 import { useCallback, useEffect, useMemo, type KeyboardEvent as ReactKeyboardEvent, type ReactNode } from "react";
-import { civilFromDays, parseLocalDate, todayIn } from "../../../contract/time/zoned-time.ts";
+import { addDays, civilFromDays, parseLocalDate, todayIn } from "../../../contract/time/zoned-time.ts";
 import { availabilityWindowQuery } from "../../api/availability-queries.ts";
 import { appointmentTypesQuery, facilitiesQuery, providersQuery } from "../../api/directory-queries.ts";
 import { sessionQuery } from "../../api/session-query.ts";
@@ -13,6 +13,8 @@ import { isolateText } from "../../lib/bidi.ts";
 import { formatLocalDay } from "../../lib/time-format.ts";
 import { useTimeDisplay, useUserTimeSettings } from "../../lib/use-time-display.tsx";
 import { zoneAbbreviation } from "../../lib/zoned-clock.ts";
+import { useMediaQuery } from "../../lib/use-media-query.ts";
+import { AgendaList } from "./agenda-list.tsx";
 import { AvailabilityFilterBar, type FilterOption } from "./availability-filter-bar.tsx";
 import { resolveAvailabilityFilters, toAvailabilitySearchParams, type AvailabilityFilters } from "./availability-filters.ts";
 import { idKey } from "./availability-ids.ts";
@@ -25,7 +27,8 @@ import type { AvailabilityTemplate } from "./expand-template.ts";
 import { buildWeekModel, groupIntoGrids, type Band, type TemplateEntry } from "./week-model.ts";
 import { WeekGrid } from "./week-grid.tsx";
 import { WeekNavigation } from "./week-navigation.tsx";
-import { currentWeekStart, shiftWeek, weekWindow } from "./week-window.ts";
+import { currentWeekStart, shiftWeek, weekWindow, type WeekWindow } from "./week-window.ts";
+import { DayStrip, LayoutSwitch } from "./layout-switch.tsx";
 import { InfoIcon } from "../../components/ui/icons.tsx";
 
 // Provider availability for schedulers: a week (Monday to Sunday in the
@@ -67,8 +70,15 @@ export function AvailabilityView() {
   const display = useTimeDisplay(zone);
   const today = todayIn(zone, nowMs);
   const thisWeek = currentWeekStart(zone, nowMs);
-  const filters = resolveAvailabilityFilters(params, { facilityId: currentFacility?.id ?? null, thisWeek });
+  const filters = resolveAvailabilityFilters(params, { facilityId: currentFacility?.id ?? null, thisWeek, today });
   const week = useMemo(() => weekWindow(filters?.startDate ?? thisWeek, zone), [filters?.startDate, thisWeek, zone]);
+  // A week's grid needs about 40rem; a narrower panel starts on the agenda, and the user's choice is kept in the URL.
+  const isNarrow = useMediaQuery("(max-width: 40rem)");
+  const layout = filters?.layout ?? (isNarrow ? "agenda" : "week");
+  const dayWindow = useMemo((): WeekWindow | null => {
+    const day = week.days.find((candidate) => candidate.date === filters?.day);
+    return day ? { startDate: day.date, endDate: day.date, zone: week.zone, days: [day] } : null;
+  }, [week, filters?.day]);
 
   const query = filters ? { facilityId: filters.facilityId, startDate: week.startDate, endDate: week.endDate } : NO_QUERY;
   const availability = useQuery({ ...availabilityWindowQuery(query), enabled: filters !== null });
@@ -85,9 +95,11 @@ export function AvailabilityView() {
   const move = useCallback(
     (action: "previous" | "next" | "this") => {
       if (!filters) return;
-      update({ startDate: action === "this" ? thisWeek : shiftWeek(filters.startDate, action === "next" ? 1 : -1) });
+      // The day layout keeps its weekday: a week on from Wednesday is Wednesday.
+      if (action === "this") update({ startDate: thisWeek, day: today });
+      else update({ startDate: shiftWeek(filters.startDate, action === "next" ? 1 : -1), day: addDays(filters.day, action === "next" ? 7 : -7) });
     },
-    [filters, thisWeek, update],
+    [filters, thisWeek, today, update],
   );
 
   // P / N / T anywhere in the view, and on the page itself when nothing in the frame has focus yet.
@@ -124,7 +136,19 @@ export function AvailabilityView() {
     () => (templates ? buildWeekModel({ templates, serviceInstances, week, providerKey, showInactive }) : null),
     [templates, serviceInstances, week, providerKey, showInactive],
   );
-  const grids = useMemo(() => (model ? groupIntoGrids(model, week, { mode: filters?.view ?? "provider", providerName }) : []), [model, week, filters?.view, providerName]);
+  const grids = useMemo(() => {
+    if (!model) return [];
+    if (layout === "week") return groupIntoGrids(model, week, { mode: filters?.view ?? "provider", providerName });
+    if (layout === "day" && dayWindow) {
+      // One day: a grid per provider, stacked, so any number of providers fits a narrow panel.
+      const day = dayWindow.days[0];
+      const bands = day ? model.bands.filter((band) => band.endMs > day.startMs && band.startMs < day.endMs) : [];
+      return groupIntoGrids({ ...model, bands }, dayWindow, { mode: "provider", providerName }).filter((grid) => grid.bands.length > 0);
+    }
+    return [];
+  }, [model, week, dayWindow, layout, filters?.view, providerName]);
+  // The agenda lists every provider by time: its legend is the whole facility's.
+  const agendaTemplates = useMemo(() => (model && layout === "agenda" ? (groupIntoGrids(model, week, { mode: "facility", providerName })[0]?.templates ?? []) : []), [model, week, layout, providerName]);
   // Each grid shows its own hours (at least 08:00-18:00): one provider's night shift does not stretch everyone's grid.
   const hoursOf = useMemo(() => new Map(grids.map((grid) => [grid.key, visibleHours(grid.days)])), [grids]);
 
@@ -179,6 +203,7 @@ export function AvailabilityView() {
         providerOptions={providerOptions}
         isLoadingProviders={!data && availability.isPending}
         view={filters.view}
+        showsViewChoice={layout === "week"}
         showInactive={filters.showInactive}
         inactiveCount={inactiveCount}
         onChange={(patch) => update(patch)}
@@ -191,8 +216,12 @@ export function AvailabilityView() {
         locale={display.locale}
         onMove={(weeks) => move(weeks > 0 ? "next" : "previous")}
         onThisWeek={() => move("this")}
-        onPickDate={(date) => update({ startDate: shiftWeek(date, 0) })}
+        onPickDate={(date) => update({ startDate: shiftWeek(date, 0), day: date })}
       />
+      <div className="flex flex-col gap-2">
+        <LayoutSwitch layout={layout} onChange={(next) => update({ layout: next })} />
+        {layout === "day" ? <DayStrip days={week.days} day={filters.day} today={today} locale={display.locale} onPick={(date) => update({ layout: "day", day: date })} /> : null}
+      </div>
 
       <section aria-label="Availability this week" aria-busy={isChecking} className="space-y-3">
         <div className="space-y-1 text-sm" role="status">
@@ -223,7 +252,14 @@ export function AvailabilityView() {
           </Notice>
         ) : null}
         {model && model.templates.length > 0 ? (
-          <div data-testid="availability-week" data-start-date={week.startDate} data-state={isChecking ? "checking" : "ready"} className={`space-y-3 ${isChecking ? "opacity-80" : ""}`}>
+          <div data-testid="availability-week" data-start-date={week.startDate} data-layout={layout} data-state={isChecking ? "checking" : "ready"} className={`space-y-3 ${isChecking ? "opacity-80" : ""}`}>
+            {layout === "agenda" ? (
+              <section aria-label={`Agenda, week of ${formatLocalDay(week.startDate, display.locale, { style: "short", weekday: false, year: true })}`} className="rounded-lg border border-slate-200 bg-slate-50 p-3">
+                <AgendaList bands={model.bands} templates={agendaTemplates} week={week} today={today} infoOf={templateInfo.ofBand} providerName={providerName} />
+                <AvailabilityLegend templates={agendaTemplates} infoOf={templateInfo.ofEntry} showsProvider isInactiveShown={filters.showInactive} />
+              </section>
+            ) : null}
+            {layout === "day" && grids.length === 0 ? <p className="rounded-lg border border-slate-200 bg-white p-3 text-sm text-slate-700">No bookable time on {formatLocalDay(filters.day, display.locale)}.</p> : null}
             {grids.map((grid) => {
               const title = grid.providerKey ? providerName(grid.providerKey) : facilityName;
               const activeBands = grid.bands.filter((band) => !band.isCarriedIn && !band.isInactive).length;
@@ -233,11 +269,11 @@ export function AvailabilityView() {
                   <h2 id={`availability-grid-${grid.key}`} className="mb-1 flex flex-wrap items-baseline gap-x-2 text-base font-semibold">
                     <span>{title}</span>
                     <span className="text-xs font-normal text-slate-600">
-                      {grid.templates.length} {grid.templates.length === 1 ? "template" : "templates"} · {activeBands} bookable {activeBands === 1 ? "band" : "bands"} this week
+                      {grid.templates.length} {grid.templates.length === 1 ? "template" : "templates"} · {activeBands} bookable {activeBands === 1 ? "band" : "bands"} {layout === "day" ? "this day" : "this week"}
                     </span>
                   </h2>
                   {hasBands ? (
-                    <WeekGrid grid={grid} week={week} hours={hoursOf.get(grid.key) ?? DEFAULT_HOURS} today={today} showsProvider={grid.providerKey === null} infoOf={templateInfo.ofBand} label={`${title}, week of ${formatLocalDay(week.startDate, display.locale, { style: "short", weekday: false, year: true })}, ${zoneAbbreviation(week.days[0]?.startMs ?? nowMs, zone)}`} />
+                    <WeekGrid grid={grid} week={layout === "day" && dayWindow ? dayWindow : week} hours={hoursOf.get(grid.key) ?? DEFAULT_HOURS} today={today} showsProvider={grid.providerKey === null} infoOf={templateInfo.ofBand} label={`${title}, ${layout === "day" ? formatLocalDay(filters.day, display.locale, { style: "short", year: true }) : `week of ${formatLocalDay(week.startDate, display.locale, { style: "short", weekday: false, year: true })}`}, ${zoneAbbreviation(week.days[0]?.startMs ?? nowMs, zone)}`} />
                   ) : (
                     <p className="text-sm text-slate-700">No bookable time this week.</p>
                   )}

@@ -334,7 +334,7 @@ export const WeekGrid = memo(function WeekGrid({ grid, week, hours, today, shows
     <div role="region" aria-labelledby={`${id}-label`} className="min-w-0">
       <p id={`${id}-label`} className="mb-1 text-xs text-slate-700">
         {label}
-        <span className={tableRem > 56 ? undefined : "lg:hidden"}> · scroll sideways for the whole week</span>
+        {week.days.length > 1 ? <span className={tableRem > 56 ? undefined : "lg:hidden"}> · scroll sideways for the whole week</span> : null}
       </p>
       <div className="overflow-x-auto rounded-md border border-slate-200 overscroll-x-contain">
         <table onKeyDown={onKeyDown} style={{ minWidth: `${tableRem}rem` }} className="w-full table-fixed border-separate border-spacing-0 bg-white">
