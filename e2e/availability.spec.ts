@@ -158,3 +158,18 @@ test("the agenda names both zones of a band the clocks change inside: Lord Howe,
   await expect(sunday.getByTestId("availability-agenda-entry").first()).toContainText(/1:00 AM (LHST|GMT\+10:30) – 4:00 AM (LHDT|GMT\+11), 2½ h/);
   await saveScreenshot(page, "availability-lord-howe-agenda");
 });
+
+test("a provider's next bookable band is one click away from any week", async ({ page }) => {
+  const app = await openAvailability(page, ORG_A);
+  const week = app.getByTestId("availability-week");
+  for (let step = 0; step < 3; step += 1) await app.getByTestId("week-previous").click();
+  await expect(week).toHaveAttribute("data-state", "ready");
+  const next = app.getByTestId("availability-grid").first().getByTestId("availability-next-band");
+  const startsAt = (await next.getAttribute("data-starts-at")) ?? "";
+  await next.click();
+  // The week of that band (Monday of its local date) is shown, with the band on it.
+  await expect(week).toHaveAttribute("data-state", "ready");
+  const date = startsAt.slice(0, 10);
+  await expect(week).toHaveAttribute("data-start-date", addDays(date, -weekdayOf(date)));
+  await expect(app.locator(`[data-testid="availability-band"][data-starts-at="${startsAt}"]`).first()).toBeVisible();
+});

@@ -1,7 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useRouter, useSearch } from "@tanstack/react-router";
 import { useCallback, useEffect, useMemo, type KeyboardEvent as ReactKeyboardEvent, type ReactNode } from "react";
-import { addDays, civilFromDays, parseLocalDate, todayIn } from "../../../contract/time/zoned-time.ts";
+import { addDays, civilFromDays, localDateOf, parseLocalDate, todayIn } from "../../../contract/time/zoned-time.ts";
 import { availabilityWindowQuery } from "../../api/availability-queries.ts";
 import { appointmentTypesQuery, facilitiesQuery, providersQuery } from "../../api/directory-queries.ts";
 import { sessionQuery } from "../../api/session-query.ts";
@@ -10,7 +10,7 @@ import { useCurrentFacility } from "../../components/shell/current-facility.tsx"
 import { Notice } from "../../components/ui/notice.tsx";
 import { Skeleton } from "../../components/ui/skeleton.tsx";
 import { isolateText } from "../../lib/bidi.ts";
-import { formatLocalDay } from "../../lib/time-format.ts";
+import { formatDayAndTime, formatLocalDay, type TimeDisplay } from "../../lib/time-format.ts";
 import { useTimeDisplay, useUserTimeSettings } from "../../lib/use-time-display.tsx";
 import { zoneAbbreviation } from "../../lib/zoned-clock.ts";
 import { useMediaQuery } from "../../lib/use-media-query.ts";
@@ -23,12 +23,13 @@ import { allowedTypesText, differsText, freshnessText } from "./availability-tex
 import type { TemplateInfo } from "./band-details.tsx";
 import { visibleHours } from "./band-layout.ts";
 import { describeEnd, describeRecurrenceSafely } from "./describe-recurrence.ts";
-import type { AvailabilityTemplate } from "./expand-template.ts";
+import type { AvailabilityInstance, AvailabilityTemplate } from "./expand-template.ts";
 import { buildWeekModel, groupIntoGrids, type Band, type TemplateEntry } from "./week-model.ts";
 import { WeekGrid } from "./week-grid.tsx";
 import { WeekNavigation } from "./week-navigation.tsx";
 import { currentWeekStart, shiftWeek, weekWindow, type WeekWindow } from "./week-window.ts";
 import { DayStrip, LayoutSwitch } from "./layout-switch.tsx";
+import { nextBandByProvider, nextWeekWithBands } from "./availability-jumps.ts";
 import { InfoIcon } from "../../components/ui/icons.tsx";
 
 // Provider availability for schedulers: a week (Monday to Sunday in the
@@ -131,6 +132,14 @@ export function AvailabilityView() {
   const showInactive = filters?.showInactive ?? false;
   // The previous week's templates are expanded for this week while this week's answer loads (placeholder data).
   const templates = data?.templates;
+  const shownTemplates = useMemo(() => (templates ?? []).filter((template) => providerKey === null || idKey(template.providerId) === providerKey), [templates, providerKey]);
+  const nextWithBands = useMemo(() => {
+    const found = nextWeekWithBands(shownTemplates, week.startDate, zone);
+    return found === shiftWeek(week.startDate, 1) ? null : found;
+  }, [shownTemplates, week.startDate, zone]);
+  // Recomputed once a minute at most (a band ending moves a provider's next one on), not on every render.
+  const nowMinute = Math.floor(nowMs / 60_000);
+  const nextBands = useMemo(() => nextBandByProvider(shownTemplates, today, nowMinute * 60_000), [shownTemplates, today, nowMinute]);
   const serviceInstances = data && !availability.isPlaceholderData ? data.instances : null;
   const model = useMemo(
     () => (templates ? buildWeekModel({ templates, serviceInstances, week, providerKey, showInactive }) : null),
@@ -217,6 +226,7 @@ export function AvailabilityView() {
         onMove={(weeks) => move(weeks > 0 ? "next" : "previous")}
         onThisWeek={() => move("this")}
         onPickDate={(date) => update({ startDate: shiftWeek(date, 0), day: date })}
+        nextWithBands={nextWithBands}
       />
       <div className="flex flex-col gap-2">
         <LayoutSwitch layout={layout} onChange={(next) => update({ layout: next })} />
@@ -268,6 +278,7 @@ export function AvailabilityView() {
                 <section key={grid.key} aria-labelledby={`availability-grid-${grid.key}`} data-testid="availability-grid" data-provider-id={grid.providerKey ?? undefined} className="rounded-lg border border-slate-200 bg-white p-3 [contain-intrinsic-size:auto_36rem] [content-visibility:auto]">
                   <h2 id={`availability-grid-${grid.key}`} className="mb-1 flex flex-wrap items-baseline gap-x-2 text-base font-semibold">
                     <span>{title}</span>
+                    {grid.providerKey ? <NextBand instance={nextBands.get(grid.providerKey) ?? null} display={display} onJump={(date) => update({ startDate: shiftWeek(date, 0), day: date })} /> : null}
                     <span className="text-xs font-normal text-slate-600">
                       {grid.templates.length} {grid.templates.length === 1 ? "template" : "templates"} · {activeBands} bookable {activeBands === 1 ? "band" : "bands"} {layout === "day" ? "this day" : "this week"}
                     </span>
@@ -304,6 +315,17 @@ function describeTemplate(
     untilText: end ?? "unknown (the rule cannot be read)",
     isActive: template.active,
   };
+}
+
+/** "Next bookable: Tue 1 Dec, 09:00": a jump to the provider's next band (a band under way counts). */
+function NextBand({ instance, display, onJump }: { instance: AvailabilityInstance | null; display: TimeDisplay; onJump: (date: string) => void }) {
+  if (!instance) return <span className="text-xs font-normal text-slate-600">no bookable band within a year</span>;
+  const startMs = Date.parse(instance.startsAt);
+  return (
+    <button type="button" data-testid="availability-next-band" data-starts-at={instance.startsAt} onClick={() => onJump(localDateOf(startMs, display.zone))} className="rounded text-xs font-medium text-brand-800 underline underline-offset-2 hover:text-brand-900 focus-visible:outline-2 focus-visible:outline-brand-600">
+      Next bookable: {formatDayAndTime(startMs, display)}
+    </button>
+  );
 }
 
 function ViewFrame({ children, onKeyDown }: { children: ReactNode; onKeyDown?: (event: ReactKeyboardEvent<HTMLElement>) => void }) {

@@ -1,10 +1,11 @@
 import { useId } from "react";
 import { Button } from "../../components/ui/button.tsx";
-import { formatLocalDayRange } from "../../lib/time-format.ts";
+import { formatLocalDay, formatLocalDayRange } from "../../lib/time-format.ts";
 import { isLocalDate } from "./week-window.ts";
 import { ChevronLeftIcon, ChevronRightIcon } from "../../components/ui/icons.tsx";
 
-// Previous / this / next week (also on P, T and N), and a date to jump to.
+// Previous / this / next week (also on P, T and N), the next week with any
+// availability when empty weeks lie between, and a date to jump to.
 
 interface WeekNavigationProps {
   startDate: string;
@@ -16,9 +17,11 @@ interface WeekNavigationProps {
   onMove: (weeks: number) => void;
   onThisWeek: () => void;
   onPickDate: (date: string) => void;
+  /** The next week with any band, when it is not simply the next week (empty weeks between, or none this week); null otherwise. */
+  nextWithBands: string | null;
 }
 
-export function WeekNavigation({ startDate, endDate, isThisWeek, zoneText, locale, onMove, onThisWeek, onPickDate }: WeekNavigationProps) {
+export function WeekNavigation({ startDate, endDate, isThisWeek, zoneText, locale, onMove, onThisWeek, onPickDate, nextWithBands }: WeekNavigationProps) {
   const id = useId();
   return (
     <div className="flex flex-wrap items-end justify-between gap-x-4 gap-y-2 rounded-lg border border-slate-200 bg-white p-3">
@@ -38,6 +41,11 @@ export function WeekNavigation({ startDate, endDate, isThisWeek, zoneText, local
         <Button variant="secondary" data-testid="week-next" aria-keyshortcuts="n" title="Next week (N)" onClick={() => onMove(1)}>
           Next<span className="sr-only"> week</span> <ChevronRightIcon />
         </Button>
+        {nextWithBands !== null ? (
+          <Button variant="secondary" data-testid="week-next-available" onClick={() => onPickDate(nextWithBands)}>
+            Next with availability: {formatLocalDay(nextWithBands, locale, { style: "short", weekday: false })} <ChevronRightIcon />
+          </Button>
+        ) : null}
         <div className="min-w-0">
           <label htmlFor={`${id}-date`} className="block text-xs text-slate-700">
             Go to date

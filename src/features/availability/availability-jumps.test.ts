@@ -1,0 +1,49 @@
+import { describe, expect, it } from "vitest";
+import { idKey } from "./availability-ids.ts";
+import { nextBandByProvider, nextWeekWithBands } from "./availability-jumps.ts";
+import type { AvailabilityTemplate } from "./expand-template.ts";
+
+const ZONE = "Australia/Sydney";
+const ANN = "prv_000000000000000000000000000000a1";
+const BEN = "prv_000000000000000000000000000000b2";
+
+function template(id: string, overrides: Partial<AvailabilityTemplate>): AvailabilityTemplate {
+  return {
+    id: `avt_${id.padStart(32, "0")}`,
+    externalId: id,
+    providerId: ANN,
+    facilityId: "fac_00000000000000000000000000000001",
+    name: "Clinic",
+    startTimeLocal: "09:00",
+    endTimeLocal: "12:00",
+    timezone: ZONE,
+    slotIntervalMinutes: 15,
+    concurrency: 1,
+    recurrence: { rrule: `DTSTART;TZID=${ZONE}:20260105T090000\nRRULE:FREQ=WEEKLY;BYDAY=MO`, until: null },
+    allowedAppointmentTypeIds: null,
+    active: true,
+    ...overrides,
+  };
+}
+
+describe("jumps", () => {
+  it("finds the next week with a band, skipping empty weeks, and none past the last one", () => {
+    // Every fourth Thursday from 2026-12-03.
+    const monthly = template("1", { recurrence: { rrule: `DTSTART;TZID=${ZONE}:20261203T090000\nRRULE:FREQ=WEEKLY;INTERVAL=4;BYDAY=TH;COUNT=2`, until: null } });
+    expect(nextWeekWithBands([monthly], "2026-11-23", ZONE)).toBe("2026-11-30");
+    expect(nextWeekWithBands([monthly], "2026-11-30", ZONE)).toBe("2026-12-28");
+    expect(nextWeekWithBands([monthly], "2026-12-28", ZONE)).toBeNull();
+    expect(nextWeekWithBands([{ ...monthly, active: false }], "2026-11-23", ZONE)).toBeNull();
+  });
+
+  it("gives each provider's first band not yet over, a band in progress included", () => {
+    const templates = [template("1", {}), template("2", { providerId: BEN, startTimeLocal: "14:00", endTimeLocal: "17:00", recurrence: { rrule: `DTSTART;TZID=${ZONE}:20260106T140000\nRRULE:FREQ=WEEKLY;BYDAY=TU`, until: null } })];
+    // Monday 30 November 2026, 10:00 in Sydney (AEDT, +11): Ann's Monday clinic is under way.
+    const nowMs = Date.parse("2026-11-30T10:00:00+11:00");
+    const next = nextBandByProvider(templates, "2026-11-30", nowMs);
+    expect(next.get(idKey(ANN))?.startsAt).toMatch(/^2026-11-30T09:00:00/);
+    expect(next.get(idKey(BEN))?.startsAt).toMatch(/^2026-12-01T14:00:00/);
+    // After it ends, Ann's next is a week on.
+    expect(nextBandByProvider(templates, "2026-11-30", Date.parse("2026-11-30T12:00:00+11:00")).get(idKey(ANN))?.startsAt).toMatch(/^2026-12-07T09:00:00/);
+  });
+});
