@@ -72,6 +72,15 @@ test("org B's Lord Howe facility across 2026-10-04: a 23½-hour day, bands at th
     expect(startsAt).toMatch(/\+1(0:30|1:00)$/);
   }
   await expect(app.getByTestId("availability-differs")).toHaveCount(0);
+  // The skipped half hour is drawn where it happens, under the band that spans it: the band's own label stays on top.
+  await expect(dstDay.getByTestId("availability-clock-change")).toHaveAttribute("data-kind", "gap");
+  const crossing = dstDay.getByTestId("availability-band").first();
+  expect(await crossing.evaluate((element) => {
+    const box = element.getBoundingClientRect();
+    return element.contains(document.elementFromPoint(box.left + box.width / 2, box.top + 6));
+  })).toBe(true);
+  // It starts on standard time and ends on daylight time: both are named, with its real length.
+  await expect(crossing).toHaveAttribute("aria-label", /1:00 AM (LHST|GMT\+10:30) – 4:00 AM (LHDT|GMT\+11), 2½ h \(clocks change\)/);
   await saveScreenshot(page, "availability-lord-howe-dst");
   await expectAccessible(page);
 });

@@ -59,14 +59,14 @@ describe("words", () => {
     expect(allowedTypesText(["atp_00000000000000000000000000000001", "atp_00000000000000000000000000000002"], names)).toBe("Follow-up, an unlisted type");
   });
 
-  it("names a band: provider, template, day, local start–end, the zone where it differs, capacity, and the real length on a clock change", () => {
+  it("names a band: provider, template, day, local start–end, the zone where it differs (both ends' zones and the real length when the clocks change inside it), capacity", () => {
     const base = { providerName: "Dr Ada Brooks", templateName: "Weekend virtual urgent care", date: "2026-10-04", capacity: 2, isInactive: false, endsNextDay: false };
     const elsewhere = { locale: "en-GB", zone: "Australia/Lord_Howe", userZone: "Europe/London" };
     const startMs = Date.parse("2026-10-03T14:30:00Z");
     const endMs = Date.parse("2026-10-03T17:00:00Z");
-    expect(bandAccessibleName({ ...base, startMs, endMs, wallMinutes: 180 }, elsewhere)).toBe("Dr Ada Brooks, Weekend virtual urgent care, Sunday 4 October, 01:00–04:00 LHST, capacity 2, 2½ h of real time (clocks change)");
+    expect(bandAccessibleName({ ...base, startMs, endMs, wallMinutes: 180 }, elsewhere)).toBe("Dr Ada Brooks, Weekend virtual urgent care, Sunday 4 October, 01:00 LHST – 04:00 LHDT, 2½ h (clocks change), capacity 2");
     expect(bandAccessibleName({ ...base, startMs, endMs, wallMinutes: 180 }, { locale: "en-US", zone: "Australia/Lord_Howe", userZone: "Australia/Lord_Howe" })).toBe(
-      "Dr Ada Brooks, Weekend virtual urgent care, Sunday, October 4, 1:00 AM–4:00 AM, capacity 2, 2½ h of real time (clocks change)",
+      "Dr Ada Brooks, Weekend virtual urgent care, Sunday, October 4, 1:00 AM LHST – 4:00 AM LHDT, 2½ h (clocks change), capacity 2",
     );
     expect(bandAccessibleName({ ...base, date: "2026-10-11", startMs: startMs + 7 * 86_400_000, endMs: startMs + 7 * 86_400_000 + 180 * 60_000, wallMinutes: 180, isInactive: true }, elsewhere)).toMatch(/, capacity 2, inactive, not bookable$/);
   });

@@ -111,10 +111,12 @@ export function bandAccessibleName(input: BandNameInput, display: TimeDisplay): 
     input.providerName,
     input.templateName,
     formatLocalDay(input.date, display.locale),
-    `${bandTimeText(input.startMs, input.endMs, input.endsNextDay, display)}${zoneName === null ? "" : ` ${zoneName}`}`,
+    offsetMsAt(input.startMs, display.zone) === offsetMsAt(input.endMs, display.zone)
+      ? `${bandTimeText(input.startMs, input.endMs, input.endsNextDay, display)}${zoneName === null ? "" : ` ${zoneName}`}`
+      : `${bandSpanText(input.startMs, input.endMs, input.endsNextDay, display)} (clocks change)`,
     `capacity ${input.capacity}`,
   ];
-  if (Math.round(realMinutes) !== Math.round(input.wallMinutes)) parts.push(`${durationText(realMinutes)} of real time (clocks change)`);
+  if (Math.round(realMinutes) !== Math.round(input.wallMinutes) && offsetMsAt(input.startMs, display.zone) === offsetMsAt(input.endMs, display.zone)) parts.push(`${durationText(realMinutes)} of real time (clocks change)`);
   if (input.isInactive) parts.push("inactive, not bookable");
   if (input.isFromService) parts.push("as the service lists it");
   return parts.join(", ");

@@ -3,7 +3,7 @@ import { memo, useCallback, useId, useMemo, useRef, useState, type CSSProperties
 import { localDateOf } from "../../../contract/time/zoned-time.ts";
 import { formatLocalDay, formatTime, formatWallTime, type TimeDisplay } from "../../lib/time-format.ts";
 import { useTimeDisplay } from "../../lib/use-time-display.tsx";
-import { bandAccessibleName, clockShiftText, dayLengthText, durationText, legendKey, overlapText } from "./availability-text.ts";
+import { bandAccessibleName, bandSpanText, clockShiftText, dayLengthText, durationText, legendKey, overlapText } from "./availability-text.ts";
 import type { DaySegment, OverlapSpan } from "./band-layout.ts";
 import { BandDetails, type TemplateInfo } from "./band-details.tsx";
 import { bandMoveForKey, firstBand, moveBand, type BandGrid } from "./band-navigation.ts";
@@ -151,12 +151,11 @@ const BandItem = memo(function BandItem({ band, segment, info, legendIndex, disp
             </span>
             {isShort ? null : (
               <>
-                <span aria-hidden="true" className="block truncate tabular-nums">
-                  {segment.isContinuation ? `until ${end}` : `${start}–${end}${endsNextDay ? " +1" : ""}`}
+                <span aria-hidden="true" className={`block tabular-nums ${isClockChanged ? "" : "truncate"}`}>
+                  {segment.isContinuation ? `until ${end}` : isClockChanged ? bandSpanText(band.startMs, band.endMs, false, display) : `${start}–${end}${endsNextDay ? " +1" : ""}`}
                 </span>
                 <span aria-hidden="true" className="block truncate">
                   {band.isInactive ? "inactive" : `cap ${band.instance.concurrency}`}
-                  {isClockChanged ? ` · ${durationText(realMinutes)} real` : ""}
                   {band.isFromService ? " · service" : ""}
                 </span>
               </>
@@ -371,7 +370,9 @@ export const WeekGrid = memo(function WeekGrid({ grid, week, hours, today, shows
               {grid.days.map((layout, index) => {
                 const day = week.days[index];
                 if (!day) return null;
-                const gutterRem = layout.overlaps.length > 0 ? GUTTER_REM : 0;
+                const shift = day.clockShift && day.clockShift.toMinute > fromMinute && day.clockShift.fromMinute < hours.toHour * 60 ? day.clockShift : null;
+                // The right gutter holds the overlap totals and the clock change's mark: bands never reach under them.
+                const gutterRem = layout.overlaps.length > 0 || shift ? GUTTER_REM : 0;
                 const primary = layout.segments.filter((segment) => !segment.isContinuation);
                 return (
                   <td
@@ -389,7 +390,7 @@ export const WeekGrid = memo(function WeekGrid({ grid, week, hours, today, shows
                       {layout.overlaps.map((span) => (
                         <OverlapMarker key={`${span.startMs}`} span={span} topPx={toPx(span.startMinute)} heightPx={toPx(span.endMinute) - toPx(span.startMinute)} />
                       ))}
-                      <ul aria-label={`${formatLocalDay(layout.date, locale)}: ${primary.length === 0 ? "no bands" : `${primary.length} ${primary.length === 1 ? "band" : "bands"}`}`} className="absolute inset-0">
+                      <ul aria-label={`${formatLocalDay(layout.date, locale)}: ${primary.length === 0 ? "no bands" : `${primary.length} ${primary.length === 1 ? "band" : "bands"}`}`} className="absolute inset-0 z-[1]">
                         {layout.segments.map((segment) => {
                           const band = bandByKey.get(segment.key);
                           if (!band) return null;
@@ -410,15 +411,23 @@ export const WeekGrid = memo(function WeekGrid({ grid, week, hours, today, shows
                           );
                         })}
                       </ul>
-                      {day.clockShift ? (
-                        <div
-                          aria-hidden="true"
-                          title={clockShiftText(day.clockShift, locale)}
-                          style={{ top: toPx(day.clockShift.fromMinute), height: Math.max(toPx(day.clockShift.toMinute) - toPx(day.clockShift.fromMinute), 3), backgroundImage: "repeating-linear-gradient(-45deg, rgba(180,83,9,0.35) 0 2px, transparent 2px 6px)" }}
-                          className="pointer-events-none absolute inset-x-0 z-[5] border-y border-amber-600 bg-amber-50/60"
-                        >
-                          <span className="absolute left-0.5 top-0 text-[9px] font-semibold leading-tight text-amber-950">{day.clockShift.kind === "gap" ? "skipped" : "twice"}</span>
-                        </div>
+                      {shift ? (
+                        // At its real place on the wall clock: a stripe under the bands and a mark in the gutter beside them, never over a band's own label; outside the hours shown, the day's heading says it.
+                        <>
+                          <div
+                            aria-hidden="true"
+                            style={{ top: toPx(shift.fromMinute), height: Math.max(toPx(shift.toMinute) - toPx(shift.fromMinute), 3), backgroundImage: "repeating-linear-gradient(-45deg, rgba(180,83,9,0.35) 0 2px, transparent 2px 6px)" }}
+                            className="pointer-events-none absolute inset-x-0 z-0 border-y border-amber-600 bg-amber-50/60"
+                          />
+                          <div
+                            aria-hidden="true"
+                            title={clockShiftText(shift, locale)}
+                            data-testid="availability-clock-change"
+                            data-kind={shift.kind}
+                            style={{ top: toPx(shift.fromMinute), height: Math.max(toPx(shift.toMinute) - toPx(shift.fromMinute), 6), width: `${GUTTER_REM - 0.25}rem` }}
+                            className="absolute right-0.5 z-[2] rounded-sm border border-amber-800 bg-amber-400"
+                          />
+                        </>
                       ) : null}
                     </div>
                   </td>
