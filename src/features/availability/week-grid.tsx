@@ -3,7 +3,7 @@ import { memo, useCallback, useId, useMemo, useRef, useState, type CSSProperties
 import { localDateOf } from "../../../contract/time/zoned-time.ts";
 import { formatLocalDay, formatTime, formatWallTime, type TimeDisplay } from "../../lib/time-format.ts";
 import { useTimeDisplay } from "../../lib/use-time-display.tsx";
-import { bandAccessibleName, bandSpanText, clockShiftText, dayLengthText, durationText, legendKey, overlapText } from "./availability-text.ts";
+import { bandAccessibleName, bandSpanText, clockShiftText, dayLengthText, legendKey, overlapText } from "./availability-text.ts";
 import type { DaySegment, OverlapSpan } from "./band-layout.ts";
 import { BandDetails, type TemplateInfo } from "./band-details.tsx";
 import { bandMoveForKey, firstBand, moveBand, type BandGrid } from "./band-navigation.ts";
