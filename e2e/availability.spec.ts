@@ -182,3 +182,29 @@ test("a provider's next bookable band is one click away from any week", async ({
   await expect(week).toHaveAttribute("data-start-date", addDays(date, -weekdayOf(date)));
   await expect(app.locator(`[data-testid="availability-band"][data-starts-at="${startsAt}"]`).first()).toBeVisible();
 });
+
+test("the whole facility as lanes: one row per provider, a provider's overlapping templates stacked with their summed capacity, every band as wide as its label, arrow keys between bands", async ({ page }) => {
+  const app = await openAvailability(page, ORG_A);
+  await app.getByTestId("availability-view-facility").check({ force: true });
+  const lanes = app.getByTestId("availability-lanes");
+  await expect(lanes).toBeVisible();
+  const rows = app.getByTestId("availability-lane");
+  expect(await rows.count()).toBeGreaterThan(1);
+  const providerIds = await rows.evaluateAll((elements) => elements.map((element) => element.getAttribute("data-provider-id")));
+  expect(new Set(providerIds).size).toBe(providerIds.length);
+  // Dr Brooks's Tuesday: Morning clinic and Procedures overlap, one stack, "up to 3 at once".
+  const stack = app.getByTestId("availability-lane-stack").first();
+  await expect(stack.getByTestId("availability-lane-peak")).toHaveText(/^up to \d+ at once$/);
+  expect(await stack.getByTestId("availability-band").count()).toBeGreaterThan(1);
+  // No band narrower than its label: nothing is cut off.
+  const clipped = await lanes.getByTestId("availability-band").evaluateAll((bands) => bands.filter((band) => band.scrollWidth > band.clientWidth + 1).length);
+  expect(clipped).toBe(0);
+  const first = lanes.getByTestId("availability-band").first();
+  await first.focus();
+  await page.keyboard.press("ArrowDown");
+  const focused = await lanes.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.bandKey ?? null);
+  expect(focused).not.toBeNull();
+  expect(focused).not.toBe(await first.getAttribute("data-band-key"));
+  await saveScreenshot(page, "availability-facility-lanes");
+  await expectAccessible(page);
+});

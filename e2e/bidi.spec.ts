@@ -5,9 +5,10 @@ import { syncOrganization } from "./support/slots.ts";
 
 // Issue 15 item 10: text from the EHR or a user may carry a RIGHT-TO-LEFT
 // OVERRIDE (U+202E). Drawn unisolated, it reverses Tandem's own words after
-// it on the same line. Here a provider's last name carries one, and the
-// whole-facility week grid writes "<last name> · <template name>" on each of
-// that provider's bands: the template name must still read left to right.
+// it on the same line. Here a provider's displayed name carries one, and the
+// availability agenda writes "<times> <provider> <how many at once>" on each
+// of that provider's entries: the words after the name must still read left
+// to right.
 
 const OVERRIDE = "\u202e";
 
@@ -40,20 +41,22 @@ test.afterEach(async () => {
   await resetSandbox();
 });
 
-test("a provider's name with a right-to-left override does not reverse the template name beside it", async ({ page }) => {
+test("a provider's name with a right-to-left override does not reverse the words beside it", async ({ page }) => {
   const provider = await userWithRole(ORG_A, "Physician");
-  await sandbox("PATCH", `/ehr/${ORG_A}/providers/${provider.id}`, { lastName: `${OVERRIDE}Brooks` });
+  await sandbox("PATCH", `/ehr/${ORG_A}/providers/${provider.id}`, { lastName: `${OVERRIDE}Brooks`, displayLastName: `${OVERRIDE}Brooks, MD` });
   await syncOrganization(ORG_A);
 
   const app = await openInHost(page, { org: ORG_A });
   await app.getByRole("link", { name: "Availability" }).click();
   await expect(app.getByTestId("availability-week")).toHaveAttribute("data-state", "ready");
-  await app.getByTestId("availability-view-facility").check({ force: true });
-  const band = app.getByTestId("availability-band").filter({ hasText: OVERRIDE }).first();
-  await expect(band).toBeVisible();
-  const label = band.locator("span.truncate").first();
-  const templateName = ((await label.textContent()) ?? "").split(" · ")[1]?.trim() ?? "";
-  expect(templateName.length).toBeGreaterThan(1);
-  expect(await drawnLeftToRight(label, templateName)).toBe(true);
+  await app.getByTestId("availability-layout-agenda").check({ force: true });
+  const entry = app.getByTestId("availability-agenda-entry").filter({ hasText: OVERRIDE }).first();
+  await expect(entry).toBeVisible();
+  const line = entry.locator("p").first();
+  const peak = ((await line.getByTestId("availability-agenda-peak").textContent()) ?? "").trim();
+  // "1 at a time", "up to 3 at once": its last word follows the name on the same line.
+  const word = peak.split(" ").at(-1) ?? "";
+  expect(word.length).toBeGreaterThan(1);
+  expect(await drawnLeftToRight(line, word)).toBe(true);
   await saveScreenshot(page, "bidi-override-in-provider-name");
 });

@@ -67,6 +67,9 @@ export const ehrAppointmentPatch = z.object({
 export const ehrProviderPatch = z.object({
   firstName: z.optional(z.string().check(z.minLength(1))),
   lastName: z.optional(z.string().check(z.minLength(1))),
+  /** The name the EHR shows ("Dr. Ada", "Brooks, MD"): the providers list's display fields. */
+  displayFirstName: z.optional(z.string().check(z.minLength(1))),
+  displayLastName: z.optional(z.string().check(z.minLength(1))),
   title: z.optional(z.string()),
   roles: z.optional(z.array(z.string())),
   active: z.optional(z.boolean()),

@@ -15,6 +15,7 @@ import { useTimeDisplay, useUserTimeSettings } from "../../lib/use-time-display.
 import { zoneAbbreviation } from "../../lib/zoned-clock.ts";
 import { useMediaQuery } from "../../lib/use-media-query.ts";
 import { AgendaList } from "./agenda-list.tsx";
+import { FacilityLanes } from "./facility-lanes.tsx";
 import { AvailabilityFilterBar, type FilterOption } from "./availability-filter-bar.tsx";
 import { resolveAvailabilityFilters, toAvailabilitySearchParams, type AvailabilityFilters } from "./availability-filters.ts";
 import { idKey } from "./availability-ids.ts";
@@ -283,7 +284,9 @@ export function AvailabilityView() {
                       {grid.templates.length} {grid.templates.length === 1 ? "template" : "templates"} · {activeBands} bookable {activeBands === 1 ? "band" : "bands"} {layout === "day" ? "this day" : "this week"}
                     </span>
                   </h2>
-                  {hasBands ? (
+                  {hasBands && layout === "week" && grid.providerKey === null ? (
+                    <FacilityLanes grid={grid} week={week} today={today} infoOf={templateInfo.ofBand} providerName={providerName} />
+                  ) : hasBands ? (
                     <WeekGrid grid={grid} week={layout === "day" && dayWindow ? dayWindow : week} hours={hoursOf.get(grid.key) ?? DEFAULT_HOURS} today={today} showsProvider={grid.providerKey === null} infoOf={templateInfo.ofBand} label={`${title}, ${layout === "day" ? formatLocalDay(filters.day, display.locale, { style: "short", year: true }) : `week of ${formatLocalDay(week.startDate, display.locale, { style: "short", weekday: false, year: true })}`}, ${zoneAbbreviation(week.days[0]?.startMs ?? nowMs, zone)}`} />
                   ) : (
                     <p className="text-sm text-slate-700">No bookable time this week.</p>
