@@ -18,7 +18,7 @@ export type AvailabilityLoadQuery = z.infer<typeof availabilityLoadQuery>;
 /**
  * The appointments of a window are read 100 a page; a window whose list runs
  * past this many pages is refused with {@link LOAD_WINDOW_TOO_BUSY_CODE}
- * (a week of the busiest facility of the large sandbox world needs 15).
+ * (a week and a day either side of the busiest facility in the large sandbox world, `EMULATOR_SCALE=large`, needs 14).
  */
 export const MAX_LOAD_APPOINTMENT_PAGES = 20;
 
