@@ -1,7 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as z from "zod/mini";
 import { availabilityResponse } from "../../contract/app-api/availability.ts";
-import { availabilityLoadResponse, LOAD_WINDOW_TOO_BUSY_CODE, MAX_LOAD_APPOINTMENT_PAGES, type AvailabilityLoadResponse, type BandLoad } from "../../contract/app-api/availability-load.ts";
+import {
+  availabilityLoadMeta,
+  availabilityLoadResponse,
+  bandLoad,
+  LOAD_WINDOW_TOO_BUSY_CODE,
+  MAX_LOAD_APPOINTMENT_PAGES,
+  providerDayLoad,
+  type AvailabilityLoadResponse,
+  type BandLoad,
+} from "../../contract/app-api/availability-load.ts";
 import { appErrorBody } from "../../contract/app-api/errors.ts";
 import { isSameId } from "../../contract/ids.ts";
 import { ORG_A_ID } from "../../emulator/world/identities.ts";
@@ -184,6 +193,22 @@ describe("GET /api/availability/load", () => {
     const after = await readLoad();
     expect(after.bands.find((candidate) => sameBand(candidate, band))).toMatchObject({ taken: band.taken + 1, remaining: band.remaining - 1 });
     expect(Date.parse(after.meta.sourceSyncedAt)).toBeGreaterThan(Date.parse(before.meta.sourceSyncedAt));
+  });
+
+  it("carries counts only: no field beyond the contract's, no patient's or appointment's id", async () => {
+    const response = await harness.api(`/api/availability/load?${new URLSearchParams({ facilityId, ...NEXT_WEEK }).toString()}`, { token: await harness.hostToken() });
+    const text = await response.text();
+    const raw = z.parse(z.object({ bands: z.array(z.record(z.string(), z.unknown())), days: z.array(z.record(z.string(), z.unknown())), meta: z.record(z.string(), z.unknown()) }), JSON.parse(text));
+    expect(Object.keys(raw).sort()).toEqual(["bands", "days", "meta"]);
+    expect(new Set(raw.bands.flatMap((band) => Object.keys(band)))).toEqual(new Set(Object.keys(bandLoad.shape)));
+    expect(new Set(raw.days.flatMap((day) => Object.keys(day)))).toEqual(new Set(Object.keys(providerDayLoad.shape)));
+    expect(new Set(Object.keys(raw.meta))).toEqual(new Set(Object.keys(availabilityLoadMeta.shape)));
+    const counted = org().ehr.appointments.filter((appointment) => isSameId(appointment.facilityId, facilityId) && appointment.scheduledStartDate >= "2026-11-23");
+    expect(counted.length).toBeGreaterThan(0);
+    for (const appointment of counted) {
+      expect(text).not.toContain(appointment.patientId);
+      expect(text).not.toContain(appointment.id);
+    }
   });
 
   it("answers the front desk too: every role reads schedules", async () => {
