@@ -6,5 +6,5 @@ set -euo pipefail
 TZ=UTC npx vitest run
 for zone in America/Los_Angeles Asia/Kolkata Australia/Lord_Howe; do
   echo "--- the time and recurrence tests under TZ=$zone"
-  TZ="$zone" npx vitest run contract/time contract/recurrence src/features/availability/expand-template src/lib/time-format
+  TZ="$zone" npx vitest run contract/time contract/recurrence src/features/availability/expand-template src/lib/time-format server/schedule/booked-load
 done

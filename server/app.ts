@@ -22,6 +22,7 @@ import { recordHttpRequests } from "./metrics/http-metrics.ts";
 import { recordUpstreamAttempts } from "./metrics/upstream-metrics.ts";
 import { registerDirectoryRoutes } from "./routes/directory-routes.ts";
 import { registerAvailabilityRoutes } from "./routes/availability-routes.ts";
+import { registerAvailabilityLoadRoutes } from "./routes/availability-load-routes.ts";
 import { registerContextRoutes } from "./routes/context-routes.ts";
 import { registerLiveEventRoutes } from "./routes/live-event-routes.ts";
 import { registerNoteChangesRoutes } from "./routes/note-changes-routes.ts";
@@ -201,6 +202,7 @@ export function createBffApp(deps: BffDeps): Bff {
   registerContextRoutes(api, clinic, store.audit, now);
   registerScheduleRoutes(api, { clinic, holds: store.holds, audit: store.audit, now });
   registerAvailabilityRoutes(api, clinic);
+  registerAvailabilityLoadRoutes(api, { clinic, now });
   // Before the note routes: `/notes/:id` would otherwise take "recent" for a note id.
   registerRecentNotesRoutes(api, { clinic, store, now });
   registerNoteRoutes(api, { clinic, store, live: bus, now });

@@ -36,6 +36,15 @@ describe("cacheExpiry", () => {
     expect(cacheExpiry(input({ route: "GET /v2/schedule/slots", data }))).toBe(NOW + 10_000);
   });
 
+  it("appointments only until the bound their caller gives (ADR 0020), and never when strong or already past", () => {
+    const route = "GET /v1/appointments";
+    expect(cacheExpiry(input({ route, data: {}, cacheUntil: NOW + 30_000 }))).toBe(NOW + 30_000);
+    expect(cacheExpiry(input({ route, data: {}, cacheUntil: NOW }))).toBeNull();
+    expect(cacheExpiry(input({ route, data: {}, cacheUntil: NOW + 30_000, strong: true }))).toBeNull();
+    // A bound is the caller's word for this route only: other reads keep their own rules.
+    expect(cacheExpiry(input({ route: "GET /v1/notes/{noteId}", data: {}, cacheUntil: NOW + 30_000 }))).toBeNull();
+  });
+
   it("pickers for pickerTtlMs; anything else never", () => {
     expect(cacheExpiry(input({ route: "GET /v1/providers", data: {} }))).toBe(NOW + 60_000);
     expect(cacheExpiry(input({ route: "GET /v1/providers", data: {}, pickerTtlMs: 0 }))).toBeNull();

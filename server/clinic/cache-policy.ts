@@ -3,15 +3,25 @@ import { utcTimestamp } from "../../contract/clinic-api/primitives.ts";
 import type { ClinicApiRoute } from "../../contract/clinic-api/responses.ts";
 
 // What may be cached, and until when (DESIGN.md "Upstream": cache a read until
-// `sourceSyncedAt + maxStalenessSeconds`, never longer, never notes). Only
-// two kinds of read are cached; everything else (notes, images, patients,
-// holds, tasks, installations, appointments, billing) always goes upstream.
+// `sourceSyncedAt + maxStalenessSeconds`, never longer, never notes). Two
+// kinds of read are cached on their own terms, and the appointments list only
+// when its caller bounds it by a schedule read's staleness (ADR 0020);
+// everything else (notes, images, patients, holds, tasks, installations,
+// billing, appointments read for anything else) always goes upstream.
 
 /** Picker lists carry no staleness meta; they change rarely and are cached for a short fixed time. */
 export const PICKER_ROUTES: ReadonlySet<ClinicApiRoute> = new Set<ClinicApiRoute>(["GET /v1/providers", "GET /v1/facilities", "GET /v3/appointment-types"]);
 
 /** Schedule reads whose `data.meta` says how stale they may be (seed 001 "Limits", stale-read bound). */
 export const STALENESS_ROUTES: ReadonlySet<ClinicApiRoute> = new Set<ClinicApiRoute>(["GET /v3/schedule/availability-templates", "GET /v2/schedule/slots"]);
+
+/**
+ * Reads without staleness meta of their own, cached only when the caller
+ * gives `cacheUntil`: the bound of the schedule read they are combined with,
+ * from the same mirror (the booked load, ADR 0020). Read without it, they
+ * neither use nor fill the cache.
+ */
+export const CALLER_BOUNDED_ROUTES: ReadonlySet<ClinicApiRoute> = new Set<ClinicApiRoute>(["GET /v1/appointments"]);
 
 const stalenessMeta = z.object({
   meta: z.object({
@@ -30,12 +40,15 @@ export interface CachePolicyInput {
   requestStartedAt: number;
   now: number;
   pickerTtlMs: number;
+  /** For a caller-bounded route: the client-clock instant its caller says it may be kept until. */
+  cacheUntil?: number;
 }
 
 /** The client-clock instant the answer stops being usable, or null when it must not be cached. */
-export function cacheExpiry({ route, data, strong, requestStartedAt, now, pickerTtlMs }: CachePolicyInput): number | null {
+export function cacheExpiry({ route, data, strong, requestStartedAt, now, pickerTtlMs, cacheUntil }: CachePolicyInput): number | null {
   if (strong) return null;
   if (PICKER_ROUTES.has(route)) return pickerTtlMs > 0 ? now + pickerTtlMs : null;
+  if (CALLER_BOUNDED_ROUTES.has(route)) return cacheUntil !== undefined && cacheUntil > now ? cacheUntil : null;
   if (!STALENESS_ROUTES.has(route)) return null;
   const parsed = z.safeParse(stalenessMeta, data);
   if (!parsed.success || parsed.data.meta.strongConsistency === true) return null;

@@ -123,6 +123,24 @@ describe("cache lifetime", () => {
     expect(client.stats().cacheHits).toBe(0);
   });
 
+  it("appointments are cached only until the bound their caller gives, and a read without one neither uses nor fills the cache (ADR 0020)", async () => {
+    const client = newClient();
+    const call = { organizationId: ORG_A, query: { dateFrom: "2026-11-23", dateTo: "2026-11-29" } };
+    const until = harness.emulator.clock.now() + 10_000;
+    const first = await client.request("GET /v1/appointments", { ...call, cacheUntil: until });
+    expect(await client.request("GET /v1/appointments", { ...call, cacheUntil: until })).toBe(first);
+    expect(harness.count("GET", "/v1/appointments")).toBe(1);
+    // Asked without a bound (a patient's appointments): the service's answer now.
+    await client.request("GET /v1/appointments", call);
+    expect(harness.count("GET", "/v1/appointments")).toBe(2);
+    await setClock(until);
+    await client.request("GET /v1/appointments", { ...call, cacheUntil: until });
+    expect(harness.count("GET", "/v1/appointments")).toBe(3);
+    // A bound already past is no bound.
+    await client.request("GET /v1/appointments", { ...call, cacheUntil: until });
+    expect(harness.count("GET", "/v1/appointments")).toBe(4);
+  });
+
   it("pickers are cached for pickerTtlMs", async () => {
     const client = harness.client({ now: () => harness.emulator.clock.now(), pickerTtlMs: 5_000 });
     await client.request("GET /v1/providers", { organizationId: ORG_A });

@@ -1,7 +1,7 @@
 import { nodeHttpFetch } from "./node-http-fetch.ts";
 import type { ClinicApiRoute } from "../../contract/clinic-api/responses.ts";
 import type { Installation } from "../../contract/clinic-api/installation.ts";
-import { cacheExpiry } from "./cache-policy.ts";
+import { cacheExpiry, CALLER_BOUNDED_ROUTES } from "./cache-policy.ts";
 import { deepFreeze } from "./deep-freeze.ts";
 import { listAllPages, type ItemOf, type ItemsKey, type PaginatedRoute } from "./paging.ts";
 import { FairShareLimiter } from "./fair-share-limiter.ts";
@@ -280,7 +280,7 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
     const requestStartedAt = now();
     const data = deepFreeze(await execute(prepared, refund));
     const organization = prepared.organizationId ?? "-";
-    const expiresAt = cacheExpiry({ route: prepared.route, data, strong: prepared.strong, requestStartedAt, now: now(), pickerTtlMs });
+    const expiresAt = cacheExpiry({ route: prepared.route, data, strong: prepared.strong, requestStartedAt, now: now(), pickerTtlMs, cacheUntil: prepared.cacheUntil });
     if (expiresAt !== null) cache.set(organization, prepared.key, prepared.route, data, expiresAt, generation);
     return data;
   }
@@ -295,7 +295,9 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
     if (prepared.strong) return read(prepared, cache.generation(organization), chargeUser());
     // Cache entries and in-flight reads are stored under a key that names the
     // route, so each value is that route's parsed data (ours, not outside data).
-    const cached = cache.get(organization, prepared.key) as ClinicData<R> | undefined;
+    // A caller-bounded read asked without a bound wants the service's answer now.
+    const mayUseCache = !CALLER_BOUNDED_ROUTES.has(route) || prepared.cacheUntil !== undefined;
+    const cached = mayUseCache ? (cache.get(organization, prepared.key) as ClinicData<R> | undefined) : undefined;
     if (cached !== undefined) {
       counters.cacheHits += 1;
       return cached;

@@ -34,3 +34,46 @@ export async function listAllPages<R extends PaginatedRoute, K extends ItemsKey<
   }
   return items;
 }
+
+/** A list longer than its caller's page cap: nothing past the first page was fetched. */
+export class TooManyPages extends Error {
+  constructor(
+    readonly route: PaginatedRoute,
+    readonly totalPages: number,
+    readonly totalCount: number,
+    readonly maxPages: number,
+  ) {
+    super(`${route}: ${totalCount} items in ${totalPages} pages, more than the ${maxPages} pages allowed`);
+    this.name = "TooManyPages";
+  }
+}
+
+/**
+ * Every item of a list that fits in `maxPages` pages of 100. The first page
+ * says how many there are: past the cap, no further page is asked for and
+ * `TooManyPages` is thrown, so one request's cost upstream is bounded
+ * (seed 001 "Limits": 1000 requests per 60 s). The other pages are asked for
+ * `concurrency` at a time; items come back in page order.
+ */
+export async function listBoundedPages<R extends PaginatedRoute, K extends ItemsKey<R>>(
+  client: Requester,
+  route: R,
+  key: K,
+  call: ClinicCall,
+  { maxPages, concurrency = 4 }: { maxPages: number; concurrency?: number },
+): Promise<ItemOf<R, K>[]> {
+  const pageOf = async (page: number) => {
+    const data = await client.request(route, { ...call, query: { ...call.query, page, pageSize: PAGE_SIZE } });
+    // As in listAllPages: ItemsKey<R> names the list of a paginated answer.
+    return { items: data[key] as readonly ItemOf<R, K>[], pagination: data.pagination };
+  };
+  const first = await pageOf(1);
+  const { totalPages, totalCount } = first.pagination;
+  if (totalPages > maxPages) throw new TooManyPages(route, totalPages, totalCount, maxPages);
+  const pages: (readonly ItemOf<R, K>[])[] = [first.items];
+  for (let next = 2; next <= totalPages; next += concurrency) {
+    const batch = Array.from({ length: Math.min(concurrency, totalPages - next + 1) }, (_unused, offset) => pageOf(next + offset));
+    for (const page of await Promise.all(batch)) pages.push(page.items);
+  }
+  return pages.flat();
+}

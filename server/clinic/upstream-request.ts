@@ -17,6 +17,12 @@ export interface ClinicCall {
   body?: unknown;
   /** Bypasses the cache (and coalescing) and, where the route takes it, asks the service to read the EHR live. */
   consistency?: "strong";
+  /**
+   * For a read without staleness meta of its own (`CALLER_BOUNDED_ROUTES` in
+   * cache-policy.ts): the client-clock instant it may be kept until, the
+   * bound of the schedule read it is combined with (ADR 0020).
+   */
+  cacheUntil?: number;
 }
 
 export interface PreparedRequest {
@@ -28,6 +34,8 @@ export interface PreparedRequest {
   organizationId: string | null;
   bodyText: string | undefined;
   strong: boolean;
+  /** The caller's bound on a caller-bounded read (ClinicCall.cacheUntil). */
+  cacheUntil: number | undefined;
   /** Same org, route, parameters and query: the same key (coalescing and cache). */
   key: string;
 }
@@ -83,5 +91,5 @@ export function prepareRequest(route: ClinicApiRoute, call: ClinicCall): Prepare
   }
   const body = call.body === undefined ? undefined : bodyIdForms(route, call.body);
   const bodyText = body === undefined ? undefined : JSON.stringify(body);
-  return { route, method, target, organizationId, bodyText, strong, key: `${organizationId ?? "-"} ${method} ${target}` };
+  return { route, method, target, organizationId, bodyText, strong, cacheUntil: call.cacheUntil, key: `${organizationId ?? "-"} ${method} ${target}` };
 }

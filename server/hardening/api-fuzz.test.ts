@@ -204,6 +204,7 @@ const GET_ROUTES = [
   "/api/slots",
   "/api/holds",
   "/api/availability",
+  "/api/availability/load",
   "/api/notes/{id}",
   "/api/notes/{id}/draft",
   "/api/notes/{id}/tasks",
@@ -284,12 +285,17 @@ describe("query strings", () => {
       slotLengthMinutes: fc.oneof(fc.integer({ min: 0, max: 600 }).map(String), fc.constantFrom("15", "30", "1e2", "15.5", "-0", "0x1e")),
       isNewPatient: fc.constantFrom("true", "false", "1", "TRUE", ""),
     }).map((query) => `/api/slots${query}`);
-    const availability = shapedQuery({
-      facilityId: anyIdForm("facilities"),
-      providerId: anyIdForm("providers"),
-      startDate: fc.oneof(window, dateLike),
-      endDate: fc.oneof(window, dateLike),
-    }).map((query) => `/api/availability${query}`);
+    const availability = fc
+      .tuple(
+        fc.constantFrom("/api/availability", "/api/availability/load"),
+        shapedQuery({
+          facilityId: anyIdForm("facilities"),
+          providerId: anyIdForm("providers"),
+          startDate: fc.oneof(window, dateLike),
+          endDate: fc.oneof(window, dateLike),
+        }),
+      )
+      .map(([route, query]) => `${route}${query}`);
     const pickers = fc.tuple(fc.constantFrom("/api/providers", "/api/facilities"), shapedQuery({ search: fc.oneof(fuzzText, hugeString) })).map(([route, query]) => `${route}${query}`);
     await fc.assert(
       fc.asyncProperty(fc.oneof(slots, availability, pickers), async (path) => {

@@ -10,12 +10,17 @@ import { parseQuery } from "../http/validate.ts";
 // facility's local dates, from the staleness cache. The SPA expands the
 // templates itself for any window and compares with these instances.
 
+/** The window rules of the availability routes: inclusive local dates, at most MAX_AVAILABILITY_WINDOW_DAYS. */
+export function checkAvailabilityWindow(startDate: string, endDate: string): void {
+  const days = daysBetween(startDate, endDate);
+  if (days < 0) throw badRequest("endDate: must not be before startDate");
+  if (days >= MAX_AVAILABILITY_WINDOW_DAYS) throw badRequest(`endDate: the window may span at most ${MAX_AVAILABILITY_WINDOW_DAYS} days`);
+}
+
 export function registerAvailabilityRoutes(api: Hono<AppEnv>, clinic: ClinicClient): void {
   api.get("/availability", async (c) => {
     const query = parseQuery(c, availabilityQuery);
-    const days = daysBetween(query.startDate, query.endDate);
-    if (days < 0) throw badRequest("endDate: must not be before startDate");
-    if (days >= MAX_AVAILABILITY_WINDOW_DAYS) throw badRequest(`endDate: the window may span at most ${MAX_AVAILABILITY_WINDOW_DAYS} days`);
+    checkAvailabilityWindow(query.startDate, query.endDate);
     return c.json(await clinic.request("GET /v3/schedule/availability-templates", { organizationId: c.get("session").organizationId, query }));
   });
 }

@@ -143,6 +143,8 @@ export class WebhookProcessor {
     // The payload names the provider only by its EHR id, so schedules are invalidated by facility and date.
     this.deps.invalidate(organizationId, "GET /v2/schedule/slots");
     this.deps.invalidate(organizationId, "GET /v3/schedule/availability-templates");
+    // The booked load's appointment pages (ADR 0020), kept as long as the schedule read they were combined with.
+    this.deps.invalidate(organizationId, "GET /v1/appointments");
     const touched = new Map<string, { facilityId: string; date: string }>();
     for (const state of [previous, data]) {
       if (!state) continue;

@@ -190,6 +190,7 @@ describe("the inbox", () => {
     expect(await store.appointmentStates.get(ORG, "a-crash")).toMatchObject({ status: "cancelled" });
     expect((await store.inbox.get("msg_crash"))?.processedAt).not.toBeNull();
     expect(invalidations).toContain(`${ORG} GET /v2/schedule/slots`);
+    expect(invalidations).toContain(`${ORG} GET /v1/appointments`);
     expect(published).toContainEqual({ type: "schedule.changed", facilityId: "fac-1", date: "2026-12-01" });
   });
 });
