@@ -1,7 +1,8 @@
 import { type FrameLocator } from "@playwright/test";
 import { addDays, weekdayOf } from "../contract/time/zoned-time.ts";
 import { expect, test } from "./support/fixtures.ts";
-import { ORG_A, ORG_B, expectAccessible, openInHost, saveScreenshot } from "./support/sandbox.ts";
+import { ORG_A, ORG_B, expectAccessible, openInHost, resetSandbox, saveScreenshot } from "./support/sandbox.ts";
+import { bookInEhr, cancelInEhr, syncOrganization } from "./support/slots.ts";
 
 // Issue 6 through the host page: week navigation, overlaps as summed
 // capacity, a DST week on Lord Howe for org B, the rule in words, keyboard, axe.
@@ -207,4 +208,39 @@ test("the whole facility as lanes: one row per provider, a provider's overlappin
   expect(focused).not.toBe(await first.getAttribute("data-band-key"));
   await saveScreenshot(page, "availability-facility-lanes");
   await expectAccessible(page);
+});
+
+test.describe("the booked load", () => {
+  test.afterEach(async () => {
+    await resetSandbox();
+  });
+
+  test("a band's fill counts an EHR booking once the service has it, and drops it after the cancellation's live event", async ({ page }) => {
+    const app = await openAvailability(page, ORG_A);
+    await app.getByTestId("availability-view-facility").check({ force: true });
+    await app.getByTestId("week-next").click();
+    await expect(app.getByTestId("availability-week")).toHaveAttribute("data-state", "ready");
+    await expect(app.getByTestId("availability-load-freshness")).toBeVisible();
+    // A band with nothing taken yet, so its first position has a place for the booking.
+    const lane = app.getByTestId("availability-lane").filter({ has: app.locator('[data-testid="availability-load"][data-taken="0"]') }).first();
+    const chosen = lane.getByTestId("availability-band").filter({ has: app.locator('[data-testid="availability-load"][data-taken="0"]') }).first();
+    // Held by its key from here on: the filter above stops matching once the band fills.
+    const chip = app.locator(`[data-testid="availability-band"][data-band-key="${await chosen.getAttribute("data-band-key")}"]`);
+    const fill = chip.getByTestId("availability-load");
+    const before = Number(await fill.getAttribute("data-taken"));
+    const capacity = Number(await fill.getAttribute("data-capacity"));
+    expect(capacity).toBeGreaterThan(0);
+    const startsAt = (await chip.getAttribute("data-starts-at")) ?? "";
+    const providerId = (await lane.getAttribute("data-provider-id")) ?? "";
+    const facilityId = await app.getByTestId("availability-facility").inputValue();
+    // Five minutes at the band's start: one slot position, one place.
+    const [appointmentId] = await bookInEhr({ providerId, facilityId, startsAt, endsAt: new Date(Date.parse(startsAt) + 5 * 60_000).toISOString() });
+    await syncOrganization(ORG_A);
+    await expect(fill).toHaveAttribute("data-taken", String(before + 1));
+    await expect(fill).toContainText(`${before + 1} of ${capacity} taken`);
+    await saveScreenshot(page, "availability-booked-fill");
+    await cancelInEhr(appointmentId ?? "");
+    await syncOrganization(ORG_A);
+    await expect(fill).toHaveAttribute("data-taken", String(before));
+  });
 });

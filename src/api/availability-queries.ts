@@ -1,5 +1,6 @@
 import { queryOptions } from "@tanstack/react-query";
 import { availabilityResponse, type AvailabilityQuery } from "../../contract/app-api/availability.ts";
+import { availabilityLoadResponse, type AvailabilityLoadQuery } from "../../contract/app-api/availability-load.ts";
 import { callBff } from "./bff-client.ts";
 
 // GET /api/availability (DESIGN.md "The BFF's API"): the templates and the
@@ -28,4 +29,16 @@ export const availabilityWindowQuery = (query: AvailabilityQuery) =>
       const before = previousQuery?.queryKey[2];
       return before && before.facilityId === query.facilityId && before.providerId === query.providerId ? previous : undefined;
     },
+  });
+
+/**
+ * GET /api/availability/load (ADR 0020): the booked load of the facility's
+ * bands over the same window. Under ["availability"], so the live
+ * `schedule.changed` events that follow bookings and cancellations refetch it.
+ */
+export const availabilityLoadWindowQuery = (query: AvailabilityLoadQuery) =>
+  queryOptions({
+    queryKey: ["availability", "load", query] as const,
+    queryFn: ({ signal }) => callBff(`/api/availability/load?${availabilityQueryString(query)}`, availabilityLoadResponse, { signal }),
+    staleTime: 10_000,
   });

@@ -7,6 +7,7 @@ import { buildAgenda, type AgendaStack } from "./agenda-model.ts";
 import { bandSpanText, clockShiftText, concurrencyText, dayLengthText, legendKey } from "./availability-text.ts";
 import type { TemplateInfo } from "./band-details.tsx";
 import { bandLook } from "./band-style.ts";
+import { LoadFill, type LoadIndex } from "./band-load.tsx";
 import type { Band, TemplateEntry } from "./week-model.ts";
 import type { WeekWindow } from "./week-window.ts";
 
@@ -25,11 +26,12 @@ export interface AgendaListProps {
   today: string;
   infoOf: (band: Band) => TemplateInfo;
   providerName: (providerKey: string) => string;
+  load: LoadIndex;
 }
 
 const wallTime = (epochMs: number, display: TimeDisplay) => formatTime(epochMs, display, { zoneName: "omitted" });
 
-function StackEntry({ stack, legendIndex, infoOf, providerName, display, date }: { stack: AgendaStack; legendIndex: ReadonlyMap<string, number>; infoOf: (band: Band) => TemplateInfo; providerName: string; display: TimeDisplay; date: string }) {
+function StackEntry({ stack, legendIndex, infoOf, providerName, display, date, load }: { stack: AgendaStack; legendIndex: ReadonlyMap<string, number>; infoOf: (band: Band) => TemplateInfo; providerName: string; display: TimeDisplay; date: string; load: LoadIndex }) {
   const endsNextDay = localDateOf(stack.endMs, display.zone) > date;
   return (
     <li data-testid="availability-agenda-entry" data-provider-id={stack.providerKey} className="rounded-md border border-slate-200 bg-white p-2">
@@ -46,6 +48,7 @@ function StackEntry({ stack, legendIndex, infoOf, providerName, display, date }:
             const index = legendIndex.get(band.templateKey) ?? 0;
             const look = bandLook(index, band.isInactive);
             const info = infoOf(band);
+            const bandLoad = load.ofBand(band);
             return (
               <li key={band.key} data-testid="availability-agenda-band" data-template-id={band.instance.templateId} data-starts-at={band.instance.startsAt} className="flex min-w-0 items-start gap-2">
                 <span aria-hidden="true" style={look.style} className="mt-0.5 grid h-5 w-6 shrink-0 place-items-center rounded border-l-4 border-y border-r text-[11px] font-bold">
@@ -56,13 +59,14 @@ function StackEntry({ stack, legendIndex, infoOf, providerName, display, date }:
                   {", "}
                   {band.isInactive ? "inactive, not bookable" : concurrencyText(band.instance.concurrency)}
                   {band.isFromService ? ", as the service lists it" : ""}
+                  {bandLoad ? <LoadFill load={bandLoad} className="mt-0.5 max-w-48 text-xs" /> : null}
                 </span>
               </li>
             );
           })}
         </ul>
       ) : (
-        <SingleBand band={stack.bands[0]} index={legendIndex.get(stack.bands[0]?.templateKey ?? "") ?? 0} info={stack.bands[0] ? infoOf(stack.bands[0]) : null} />
+        <SingleBand band={stack.bands[0]} index={legendIndex.get(stack.bands[0]?.templateKey ?? "") ?? 0} info={stack.bands[0] ? infoOf(stack.bands[0]) : null} load={load} />
       )}
       {stack.overlaps.length > 0 ? (
         <p className="mt-1 text-xs text-slate-700">
@@ -73,20 +77,24 @@ function StackEntry({ stack, legendIndex, infoOf, providerName, display, date }:
   );
 }
 
-function SingleBand({ band, index, info }: { band: Band | undefined; index: number; info: TemplateInfo | null }) {
+function SingleBand({ band, index, info, load }: { band: Band | undefined; index: number; info: TemplateInfo | null; load: LoadIndex }) {
   if (!band || !info) return null;
   const look = bandLook(index, band.isInactive);
+  const bandLoad = load.ofBand(band);
   return (
     <p data-testid="availability-agenda-band" data-template-id={band.instance.templateId} data-starts-at={band.instance.startsAt} className="mt-1 flex min-w-0 items-start gap-2 text-sm">
       <span aria-hidden="true" style={look.style} className="mt-0.5 grid h-5 w-6 shrink-0 place-items-center rounded border-l-4 border-y border-r text-[11px] font-bold">
         {legendKey(index)}
       </span>
-      <span className="min-w-0 font-medium">{info.name}</span>
+      <span className="min-w-0">
+        <span className="font-medium">{info.name}</span>
+        {bandLoad ? <LoadFill load={bandLoad} className="mt-0.5 max-w-48 text-xs" /> : null}
+      </span>
     </p>
   );
 }
 
-export const AgendaList = memo(function AgendaList({ bands, templates, week, today, infoOf, providerName }: AgendaListProps) {
+export const AgendaList = memo(function AgendaList({ bands, templates, week, today, infoOf, providerName, load }: AgendaListProps) {
   const display = useTimeDisplay(week.zone);
   const days = useMemo(() => buildAgenda(bands, week, providerName), [bands, week, providerName]);
   const legendIndex = useMemo(() => new Map(templates.map((entry, index) => [entry.key, index])), [templates]);
@@ -112,7 +120,7 @@ export const AgendaList = memo(function AgendaList({ bands, templates, week, tod
             ) : (
               <ul className="space-y-1.5">
                 {day.stacks.map((stack) => (
-                  <StackEntry key={stack.key} stack={stack} legendIndex={legendIndex} infoOf={infoOf} providerName={providerName(stack.providerKey)} display={display} date={day.date} />
+                  <StackEntry key={stack.key} stack={stack} legendIndex={legendIndex} infoOf={infoOf} providerName={providerName(stack.providerKey)} display={display} date={day.date} load={load} />
                 ))}
               </ul>
             )}

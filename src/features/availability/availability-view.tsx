@@ -2,7 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useRouter, useSearch } from "@tanstack/react-router";
 import { useCallback, useEffect, useMemo, type KeyboardEvent as ReactKeyboardEvent, type ReactNode } from "react";
 import { addDays, civilFromDays, localDateOf, parseLocalDate, todayIn } from "../../../contract/time/zoned-time.ts";
-import { availabilityWindowQuery } from "../../api/availability-queries.ts";
+import { availabilityLoadWindowQuery, availabilityWindowQuery } from "../../api/availability-queries.ts";
 import { appointmentTypesQuery, facilitiesQuery, providersQuery } from "../../api/directory-queries.ts";
 import { sessionQuery } from "../../api/session-query.ts";
 import { ApiErrorNotice } from "../../components/shell/api-error-notice.tsx";
@@ -16,6 +16,7 @@ import { zoneAbbreviation } from "../../lib/zoned-clock.ts";
 import { useMediaQuery } from "../../lib/use-media-query.ts";
 import { AgendaList } from "./agenda-list.tsx";
 import { FacilityLanes } from "./facility-lanes.tsx";
+import { indexLoad, NO_LOAD } from "./band-load.tsx";
 import { AvailabilityFilterBar, type FilterOption } from "./availability-filter-bar.tsx";
 import { resolveAvailabilityFilters, toAvailabilitySearchParams, type AvailabilityFilters } from "./availability-filters.ts";
 import { idKey } from "./availability-ids.ts";
@@ -85,6 +86,9 @@ export function AvailabilityView() {
   const query = filters ? { facilityId: filters.facilityId, startDate: week.startDate, endDate: week.endDate } : NO_QUERY;
   const availability = useQuery({ ...availabilityWindowQuery(query), enabled: filters !== null });
   const data = availability.data;
+  // The booked load of the same week (ADR 0020): drawn on the bands once in; the week is drawn without it meanwhile.
+  const loadQuery = useQuery({ ...availabilityLoadWindowQuery({ facilityId: filters?.facilityId ?? "", startDate: week.startDate, endDate: week.endDate }), enabled: filters !== null });
+  const load = useMemo(() => (loadQuery.data ? indexLoad(loadQuery.data) : NO_LOAD), [loadQuery.data]);
   const isChecking = availability.isPlaceholderData || (availability.isFetching && !data);
 
   const update = useCallback(
@@ -242,6 +246,20 @@ export function AvailabilityView() {
               {isChecking ? <span className="ml-1 text-slate-600">· checking this week with the service…</span> : null}
             </p>
           ) : null}
+          {loadQuery.data ? (
+            <p data-testid="availability-load-freshness" className="text-slate-700">
+              Bookings {freshnessText(loadQuery.data.meta, display, nowMs)}; holds not counted
+            </p>
+          ) : loadQuery.isError ? (
+            <p data-testid="availability-load-error" className="text-slate-700">
+              Bookings could not be read, so the bands show no fill: {loadQuery.error.message}{" "}
+              <button type="button" onClick={() => void loadQuery.refetch()} className="font-medium text-brand-800 underline underline-offset-2">
+                Try again
+              </button>
+            </p>
+          ) : data ? (
+            <p className="text-slate-600">Reading bookings…</p>
+          ) : null}
           {model?.comparison && model.comparison.differingBandCount > 0 ? (
             <p data-testid="availability-differs" className="rounded-md border border-slate-300 bg-slate-50 px-2 py-1 text-slate-800">
               <InfoIcon className="mr-1 h-[1em] w-[1em]" />
@@ -266,7 +284,7 @@ export function AvailabilityView() {
           <div data-testid="availability-week" data-start-date={week.startDate} data-layout={layout} data-state={isChecking ? "checking" : "ready"} className={`space-y-3 ${isChecking ? "opacity-80" : ""}`}>
             {layout === "agenda" ? (
               <section aria-label={`Agenda, week of ${formatLocalDay(week.startDate, display.locale, { style: "short", weekday: false, year: true })}`} className="rounded-lg border border-slate-200 bg-slate-50 p-3">
-                <AgendaList bands={model.bands} templates={agendaTemplates} week={week} today={today} infoOf={templateInfo.ofBand} providerName={providerName} />
+                <AgendaList bands={model.bands} templates={agendaTemplates} week={week} today={today} infoOf={templateInfo.ofBand} providerName={providerName} load={load} />
                 <AvailabilityLegend templates={agendaTemplates} infoOf={templateInfo.ofEntry} showsProvider isInactiveShown={filters.showInactive} />
               </section>
             ) : null}
@@ -285,9 +303,9 @@ export function AvailabilityView() {
                     </span>
                   </h2>
                   {hasBands && layout === "week" && grid.providerKey === null ? (
-                    <FacilityLanes grid={grid} week={week} today={today} infoOf={templateInfo.ofBand} providerName={providerName} />
+                    <FacilityLanes grid={grid} week={week} today={today} infoOf={templateInfo.ofBand} providerName={providerName} load={load} />
                   ) : hasBands ? (
-                    <WeekGrid grid={grid} week={layout === "day" && dayWindow ? dayWindow : week} hours={hoursOf.get(grid.key) ?? DEFAULT_HOURS} today={today} showsProvider={grid.providerKey === null} infoOf={templateInfo.ofBand} label={`${title}, ${layout === "day" ? formatLocalDay(filters.day, display.locale, { style: "short", year: true }) : `week of ${formatLocalDay(week.startDate, display.locale, { style: "short", weekday: false, year: true })}`}, ${zoneAbbreviation(week.days[0]?.startMs ?? nowMs, zone)}`} />
+                    <WeekGrid grid={grid} load={load} week={layout === "day" && dayWindow ? dayWindow : week} hours={hoursOf.get(grid.key) ?? DEFAULT_HOURS} today={today} showsProvider={grid.providerKey === null} infoOf={templateInfo.ofBand} label={`${title}, ${layout === "day" ? formatLocalDay(filters.day, display.locale, { style: "short", year: true }) : `week of ${formatLocalDay(week.startDate, display.locale, { style: "short", weekday: false, year: true })}`}, ${zoneAbbreviation(week.days[0]?.startMs ?? nowMs, zone)}`} />
                   ) : (
                     <p className="text-sm text-slate-700">No bookable time this week.</p>
                   )}

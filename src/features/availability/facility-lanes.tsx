@@ -9,6 +9,7 @@ import { bandAccessibleName, bandSpanText, clockShiftText, dayLengthText, legend
 import { BandDetails, type TemplateInfo } from "./band-details.tsx";
 import { bandMoveForKey, firstBand, moveBand, type BandGrid } from "./band-navigation.ts";
 import { bandLook } from "./band-style.ts";
+import { LoadFill, loadText, type LoadIndex } from "./band-load.tsx";
 import { wallMinutesFrom, type WeekWindow } from "./week-window.ts";
 import type { Band, GridModel } from "./week-model.ts";
 
@@ -25,10 +26,12 @@ export interface FacilityLanesProps {
   today: string;
   infoOf: (band: Band) => TemplateInfo;
   providerName: (providerKey: string) => string;
+  load: LoadIndex;
 }
 
 interface BandChipProps {
   band: Band;
+  load: LoadIndex;
   info: TemplateInfo;
   legendIndex: number;
   display: TimeDisplay;
@@ -37,7 +40,8 @@ interface BandChipProps {
   onFocusBand: (key: string) => void;
 }
 
-function BandChip({ band, info, legendIndex, display, isTabStop, register, onFocusBand }: BandChipProps) {
+function BandChip({ band, load, info, legendIndex, display, isTabStop, register, onFocusBand }: BandChipProps) {
+  const bandLoad = load.ofBand(band);
   const [isOpen, setOpen] = useState(false);
   const look = bandLook(legendIndex, band.isInactive);
   const key = legendKey(legendIndex);
@@ -60,7 +64,7 @@ function BandChip({ band, info, legendIndex, display, isTabStop, register, onFoc
           data-band-key={band.key}
           data-inactive={band.isInactive ? "true" : undefined}
           tabIndex={isTabStop ? 0 : -1}
-          aria-label={label}
+          aria-label={bandLoad ? `${label}, ${loadText(bandLoad)}` : label}
           style={look.style}
           onFocus={() => onFocusBand(band.key)}
           className="block w-full min-w-0 rounded border-l-4 border-y border-r px-1 py-0.5 text-left text-[11px] leading-tight focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-slate-900"
@@ -76,6 +80,7 @@ function BandChip({ band, info, legendIndex, display, isTabStop, register, onFoc
             {band.isInactive ? "inactive" : `cap ${band.instance.concurrency}`}
             {band.isFromService ? " · service" : ""}
           </span>
+          {bandLoad ? <LoadFill load={bandLoad} className="mt-0.5" /> : null}
         </button>
       </Popover.Trigger>
       <Popover.Portal>
@@ -110,7 +115,7 @@ function StackCell({ stack, display, children }: { stack: AgendaStack; display: 
   );
 }
 
-export const FacilityLanes = memo(function FacilityLanes({ grid, week, today, infoOf, providerName }: FacilityLanesProps) {
+export const FacilityLanes = memo(function FacilityLanes({ grid, week, today, infoOf, providerName, load }: FacilityLanesProps) {
   const display = useTimeDisplay(week.zone);
   const { locale } = display;
   const days = useMemo(() => buildAgenda(grid.bands, week, providerName), [grid.bands, week, providerName]);
@@ -191,8 +196,14 @@ export const FacilityLanes = memo(function FacilityLanes({ grid, week, today, in
               </th>
               {week.days.map((day) => {
                 const stacks = stacksOf(day.date, providerKey);
+                const dayLoad = stacks.length > 0 ? load.ofDay(providerKey, day.date) : null;
                 return (
                   <td key={day.date} className={`border-b border-l border-slate-200 p-1 align-top ${day.date === today ? "bg-brand-50/50" : ""}`}>
+                    {dayLoad ? (
+                      <p data-testid="availability-day-load" data-taken={dayLoad.taken} data-capacity={dayLoad.capacity} className="mb-1 text-[11px] font-semibold tabular-nums text-slate-800">
+                        Day: {loadText(dayLoad)}
+                      </p>
+                    ) : null}
                     {stacks.length === 0 ? (
                       <span className="sr-only">not bookable</span>
                     ) : (
@@ -200,7 +211,7 @@ export const FacilityLanes = memo(function FacilityLanes({ grid, week, today, in
                         {stacks.map((stack) => (
                           <StackCell key={stack.key} stack={stack} display={display}>
                             {stack.bands.map((band) => {
-                              const chip = <BandChip key={band.key} band={band} info={infoOf(band)} legendIndex={legendIndex.get(band.templateKey) ?? 0} display={display} isTabStop={band.key === tabStop} register={register} onFocusBand={onFocusBand} />;
+                              const chip = <BandChip key={band.key} band={band} load={load} info={infoOf(band)} legendIndex={legendIndex.get(band.templateKey) ?? 0} display={display} isTabStop={band.key === tabStop} register={register} onFocusBand={onFocusBand} />;
                               return stack.bands.length === 1 ? chip : <li key={band.key}>{chip}</li>;
                             })}
                           </StackCell>

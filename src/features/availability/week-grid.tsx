@@ -8,6 +8,8 @@ import type { DaySegment, OverlapSpan } from "./band-layout.ts";
 import { BandDetails, type TemplateInfo } from "./band-details.tsx";
 import { bandMoveForKey, firstBand, moveBand, type BandGrid } from "./band-navigation.ts";
 import { bandLook } from "./band-style.ts";
+import { loadText, type LoadIndex } from "./band-load.tsx";
+import type { BandLoad } from "../../../contract/app-api/availability-load.ts";
 import type { Band, GridModel } from "./week-model.ts";
 import { wallMinutesFrom, type WeekDay, type WeekWindow } from "./week-window.ts";
 import { ClockChangeIcon, ContinuesIcon } from "../../components/ui/icons.tsx";
@@ -28,6 +30,8 @@ const LANE_REM = 2.75;
 
 export interface WeekGridProps {
   grid: GridModel;
+  /** The booked load of the bands, when read (ADR 0020). */
+  load: LoadIndex;
   week: WeekWindow;
   hours: { fromHour: number; toHour: number };
   today: string;
@@ -40,6 +44,7 @@ export interface WeekGridProps {
 
 interface BandItemProps {
   band: Band;
+  bandLoad: BandLoad | null;
   segment: DaySegment;
   info: TemplateInfo;
   legendIndex: number;
@@ -61,7 +66,7 @@ function isNarrowViewport(): boolean {
 /** A band's wall-clock time without the zone (the grid's caption names it). */
 const wallTime = (epochMs: number, display: TimeDisplay) => formatTime(epochMs, display, { zoneName: "omitted" });
 
-const BandItem = memo(function BandItem({ band, segment, info, legendIndex, display, topPx, heightPx, gutterRem, showsProvider, isTabStop, register, onFocusBand }: BandItemProps) {
+const BandItem = memo(function BandItem({ band, bandLoad, segment, info, legendIndex, display, topPx, heightPx, gutterRem, showsProvider, isTabStop, register, onFocusBand }: BandItemProps) {
   const [isOpen, setOpen] = useState(false);
   const isPinned = useRef(false);
   const timer = useRef<number | undefined>(undefined);
@@ -75,10 +80,11 @@ const BandItem = memo(function BandItem({ band, segment, info, legendIndex, disp
   const realMinutes = (band.endMs - band.startMs) / 60_000;
   const wallMinutes = wallMinutesFrom(band.date, band.endMs, zone) - wallMinutesFrom(band.date, band.startMs, zone);
   const isClockChanged = Math.round(realMinutes) !== Math.round(wallMinutes);
-  const label = bandAccessibleName(
+  const name = bandAccessibleName(
     { providerName: info.providerName, templateName: info.name, date: band.date, startMs: band.startMs, endMs: band.endMs, capacity: band.instance.concurrency, isInactive: band.isInactive, wallMinutes, endsNextDay, isFromService: band.isFromService },
     display,
   );
+  const label = bandLoad ? `${name}, ${loadText(bandLoad)}` : name;
   const later = (open: boolean, ms: number) => {
     window.clearTimeout(timer.current);
     timer.current = window.setTimeout(() => setOpen(open), ms);
@@ -156,6 +162,7 @@ const BandItem = memo(function BandItem({ band, segment, info, legendIndex, disp
                 </span>
                 <span aria-hidden="true" className="block truncate">
                   {band.isInactive ? "inactive" : `cap ${band.instance.concurrency}`}
+                  {bandLoad ? ` · ${bandLoad.taken}/${bandLoad.capacity} taken` : ""}
                   {band.isFromService ? " · service" : ""}
                 </span>
               </>
@@ -189,7 +196,7 @@ const BandItem = memo(function BandItem({ band, segment, info, legendIndex, disp
 });
 
 /** A continuation of a band from the previous day: drawn, not a stop of its own (the band's name says where it ends). */
-function ContinuationItem({ band, segment, info, legendIndex, display, topPx, heightPx, gutterRem }: Omit<BandItemProps, "isTabStop" | "register" | "onFocusBand" | "showsProvider">) {
+function ContinuationItem({ band, segment, info, legendIndex, display, topPx, heightPx, gutterRem }: Omit<BandItemProps, "isTabStop" | "register" | "onFocusBand" | "showsProvider" | "bandLoad">) {
   const look = bandLook(legendIndex, band.isInactive);
   return (
     <li
@@ -277,7 +284,7 @@ function OverlapCell({ overlaps, labelOf, isCollapsible, locale }: { overlaps: r
   );
 }
 
-export const WeekGrid = memo(function WeekGrid({ grid, week, hours, today, showsProvider, infoOf, label }: WeekGridProps) {
+export const WeekGrid = memo(function WeekGrid({ grid, load, week, hours, today, showsProvider, infoOf, label }: WeekGridProps) {
   const id = useId();
   const display = useTimeDisplay(week.zone);
   const { locale } = display;
@@ -407,7 +414,7 @@ export const WeekGrid = memo(function WeekGrid({ grid, week, hours, today, shows
                           return segment.isContinuation ? (
                             <ContinuationItem key={`${segment.key}|cont`} {...common} />
                           ) : (
-                            <BandItem key={segment.key} {...common} showsProvider={showsProvider} isTabStop={segment.key === tabStop} register={register} onFocusBand={onFocusBand} />
+                            <BandItem key={segment.key} {...common} bandLoad={load.ofBand(band)} showsProvider={showsProvider} isTabStop={segment.key === tabStop} register={register} onFocusBand={onFocusBand} />
                           );
                         })}
                       </ul>
