@@ -281,14 +281,14 @@ export function AvailabilityView() {
           </Notice>
         ) : null}
         {model && model.templates.length > 0 ? (
-          <div data-testid="availability-week" data-start-date={week.startDate} data-layout={layout} data-state={isChecking ? "checking" : "ready"} className={`space-y-3 ${isChecking ? "opacity-80" : ""}`}>
+          <div data-testid="availability-week" data-start-date={week.startDate} data-layout={layout} data-state={isChecking ? "checking" : "ready"} data-load-state={loadQuery.data ? "ready" : loadQuery.isError ? "error" : "loading"} className={`space-y-3 ${isChecking ? "opacity-80" : ""}`}>
             {layout === "agenda" ? (
               <section aria-label={`Agenda, week of ${formatLocalDay(week.startDate, display.locale, { style: "short", weekday: false, year: true })}`} className="rounded-lg border border-slate-200 bg-slate-50 p-3">
                 <AgendaList bands={model.bands} templates={agendaTemplates} week={week} today={today} infoOf={templateInfo.ofBand} providerName={providerName} load={load} />
                 <AvailabilityLegend templates={agendaTemplates} infoOf={templateInfo.ofEntry} showsProvider isInactiveShown={filters.showInactive} />
               </section>
             ) : null}
-            {layout === "day" && grids.length === 0 ? <p className="rounded-lg border border-slate-200 bg-white p-3 text-sm text-slate-700">No bookable time on {formatLocalDay(filters.day, display.locale)}.</p> : null}
+            {layout === "day" && grids.length === 0 ? <p data-testid="availability-day-empty" data-date={filters.day} className="rounded-lg border border-slate-200 bg-white p-3 text-sm text-slate-700">No bookable time on {formatLocalDay(filters.day, display.locale)}.</p> : null}
             {grids.map((grid) => {
               const title = grid.providerKey ? providerName(grid.providerKey) : facilityName;
               const activeBands = grid.bands.filter((band) => !band.isCarriedIn && !band.isInactive).length;

@@ -63,6 +63,8 @@ function BandChip({ band, load, info, legendIndex, display, isTabStop, register,
           data-ends-at={band.instance.endsAt}
           data-band-key={band.key}
           data-inactive={band.isInactive ? "true" : undefined}
+          data-taken={bandLoad?.taken}
+          data-capacity={bandLoad?.capacity}
           tabIndex={isTabStop ? 0 : -1}
           aria-label={bandLoad ? `${label}, ${loadText(bandLoad)}` : label}
           style={look.style}
