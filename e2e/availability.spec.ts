@@ -244,3 +244,22 @@ test.describe("the booked load", () => {
     await expect(fill).toHaveAttribute("data-taken", String(before));
   });
 });
+
+test("Sydney across 2026-10-04: the skipped hour falls outside the hours shown, so the day's heading says it and no mark is drawn over the grid", async ({ page }) => {
+  const app = await openAvailability(page, ORG_B);
+  const facility = app.getByTestId("availability-facility");
+  const sydney = await facility.locator("option", { hasText: "Sydney" }).first().getAttribute("value");
+  await facility.selectOption(sydney ?? "");
+  await app.getByTestId("week-date").fill("2026-10-04");
+  await app.getByTestId("week-date").press("Enter");
+  const week = app.getByTestId("availability-week");
+  await expect(week).toHaveAttribute("data-start-date", "2026-09-28");
+  await expect(week).toHaveAttribute("data-state", "ready");
+  const sunday = app.locator('[data-testid="availability-day"][data-date="2026-10-04"]').first();
+  await expect(sunday).toHaveAttribute("data-day-length-minutes", "1380");
+  await expect(week).toContainText("23-hour day");
+  await expect(week.getByTestId("availability-clock-change")).toHaveCount(0);
+  await app.getByTestId("availability-layout-agenda").check({ force: true });
+  await expect(app.locator('[data-testid="availability-agenda-day"][data-date="2026-10-04"]')).toContainText("Clocks go forward at 2:00 AM: 2:00 AM–3:00 AM does not happen");
+  await saveScreenshot(page, "availability-sydney-dst");
+});
