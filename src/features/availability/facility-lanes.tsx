@@ -1,5 +1,5 @@
 import { Popover } from "radix-ui";
-import { memo, useCallback, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from "react";
+import { memo, useCallback, useMemo, useState, type ReactNode } from "react";
 import { localDateOf } from "../../../contract/time/zoned-time.ts";
 import { formatLocalDay, type TimeDisplay } from "../../lib/time-format.ts";
 import { useTimeDisplay } from "../../lib/use-time-display.tsx";
@@ -7,7 +7,8 @@ import { ClockChangeIcon } from "../../components/ui/icons.tsx";
 import { buildAgenda, type AgendaStack } from "./agenda-model.ts";
 import { bandAccessibleName, bandSpanText, clockShiftText, dayLengthText, legendKey } from "./availability-text.ts";
 import { BandDetails, type TemplateInfo } from "./band-details.tsx";
-import { bandMoveForKey, firstBand, moveBand, type BandGrid } from "./band-navigation.ts";
+import type { BandGrid } from "./band-navigation.ts";
+import { useBandFocus } from "./use-band-focus.ts";
 import { bandLook } from "./band-style.ts";
 import { LoadFill, loadText, type LoadIndex } from "./band-load.tsx";
 import { wallMinutesFrom, type WeekWindow } from "./week-window.ts";
@@ -137,26 +138,7 @@ export const FacilityLanes = memo(function FacilityLanes({ grid, week, today, in
       ),
     [week, providers, stacksOf],
   );
-  const buttons = useRef(new Map<string, HTMLButtonElement>());
-  const [activeKey, setActiveKey] = useState<string | null>(null);
-  const tabStop = activeKey !== null && navigation.some((cells) => cells.some((cell) => cell.key === activeKey)) ? activeKey : firstBand(navigation);
-  const register = useCallback((key: string, element: HTMLButtonElement | null) => {
-    if (element) buttons.current.set(key, element);
-    else buttons.current.delete(key);
-  }, []);
-  const onFocusBand = useCallback((key: string) => setActiveKey(key), []);
-  const onKeyDown = (event: KeyboardEvent<HTMLTableElement>) => {
-    const move = bandMoveForKey(event.key);
-    const current = event.target instanceof HTMLElement ? event.target.dataset.bandKey : undefined;
-    if (!move || !current || event.altKey || event.ctrlKey || event.metaKey) return;
-    event.preventDefault();
-    const next = moveBand(navigation, current, move);
-    if (next && next !== current) {
-      const element = buttons.current.get(next);
-      element?.focus();
-      element?.scrollIntoView({ block: "nearest", inline: "nearest" });
-    }
-  };
+  const { tabStop, register, onFocusBand, onKeyDown } = useBandFocus(navigation);
 
   return (
     <div className="overflow-x-auto rounded-md border border-slate-200 overscroll-x-contain">

@@ -1,12 +1,13 @@
 import { Popover } from "radix-ui";
-import { memo, useCallback, useId, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent } from "react";
+import { memo, useId, useMemo, useRef, useState, type CSSProperties } from "react";
 import { localDateOf } from "../../../contract/time/zoned-time.ts";
 import { formatLocalDay, formatTime, formatWallTime, type TimeDisplay } from "../../lib/time-format.ts";
 import { useTimeDisplay } from "../../lib/use-time-display.tsx";
 import { bandAccessibleName, bandSpanText, clockShiftText, dayLengthText, legendKey, overlapText } from "./availability-text.ts";
 import type { DaySegment, OverlapSpan } from "./band-layout.ts";
 import { BandDetails, type TemplateInfo } from "./band-details.tsx";
-import { bandMoveForKey, firstBand, moveBand, type BandGrid } from "./band-navigation.ts";
+import type { BandGrid } from "./band-navigation.ts";
+import { useBandFocus } from "./use-band-focus.ts";
 import { bandLook } from "./band-style.ts";
 import { loadText, type LoadIndex } from "./band-load.tsx";
 import type { BandLoad } from "../../../contract/app-api/availability-load.ts";
@@ -290,7 +291,6 @@ export const WeekGrid = memo(function WeekGrid({ grid, load, week, hours, today,
   const id = useId();
   const display = useTimeDisplay(week.zone);
   const { locale } = display;
-  const buttons = useRef(new Map<string, HTMLButtonElement>());
   const bandByKey = useMemo(() => new Map(grid.bands.map((band) => [band.key, band])), [grid.bands]);
   const legendIndex = useMemo(() => new Map(grid.templates.map((entry, index) => [entry.key, index])), [grid.templates]);
   const navigation: BandGrid = useMemo(
@@ -303,25 +303,7 @@ export const WeekGrid = memo(function WeekGrid({ grid, load, week, hours, today,
       ),
     [grid.days],
   );
-  const [activeKey, setActiveKey] = useState<string | null>(null);
-  const tabStop = activeKey !== null && navigation.some((cells) => cells.some((cell) => cell.key === activeKey)) ? activeKey : firstBand(navigation);
-  const register = useCallback((key: string, element: HTMLButtonElement | null) => {
-    if (element) buttons.current.set(key, element);
-    else buttons.current.delete(key);
-  }, []);
-  const onFocusBand = useCallback((key: string) => setActiveKey(key), []);
-  const onKeyDown = (event: KeyboardEvent<HTMLTableElement>) => {
-    const move = bandMoveForKey(event.key);
-    const current = event.target instanceof HTMLElement ? event.target.dataset.bandKey : undefined;
-    if (!move || !current || event.altKey || event.ctrlKey || event.metaKey) return;
-    event.preventDefault();
-    const next = moveBand(navigation, current, move);
-    if (next && next !== current) {
-      const element = buttons.current.get(next);
-      element?.focus();
-      element?.scrollIntoView({ block: "nearest", inline: "nearest" });
-    }
-  };
+  const { tabStop, register, onFocusBand, onKeyDown } = useBandFocus(navigation);
 
   const fromMinute = hours.fromHour * 60;
   const heightPx = (hours.toHour - hours.fromHour) * HOUR_PX;
