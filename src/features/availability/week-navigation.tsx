@@ -4,7 +4,7 @@ import { formatLocalDay, formatLocalDayRange } from "../../lib/time-format.ts";
 import { isLocalDate } from "./week-window.ts";
 import { ChevronLeftIcon, ChevronRightIcon } from "../../components/ui/icons.tsx";
 
-// Previous / this / next week (also on P, T and N), the next week with any
+// Previous week, today's week (and day), next week (also on P, T and N), the next week with any
 // availability when empty weeks lie between, and a date to jump to.
 
 interface WeekNavigationProps {
@@ -35,8 +35,8 @@ export function WeekNavigation({ startDate, endDate, isThisWeek, zoneText, local
         <Button variant="secondary" data-testid="week-previous" aria-keyshortcuts="p" title="Previous week (P)" onClick={() => onMove(-1)}>
           <ChevronLeftIcon /> Previous<span className="sr-only"> week</span>
         </Button>
-        <Button variant="secondary" data-testid="week-this" aria-keyshortcuts="t" title="This week (T)" aria-pressed={isThisWeek} onClick={onThisWeek}>
-          This week
+        <Button variant="secondary" data-testid="week-this" aria-keyshortcuts="t" title="Today's week (T)" aria-pressed={isThisWeek} onClick={onThisWeek}>
+          Today
         </Button>
         <Button variant="secondary" data-testid="week-next" aria-keyshortcuts="n" title="Next week (N)" onClick={() => onMove(1)}>
           Next<span className="sr-only"> week</span> <ChevronRightIcon />
