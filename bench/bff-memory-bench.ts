@@ -34,6 +34,8 @@ const REQUESTS = Number(process.env.MEMORY_REQUESTS ?? 100_000);
 const SOAK_SECONDS = Number(process.env.MEMORY_SOAK_SECONDS ?? 600);
 const CONCURRENCY = 32;
 const TOKENS_PER_ORG = 500;
+/** Host tokens live 5 minutes; the soak mints its pools again before they expire. */
+const TOKEN_RENEW_MS = 4 * 60_000;
 const SAMPLE_MS = 5_000;
 const METRICS_SCRAPE_TIMEOUT_MS = 5_000;
 
@@ -73,6 +75,8 @@ export function slopePerMinute(samples: readonly { seconds: number; mb: number }
 interface Traffic {
   /** Paths with the token to send them with, in the order they are sent. */
   next(index: number): { path: string; token: string };
+  /** Mints the pools again (host tokens live 5 minutes: a soak renews them as the SPA does). */
+  renew(): Promise<void>;
 }
 
 /** Tokens for every visible user of each organization (a pool of TOKENS_PER_ORG per organization), and the paths to cycle through. */
@@ -80,6 +84,7 @@ async function prepareTraffic(emulatorUrl: string, bffUrl: string): Promise<Traf
   const pools: { desk: string[]; clinician: string[] }[] = [];
   const searches: { organization: number; base: string }[] = [];
   const drafts: string[] = [];
+  const minters: (() => Promise<{ desk: string[]; clinician: string[] }>)[] = [];
   for (const [organization, organizationId] of ORGS.entries()) {
     const { users } = await json<{ users: { id: string; roles: string[]; hidden: boolean; active: boolean }[] }>(`${emulatorUrl}/_sandbox/ehr/${organizationId}/users`);
     const withRole = (role: string) => users.filter((user) => !user.hidden && user.active && user.roles.includes(role)).map((user) => user.id);
@@ -104,7 +109,9 @@ async function prepareTraffic(emulatorUrl: string, bffUrl: string): Promise<Traf
       return tokens;
     };
     // Nine in ten requests are the front desk's, one in ten a clinician's.
-    const pool = { desk: await mint(withRole("Front Desk"), (TOKENS_PER_ORG * 9) / 10), clinician: await mint(withRole("Physician"), TOKENS_PER_ORG / 10, draftNote) };
+    const mintPool = async () => ({ desk: await mint(withRole("Front Desk"), (TOKENS_PER_ORG * 9) / 10), clinician: await mint(withRole("Physician"), TOKENS_PER_ORG / 10, draftNote) });
+    minters.push(mintPool);
+    const pool = await mintPool();
     pools.push(pool);
     const headers = { authorization: `Bearer ${pool.desk[0] ?? ""}` };
     const { facilities } = await json<{ facilities: { id: string }[] }>(`${bffUrl}/api/facilities`, { headers });
@@ -129,6 +136,10 @@ async function prepareTraffic(emulatorUrl: string, bffUrl: string): Promise<Traf
         return { path: `/api/slots?${search?.base ?? ""}&startDate=${start}&endDate=${start}`, token };
       }
       return { path: `/api/notes/${drafts[organization] ?? ""}/draft`, token };
+    },
+    async renew() {
+      const fresh = await Promise.all(minters.map((mintPool) => mintPool()));
+      pools.splice(0, pools.length, ...fresh);
     },
   };
 }
@@ -180,12 +191,18 @@ async function measureBff(engine: Engine, soakSeconds: number): Promise<Record<s
       const soakStarted = performance.now();
       const soakEnd = soakStarted + soakSeconds * 1000;
       const sampler = setInterval(() => samples.push({ seconds: (performance.now() - soakStarted) / 1000, mb: statusMb(bff.pid, "VmRSS") }), SAMPLE_MS);
+      let renewals = Promise.resolve();
+      const renewer = setInterval(() => {
+        renewals = renewals.then(() => traffic.renew());
+      }, TOKEN_RENEW_MS);
       const before = sent;
       statuses = {};
       await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
         while (performance.now() < soakEnd) await send();
       }));
       clearInterval(sampler);
+      clearInterval(renewer);
+      await renewals;
       const afterFirstMinute = samples.filter((sample) => sample.seconds >= 60);
       const values = samples.map((sample) => sample.mb);
       Object.assign(soak, {
@@ -236,7 +253,8 @@ export async function runBffMemoryBench(): Promise<Record<string, unknown>[]> {
   const scratch = mkdtempSync(join(tmpdir(), "tandem-bench-"));
   try {
     const dataDir = join(scratch, "pglite");
-    const rows = [await measureBff({ name: "pglite", dataDir, start: "first" }, 0), await measureBff({ name: "pglite", dataDir, start: "restart" }, 0)];
+    // MEMORY_ENGINES=postgresql measures PostgreSQL alone (the soak's figures without the embedded store's runs).
+    const rows = process.env.MEMORY_ENGINES === "postgresql" ? [] : [await measureBff({ name: "pglite", dataDir, start: "first" }, 0), await measureBff({ name: "pglite", dataDir, start: "restart" }, 0)];
     const databaseUrl = process.env.DATABASE_URL;
     if (databaseUrl) {
       const schema = `bench_memory_${process.pid}`;
