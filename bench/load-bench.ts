@@ -31,7 +31,8 @@ import { percentile, round } from "./measure.ts";
 //
 // LOAD_SESSIONS (default 1000) and LOAD_SECONDS (default 120) shorten trial
 // runs; LOAD_RUNS=one or two runs only that row (default both);
-// LOAD_CPU_PROFILE_DIR=dir has each BFF process write a V8 CPU profile there.
+// LOAD_CPU_PROFILE_DIR=dir has each BFF process and the emulator write a V8
+// CPU profile there.
 
 const ORGS = [
   { label: "A", id: ORG_A_ID },
@@ -123,6 +124,12 @@ async function runLoad(options: LoadRun): Promise<Record<string, unknown>> {
       if (entry.requests > 0) perRoute[route] = { requests: entry.requests, errors: entry.errors, ...latencySummary(entry.latencies) };
     }
     const overall = latencySummary(figures.all);
+    // How the tail moved over the run (session start-up first): p99 of the answers of each 10 s.
+    const p99By10s: number[] = [];
+    for (let from = 0; from < elapsedMs; from += 10_000) {
+      const inWindow = figures.all.filter((_, index) => (figures.answeredAt[index] ?? 0) - startedAt >= from && (figures.answeredAt[index] ?? 0) - startedAt < from + 10_000);
+      p99By10s.push(latencySummary(inWindow).p99Ms);
+    }
     const loadGeneratorCpu = (self.user + self.system) / 1e6;
     return {
       bench: rowName(sessions, processes),
@@ -148,6 +155,7 @@ async function runLoad(options: LoadRun): Promise<Record<string, unknown>> {
       networkErrors: figures.networkErrors,
       staleSocketRetries: figures.staleSocketRetries,
       ...overall,
+      p99MsBy10s: p99By10s,
       perRoute,
       holds: { ...run.holds, conflicts: figures.holdConflicts, limitRefusals: figures.holdLimitRefusals },
       draftsSaved: run.draftsSaved,

@@ -46,6 +46,8 @@ export class LoadFigures {
   readonly byStatus: Record<string, number> = {};
   readonly errorsByCode: Record<string, number> = {};
   readonly all: number[] = [];
+  /** When each of `all` was answered (performance.now()). */
+  readonly answeredAt: number[] = [];
   /** Requests per BFF process (by its index). */
   readonly perProcess: number[] = [];
   requests = 0;
@@ -147,6 +149,7 @@ export class AppClient {
     const elapsed = performance.now() - started;
     figures.latencies.push(elapsed);
     all.all.push(elapsed);
+    all.answeredAt.push(started + elapsed);
     all.byStatus[answer.status] = (all.byStatus[answer.status] ?? 0) + 1;
     if (answer.status < 200 || answer.status > 299) {
       all.errors += 1;

@@ -42,7 +42,7 @@ export interface LoadStackOptions {
   processes: number;
   /** PostgreSQL for every BFF (a fresh schema); PGlite when unset (one process only). */
   databaseUrl?: string;
-  /** Where each BFF process writes a V8 CPU profile when it exits (`node --cpu-prof`); none when unset. */
+  /** Where each BFF process and the emulator write a V8 CPU profile when they exit (`node --cpu-prof`, named by pid); none when unset. */
   cpuProfileDir?: string;
 }
 
@@ -89,7 +89,8 @@ export async function startLoadStack(options: LoadStackOptions): Promise<LoadSta
   const dataDir = mkdtempSync(join(tmpdir(), "tandem-load-bench-"));
   const schema = `tandem_load_${randomBytes(4).toString("hex")}`;
 
-  const emulator = startProgram("emulator", { ...base, PORT: String(emulatorPort), EMULATOR_APP_URL: `http://localhost:${bffPorts[0] ?? 0}`, EMULATOR_SCALE: "large" });
+  const profile = options.cpuProfileDir ? ["--cpu-prof", "--cpu-prof-dir", options.cpuProfileDir] : [];
+  const emulator = startProgram("emulator", { ...base, PORT: String(emulatorPort), EMULATOR_APP_URL: `http://localhost:${bffPorts[0] ?? 0}`, EMULATOR_SCALE: "large" }, profile);
   const started: Started[] = [];
   const stop = async () => {
     for (const bff of started) await stopChild(bff.child);
@@ -103,7 +104,7 @@ export async function startLoadStack(options: LoadStackOptions): Promise<LoadSta
     // One after the other: the first applies the migrations (docs/deploy.md "PostgreSQL").
     for (const [index, port] of bffPorts.entries()) {
       const store: NodeJS.ProcessEnv = options.databaseUrl ? { DATABASE_URL: options.databaseUrl, DATABASE_SCHEMA: schema } : { DATA_DIR: join(dataDir, `pglite-${index}`) };
-      const bff = startProgram("server", { ...base, ...store, PORT: String(port), SANDBOX_EMULATOR_URL: emulatorUrl, LOG_LEVEL: "warn", RATE_LIMIT_SCOPE: "organization", UPSTREAM_RATE_SHARE: share }, options.cpuProfileDir ? ["--cpu-prof", "--cpu-prof-dir", options.cpuProfileDir] : []);
+      const bff = startProgram("server", { ...base, ...store, PORT: String(port), SANDBOX_EMULATOR_URL: emulatorUrl, LOG_LEVEL: "warn", RATE_LIMIT_SCOPE: "organization", UPSTREAM_RATE_SHARE: share }, profile);
       started.push(bff);
       await waitUntilHealthy(`http://127.0.0.1:${port}/healthz`, { child: bff.child, log: () => `[bff ${index + 1}]\n${bff.output()}`, timeoutMs: READY_TIMEOUT_MS });
     }
