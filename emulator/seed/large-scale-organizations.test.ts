@@ -2,11 +2,11 @@ import { decodeJwt } from "jose";
 import { beforeAll, describe, expect, it } from "vitest";
 import { SANDBOX_ROLES } from "../world/types.ts";
 import { createTestEmulator, type TestEmulator } from "../test-support/emulator-client.ts";
-import { ORG_A_ID, ORG_B_ID, ORG_C_ID, ORG_D_ID, ORG_E_ID } from "../world/identities.ts";
+import { ORG_A_ID, ORG_B_ID, ORG_C_ID, ORG_D_ID, ORG_E_ID, ORG_F_ID } from "../world/identities.ts";
 import { organizationPlans } from "./organization-plans.ts";
 
-// EMULATOR_SCALE=large: at least four installed organizations (A, B, and D, E
-// that only this scale has), each one usable as the load benchmark uses it
+// EMULATOR_SCALE=large: at least four installed organizations (A, B, and D, E,
+// F that only this scale has), each one usable as the load benchmark uses it
 // (docs/sandbox.md "The sandbox identities").
 
 interface SandboxUser {
@@ -22,16 +22,16 @@ describe("the large world's organizations", () => {
     test = createTestEmulator({ scale: "large" });
   });
 
-  it("the default scale has A, B and C only; the large adds D and E", () => {
+  it("the default scale has A, B and C only; the large adds D, E and F", () => {
     expect(organizationPlans("default").map((plan) => plan.id)).toEqual([ORG_A_ID, ORG_B_ID, ORG_C_ID]);
-    expect(organizationPlans("large").map((plan) => plan.id)).toEqual([ORG_A_ID, ORG_B_ID, ORG_C_ID, ORG_D_ID, ORG_E_ID]);
+    expect(organizationPlans("large").map((plan) => plan.id)).toEqual([ORG_A_ID, ORG_B_ID, ORG_C_ID, ORG_D_ID, ORG_E_ID, ORG_F_ID]);
   });
 
   it("has at least four installed organizations, each with users of every role, unsigned notes, a host token and data", async () => {
     const listed = await test.get("GET /v1/installations", { organizationId: null });
     const active = listed.installations.filter((installation) => installation.status === "active").map((installation) => installation.organizationId);
     expect(active.length).toBeGreaterThanOrEqual(4);
-    expect(active).toEqual(expect.arrayContaining([ORG_A_ID, ORG_B_ID, ORG_D_ID, ORG_E_ID]));
+    expect(active).toEqual(expect.arrayContaining([ORG_A_ID, ORG_B_ID, ORG_D_ID, ORG_E_ID, ORG_F_ID]));
     expect(active).not.toContain(ORG_C_ID);
 
     for (const organizationId of active) {

@@ -69,7 +69,7 @@ export const LOCALITIES: readonly Locality[] = [
   { city: "Mosman", state: "NSW", streets: ["Military Road", "Spit Road"] },
   { city: "Bondi", state: "NSW", streets: ["Bondi Road", "Campbell Parade", "Hall Street"] },
   { city: "Lord Howe Island", state: "NSW", streets: ["Lagoon Road", "Ned's Beach Road", "Anderson Road"] },
-  // Org D and org E (EMULATOR_SCALE=large only).
+  // Orgs D, E and F (EMULATOR_SCALE=large only).
   { city: "Seattle", state: "WA", streets: ["Pine Street", "Madison Street", "Broadway East", "Rainier Avenue South", "NE 45th Street"] },
   { city: "Bellevue", state: "WA", streets: ["Bellevue Way NE", "NE 8th Street", "116th Avenue NE"] },
   { city: "Portland", state: "OR", streets: ["NW 23rd Avenue", "SE Hawthorne Boulevard", "NE Broadway", "SW Morrison Street"] },
@@ -78,6 +78,9 @@ export const LOCALITIES: readonly Locality[] = [
   { city: "Richmond", state: "VIC", streets: ["Bridge Road", "Swan Street", "Church Street"] },
   { city: "Brisbane", state: "QLD", streets: ["Queen Street", "Adelaide Street", "Ann Street"] },
   { city: "Adelaide", state: "SA", streets: ["King William Street", "Rundle Street", "Hutt Street"] },
+  { city: "Dallas", state: "TX", streets: ["McKinney Avenue", "Cedar Springs Road", "Lemmon Avenue", "Ross Avenue"] },
+  { city: "Houston", state: "TX", streets: ["Westheimer Road", "Montrose Boulevard", "Yale Street", "Heights Boulevard"] },
+  { city: "El Paso", state: "TX", streets: ["Mesa Street", "Montana Avenue", "Stanton Street"] },
 ];
 
 export const EMAIL_DOMAINS = ["example.com", "example.org", "example.net"] as const;
@@ -90,6 +93,7 @@ export const US_AREA_CODES_BY_STATE: Readonly<Record<string, readonly string[]>>
   WA: ["206", "425"],
   OR: ["503", "971"],
   AZ: ["480", "602"],
+  TX: ["214", "713", "915"],
 };
 
 /** Australian landline area codes by state (kind B patients' landlines); NSW's when unknown. */

@@ -2,7 +2,7 @@
 // fixed identities of DESIGN.md "The sandbox identities", its facilities and
 // zones, and the volumes per scale.
 import { KNOWN_SCOPES, type InstallationStatus } from "../../contract/clinic-api/installation.ts";
-import { ORG_A_ID, ORG_B_ID, ORG_C_ID, ORG_D_ID, ORG_E_ID, REQUIRED_SCOPES } from "../world/identities.ts";
+import { ORG_A_ID, ORG_B_ID, ORG_C_ID, ORG_D_ID, ORG_E_ID, ORG_F_ID, REQUIRED_SCOPES } from "../world/identities.ts";
 import type { EhrKind } from "../world/types.ts";
 import type { Practice } from "./clinical-catalog.ts";
 
@@ -63,6 +63,7 @@ const PHX = "America/Phoenix";
 const MEL = "Australia/Melbourne";
 const BNE = "Australia/Brisbane";
 const ADL = "Australia/Adelaide";
+const DEN = "America/Denver";
 
 function orgAFacilities(scale: Scale): FacilityPlan[] {
   const core = [
@@ -99,8 +100,8 @@ function orgBFacilities(scale: Scale): FacilityPlan[] {
   ];
 }
 
-// Org D and org E exist at the large scale only (the default world keeps A, B
-// and C, byte for byte): with A and B, four installed organizations of a
+// Orgs D, E and F exist at the large scale only (the default world keeps A, B
+// and C, byte for byte): with A and B, five installed organizations of a
 // clinic-group size for the load benchmark. Their zones add a zone without
 // DST (Phoenix, Brisbane) and a half-hour offset (Adelaide).
 function orgDFacilities(): FacilityPlan[] {
@@ -121,6 +122,16 @@ function orgEFacilities(): FacilityPlan[] {
     facility("Southern Cross Skin - Carlton", MEL, "Dermatology", "dermatology", ["Melbourne", "3053"]),
     facility("Southern Cross Medical - Brisbane City", BNE, "General Practice", "primary", ["Brisbane", "4000"]),
     facility("Southern Cross Medical - Adelaide East End", ADL, "General Practice", "primary", ["Adelaide", "5000"]),
+  ];
+}
+
+function orgFFacilities(): FacilityPlan[] {
+  return [
+    facility("Lone Star Family Medicine - Uptown Dallas", CHI, "Family Medicine", "primary", ["Dallas", "75204"]),
+    facility("Lone Star Family Medicine - Oak Lawn", CHI, "Internal Medicine", "primary", ["Dallas", "75219"]),
+    facility("Lone Star Dermatology - Montrose", CHI, "Dermatology", "dermatology", ["Houston", "77006"]),
+    facility("Lone Star Family Medicine - The Heights", CHI, "Family Medicine", "primary", ["Houston", "77008"]),
+    facility("Lone Star Family Medicine - El Paso Central", DEN, "Family Medicine", "primary", ["El Paso", "79902"]),
   ];
 }
 
@@ -160,6 +171,24 @@ function largeScaleOnlyPlans(): OrganizationPlan[] {
         settings: { holdMinutes: 5, defaultSlotLengthMinutes: 15, showPatientAvatars: false },
         installedDaysAgo: 96,
         updatedDaysAgo: 4,
+      },
+    },
+    {
+      id: ORG_F_ID,
+      name: "Lone Star Family Medicine",
+      kind: "A",
+      facilities: orgFFacilities(),
+      dstFacilityIndex: 0,
+      providerCount: 200,
+      patientCount: 2000,
+      noteCount: 80,
+      fillRatio: 0.3,
+      installation: {
+        status: "active",
+        grantedPermissions: OPTIONAL_SCOPES,
+        settings: { holdMinutes: 10, defaultSlotLengthMinutes: 20, showPatientAvatars: true },
+        installedDaysAgo: 330,
+        updatedDaysAgo: 15,
       },
     },
   ];
