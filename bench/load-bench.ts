@@ -1,19 +1,22 @@
 import { cpus, loadavg } from "node:os";
 import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
-import { ORG_A_ID, ORG_B_ID, ORG_D_ID, ORG_E_ID } from "../emulator/world/identities.ts";
+import { ORG_A_ID, ORG_B_ID, ORG_D_ID, ORG_E_ID, ORG_F_ID } from "../emulator/world/identities.ts";
 import { AppClient, LiveStreams, LoadFigures } from "./load/app-client.ts";
 import { TokenMint } from "./load/host-tokens.ts";
 import { startLoadStack, type LoadStack } from "./load/load-stack.ts";
 import { random, sleep } from "./load/load-random.ts";
 import { loadOrgWorld } from "./load/org-world.ts";
-import { ProcessMeter } from "./load/process-figures.ts";
+import { MachineMeter, ProcessMeter } from "./load/process-figures.ts";
 import { planSessions, ROLE_BEHAVIOURS, type Run } from "./load/sessions.ts";
-import { LIMIT_PER_MINUTE, UpstreamSampler } from "./load/upstream-stats.ts";
+import { LIMIT_PER_MINUTE, upstreamCallsByRoute, UpstreamSampler } from "./load/upstream-stats.ts";
 import { percentile, round } from "./measure.ts";
 
-// Load: many concurrent app sessions spread evenly over four installed
-// organizations (A, B, D and E of the emulator's large world), for a fixed
+// Load: many concurrent app sessions spread evenly over the five installed
+// organizations of the emulator's large world (A, B, D, E and F; at 250
+// sessions an organization, four organizations' upstream reached the
+// 1000-a-minute limit at peaks: docs/deploy.md "How many users one process
+// serves"), for a fixed
 // time, against the compiled programs run as in production (bench/load/
 // load-stack.ts): first ONE BFF process (PGlite), then TWO processes sharing
 // one PostgreSQL (DATABASE_URL; a fresh schema), sessions split between them.
@@ -39,6 +42,7 @@ const ORGS = [
   { label: "B", id: ORG_B_ID },
   { label: "D", id: ORG_D_ID },
   { label: "E", id: ORG_E_ID },
+  { label: "F", id: ORG_F_ID },
 ] as const;
 const P99_TARGET_MS = 100;
 const SESSION_START_SPREAD_MS = 5_000;
@@ -87,9 +91,12 @@ async function runLoad(options: LoadRun): Promise<Record<string, unknown>> {
 
     const upstream = new UpstreamSampler(stack.emulatorUrl);
     await upstream.sample();
+    const metricsUrls = stack.bffs.map((bff) => bff.metricsUrl);
+    const callsBefore = await upstreamCallsByRoute(metricsUrls);
     const bffMeters = stack.bffs.map((bff) => new ProcessMeter(bff.child.pid));
     const emulatorMeter = new ProcessMeter(stack.emulator.pid);
     for (const meter of [...bffMeters, emulatorMeter]) meter.begin();
+    const machine = new MachineMeter();
     const selfBefore = process.cpuUsage();
     const startedAt = performance.now();
     const run: Run = { mint, endsAt: startedAt + seconds * 1000, holds: { attempts: 0, unavailableAtCheck: 0, held: 0, released: 0, skippedBasketFull: 0 }, draftsSaved: 0, live, basket: new Map() };
@@ -111,9 +118,17 @@ async function runLoad(options: LoadRun): Promise<Record<string, unknown>> {
     sampler = undefined;
     live.stop();
     const self = process.cpuUsage(selfBefore);
+    const machineBusy = machine.busyPercentOfOneCore(cpus().length);
     for (const meter of [...bffMeters, emulatorMeter]) meter.end();
     await upstream.sample();
+    const callsAfter = await upstreamCallsByRoute(metricsUrls);
     const elapsedSeconds = elapsedMs / 1000;
+    const upstreamPerMinuteByRoute = Object.fromEntries(
+      [...callsAfter]
+        .map(([route, count]): [string, number] => [route, round(((count - (callsBefore.get(route) ?? 0)) / elapsedSeconds) * 60, 1)])
+        .filter(([, perMinute]) => perMinute > 0)
+        .sort(([, a], [, b]) => b - a),
+    );
 
     const labelOf = new Map<string, string>(ORGS.map((org) => [org.id, org.label]));
     const perOrganization = upstream.figures((bucket) => (bucket.organizationId === null ? "(no organization)" : (labelOf.get(bucket.organizationId) ?? bucket.organizationId)));
@@ -131,6 +146,10 @@ async function runLoad(options: LoadRun): Promise<Record<string, unknown>> {
       p99By10s.push(latencySummary(inWindow).p99Ms);
     }
     const loadGeneratorCpu = (self.user + self.system) / 1e6;
+    const bffFigures = bffMeters.map((meter) => meter.figures(elapsedSeconds));
+    const emulatorFigures = emulatorMeter.figures(elapsedSeconds);
+    const loadGeneratorPercent = round((loadGeneratorCpu / elapsedSeconds) * 100, 1);
+    const measuredPercent = bffFigures.reduce((sum, entry) => sum + entry.cpuPercentOfOneCore, 0) + emulatorFigures.cpuPercentOfOneCore + loadGeneratorPercent;
     return {
       bench: rowName(sessions, processes),
       processes,
@@ -162,13 +181,21 @@ async function runLoad(options: LoadRun): Promise<Record<string, unknown>> {
       liveEvents: { streamsOpened: live.opened, streamFailures: live.failures, eventsReceived: live.events, heartbeats: live.heartbeats },
       upstreamPerOrganization: perOrganization,
       upstreamPerKey: perKey,
+      upstreamPerMinuteByRouteAllOrganizations: upstreamPerMinuteByRoute,
       upstreamLimitPerMinute: LIMIT_PER_MINUTE,
       bffRateLimitWarnings: stack.bffs.map((bff) => bff.rateLimitWarnings()),
-      bff: bffMeters.map((meter) => meter.figures(elapsedSeconds)),
-      emulator: emulatorMeter.figures(elapsedSeconds),
-      loadGenerator: { cpuSeconds: round(loadGeneratorCpu, 1), cpuPercentOfOneCore: round((loadGeneratorCpu / elapsedSeconds) * 100, 1) },
+      bff: bffFigures,
+      emulator: emulatorFigures,
+      loadGenerator: { cpuSeconds: round(loadGeneratorCpu, 1), cpuPercentOfOneCore: loadGeneratorPercent },
       hostTokens: { mintedDuringRun: mint.minted - mintedBefore, mintedBeforeRun: mintedBefore, perSecond: round((mint.minted - mintedBefore) / elapsedSeconds, 1), onDemand: mint.onDemand, failures: mint.failures },
-      machine: { cpus: cpus().length, loadAvg1mBefore: round(loadAvgStart), loadAvg1mAfter: round(loadavg()[0] ?? 0) },
+      machine: {
+        cpus: cpus().length,
+        busyPercentOfOneCore: machineBusy,
+        // PostgreSQL's backends, and any other process on the machine.
+        otherProcessesPercentOfOneCore: round(machineBusy - measuredPercent, 1),
+        loadAvg1mBefore: round(loadAvgStart),
+        loadAvg1mAfter: round(loadavg()[0] ?? 0),
+      },
       targets: {
         zeroErrors: figures.errors === 0,
         p99AtMost100Ms: overall.p99Ms <= P99_TARGET_MS,

@@ -26,6 +26,8 @@ export interface BffProcess {
   /** Where the load generator sends its requests (127.0.0.1: no name lookup per connection). */
   url: string;
   child: ChildProcess;
+  /** Its Prometheus metrics (METRICS_PORT, docs/operations.md), for the upstream calls by route. */
+  metricsUrl: string;
   /** Lines of its output (LOG_LEVEL=warn) that say the service rate-limited it. */
   rateLimitWarnings: () => number;
 }
@@ -46,7 +48,7 @@ export interface LoadStackOptions {
   cpuProfileDir?: string;
 }
 
-const ENV_LEFT_OUT = ["CLINIC_API_BASE_URL", "CLINIC_API_KEY", "DATABASE_URL", "DATABASE_SCHEMA", "DATA_DIR", "UPSTREAM_USER_LIMIT", "UPSTREAM_RATE_SHARE", "RATE_LIMIT_SCOPE", "EMULATOR_SCALE", "LOG_LEVEL"];
+const ENV_LEFT_OUT = ["METRICS_PORT", "METRICS_HOST", "CLINIC_API_BASE_URL", "CLINIC_API_KEY", "DATABASE_URL", "DATABASE_SCHEMA", "DATA_DIR", "UPSTREAM_USER_LIMIT", "UPSTREAM_RATE_SHARE", "RATE_LIMIT_SCOPE", "EMULATOR_SCALE", "LOG_LEVEL"];
 
 interface Started {
   child: ChildProcess;
@@ -84,7 +86,11 @@ export async function startLoadStack(options: LoadStackOptions): Promise<LoadSta
   for (const name of ENV_LEFT_OUT) delete base[name];
   const emulatorPort = await freePort();
   const bffPorts: number[] = [];
-  for (let index = 0; index < options.processes; index += 1) bffPorts.push(await freePort());
+  const metricsPorts: number[] = [];
+  for (let index = 0; index < options.processes; index += 1) {
+    bffPorts.push(await freePort());
+    metricsPorts.push(await freePort());
+  }
   const emulatorUrl = `http://127.0.0.1:${emulatorPort}`;
   const dataDir = mkdtempSync(join(tmpdir(), "tandem-load-bench-"));
   const schema = `tandem_load_${randomBytes(4).toString("hex")}`;
@@ -104,7 +110,7 @@ export async function startLoadStack(options: LoadStackOptions): Promise<LoadSta
     // One after the other: the first applies the migrations (docs/deploy.md "PostgreSQL").
     for (const [index, port] of bffPorts.entries()) {
       const store: NodeJS.ProcessEnv = options.databaseUrl ? { DATABASE_URL: options.databaseUrl, DATABASE_SCHEMA: schema } : { DATA_DIR: join(dataDir, `pglite-${index}`) };
-      const bff = startProgram("server", { ...base, ...store, PORT: String(port), SANDBOX_EMULATOR_URL: emulatorUrl, LOG_LEVEL: "warn", RATE_LIMIT_SCOPE: "organization", UPSTREAM_RATE_SHARE: share }, profile);
+      const bff = startProgram("server", { ...base, ...store, PORT: String(port), METRICS_PORT: String(metricsPorts[index] ?? 0), SANDBOX_EMULATOR_URL: emulatorUrl, LOG_LEVEL: "warn", RATE_LIMIT_SCOPE: "organization", UPSTREAM_RATE_SHARE: share }, profile);
       started.push(bff);
       await waitUntilHealthy(`http://127.0.0.1:${port}/healthz`, { child: bff.child, log: () => `[bff ${index + 1}]\n${bff.output()}`, timeoutMs: READY_TIMEOUT_MS });
     }
@@ -122,7 +128,7 @@ export async function startLoadStack(options: LoadStackOptions): Promise<LoadSta
   return {
     emulatorUrl,
     emulator: emulator.child,
-    bffs: started.map((bff, index) => ({ url: `http://127.0.0.1:${bffPorts[index] ?? 0}`, child: bff.child, rateLimitWarnings: bff.warnings })),
+    bffs: started.map((bff, index) => ({ url: `http://127.0.0.1:${bffPorts[index] ?? 0}`, metricsUrl: `http://127.0.0.1:${metricsPorts[index] ?? 0}/metrics`, child: bff.child, rateLimitWarnings: bff.warnings })),
     store: options.databaseUrl ? "postgres" : "pglite",
     stop,
   };

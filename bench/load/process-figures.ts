@@ -74,3 +74,35 @@ export class ProcessMeter {
     };
   }
 }
+
+/** Busy and total jiffies of the whole machine so far (/proc/stat), every core together. */
+function machineJiffies(): { busy: number; total: number } {
+  try {
+    const fields = (readFileSync("/proc/stat", "utf8").split("\n")[0] ?? "").trim().split(/\s+/).slice(1).map(Number);
+    const total = fields.reduce((sum, value) => sum + value, 0);
+    // idle and iowait
+    const idle = (fields[3] ?? 0) + (fields[4] ?? 0);
+    return { busy: total - idle, total };
+  } catch {
+    return { busy: 0, total: 0 };
+  }
+}
+
+/**
+ * The whole machine's CPU over the run, in % of one core (200 = both of two
+ * cores busy), so that what other processes took beside the bench's own
+ * (measured: BFF, emulator, load generator) shows.
+ */
+export class MachineMeter {
+  private start = machineJiffies();
+
+  begin(): void {
+    this.start = machineJiffies();
+  }
+
+  busyPercentOfOneCore(cores: number): number {
+    const end = machineJiffies();
+    const total = end.total - this.start.total;
+    return total > 0 ? Math.round(((end.busy - this.start.busy) / total) * cores * 1000) / 10 : 0;
+  }
+}

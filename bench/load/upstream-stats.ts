@@ -104,3 +104,21 @@ export class UpstreamSampler {
     return result;
   }
 }
+
+const UPSTREAM_COUNT = /^tandem_upstream_request_duration_seconds_count\{(.*)\} (\d+(?:\.\d+)?)$/gm;
+const LABEL = /(\w+)="([^"]*)"/g;
+
+/** Upstream attempts by method and route template as the BFF processes counted them (their metrics), summed. */
+export async function upstreamCallsByRoute(metricsUrls: readonly string[]): Promise<Map<string, number>> {
+  const counts = new Map<string, number>();
+  for (const url of metricsUrls) {
+    const response = await fetch(url, { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+    if (!response.ok) throw new Error(`GET ${url}: ${response.status}`);
+    for (const [, labels = "", value = "0"] of (await response.text()).matchAll(UPSTREAM_COUNT)) {
+      const named = new Map([...labels.matchAll(LABEL)].map(([, name = "", text = ""]) => [name, text]));
+      const key = `${named.get("method") ?? "?"} ${named.get("route") ?? "?"}`;
+      counts.set(key, (counts.get(key) ?? 0) + Number(value));
+    }
+  }
+  return counts;
+}
