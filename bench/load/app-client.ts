@@ -1,5 +1,6 @@
 import http from "node:http";
 import { performance } from "node:perf_hooks";
+import { gunzipSync } from "node:zlib";
 import { HOLD_LIMIT_CODE } from "../../contract/app-api/slots.ts";
 import type { SessionTokens } from "./host-tokens.ts";
 
@@ -90,7 +91,8 @@ export class AppClient {
   send(method: string, path: string, token: string, body?: unknown, keepBody = true): Promise<Answer> {
     return new Promise((resolve, reject) => {
       const payload = body === undefined ? undefined : JSON.stringify(body);
-      const headers: Record<string, string> = { accept: "application/json", authorization: `Bearer ${token}` };
+      // As a browser: it accepts gzip (and unzips only what it reads).
+      const headers: Record<string, string> = { accept: "application/json", "accept-encoding": "gzip", authorization: `Bearer ${token}` };
       if (payload !== undefined) {
         headers["content-type"] = "application/json";
         headers["content-length"] = String(Buffer.byteLength(payload));
@@ -105,7 +107,14 @@ export class AppClient {
         }
         const chunks: Buffer[] = [];
         response.on("data", (chunk: Buffer) => chunks.push(chunk));
-        response.on("end", () => resolve({ status, text: Buffer.concat(chunks).toString() }));
+        response.on("end", () => {
+          const bytes = Buffer.concat(chunks);
+          try {
+            resolve({ status, text: (response.headers["content-encoding"] === "gzip" ? gunzipSync(bytes) : bytes).toString() });
+          } catch (error) {
+            reject(error instanceof Error ? error : new Error(String(error)));
+          }
+        });
         response.on("error", reject);
       });
       request.setTimeout(REQUEST_TIMEOUT_MS, () => request.destroy(new Error(`timeout after ${REQUEST_TIMEOUT_MS} ms`)));
