@@ -71,21 +71,45 @@ function busyOf(appointment: EhrAppointment): Busy {
  * bookings, not the whole group's (the load benchmark's emulator spent a fifth
  * of its time here scanning every booking of a large organization).
  */
-function busyByProvider(source: ScheduleSource, providerIds: ReadonlySet<string>): Map<string, Busy[]> {
-  const busy = new Map<string, Busy[]>();
-  const add = (providerId: string, entry: Busy) => {
-    const list = busy.get(providerId);
-    if (list) list.push(entry);
-    else busy.set(providerId, [entry]);
-  };
+function busyByProvider(source: ScheduleSource, providerIds: ReadonlySet<string>): Map<string, readonly Busy[]> {
+  const busy = new Map<string, readonly Busy[]>();
   const index = source.appointmentsByProvider;
-  const appointments = index ? [...providerIds].flatMap((providerId) => index.get(providerId) ?? []) : source.appointments;
-  for (const appointment of appointments) {
-    if (!providerIds.has(appointment.providerId) || NON_BLOCKING_STATUSES.has(appointment.status)) continue;
-    add(appointment.providerId, busyOf(appointment));
+  if (index) {
+    for (const providerId of providerIds) {
+      const list = index.get(providerId);
+      if (list) busy.set(providerId, blockingOfList(list));
+    }
+  } else {
+    const found = new Map<string, Busy[]>();
+    for (const appointment of source.appointments) {
+      if (!providerIds.has(appointment.providerId) || NON_BLOCKING_STATUSES.has(appointment.status)) continue;
+      const list = found.get(appointment.providerId);
+      if (list) list.push(busyOf(appointment));
+      else found.set(appointment.providerId, [busyOf(appointment)]);
+    }
+    for (const [providerId, list] of found) busy.set(providerId, list);
   }
-  for (const hold of source.holds) if (providerIds.has(hold.providerId)) add(hold.providerId, { startMs: hold.startsAtMs, endMs: hold.endsAtMs });
+  // Copied, never pushed into: a provider's list may be the shared one of its index list.
+  for (const hold of source.holds) if (providerIds.has(hold.providerId)) busy.set(hold.providerId, [...(busy.get(hold.providerId) ?? []), { startMs: hold.startsAtMs, endMs: hold.endsAtMs }]);
   return busy;
+}
+
+/**
+ * A provider's bookings that take capacity, from an index list (the mirror's
+ * appointmentsByProvider), parsed once per list: a sync that changes any
+ * booking replaces the records and rebuilds the lists (mirror-sync.ts), so a
+ * list is never changed in place. Searches of a large organization read
+ * thousands of bookings each, and did it again on every search.
+ */
+const blockingLists = new WeakMap<readonly EhrAppointment[], readonly Busy[]>();
+
+function blockingOfList(list: readonly EhrAppointment[]): readonly Busy[] {
+  let blocking = blockingLists.get(list);
+  if (blocking === undefined) {
+    blocking = list.filter((appointment) => !NON_BLOCKING_STATUSES.has(appointment.status)).map(busyOf);
+    blockingLists.set(list, blocking);
+  }
+  return blocking;
 }
 
 interface ParsedInstance {
@@ -98,7 +122,7 @@ interface ParsedInstance {
 }
 
 /** Slots of one provider at one facility, from that pair's instances. */
-function slotsOfGroup(instances: ParsedInstance[], busy: Busy[], lengthMs: number, notBeforeMs: number, window: { startDate: string; endDate: string }, providerId: string, facilityId: string): Slot[] {
+function slotsOfGroup(instances: ParsedInstance[], busy: readonly Busy[], lengthMs: number, notBeforeMs: number, window: { startDate: string; endDate: string }, providerId: string, facilityId: string): Slot[] {
   const starts = new Set<number>();
   for (const instance of instances) {
     const stepMs = instance.intervalMinutes * MINUTE;
@@ -151,7 +175,7 @@ function slotsOfGroup(instances: ParsedInstance[], busy: Busy[], lengthMs: numbe
   return slots;
 }
 
-function findSlots(search: SlotSearch, source: ScheduleSource, now: number, window: { startDate: string; endDate: string }, busy: Map<string, Busy[]>): Slot[] {
+function findSlots(search: SlotSearch, source: ScheduleSource, now: number, window: { startDate: string; endDate: string }, busy: ReadonlyMap<string, readonly Busy[]>): Slot[] {
   const lengthMs = slotLengthFor(search) * MINUTE;
   const facilityFilter = new Set(search.facilityIds);
   const providerFilter = new Set(search.providerIds);
