@@ -8,6 +8,7 @@ import { startLoadStack, type LoadStack } from "./load/load-stack.ts";
 import { random, sleep } from "./load/load-random.ts";
 import { loadOrgWorld } from "./load/org-world.ts";
 import { MachineMeter, ProcessMeter } from "./load/process-figures.ts";
+import { Responsiveness } from "./load/responsiveness.ts";
 import { planSessions, ROLE_BEHAVIOURS, type Run } from "./load/sessions.ts";
 import { LIMIT_PER_MINUTE, upstreamCallsByRoute, UpstreamSampler } from "./load/upstream-stats.ts";
 import { percentile, round } from "./measure.ts";
@@ -94,6 +95,8 @@ async function runLoad(options: LoadRun): Promise<Record<string, unknown>> {
     await upstream.sample();
     const metricsUrls = stack.bffs.map((bff) => bff.metricsUrl);
     const callsBefore = await upstreamCallsByRoute(metricsUrls);
+    const responsiveness = new Responsiveness(metricsUrls, stack.emulatorUrl);
+    await responsiveness.sample();
     const bffMeters = stack.bffs.map((bff) => new ProcessMeter(bff.child.pid));
     const emulatorMeter = new ProcessMeter(stack.emulator.pid);
     for (const meter of [...bffMeters, emulatorMeter]) meter.begin();
@@ -105,6 +108,7 @@ async function runLoad(options: LoadRun): Promise<Record<string, unknown>> {
     sampler = setInterval(() => {
       for (const meter of [...bffMeters, emulatorMeter]) meter.sample();
       void upstream.sample().catch(() => undefined);
+      void responsiveness.sample();
     }, SAMPLE_MS);
 
     // Opening order: shuffled (deterministically), so organizations and roles start mixed.
@@ -184,6 +188,7 @@ async function runLoad(options: LoadRun): Promise<Record<string, unknown>> {
       staleSocketRetries: figures.staleSocketRetries,
       ...overall,
       p99MsBy10s: p99By10s,
+      ...responsiveness.by10s(startedAt, elapsedMs),
       perRoute,
       holds: { ...run.holds, conflicts: figures.holdConflicts, limitRefusals: figures.holdLimitRefusals },
       draftsSaved: run.draftsSaved,
