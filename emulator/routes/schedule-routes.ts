@@ -72,7 +72,7 @@ export function registerScheduleRoutes(app: ServiceApp, { state, clock, settings
   const scheduleSource = (org: OrgState, strong: boolean): ScheduleSource => ({
     templates: strong ? org.ehr.templates : org.mirror.templates,
     appointments: strong ? org.ehr.appointments : org.mirror.appointments.values(),
-    ...(!strong && { appointmentsByProvider: org.mirror.appointmentsByProvider }),
+    ...(!strong && { appointmentsByProvider: org.mirror.appointmentsByProvider, templatesAreReplacedOnChange: true }),
     holds: state.activeHolds(org),
   });
 

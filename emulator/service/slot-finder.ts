@@ -25,6 +25,8 @@ export interface ScheduleSource {
   appointments: Iterable<EhrAppointment>;
   /** The same appointments by provider, when the source keeps that index (the mirror does). */
   appointmentsByProvider?: ReadonlyMap<string, readonly EhrAppointment[]>;
+  /** The templates are replaced, never changed in place (the mirror's: mirror-sync.ts), so their expansions may be kept. */
+  templatesAreReplacedOnChange?: boolean;
   holds: Iterable<{ providerId: string; startsAtMs: number; endsAtMs: number }>;
 }
 
@@ -196,7 +198,7 @@ function findSlots(search: SlotSearch, source: ScheduleSource, now: number, wind
     if (facilityFilter.size > 0 && !facilityFilter.has(facilityId)) continue;
     const key = `${providerId}|${facilityId}`;
     const list = groups.get(key) ?? [];
-    for (const instance of expandTemplate(template, expansionWindow)) list.push(parseInstance(instance, template));
+    for (const instance of source.templatesAreReplacedOnChange ? keptInstances(template, expansionWindow) : parsedInstances(template, expansionWindow)) list.push(instance);
     groups.set(key, list);
   }
   const slots: TimedSlot[] = [];
@@ -206,6 +208,33 @@ function findSlots(search: SlotSearch, source: ScheduleSource, now: number, wind
   }
   // By start, then provider; the start as the number it was made from (parsing it back on every comparison was a tenth of a large search).
   return slots.sort((a, b) => a.startMs - b.startMs || a.slot.providerId.localeCompare(b.slot.providerId)).map((timed) => timed.slot);
+}
+
+const parsedInstances = (template: EhrTemplate, window: { startDate: string; endDate: string }): ParsedInstance[] => expandTemplate(template, window).map((instance) => parseInstance(instance, template));
+
+/**
+ * A mirror template's instances over a window, expanded once: the searches of
+ * a large organization expand the same templates over the same windows again
+ * and again (every front desk's search, the next-available look-ahead), and
+ * a mirror template is never changed in place. At most a few windows per
+ * template are kept.
+ */
+const expansions = new WeakMap<EhrTemplate, Map<string, ParsedInstance[]>>();
+const MAX_WINDOWS_PER_TEMPLATE = 16;
+
+function keptInstances(template: EhrTemplate, window: { startDate: string; endDate: string }): ParsedInstance[] {
+  let byWindow = expansions.get(template);
+  if (byWindow === undefined || byWindow.size >= MAX_WINDOWS_PER_TEMPLATE) {
+    byWindow = new Map();
+    expansions.set(template, byWindow);
+  }
+  const key = `${window.startDate}|${window.endDate}`;
+  let instances = byWindow.get(key);
+  if (instances === undefined) {
+    instances = parsedInstances(template, window);
+    byWindow.set(key, instances);
+  }
+  return instances;
 }
 
 function parseInstance(instance: AvailabilityInstance, template: EhrTemplate): ParsedInstance {
