@@ -14,6 +14,7 @@ import { AppError } from "./http/app-error.ts";
 import { handleAppError } from "./http/error-handler.ts";
 import { traceRequests, upstreamTraceparent } from "./http/request-trace.ts";
 import { attributeUpstreamCalls, currentRequester } from "./http/upstream-requester.ts";
+import { setResponseHeader } from "./http/set-response-header.ts";
 import { InstallationRegistry } from "./installations/installation-registry.ts";
 import type { Logger } from "./logger.ts";
 import { readAppManifest } from "./manifest.ts";
@@ -188,7 +189,7 @@ export function createBffApp(deps: BffDeps): Bff {
   // Every answer under /api is one user's, and many carry patient data: never kept by a browser or a proxy.
   api.use(async (c, next) => {
     await next();
-    c.header("Cache-Control", "no-store");
+    setResponseHeader(c, "Cache-Control", "no-store");
   });
   // Authenticated first: a body is read (and, chunked, held in memory to be measured) only for a verified session.
   api.use(requireHostSession({ verify: verifyHostToken, installations, usedTokenIds: store.usedTokenIds, standalone }));

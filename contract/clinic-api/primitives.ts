@@ -81,14 +81,28 @@ export const anyId = z.string().check(
   z.regex(/^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|(pat|fac|prv|atp|avt|img)_[0-9a-f]{32})$/i, "must be a valid id (a UUID or a prefixed id)"),
 );
 
+/**
+ * Zone names the runtime has accepted. Building an Intl.DateTimeFormat costs
+ * tens of microseconds, and an availability answer repeats its zone on every
+ * template (hundreds to thousands per answer at a clinic group's size): it was
+ * a tenth of the BFF's CPU under the load benchmark (docs/deploy.md "How many
+ * users one process serves"). The zone database does not change while a
+ * process runs. Capped, since every casing of a name is valid and the names
+ * come from outside.
+ */
+const acceptedZones = new Set<string>();
+const MAX_ACCEPTED_ZONES = 1024;
+
+function isIanaZone(zone: string): boolean {
+  if (acceptedZones.has(zone)) return true;
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: zone });
+  } catch {
+    return false;
+  }
+  if (acceptedZones.size < MAX_ACCEPTED_ZONES) acceptedZones.add(zone);
+  return true;
+}
+
 /** IANA zone name; checked against the runtime's zone database. */
-export const ianaZone = z.string().check(
-  z.refine((zone) => {
-    try {
-      new Intl.DateTimeFormat("en-US", { timeZone: zone });
-      return true;
-    } catch {
-      return false;
-    }
-  }, "must be an IANA time zone name"),
-);
+export const ianaZone = z.string().check(z.refine(isIanaZone, "must be an IANA time zone name"));

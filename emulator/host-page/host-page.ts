@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { Hono } from "hono";
 import type { EmulatorSettings } from "../routes/route-deps.ts";
 import type { ServiceState } from "../service/service-state.ts";
-import { ORG_A_ID, ORG_B_ID, ORG_C_ID } from "../world/identities.ts";
+import { ORG_A_ID, ORG_B_ID, ORG_C_ID, ORG_D_ID, ORG_E_ID, ORG_F_ID } from "../world/identities.ts";
 import {
   NONE,
   WIDTHS,
@@ -52,7 +52,7 @@ const ASSETS: Record<string, { file: string; type: string }> = {
   "/host.css": { file: "host.css", type: "text/css; charset=utf-8" },
 };
 
-const LETTERS: Record<string, HostOrganization["letter"]> = { [ORG_A_ID]: "A", [ORG_B_ID]: "B", [ORG_C_ID]: "C" };
+const LETTERS: Record<string, HostOrganization["letter"]> = { [ORG_A_ID]: "A", [ORG_B_ID]: "B", [ORG_C_ID]: "C", [ORG_D_ID]: "D", [ORG_E_ID]: "E", [ORG_F_ID]: "F" };
 
 export function createHostPageRoutes(deps: HostPageDeps): Hono {
   const app = new Hono();

@@ -35,7 +35,7 @@ export interface HostOrganization {
   id: string;
   name: string;
   /** The sandbox letter (DESIGN.md "The sandbox identities"), null for any other organization. */
-  letter: "A" | "B" | "C" | null;
+  letter: "A" | "B" | "C" | "D" | "E" | "F" | null;
   installationStatus: string;
   facilities: HostFacility[];
 }

@@ -37,7 +37,7 @@ export function resolveWidth(value) {
   return { width: DEFAULT_WIDTH, warning: `width "${value}" is not one of ${WIDTHS.map((width) => width.value).join(", ")}; showing ${DEFAULT_WIDTH}` };
 }
 
-/** `org` in the query string: the organization's UUID or its sandbox letter (`A`, `B`, `C`). Default: A (else the first). */
+/** `org` in the query string: the organization's UUID or its sandbox letter (`A`, `B`, `C`; `D`, `E`, `F` at the large scale). Default: A (else the first). */
 export function resolveOrganization(organizations, value) {
   const fallback = organizations.find((org) => org.letter === "A") ?? organizations[0];
   if (!fallback) throw new Error("no organizations");

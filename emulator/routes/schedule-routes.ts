@@ -1,5 +1,5 @@
 import * as z from "zod/mini";
-import { appointmentType as appointmentTypeSchema, holdCreateBody, type AppointmentType, type AvailabilityMeta, type SlotMeta } from "../../contract/clinic-api/schedule.ts";
+import { appointmentType as appointmentTypeSchema, holdCreateBody, type AppointmentType, type AvailabilityInstance, type AvailabilityMeta, type SlotMeta } from "../../contract/clinic-api/schedule.ts";
 import { availabilityTemplatesQuery, pageQuery, slotsQuery } from "../../contract/clinic-api/queries.ts";
 import { expandTemplate } from "../../contract/recurrence/expand-template.ts";
 import { isRawUuid, parseV3PathId, toPrefixedId, toRawUuid, type IdPrefix } from "../../contract/ids.ts";
@@ -10,6 +10,7 @@ import { ok } from "../http/service-middleware.ts";
 import { parseJsonBody, parseQuery } from "../http/validate.ts";
 import { searchSlots, slotLengthFor, type ScheduleSource } from "../service/slot-finder.ts";
 import type { OrgState } from "../service/service-state.ts";
+import type { EhrTemplate } from "../world/types.ts";
 import type { RouteDeps, ServiceApp } from "./route-deps.ts";
 
 // Seed 001 "Schedule" with DESIGN.md's assumed contracts: appointment types,
@@ -23,6 +24,18 @@ const MIRROR_HORIZON_DAYS = 42;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const iso = (ms: number) => new Date(ms).toISOString();
+
+/**
+ * A window's templates and instances depend on the mirror's templates and
+ * nothing else (not on bookings, holds or the clock), so they are kept per
+ * mirror template list: a sync that changes any template replaces the list
+ * (mirror-sync.ts), and the entries go with it. When a mirror sync expires
+ * every cached answer of the BFF at once, a large organization's schedulers
+ * ask for hundreds of these within seconds (the load benchmark). Bounded per
+ * list.
+ */
+const availabilityByTemplates = new WeakMap<readonly EhrTemplate[], Map<string, { templates: EhrTemplate[]; instances: AvailabilityInstance[] }>>();
+const MAX_AVAILABILITY_ENTRIES = 4096;
 
 function checkWindow(startDate: string, endDate: string, maxDays: number): void {
   const days = daysBetween(startDate, endDate);
@@ -59,7 +72,7 @@ export function registerScheduleRoutes(app: ServiceApp, { state, clock, settings
   const scheduleSource = (org: OrgState, strong: boolean): ScheduleSource => ({
     templates: strong ? org.ehr.templates : org.mirror.templates,
     appointments: strong ? org.ehr.appointments : org.mirror.appointments.values(),
-    ...(!strong && { appointmentsByProvider: org.mirror.appointmentsByProvider }),
+    ...(!strong && { appointmentsByProvider: org.mirror.appointmentsByProvider, templatesAreReplacedOnChange: true }),
     holds: state.activeHolds(org),
   });
 
@@ -75,14 +88,25 @@ export function registerScheduleRoutes(app: ServiceApp, { state, clock, settings
     const org = c.get("org");
     const facilityId = query.facilityId ? toRawUuid(query.facilityId) : undefined;
     const providerId = query.providerId ? toRawUuid(query.providerId) : undefined;
-    // Overlapping templates are separate rows: overlap is additive capacity and is never merged.
-    const templates = org.mirror.templates.filter(
-      (template) => (!facilityId || toRawUuid(template.facilityId) === facilityId) && (!providerId || toRawUuid(template.providerId) === providerId),
-    );
-    const instances = templates
-      .flatMap((template) => expandTemplate(template, { startDate: query.startDate, endDate: query.endDate }))
-      .sort((a, b) => Date.parse(a.startsAt) - Date.parse(b.startsAt) || a.templateId.localeCompare(b.templateId));
-    return ok(c, { templates, instances, meta: availabilityMeta(org, false) });
+    let known = availabilityByTemplates.get(org.mirror.templates);
+    if (known === undefined || known.size >= MAX_AVAILABILITY_ENTRIES) {
+      known = new Map();
+      availabilityByTemplates.set(org.mirror.templates, known);
+    }
+    const key = `${facilityId ?? ""}|${providerId ?? ""}|${query.startDate}|${query.endDate}`;
+    let found = known.get(key);
+    if (found === undefined) {
+      // Overlapping templates are separate rows: overlap is additive capacity and is never merged.
+      const templates = org.mirror.templates.filter(
+        (template) => (!facilityId || toRawUuid(template.facilityId) === facilityId) && (!providerId || toRawUuid(template.providerId) === providerId),
+      );
+      const instances = templates
+        .flatMap((template) => expandTemplate(template, { startDate: query.startDate, endDate: query.endDate }))
+        .sort((a, b) => Date.parse(a.startsAt) - Date.parse(b.startsAt) || a.templateId.localeCompare(b.templateId));
+      found = { templates, instances };
+      known.set(key, found);
+    }
+    return ok(c, { ...found, meta: availabilityMeta(org, false) });
   });
 
   app.get("/v2/schedule/slots", async (c) => {

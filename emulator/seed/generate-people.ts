@@ -5,6 +5,7 @@ import type { EhrKind, EhrPatient, EhrProvider, SANDBOX_ROLES } from "../world/t
 import { MS_PER_DAY, utcTimestamp } from "./format.ts";
 import {
   asciiHandle,
+  AU_AREA_CODES_BY_STATE,
   AU_FICTIONAL_MOBILES,
   EMAIL_DOMAINS,
   FEMALE_FIRST_NAMES,
@@ -173,7 +174,7 @@ const GENDERS: Record<EhrKind, { female: string; male: string; other: string }> 
 
 function phoneNumber(random: Random, kind: EhrKind, state: string): string {
   if (kind === "B") {
-    return random.chance(0.7) ? random.pick(AU_FICTIONAL_MOBILES) : `(02) 5550 ${String(random.int(0, 9999)).padStart(4, "0")}`;
+    return random.chance(0.7) ? random.pick(AU_FICTIONAL_MOBILES) : `(${AU_AREA_CODES_BY_STATE[state] ?? "02"}) 5550 ${String(random.int(0, 9999)).padStart(4, "0")}`;
   }
   const area = random.pick(US_AREA_CODES_BY_STATE[state] ?? ["212"]);
   return `(${area}) 555-01${String(random.int(0, 99)).padStart(2, "0")}`;

@@ -69,6 +69,18 @@ export const LOCALITIES: readonly Locality[] = [
   { city: "Mosman", state: "NSW", streets: ["Military Road", "Spit Road"] },
   { city: "Bondi", state: "NSW", streets: ["Bondi Road", "Campbell Parade", "Hall Street"] },
   { city: "Lord Howe Island", state: "NSW", streets: ["Lagoon Road", "Ned's Beach Road", "Anderson Road"] },
+  // Orgs D, E and F (EMULATOR_SCALE=large only).
+  { city: "Seattle", state: "WA", streets: ["Pine Street", "Madison Street", "Broadway East", "Rainier Avenue South", "NE 45th Street"] },
+  { city: "Bellevue", state: "WA", streets: ["Bellevue Way NE", "NE 8th Street", "116th Avenue NE"] },
+  { city: "Portland", state: "OR", streets: ["NW 23rd Avenue", "SE Hawthorne Boulevard", "NE Broadway", "SW Morrison Street"] },
+  { city: "Phoenix", state: "AZ", streets: ["North Central Avenue", "East Camelback Road", "North 7th Street"] },
+  { city: "Melbourne", state: "VIC", streets: ["Collins Street", "Swanston Street", "Lygon Street", "Flinders Lane"] },
+  { city: "Richmond", state: "VIC", streets: ["Bridge Road", "Swan Street", "Church Street"] },
+  { city: "Brisbane", state: "QLD", streets: ["Queen Street", "Adelaide Street", "Ann Street"] },
+  { city: "Adelaide", state: "SA", streets: ["King William Street", "Rundle Street", "Hutt Street"] },
+  { city: "Dallas", state: "TX", streets: ["McKinney Avenue", "Cedar Springs Road", "Lemmon Avenue", "Ross Avenue"] },
+  { city: "Houston", state: "TX", streets: ["Westheimer Road", "Montrose Boulevard", "Yale Street", "Heights Boulevard"] },
+  { city: "El Paso", state: "TX", streets: ["Mesa Street", "Montana Avenue", "Stanton Street"] },
 ];
 
 export const EMAIL_DOMAINS = ["example.com", "example.org", "example.net"] as const;
@@ -78,7 +90,14 @@ export const US_AREA_CODES_BY_STATE: Readonly<Record<string, readonly string[]>>
   NY: ["212", "646", "718", "917"],
   IL: ["312", "773", "847"],
   CO: ["303", "720"],
+  WA: ["206", "425"],
+  OR: ["503", "971"],
+  AZ: ["480", "602"],
+  TX: ["214", "713", "915"],
 };
+
+/** Australian landline area codes by state (kind B patients' landlines); NSW's when unknown. */
+export const AU_AREA_CODES_BY_STATE: Readonly<Record<string, string>> = { NSW: "02", VIC: "03", QLD: "07", SA: "08" };
 
 /** ACMA's numbers for use in fiction (mobile). */
 export const AU_FICTIONAL_MOBILES = [

@@ -2,7 +2,7 @@
 // fixed identities of DESIGN.md "The sandbox identities", its facilities and
 // zones, and the volumes per scale.
 import { KNOWN_SCOPES, type InstallationStatus } from "../../contract/clinic-api/installation.ts";
-import { ORG_A_ID, ORG_B_ID, ORG_C_ID, REQUIRED_SCOPES } from "../world/identities.ts";
+import { ORG_A_ID, ORG_B_ID, ORG_C_ID, ORG_D_ID, ORG_E_ID, ORG_F_ID, REQUIRED_SCOPES } from "../world/identities.ts";
 import type { EhrKind } from "../world/types.ts";
 import type { Practice } from "./clinical-catalog.ts";
 
@@ -58,6 +58,12 @@ const NY = "America/New_York";
 const CHI = "America/Chicago";
 const SYD = "Australia/Sydney";
 const LHI = "Australia/Lord_Howe";
+const LA = "America/Los_Angeles";
+const PHX = "America/Phoenix";
+const MEL = "Australia/Melbourne";
+const BNE = "Australia/Brisbane";
+const ADL = "Australia/Adelaide";
+const DEN = "America/Denver";
 
 function orgAFacilities(scale: Scale): FacilityPlan[] {
   const core = [
@@ -94,9 +100,103 @@ function orgBFacilities(scale: Scale): FacilityPlan[] {
   ];
 }
 
+// Orgs D, E and F exist at the large scale only (the default world keeps A, B
+// and C, byte for byte): with A and B, five installed organizations of a
+// clinic-group size for the load benchmark. Their zones add a zone without
+// DST (Phoenix, Brisbane) and a half-hour offset (Adelaide).
+function orgDFacilities(): FacilityPlan[] {
+  return [
+    facility("Cascade Family Health - Capitol Hill", LA, "Family Medicine", "primary", ["Seattle", "98122"]),
+    facility("Cascade Family Health - Wallingford", LA, "Internal Medicine", "primary", ["Seattle", "98103"]),
+    facility("Cascade Dermatology - Bellevue", LA, "Dermatology", "dermatology", ["Bellevue", "98004"]),
+    facility("Cascade Family Health - Pearl District", LA, "Family Medicine", "primary", ["Portland", "97209"]),
+    facility("Cascade Family Health - Hawthorne", LA, "Family Medicine", "primary", ["Portland", "97214"]),
+    facility("Cascade Family Health - Midtown Phoenix", PHX, "Family Medicine", "primary", ["Phoenix", "85012"]),
+  ];
+}
+
+function orgEFacilities(): FacilityPlan[] {
+  return [
+    facility("Southern Cross Medical - Melbourne CBD", MEL, "General Practice", "primary", ["Melbourne", "3000"]),
+    facility("Southern Cross Medical - Richmond", MEL, "General Practice", "primary", ["Richmond", "3121"]),
+    facility("Southern Cross Skin - Carlton", MEL, "Dermatology", "dermatology", ["Melbourne", "3053"]),
+    facility("Southern Cross Medical - Brisbane City", BNE, "General Practice", "primary", ["Brisbane", "4000"]),
+    facility("Southern Cross Medical - Adelaide East End", ADL, "General Practice", "primary", ["Adelaide", "5000"]),
+  ];
+}
+
+function orgFFacilities(): FacilityPlan[] {
+  return [
+    facility("Lone Star Family Medicine - Uptown Dallas", CHI, "Family Medicine", "primary", ["Dallas", "75204"]),
+    facility("Lone Star Family Medicine - Oak Lawn", CHI, "Internal Medicine", "primary", ["Dallas", "75219"]),
+    facility("Lone Star Dermatology - Montrose", CHI, "Dermatology", "dermatology", ["Houston", "77006"]),
+    facility("Lone Star Family Medicine - The Heights", CHI, "Family Medicine", "primary", ["Houston", "77008"]),
+    facility("Lone Star Family Medicine - El Paso Central", DEN, "Family Medicine", "primary", ["El Paso", "79902"]),
+  ];
+}
+
+function largeScaleOnlyPlans(): OrganizationPlan[] {
+  return [
+    {
+      id: ORG_D_ID,
+      name: "Cascade Family Health",
+      kind: "A",
+      facilities: orgDFacilities(),
+      dstFacilityIndex: 0,
+      providerCount: 220,
+      patientCount: 2200,
+      noteCount: 90,
+      fillRatio: 0.3,
+      installation: {
+        status: "active",
+        grantedPermissions: OPTIONAL_SCOPES,
+        settings: { holdMinutes: 10, defaultSlotLengthMinutes: 20, showPatientAvatars: true },
+        installedDaysAgo: 265,
+        updatedDaysAgo: 9,
+      },
+    },
+    {
+      id: ORG_E_ID,
+      name: "Southern Cross Medical",
+      kind: "B",
+      facilities: orgEFacilities(),
+      dstFacilityIndex: 0,
+      providerCount: 200,
+      patientCount: 2000,
+      noteCount: 80,
+      fillRatio: 0.3,
+      installation: {
+        status: "active",
+        grantedPermissions: OPTIONAL_SCOPES,
+        settings: { holdMinutes: 5, defaultSlotLengthMinutes: 15, showPatientAvatars: false },
+        installedDaysAgo: 96,
+        updatedDaysAgo: 4,
+      },
+    },
+    {
+      id: ORG_F_ID,
+      name: "Lone Star Family Medicine",
+      kind: "A",
+      facilities: orgFFacilities(),
+      dstFacilityIndex: 0,
+      providerCount: 200,
+      patientCount: 2000,
+      noteCount: 80,
+      fillRatio: 0.3,
+      installation: {
+        status: "active",
+        grantedPermissions: OPTIONAL_SCOPES,
+        settings: { holdMinutes: 10, defaultSlotLengthMinutes: 20, showPatientAvatars: true },
+        installedDaysAgo: 330,
+        updatedDaysAgo: 15,
+      },
+    },
+  ];
+}
+
 export function organizationPlans(scale: Scale): OrganizationPlan[] {
   const large = scale === "large";
-  return [
+  const plans: OrganizationPlan[] = [
     {
       id: ORG_A_ID,
       name: "Riverside Health Partners",
@@ -153,4 +253,5 @@ export function organizationPlans(scale: Scale): OrganizationPlan[] {
       },
     },
   ];
+  return large ? [...plans, ...largeScaleOnlyPlans()] : plans;
 }

@@ -4,6 +4,7 @@ import { daysBetween } from "../../contract/time/zoned-time.ts";
 import type { ClinicClient } from "../clinic/clinic-client.ts";
 import type { AppEnv } from "../http/app-env.ts";
 import { badRequest } from "../http/app-error.ts";
+import { sharedJson } from "../http/shared-json-body.ts";
 import { parseQuery } from "../http/validate.ts";
 
 // GET /api/availability: templates, instances and meta for a window of the
@@ -21,6 +22,6 @@ export function registerAvailabilityRoutes(api: Hono<AppEnv>, clinic: ClinicClie
   api.get("/availability", async (c) => {
     const query = parseQuery(c, availabilityQuery);
     checkAvailabilityWindow(query.startDate, query.endDate);
-    return c.json(await clinic.request("GET /v3/schedule/availability-templates", { organizationId: c.get("session").organizationId, query }));
+    return sharedJson(c, await clinic.request("GET /v3/schedule/availability-templates", { organizationId: c.get("session").organizationId, query }));
   });
 }

@@ -22,6 +22,7 @@ import { holdIdKey } from "../clinic/id-forms.ts";
 import { UpstreamError } from "../clinic/upstream-error.ts";
 import type { AppEnv } from "../http/app-env.ts";
 import { AppError, badRequest } from "../http/app-error.ts";
+import { sharedJson } from "../http/shared-json-body.ts";
 import { parseJsonBody, parseQuery } from "../http/validate.ts";
 import { heldSlotOf, slotHoldRecord } from "../schedule/held-slots.ts";
 import { pickAlternatives } from "../schedule/slot-alternatives.ts";
@@ -118,7 +119,7 @@ export function registerScheduleRoutes(api: Hono<AppEnv>, { clinic, holds, audit
     const query = parseQuery(c, slotSearchQuery);
     checkWindow(query.startDate, query.endDate);
     const data = await clinic.request("GET /v2/schedule/slots", { organizationId: c.get("session").organizationId, query });
-    return c.json(data);
+    return sharedJson(c, data);
   });
 
   api.post("/slots/check", async (c) => {

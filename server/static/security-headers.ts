@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from "hono";
+import { setResponseHeader } from "../http/set-response-header.ts";
 
 // DESIGN.md: CSP with frame-ancestors limited to the configured host origins,
 // no inline script, images from the service's avatar host; Referrer-Policy;
@@ -25,10 +26,10 @@ export function securityHeaders(options: { allowedHostOrigins: readonly string[]
   const isTls = options.publicUrl.startsWith("https://");
   return async (c, next) => {
     await next();
-    if (isTls) c.header("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
-    c.header("Content-Security-Policy", csp);
-    c.header("Referrer-Policy", "strict-origin-when-cross-origin");
-    c.header("X-Content-Type-Options", "nosniff");
-    c.header("Cross-Origin-Opener-Policy", "same-origin");
+    if (isTls) setResponseHeader(c, "Strict-Transport-Security", "max-age=31536000; includeSubDomains");
+    setResponseHeader(c, "Content-Security-Policy", csp);
+    setResponseHeader(c, "Referrer-Policy", "strict-origin-when-cross-origin");
+    setResponseHeader(c, "X-Content-Type-Options", "nosniff");
+    setResponseHeader(c, "Cross-Origin-Opener-Policy", "same-origin");
   };
 }
