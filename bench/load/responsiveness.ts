@@ -31,7 +31,7 @@ export class Responsiveness {
         }
       }),
     );
-    let emulatorMs: number | null = null;
+    let emulatorMs: number | null;
     try {
       const started = performance.now();
       await (await fetch(`${this.emulatorUrl}/_sandbox/clock`, { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) })).text();
