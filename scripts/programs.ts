@@ -25,7 +25,7 @@ export const BUILD_DIR = RUNNING_COMPILED ? TREE_ROOT : join(TREE_ROOT, "build")
  * whose live heap was under 60 MB. These keep the heap near what is live,
  * with room above for every in-memory cache full (docs/operations.md).
  */
-export const BFF_NODE_FLAGS: readonly string[] = ["--optimize-for-size", "--max-old-space-size=128"];
+export const BFF_NODE_FLAGS: readonly string[] = ["--optimize-for-size", "--max-old-space-size=256"];
 
 /** The arguments of `node` that run `program` in `mode`. */
 export function programArgs(program: Program, mode: RunMode, buildDir = BUILD_DIR): string[] {
