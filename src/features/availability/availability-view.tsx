@@ -250,7 +250,8 @@ export function AvailabilityView() {
             <p data-testid="availability-load-freshness" className="text-slate-700">
               Bookings {freshnessText(loadQuery.data.meta, display, nowMs)}; holds not counted
             </p>
-          ) : loadQuery.isError ? (
+          ) : loadQuery.isError && data && !availability.isError ? (
+            // Only beside a drawn week: when the week itself failed, its own error says what to do.
             <p data-testid="availability-load-error" className="text-slate-700">
               Bookings could not be read, so the bands show no fill: {loadQuery.error.message}{" "}
               <button type="button" onClick={() => void loadQuery.refetch()} className="font-medium text-brand-800 underline underline-offset-2">
