@@ -20,7 +20,7 @@ export const BUILD_DIR = RUNNING_COMPILED ? TREE_ROOT : join(TREE_ROOT, "build")
 
 /**
  * How the compiled BFF is run (docs/deploy.md "Memory"). V8 sizes its heap
- * limit from the machine (about 2 GB here) and, with memory to spare, lets
+ * limit from the machine (about 4 GB on the 2-core test machine) and, with memory to spare, lets
  * the heap grow far past what is live: 330 MB RSS after 100,000 requests
  * whose live heap was under 60 MB. These keep the heap near what is live,
  * with room above for every in-memory cache full (docs/operations.md).
