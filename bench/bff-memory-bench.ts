@@ -3,12 +3,12 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import pg from "pg";
 import { freePort } from "../scripts/free-port.ts";
 import { programArgs } from "../scripts/programs.ts";
 import { waitUntilHealthy } from "../scripts/wait-until-healthy.ts";
 import { round } from "./measure.ts";
 import { stopChild } from "./stop-child.ts";
+import { dropSchema } from "./drop-schema.ts";
 
 // The compiled BFF process's memory alone (as deployed: `node` running
 // build/server/index.js with the flags `npm start` gives it, no emulator in
@@ -236,16 +236,6 @@ async function measureBff(engine: Engine, soakSeconds: number): Promise<Record<s
   } finally {
     // The restart reopens this data directory: the BFF must have closed it.
     for (const child of children) await stopChild(child);
-  }
-}
-
-async function dropSchema(databaseUrl: string, schema: string): Promise<void> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-  } finally {
-    await client.end();
   }
 }
 

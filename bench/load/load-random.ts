@@ -1,17 +1,13 @@
 // The load bench's pseudo-random numbers and pacing: deterministic
-// (mulberry32), so two runs issue the same load.
+// (the emulator seed's mulberry32), so two runs issue the same load.
+
+import { createRandom } from "../../emulator/seed/random.ts";
 
 export type Range = readonly [number, number];
 
 export function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const generator = createRandom(seed);
+  return () => generator.next();
 }
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, ms)));

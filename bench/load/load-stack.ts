@@ -3,11 +3,11 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import pg from "pg";
 import { freePort } from "../../scripts/free-port.ts";
 import { programArgs, REPO_ROOT } from "../../scripts/programs.ts";
 import { waitUntilHealthy } from "../../scripts/wait-until-healthy.ts";
 import { stopChild } from "../stop-child.ts";
+import { dropSchema } from "../drop-schema.ts";
 
 // The processes the load bench measures, compiled (`npm run build`) and run
 // under plain node as in production (docs/deploy.md "What runs"): the
@@ -68,16 +68,6 @@ function startProgram(program: "server" | "emulator", env: NodeJS.ProcessEnv, no
     });
   }
   return { child, output: () => output, warnings: () => warnings };
-}
-
-async function dropSchema(databaseUrl: string, schema: string): Promise<void> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-  } finally {
-    await client.end();
-  }
 }
 
 export async function startLoadStack(options: LoadStackOptions): Promise<LoadStack> {

@@ -5,7 +5,8 @@ import { formatLocalDay, type TimeDisplay } from "../../lib/time-format.ts";
 import { useTimeDisplay } from "../../lib/use-time-display.tsx";
 import { ClockChangeIcon } from "../../components/ui/icons.tsx";
 import { buildAgenda, type AgendaStack } from "./agenda-model.ts";
-import { bandAccessibleName, bandSpanText, clockShiftText, dayLengthText, legendKey } from "./availability-text.ts";
+import { bandSpanText, clockShiftText, dayLengthText, legendKey } from "./availability-text.ts";
+import { bandButtonLabel, bandDataAttributes } from "./band-button.ts";
 import { BandDetails, type TemplateInfo } from "./band-details.tsx";
 import type { BandGrid } from "./band-navigation.ts";
 import { useBandFocus } from "./use-band-focus.ts";
@@ -47,27 +48,16 @@ function BandChip({ band, load, info, legendIndex, display, isTabStop, register,
   const look = bandLook(legendIndex, band.isInactive);
   const key = legendKey(legendIndex);
   const endsNextDay = localDateOf(band.endMs, display.zone) > band.date;
-  const wallMinutes = wallMinutesFrom(band.date, band.endMs, display.zone) - wallMinutesFrom(band.date, band.startMs, display.zone);
-  const label = bandAccessibleName(
-    { providerName: info.providerName, templateName: info.name, date: band.date, startMs: band.startMs, endMs: band.endMs, capacity: band.instance.concurrency, isInactive: band.isInactive, wallMinutes, endsNextDay, isFromService: band.isFromService },
-    display,
-  );
+  const label = bandButtonLabel(band, info, display, bandLoad);
   return (
     <Popover.Root open={isOpen} onOpenChange={setOpen}>
       <Popover.Trigger asChild>
         <button
           type="button"
           ref={(element) => register(band.key, element)}
-          data-testid="availability-band"
-          data-template-id={band.instance.templateId}
-          data-starts-at={band.instance.startsAt}
-          data-ends-at={band.instance.endsAt}
-          data-band-key={band.key}
-          data-inactive={band.isInactive ? "true" : undefined}
-          data-taken={bandLoad?.taken}
-          data-capacity={bandLoad?.capacity}
+          {...bandDataAttributes(band, bandLoad)}
           tabIndex={isTabStop ? 0 : -1}
-          aria-label={bandLoad ? `${label}, ${loadText(bandLoad)}` : label}
+          aria-label={label}
           style={look.style}
           onFocus={() => onFocusBand(band.key)}
           className="block w-full min-w-0 rounded border-l-4 border-y border-r px-1 py-0.5 text-left text-[11px] leading-tight focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-slate-900"

@@ -3,13 +3,14 @@ import { memo, useId, useMemo, useRef, useState, type CSSProperties } from "reac
 import { localDateOf } from "../../../contract/time/zoned-time.ts";
 import { formatLocalDay, formatTime, formatWallTime, type TimeDisplay } from "../../lib/time-format.ts";
 import { useTimeDisplay } from "../../lib/use-time-display.tsx";
-import { bandAccessibleName, bandSpanText, clockShiftText, dayLengthText, legendKey, overlapText } from "./availability-text.ts";
+import { bandSpanText, clockShiftText, dayLengthText, legendKey, overlapText } from "./availability-text.ts";
 import type { DaySegment, OverlapSpan } from "./band-layout.ts";
 import { BandDetails, type TemplateInfo } from "./band-details.tsx";
 import type { BandGrid } from "./band-navigation.ts";
 import { useBandFocus } from "./use-band-focus.ts";
 import { bandLook } from "./band-style.ts";
-import { loadText, type LoadIndex } from "./band-load.tsx";
+import type { LoadIndex } from "./band-load.tsx";
+import { bandButtonLabel, bandDataAttributes } from "./band-button.ts";
 import type { BandLoad } from "../../../contract/app-api/availability-load.ts";
 import type { Band, GridModel } from "./week-model.ts";
 import { wallMinutesFrom, type WeekDay, type WeekWindow } from "./week-window.ts";
@@ -81,11 +82,7 @@ const BandItem = memo(function BandItem({ band, bandLoad, segment, info, legendI
   const realMinutes = (band.endMs - band.startMs) / 60_000;
   const wallMinutes = wallMinutesFrom(band.date, band.endMs, zone) - wallMinutesFrom(band.date, band.startMs, zone);
   const isClockChanged = Math.round(realMinutes) !== Math.round(wallMinutes);
-  const name = bandAccessibleName(
-    { providerName: info.providerName, templateName: info.name, date: band.date, startMs: band.startMs, endMs: band.endMs, capacity: band.instance.concurrency, isInactive: band.isInactive, wallMinutes, endsNextDay, isFromService: band.isFromService },
-    display,
-  );
-  const label = bandLoad ? `${name}, ${loadText(bandLoad)}` : name;
+  const label = bandButtonLabel(band, info, display, bandLoad);
   const later = (open: boolean, ms: number) => {
     window.clearTimeout(timer.current);
     timer.current = window.setTimeout(() => setOpen(open), ms);
@@ -113,14 +110,7 @@ const BandItem = memo(function BandItem({ band, bandLoad, segment, info, legendI
           <button
             type="button"
             ref={(element) => register(band.key, element)}
-            data-testid="availability-band"
-            data-template-id={band.instance.templateId}
-            data-starts-at={band.instance.startsAt}
-            data-ends-at={band.instance.endsAt}
-            data-band-key={band.key}
-            data-inactive={band.isInactive ? "true" : undefined}
-            data-taken={bandLoad?.taken}
-            data-capacity={bandLoad?.capacity}
+            {...bandDataAttributes(band, bandLoad)}
             tabIndex={isTabStop ? 0 : -1}
             aria-label={label}
             aria-describedby={isOpen ? contentId : undefined}
