@@ -83,6 +83,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     clock,
     dispatcher,
     syncIntervalSeconds: settings.syncIntervalSeconds,
+    staggerSyncs: scale === "large",
     generate: options.generate ?? ((now) => generateWorld({ seed, now, scale, avatarBaseUrl: `${settings.publicUrl}/_sandbox/avatars` })),
   });
   const faults = new FaultRegistry();

@@ -55,4 +55,15 @@ describe("the large world's organizations", () => {
       expect(providers.providers.length).toBe(100);
     }
   }, 60_000);
+
+  it("syncs each organization's mirror at its own moment, spread over one interval (the default world syncs all at once)", () => {
+    const syncedAt = (emulator: TestEmulator) => [ORG_A_ID, ORG_B_ID, ORG_D_ID, ORG_E_ID, ORG_F_ID].map((id) => emulator.emulator.state.org(id)?.mirror.syncedAt ?? Number.NaN);
+    const large = syncedAt(test);
+    const intervalMs = test.emulator.settings.syncIntervalSeconds * 1000;
+    expect(new Set(large).size).toBe(large.length);
+    expect(Math.max(...large) - Math.min(...large)).toBeLessThan(intervalMs);
+    const defaults = createTestEmulator();
+    const defaultSyncs = [ORG_A_ID, ORG_B_ID].map((id) => defaults.emulator.state.org(id)?.mirror.syncedAt);
+    expect(new Set(defaultSyncs).size).toBe(1);
+  });
 });

@@ -50,6 +50,13 @@ export interface ServiceStateOptions {
   dispatcher: WebhookDispatcher;
   generate: (now: number) => SeededWorld;
   syncIntervalSeconds: number;
+  /**
+   * Each organization's mirror synced at its own moment, spread evenly over
+   * one interval, as a real service syncs its tenants; default false (all at
+   * the seed's instant, which the tests' pinned clocks rely on). Without it,
+   * every organization's cached schedule reads expire in the same second.
+   */
+  staggerSyncs?: boolean;
 }
 
 export class ServiceState {
@@ -81,11 +88,14 @@ export class ServiceState {
   private load(): void {
     const world = this.options.generate(this.generatedAt);
     this.orgs = new Map();
-    for (const ehr of world.organizations) {
+    const installed = world.organizations.filter((ehr) => world.installations.some((installation) => installation.organizationId === ehr.id));
+    const intervalMs = this.options.syncIntervalSeconds * 1000;
+    installed.forEach((ehr, index) => {
       const seeded = world.installations.find((installation) => installation.organizationId === ehr.id);
-      if (!seeded) continue;
-      this.orgs.set(ehr.id, { ehr, mirror: mirrorOf(ehr, this.generatedAt), installation: { ...seeded }, holds: new Map(), tasks: [] });
-    }
+      if (!seeded) return;
+      const syncedAt = this.options.staggerSyncs === true ? this.generatedAt - Math.floor((index * intervalMs) / installed.length) : this.generatedAt;
+      this.orgs.set(ehr.id, { ehr, mirror: mirrorOf(ehr, syncedAt), installation: { ...seeded }, holds: new Map(), tasks: [] });
+    });
   }
 
   org(organizationId: string): OrgState | undefined {

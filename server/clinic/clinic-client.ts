@@ -232,6 +232,11 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
 
   /** The call with its retries; no cache, no coalescing. */
   async function execute<R extends ClinicApiRoute>(prepared: PreparedRequest & { route: R }, refund: () => void): Promise<ClinicData<R>> {
+    return (await executeSized(prepared, refund)).data;
+  }
+
+  /** `execute`, with the answer's size (for the cache's bound). */
+  async function executeSized<R extends ClinicApiRoute>(prepared: PreparedRequest & { route: R }, refund: () => void): Promise<{ data: ClinicData<R>; size: number }> {
     let reachedService = false;
     try {
       return await executeWithRetries(prepared, () => {
@@ -243,13 +248,13 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
     }
   }
 
-  async function executeWithRetries<R extends ClinicApiRoute>(prepared: PreparedRequest & { route: R }, onSend: () => void): Promise<ClinicData<R>> {
+  async function executeWithRetries<R extends ClinicApiRoute>(prepared: PreparedRequest & { route: R }, onSend: () => void): Promise<{ data: ClinicData<R>; size: number }> {
     const isRead = prepared.method === "GET";
     let readRetries = 0;
     let rateLimitRetries = 0;
     for (;;) {
       const outcome = await attempt(prepared, onSend);
-      if (outcome.kind === "ok") return outcome.data;
+      if (outcome.kind === "ok") return { data: outcome.data, size: outcome.size };
       const log = { route: prepared.route, organizationId: prepared.organizationId };
       if (outcome.kind === "rate_limited") {
         const waitMs = outcome.retryAfterMs ?? DEFAULT_RETRY_AFTER_MS;
@@ -278,10 +283,11 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
 
   async function read<R extends ClinicApiRoute>(prepared: PreparedRequest & { route: R }, generation: number, refund: () => void): Promise<ClinicData<R>> {
     const requestStartedAt = now();
-    const data = deepFreeze(await execute(prepared, refund));
+    const answer = await executeSized(prepared, refund);
+    const data = deepFreeze(answer.data);
     const organization = prepared.organizationId ?? "-";
     const expiresAt = cacheExpiry({ route: prepared.route, data, strong: prepared.strong, requestStartedAt, now: now(), pickerTtlMs, cacheUntil: prepared.cacheUntil });
-    if (expiresAt !== null) cache.set(organization, prepared.key, prepared.route, data, expiresAt, generation);
+    if (expiresAt !== null) cache.set(organization, prepared.key, prepared.route, data, expiresAt, generation, answer.size);
     return data;
   }
 

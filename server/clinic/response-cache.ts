@@ -90,13 +90,17 @@ export class ResponseCache {
     return this.generations.get(organization) ?? 0;
   }
 
-  /** Stores unless the organization's cache was invalidated since `generation` was read, or the answer alone is over the organization's bound. */
-  set(organization: string, key: string, route: string, value: unknown, expiresAt: number, generation: number): void {
+  /**
+   * Stores unless the organization's cache was invalidated since `generation`
+   * was read, or the answer alone is over the organization's bound. `weight`
+   * is the answer's JSON length when the caller knows it (the body it was
+   * parsed from); else the value is serialized to measure it.
+   */
+  set(organization: string, key: string, route: string, value: unknown, expiresAt: number, generation: number, weight = weightOf(value)): void {
     if (generation !== this.generation(organization) || expiresAt <= this.options.now()) return;
     let holding = this.byOrganization.get(organization);
     const previous = holding?.entries.get(key);
     if (holding && previous) this.remove(organization, holding, key, previous);
-    const weight = weightOf(value);
     if (weight > this.maxWeightPerOrganization) return;
     holding = this.byOrganization.get(organization);
     if (!holding) {
