@@ -49,6 +49,12 @@ export const bandLoad = z.object({
   taken: z.int().check(z.nonnegative()),
   /** `capacity − taken`. Past positions count too: the fill of a past band says how full it was. */
   remaining: z.int().check(z.nonnegative()),
+  /**
+   * Free places at positions that had not started when the answer was
+   * computed (`meta.computedAt`): what can still be booked. `remaining` for a
+   * band wholly ahead, 0 for one wholly past.
+   */
+  open: z.int().check(z.nonnegative()),
   /** Bookings attributed to this band, wholly or in part (a booking spanning two bands is counted in each, for its own part). */
   bookings: z.int().check(z.nonnegative()),
 });
@@ -65,6 +71,8 @@ export const providerDayLoad = z.object({
   capacity: z.int().check(z.nonnegative()),
   taken: z.int().check(z.nonnegative()),
   remaining: z.int().check(z.nonnegative()),
+  /** The sum of the bands' `open`. */
+  open: z.int().check(z.nonnegative()),
   /** Distinct bookings attributed to that day's bands. */
   bookings: z.int().check(z.nonnegative()),
   /** Bookings starting that day that fall on no slot position of any band (booked outside availability): in no band's `taken`. */

@@ -13,6 +13,7 @@ import {
 } from "../../contract/app-api/availability-load.ts";
 import { appErrorBody } from "../../contract/app-api/errors.ts";
 import { isSameId } from "../../contract/ids.ts";
+import { addDays } from "../../contract/time/zoned-time.ts";
 import { ORG_A_ID } from "../../emulator/world/identities.ts";
 import { createStore } from "../store/create-store.ts";
 import type { Store } from "../store/store.ts";
@@ -81,11 +82,13 @@ function freePosition(load: AvailabilityLoadResponse): { band: BandLoad; startsA
     for (let index = 0; index < band.positions; index += 1) {
       const startMs = Date.parse(band.startsAt) + index * intervalMs;
       const endMs = startMs + intervalMs;
+      // A place still to come: the EHR books ahead, and it counts in the band's `open` too.
+      if (startMs < harness.now()) continue;
       const touched = busy.some((appointment) => isSameId(appointment.providerId, band.providerId) && Date.parse(appointment.scheduledStartDate) < endMs && startMs < Date.parse(appointment.scheduledEndDate));
       if (!touched) return { band, startsAt: new Date(startMs).toISOString(), endsAt: new Date(endMs).toISOString() };
     }
   }
-  throw new Error("the pinned seed has no free position in a band without overlap next week");
+  throw new Error("the pinned seed has no free position ahead in a band without overlap next week");
 }
 
 function dayOf(load: AvailabilityLoadResponse, band: BandLoad) {
@@ -108,6 +111,8 @@ describe("GET /api/availability/load", () => {
       expect(band.positions).toBe(Math.floor((Date.parse(band.endsAt) - Date.parse(band.startsAt)) / (band.slotIntervalMinutes * 60_000)));
       expect(band.capacity).toBe(band.concurrency * band.positions);
       expect(band.taken + band.remaining).toBe(band.capacity);
+      // Next week is wholly ahead of the pinned clock: all that remains is still open.
+      expect(band.open).toBe(band.remaining);
     }
     // The seeded clinic is busy next week.
     expect(load.bands.reduce((sum, band) => sum + band.taken, 0)).toBeGreaterThan(0);
@@ -115,6 +120,7 @@ describe("GET /api/availability/load", () => {
       const bands = load.bands.filter((band) => band.providerId === day.providerId && band.date === day.date);
       expect(day.capacity).toBe(bands.reduce((sum, band) => sum + band.capacity, 0));
       expect(day.taken).toBe(bands.reduce((sum, band) => sum + band.taken, 0));
+      expect(day.open).toBe(bands.reduce((sum, band) => sum + band.open, 0));
       expect(day.date >= NEXT_WEEK.startDate && day.date <= NEXT_WEEK.endDate).toBe(true);
     }
 
@@ -155,6 +161,30 @@ describe("GET /api/availability/load", () => {
     expect(after[1]).toBeGreaterThan(before[1] ?? 0);
   });
 
+  it("counts as open only the free places still to come: none of a band already over, the later part of one under way", async () => {
+    const computedAt = harness.now();
+    const thisWeek = { startDate: addDays(NEXT_WEEK.startDate, -7), endDate: addDays(NEXT_WEEK.endDate, -7) };
+    const load = await readLoad(thisWeek);
+    const over = load.bands.filter((band) => Date.parse(band.endsAt) <= computedAt);
+    const underWay = load.bands.filter((band) => Date.parse(band.startsAt) < computedAt && computedAt < Date.parse(band.endsAt));
+    const ahead = load.bands.filter((band) => Date.parse(band.startsAt) >= computedAt);
+    expect(over.length).toBeGreaterThan(0);
+    expect(underWay.length).toBeGreaterThan(0);
+    expect(ahead.length).toBeGreaterThan(0);
+    for (const band of over) expect(band.open).toBe(0);
+    for (const band of ahead) expect(band.open).toBe(band.remaining);
+    for (const band of underWay) {
+      const intervalMs = band.slotIntervalMinutes * 60_000;
+      const positionsAhead = band.positions - Math.ceil((computedAt - Date.parse(band.startsAt)) / intervalMs);
+      expect(band.open).toBeLessThanOrEqual(Math.min(band.remaining, positionsAhead * band.concurrency));
+    }
+    expect(underWay.some((band) => band.open < band.remaining)).toBe(true);
+    for (const day of load.days) {
+      const bands = load.bands.filter((band) => band.providerId === day.providerId && band.date === day.date);
+      expect(day.open).toBe(bands.reduce((sum, band) => sum + band.open, 0));
+    }
+  });
+
   it("shows one more place taken after an EHR booking reaches the BFF as appointment.created, and one fewer after its cancellation", async () => {
     const before = await readLoad();
     const { band, startsAt, endsAt } = freePosition(before);
@@ -172,7 +202,7 @@ describe("GET /api/availability/load", () => {
     // The event dropped the cached appointment pages: they were read again.
     expect(upstreamCalls("/v1/appointments")).toBeGreaterThan(pagesBefore);
     const bookedBand = after.bands.find((candidate) => sameBand(candidate, band));
-    expect(bookedBand).toEqual({ ...band, taken: band.taken + 1, remaining: band.remaining - 1, bookings: band.bookings + 1 });
+    expect(bookedBand).toEqual({ ...band, taken: band.taken + 1, remaining: band.remaining - 1, open: band.open - 1, bookings: band.bookings + 1 });
     expect(dayOf(after, band)).toMatchObject({ taken: (dayOf(before, band)?.taken ?? 0) + 1, capacity: dayOf(before, band)?.capacity });
 
     const cancelled = await harness.emulator.sandbox("PATCH", `/ehr/${ORG_A_ID}/appointments/${appointmentId}`, { status: "cancelled" });

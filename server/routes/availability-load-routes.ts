@@ -85,8 +85,9 @@ export function registerAvailabilityLoadRoutes(api: Hono<AppEnv>, { clinic, now 
     const { organizationId } = c.get("session");
     const availability = await clinic.request("GET /v3/schedule/availability-templates", { organizationId, query });
     const appointments = await readAppointments(clinic, organizationId, availability, query);
-    const load = computeBookedLoad({ templates: availability.templates, instances: availability.instances, appointments, window: query });
-    const body: AvailabilityLoadResponse = { ...load, meta: { ...availability.meta, computedAt: new Date(now()).toISOString(), takenFrom: "appointments" } };
+    const computedAt = now();
+    const load = computeBookedLoad({ templates: availability.templates, instances: availability.instances, appointments, window: query, now: computedAt });
+    const body: AvailabilityLoadResponse = { ...load, meta: { ...availability.meta, computedAt: new Date(computedAt).toISOString(), takenFrom: "appointments" } };
     return c.json(body);
   });
 }

@@ -57,14 +57,37 @@ function booking(date: string, from: string, to: string, options: { zone?: strin
   };
 }
 
-function load(templates: AvailabilityTemplate[], appointments: LoadAppointment[], window: { startDate: string; endDate: string }) {
-  const input: BookedLoadInput = { templates, instances: templates.flatMap((each) => expandTemplate(each, window)), appointments, window };
+/** Well before every window here, unless a test says when it is: every position is ahead. */
+const LONG_BEFORE = Date.parse("2026-01-01T00:00:00Z");
+
+function load(templates: AvailabilityTemplate[], appointments: LoadAppointment[], window: { startDate: string; endDate: string }, now = LONG_BEFORE) {
+  const input: BookedLoadInput = { templates, instances: templates.flatMap((each) => expandTemplate(each, window)), appointments, window, now };
   return computeBookedLoad(input);
 }
 
 const oneDay = (date: string) => ({ startDate: date, endDate: date });
 const figures = (band: { positions: number; capacity: number; taken: number; remaining: number; bookings: number } | undefined) =>
   band && { positions: band.positions, capacity: band.capacity, taken: band.taken, remaining: band.remaining, bookings: band.bookings };
+
+describe("what is still open", () => {
+  const at = (date: string, time: string) => localToInstant(date, time, "America/New_York");
+
+  it("is every free place for a band ahead, the free places at positions not yet started for one under way, none for one past", () => {
+    const morning = template({ concurrency: 2 });
+    const appointments = [booking("2026-11-18", "09:00", "09:30"), booking("2026-11-18", "11:00", "11:15")];
+    const ahead = load([morning], appointments, oneDay("2026-11-18"), at("2026-11-18", "08:00"));
+    expect(ahead.bands[0]).toMatchObject({ taken: 3, remaining: 21, open: 21 });
+    // 10:05: positions from 10:15 on are ahead (7 of them, 14 places), one of them taken once.
+    const underWay = load([morning], appointments, oneDay("2026-11-18"), at("2026-11-18", "10:05"));
+    expect(underWay.bands[0]).toMatchObject({ taken: 3, remaining: 21, open: 13 });
+    // A position starting at the very instant is still ahead.
+    expect(load([morning], appointments, oneDay("2026-11-18"), at("2026-11-18", "11:45")).bands[0]).toMatchObject({ open: 2 });
+    const past = load([morning], appointments, oneDay("2026-11-18"), at("2026-11-18", "12:00"));
+    expect(past.bands[0]).toMatchObject({ taken: 3, remaining: 21, open: 0 });
+    expect(past.days[0]).toMatchObject({ remaining: 21, open: 0 });
+    expect(underWay.days[0]).toMatchObject({ open: 13 });
+  });
+});
 
 describe("one band", () => {
   it("has concurrency × positions places; a 30-minute booking takes a place at each of the two 15-minute positions it covers", () => {
@@ -137,7 +160,7 @@ describe("overlapping templates of one provider", () => {
     const { bands, days } = load([morning, walkIn], [booking("2026-11-18", "10:00", "10:30")], oneDay("2026-11-18"));
     expect(figures(byTemplate(bands, morning.id))).toEqual({ positions: 12, capacity: 12, taken: 2, remaining: 10, bookings: 1 });
     expect(figures(byTemplate(bands, walkIn.id))).toEqual({ positions: 4, capacity: 4, taken: 0, remaining: 4, bookings: 0 });
-    expect(days).toEqual([{ providerId: DR_OKAFOR, date: "2026-11-18", capacity: 16, taken: 2, remaining: 14, bookings: 1, outsideBands: 0 }]);
+    expect(days).toEqual([{ providerId: DR_OKAFOR, date: "2026-11-18", capacity: 16, taken: 2, remaining: 14, open: 14, bookings: 1, outsideBands: 0 }]);
   });
 
   it("places the next booking at the same time in the band that still has room", () => {
@@ -189,7 +212,7 @@ describe("real time", () => {
     const { bands, days } = load([night], [booking("2026-11-21", "01:00", "01:30")], { startDate: "2026-11-20", endDate: "2026-11-20" });
     expect(bands.map((band) => [band.date, band.startsAt, band.endsAt])).toEqual([["2026-11-20", "2026-11-20T22:00:00-05:00", "2026-11-21T02:00:00-05:00"]]);
     expect(figures(bands[0])).toEqual({ positions: 8, capacity: 8, taken: 1, remaining: 7, bookings: 1 });
-    expect(days).toEqual([{ providerId: DR_OKAFOR, date: "2026-11-20", capacity: 8, taken: 1, remaining: 7, bookings: 1, outsideBands: 0 }]);
+    expect(days).toEqual([{ providerId: DR_OKAFOR, date: "2026-11-20", capacity: 8, taken: 1, remaining: 7, open: 7, bookings: 1, outsideBands: 0 }]);
   });
 
   it("America/New_York: 01:00-04:00 has 4 half-hour positions on 2026-03-08 (2 real hours) and 8 on 2026-11-01, the repeated 01:30 twice", () => {
@@ -253,16 +276,16 @@ describe("the week and its days", () => {
       [DR_LINDQVIST, "2026-11-18"],
     ]);
     expect(days).toEqual([
-      { providerId: DR_OKAFOR, date: "2026-11-16", capacity: 4, taken: 0, remaining: 4, bookings: 0, outsideBands: 0 },
-      { providerId: DR_OKAFOR, date: "2026-11-18", capacity: 4, taken: 2, remaining: 2, bookings: 1, outsideBands: 1 },
-      { providerId: DR_OKAFOR, date: "2026-11-20", capacity: 0, taken: 0, remaining: 0, bookings: 0, outsideBands: 1 },
-      { providerId: DR_LINDQVIST, date: "2026-11-18", capacity: 8, taken: 1, remaining: 7, bookings: 1, outsideBands: 0 },
+      { providerId: DR_OKAFOR, date: "2026-11-16", capacity: 4, taken: 0, remaining: 4, open: 4, bookings: 0, outsideBands: 0 },
+      { providerId: DR_OKAFOR, date: "2026-11-18", capacity: 4, taken: 2, remaining: 2, open: 2, bookings: 1, outsideBands: 1 },
+      { providerId: DR_OKAFOR, date: "2026-11-20", capacity: 0, taken: 0, remaining: 0, open: 0, bookings: 0, outsideBands: 1 },
+      { providerId: DR_LINDQVIST, date: "2026-11-18", capacity: 8, taken: 1, remaining: 7, open: 7, bookings: 1, outsideBands: 0 },
     ]);
   });
 
   it("skips an instance whose template the read did not list: there is no interval to count by", () => {
     const morning = template({});
     const instances = expandTemplate(morning, oneDay("2026-11-18"));
-    expect(computeBookedLoad({ templates: [], instances, appointments: [], window: oneDay("2026-11-18") })).toEqual({ bands: [], days: [] });
+    expect(computeBookedLoad({ templates: [], instances, appointments: [], window: oneDay("2026-11-18"), now: LONG_BEFORE })).toEqual({ bands: [], days: [] });
   });
 });

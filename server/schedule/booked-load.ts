@@ -40,6 +40,8 @@ export interface BookedLoadInput {
   appointments: readonly LoadAppointment[];
   /** The local dates asked for, inclusive: a booking outside every band is counted only on these. */
   window: { startDate: string; endDate: string };
+  /** The instant the load is computed at: a position starting before it is past, and its free places are not `open`. */
+  now: number;
 }
 
 export interface BookedLoad {
@@ -98,6 +100,7 @@ function bandOf(instance: AvailabilityInstance, template: BookedLoadInput["templ
       capacity: concurrency * positions,
       taken: 0,
       remaining: 0,
+      open: 0,
       bookings: 0,
     },
     zone: template.timezone,
@@ -173,6 +176,14 @@ function placeBooking(booking: Booking, bands: readonly Band[]): boolean {
   return placed;
 }
 
+/** Free places at the band's positions starting at or after `now`. */
+function openPlaces(band: Band, now: number): number {
+  const firstAhead = Math.max(0, Math.ceil((now - band.startMs) / band.intervalMs));
+  let open = 0;
+  for (let index = firstAhead; index < band.row.positions; index += 1) open += Math.max(0, band.row.concurrency - (band.onPosition[index] ?? 0));
+  return open;
+}
+
 export function computeBookedLoad(input: BookedLoadInput): BookedLoad {
   const templates = new Map(input.templates.map((template) => [template.id, template]));
   const groups = new Map<string, Band[]>();
@@ -217,7 +228,7 @@ export function computeBookedLoad(input: BookedLoadInput): BookedLoad {
     const dayOf = (providerId: string, date: string) => {
       const existing = perDate.get(date);
       if (existing) return existing;
-      const created = { providerId, date, capacity: 0, taken: 0, remaining: 0, bookings: 0, outsideBands: 0, ids: new Set<string>() };
+      const created = { providerId, date, capacity: 0, taken: 0, remaining: 0, open: 0, bookings: 0, outsideBands: 0, ids: new Set<string>() };
       perDate.set(date, created);
       return created;
     };
@@ -225,11 +236,13 @@ export function computeBookedLoad(input: BookedLoadInput): BookedLoad {
       const { row } = band;
       row.taken = band.onPosition.reduce((sum, count) => sum + Math.min(count, row.concurrency), 0);
       row.remaining = row.capacity - row.taken;
+      row.open = openPlaces(band, input.now);
       row.bookings = band.bookingIds.size;
       bandRows.push(row);
       const day = dayOf(row.providerId, row.date);
       day.capacity += row.capacity;
       day.taken += row.taken;
+      day.open += row.open;
       for (const id of band.bookingIds) day.ids.add(id);
     }
     const providerId = bands[0]?.row.providerId ?? "";

@@ -27,8 +27,19 @@ export function loadText(load: { taken: number; capacity: number }): string {
   return load.capacity === 0 ? "no places" : `${load.taken} of ${load.capacity} taken`;
 }
 
+/**
+ * What is left: "9 left" for a band wholly ahead; where some positions have
+ * passed, only the places still to come ("4 left from now", "none left from
+ * now"): a past position's free place cannot be booked.
+ */
+export function leftText(load: { capacity: number; remaining: number; open: number }): string {
+  if (load.capacity === 0) return "";
+  if (load.open === load.remaining) return `${load.remaining} left`;
+  return load.open === 0 ? "none left from now" : `${load.open} left from now`;
+}
+
 /** A thin bar filled in proportion to the places taken, with the numbers in words beside or under it. */
-export function LoadFill({ load, className = "" }: { load: { taken: number; capacity: number; remaining: number }; className?: string }) {
+export function LoadFill({ load, className = "" }: { load: { taken: number; capacity: number; remaining: number; open: number }; className?: string }) {
   const share = load.capacity === 0 ? 0 : Math.min(1, load.taken / load.capacity);
   return (
     <span data-testid="availability-load" data-taken={load.taken} data-capacity={load.capacity} className={`block ${className}`}>
@@ -37,7 +48,7 @@ export function LoadFill({ load, className = "" }: { load: { taken: number; capa
       </span>
       <span className="block tabular-nums">
         {loadText(load)}
-        {load.capacity > 0 ? `, ${load.remaining} left` : ""}
+        {load.capacity > 0 ? `, ${leftText(load)}` : ""}
       </span>
     </span>
   );
