@@ -184,7 +184,7 @@ test("a provider's next bookable band is one click away from any week", async ({
   await expect(app.locator(`[data-testid="availability-band"][data-starts-at="${startsAt}"]`).first()).toBeVisible();
 });
 
-test("the whole facility as lanes: one row per provider, a provider's overlapping templates stacked with their summed capacity, every band as wide as its label, arrow keys between bands", async ({ page }) => {
+test("the whole facility as lanes: one row per provider on a time axis, a provider's overlapping templates stacked with their summed capacity, several providers at the same hours in their own rows, every band as wide as its label, arrow keys between bands", async ({ page }) => {
   const app = await openAvailability(page, ORG_A);
   await app.getByTestId("availability-view-facility").check({ force: true });
   const lanes = app.getByTestId("availability-lanes");
@@ -197,6 +197,23 @@ test("the whole facility as lanes: one row per provider, a provider's overlappin
   const stack = app.getByTestId("availability-lane-stack").first();
   await expect(stack.getByTestId("availability-lane-peak")).toHaveText(/^up to \d+ at once$/);
   expect(await stack.getByTestId("availability-band").count()).toBeGreaterThan(1);
+  // A time axis under each day's heading; each cell draws its provider's bands on it, so several
+  // providers' templates at the same hours sit in their own rows, one above the other, never squeezed.
+  await expect(lanes.getByTestId("availability-lane-axis")).toHaveCount(7);
+  const sharedHours = await rows.evaluateAll((elements) => {
+    const barsOf = (row: Element, day: number) =>
+      [...(row.querySelectorAll("td")[day]?.querySelectorAll('[data-testid="availability-lane-bar"]') ?? [])].map((bar) => {
+        const style = (bar as HTMLElement).style;
+        return [parseFloat(style.left), parseFloat(style.left) + parseFloat(style.width)] as const;
+      });
+    let pairs = 0;
+    for (let day = 0; day < 7; day += 1) {
+      const perRow = elements.map((row) => barsOf(row, day));
+      perRow.forEach((bars, index) => perRow.slice(index + 1).forEach((others) => (pairs += bars.some(([from, to]) => others.some(([otherFrom, otherTo]) => from < otherTo && otherFrom < to)) ? 1 : 0)));
+    }
+    return pairs;
+  });
+  expect(sharedHours).toBeGreaterThan(0);
   // No band narrower than its label: nothing is cut off.
   const clipped = await lanes.getByTestId("availability-band").evaluateAll((bands) => bands.filter((band) => band.scrollWidth > band.clientWidth + 1).length);
   expect(clipped).toBe(0);

@@ -304,7 +304,7 @@ export function AvailabilityView() {
                     </span>
                   </h2>
                   {hasBands && layout === "week" && grid.providerKey === null ? (
-                    <FacilityLanes grid={grid} week={week} today={today} infoOf={templateInfo.ofBand} providerName={providerName} load={load} />
+                    <FacilityLanes grid={grid} week={week} today={today} infoOf={templateInfo.ofBand} providerName={providerName} load={load} hours={hoursOf.get(grid.key) ?? DEFAULT_HOURS} />
                   ) : hasBands ? (
                     <WeekGrid grid={grid} load={load} week={layout === "day" && dayWindow ? dayWindow : week} hours={hoursOf.get(grid.key) ?? DEFAULT_HOURS} today={today} showsProvider={grid.providerKey === null} infoOf={templateInfo.ofBand} label={`${title}, ${layout === "day" ? formatLocalDay(filters.day, display.locale, { style: "short", year: true }) : `week of ${formatLocalDay(week.startDate, display.locale, { style: "short", weekday: false, year: true })}`}, ${zoneAbbreviation(week.days[0]?.startMs ?? nowMs, zone)}`} />
                   ) : (

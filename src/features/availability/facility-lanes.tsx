@@ -1,7 +1,7 @@
 import { Popover } from "radix-ui";
 import { memo, useCallback, useMemo, useState, type ReactNode } from "react";
 import { localDateOf } from "../../../contract/time/zoned-time.ts";
-import { formatLocalDay, type TimeDisplay } from "../../lib/time-format.ts";
+import { formatLocalDay, formatWallTime, type TimeDisplay } from "../../lib/time-format.ts";
 import { useTimeDisplay } from "../../lib/use-time-display.tsx";
 import { ClockChangeIcon } from "../../components/ui/icons.tsx";
 import { buildAgenda, type AgendaStack } from "./agenda-model.ts";
@@ -19,7 +19,9 @@ import type { Band, GridModel } from "./week-model.ts";
 // day, and in each cell the provider's bands of that day in time order. A
 // provider's overlapping templates are one stack with the most bookable at
 // once written on it; every band is as wide as its cell, so its label always
-// fits. Bands are buttons (one tab stop for the table, arrow keys move as in
+// fits. Under each day's heading a time axis spans the hours shown (noon ticked), and each
+// cell draws its stacks on a track against that axis, so when providers are
+// bookable can be compared down a column at a glance. Bands are buttons (one tab stop for the table, arrow keys move as in
 // the week grid: band-navigation.ts) whose details open in a popover.
 
 export interface FacilityLanesProps {
@@ -29,6 +31,45 @@ export interface FacilityLanesProps {
   infoOf: (band: Band) => TemplateInfo;
   providerName: (providerKey: string) => string;
   load: LoadIndex;
+  /** The wall-clock hours the time axis spans (those of the week grid). */
+  hours: { fromHour: number; toHour: number };
+}
+
+/** Where a span of wall minutes lies on the axis of `hours`, in percent of its width. */
+function axisSpan(fromMinute: number, toMinute: number, hours: FacilityLanesProps["hours"]): { left: number; width: number } {
+  const start = hours.fromHour * 60;
+  const length = (hours.toHour - hours.fromHour) * 60;
+  const clamp = (minute: number) => Math.min(Math.max(minute - start, 0), length);
+  const left = (clamp(fromMinute) / length) * 100;
+  return { left, width: Math.max(0, (clamp(toMinute) / length) * 100 - left) };
+}
+
+/** Noon, when within the hours shown: a tick on the axis and on every track, to tell mornings from afternoons. */
+const noonOf = (hours: FacilityLanesProps["hours"]) => (hours.fromHour < 12 && hours.toHour > 12 ? axisSpan(720, 720, hours).left : null);
+
+/** The hours shown, as a scale under a day's heading: the first and last hour at its ends, noon ticked. */
+function TimeAxis({ hours, locale }: { hours: FacilityLanesProps["hours"]; locale: string }) {
+  const noon = noonOf(hours);
+  return (
+    <span aria-hidden="true" data-testid="availability-lane-axis" className="relative mt-1 flex h-3.5 justify-between whitespace-nowrap border-t border-slate-400 pt-0.5 text-[10px] font-normal leading-none text-slate-600 tabular-nums">
+      {noon === null ? null : <span className="absolute -top-1 h-1.5 border-l border-slate-500" style={{ left: `${noon}%` }} />}
+      <span>{formatWallTime(hours.fromHour * 60, locale)}</span>
+      <span>{formatWallTime(hours.toHour * 60, locale)}</span>
+    </span>
+  );
+}
+
+/** The cell's stacks on the axis: a track with a bar where each stack lies, darker where more can be booked at once. */
+function LaneTrack({ stacks, date, week, hours }: { stacks: readonly AgendaStack[]; date: string; week: WeekWindow; hours: FacilityLanesProps["hours"] }) {
+  return (
+    <span aria-hidden="true" data-testid="availability-lane-track" className="relative mb-1 block h-2 rounded-sm bg-slate-100 ring-1 ring-slate-300">
+      {noonOf(hours) === null ? null : <span className="absolute inset-y-0 border-l border-dashed border-slate-400" style={{ left: `${noonOf(hours)}%` }} />}
+      {stacks.map((stack) => {
+        const { left, width } = axisSpan(wallMinutesFrom(date, stack.startMs, week.zone), wallMinutesFrom(date, stack.endMs, week.zone), hours);
+        return <span key={stack.key} data-testid="availability-lane-bar" className={`absolute inset-y-0 rounded-sm ${stack.bands.length > 1 ? "bg-slate-800" : "bg-slate-500"}`} style={{ left: `${left}%`, width: `${width}%` }} />;
+      })}
+    </span>
+  );
 }
 
 interface BandChipProps {
@@ -108,7 +149,7 @@ function StackCell({ stack, display, children }: { stack: AgendaStack; display: 
   );
 }
 
-export const FacilityLanes = memo(function FacilityLanes({ grid, week, today, infoOf, providerName, load }: FacilityLanesProps) {
+export const FacilityLanes = memo(function FacilityLanes({ grid, week, today, infoOf, providerName, load, hours }: FacilityLanesProps) {
   const display = useTimeDisplay(week.zone);
   const { locale } = display;
   const days = useMemo(() => buildAgenda(grid.bands, week, providerName), [grid.bands, week, providerName]);
@@ -141,8 +182,11 @@ export const FacilityLanes = memo(function FacilityLanes({ grid, week, today, in
         </colgroup>
         <thead>
           <tr>
-            <th scope="col" className="sticky left-0 z-10 border-b border-slate-200 bg-white px-2 py-1.5 text-xs font-medium text-slate-600">
+            <th scope="col" className="sticky left-0 z-10 border-b border-slate-200 bg-white px-2 py-1.5 align-bottom text-xs font-medium text-slate-600">
               Provider
+              <span className="block font-normal">
+                Bars: {formatWallTime(hours.fromHour * 60, locale)}–{formatWallTime(hours.toHour * 60, locale)}, local time
+              </span>
             </th>
             {week.days.map((day) => {
               const length = dayLengthText(day.lengthMinutes);
@@ -157,6 +201,7 @@ export const FacilityLanes = memo(function FacilityLanes({ grid, week, today, in
                       <span className="sr-only">. {clockShiftText(day.clockShift, locale)}</span>
                     </span>
                   ) : null}
+                  <TimeAxis hours={hours} locale={locale} />
                 </th>
               );
             })}
@@ -181,6 +226,9 @@ export const FacilityLanes = memo(function FacilityLanes({ grid, week, today, in
                     {stacks.length === 0 ? (
                       <span className="sr-only">not bookable</span>
                     ) : (
+                      <LaneTrack stacks={stacks} date={day.date} week={week} hours={hours} />
+                    )}
+                    {stacks.length === 0 ? null : (
                       <ul className="space-y-1">
                         {stacks.map((stack) => (
                           <StackCell key={stack.key} stack={stack} display={display}>

@@ -15,6 +15,7 @@ import { Skeleton } from "../../components/ui/skeleton.tsx";
 import { useBridge } from "../../bridge/bridge-provider.tsx";
 import { useHolds } from "../holds/holds-provider.tsx";
 import { PatientAppointments } from "./patient-appointments.tsx";
+import { heldSlotsMissingFromList } from "./held-in-list.ts";
 import { countSlots, earliestSlot, groupSlotsByDay, groupSlotsByTime, slotKey, type GroupedSlot, type SlotOrder, type SlotRow } from "./group-slots.ts";
 import { rememberSlotSearch } from "./last-slot-search.ts";
 import { freedEarlierSlots, type FreedSlot } from "./freed-slots.ts";
@@ -77,13 +78,18 @@ export function SlotsView() {
   // Times of day and weekdays narrow the list the search answered (the service has no such filter).
   const { startsFrom, startsBefore, days: weekdayParam } = params;
   const timeFilter = useMemo(() => timeFilterOf({ startsFrom, startsBefore, days: weekdayParam }), [startsFrom, startsBefore, weekdayParam]);
+  // Selecting: one strong check, then a hold that joins the user's holds (holds-provider.tsx).
+  const { canHold, holds, select, selection, activity, flow } = useHolds();
+  const listedSearch = shownFilters ?? filters;
   const listedSlots = useMemo(() => {
     if (!slots.data) return [];
     const listReadAtMs = Date.parse(slots.data.meta.sourceSyncedAt);
-    return slots.data.slots.filter(
+    // The user's own holds stay on the list they came from, marked Held (held-in-list.ts).
+    const withHeld = [...slots.data.slots, ...heldSlotsMissingFromList(holds, slots.data.slots, listedSearch, zoneOf)];
+    return withHeld.filter(
       (slot) => !((seenGone.get(slotKey(slot)) ?? -Infinity) >= listReadAtMs) && matchesTimeFilter(Date.parse(slot.startsAt), zoneOf(slot.facilityId), timeFilter),
     );
-  }, [slots.data, seenGone, zoneOf, timeFilter]);
+  }, [slots.data, seenGone, zoneOf, timeFilter, holds, listedSearch]);
   const order: SlotOrder = params.order === "time" ? "time" : "provider";
   const days = useMemo(
     () =>
@@ -95,8 +101,6 @@ export function SlotsView() {
   const slotCount = useMemo(() => countSlots(days), [days]);
   const isMultiFacility = (shownFilters?.facilityIds?.length ?? filters?.facilityIds?.length ?? 1) > 1;
 
-  // Selecting: one strong check, then a hold that joins the user's holds (holds-provider.tsx).
-  const { canHold, holds, select, selection, activity, flow } = useHolds();
   const [isRoleNoticeShown, setRoleNoticeShown] = useState(false);
   const selectionParams = useRef<SelectionParams | null>(null);
   const source = shownFilters ?? filters;

@@ -1,0 +1,56 @@
+import { describe, expect, it } from "vitest";
+import type { HeldSlot, SlotSearchQuery } from "../../../contract/app-api/slots.ts";
+import type { Slot } from "../../../contract/clinic-api/schedule.ts";
+import { heldSlotsMissingFromList } from "./held-in-list.ts";
+
+const PROVIDER = "prv_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
+const OTHER_PROVIDER = "prv_bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb";
+const FACILITY = "fac_11111111111111111111111111111111";
+const FACILITY_RAW = "11111111-1111-1111-1111-111111111111";
+const OTHER_FACILITY = "fac_22222222222222222222222222222222";
+const TYPE = "atp_dddddddddddddddddddddddddddddddd";
+const zoneOf = () => "America/New_York";
+
+function held(overrides: Partial<HeldSlot> = {}, slot: Partial<HeldSlot["slot"]> = {}): HeldSlot {
+  return {
+    id: "hold-1",
+    slot: { providerId: PROVIDER, facilityId: FACILITY, startsAt: "2026-12-01T08:00:00-05:00", endsAt: "2026-12-01T08:30:00-05:00", ...slot },
+    appointmentTypeId: TYPE,
+    slotLengthMinutes: 30,
+    isNewPatient: false,
+    patientId: null,
+    expiresAt: "2026-12-01T13:10:00.000Z",
+    heldAt: "2026-12-01T13:00:00.000Z",
+    ...overrides,
+  };
+}
+
+const search: SlotSearchQuery = { appointmentTypeId: TYPE, facilityIds: [FACILITY_RAW], startDate: "2026-11-30", endDate: "2026-12-13", isNewPatient: false };
+const listedSlot = (startsAt: string): Slot => ({ providerId: PROVIDER, facilityId: FACILITY, startsAt, endsAt: startsAt, remainingCapacity: 1, templateIds: [] });
+
+describe("the user's held slots on the list they were held from", () => {
+  it("puts back a held slot the list read after the hold no longer has, with no place left", () => {
+    expect(heldSlotsMissingFromList([held()], [listedSlot("2026-12-01T08:40:00-05:00")], search, zoneOf)).toEqual([
+      { providerId: PROVIDER, facilityId: FACILITY, startsAt: "2026-12-01T08:00:00-05:00", endsAt: "2026-12-01T08:30:00-05:00", remainingCapacity: 0, templateIds: [] },
+    ]);
+  });
+
+  it("adds nothing when the list still has it (the same instant in another offset form too)", () => {
+    expect(heldSlotsMissingFromList([held()], [listedSlot("2026-12-01T13:00:00Z")], search, zoneOf)).toEqual([]);
+  });
+
+  it("leaves out holds this search could not have listed", () => {
+    const others = [
+      held({ appointmentTypeId: "atp_eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee" }),
+      held({ isNewPatient: true }),
+      held({}, { facilityId: OTHER_FACILITY }),
+      held({}, { startsAt: "2026-12-14T08:00:00-05:00" }),
+      // 23:30 on the 29th in New York is the 30th in UTC: the facility's date decides.
+      held({}, { startsAt: "2026-11-29T23:30:00-05:00" }),
+    ];
+    expect(heldSlotsMissingFromList(others, [], search, zoneOf)).toEqual([]);
+    expect(heldSlotsMissingFromList([held()], [], { ...search, slotLengthMinutes: 20 }, zoneOf)).toEqual([]);
+    expect(heldSlotsMissingFromList([held()], [], { ...search, providerIds: [OTHER_PROVIDER] }, zoneOf)).toEqual([]);
+    expect(heldSlotsMissingFromList([held()], [], null, zoneOf)).toEqual([]);
+  });
+});

@@ -1,0 +1,30 @@
+import type { HeldSlot, SlotSearchQuery } from "../../../contract/app-api/slots.ts";
+import type { Slot } from "../../../contract/clinic-api/schedule.ts";
+import { isSameId } from "../../../contract/ids.ts";
+import { localDateOf } from "../../../contract/time/zoned-time.ts";
+import { slotKey } from "./group-slots.ts";
+
+// A slot the user holds stays on the list it was held from, marked Held: the
+// service subtracts active holds from its slots (seed 001 "Schedule"), so the
+// list read again after the hold no longer has it when it had one place left,
+// and the user's own hold would vanish from under them. Only holds that this
+// search could have listed come back: the same appointment type, new-patient
+// flag and length, a searched facility and provider, a date in the window.
+
+/** The user's holds that `search` would list but `listed` lacks, as slots with no place left (they are held). */
+export function heldSlotsMissingFromList(holds: readonly HeldSlot[], listed: readonly Slot[], search: SlotSearchQuery | null, zoneOf: (facilityId: string) => string): Slot[] {
+  if (!search || holds.length === 0) return [];
+  const present = new Set(listed.map(slotKey));
+  return holds
+    .filter((held) => {
+      if (present.has(slotKey(held.slot))) return false;
+      if (!isSameId(held.appointmentTypeId, search.appointmentTypeId)) return false;
+      if (held.isNewPatient !== (search.isNewPatient ?? false)) return false;
+      if (search.slotLengthMinutes !== undefined && held.slotLengthMinutes !== search.slotLengthMinutes) return false;
+      if (search.facilityIds && search.facilityIds.length > 0 && !search.facilityIds.some((id) => isSameId(id, held.slot.facilityId))) return false;
+      if (search.providerIds && search.providerIds.length > 0 && !search.providerIds.some((id) => isSameId(id, held.slot.providerId))) return false;
+      const date = localDateOf(Date.parse(held.slot.startsAt), zoneOf(held.slot.facilityId));
+      return date >= search.startDate && date <= search.endDate;
+    })
+    .map((held) => ({ ...held.slot, remainingCapacity: 0, templateIds: [] }));
+}
