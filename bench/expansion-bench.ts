@@ -1,13 +1,30 @@
 // Availability expansion budget (DESIGN.md "Performance budgets"): 1,000
 // templates over 6 weeks in at most 50 ms in Node, at least 20x faster than
-// naive `between()` in the same run.
+// naive `between()` in the same run, and exact.
+//
+// Our expansion memoises parsed recurrences by their text (the template's
+// zone, `recurrence.until` and `rrule`), while the naive side parses every
+// rule on every call. So it is timed twice: warm (the same templates every
+// run, parsed once during warm-up) and cold (every run a fresh copy of each
+// template whose `rrule` carries an `X-` property naming the run, which the
+// parser ignores, so no run finds a parsed recurrence in the cache).
+//
+// Exact: before timing, the fixture of contract/recurrence/independent-fixture/
+// (instances computed by python-dateutil and zoneinfo, none of our code) is
+// expanded cold and warm and must match instance by instance; after timing,
+// every instance of the cold, warm and naive runs must be equal, not only
+// their count (the bench's times of day avoid DST gaps and folds, where
+// date-fns-tz differs: DESIGN.md "Two traps, measured").
 
+import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { formatInTimeZone, fromZonedTime } from "date-fns-tz";
 import * as rruleModule from "rrule";
 import type { AvailabilityInstance, AvailabilityTemplate } from "../contract/clinic-api/schedule.ts";
 import { expandTemplate, type ExpansionWindow } from "../contract/recurrence/expand-template.ts";
+import { parseIndependentFixture } from "../contract/recurrence/independent-fixture/fixture.ts";
 import { addDays, formatLocalDate, parseLocalDate } from "../contract/time/zoned-time.ts";
+import { createRandom } from "../emulator/seed/random.ts";
 import { measure, percentile, round } from "./measure.ts";
 
 const TEMPLATE_COUNT = 1000;
@@ -36,18 +53,6 @@ function loadRRuleStr(): RRuleStr {
 
 const rrulestr = loadRRuleStr();
 
-/** mulberry32: a small deterministic PRNG, so every run measures the same templates. */
-function createRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
 function hex32(random: () => number): string {
   let text = "";
   for (let i = 0; i < 32; i += 1) text += Math.floor(random() * 16).toString(16);
@@ -59,7 +64,9 @@ function pad2(value: number): string {
 }
 
 export function buildBenchTemplates(count = TEMPLATE_COUNT): AvailabilityTemplate[] {
-  const random = createRandom(20_260_302);
+  // The emulator seed's PRNG (mulberry32), so every run measures the same templates.
+  const generator = createRandom(20_260_302);
+  const random = () => generator.next();
   const windowStart = parseLocalDate(WINDOW.startDate);
   const templates: AvailabilityTemplate[] = [];
   for (let index = 0; index < count; index += 1) {
@@ -122,29 +129,109 @@ export function expandTemplateNaively(template: AvailabilityTemplate, window: Ex
   });
 }
 
-export async function runExpansionBench(): Promise<Record<string, unknown>> {
-  const templates = buildBenchTemplates();
+/** A copy of each template whose `rrule` text no earlier run has used: the parse cache misses it. */
+function freshCopies(templates: readonly AvailabilityTemplate[], run: number): AvailabilityTemplate[] {
+  return templates.map((template) => ({ ...template, recurrence: { ...template.recurrence, rrule: `${template.recurrence.rrule}\nX-TANDEM-BENCH-RUN:${run}` } }));
+}
+
+type Expand = (template: AvailabilityTemplate, window: ExpansionWindow) => AvailabilityInstance[];
+
+/** Every instance of the templates, for the exactness checks (outside the timed runs). */
+function expandAll(templates: readonly AvailabilityTemplate[], expand: Expand): AvailabilityInstance[] {
+  const instances: AvailabilityInstance[] = [];
+  for (const template of templates) instances.push(...expand(template, WINDOW));
+  return instances;
+}
+
+/** What a timed run does: expand every template and count, keeping nothing alive between templates. */
+function countAll(templates: readonly AvailabilityTemplate[], expand: Expand): number {
+  let count = 0;
+  for (const template of templates) count += expand(template, WINDOW).length;
+  return count;
+}
+
+const line = (instance: AvailabilityInstance) => `${instance.templateId} ${instance.startsAt} → ${instance.endsAt} x${instance.concurrency} ${instance.providerId} ${instance.facilityId}`;
+
+/** Throws at the first instance where `actual` and `expected` differ, naming both. */
+function requireSame(what: string, actual: readonly AvailabilityInstance[], expected: readonly AvailabilityInstance[]): void {
+  const length = Math.max(actual.length, expected.length);
+  for (let index = 0; index < length; index += 1) {
+    const ours = actual[index];
+    const theirs = expected[index];
+    const oursLine = ours === undefined ? "(none)" : line(ours);
+    const theirsLine = theirs === undefined ? "(none)" : line(theirs);
+    if (oursLine !== theirsLine) throw new Error(`${what}: instance ${index} differs\n  ours:     ${oursLine}\n  expected: ${theirsLine}`);
+  }
+}
+
+/** Our expansion, cold and warm, against every instance of the independent fixture. */
+function checkIndependentFixture(): { templates: number; windows: number; instances: number } {
+  const fixture = parseIndependentFixture(readFileSync(new URL("../contract/recurrence/independent-fixture/instances.json", import.meta.url), "utf8"));
+  let windows = 0;
   let instances = 0;
-  const expandAll = (expand: (template: AvailabilityTemplate, window: ExpansionWindow) => AvailabilityInstance[]) => () => {
-    instances = 0;
-    for (const template of templates) instances += expand(template, WINDOW).length;
-  };
-  const fast = await measure(expandAll(expandTemplate), MEASURED_RUNS, WARM_UP_RUNS);
-  const fastInstances = instances;
-  const naive = await measure(expandAll(expandTemplateNaively), NAIVE_MEASURED_RUNS, 1);
-  if (instances !== fastInstances) throw new Error(`naive expansion found ${instances} instances, ours ${fastInstances}`);
-  const medianMs = percentile(fast, 50);
+  for (const [index, { name, template, windows: fixtureWindows }] of fixture.cases.entries()) {
+    // Cold on its first window: a recurrence text no run has parsed.
+    const [cold = template] = freshCopies([template], -1 - index);
+    for (const window of fixtureWindows) {
+      const range = { startDate: window.startDate, endDate: window.endDate };
+      requireSame(`independent fixture, "${name}" ${range.startDate}..${range.endDate}, cold`, expandTemplate(cold, range), window.instances);
+      requireSame(`independent fixture, "${name}" ${range.startDate}..${range.endDate}, warm`, expandTemplate(template, range), window.instances);
+      windows += 1;
+      instances += window.instances.length;
+    }
+  }
+  return { templates: fixture.cases.length, windows, instances };
+}
+
+export async function runExpansionBench(): Promise<Record<string, unknown>> {
+  const exactAgainstIndependentFixture = checkIndependentFixture();
+  const templates = buildBenchTemplates();
+
+  let warmCount = 0;
+  const warm = await measure(() => {
+    warmCount = countAll(templates, expandTemplate);
+  }, MEASURED_RUNS, WARM_UP_RUNS);
+
+  // Built before timing: building the copies' strings is not what is measured.
+  const coldSets = Array.from({ length: WARM_UP_RUNS + MEASURED_RUNS + 1 }, (_, run) => freshCopies(templates, run));
+  let coldRun = 0;
+  let coldCount = 0;
+  const cold = await measure(() => {
+    coldCount = countAll(coldSets[coldRun] ?? [], expandTemplate);
+    coldRun += 1;
+  }, MEASURED_RUNS, WARM_UP_RUNS);
+
+  let naiveInstances: AvailabilityInstance[] = [];
+  const naive = await measure(() => {
+    naiveInstances = expandAll(templates, expandTemplateNaively);
+  }, NAIVE_MEASURED_RUNS, 1);
+
+  // Untimed: every instance, not only the counts.
+  const warmInstances = expandAll(templates, expandTemplate);
+  const coldInstances = expandAll(coldSets[coldRun] ?? [], expandTemplate);
+  if (warmCount !== warmInstances.length || coldCount !== coldInstances.length) throw new Error(`timed runs counted ${warmCount} (warm) and ${coldCount} (cold) instances, the checked runs ${warmInstances.length} and ${coldInstances.length}`);
+  requireSame("bench templates, cold against warm", coldInstances, warmInstances);
+  requireSame("bench templates, naive against ours", naiveInstances, warmInstances);
+
+  const warmMedianMs = percentile(warm, 50);
+  const coldMedianMs = percentile(cold, 50);
   const naiveMedianMs = percentile(naive, 50);
   return {
     bench: "expansion",
     templates: TEMPLATE_COUNT,
     weeks: WEEKS,
-    instances: fastInstances,
-    medianMs: round(medianMs),
+    instances: warmInstances.length,
+    warmMedianMs: round(warmMedianMs),
+    warmP95Ms: round(percentile(warm, 95)),
+    coldMedianMs: round(coldMedianMs),
+    coldP95Ms: round(percentile(cold, 95)),
     naiveMedianMs: round(naiveMedianMs, 1),
-    speedup: round(naiveMedianMs / medianMs, 1),
+    warmSpeedup: round(naiveMedianMs / warmMedianMs, 1),
+    coldSpeedup: round(naiveMedianMs / coldMedianMs, 1),
     budgetMs: 50,
     minSpeedup: 20,
+    exactAgainstNaive: warmInstances.length,
+    exactAgainstIndependentFixture,
   };
 }
 

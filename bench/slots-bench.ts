@@ -11,6 +11,8 @@ import { addDays, localDateOf, weekdayOf } from "../contract/time/zoned-time.ts"
 import { createEmulator, type Emulator } from "../emulator/app.ts";
 import { freePort } from "../scripts/free-port.ts";
 import { waitUntilHealthy } from "../scripts/wait-until-healthy.ts";
+// The emulator seed's mulberry32, so two runs issue the same load.
+import { random } from "./load/load-random.ts";
 import { percentile, round } from "./measure.ts";
 
 // The slot finder's budgets (DESIGN.md "Performance budgets"):
@@ -192,18 +194,6 @@ function queryString(query: SlotQuery): string {
   const params = new URLSearchParams({ appointmentTypeId: query.appointmentTypeId, facilityIds: query.facilityIds.join(","), startDate: query.startDate, endDate: query.endDate, isNewPatient: String(query.isNewPatient) });
   if (query.providerIds?.length) params.set("providerIds", query.providerIds.join(","));
   return params.toString();
-}
-
-/** Deterministic pseudo-random numbers (mulberry32), so two runs issue the same load. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 // ---------------------------------------------- 1. click to rendered list

@@ -4,9 +4,19 @@ import { createTestEmulator, TEST_NOW } from "../../../emulator/test-support/emu
 import { ORG_A_ID, ORG_B_ID } from "../../../emulator/world/identities.ts";
 import { expandTemplate } from "./expand-template.ts";
 
-// Issue 6: the service's instances (the emulator) equal this module's for
-// every seeded template over 8 weeks, and over 8 weeks around each
-// organization's next DST change.
+// Wiring, not correctness. The emulator computes its `instances` with the
+// same contract/recurrence/expand-template.ts the SPA uses (DESIGN.md: one
+// expansion in contract/ that the emulator, the BFF and the SPA share;
+// docs/decisions/0002-own-rule-evaluator.md), so agreement here cannot show
+// that the expansion is right. It shows that the emulator's
+// availability-templates route (DESIGN.md's assumed contract: `startDate` and
+// `endDate` inclusive, the facility's local dates; seed 001 "Schedule": the
+// instances are the occurrences inside the window) hands every seeded
+// template and window to that module and returns what it gives, over 8 weeks
+// and over 8 weeks around each organization's next DST change. Correctness is
+// checked against instances none of our code produced:
+// contract/recurrence/independent-fixture/, and through the view's runtime
+// comparison in compare-instances.independent.test.ts.
 
 const test = createTestEmulator();
 const key = (instance: { templateId: string; startsAt: string; endsAt: string; concurrency: number }) => `${instance.templateId}|${instance.startsAt}|${instance.endsAt}|${instance.concurrency}`;
@@ -27,7 +37,7 @@ async function expectAgreement(organizationId: string, window: { startDate: stri
   return ours.length;
 }
 
-describe("the service's instances agree with the module's", () => {
+describe("the emulator's availability route serves the shared expansion's instances (wiring, not correctness)", () => {
   it.each([ORG_A_ID, ORG_B_ID])("for every template of %s over the next 8 weeks", async (organizationId) => {
     const start = todayIn("UTC", TEST_NOW);
     expect(await expectAgreement(organizationId, { startDate: start, endDate: addDays(start, 55) })).toBeGreaterThan(50);
