@@ -5,7 +5,7 @@ import type { Task } from "../../../../contract/clinic-api/note.ts";
 import { ApiError } from "../../../api/bff-client.ts";
 import type { PickerOption } from "../../../components/ui/multi-select-picker.tsx";
 import { isEhrFailure, noteConflictOf } from "../../../api/note-queries.ts";
-import { rawId } from "../../../lib/raw-id.ts";
+import { idKey } from "../../../../contract/ids.ts";
 import { formatDayAndTime, usableZone, type TimeDisplay } from "../../../lib/time-format.ts";
 import { parseNoteInstant } from "../reading/note-format.ts";
 import { personIdKey, providerName, UNNAMED_EHR_USER, UNNAMED_EHR_USER_LABEL, type PeopleDirectory } from "../reading/people.ts";
@@ -35,7 +35,7 @@ function uniqueIds(ids: readonly string[]): string[] {
   const seen = new Set<string>();
   const unique: string[] = [];
   for (const id of ids) {
-    const key = rawId(id);
+    const key = idKey(id);
     if (seen.has(key)) continue;
     seen.add(key);
     unique.push(id);
