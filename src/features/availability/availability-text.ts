@@ -1,7 +1,6 @@
 import type { AvailabilityMeta } from "../../../contract/clinic-api/schedule.ts";
 import { offsetMsAt } from "../../../contract/time/zoned-time.ts";
-import { formatLocalDay, formatRecentTime, formatTime, formatWallTime, zoneNameAt, type TimeDisplay } from "../../lib/time-format.ts";
-import { zoneAbbreviation } from "../../lib/zoned-clock.ts";
+import { formatLocalDay, formatRecentTime, formatTime, formatWallTime, zoneAbbreviation, zoneNameAt, type TimeDisplay } from "../../lib/time-format.ts";
 import { cachedIdKey } from "../../../contract/ids.ts";
 import type { ClockShift } from "./week-window.ts";
 

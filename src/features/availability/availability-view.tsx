@@ -10,9 +10,8 @@ import { useCurrentFacility } from "../../components/shell/current-facility.tsx"
 import { Notice } from "../../components/ui/notice.tsx";
 import { Skeleton } from "../../components/ui/skeleton.tsx";
 import { isolateText } from "../../lib/bidi.ts";
-import { formatDayAndTime, formatLocalDay, type TimeDisplay } from "../../lib/time-format.ts";
+import { formatDayAndTime, formatLocalDay, formatZoneName, zoneAbbreviation, type TimeDisplay } from "../../lib/time-format.ts";
 import { useTimeDisplay, useUserTimeSettings } from "../../lib/use-time-display.tsx";
-import { zoneAbbreviation } from "../../lib/zoned-clock.ts";
 import { useMediaQuery } from "../../lib/use-media-query.ts";
 import { AgendaList } from "./agenda-list.tsx";
 import { FacilityLanes } from "./facility-lanes.tsx";
@@ -193,7 +192,7 @@ export function AvailabilityView() {
   const facilityOptions: FilterOption[] = useMemo(() => facilityList.map((candidate) => ({ value: candidate.id, label: candidate.name })), [facilityList]);
   const inactiveCount = model?.templates.filter((entry) => !entry.template.active).length ?? 0;
   const unreadable = model?.templates.filter((entry) => entry.unreadableReason !== null) ?? [];
-  const zoneText = `${zone.replaceAll("_", " ")} (${zoneAbbreviation(week.days[0]?.startMs ?? nowMs, zone)})`;
+  const zoneText = `${formatZoneName(zone)} (${zoneAbbreviation(week.days[0]?.startMs ?? nowMs, zone)})`;
 
   if (!filters) {
     return (

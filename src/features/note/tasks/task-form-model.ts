@@ -6,7 +6,7 @@ import { ApiError } from "../../../api/bff-client.ts";
 import type { PickerOption } from "../../../components/ui/multi-select-picker.tsx";
 import { isEhrFailure, noteConflictOf } from "../../../api/note-queries.ts";
 import { idKey } from "../../../../contract/ids.ts";
-import { formatDayAndTime, usableZone, type TimeDisplay } from "../../../lib/time-format.ts";
+import { formatDayAndTime, formatNumber, usableZone, type TimeDisplay } from "../../../lib/time-format.ts";
 import { parseNoteInstant } from "../reading/note-format.ts";
 import { personIdKey, providerName, UNNAMED_EHR_USER, UNNAMED_EHR_USER_LABEL, type PeopleDirectory } from "../reading/people.ts";
 
@@ -28,7 +28,7 @@ export type TaskFormErrors = Partial<Record<TaskFormField, string>>;
 /** The order fields appear in the form: focus goes to the first invalid one. */
 export const TASK_FORM_FIELD_ORDER: readonly TaskFormField[] = ["description", "assigneeIds"];
 
-const count = (value: number) => value.toLocaleString("en-GB");
+const count = (value: number) => formatNumber(value);
 
 /** Ids in the order chosen, each provider once (ids compare in either form). */
 function uniqueIds(ids: readonly string[]): string[] {
