@@ -10,7 +10,7 @@ import { Worker, isMainThread, parentPort, workerData } from "node:worker_thread
 import { EMBEDDED_TUNING, type EmbeddedTuning } from "../server/store/embedded-engine.ts";
 import type { MixResult } from "./embedded-store-mix.ts";
 
-// Issue 16 item 3: what the embedded store costs in memory, engine by engine
+// What the embedded store costs in memory, engine by engine
 // and setting by setting (ADR 0019 has the table and the choice). Each variant
 // runs in a fresh Node process (`node --import tsx`, as the BFF runs): open
 // the store (migrations included), then a representative mix of store

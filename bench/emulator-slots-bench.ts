@@ -4,7 +4,7 @@ import { createEmulator } from "../emulator/app.ts";
 import { DATA_KEYS, ORG_A_ID } from "../emulator/world/identities.ts";
 import { measure, percentile, round } from "./measure.ts";
 
-// The emulator's slot search (issue 2 figures): 12 providers x 14 days at the
+// The emulator's slot search: 12 providers x 14 days at the
 // default scale, 200 providers x 14 days at EMULATOR_SCALE=large. Aims:
 // under 20 ms and 200 ms median. In-process (`app.request`), no network.
 

@@ -10,7 +10,7 @@ import { waitUntilHealthy } from "../scripts/wait-until-healthy.ts";
 import { percentile, round } from "./measure.ts";
 import { stopChild } from "./stop-child.ts";
 
-// Issue 15 item 1: one organization hammering the service while another
+// ADR 0017 (a fair share per organization): one organization hammering the service while another
 // organization's users do their ordinary work. The emulator and one BFF run
 // as their own processes with production settings (the key's 1000 requests
 // per 60 s, UPSTREAM_USER_LIMIT 200 per user), the load in this process.

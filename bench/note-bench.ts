@@ -4,7 +4,7 @@ import { startSandboxServers } from "../e2e/support/sandbox-servers.ts";
 import { percentile, round } from "./measure.ts";
 import { CHROMIUM_ARGS, ORG_ID, json, largestNote } from "./sandbox-notes.ts";
 
-// Issue 7 figures, against the emulator with zero latency:
+// The note view's figures, against the emulator with zero latency:
 // - the largest seeded note (by the size of its JSON): time to render in
 //   Chromium through the host page, median of 10: from the host page's load
 //   to the note drawn with its sections; and from a click on "Note" (coming

@@ -5,7 +5,7 @@ import { startSandboxServers } from "../e2e/support/sandbox-servers.ts";
 import { percentile, round } from "./measure.ts";
 import { CHROMIUM_ARGS, ORG_ID, json, largestNote, upstreamHeaders } from "./sandbox-notes.ts";
 
-// Issue 14 figure "open a previously seen note to what-changed drawn", against
+// The figure "open a previously seen note to what-changed drawn" (ADR 0016), against
 // the emulator with zero latency, on the largest unsigned seeded note: the
 // physician has seen the note, another client of the service changes its
 // sticky note, and the physician opens the note again through the host page.

@@ -3,7 +3,7 @@ import { chromium, type Frame, type Locator } from "@playwright/test";
 import { startSandboxServers } from "../e2e/support/sandbox-servers.ts";
 import { percentile, round } from "./measure.ts";
 
-// Issue 13 figure: the slot finder at EMULATOR_SCALE=large (about 200
+// The slot finder's figure at EMULATOR_SCALE=large (about 200
 // providers) over 14 days, in Chromium through the host page, for the
 // default search (the header's facility, every provider) and then for every
 // facility at once: from the click on Search to the new list painted (the

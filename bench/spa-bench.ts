@@ -6,7 +6,7 @@ import * as z from "zod/mini";
 import { startSandboxServers } from "../e2e/support/sandbox-servers.ts";
 import { percentile, round } from "./measure.ts";
 
-// Issue 4 figures: the SPA's initial JavaScript (gzip) and each lazily loaded
+// DESIGN.md "Performance budgets": the SPA's initial JavaScript (gzip) and each lazily loaded
 // route chunk, from Vite's manifest; and the time from loading the EHR host
 // page to an interactive shell inside its iframe, in Chromium, median of 10.
 

@@ -4,7 +4,7 @@ import { expect, test } from "./support/fixtures.ts";
 import { ORG_A, ORG_B, expectAccessible, openInHost, resetSandbox, saveScreenshot } from "./support/sandbox.ts";
 import { bookInEhr, cancelInEhr, syncOrganization } from "./support/slots.ts";
 
-// Issue 6 through the host page: week navigation, overlaps as summed
+// The availability view through the host page: week navigation, overlaps as summed
 // capacity, a DST week on Lord Howe for org B, the rule in words, keyboard, axe.
 
 async function openAvailability(page: Parameters<typeof openInHost>[0], org: string): Promise<FrameLocator> {

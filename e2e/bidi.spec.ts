@@ -3,7 +3,7 @@ import { expect, test } from "./support/fixtures.ts";
 import { ORG_A, openInHost, resetSandbox, sandbox, saveScreenshot, userWithRole } from "./support/sandbox.ts";
 import { syncOrganization } from "./support/slots.ts";
 
-// Issue 15 item 10: text from the EHR or a user may carry a RIGHT-TO-LEFT
+// Text from the EHR or a user may carry a RIGHT-TO-LEFT
 // OVERRIDE (U+202E). Drawn unisolated, it reverses Tandem's own words after
 // it on the same line. Here a provider's displayed name carries one, and the
 // availability agenda writes "<times> <provider> <how many at once>" on each

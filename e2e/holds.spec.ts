@@ -27,7 +27,7 @@ import {
 } from "./support/slots.ts";
 import { localDateOf, localTimeOf, weekdayOf } from "../contract/time/zoned-time.ts";
 
-// A hold belongs to the front-desk user, not to a view (issue 13 item 2):
+// A hold belongs to the front-desk user, not to a view (ADR 0012):
 // kept by the BFF, listed in a bar under every view, surviving navigation
 // and a reload; a basket of up to three; a change of patient asked about.
 // And the slot finder's own truths: first available in time order and

@@ -3,7 +3,7 @@ import { expect, test } from "./support/fixtures.ts";
 import { noteScene, openNote, readNote } from "./support/notes.ts";
 import { expectAccessible, saveScreenshot } from "./support/sandbox.ts";
 
-// Issue 14, defect 4: "Go to the AI review" jumped to a badge. The service
+// ADR 0008 "The AI review": "Go to the AI review" once jumped to a badge. The service
 // gives only `aiStatus` and `aiIssueCount`: the note says what they mean and
 // what to do (look in the EHR), with no link that promises a list.
 

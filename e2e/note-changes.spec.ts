@@ -3,7 +3,7 @@ import { expect, test } from "./support/fixtures.ts";
 import { editAsSomeoneElse, noteScene, openNote, readNote, type NoteScene } from "./support/notes.ts";
 import { expectAccessible, saveScreenshot } from "./support/sandbox.ts";
 
-// Issue 14, "What changed since you last looked": a physician who opens a
+// What changed since you last looked (ADR 0016): a physician who opens a
 // note they have seen before is told which writable fields changed since,
 // who changed them and what the text was and is. The BFF's store outlives
 // the emulator's reset, so a spec cannot know whether an earlier one opened

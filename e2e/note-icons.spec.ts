@@ -3,7 +3,7 @@ import { expect, test } from "./support/fixtures.ts";
 import { injectFault, noteScene, openNote, returnToTab, signInEhr } from "./support/notes.ts";
 import { ORG_A, expectAccessible, sandbox, saveScreenshot } from "./support/sandbox.ts";
 
-// Issue 14, defect 5: the read-only lock showed as an empty box in Chromium
+// ADR 0008 "Icons": the read-only lock once showed as an empty box in Chromium
 // on Debian (no emoji font). Icons are inline SVG; no text in the note view
 // is a symbol that a machine's fonts may lack.
 

@@ -3,7 +3,7 @@ import { expect, test } from "./support/fixtures.ts";
 import { editAsSomeoneElse, injectFault, noteScene, openNote, type NoteScene } from "./support/notes.ts";
 import { ORG_A, callApp, expectAccessible, saveScreenshot, sandboxUsers } from "./support/sandbox.ts";
 
-// Issue 14, defect 2: "On this note" left out Tasks and Images, at the foot of
+// ADR 0008 "On this note": the navigation once left out Tasks and Images, at the foot of
 // a page some 6,000 px long. Every part of the note is reachable from the
 // navigation and by keyboard: following an entry puts focus there (so Tab
 // goes on from that place), clear of the sticky save bar; the Ready-to-sign

@@ -3,7 +3,7 @@ import { expect, test } from "./support/fixtures.ts";
 import { noteScene, openNote, type NoteScene } from "./support/notes.ts";
 import { saveScreenshot, upstream } from "./support/sandbox.ts";
 
-// Issue 14, defect 3: people and files in the note are named by what the
+// ADR 0013: people and files in the note are named by what the
 // note says about them, never shown as the EHR's numbers. The expectations
 // are read from the service's own copy of the note: a care-team member is
 // named wherever their integration user id is referenced; anyone else is

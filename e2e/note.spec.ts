@@ -3,7 +3,7 @@ import { expect, test } from "./support/fixtures.ts";
 import { clearFaults, editAsSomeoneElse, injectFault, noteScene, openNote, readNote, returnToTab, signInEhr } from "./support/notes.ts";
 import { ORG_A, expectAccessible, recordApiCalls, sandbox, saveScreenshot, sandboxUsers, upstream } from "./support/sandbox.ts";
 
-// Issue 7 through the host page, as a physician meets it: edit, survive an
+// Note editing (ADR 0008) through the host page, as a physician meets it: edit, survive an
 // injected EHR failure and a reload without losing a word, the note signed
 // while editing, someone else's edit, a task with two assignees, an image
 // deleted, the sign-off panel, keyboard and axe. The emulator is reset before

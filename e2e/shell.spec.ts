@@ -2,7 +2,7 @@ import { expect, test } from "./support/fixtures.ts";
 import { ORG_A, ORG_B, ORG_C, appUrl, expectAccessible, openInHost, sandbox, sandboxNotes, saveScreenshot, userWithRole } from "./support/sandbox.ts";
 
 // The shell, the bridge and the host page, in Chromium, inside the
-// cross-site iframe of the EHR host page (issue 4).
+// cross-site iframe of the EHR host page (DESIGN.md "The host bridge").
 
 test("the handshake succeeds and the shell shows the session, the patient and the facility clock", async ({ page }) => {
   const physician = await userWithRole(ORG_A, "Physician");

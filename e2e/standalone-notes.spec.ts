@@ -2,7 +2,7 @@ import { type Page } from "@playwright/test";
 import { expect, test } from "./support/fixtures.ts";
 import { ORG_A, appUrl, callApp, expectAccessibleOn, resetSandbox, sandbox, sandboxNotes, sandboxUsers, saveScreenshot, upstream, type SandboxNote, type SandboxUser } from "./support/sandbox.ts";
 
-// Issue 14, defect 6: signed in outside the EHR, nobody types a note id. A
+// ADR 0015: signed in outside the EHR, nobody types a note id. A
 // link `/note?noteId=` opens the note (through the sign-in when needed); the
 // Note tab lists the notes the clinician opened, newest first, with patient,
 // visit date and status, each a link that opens it again.

@@ -1,7 +1,7 @@
 import { expect, test } from "./support/fixtures.ts";
 import { appUrl, resetSandbox } from "./support/sandbox.ts";
 
-// Issue 15 item 2, in Chromium: after the standalone sign-in the app returns
+// In Chromium: after the standalone sign-in the app returns
 // only to its own routes. A `returnTo` with a tab between slashes once sent
 // the browser to another host ("/\t/host" is "//host" to a browser).
 

@@ -2,7 +2,7 @@ import { type Page } from "@playwright/test";
 import { expect, test } from "./support/fixtures.ts";
 import { appUrl, expectAccessibleOn, resetSandbox, saveScreenshot } from "./support/sandbox.ts";
 
-// Issue 8, standalone mode: Tandem opened at the BFF's own URL (no iframe),
+// Standalone mode (ADR 0010): Tandem opened at the BFF's own URL (no iframe),
 // signed in through the emulator's authorize and consent pages, an
 // organization picked, a slot held; and a denial ending on a clear page.
 

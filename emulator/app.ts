@@ -136,7 +136,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
   for (const domain of domains) domain.registerSandbox?.(domainSandbox);
   app.route("/_sandbox", domainSandbox);
   app.route("/_sandbox", createSandboxRoutes({ state, clock, faults, limiter, dispatcher, signingKey, settings, signingSecrets, onReset: oauth.reset }));
-  app.route("/oauth", oauth.routes);
+  app.route("/", oauth.routes);
   app.route(OAUTH_USERINFO_PATH, oauth.userinfo);
   app.get(OPENID_CONFIGURATION_PATH, (c) => c.json(oauth.discovery, 200, { "Cache-Control": "public, max-age=300" }));
   app.get(JWKS_PATH, async (c) => c.json({ keys: [(await signingKey()).publicJwk] }, 200, { "Cache-Control": "public, max-age=300" }));

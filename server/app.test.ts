@@ -89,7 +89,7 @@ describe("the host-session guarantees on every /api route", () => {
     expect((await harness.api("/api/session", { token })).status).toBe(200);
   });
 
-  it("reads no body before the request is authenticated, and caps bodies per route (issue 15 item 6)", async () => {
+  it("reads no body before the request is authenticated, and caps bodies per route", async () => {
     const chunk = new Uint8Array(64 * 1024).fill(0x20);
     const chunkedBody = () => {
       let pulled = 0;
@@ -206,7 +206,7 @@ describe("serving", () => {
     expect(await json(response, appErrorBody)).toMatchObject({ code: "not_found" });
   });
 
-  it("marks every /api answer no-store, patient data and errors alike (issue 15 item 12)", async () => {
+  it("marks every /api answer no-store, patient data and errors alike", async () => {
     const physician = harness.userWithRole("Physician");
     const note = harness.emulator.emulator.state.org(ORG_A_ID)?.ehr.notes.find((candidate) => candidate.assignedProviders.some((provider) => provider.id === physician));
     const token = await harness.hostToken({ userId: physician, ...(note ? { noteId: note.id, patientId: note.patient.id } : {}) });

@@ -7,7 +7,7 @@ describe("BFF configuration (server/env.ts)", () => {
     expect(config).toMatchObject({ isSandbox: true, port: 8787, clinicApiBaseUrl: "http://127.0.0.1:4010", allowedHostOrigins: ["http://127.0.0.1:4010"], rateLimitScope: "key" });
   });
 
-  it("names the session secret among the secrets the logger scrubs (issue 15 item 12)", () => {
+  it("names the session secret among the secrets the logger scrubs", () => {
     const config = readBffConfig({});
     if (!config.standalone) throw new Error("the sandbox has standalone sign-in");
     expect(secretsOf(config)).toEqual([config.clinicApiKey, ...config.webhookSecrets, config.standalone.sessionSecret]);
@@ -18,7 +18,7 @@ describe("BFF configuration (server/env.ts)", () => {
     expect(readBffConfig({ SANDBOX_CLOCK: "emulator" }).clock).toBe("emulator");
   });
 
-  it("serves no metrics unless METRICS_PORT is set, and then on 127.0.0.1 unless METRICS_HOST says otherwise (issue 16 item 6)", () => {
+  it("serves no metrics unless METRICS_PORT is set, and then on 127.0.0.1 unless METRICS_HOST says otherwise", () => {
     expect(readBffConfig({}).metrics).toBeNull();
     expect(readBffConfig({ METRICS_PORT: "9464" }).metrics).toEqual({ host: "127.0.0.1", port: 9464 });
     expect(readBffConfig({ METRICS_PORT: "9464", METRICS_HOST: "0.0.0.0" }).metrics).toEqual({ host: "0.0.0.0", port: 9464 });
@@ -27,7 +27,7 @@ describe("BFF configuration (server/env.ts)", () => {
     expect(() => readBffConfig({ METRICS_PORT: "metrics" })).toThrow(/METRICS_PORT/);
   });
 
-  it("waits 25 s for the requests in flight on SIGTERM unless told otherwise (issue 16 item 1)", () => {
+  it("waits 25 s for the requests in flight on SIGTERM unless told otherwise (ADR 0018)", () => {
     expect(readBffConfig({}).shutdownGraceSeconds).toBe(25);
     expect(readBffConfig({ SHUTDOWN_GRACE_SECONDS: "10" }).shutdownGraceSeconds).toBe(10);
     expect(() => readBffConfig({ SHUTDOWN_GRACE_SECONDS: "2.5" })).toThrow(/SHUTDOWN_GRACE_SECONDS.*whole number of seconds/);

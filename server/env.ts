@@ -41,18 +41,18 @@ const secretList = z.pipe(
   ),
 );
 
-// Issue 8: each of several BFF processes takes this share of the upstream limit.
+// ADR 0009: each of several BFF processes takes this share of the upstream limit.
 const RATE_SHARE_RULE = "must be a number greater than 0 and at most 1 (two processes: 0.5 each)";
 const rateShare = z.pipe(
   z.string().check(z.regex(/^\d*\.?\d+$/, RATE_SHARE_RULE)),
   z.pipe(z.transform(Number), z.number().check(z.refine((share) => share > 0 && share <= 1, RATE_SHARE_RULE))),
 );
 
-// Issue 15 item 1 (ADR 0017): upstream requests one user may make per 60 s, per process.
+// ADR 0017: upstream requests one user may make per 60 s, per process.
 const USER_LIMIT_RULE = "must be a whole number of requests per 60 s, at least 1";
 const userLimit = z.pipe(z.string().check(z.regex(/^[1-9]\d{0,6}$/, USER_LIMIT_RULE)), z.transform(Number));
 
-// Issue 16 item 1: how long a shutdown waits for the requests in flight.
+// ADR 0018: how long a shutdown waits for the requests in flight.
 const graceSeconds = z.pipe(z.string().check(z.regex(/^\d{1,3}$/, "must be a whole number of seconds, at most 999")), z.transform(Number));
 
 /**
@@ -129,7 +129,7 @@ export interface BffConfig {
    */
   clock: "real" | "emulator";
   /**
-   * Issue 16 item 6: where `GET /metrics` is served, a listener of its own
+   * Where `GET /metrics` is served (docs/operations.md), a listener of its own
    * (never the public port); null, the default, serves no metrics.
    */
   metrics: { host: string; port: number } | null;

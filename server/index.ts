@@ -49,7 +49,7 @@ async function start(): Promise<{ bff: Bff; store: Store }> {
       port: config.port,
       sandbox: config.isSandbox,
       service: config.clinicApiBaseUrl,
-      // Issue 8: with PostgreSQL, processes sharing it share live events over LISTEN/NOTIFY and split the upstream budget.
+      // ADR 0009: with PostgreSQL, processes sharing it share live events over LISTEN/NOTIFY and split the upstream budget.
       liveEvents: store.notifications === null ? "in-process" : "postgres",
       upstreamRateShare: config.upstreamRateShare,
     },

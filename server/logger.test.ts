@@ -14,7 +14,7 @@ describe("logger redaction", () => {
   });
 });
 
-describe("repeated warnings (issue 15 item 11)", () => {
+describe("repeated warnings", () => {
   beforeEach(() => {
     vi.useFakeTimers();
   });

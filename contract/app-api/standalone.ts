@@ -18,7 +18,7 @@ export const standaloneSignInState = z.union([
 ]);
 export type StandaloneSignInState = z.infer<typeof standaloneSignInState>;
 
-/** GET /auth/sessions: where the user is signed in (issue 15 item 4); DELETE /auth/sessions/{id} ends one, DELETE /auth/sessions all others. */
+/** GET /auth/sessions: where the user is signed in (ADR 0010 "sessions live on the server"); DELETE /auth/sessions/{id} ends one, DELETE /auth/sessions all others. */
 export const standaloneSessionList = z.object({
   sessions: z.array(
     z.object({

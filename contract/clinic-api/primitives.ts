@@ -1,4 +1,5 @@
 import * as z from "zod/mini";
+import { idPattern, prefixedIdPattern, UUID_PATTERN, type IdPrefix } from "../ids.ts";
 
 // Wire formats of seed 000 "Conventions". Each is a string schema with the
 // exact pattern the seeds describe.
@@ -64,10 +65,10 @@ export const textTimestamp = z.string().check(z.regex(/^\d{4}-\d{2}-\d{2} \d{2}:
 /** Decimal string with two decimals. */
 export const money = z.string().check(z.regex(/^-?\d+\.\d{2}$/, "must be a decimal string with two decimals"));
 
-export const rawUuid = z.string().check(z.regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, "must be a valid UUID"));
+export const rawUuid = z.string().check(z.regex(new RegExp(`^${UUID_PATTERN}$`, "i"), "must be a valid UUID"));
 
-const prefixed = (prefix: string) =>
-  z.string().check(z.regex(new RegExp(`^${prefix}_[0-9a-f]{32}$`), `must be a ${prefix}_ id (${prefix}_ followed by 32 hexadecimal characters)`));
+const prefixed = (prefix: IdPrefix) =>
+  z.string().check(z.regex(new RegExp(`^${prefixedIdPattern([prefix])}$`), `must be a ${prefix}_ id (${prefix}_ followed by 32 hexadecimal characters)`));
 
 export const patientId = prefixed("pat");
 export const facilityId = prefixed("fac");
@@ -78,7 +79,7 @@ export const imageId = prefixed("img");
 
 /** An id the service accepts in either form (v3 path parameters, BFF inputs). */
 export const anyId = z.string().check(
-  z.regex(/^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|(pat|fac|prv|atp|avt|img)_[0-9a-f]{32})$/i, "must be a valid id (a UUID or a prefixed id)"),
+  z.regex(new RegExp(`^${idPattern()}$`, "i"), "must be a valid id (a UUID or a prefixed id)"),
 );
 
 /**

@@ -2,7 +2,7 @@ import type { Note, SoapNote } from "../clinic-api/note.ts";
 
 // Which part of a note is which section, and a digest of each, so the BFF can
 // tell a user which sections changed since their last view without keeping a
-// copy of the note (issue 14 "What changed since you last looked"). The SPA
+// copy of the note (ADR 0016 "What changed since you last looked"). The SPA
 // computes the digests of the note it shows and the BFF those of the note it
 // reads now: one implementation, here, so both sides agree.
 //

@@ -1,5 +1,6 @@
 import { Hono, type Context } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
+import { OAUTH_AUTHORIZE_PATH } from "../../contract/clinic-api/oauth.ts";
 import type { ServiceState } from "../service/service-state.ts";
 import { findAccount, sandboxAccounts, type SandboxAccount } from "./accounts.ts";
 import type { AuthorizationCodes } from "./authorization-codes.ts";
@@ -8,7 +9,7 @@ import { permissionFingerprint, type Consents } from "./consents.ts";
 import { pageHeaders } from "./html.ts";
 import { IDP_SESSION_COOKIE, type IdpSession, type IdpSessions } from "./idp-sessions.ts";
 import type { OAuthClient } from "./oauth-client.ts";
-import { consentPage, errorPage, signInPage, type FormContext } from "./pages.ts";
+import { consentPage, DECISION_PATH, errorPage, SIGN_IN_PATH, signInPage, type FormContext } from "./pages.ts";
 import { BROWSER_COOKIE, newBrowserToken, type PendingAuthorization, type PendingAuthorizations } from "./pending-authorizations.ts";
 import { shareableOrganizations } from "./shareable-organizations.ts";
 
@@ -64,7 +65,7 @@ function switchAccountHref(request: AuthorizationRequest): string {
     prompt: "login",
   });
   if (request.nonce !== null) query.set("nonce", request.nonce);
-  return `/oauth/authorize?${query.toString()}`;
+  return `${OAUTH_AUTHORIZE_PATH}?${query.toString()}`;
 }
 
 export function createAuthorizeRoutes(deps: AuthorizeDeps): Hono {
@@ -133,7 +134,7 @@ export function createAuthorizeRoutes(deps: AuthorizeDeps): Hono {
     return showConsent(c, entry ?? pendingFor(c, request), account, checked, null);
   }
 
-  app.get("/authorize", (c) => {
+  app.get(OAUTH_AUTHORIZE_PATH, (c) => {
     const check = checkAuthorizeQuery(c.req.queries(), client);
     if (check.kind === "reject") return rejectPage(c, "Sign-in request rejected", check.message);
     if (check.kind === "redirect") {
@@ -151,7 +152,7 @@ export function createAuthorizeRoutes(deps: AuthorizeDeps): Hono {
     return afterSignIn(c, request, session, account, null, 302);
   });
 
-  app.post("/authorize/sign-in", async (c) => {
+  app.post(SIGN_IN_PATH, async (c) => {
     const fields = await formFields(c);
     const entry = pending.find(text(fields, "transaction"), getCookie(c, BROWSER_COOKIE), text(fields, "csrf"));
     if (!entry) return expiredRequest(c);
@@ -164,7 +165,7 @@ export function createAuthorizeRoutes(deps: AuthorizeDeps): Hono {
     return afterSignIn(c, entry.request, session, account, entry, 303);
   });
 
-  app.post("/authorize/decision", async (c) => {
+  app.post(DECISION_PATH, async (c) => {
     const fields = await formFields(c);
     const entry = pending.find(text(fields, "transaction"), getCookie(c, BROWSER_COOKIE), text(fields, "csrf"));
     if (!entry) return expiredRequest(c);

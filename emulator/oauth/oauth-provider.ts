@@ -32,7 +32,7 @@ export interface OAuthProviderDeps {
 
 export interface OAuthProvider {
   client: OAuthClient;
-  /** Mount at `/oauth`. */
+  /** Mount at the root: the pages under `/oauth/` carry their full paths (OAUTH_AUTHORIZE_PATH, pages.ts). */
   routes: Hono;
   /** Mount at `OAUTH_USERINFO_PATH`, outside the data pipeline (an access token, not a data key). */
   userinfo: Hono<ServiceEnv>;

@@ -197,7 +197,7 @@ describe("lifecycle events and scope gating (seed 001 event catalogue)", () => {
     expect(await events()).toEqual([]);
   });
 
-  it("never repeats a required scope in grantedPermissions: the event's and the installation record the installations list serves (issue 15 item 14)", async () => {
+  it("never repeats a required scope in grantedPermissions: the event's and the installation record the installations list serves", async () => {
     const { test, events } = withReceiver();
     await test.sandbox("POST", `/installations/${ORG_B_ID}`, { status: "uninstalled" });
     await events();

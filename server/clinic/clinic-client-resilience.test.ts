@@ -155,7 +155,7 @@ describe("the client's rate limiter (limit 5 per 1 s, queue up to 2 s)", () => {
   });
 });
 
-describe("the per-user limit (issue 15 item 1): only requests that reach the service count", () => {
+describe("the per-user limit (ADR 0017): only requests that reach the service count", () => {
   const ORG_B = "8c4e2d19-7a36-4b5f-a0e1-9d8c7b6a5f42";
   const appointments = (organizationId: string, page: number) => ({ organizationId, query: { page, pageSize: 1 } });
 

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { FairShareLimiter } from "./fair-share-limiter.ts";
 import { UpstreamError } from "./upstream-error.ts";
 
-// Issue 15 item 1 (ADR 0017): the key's budget shared fairly by
+// ADR 0017: the key's budget shared fairly by
 // organizations. The clock is faked throughout: "at once" means the request
 // was let through at the instant it asked.
 

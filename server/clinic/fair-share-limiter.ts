@@ -1,7 +1,7 @@
 import type { LimiterBudget } from "./rate-limiter.ts";
 import { rateLimitedError, UpstreamError } from "./upstream-error.ts";
 
-// Issue 15 item 1 (ADR 0017): one data key's budget, this process's share of
+// ADR 0017: one data key's budget, this process's share of
 // the service's 1000 requests per 60 s (seed 001 "Limits"), shared fairly by
 // the organizations that use it, so one organization cannot cut the others
 // off. The rule, over a sliding window (no `windowMs` interval, wherever it

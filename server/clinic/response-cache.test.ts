@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ResponseCache } from "./response-cache.ts";
 
-// Issue 15 item 1: one organization's distinct queries evict only its own
+// ADR 0017 "The response cache is bounded per organization": one organization's distinct queries evict only its own
 // cached answers; the cache stays within its bounds per organization and in
 // total. A hand-moved clock.
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { UpstreamError } from "./upstream-error.ts";
 import { UserRequestQuota } from "./user-request-quota.ts";
 
-// Issue 15 item 1: at most `limit` upstream requests per user in any window
+// ADR 0017: at most `limit` upstream requests per user in any window
 // (sliding), answered 429 `rate_limited` with the wait. A hand-moved clock.
 
 function quota(limit = 3, windowMs = 60_000) {

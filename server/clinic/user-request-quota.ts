@@ -1,6 +1,6 @@
 import { UpstreamError } from "./upstream-error.ts";
 
-// Issue 15 item 1 (ADR 0017): one session must not use up its
+// ADR 0017: one session must not use up its
 // organization's fair share of the service. Each user (organization and
 // user id) may have at most `limit` requests reach the service in any
 // `windowMs` (sliding); the client asks only for requests that go upstream,

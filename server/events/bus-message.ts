@@ -1,7 +1,7 @@
 import * as z from "zod/mini";
 import { liveEvent } from "../../contract/app-api/live-events.ts";
 
-// What one BFF process tells the others over the live-event bus (issue 8):
+// What one BFF process tells the others over the live-event bus (ADR 0009):
 // a live event for the streams of an organization, a cache invalidation, an
 // installation whose stored record changed. `origin` names the sending
 // process, so it can skip what it already did itself. Validated on receipt;

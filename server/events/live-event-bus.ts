@@ -4,7 +4,7 @@ import type { StoreNotifications } from "../store/store.ts";
 import type { LiveEventHub } from "./live-event-hub.ts";
 import { NotifyLiveEventBus } from "./notify-live-event-bus.ts";
 
-// The live-event bus (issue 8): how one BFF process's effects reach every
+// The live-event bus (ADR 0009): how one BFF process's effects reach every
 // process sharing its store. Live events reach the `GET /api/events` streams
 // of all processes; cache invalidations and installation changes reach the
 // other processes' memories. On PGlite (one process owns the database) it is

@@ -4,7 +4,7 @@ import type { NotificationListener, StoreNotifications } from "../store/store.ts
 import { decodeBusMessage, encodeBusMessage, type BusMessage } from "./bus-message.ts";
 import type { LiveEventBus, LiveEventBusDeps } from "./live-event-bus.ts";
 
-// The live-event bus over PostgreSQL LISTEN/NOTIFY (issue 8). Sends are
+// The live-event bus over PostgreSQL LISTEN/NOTIFY (ADR 0009). Sends are
 // chained, one NOTIFY after the other, so every process receives one
 // process's messages in the order it sent them: an invalidation arrives
 // before the live event that makes a client refetch. A message lost while

@@ -32,7 +32,7 @@ import {
   type RawBody,
 } from "./fuzz-arbitraries.ts";
 
-// Issue 8 "Fuzz": generated requests against every /api route (query
+// Fuzz: generated requests against every /api route (query
 // strings, bodies, headers, path ids, huge and unicode values). Whatever
 // comes in: never a 5xx (the emulator is not faulted, so one is a BFF bug),
 // a 4xx is the BFF's error body with a message, nothing leaks the data key or

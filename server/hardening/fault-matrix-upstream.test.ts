@@ -10,7 +10,7 @@ import { createStore } from "../store/create-store.ts";
 import type { Store } from "../store/store.ts";
 import { createFaultHarness, createMovableClock, dateWindow, errorOf, seededSearchTarget, type FaultHarness } from "./testing/fault-matrix-support.ts";
 
-// Issue 8, the fault matrix, upstream half: faults of the Clinic Data
+// The fault matrix (docs/fault-matrix.md), upstream half: faults of the Clinic Data
 // Service injected through `/_sandbox/faults` into the emulator, the real
 // BFF in front of it, and the BFF's answer the SPA turns into what the user
 // sees (docs/fault-matrix.md). Every row also checks that nothing is lost or

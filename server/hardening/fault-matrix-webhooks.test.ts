@@ -13,7 +13,7 @@ import type { Store } from "../store/store.ts";
 import { createWebhookReceiver } from "../webhooks/webhook-receiver.ts";
 import { createFaultHarness, createMovableClock, dateWindow, errorOf, openLiveStream, seededSearchTarget, UNREACHABLE_WEBHOOK_URL, type FaultHarness } from "./testing/fault-matrix-support.ts";
 
-// Issue 8, the fault matrix, webhook half: deliveries lost, duplicated and
+// The fault matrix (docs/fault-matrix.md), webhook half: deliveries lost, duplicated and
 // shuffled, a BFF restart between storing and processing, an uninstall
 // while a user works. The emulator delivers signed webhooks to the real
 // BFF in-process; the BFF's clock is movable so cache expiry, the

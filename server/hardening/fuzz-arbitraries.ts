@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { HARNESS_NOW } from "../test-support/bff-harness.ts";
 
-// Shared fast-check arbitraries of the hardening fuzz (issue 8): odd and huge
+// Shared fast-check arbitraries of the hardening fuzz: odd and huge
 // text, near-valid dates, date-times and ids (the inputs that get past a regex
 // and reach deeper code), query strings with percent-encoding debris, header
 // values, authorization headers and request bodies. Pure: no server, no

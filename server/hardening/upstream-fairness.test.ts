@@ -6,7 +6,7 @@ import { createStore } from "../store/create-store.ts";
 import type { Store } from "../store/store.ts";
 import { createBffHarness, type BffHarness } from "../test-support/bff-harness.ts";
 
-// Issue 15 item 1, through the real BFF and the emulator: one organization's
+// ADR 0017, through the real BFF and the emulator: one organization's
 // users hammering distinct (uncached) slot searches no longer cut another
 // organization off the service (it got `503 rate_limited`, "try again in
 // 48 s", though the service had served it 4 requests), and one user cannot

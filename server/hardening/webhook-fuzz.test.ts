@@ -12,7 +12,7 @@ import { HARNESS_NOW, createBffHarness, type BffHarness } from "../test-support/
 import { MAX_WEBHOOK_BODY_BYTES, MAX_WEBHOOK_JSON_DEPTH } from "../webhooks/webhook-receiver.ts";
 import { dateTimeLike, fuzzText, headerText, hugeString, idLike, junkJson, shapedObject } from "./fuzz-arbitraries.ts";
 
-// Issue 8 "Fuzz", the webhook receiver (POST /webhooks/clinic): random
+// Fuzz, the webhook receiver (POST /webhooks/clinic): random
 // bodies (huge, binary-ish, unicode), random and malformed webhook-* and
 // svix-* headers, valid signatures over mutated bodies, old and future
 // timestamps. Never a 5xx; nothing unsigned or badly signed is stored; a

@@ -7,7 +7,7 @@ import { createStore } from "../store/create-store.ts";
 import type { Store } from "../store/store.ts";
 import { createBffHarness, type BffHarness } from "../test-support/bff-harness.ts";
 
-// Issue 16 item 6: the SPA's trace id is on every BFF log line of the request,
+// docs/operations.md "Following one request: trace ids": the SPA's trace id is on every BFF log line of the request,
 // in its error body, and in the `traceparent` of each call it makes upstream.
 
 let store: Store;

@@ -3,7 +3,7 @@ import type { MiddlewareHandler } from "hono";
 import { displayTraceId, formatTraceparent, newSpanId, newTraceContext, parseTraceparent, type TraceContext } from "../../contract/app-api/trace-context.ts";
 import type { AppEnv } from "./app-env.ts";
 
-// Issue 16 item 6: one trace id per request, end to end. A valid W3C
+// docs/operations.md "Following one request: trace ids": one trace id per request, end to end. A valid W3C
 // `traceparent` from the SPA is adopted (an invalid one is ignored, so no
 // caller's text reaches a log line); otherwise the BFF starts a trace. The id
 // is the error body's `trace_id`, is on every log line written while the

@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "./app-env.ts";
 
-// Whose request a call to the service is made for (issue 15 item 1, ADR
+// Whose request a call to the service is made for (ADR
 // 0017): the upstream client's per-user limit counts by it. Set for the rest
 // of an /api request once its session is verified, so every route's calls
 // are attributed without each passing the user along; calls made outside a

@@ -2,7 +2,7 @@ import type { OpenStreams } from "../events/open-streams.ts";
 import type { Logger } from "../logger.ts";
 import type { LifecycleGate } from "./lifecycle-gate.ts";
 
-// What SIGTERM does (issue 16 item 1; docs/deploy.md): report not ready and
+// What SIGTERM does (ADR 0018; docs/deploy.md): report not ready and
 // refuse new requests (the gate), stop accepting connections, end the
 // live-event streams with a reconnection hint, wait for the requests in
 // flight (writes reach the EHR and are answered), stop the background work,

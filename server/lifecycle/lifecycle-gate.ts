@@ -1,7 +1,7 @@
 import { APP_ERROR_CODES, type AppErrorBody } from "../../contract/app-api/errors.ts";
 import { displayTraceId, newTraceContext } from "../../contract/app-api/trace-context.ts";
 
-// The process's readiness, in front of the BFF's app (issue 16 item 1).
+// The process's readiness, in front of the BFF's app (ADR 0018).
 // The port is bound before the store is open: while starting, `/healthz` and
 // `/readyz` answer 503 and everything else is refused. Once draining
 // (graceful-shutdown.ts), `/readyz` answers 503, `/healthz` still reports the

@@ -5,7 +5,7 @@ import { APP_ERROR_CODES } from "../../contract/app-api/errors.ts";
 import { KNOWN_ERROR_CODES } from "../../contract/clinic-api/envelope.ts";
 import type { AppEnv } from "../http/app-env.ts";
 
-// Issue 16 item 6: every request the public app answers, by route template
+// docs/operations.md "The metrics": every request the public app answers, by route template
 // (never the raw path), method and status class; and the 429s and 503s users
 // were sent, by error code. Labels stay bounded: an unknown method or code is
 // counted as `other`.

@@ -4,7 +4,7 @@ import type { Registry } from "prom-client";
 import type { Logger } from "../logger.ts";
 import { collectProcessMetrics } from "./bff-metrics.ts";
 
-// Issue 16 item 6: `GET /metrics` in the Prometheus text format, on a port of
+// docs/operations.md "Where `/metrics` is served": `GET /metrics` in the Prometheus text format, on a port of
 // its own (METRICS_PORT, bound to METRICS_HOST, 127.0.0.1 by default), never
 // on the public one: the figures name organizations and routes, which the
 // EHR's users have no business reading. Off unless METRICS_PORT is set.

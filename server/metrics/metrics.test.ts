@@ -8,7 +8,7 @@ import { createBffHarness, type BffHarness } from "../test-support/bff-harness.t
 import { Exposition, histogramCount } from "../test-support/prometheus-text.ts";
 import { createMetricsApp, serveMetrics } from "./metrics-server.ts";
 
-// Issue 16 item 6: what an operator watches, read as Prometheus reads it
+// docs/operations.md "The metrics": what an operator watches, read as Prometheus reads it
 // (the text format through a Prometheus text parser), moving with requests.
 
 let store: Store;

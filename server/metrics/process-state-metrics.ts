@@ -2,7 +2,7 @@ import { Gauge, type Registry } from "prom-client";
 import type { LiveEventHub } from "../events/live-event-hub.ts";
 import type { Store } from "../store/store.ts";
 
-// Issue 16 item 6: what this process holds open, read when Prometheus scrapes.
+// docs/operations.md "The metrics": what this process holds open, read when Prometheus scrapes.
 
 export function registerProcessStateGauges(registry: Registry, deps: { store: Pick<Store, "poolUse">; hub: Pick<LiveEventHub, "totalSubscribers"> }): void {
   new Gauge({

@@ -1,7 +1,7 @@
 import { Counter, Gauge, Histogram, type Registry } from "prom-client";
 import type { ClinicClient, UpstreamAttempt } from "../clinic/clinic-client.ts";
 
-// Issue 16 item 6: calls to the Clinic Data Service and the key's budget.
+// docs/operations.md "The metrics": calls to the Clinic Data Service and the key's budget.
 // Attempts are observed as they finish; the budget and the client's counters
 // are read when Prometheus scrapes. Organization ids label only the budget
 // figures (a few hundred organizations at most, and only those active in the

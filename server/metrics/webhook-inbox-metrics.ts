@@ -2,7 +2,7 @@ import { Gauge, type Registry } from "prom-client";
 import type { Logger } from "../logger.ts";
 import type { InboxBacklog, WebhookInboxRepository } from "../store/store.ts";
 
-// Issue 16 item 6: how far webhook processing is behind, read from the store
+// docs/operations.md "The metrics": how far webhook processing is behind, read from the store
 // when Prometheus scrapes (never per request). When the store cannot be read
 // these gauges have no sample in that scrape and the failure is logged;
 // `/healthz` says the same to the load balancer.

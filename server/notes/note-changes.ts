@@ -4,7 +4,7 @@ import { changedSections, type SectionDigests } from "../../contract/note/sectio
 import type { AuditEntry, NoteView } from "../store/store.ts";
 import { tandemUserName } from "./tandem-user-name.ts";
 
-// What changed in a note since a user's last view (issue 14), from three
+// What changed in a note since a user's last view (ADR 0016), from three
 // things only: the view the store kept (the writable fields' text and a
 // digest per section), the note now, and the audit trail's writes since.
 //

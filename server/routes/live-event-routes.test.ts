@@ -81,7 +81,7 @@ describe("GET /api/events", () => {
     await deliverAndProcess();
   });
 
-  it("caps the streams one token may hold open: beyond, 429 with Retry-After; closing one frees its place (issue 15 item 7)", async () => {
+  it("caps the streams one token may hold open: beyond, 429 with Retry-After; closing one frees its place", async () => {
     const token = await harness.hostToken({ organizationId: ORG_B_ID });
     const open = [await openStream(token), await openStream(token), await openStream(token)];
     const refused = await Promise.all(Array.from({ length: 20 }, async () => harness.bff.app.request("/api/events", { headers: { authorization: `Bearer ${token}` } })));

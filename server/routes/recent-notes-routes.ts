@@ -11,7 +11,7 @@ import { createNoteReader } from "../notes/note-reader.ts";
 import { mapAtMost, readIfAvailable, RECENT_NOTE_READS_AT_ONCE, toRecentNote } from "../notes/recent-notes.ts";
 import type { Store } from "../store/store.ts";
 
-// GET /api/notes/recent (DESIGN.md "The BFF's API"; issue 14, 6): outside the
+// GET /api/notes/recent (DESIGN.md "The BFF's API"; ADR 0015): outside the
 // EHR, the notes this user opened or edited in Tandem in this organization,
 // newest first, so nobody has to type a note id. Organization and user come
 // from the verified session only. The list is the user's own audit trail;

@@ -15,7 +15,7 @@ import {
   type SlotSelection,
 } from "../../contract/app-api/slots.ts";
 import type { Hold } from "../../contract/clinic-api/schedule.ts";
-import { isRawUuid, parseV3PathId } from "../../contract/ids.ts";
+import { isRawUuid, isSameId } from "../../contract/ids.ts";
 import { addDays, daysBetween } from "../../contract/time/zoned-time.ts";
 import type { ClinicClient } from "../clinic/clinic-client.ts";
 import { holdIdKey } from "../clinic/id-forms.ts";
@@ -50,7 +50,6 @@ function checkWindow(startDate: string, endDate: string): void {
 }
 
 const sameInstant = (a: string, b: string) => Date.parse(a) === Date.parse(b);
-const sameId = (a: string, b: string, prefix: "prv" | "fac") => parseV3PathId(a, prefix) !== null && parseV3PathId(a, prefix) === parseV3PathId(b, prefix);
 
 /** The selection's local date is that of `startsAt` as the service wrote it (with the facility's offset); a day either side covers a client that sent another offset. */
 const dayAround = (selection: SlotSelection) => {
@@ -66,7 +65,7 @@ async function strongCheck(clinic: ClinicClient, organizationId: string, request
     consistency: "strong",
     query: { ...kind, providerIds: [selection.providerId], facilityIds: [selection.facilityId], ...dayAround(selection) },
   });
-  const candidates = data.slots.filter((slot) => sameId(slot.providerId, selection.providerId, "prv") && sameId(slot.facilityId, selection.facilityId, "fac"));
+  const candidates = data.slots.filter((slot) => isSameId(slot.providerId, selection.providerId, "prv") && isSameId(slot.facilityId, selection.facilityId, "fac"));
   const found = candidates.find((slot) => sameInstant(slot.startsAt, selection.startsAt) && sameInstant(slot.endsAt, selection.endsAt)) ?? null;
   if (found !== null && found.remainingCapacity > 0) return { available: true, slot: found, alternatives: [], meta: data.meta };
 

@@ -1,7 +1,7 @@
 import type { BandLoad, ProviderDayLoad } from "../../contract/app-api/availability-load.ts";
 import type { Appointment } from "../../contract/clinic-api/appointment.ts";
 import type { AvailabilityInstance, AvailabilityTemplate } from "../../contract/clinic-api/schedule.ts";
-import { toRawUuid } from "../../contract/ids.ts";
+import { idKey } from "../../contract/ids.ts";
 import { localDateOf } from "../../contract/time/zoned-time.ts";
 
 // The booked load of availability bands (docs/decisions/0020-availability-booked-load.md).
@@ -70,14 +70,6 @@ interface Booking {
 type Span = readonly [number, number];
 
 /** Either form of an id names the same thing (seed 000 "Conventions"): v1 appointments give raw UUIDs, instances `prv_`/`fac_` ids. */
-function idKey(id: string): string {
-  try {
-    return toRawUuid(id);
-  } catch {
-    return id.toLowerCase();
-  }
-}
-
 const groupKey = (providerId: string, facilityId: string) => `${idKey(providerId)}|${idKey(facilityId)}`;
 
 function bandOf(instance: AvailabilityInstance, template: BookedLoadInput["templates"][number]): Band {

@@ -5,7 +5,7 @@ import { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registerSpaAssets } from "./spa-assets.ts";
 
-// Issue 15 items 8 and 9: only what the page needs leaves `dist/`.
+// Only what the page needs leaves `dist/` (docs/security.md "The SPA's page").
 
 let parent: string;
 let app: Hono;

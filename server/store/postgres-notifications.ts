@@ -3,7 +3,7 @@ import pg from "pg";
 import type { NotificationHandlers, NotificationListener, StoreNotifications } from "./store.ts";
 
 // PostgreSQL LISTEN/NOTIFY between the BFF processes sharing one database
-// (issue 8). Sends go through the store's pool; listening takes one
+// (ADR 0009). Sends go through the store's pool; listening takes one
 // dedicated connection per listener, re-opened with a doubling backoff when
 // it is lost. NOTIFY channels are per database, not per schema, so the
 // channel carries the schema's name: test workers on their own schemas never

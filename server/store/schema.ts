@@ -171,7 +171,7 @@ export const slotHolds = pgTable(
   ],
 );
 
-// Standalone sign-in sessions (issue 15 item 4): the browser's cookie holds a
+// Standalone sign-in sessions (ADR 0010 "sessions live on the server"): the browser's cookie holds a
 // random secret; only its SHA-256 is kept here, so a copy of the table signs
 // no one in. A row ends at `expires_at` or when revoked (sign-out, the user's
 // own list, or the service saying the account can no longer sign in).

@@ -1,6 +1,6 @@
 import type { InstallationStatus } from "../../contract/clinic-api/installation.ts";
 
-// The BFF's store (DESIGN.md; issue 3 "The store"): one interface, two
+// The BFF's store (DESIGN.md; ADR 0004): one interface, two
 // engines (embedded PGlite by default, PostgreSQL with DATABASE_URL), one
 // schema and one migration set. Times are epoch milliseconds unless named
 // otherwise; organization ids are raw UUIDs.
@@ -206,7 +206,7 @@ export interface NoteViewRepository {
 }
 
 /**
- * A standalone sign-in session (issue 15 item 4). The browser holds a random
+ * A standalone sign-in session (ADR 0010 "sessions live on the server"). The browser holds a random
  * secret; the store keeps only its hash. `profile` is what the service last
  * said of the user (validated by the sign-in module, opaque here).
  */

@@ -5,7 +5,8 @@ import * as z from "zod/mini";
 // Metrics as Prometheus reads them: the exposition text through a Prometheus
 // text-format parser (parse-prometheus-text-format, a port of the Python
 // client's), never our own regexes. That parser folds every labelled series of
-// a histogram into one unlabelled sample (its issue 13, open), so a
+// a histogram into one unlabelled sample (an open bug of that package:
+// github.com/yunyu/parse-prometheus-text-format/issues/13), so a
 // histogram's count per label set is cross-checked with prom-client's own
 // registry API instead (`histogramCount`).
 

@@ -7,7 +7,7 @@ import type { Store } from "../store/store.ts";
 import { createStore, storeOnDatabase } from "../store/create-store.ts";
 import { testSchemaName } from "./testing/two-bff-cluster.ts";
 
-// Issue 8: claiming inbox rows under a lease, on both engines (PGlite
+// ADR 0009: claiming inbox rows under a lease, on both engines (PGlite
 // always, PostgreSQL with DATABASE_URL). On PostgreSQL two stores (two pools:
 // two processes) claim one backlog at once and never take the same row.
 

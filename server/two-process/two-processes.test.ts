@@ -6,7 +6,7 @@ import { ORG_A_ID } from "../../emulator/world/identities.ts";
 import { notificationChannel } from "../store/postgres-notifications.ts";
 import { createTwoBffCluster, openLiveStream, type TwoBffCluster } from "./testing/two-bff-cluster.ts";
 
-// Issue 8, "A second process": two BFFs on one PostgreSQL behind a plain
+// ADR 0009, a second process: two BFFs on one PostgreSQL behind a plain
 // round-robin. A webhook delivered to either (duplicated, reordered) is
 // processed once and the appointment ends in the EHR's state; live-event
 // streams on either see every event, also after a lost listening connection;

@@ -3,10 +3,10 @@ import { sharedLimit } from "../clinic/clinic-client.ts";
 import { createHarness, ORG_A } from "../clinic/testing/emulator-harness.ts";
 import { DEFAULT_UPSTREAM_USER_LIMIT, readBffConfig } from "../env.ts";
 
-// Issue 8: each BFF process takes its configured share of the upstream
+// ADR 0009: each BFF process takes its configured share of the upstream
 // budget (UPSTREAM_RATE_SHARE), so two processes never exceed the service's
-// limit together, with no database round trip per call. Issue 15 item 1
-// (ADR 0017): within each process's share, organizations share fairly, so an
+// limit together, with no database round trip per call. ADR
+// 0017: within each process's share, organizations share fairly, so an
 // organization is served in every process it uses, also one that uses only
 // one of them while another hammers both. Needs no database.
 

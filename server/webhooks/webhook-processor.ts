@@ -12,7 +12,7 @@ import type { InboxEntry, Store } from "../store/store.ts";
 // installations updated; events Tandem does not act on are stored and
 // ignored. Unprocessed rows (a crash between storing and processing) are
 // picked up at start-up and on a timer. Several BFF processes may drain one
-// inbox (issue 8): each batch is claimed under a lease, so a row is taken by
+// inbox (ADR 0009): each batch is claimed under a lease, so a row is taken by
 // one process; a crashed process's lease runs out and another takes over.
 
 const LIFECYCLE_TYPES = new Set<string>(["app.installed", "app.uninstalled", "app.suspended", "app.reactivated", "installation.permissions_updated"]);

@@ -4,7 +4,7 @@ import { parseTraceparent } from "../../contract/app-api/trace-context.ts";
 import type { AppLink } from "../bridge/app-link.ts";
 import { ApiError, callBff, setApiBridge } from "./bff-client.ts";
 
-// Issue 16 item 6: every call to the BFF starts a trace of its own, and an
+// docs/operations.md "Following one request: trace ids": every call to the BFF starts a trace of its own, and an
 // error the SPA makes up itself names that trace, as the BFF's errors do.
 
 const standaloneLink: AppLink = {

@@ -1,5 +1,22 @@
 import { describe, expect, it } from "vitest";
-import { formatDay, formatDayAndTime, formatLocalDay, formatLocalDayRange, formatRecentTime, formatTime, formatTimeRange, formatWallTime, usesTwelveHourClock, zoneNameAt, type TimeDisplay } from "./time-format.ts";
+import {
+  APP_LOCALE,
+  formatDay,
+  formatDayAndTime,
+  formatLocalDay,
+  formatLocalDayRange,
+  formatNumber,
+  formatRecentTime,
+  formatTime,
+  formatTimeRange,
+  formatWallTime,
+  formatZoneCity,
+  formatZoneName,
+  usesTwelveHourClock,
+  zoneAbbreviation,
+  zoneNameAt,
+  type TimeDisplay,
+} from "./time-format.ts";
 
 // Every expectation names its locale and both zones; scripts/test-unit.sh runs
 // this file again under other machine zones, where any leak of the machine's
@@ -184,5 +201,45 @@ describe("formatWallTime", () => {
     expect(formatWallTime(0, "en-US")).toBe("12:00 AM");
     expect(formatWallTime(810, "en-US")).toBe("1:30 PM");
     expect(formatWallTime(1440, "en-US")).toBe("12:00 AM");
+  });
+});
+
+describe("zone names", () => {
+  it("gives a zone's short name at an instant, whatever the user's locale", () => {
+    expect(zoneAbbreviation(at("2026-01-15T15:00:00Z"), "America/New_York")).toBe("EST");
+    expect(zoneAbbreviation(at("2026-07-01T15:00:00Z"), "America/New_York")).toBe("EDT");
+    expect(zoneAbbreviation(at("2026-01-15T15:00:00Z"), "Australia/Sydney")).toBe("AEDT");
+    expect(zoneAbbreviation(at("2026-07-01T15:00:00Z"), "Europe/London")).toBe("BST");
+    expect(zoneAbbreviation(at("2026-07-01T15:00:00Z"), "Asia/Kolkata")).toBe("IST");
+  });
+
+  it("writes a zone's IANA name, and its city, as words", () => {
+    expect(formatZoneName("America/New_York")).toBe("America/New York");
+    expect(formatZoneName("UTC")).toBe("UTC");
+    expect(formatZoneCity("America/Argentina/Buenos_Aires")).toBe("Buenos Aires");
+    expect(formatZoneCity("UTC")).toBe("UTC");
+  });
+});
+
+describe("formatNumber", () => {
+  it("writes numbers in Tandem's own locale whatever the user's, to three decimals unless told", () => {
+    expect(APP_LOCALE).toBe("en-US");
+    expect(formatNumber(1234567.891)).toBe("1,234,567.891");
+    expect(formatNumber(1234.5678)).toBe("1,234.568");
+    expect(formatNumber(98.66, { maximumFractionDigits: 1 })).toBe("98.7");
+    expect(formatNumber(1023.6, { maximumFractionDigits: 0 })).toBe("1,024");
+    expect(formatNumber(1234.5, { minimumFractionDigits: 2, maximumFractionDigits: 2 })).toBe("1,234.50");
+    expect(formatNumber(-0.5, { maximumFractionDigits: 2 })).toBe("-0.5");
+  });
+
+  it("writes what the locales Tandem used before wrote (en-GB, en-US)", () => {
+    for (const value of [0, 1.5, 999.999, 1000, 1234.5, 1234567.891, -1234.5]) {
+      for (const options of [{ maximumFractionDigits: 0 }, { maximumFractionDigits: 1 }, { maximumFractionDigits: 2 }, { minimumFractionDigits: 2, maximumFractionDigits: 2 }]) {
+        const written = formatNumber(value, options);
+        expect(written).toBe(new Intl.NumberFormat("en-GB", options).format(value));
+        expect(written).toBe(new Intl.NumberFormat("en-US", options).format(value));
+      }
+      expect(formatNumber(value)).toBe(value.toLocaleString("en-GB"));
+    }
   });
 });

@@ -1,5 +1,4 @@
 import { localDateOf, offsetMsAt, parseLocalDate } from "../../contract/time/zoned-time.ts";
-import { zoneAbbreviation } from "./zoned-clock.ts";
 
 // The one formatter of times on screen (DESIGN.md, "Times on screen"): the
 // user's locale through Intl, every time on the facility's wall clock, the
@@ -7,7 +6,8 @@ import { zoneAbbreviation } from "./zoned-clock.ts";
 // Pure: the locale and both zones are parameters (the browser's settings
 // come in at the call site, src/lib/use-time-display.tsx), so no result
 // depends on the machine's zone or locale. Zone arithmetic stays in
-// contract/time.
+// contract/time. The numbers inside Tandem's own sentences are written here
+// too, in Tandem's own locale (APP_LOCALE): no other module names a locale.
 
 /** Who reads a time and whose clock it is on. */
 export interface TimeDisplay {
@@ -36,7 +36,13 @@ export interface DayOptions {
   month?: boolean;
 }
 
-const FALLBACK_LOCALE = "en-US";
+/**
+ * Tandem's own locale, the one of its (English) words. Times and dates follow
+ * the user's locale; this one is used where the browser gives none, and for
+ * the numbers inside Tandem's sentences ("1,234.50", "1.2 MB"), which are
+ * written the same for every user.
+ */
+export const APP_LOCALE = "en-US";
 const MS_PER_MINUTE = 60_000;
 const MS_PER_DAY = 86_400_000;
 const MINUTES_PER_DAY = 1440;
@@ -48,9 +54,9 @@ function usableLocale(locale: string): string {
   let usable = usableLocales.get(locale);
   if (usable === undefined) {
     try {
-      usable = Intl.getCanonicalLocales(locale)[0] ?? FALLBACK_LOCALE;
+      usable = Intl.getCanonicalLocales(locale)[0] ?? APP_LOCALE;
     } catch {
-      usable = FALLBACK_LOCALE;
+      usable = APP_LOCALE;
     }
     usableLocales.set(locale, usable);
   }
@@ -65,7 +71,7 @@ export function usableZone(zone: string): string {
   let usable = usableZones.get(zone);
   if (usable === undefined) {
     try {
-      new Intl.DateTimeFormat("en-US", { timeZone: zone });
+      new Intl.DateTimeFormat(APP_LOCALE, { timeZone: zone });
       usable = zone;
     } catch {
       usable = "UTC";
@@ -99,6 +105,37 @@ function timeOptions(locale: string, seconds: boolean): Intl.DateTimeFormatOptio
 
 function dayOptions({ style = "long", weekday = true, year = false, month = true }: DayOptions): Intl.DateTimeFormatOptions {
   return { ...(weekday ? { weekday: style } : {}), day: "numeric", ...(month ? { month: style } : {}), ...(year ? { year: "numeric" } : {}) };
+}
+
+const zoneAbbreviations = new Map<string, string>();
+/** Locales tried in turn for a zone's short name: the first that has a name rather than "GMT+11" wins (EST, AEDT, BST, IST). */
+const ZONE_NAME_LOCALES = ["en-US", "en-AU", "en-GB", "en-IN"];
+
+/** The zone's short name at an instant ("EST", "AEDT", else "GMT+10:30"), whatever the user's locale. */
+export function zoneAbbreviation(epochMs: number, zone: string): string {
+  const key = `${zone}|${offsetMsAt(epochMs, zone)}`;
+  let name = zoneAbbreviations.get(key);
+  if (name === undefined) {
+    const candidates = ZONE_NAME_LOCALES.map(
+      (locale) =>
+        new Intl.DateTimeFormat(locale, { timeZone: zone, timeZoneName: "short" })
+          .formatToParts(epochMs)
+          .find((part) => part.type === "timeZoneName")?.value ?? zone,
+    );
+    name = candidates.find((candidate) => !/^(GMT|UTC)[+-]/.test(candidate)) ?? candidates[0] ?? zone;
+    zoneAbbreviations.set(key, name);
+  }
+  return name;
+}
+
+/** A zone's IANA name as words: "America/New York" for America/New_York. */
+export function formatZoneName(zone: string): string {
+  return zone.replaceAll("_", " ");
+}
+
+/** The last part of a zone's IANA name as words, its city: "New York" for America/New_York. */
+export function formatZoneCity(zone: string): string {
+  return formatZoneName(zone.split("/").at(-1) ?? zone);
 }
 
 /**
@@ -209,4 +246,24 @@ export function formatWallTime(minuteOfDay: number, locale: string): string {
 export function formatLocalDayRange(startDate: string, endDate: string, locale: string): string {
   const toMs = (date: string) => parseLocalDate(date) * MS_PER_DAY + MS_PER_DAY / 2;
   return formatter(locale, { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" }).formatRange(toMs(startDate), toMs(endDate));
+}
+
+const numberFormats = new Map<string, Intl.NumberFormat>();
+
+export interface NumberOptions {
+  /** Default 3, as `Number.prototype.toLocaleString`. */
+  maximumFractionDigits?: number;
+  /** Default 0. */
+  minimumFractionDigits?: number;
+}
+
+/** A number inside Tandem's sentences, in APP_LOCALE whatever the user's locale: "1,234.5", "1,234.50" (`minimumFractionDigits: 2`). */
+export function formatNumber(value: number, { maximumFractionDigits = 3, minimumFractionDigits = 0 }: NumberOptions = {}): string {
+  const key = `${minimumFractionDigits}|${maximumFractionDigits}`;
+  let format = numberFormats.get(key);
+  if (!format) {
+    format = new Intl.NumberFormat(APP_LOCALE, { minimumFractionDigits, maximumFractionDigits });
+    numberFormats.set(key, format);
+  }
+  return format.format(value);
 }

@@ -1,6 +1,5 @@
 import { createContext, useContext, useMemo, type ReactNode } from "react";
-import type { TimeDisplay } from "./time-format.ts";
-import { browserZone } from "./zoned-clock.ts";
+import { APP_LOCALE, type TimeDisplay } from "./time-format.ts";
 
 // The user's side of every time on screen: the browser's locale and zone,
 // read here so src/lib/time-format.ts stays pure. Tests (and anything that
@@ -17,10 +16,10 @@ export function UserTimeSettingsProvider({ settings, children }: { settings: Use
   return <UserTimeSettingsContext.Provider value={settings}>{children}</UserTimeSettingsContext.Provider>;
 }
 
-/** The browser's locale (`navigator.language`; en-US where there is none, as under Node) and zone. */
+/** The browser's locale (`navigator.language`; APP_LOCALE where there is none, as under Node) and zone. */
 export function browserTimeSettings(): UserTimeSettings {
   const locale = typeof navigator === "undefined" ? "" : navigator.language;
-  return { locale: locale || "en-US", userZone: browserZone() };
+  return { locale: locale || APP_LOCALE, userZone: Intl.DateTimeFormat().resolvedOptions().timeZone };
 }
 
 /** The user's locale and zone: the pinned ones, else the browser's. */

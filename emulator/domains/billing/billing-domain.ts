@@ -3,7 +3,7 @@ import { registerBillingRoutes } from "./billing-routes.ts";
 import { registerBillingSandbox } from "./billing-sandbox.ts";
 import { BillingStore } from "./billing-store.ts";
 
-// Billing (issue 9): bills, claims and ERA service lines, seeded per
+// Billing (docs/assumed-contracts.md "Bills, claims and ERA service lines"): bills, claims and ERA service lines, seeded per
 // organization from the world and the emulator's seed; the remit-posting and
 // archive controls; and the sync step that changes ERA linkage. Billing
 // emits no events (the seeds name none; posting a remit has none).

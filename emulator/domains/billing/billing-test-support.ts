@@ -1,4 +1,5 @@
 import type { EraServiceLine } from "../../../contract/clinic-api/billing.ts";
+import { UUID_PATTERN } from "../../../contract/ids.ts";
 import { FULL_KEY, type CallOptions, type TestEmulator } from "../../test-support/emulator-client.ts";
 import { ORG_A_ID } from "../../world/identities.ts";
 import type { SeededEraCases } from "./billing-records.ts";
@@ -52,4 +53,4 @@ export function required<T>(value: T | undefined | null, what: string): T {
 /** A composite key of an unposted row: `<remit uuid>:<claim>[:<line>]`. */
 export const COMPOSITE_LINE_ID = /^[0-9a-f-]{36}:\d+:\d+$/;
 export const COMPOSITE_ERA_CLAIM_ID = /^[0-9a-f-]{36}:\d+$/;
-export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+export const UUID = new RegExp(`^${UUID_PATTERN}$`);

@@ -9,7 +9,7 @@ import { createDownloadLinks } from "./download-links.ts";
 import { seedOrgDocuments } from "./seed-documents.ts";
 import { sweepSlotAt } from "./sweep-schedule.ts";
 
-// Patient documents (issue 9): each patient's chart in the EHR, the service's
+// Patient documents (docs/assumed-contracts.md "Patient documents"): each patient's chart in the EHR, the service's
 // listings of it and `patient_document.created` by seed 001's rules; the
 // documents list and refresh call (assumed contracts); the nightly sweep as
 // part of the sync, at most once per emulator day.

@@ -3,7 +3,7 @@ import { FaxRegistry } from "./fax-book.ts";
 import { registerFaxRoutes } from "./fax-routes.ts";
 import { registerFaxSandbox } from "./fax-sandbox.ts";
 
-// Outbound faxes (issue 9): the assumed send and read calls, the EHR's
+// Outbound faxes (docs/assumed-contracts.md "Faxes"): the assumed send and read calls, the EHR's
 // outcomes on the emulator's clock, and `fax.status_changed` on the terminal
 // ones. Every sync commits the outcomes that are due; so does every read.
 

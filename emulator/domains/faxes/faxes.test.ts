@@ -6,7 +6,7 @@ import { ERAS_ONLY_KEY } from "../../test-support/emulator-client.ts";
 import { ORG_A_ID, ORG_B_ID } from "../../world/identities.ts";
 import { createCapturingEmulator, type CapturingEmulator } from "./testing/webhook-capture.ts";
 
-// Issue 9, faxes: seed 001 "Fax event" and seed 000's fax transitions,
+// Faxes: seed 001 "Fax event" and seed 000's fax transitions,
 // through the assumed send and read calls and real webhook deliveries.
 
 const OUTCOME_SECONDS = 30;

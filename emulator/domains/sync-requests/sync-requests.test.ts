@@ -6,7 +6,7 @@ import { ERAS_ONLY_KEY } from "../../test-support/emulator-client.ts";
 import { ORG_A_ID, ORG_B_ID } from "../../world/identities.ts";
 import { createCapturingEmulator, type CapturingEmulator } from "../faxes/testing/webhook-capture.ts";
 
-// Issue 9, on-demand sync requests: the assumed request and read calls, the
+// On-demand sync requests: the assumed request and read calls, the
 // re-sync they cause, and `sync_request.completed` (seed 001 event
 // catalogue: gated on the read scope of the re-synced resource).
 

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { OAUTH_AUTHORIZE_PATH } from "../../../contract/clinic-api/oauth.ts";
 import { s256Challenge } from "../pkce.ts";
 import { checkedValues, readForm } from "./html-forms.ts";
 import type { BrowserPage, TestBrowser } from "./test-browser.ts";
@@ -40,7 +41,7 @@ export function authorizePath(params: AuthorizeParams): string {
     ["prompt", params.prompt],
   ];
   for (const [name, value] of entries) if (value !== undefined) query.set(name, value);
-  return `/oauth/authorize?${query.toString()}`;
+  return `${OAUTH_AUTHORIZE_PATH}?${query.toString()}`;
 }
 
 /** The query the app's callback receives, from a redirect's `Location`. */

@@ -9,7 +9,7 @@ import type { CurrentProfile } from "./current-profile.ts";
 import { createSessionRegistry, REVERIFY_AFTER_MS, type SignInResult } from "./session-registry.ts";
 import { SESSION_LIFETIME_MS, type StandaloneProfile } from "./standalone-session.ts";
 
-// The server-side standalone session (issue 15 item 4) on the embedded store,
+// The server-side standalone session (ADR 0010 "sessions live on the server") on the embedded store,
 // with the service's userinfo answer scripted and the clock in the test's hand.
 
 const ORG = "3b0f6a2e-5d41-4c8a-9e7b-1f2d3c4b5a61";

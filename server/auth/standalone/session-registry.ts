@@ -8,7 +8,7 @@ import type { CurrentProfile } from "./current-profile.ts";
 import type { Sealer } from "./sealed-value.ts";
 import { SESSION_LIFETIME_MS, standaloneProfile, type StandaloneProfile, type StandaloneSession } from "./standalone-session.ts";
 
-// Server-side standalone sessions (issue 15 item 4; ADR 0010 "Update"). The
+// Server-side standalone sessions (ADR 0010 "sessions live on the server"). The
 // browser's cookie carries a random secret; the store keeps its SHA-256 and
 // what the service last said of the user. Sign-out revokes the row, so a
 // copied cookie stops working at once in every BFF process. The user's roles

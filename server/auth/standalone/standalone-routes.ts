@@ -205,7 +205,7 @@ export function createStandaloneAuth(deps: StandaloneDeps): StandaloneAuth {
     return c.json({ signedOut: true });
   });
 
-  // The user's own sessions (issue 15 item 4): where they are signed in, and ending any of them.
+  // The user's own sessions (ADR 0010 "sessions live on the server"): where they are signed in, and ending any of them.
   routes.get("/sessions", async (c) => {
     c.header("Cache-Control", "no-store");
     const session = await sessionOf(c);

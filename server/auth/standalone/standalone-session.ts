@@ -3,8 +3,8 @@ import type { AuthorizedOrganization, OAuthTokenProfile, OAuthUserInfo, OAuthUse
 import { rawUuid } from "../../../contract/clinic-api/primitives.ts";
 import { toRawUuid } from "../../../contract/ids.ts";
 
-// A standalone sign-in's session (DESIGN.md "Standalone mode"; issue 15
-// item 4): who the id_token said the user is, the organizations they shared
+// A standalone sign-in's session (DESIGN.md "Standalone mode"; ADR
+// 0010): who the id_token said the user is, the organizations they shared
 // with their facilities, their provider and roles in each as the service last
 // confirmed them, and the organization picked. Kept server-side
 // (session-registry.ts); the browser holds only a random secret. Ids are kept

@@ -11,7 +11,7 @@ import { readBffConfig, type BffConfig } from "../../env.ts";
 import { createLogger } from "../../logger.ts";
 import type { Store } from "../../store/store.ts";
 
-// The fault matrix's test bed (issue 8): the real BFF in-process against the
+// The fault matrix's test bed (docs/fault-matrix.md): the real BFF in-process against the
 // emulator in-process, like `server/test-support/bff-harness.ts`, plus what
 // the matrix needs to inject faults and observe their effect without waiting
 // in real time: the BFF's clock and upstream tuning are injectable, every

@@ -6,7 +6,7 @@ import { createElement } from "react";
 import { describe, expect, it } from "vitest";
 import { LockIcon } from "./icons.tsx";
 
-// Issue 14, defect 5: a lock drawn as 🔒 showed as an empty box in Chromium
+// ADR 0008 "Icons": a lock drawn as 🔒 once showed as an empty box in Chromium
 // on Debian, which has no emoji font. Icons are inline SVG (icons.tsx); this
 // guards the whole SPA against a glyph icon coming back. Plain punctuation
 // (·, –, …, quotes) and units (°, ², ½) are text and stay.

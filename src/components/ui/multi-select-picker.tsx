@@ -1,6 +1,6 @@
 import { Checkbox, Popover } from "radix-ui";
 import { useId, useMemo, useState } from "react";
-import { rawId } from "../../lib/raw-id.ts";
+import { idKey } from "../../../contract/ids.ts";
 import { CheckIcon, ChevronDownIcon, CrossIcon } from "./icons.tsx";
 
 // A multi-select with a search box: Radix Popover (focus management, Escape,
@@ -38,14 +38,14 @@ export function MultiSelectPicker({ label, options, selected, onChange, allLabel
   const id = useId();
   const [search, setSearch] = useState("");
   // Ids compare in either form (a shared link may carry `fac_…` where the picker lists raw UUIDs).
-  const selectedSet = useMemo(() => new Set(selected.map(rawId)), [selected]);
+  const selectedSet = useMemo(() => new Set(selected.map(idKey)), [selected]);
   const visible = useMemo(() => options.filter((option) => matches(option, search)), [options, search]);
-  const chosen = options.filter((option) => selectedSet.has(rawId(option.value)));
+  const chosen = options.filter((option) => selectedSet.has(idKey(option.value)));
   const summary =
     selected.length === 0 ? (allLabel ?? "None chosen") : chosen.length === 1 ? (chosen[0]?.label ?? `1 ${noun}`) : `${selected.length} ${noun}`;
 
   const toggle = (value: string, isChecked: boolean) => {
-    const others = selected.filter((candidate) => rawId(candidate) !== rawId(value));
+    const others = selected.filter((candidate) => idKey(candidate) !== idKey(value));
     onChange(isChecked ? [...others, value] : others);
   };
 
@@ -106,7 +106,7 @@ export function MultiSelectPicker({ label, options, selected, onChange, allLabel
                   <li key={option.value} className="flex items-start gap-2 rounded px-1 py-1.5 hover:bg-slate-50">
                     <Checkbox.Root
                       id={optionId}
-                      checked={selectedSet.has(rawId(option.value))}
+                      checked={selectedSet.has(idKey(option.value))}
                       onCheckedChange={(checked) => toggle(option.value, checked === true)}
                       className="mt-0.5 grid h-4 w-4 shrink-0 place-items-center rounded border border-slate-500 bg-white data-[state=checked]:border-brand-700 data-[state=checked]:bg-brand-700"
                     >

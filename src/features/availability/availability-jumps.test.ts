@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { idKey } from "./availability-ids.ts";
+import { cachedIdKey } from "../../../contract/ids.ts";
 import { nextBandByProvider, nextWeekWithBands } from "./availability-jumps.ts";
 import type { AvailabilityTemplate } from "./expand-template.ts";
 
@@ -41,9 +41,9 @@ describe("jumps", () => {
     // Monday 30 November 2026, 10:00 in Sydney (AEDT, +11): Ann's Monday clinic is under way.
     const nowMs = Date.parse("2026-11-30T10:00:00+11:00");
     const next = nextBandByProvider(templates, "2026-11-30", nowMs);
-    expect(next.get(idKey(ANN))?.startsAt).toMatch(/^2026-11-30T09:00:00/);
-    expect(next.get(idKey(BEN))?.startsAt).toMatch(/^2026-12-01T14:00:00/);
+    expect(next.get(cachedIdKey(ANN))?.startsAt).toMatch(/^2026-11-30T09:00:00/);
+    expect(next.get(cachedIdKey(BEN))?.startsAt).toMatch(/^2026-12-01T14:00:00/);
     // After it ends, Ann's next is a week on.
-    expect(nextBandByProvider(templates, "2026-11-30", Date.parse("2026-11-30T12:00:00+11:00")).get(idKey(ANN))?.startsAt).toMatch(/^2026-12-07T09:00:00/);
+    expect(nextBandByProvider(templates, "2026-11-30", Date.parse("2026-11-30T12:00:00+11:00")).get(cachedIdKey(ANN))?.startsAt).toMatch(/^2026-12-07T09:00:00/);
   });
 });

@@ -1,6 +1,6 @@
 import { RecurrenceError } from "../../../contract/recurrence/expand-template.ts";
 import { addDays, localDateOf } from "../../../contract/time/zoned-time.ts";
-import { idKey } from "./availability-ids.ts";
+import { cachedIdKey } from "../../../contract/ids.ts";
 import { expandTemplate, type AvailabilityInstance, type AvailabilityTemplate } from "./expand-template.ts";
 import { mondayOf } from "./week-window.ts";
 
@@ -43,10 +43,10 @@ export function nextBandByProvider(templates: readonly AvailabilityTemplate[], t
   for (const days of SEARCH_DAYS) {
     // From the day before: a band that started yesterday may still be under way.
     for (const instance of instancesFrom(pending, addDays(today, -1), days + 1)) {
-      const key = idKey(instance.providerId);
+      const key = cachedIdKey(instance.providerId);
       if (Date.parse(instance.endsAt) > nowMs && !next.has(key)) next.set(key, instance);
     }
-    pending = pending.filter((template) => !next.has(idKey(template.providerId)));
+    pending = pending.filter((template) => !next.has(cachedIdKey(template.providerId)));
     if (pending.length === 0) break;
   }
   return next;

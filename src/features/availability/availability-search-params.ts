@@ -1,4 +1,5 @@
 import * as z from "zod/mini";
+import { idPattern } from "../../../contract/ids.ts";
 
 // The availability view's filters and week as URL search params (the route's
 // `validateSearch`), so a view can be shared or reloaded. Every param is
@@ -9,7 +10,7 @@ import * as z from "zod/mini";
 // Loaded with the route table (the initial chunk): only the zod/mini pieces
 // the shell already loads (objects, optional, strings with regexes, booleans).
 
-const ID = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|(fac|prv)_[0-9a-f]{32})$/i;
+const ID = new RegExp(`^${idPattern(["fac", "prv"])}$`, "i");
 const DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
 
 export const availabilitySearchParams = z.object({

@@ -1,8 +1,7 @@
 import type { AvailabilityMeta } from "../../../contract/clinic-api/schedule.ts";
 import { offsetMsAt } from "../../../contract/time/zoned-time.ts";
-import { formatLocalDay, formatRecentTime, formatTime, formatWallTime, zoneNameAt, type TimeDisplay } from "../../lib/time-format.ts";
-import { zoneAbbreviation } from "../../lib/zoned-clock.ts";
-import { idKey } from "./availability-ids.ts";
+import { formatLocalDay, formatRecentTime, formatTime, formatWallTime, zoneAbbreviation, zoneNameAt, type TimeDisplay } from "../../lib/time-format.ts";
+import { cachedIdKey } from "../../../contract/ids.ts";
 import type { ClockShift } from "./week-window.ts";
 
 // Words and numbers the availability view shows. Times and days are the
@@ -51,7 +50,7 @@ export function overlapText(parts: readonly { label: string; capacity: number }[
 export function allowedTypesText(allowed: readonly string[] | null, typeNames: ReadonlyMap<string, string>): string {
   if (allowed === null) return "any";
   if (allowed.length === 0) return "none (no appointment type can be booked)";
-  return allowed.map((id) => typeNames.get(idKey(id)) ?? "an unlisted type").join(", ");
+  return allowed.map((id) => typeNames.get(cachedIdKey(id)) ?? "an unlisted type").join(", ");
 }
 
 /** "1 at a time", "2 at once". */

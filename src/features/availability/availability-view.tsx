@@ -10,16 +10,15 @@ import { useCurrentFacility } from "../../components/shell/current-facility.tsx"
 import { Notice } from "../../components/ui/notice.tsx";
 import { Skeleton } from "../../components/ui/skeleton.tsx";
 import { isolateText } from "../../lib/bidi.ts";
-import { formatDayAndTime, formatLocalDay, type TimeDisplay } from "../../lib/time-format.ts";
+import { formatDayAndTime, formatLocalDay, formatZoneName, zoneAbbreviation, type TimeDisplay } from "../../lib/time-format.ts";
 import { useTimeDisplay, useUserTimeSettings } from "../../lib/use-time-display.tsx";
-import { zoneAbbreviation } from "../../lib/zoned-clock.ts";
 import { useMediaQuery } from "../../lib/use-media-query.ts";
 import { AgendaList } from "./agenda-list.tsx";
 import { FacilityLanes } from "./facility-lanes.tsx";
 import { indexLoad, NO_LOAD } from "./band-load.tsx";
 import { AvailabilityFilterBar, type FilterOption } from "./availability-filter-bar.tsx";
 import { resolveAvailabilityFilters, toAvailabilitySearchParams, type AvailabilityFilters } from "./availability-filters.ts";
-import { idKey } from "./availability-ids.ts";
+import { cachedIdKey } from "../../../contract/ids.ts";
 import { AvailabilityLegend } from "./availability-legend.tsx";
 import { allowedTypesText, differsText, freshnessText } from "./availability-text.ts";
 import type { TemplateInfo } from "./band-details.tsx";
@@ -67,7 +66,7 @@ export function AvailabilityView() {
 
   const facilityList = useMemo((): { id: string; name: string; timezone: string }[] => facilities.data?.facilities ?? session.data?.facilities ?? [], [facilities.data, session.data]);
   const chosenId = params.facilityId ?? currentFacility?.id ?? null;
-  const facility = chosenId === null ? null : (facilityList.find((candidate) => idKey(candidate.id) === idKey(chosenId)) ?? (currentFacility && idKey(currentFacility.id) === idKey(chosenId) ? currentFacility : null));
+  const facility = chosenId === null ? null : (facilityList.find((candidate) => cachedIdKey(candidate.id) === cachedIdKey(chosenId)) ?? (currentFacility && cachedIdKey(currentFacility.id) === cachedIdKey(chosenId) ? currentFacility : null));
   const zone = facility?.timezone ?? currentFacility?.timezone ?? userZone;
   const nowMs = Date.now();
   const display = useTimeDisplay(zone);
@@ -127,17 +126,17 @@ export function AvailabilityView() {
   }, [move]);
 
   // Names: providers (raw UUIDs in the picker, `prv_` in templates) and appointment types.
-  const providerNames = useMemo(() => new Map((providers.data?.providers ?? []).map((provider) => [idKey(provider.id), provider])), [providers.data]);
+  const providerNames = useMemo(() => new Map((providers.data?.providers ?? []).map((provider) => [cachedIdKey(provider.id), provider])), [providers.data]);
   // EHR names go into sentences and labels: isolated, so a right-to-left or overriding name cannot reorder them.
   const providerName = useCallback((key: string) => isolateText(providerNames.get(key)?.displayName ?? "Unlisted provider"), [providerNames]);
   const providerShortName = useCallback((key: string) => isolateText(providerNames.get(key)?.lastName ?? "Unlisted"), [providerNames]);
-  const typeNames = useMemo(() => new Map((types.data?.appointmentTypes ?? []).map((type) => [idKey(type.id), isolateText(type.name)])), [types.data]);
+  const typeNames = useMemo(() => new Map((types.data?.appointmentTypes ?? []).map((type) => [cachedIdKey(type.id), isolateText(type.name)])), [types.data]);
 
-  const providerKey = filters?.providerId ? idKey(filters.providerId) : null;
+  const providerKey = filters?.providerId ? cachedIdKey(filters.providerId) : null;
   const showInactive = filters?.showInactive ?? false;
   // The previous week's templates are expanded for this week while this week's answer loads (placeholder data).
   const templates = data?.templates;
-  const shownTemplates = useMemo(() => (templates ?? []).filter((template) => providerKey === null || idKey(template.providerId) === providerKey), [templates, providerKey]);
+  const shownTemplates = useMemo(() => (templates ?? []).filter((template) => providerKey === null || cachedIdKey(template.providerId) === providerKey), [templates, providerKey]);
   const nextWithBands = useMemo(() => {
     const found = nextWeekWithBands(shownTemplates, week.startDate, zone);
     return found === shiftWeek(week.startDate, 1) ? null : found;
@@ -186,14 +185,14 @@ export function AvailabilityView() {
 
   const providerOptions: FilterOption[] = useMemo(() => {
     const keys = new Map<string, string>();
-    for (const template of data?.templates ?? []) keys.set(idKey(template.providerId), template.providerId);
-    if (filters?.providerId && !keys.has(idKey(filters.providerId))) keys.set(idKey(filters.providerId), filters.providerId);
+    for (const template of data?.templates ?? []) keys.set(cachedIdKey(template.providerId), template.providerId);
+    if (filters?.providerId && !keys.has(cachedIdKey(filters.providerId))) keys.set(cachedIdKey(filters.providerId), filters.providerId);
     return [...keys.entries()].map(([key, value]) => ({ value, label: providerName(key) })).sort((a, b) => a.label.localeCompare(b.label));
   }, [data?.templates, filters?.providerId, providerName]);
   const facilityOptions: FilterOption[] = useMemo(() => facilityList.map((candidate) => ({ value: candidate.id, label: candidate.name })), [facilityList]);
   const inactiveCount = model?.templates.filter((entry) => !entry.template.active).length ?? 0;
   const unreadable = model?.templates.filter((entry) => entry.unreadableReason !== null) ?? [];
-  const zoneText = `${zone.replaceAll("_", " ")} (${zoneAbbreviation(week.days[0]?.startMs ?? nowMs, zone)})`;
+  const zoneText = `${formatZoneName(zone)} (${zoneAbbreviation(week.days[0]?.startMs ?? nowMs, zone)})`;
 
   if (!filters) {
     return (
@@ -211,9 +210,9 @@ export function AvailabilityView() {
   return (
     <ViewFrame onKeyDown={onViewKeyDown}>
       <AvailabilityFilterBar
-        facilityId={facilityOptions.find((option) => idKey(option.value) === idKey(filters.facilityId))?.value ?? filters.facilityId}
-        facilityOptions={facilityOptions.some((option) => idKey(option.value) === idKey(filters.facilityId)) ? facilityOptions : [{ value: filters.facilityId, label: facility?.name ?? "Unlisted facility" }, ...facilityOptions]}
-        providerId={providerOptions.find((option) => providerKey !== null && idKey(option.value) === providerKey)?.value ?? filters.providerId}
+        facilityId={facilityOptions.find((option) => cachedIdKey(option.value) === cachedIdKey(filters.facilityId))?.value ?? filters.facilityId}
+        facilityOptions={facilityOptions.some((option) => cachedIdKey(option.value) === cachedIdKey(filters.facilityId)) ? facilityOptions : [{ value: filters.facilityId, label: facility?.name ?? "Unlisted facility" }, ...facilityOptions]}
+        providerId={providerOptions.find((option) => providerKey !== null && cachedIdKey(option.value) === providerKey)?.value ?? filters.providerId}
         providerOptions={providerOptions}
         isLoadingProviders={!data && availability.isPending}
         view={filters.view}

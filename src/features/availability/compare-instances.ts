@@ -1,6 +1,6 @@
 import { localDateOf } from "../../../contract/time/zoned-time.ts";
 import type { AvailabilityInstance } from "./expand-template.ts";
-import { idKey } from "./availability-ids.ts";
+import { cachedIdKey } from "../../../contract/ids.ts";
 
 // The grid draws the client-side expansion of the templates; the service's
 // own `instances` for the same window are the check. Where they differ for a
@@ -19,13 +19,13 @@ export interface InstanceComparison {
 }
 
 function instanceKey(instance: AvailabilityInstance): string {
-  return `${idKey(instance.templateId)}|${Date.parse(instance.startsAt)}|${Date.parse(instance.endsAt)}`;
+  return `${cachedIdKey(instance.templateId)}|${Date.parse(instance.startsAt)}|${Date.parse(instance.endsAt)}`;
 }
 
 function byTemplate(instances: readonly AvailabilityInstance[]): Map<string, Map<string, AvailabilityInstance>> {
   const grouped = new Map<string, Map<string, AvailabilityInstance>>();
   for (const instance of instances) {
-    const template = idKey(instance.templateId);
+    const template = cachedIdKey(instance.templateId);
     let keyed = grouped.get(template);
     if (!keyed) {
       keyed = new Map();
@@ -65,6 +65,6 @@ export function compareWithService(expanded: readonly AvailabilityInstance[], se
     if (options.unreadableTemplateIds?.has(template)) continue;
     for (const instance of [...onlyOurs, ...onlyTheirs]) differingBands.add(`${template}|${localDateOf(Date.parse(instance.startsAt), options.zone)}`);
   }
-  instances.sort((a, b) => Date.parse(a.startsAt) - Date.parse(b.startsAt) || (idKey(a.templateId) < idKey(b.templateId) ? -1 : idKey(a.templateId) > idKey(b.templateId) ? 1 : 0));
+  instances.sort((a, b) => Date.parse(a.startsAt) - Date.parse(b.startsAt) || (cachedIdKey(a.templateId) < cachedIdKey(b.templateId) ? -1 : cachedIdKey(a.templateId) > cachedIdKey(b.templateId) ? 1 : 0));
   return { instances, differingTemplateIds, differingBandCount: differingBands.size };
 }

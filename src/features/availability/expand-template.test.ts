@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { AvailabilityTemplate } from "../../../contract/clinic-api/schedule.ts";
 import { expandTemplate } from "./expand-template.ts";
 
-// The contract's DST cases through the fixed module path (issue 6); run
+// The contract's DST cases through the fixed module path (expand-template.ts); run
 // under four host zones by scripts/test-unit.sh.
 
 function template(zone: string, start: string, end: string, rrule: string): AvailabilityTemplate {

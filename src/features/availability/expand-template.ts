@@ -1,4 +1,4 @@
-// The fixed interface other code and tests call (issue 6):
+// The fixed interface other code and tests call:
 // `expandTemplate(template, window): AvailabilityInstance[]`, the one
 // expansion of contract/ (DESIGN.md "Rules": time and recurrence), which
 // runs under plain Node ESM as well as Vite.

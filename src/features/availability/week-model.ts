@@ -1,5 +1,5 @@
 import { addDays, localDateOf } from "../../../contract/time/zoned-time.ts";
-import { idKey } from "./availability-ids.ts";
+import { cachedIdKey } from "../../../contract/ids.ts";
 import { layoutWeek, type BandInput, type DayLayout } from "./band-layout.ts";
 import { compareWithService } from "./compare-instances.ts";
 import { expandTemplateCached } from "./expand-window.ts";
@@ -13,7 +13,7 @@ import type { WeekWindow } from "./week-window.ts";
 // provider, or one for the facility), each with its legend order and layout.
 
 export interface TemplateEntry {
-  /** Normalised template id (availability-ids.ts). */
+  /** Normalised template id (`cachedIdKey`, contract/ids.ts). */
   key: string;
   template: AvailabilityTemplate;
   providerKey: string;
@@ -62,12 +62,12 @@ export interface WeekModelInput {
 function bandOf(instance: AvailabilityInstance, entry: TemplateEntry | null, week: WeekWindow, flags: Pick<Band, "isInactive" | "isFromService" | "isCarriedIn">): Band {
   const startMs = Date.parse(instance.startsAt);
   const endMs = Date.parse(instance.endsAt);
-  const templateKey = idKey(instance.templateId);
+  const templateKey = cachedIdKey(instance.templateId);
   return {
     key: `${templateKey}|${startMs}|${endMs}`,
     templateKey,
     entry,
-    providerKey: idKey(instance.providerId),
+    providerKey: cachedIdKey(instance.providerId),
     instance,
     startMs,
     endMs,
@@ -87,10 +87,10 @@ export function buildWeekModel({ templates, serviceInstances, week, providerKey,
   const unreadable = new Set<string>();
   const bands: Band[] = [];
   for (const template of templates) {
-    const entryProvider = idKey(template.providerId);
+    const entryProvider = cachedIdKey(template.providerId);
     if (providerKey !== null && entryProvider !== providerKey) continue;
     const expansion = expandTemplateCached(template, window, { asIfActive: showInactive });
-    const entry: TemplateEntry = { key: idKey(template.id), template, providerKey: entryProvider, unreadableReason: expansion.isReadable ? null : expansion.reason };
+    const entry: TemplateEntry = { key: cachedIdKey(template.id), template, providerKey: entryProvider, unreadableReason: expansion.isReadable ? null : expansion.reason };
     entries.push(entry);
     byKey.set(entry.key, entry);
     if (!expansion.isReadable) {
@@ -113,13 +113,13 @@ export function buildWeekModel({ templates, serviceInstances, week, providerKey,
   let shown: readonly AvailabilityInstance[] = expanded;
   let comparison: WeekModel["comparison"] = null;
   if (serviceInstances !== null) {
-    const service = providerKey === null ? serviceInstances : serviceInstances.filter((instance) => idKey(instance.providerId) === providerKey);
+    const service = providerKey === null ? serviceInstances : serviceInstances.filter((instance) => cachedIdKey(instance.providerId) === providerKey);
     const result = compareWithService(expanded, service, { zone: week.zone, unreadableTemplateIds: unreadable });
     shown = result.instances;
     comparison = { differingBandCount: result.differingBandCount, differingTemplateKeys: result.differingTemplateIds };
   }
   for (const instance of shown) {
-    const templateKey = idKey(instance.templateId);
+    const templateKey = cachedIdKey(instance.templateId);
     bands.push(bandOf(instance, byKey.get(templateKey) ?? null, week, { isInactive: false, isFromService: comparison?.differingTemplateKeys.has(templateKey) ?? false, isCarriedIn: false }));
   }
   // The service may list an instance twice; a band is drawn once.

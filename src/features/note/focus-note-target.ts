@@ -2,7 +2,7 @@ import { SECTION_FOCUS_ATTRIBUTE } from "./reading/note-section-list.tsx";
 
 // Moves the reader to a part of the note, for the "On this note" links and
 // the sign-off panel's links: focus goes there, not only the view, so the
-// next Tab continues from that place (issue 14, defect 2). A collapsed
+// next Tab continues from that place (ADR 0008 "On this note"). A collapsed
 // section is focused at its summary and stays closed ("Nothing recorded" is
 // what there is to see); a target inside a collapsed body opens it. The
 // URL's hash is left alone: the router owns the URL. The sticky save bar is

@@ -2,7 +2,7 @@ import type { Note } from "../../../contract/clinic-api/note.ts";
 import { emptySectionIds, NOTE_SECTIONS } from "./reading/note-sections.ts";
 
 // Every part of the note view, top to bottom, for the "On this note"
-// navigation (issue 14, defect 2): the summary, the sign-off panel, each
+// navigation (ADR 0008 "On this note"): the summary, the sign-off panel, each
 // section of the EHR note, then the tasks and images, which sit at the foot of
 // a long page. Each entry's id is the element it goes to.
 

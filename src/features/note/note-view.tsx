@@ -38,7 +38,7 @@ import { TaskPanel } from "./tasks/task-panel.tsx";
 import { useStickyScrollPadding } from "./use-sticky-scroll-padding.ts";
 import { WRITABLE_FIELD_INFO } from "./writable-fields.ts";
 
-// The note in the EHR's context, prepared for sign-off (issue 7): the whole
+// The note in the EHR's context, prepared for sign-off (ADR 0008): the whole
 // note read-only, the four writable fields edited in place, tasks, images and
 // the "Ready to sign" panel. The note id comes from the verified session,
 // never from the URL.

@@ -1,5 +1,5 @@
 import type { Slot } from "../../../contract/clinic-api/schedule.ts";
-import { rawId } from "../../lib/raw-id.ts";
+import { idKey } from "../../../contract/ids.ts";
 import { dayLengthMinutes, localDateOf, localTimeOf, offsetMsAt } from "../../../contract/time/zoned-time.ts";
 
 // Slots grouped by local day, then by provider or (in time order) by hour
@@ -10,7 +10,7 @@ import { dayLengthMinutes, localDateOf, localTimeOf, offsetMsAt } from "../../..
 
 /** One identity for a slot whatever form its ids or offset take: provider, facility, start instant. */
 export function slotKey(slot: Pick<Slot, "providerId" | "facilityId" | "startsAt">): string {
-  return `${rawId(slot.providerId)}|${rawId(slot.facilityId)}|${Date.parse(slot.startsAt)}`;
+  return `${idKey(slot.providerId)}|${idKey(slot.facilityId)}|${Date.parse(slot.startsAt)}`;
 }
 
 
@@ -67,7 +67,7 @@ export function groupSlotsByDay(slots: readonly Slot[], { zoneOf, fallbackZone, 
       zonesByDay.set(date, new Set());
     }
     zonesByDay.get(date)?.add(zone);
-    const rowKey = `${date}|${rawId(slot.providerId)}|${rawId(slot.facilityId)}`;
+    const rowKey = `${date}|${idKey(slot.providerId)}|${idKey(slot.facilityId)}`;
     let row = rows.get(rowKey);
     if (!row) {
       row = { key: rowKey, kind: "provider", providerId: slot.providerId, facilityId: slot.facilityId, zone, slots: [] };

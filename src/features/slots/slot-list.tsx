@@ -3,7 +3,7 @@ import type { Slot } from "../../../contract/clinic-api/schedule.ts";
 import type { GroupedSlot, SlotDay, SlotRow } from "./group-slots.ts";
 import { moveForKey, moveInGrid, slotGridOf } from "./slot-navigation.ts";
 import type { UserTimeSettings } from "../../lib/use-time-display.tsx";
-import { isOtherZone } from "../../lib/time-format.ts";
+import { formatZoneCity, isOtherZone } from "../../lib/time-format.ts";
 import { capacityText, clockChangeText, formatLocalDay, formatSlotTime, schedulesText, slotAccessibleName, slotZoneName } from "./slot-text.ts";
 import { localTimeOf } from "../../../contract/time/zoned-time.ts";
 import { ClockChangeIcon } from "../../components/ui/icons.tsx";
@@ -228,7 +228,7 @@ export function SlotList({ days, providerName, facilityName, reader, heldKeys, p
                   <span key={change.zone} data-testid="clock-change" className="inline-flex items-center gap-1 rounded-full border border-amber-400 bg-amber-50 px-2 py-0.5 text-xs font-medium text-amber-950">
                     <ClockChangeIcon />
                     {change.text}
-                    {day.clockChanges.length > 1 || isOtherZone(Date.now(), change.zone, reader.userZone) ? ` (${change.zone.split("/").at(-1)?.replaceAll("_", " ")})` : ""}
+                    {day.clockChanges.length > 1 || isOtherZone(Date.now(), change.zone, reader.userZone) ? ` (${formatZoneCity(change.zone)})` : ""}
                   </span>
                 ) : null,
               )}

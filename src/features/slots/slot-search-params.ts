@@ -1,4 +1,5 @@
 import * as z from "zod/mini";
+import { idPattern } from "../../../contract/ids.ts";
 
 // The slot finder's filters as URL search params (the route's
 // `validateSearch`), so a search can be shared or reloaded. Names follow the
@@ -12,7 +13,7 @@ import * as z from "zod/mini";
 // strings with regexes, numbers, booleans): lists stay comma-separated
 // strings here and are split in slot-filters.ts, in the view's own chunk.
 
-const ID = "([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|(fac|prv|atp)_[0-9a-f]{32})";
+const ID = idPattern(["fac", "prv", "atp"]);
 
 export const slotSearchParams = z.object({
   appointmentTypeId: z.optional(z.string().check(z.regex(new RegExp(`^${ID}$`, "i")))),

@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Slot } from "../../../contract/clinic-api/schedule.ts";
-import { isOtherZone } from "../../lib/time-format.ts";
+import { isOtherZone, zoneAbbreviation } from "../../lib/time-format.ts";
 import { capacityText, clockChangeText, completenessText, formatLocalDay, freshnessText, schedulesText, slotAccessibleName, slotPhrase } from "./slot-text.ts";
-import { zoneAbbreviation } from "../../lib/zoned-clock.ts";
 
 const DR_BROOKS_SLOT: Slot = {
   providerId: "prv_0123456789abcdef0123456789abcdef",

@@ -25,7 +25,7 @@ import { defaultAppointmentType, isRunnable, resolveSlotFilters, toSlotSearchPar
 import { SlotList, type SlotListHandle } from "./slot-list.tsx";
 import type { SelectionParams } from "./slot-selection-flow.ts";
 import type { UserTimeSettings } from "../../lib/use-time-display.tsx";
-import { isOtherZone } from "../../lib/time-format.ts";
+import { formatZoneName, isOtherZone } from "../../lib/time-format.ts";
 import { completenessText, formatLocalDay, formatSlotTimeInText, freshnessText } from "./slot-text.ts";
 import { appointmentTypeOf, useSlotDescriber, type AppointmentTypeOption } from "./use-slot-describer.ts";
 
@@ -540,7 +540,7 @@ function ResultsToolbar({ summaryRef, data, slotCount, shown, isFetching, isPlac
             {isFetching && !isPlaceholderData ? <span className="ml-1 text-slate-600">· refreshing…</span> : null}
           </p>
         ) : null}
-        {showsOtherZones ? <p className="text-xs text-slate-600">Times are the facility's local time; the zone is named where it differs from yours ({reader.userZone.replaceAll("_", " ")}).</p> : null}
+        {showsOtherZones ? <p className="text-xs text-slate-600">Times are the facility's local time; the zone is named where it differs from yours ({formatZoneName(reader.userZone)}).</p> : null}
       </div>
       <div className="flex flex-wrap gap-2">
         <div role="group" aria-label="Show slots" className="inline-flex rounded-md border border-slate-300 bg-white p-0.5">

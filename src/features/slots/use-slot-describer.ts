@@ -7,7 +7,7 @@ import { appointmentTypesQuery, facilitiesQuery, providersQuery } from "../../ap
 import { sessionQuery } from "../../api/session-query.ts";
 import { useCurrentFacility } from "../../components/shell/current-facility.tsx";
 import { isolateText } from "../../lib/bidi.ts";
-import { rawId } from "../../lib/raw-id.ts";
+import { idKey } from "../../../contract/ids.ts";
 import { useUserTimeSettings } from "../../lib/use-time-display.tsx";
 import { formatLocalDay, formatSlotTimeInText, slotAccessibleName, slotPhrase } from "./slot-text.ts";
 
@@ -39,7 +39,7 @@ export interface AppointmentTypeOption {
   newPatientDurationMinutes: number;
 }
 
-export const appointmentTypeOf = (types: readonly AppointmentTypeOption[], id: string) => types.find((candidate) => rawId(candidate.id) === rawId(id));
+export const appointmentTypeOf = (types: readonly AppointmentTypeOption[], id: string) => types.find((candidate) => idKey(candidate.id) === idKey(id));
 
 /** EHR names go into sentences: isolated, so a right-to-left or overriding name cannot reorder them. */
 const isolatedOrUndefined = (name: string | undefined) => (name === undefined ? undefined : isolateText(name));
@@ -54,16 +54,16 @@ export function useSlotDescriber() {
   const { userZone } = reader;
 
   const appointmentTypes = useMemo(() => types.data?.appointmentTypes ?? [], [types.data]);
-  const providerById = useMemo(() => new Map((providers.data?.providers ?? []).map((provider) => [rawId(provider.id), provider])), [providers.data]);
+  const providerById = useMemo(() => new Map((providers.data?.providers ?? []).map((provider) => [idKey(provider.id), provider])), [providers.data]);
   const facilityList = useMemo((): { id: string; name: string; timezone: string; city?: string }[] => facilities.data?.facilities ?? session.data?.facilities ?? [], [facilities.data, session.data]);
-  const facilityById = useMemo(() => new Map(facilityList.map((candidate) => [rawId(candidate.id), candidate])), [facilityList]);
+  const facilityById = useMemo(() => new Map(facilityList.map((candidate) => [idKey(candidate.id), candidate])), [facilityList]);
   /** The pickers' name, or undefined for a provider they leave out (hidden). */
-  const listedProviderName = useCallback((providerId: string) => isolatedOrUndefined(providerById.get(rawId(providerId))?.displayName), [providerById]);
-  const listedFacilityName = useCallback((facilityId: string) => isolatedOrUndefined(facilityById.get(rawId(facilityId))?.name), [facilityById]);
+  const listedProviderName = useCallback((providerId: string) => isolatedOrUndefined(providerById.get(idKey(providerId))?.displayName), [providerById]);
+  const listedFacilityName = useCallback((facilityId: string) => isolatedOrUndefined(facilityById.get(idKey(facilityId))?.name), [facilityById]);
   const providerName = useCallback((providerId: string) => listedProviderName(providerId) ?? "Unlisted provider", [listedProviderName]);
   const facilityName = useCallback((facilityId: string) => listedFacilityName(facilityId) ?? "Unlisted facility", [listedFacilityName]);
   const fallbackZone = facility?.timezone ?? userZone;
-  const zoneOf = useCallback((facilityId: string) => facilityById.get(rawId(facilityId))?.timezone ?? fallbackZone, [facilityById, fallbackZone]);
+  const zoneOf = useCallback((facilityId: string) => facilityById.get(idKey(facilityId))?.timezone ?? fallbackZone, [facilityById, fallbackZone]);
 
   const describe: SlotDescriber = useMemo(() => {
     const dateOf = (slot: SlotPlace) => localDateOf(Date.parse(slot.startsAt), zoneOf(slot.facilityId));

@@ -11,7 +11,7 @@ import { Skeleton } from "../../components/ui/skeleton.tsx";
 import { signInErrorMessage } from "./sign-in-messages.ts";
 import { chooseOrganization, signInStateQuery, signInUrl, signOut, signOutEverywhere } from "./standalone-queries.ts";
 
-// Tandem opened at its own address, outside the EHR (issue 8, DESIGN.md
+// Tandem opened at its own address, outside the EHR (ADR 0010, DESIGN.md
 // "Standalone mode"): sign in through the service's OAuth flow, pick one of
 // the organizations shared, then the same app, authorised by the session
 // cookie. A bar above it says who is signed in where, with Switch and Sign out.

@@ -11,7 +11,7 @@ import { changedByText, changeSummary } from "./change-wording.ts";
 import { sectionIdOf, sectionTitleOf } from "./section-links.ts";
 import { useNoteChanges } from "./use-note-changes.ts";
 
-// "Changed since you last looked" (issue 14): near the top of a note the user
+// "Changed since you last looked" (ADR 0016): near the top of a note the user
 // has seen before in Tandem, each writable field that changed since, with
 // who changed it, its text then and now, and a link to it; then the other
 // sections that changed (in the EHR: Tandem writes nothing else). Nothing on

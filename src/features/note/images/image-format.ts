@@ -1,6 +1,7 @@
 import { ApiError } from "../../../api/bff-client.ts";
 import { isEhrFailure } from "../../../api/note-queries.ts";
 import { isolateText } from "../../../lib/bidi.ts";
+import { formatNumber } from "../../../lib/time-format.ts";
 
 // The words the images panel shows: an image's size, type and status, and
 // what a failed delete means. Pure, so they are tested.
@@ -8,8 +9,8 @@ import { isolateText } from "../../../lib/bidi.ts";
 const KB_PER_MB = 1024;
 const KB_PER_GB = 1024 * 1024;
 
-const oneDecimal = new Intl.NumberFormat("en-GB", { maximumFractionDigits: 1 });
-const whole = new Intl.NumberFormat("en-GB", { maximumFractionDigits: 0 });
+const oneDecimal = (value: number) => formatNumber(value, { maximumFractionDigits: 1 });
+const whole = (value: number) => formatNumber(value, { maximumFractionDigits: 0 });
 
 /**
  * "240 KB", "1.2 MB", "15 MB", "1.5 GB" from the service's `sizeKb` (binary
@@ -18,9 +19,9 @@ const whole = new Intl.NumberFormat("en-GB", { maximumFractionDigits: 0 });
 export function formatImageSize(sizeKb: number): string {
   if (!Number.isFinite(sizeKb) || sizeKb < 0) return "Size unknown";
   if (sizeKb < 1) return "Less than 1 KB";
-  if (sizeKb < KB_PER_MB) return `${whole.format(Math.round(sizeKb))} KB`;
+  if (sizeKb < KB_PER_MB) return `${whole(Math.round(sizeKb))} KB`;
   const [value, unit] = sizeKb < KB_PER_GB ? [sizeKb / KB_PER_MB, "MB"] : [sizeKb / KB_PER_GB, "GB"];
-  return `${(value < 10 ? oneDecimal : whole).format(value)} ${unit}`;
+  return `${(value < 10 ? oneDecimal : whole)(value)} ${unit}`;
 }
 
 const TYPE_NAMES: Record<string, string> = {

@@ -1,10 +1,11 @@
 import type { Note, SoapNote } from "../../../../contract/clinic-api/note.ts";
 import { localDateOf } from "../../../../contract/time/zoned-time.ts";
-import { formatDay, formatDayAndTime, formatLocalDay, formatTimeRange, type TimeDisplay } from "../../../lib/time-format.ts";
+import { formatDay, formatDayAndTime, formatLocalDay, formatNumber as formatAppNumber, formatTimeRange, type TimeDisplay } from "../../../lib/time-format.ts";
 
 // Words and numbers the read-only note shows. Times and dates go through the
 // app's one formatter (src/lib/time-format.ts): the user's locale, the
-// facility's zone (`note.facility.timezone`), never the machine's.
+// facility's zone (`note.facility.timezone`), never the machine's. Numbers go
+// through it too, in Tandem's own locale (APP_LOCALE).
 
 const TEXT_TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})\.(\d{6})\+00$/;
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
@@ -152,10 +153,8 @@ export function initialsOf(patient: Pick<Note["patient"], "firstName" | "lastNam
 // generator writes F/C, lbs/kg, in/cm); a null or unknown type shows the
 // number without guessing a unit (an unknown type is shown as written).
 
-const numberFormat = new Intl.NumberFormat("en-US", { maximumFractionDigits: 2 });
-
 export function formatNumber(value: number): string {
-  return numberFormat.format(value);
+  return formatAppNumber(value, { maximumFractionDigits: 2 });
 }
 
 function withUnit(value: number | null, unit: string | null, separator = " "): string | null {
@@ -228,11 +227,9 @@ export function formatBsa(value: string | null): string | null {
 // Billing. The payload names no currency, so amounts are shown as plain
 // decimals with two places rather than guessing a symbol.
 
-const amountFormat = new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-
 /** "1,234.50". */
 export function formatAmount(value: number): string {
-  return amountFormat.format(value);
+  return formatAppNumber(value, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 }
 
 /** "1 unit", "2 units", "1.5 units". */

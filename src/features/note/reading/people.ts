@@ -1,6 +1,6 @@
 import type { Note, SoapNote } from "../../../../contract/clinic-api/note.ts";
 import type { NoteProvider } from "../../../../contract/clinic-api/people.ts";
-import { isPrefixedId, isRawUuid, toRawUuid } from "../../../../contract/ids.ts";
+import { idKey } from "../../../../contract/ids.ts";
 
 // Who the ids in a note are. The note names people in two lists: its care
 // team (physician, primary biller, attendees), keyed by the EHR's integration
@@ -38,8 +38,8 @@ export function personIdKey(id: PersonId): string | null {
   const text = String(id).trim();
   if (text === "") return null;
   if (/^\d+$/.test(text)) return text.replace(/^0+(?=\d)/, "");
-  if (isRawUuid(text) || isPrefixedId(text)) return toRawUuid(text);
-  return text.toLowerCase();
+  // idKey gives the raw UUID (already lower case) for either id form, any other string as given.
+  return idKey(text).toLowerCase();
 }
 
 /** True when two ids name the same person. */
@@ -104,15 +104,15 @@ export function buildPeopleDirectory(note: Pick<Note, "assignedProviders" | "soa
   const byId = new Map<string, IdEntry>();
   const byUsername = new Map<string, Person>();
   for (const record of recordsOf(note)) {
-    const idKey = personIdKey(record.id);
+    const recordKey = personIdKey(record.id);
     const usernameKey = record.username?.toLowerCase() ?? null;
-    const known = idKey === null ? undefined : byId.get(idKey);
+    const known = recordKey === null ? undefined : byId.get(recordKey);
     const person = known?.person ?? (usernameKey === null ? undefined : byUsername.get(usernameKey)) ?? { names: [], username: null };
     if (record.name !== null && !person.names.includes(record.name)) person.names.push(record.name);
     person.username ??= record.username;
     if (usernameKey !== null && !byUsername.has(usernameKey)) byUsername.set(usernameKey, person);
-    if (idKey === null) continue;
-    if (known === undefined) byId.set(idKey, { ownName: record.name, person });
+    if (recordKey === null) continue;
+    if (known === undefined) byId.set(recordKey, { ownName: record.name, person });
     else known.ownName ??= record.name;
   }
 

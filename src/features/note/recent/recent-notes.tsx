@@ -12,7 +12,7 @@ import { TextBadge, type BadgeTone } from "../reading/reading-parts.tsx";
 
 // Outside the EHR no note is in view: the Note tab lists the notes this
 // clinician opened or edited in Tandem (GET /api/notes/recent), newest first,
-// each a real link to `/note?noteId=`, so nobody types a note id (issue 14, 6).
+// each a real link to `/note?noteId=`, so nobody types a note id (ADR 0015).
 
 const TONE_BY_STATUS: Record<StatusTone, BadgeTone> = { pending: "warning", done: "success", working: "info", neutral: "neutral" };
 

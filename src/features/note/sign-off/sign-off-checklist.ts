@@ -3,7 +3,7 @@ import { describeAiReview } from "../ai-review.ts";
 import { taskElementId } from "../note-outline.ts";
 import { noteStatusText } from "../reading/note-format.ts";
 
-// The "Ready to sign" checklist (issue 7): what stands between the note and
+// The "Ready to sign" checklist (ADR 0008 "Ready to sign"): what stands between the note and
 // the clinician's signature in the EHR. Two kinds of item:
 // - "save": typed text the EHR does not have yet (unsaved or failed changes,
 //   a conflict to settle). Only saving clears it.
@@ -14,7 +14,7 @@ import { noteStatusText } from "../reading/note-format.ts";
 //   mark holds only while the thing it was given for is unchanged (its key).
 //   The AI review's issues live in the EHR only (the service gives a count),
 //   so that item sends the clinician there and links to nothing here; every
-//   other item links to each thing it names (issue 14, defect 2).
+//   other item links to each thing it names (ADR 0008 "On this note").
 // - "service": the service's own state of the note is not "awaiting
 //   signature" (in progress, or a state Tandem does not know). No mark clears
 //   it: "ready" is said only when the service's state and the checklist agree.

@@ -5,8 +5,8 @@ import type { Task } from "../../../../contract/clinic-api/note.ts";
 import { ApiError } from "../../../api/bff-client.ts";
 import type { PickerOption } from "../../../components/ui/multi-select-picker.tsx";
 import { isEhrFailure, noteConflictOf } from "../../../api/note-queries.ts";
-import { rawId } from "../../../lib/raw-id.ts";
-import { formatDayAndTime, usableZone, type TimeDisplay } from "../../../lib/time-format.ts";
+import { idKey } from "../../../../contract/ids.ts";
+import { formatDayAndTime, formatNumber, usableZone, type TimeDisplay } from "../../../lib/time-format.ts";
 import { parseNoteInstant } from "../reading/note-format.ts";
 import { personIdKey, providerName, UNNAMED_EHR_USER, UNNAMED_EHR_USER_LABEL, type PeopleDirectory } from "../reading/people.ts";
 
@@ -28,14 +28,14 @@ export type TaskFormErrors = Partial<Record<TaskFormField, string>>;
 /** The order fields appear in the form: focus goes to the first invalid one. */
 export const TASK_FORM_FIELD_ORDER: readonly TaskFormField[] = ["description", "assigneeIds"];
 
-const count = (value: number) => value.toLocaleString("en-GB");
+const count = (value: number) => formatNumber(value);
 
 /** Ids in the order chosen, each provider once (ids compare in either form). */
 function uniqueIds(ids: readonly string[]): string[] {
   const seen = new Set<string>();
   const unique: string[] = [];
   for (const id of ids) {
-    const key = rawId(id);
+    const key = idKey(id);
     if (seen.has(key)) continue;
     seen.add(key);
     unique.push(id);
