@@ -2,7 +2,7 @@
 // stores what `cache-policy.ts` allowed, with the expiry it computed; it
 // drops an entry the moment it expires. It is bounded per organization and
 // in total so that one organization's distinct queries cannot push the
-// others' answers out (issue 15 item 1): past its own bound an organization
+// others' answers out (ADR 0017): past its own bound an organization
 // loses its own oldest entries; past the total, the organization holding
 // the most loses its oldest, so one holding no more than the others is never
 // evicted by another's reads. Both bounds count entries and the size of the
