@@ -43,7 +43,7 @@ function hasRRuleStr(value: unknown): value is { rrulestr: RRuleStr } {
   return typeof value === "object" && value !== null && "rrulestr" in value && typeof value.rrulestr === "function";
 }
 
-// Same CommonJS interop as contract/recurrence/expand-template.ts.
+// rrule ships CommonJS: its exports are on the module or on its `default`, depending on the loader.
 function loadRRuleStr(): RRuleStr {
   if (hasRRuleStr(rruleModule)) return rruleModule.rrulestr;
   const commonJsExports: unknown = Reflect.get(rruleModule, "default");
