@@ -1,7 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useRouter, useSearch } from "@tanstack/react-router";
-import { useCallback, useEffect, useMemo, type KeyboardEvent as ReactKeyboardEvent, type ReactNode } from "react";
-import { addDays, civilFromDays, localDateOf, parseLocalDate, todayIn } from "../../../contract/time/zoned-time.ts";
+import { useCallback, useMemo, type KeyboardEvent as ReactKeyboardEvent, type ReactNode } from "react";
+import { addDays, localDateOf, todayIn } from "../../../contract/time/zoned-time.ts";
 import { availabilityLoadWindowQuery, availabilityWindowQuery } from "../../api/availability-queries.ts";
 import { appointmentTypesQuery, facilitiesQuery, providersQuery } from "../../api/directory-queries.ts";
 import { sessionQuery } from "../../api/session-query.ts";
@@ -20,18 +20,18 @@ import { AvailabilityFilterBar, type FilterOption } from "./availability-filter-
 import { resolveAvailabilityFilters, toAvailabilitySearchParams, type AvailabilityFilters } from "./availability-filters.ts";
 import { cachedIdKey } from "../../../contract/ids.ts";
 import { AvailabilityLegend } from "./availability-legend.tsx";
-import { allowedTypesText, differsText, freshnessText } from "./availability-text.ts";
-import type { TemplateInfo } from "./band-details.tsx";
+import { differsText, freshnessText } from "./availability-text.ts";
 import { visibleHours } from "./band-layout.ts";
-import { describeEnd, describeRecurrenceSafely } from "./describe-recurrence.ts";
-import type { AvailabilityInstance, AvailabilityTemplate } from "./expand-template.ts";
-import { buildWeekModel, groupIntoGrids, type Band, type TemplateEntry } from "./week-model.ts";
+import type { AvailabilityInstance } from "./expand-template.ts";
+import { buildWeekModel, groupIntoGrids } from "./week-model.ts";
 import { WeekGrid } from "./week-grid.tsx";
 import { WeekNavigation } from "./week-navigation.tsx";
 import { currentWeekStart, shiftWeek, weekWindow, type WeekWindow } from "./week-window.ts";
 import { DayStrip, LayoutSwitch } from "./layout-switch.tsx";
 import { nextBandByProvider, nextWeekWithBands } from "./availability-jumps.ts";
 import { InfoIcon } from "../../components/ui/icons.tsx";
+import { useTemplateInfo } from "./use-template-info.ts";
+import { useWeekShortcuts } from "./use-week-shortcuts.ts";
 
 // Provider availability for schedulers: a week (Monday to Sunday in the
 // facility's zone) drawn from the browser's own expansion of the templates
@@ -40,17 +40,6 @@ import { InfoIcon } from "../../components/ui/icons.tsx";
 
 const DEFAULT_HOURS = { fromHour: 8, toHour: 18 };
 const NO_QUERY = { startDate: "1970-01-01", endDate: "1970-01-01" };
-
-function isTextEntry(target: EventTarget | null): boolean {
-  return target instanceof Element && target.closest("input, textarea, select, [contenteditable=''], [contenteditable='true'], [data-no-shortcuts]") !== null;
-}
-
-const SHORTCUTS: Record<string, "previous" | "next" | "this"> = { p: "previous", n: "next", t: "this" };
-
-function shortcutOf(event: KeyboardEvent | ReactKeyboardEvent): "previous" | "next" | "this" | null {
-  if (event.ctrlKey || event.metaKey || event.altKey || event.repeat) return null;
-  return SHORTCUTS[event.key.toLowerCase()] ?? null;
-}
 
 export function AvailabilityView() {
   const params = useSearch({ from: "/availability" });
@@ -107,23 +96,7 @@ export function AvailabilityView() {
     [filters, thisWeek, today, update],
   );
 
-  // P / N / T anywhere in the view, and on the page itself when nothing in the frame has focus yet.
-  const onViewKeyDown = (event: ReactKeyboardEvent<HTMLElement>) => {
-    const action = shortcutOf(event);
-    if (!action || isTextEntry(event.target)) return;
-    event.preventDefault();
-    move(action);
-  };
-  useEffect(() => {
-    const onKeyDown = (event: KeyboardEvent) => {
-      const action = shortcutOf(event);
-      if (event.target !== document.body || !action) return;
-      event.preventDefault();
-      move(action);
-    };
-    document.addEventListener("keydown", onKeyDown);
-    return () => document.removeEventListener("keydown", onKeyDown);
-  }, [move]);
+  const onViewKeyDown = useWeekShortcuts(move);
 
   // Names: providers (raw UUIDs in the picker, `prv_` in templates) and appointment types.
   const providerNames = useMemo(() => new Map((providers.data?.providers ?? []).map((provider) => [cachedIdKey(provider.id), provider])), [providers.data]);
@@ -165,23 +138,7 @@ export function AvailabilityView() {
   // Each grid shows its own hours (at least 08:00-18:00): one provider's night shift does not stretch everyone's grid.
   const hoursOf = useMemo(() => new Map(grids.map((grid) => [grid.key, visibleHours(grid.days)])), [grids]);
 
-  const currentYear = civilFromDays(parseLocalDate(today)).year;
-  const templateInfo = useMemo(() => {
-    const cache = new Map<string, TemplateInfo>();
-    const infoOf = (entry: TemplateEntry | null, fallbackProviderKey: string): TemplateInfo => {
-      if (!entry) return { name: "Unlisted template", providerName: providerName(fallbackProviderKey), providerShortName: providerShortName(fallbackProviderKey), ruleText: null, unreadableReason: "the service did not list this template", typesText: "not listed", untilText: "not listed", isActive: true };
-      let info = cache.get(entry.key);
-      if (!info) {
-        info = describeTemplate(entry.template, { providerName: providerName(entry.providerKey), providerShortName: providerShortName(entry.providerKey), typeNames, currentYear, today, unreadableReason: entry.unreadableReason });
-        cache.set(entry.key, info);
-      }
-      return info;
-    };
-    return {
-      ofBand: (band: Band) => infoOf(band.entry, band.providerKey),
-      ofEntry: (entry: TemplateEntry) => infoOf(entry, entry.providerKey),
-    };
-  }, [providerName, providerShortName, typeNames, currentYear, today]);
+  const templateInfo = useTemplateInfo({ providerName, providerShortName, typeNames, today });
 
   const providerOptions: FilterOption[] = useMemo(() => {
     const keys = new Map<string, string>();
@@ -318,24 +275,6 @@ export function AvailabilityView() {
       </section>
     </ViewFrame>
   );
-}
-
-function describeTemplate(
-  template: AvailabilityTemplate,
-  context: { providerName: string; providerShortName: string; typeNames: ReadonlyMap<string, string>; currentYear: number; today: string; unreadableReason: string | null },
-): TemplateInfo {
-  const ruleText = describeRecurrenceSafely(template.recurrence, template.timezone, { currentYear: context.currentYear, today: context.today });
-  const end = describeEnd(template.recurrence, template.timezone, { currentYear: context.currentYear });
-  return {
-    name: isolateText(template.name),
-    providerName: context.providerName,
-    providerShortName: context.providerShortName,
-    ruleText,
-    unreadableReason: context.unreadableReason,
-    typesText: allowedTypesText(template.allowedAppointmentTypeIds, context.typeNames),
-    untilText: end ?? "unknown (the rule cannot be read)",
-    isActive: template.active,
-  };
 }
 
 /** "Next bookable: Tue 1 Dec, 09:00": a jump to the provider's next band (a band under way counts). */
