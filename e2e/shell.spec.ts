@@ -4,6 +4,8 @@ import { ORG_A, ORG_B, ORG_C, appUrl, expectAccessible, openInHost, sandbox, san
 // The shell, the bridge and the host page, in Chromium, inside the
 // cross-site iframe of the EHR host page (DESIGN.md "The host bridge").
 
+const SENTINEL = "tandem-e2e:sentinel";
+
 test("the handshake succeeds and the shell shows the session, the patient and the facility clock", async ({ page }) => {
   const physician = await userWithRole(ORG_A, "Physician");
   const note = (await sandboxNotes(ORG_A)).find((candidate) => candidate.status === "awaiting_sign");
@@ -24,6 +26,16 @@ test("a message from a foreign origin, or with a wrong nonce, is ignored", async
   await expect(app.getByTestId("organization-name")).toContainText("Riverside");
   const frame = page.frames().find((candidate) => candidate.url().startsWith(appUrl()));
   if (!frame) throw new Error("app frame not found");
+  // A sentinel the host page posts after the two messages tells when the app has dispatched them
+  // (each window's messages to the app arrive in order), instead of a pause (ADR 0011: no race against the wall clock).
+  await frame.evaluate((sentinel) => {
+    const seen = new Promise<void>((resolve) => {
+      window.addEventListener("message", (event) => {
+        if (event.data === sentinel) resolve();
+      });
+    });
+    Object.assign(window, { tandemSentinelSeen: seen });
+  }, SENTINEL);
   // From the app's own window (not the parent, not the host origin).
   await frame.evaluate(() => window.postMessage({ type: "tandem:context", nonce: "0".repeat(32), token: "a.b.c", context: { organizationName: "Evil Clinic" } }, "*"));
   // From the real parent, but without the handshake's nonce.
@@ -31,7 +43,12 @@ test("a message from a foreign origin, or with a wrong nonce, is ignored", async
     const iframe = document.querySelector<HTMLIFrameElement>("iframe#tandem-app");
     iframe?.contentWindow?.postMessage({ type: "tandem:context", nonce: "f".repeat(32), token: "a.b.c", context: { organizationName: "Evil Clinic" } }, "*");
   });
-  await page.waitForTimeout(500);
+  await page.evaluate((sentinel) => document.querySelector<HTMLIFrameElement>("iframe#tandem-app")?.contentWindow?.postMessage(sentinel, "*"), SENTINEL);
+  await frame.evaluate(async () => {
+    await (window as Window & { tandemSentinelSeen?: Promise<void> }).tandemSentinelSeen;
+    // Two frames on: a context the bridge had taken would have been rendered.
+    await new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve())));
+  });
   await expect(app.getByTestId("organization-name")).not.toContainText("Evil");
   await expect(app.getByTestId("organization-name")).toContainText("Riverside");
 });

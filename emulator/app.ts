@@ -42,6 +42,8 @@ export interface EmulatorOptions {
   fetch?: typeof fetch;
   /** Replaces the seeded world (tests with hand-made data). */
   generate?: (now: number) => SeededWorld;
+  /** How an injected fault's `latencyMs` is waited out; real time by default (tests inject one, ADR 0011). */
+  faultDelay?: (ms: number) => Promise<void>;
 }
 
 export interface Emulator {
@@ -100,7 +102,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
   const withOrganization = resolveOrganization(state);
   service.use(async (c, next) => (WITHOUT_ORGANIZATION.has(c.req.path) ? next() : withOrganization(c, next)));
   service.use(rateLimit(limiter));
-  service.use(injectFaults(faults, settings.rateLimitWindowSeconds, () => clock.now()));
+  service.use(injectFaults(faults, settings.rateLimitWindowSeconds, () => clock.now(), options.faultDelay));
   service.use(async (_c, next) => {
     state.syncIfDue();
     await next();

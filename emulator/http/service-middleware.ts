@@ -90,12 +90,13 @@ export function rateLimit(limiter: RateLimiter): MiddlewareHandler<ServiceEnv> {
   };
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-export function injectFaults(faults: FaultRegistry, limiterWindowSeconds: number, now: () => number): MiddlewareHandler<ServiceEnv> {
+/** `delay` waits out a fault's latency: real time unless a test injects its own (ADR 0011). */
+export function injectFaults(faults: FaultRegistry, limiterWindowSeconds: number, now: () => number, delay: (ms: number) => Promise<void> = sleep): MiddlewareHandler<ServiceEnv> {
   return async (c, next) => {
     const decision = faults.decide(c.req.method, c.req.path);
-    if (decision.latencyMs > 0) await sleep(decision.latencyMs);
+    if (decision.latencyMs > 0) await delay(decision.latencyMs);
     if (decision.error) {
       const { status, code } = decision.error;
       const headers: Record<string, string> = {};

@@ -94,9 +94,19 @@ function event(n: number, type = "appointment.updated"): WebhookEvent {
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
+  vi.useRealTimers();
   vi.restoreAllMocks();
   for (const cleanup of cleanups.splice(0)) await cleanup();
 });
+
+/**
+ * Retry timers on fake time (ADR 0011): what is still scheduled is read off the
+ * timer queue, never waited for in real time. Only `setTimeout` is faked; the
+ * injected fetch answers on promises alone.
+ */
+function fakeRetryTimers(): void {
+  vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+}
 
 function dispatcher(options: Partial<WebhookDispatcherOptions> = {}): WebhookDispatcher {
   const d = createWebhookDispatcher({
@@ -226,17 +236,18 @@ describe("createWebhookDispatcher", () => {
   });
 
   it("gives up after the last retry", async () => {
-    const r = await receiver(() => 503);
-    const d = dispatcher();
-    d.configure({ url: r.url, headerStyle: "standard", retrySchedule: [0.01, 0.02] });
+    fakeRetryTimers();
+    const { fetch, requests } = recordingFetch(() => 503);
+    const d = dispatcher({ fetch });
+    d.configure({ url: "http://receiver.test/hook", headerStyle: "standard", retrySchedule: [0.01, 0.02] });
     d.send([event(1)]);
+    await vi.runAllTimersAsync();
     await d.idle();
 
-    expect(r.requests).toHaveLength(3);
+    expect(requests).toHaveLength(3);
     expect(d.attempts().map((a) => a.outcome)).toEqual(["retrying", "retrying", "failed"]);
     // Nothing else is scheduled.
-    await new Promise((resolve) => setTimeout(resolve, 60));
-    expect(r.requests).toHaveLength(3);
+    expect(vi.getTimerCount()).toBe(0);
   });
 
   it("logs network errors and bad URLs as failed attempts without throwing", async () => {
@@ -353,10 +364,20 @@ describe("createWebhookDispatcher", () => {
   });
 
   it("idle waits for retry timers; reset drops them with the target and the log", async () => {
+    fakeRetryTimers();
     const { fetch, requests } = recordingFetch((n) => (n === 1 ? 200 : 500));
     const d = dispatcher({ fetch });
     d.configure({ url: "http://receiver.test/hook", headerStyle: "standard", retrySchedule: [0.05] });
     d.send([event(1)]);
+    let firstIdle = false;
+    void d.idle().then(() => {
+      firstIdle = true;
+    });
+    // The first attempt failed; idle waits for its retry, 50 ms on.
+    await vi.advanceTimersByTimeAsync(49);
+    expect(requests).toHaveLength(1);
+    expect(firstIdle).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
     await d.idle();
     expect(requests).toHaveLength(2);
 
@@ -366,13 +387,16 @@ describe("createWebhookDispatcher", () => {
     void d.idle().then(() => {
       idle = true;
     });
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    // Just short of the hour: the attempt was made and its retry still waits.
+    await vi.advanceTimersByTimeAsync(3_599_000);
     expect(idle).toBe(false);
     expect(requests).toHaveLength(3);
+    expect(vi.getTimerCount()).toBe(1);
 
     d.reset();
     await d.idle();
     expect(idle).toBe(true);
+    expect(vi.getTimerCount()).toBe(0);
     expect(d.target()).toBeNull();
     expect(d.attempts()).toEqual([]);
   });
@@ -383,14 +407,19 @@ describe("createWebhookDispatcher", () => {
     const current = recordingFetch();
     const fetch = (input: string | URL | Request, init?: RequestInit): Promise<Response> =>
       useOld ? old.fetch(input, init) : current.fetch(input, init);
+    fakeRetryTimers();
     const d = dispatcher({ fetch });
     d.configure({ url: "http://old.test/hook", headerStyle: "standard", retrySchedule: [0.02] });
     d.send([event(1)]);
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    // The first attempt is made and fails; its retry waits 20 ms on the fake clock.
+    await vi.advanceTimersByTimeAsync(0);
+    expect(old.requests).toHaveLength(1);
+    expect(vi.getTimerCount()).toBe(1);
     useOld = false;
     d.configure({ url: "http://new.test/hook", headerStyle: "prefixed" });
     expect(d.target()).toEqual({ url: "http://new.test/hook", headerStyle: "prefixed" });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(vi.getTimerCount()).toBe(0);
+    await vi.runAllTimersAsync();
     await d.idle();
     expect(old.requests).toHaveLength(1);
     expect(current.requests).toHaveLength(0);

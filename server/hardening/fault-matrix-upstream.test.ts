@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import * as z from "zod/mini";
 import { noteDraftResponse, noteResponse, noteTasksResponse, taskResponse } from "../../contract/app-api/note.ts";
 import { holdResponse, slotSearchResponse, type SlotSelection } from "../../contract/app-api/slots.ts";
@@ -9,6 +9,7 @@ import { DEFAULT_RETRY } from "../clinic/retry-policy.ts";
 import { createStore } from "../store/create-store.ts";
 import type { Store } from "../store/store.ts";
 import { createFaultHarness, createMovableClock, dateWindow, errorOf, seededSearchTarget, type FaultHarness } from "./testing/fault-matrix-support.ts";
+import { createVirtualTimeouts } from "./testing/virtual-timeouts.ts";
 
 // The fault matrix (docs/fault-matrix.md), upstream half: faults of the Clinic Data
 // Service injected through `/_sandbox/faults` into the emulator, the real
@@ -122,9 +123,10 @@ describe("429 with a Retry-After longer than the BFF waits (the real limit used 
 
   beforeAll(async () => {
     // The emulator's own limiter, 4 requests an hour; both clocks start just after the hour, so Retry-After is about 3,600 s.
+    // The hour is taken from the pinned clocks (ADR 0011), not the wall clock.
     limited = await createFaultHarness(store, { now: clock.now, emulatorSettings: { rateLimit: 4, rateLimitWindowSeconds: 3600 } });
-    const hourStart = Math.ceil(Date.now() / 3_600_000) * 3_600_000 + 1_000;
-    clock.advance(hourStart - Date.now());
+    const hourStart = Math.ceil(limited.emulator.emulator.clock.now() / 3_600_000) * 3_600_000 + 1_000;
+    clock.advance(hourStart - clock.now());
     await limited.emulator.sandbox("POST", "/clock", { now: new Date(hourStart).toISOString() });
   });
 
@@ -300,14 +302,22 @@ describe("server_unresponsive", () => {
 });
 
 describe("5 s latency (scaled: the BFF's 10 s timeout becomes 300 ms, the service's delay 600 ms)", () => {
+  // Both durations run on virtual time (ADR 0011, `virtual-timeouts.ts`): the
+  // client's timeout fires when the service's delay reaches it, so a loaded
+  // machine can neither time out a prompt answer nor answer a slow one in time.
+  const TIMEOUT_MS = 300;
+  const timeouts = createVirtualTimeouts();
+  const realTimeout = AbortSignal.timeout.bind(AbortSignal);
   let slow: FaultHarness;
 
   beforeAll(async () => {
-    slow = await createFaultHarness(store, { clinicOptions: { timeoutMs: 300, retry: { baseDelayMs: 10 } } });
+    vi.spyOn(AbortSignal, "timeout").mockImplementation((ms) => (ms === TIMEOUT_MS ? timeouts.signal(ms) : realTimeout(ms)));
+    slow = await createFaultHarness(store, { virtualTimeouts: timeouts, clinicOptions: { timeoutMs: TIMEOUT_MS, retry: { baseDelayMs: 10 } } });
   });
 
   afterAll(async () => {
     await slow.close();
+    vi.restoreAllMocks();
   });
 
   beforeEach(async () => {
@@ -316,17 +326,21 @@ describe("5 s latency (scaled: the BFF's 10 s timeout becomes 300 ms, the servic
 
   it("a delay below the timeout only delays the answer", async () => {
     await slow.fault({ method: "GET", path: "/v2/schedule/slots", latencyMs: 100, count: 1 });
+    const timedOut = timeouts.timedOut;
     const response = await searchSlots(slow);
     expect(response.status).toBe(200);
     expect(slow.upstreamCount("GET", "/v2/schedule/slots")).toBe(1);
+    expect(timeouts.timedOut).toBe(timedOut);
   });
 
   it("one slow answer: the read times out and its retry answers", async () => {
     await slow.fault({ method: "GET", path: "/v2/schedule/slots", latencyMs: 600, count: 1 });
+    const timedOut = timeouts.timedOut;
     const response = await searchSlots(slow);
     expect(response.status).toBe(200);
     expect(z.parse(slotSearchResponse, await response.json()).slots.length).toBeGreaterThan(0);
     expect(slow.upstreamCount("GET", "/v2/schedule/slots")).toBe(2);
+    expect(timeouts.timedOut - timedOut).toBe(1);
   });
 
   it("a service that stays slow: 504 upstream_timeout after 1 + 2 tries of the timeout each", async () => {
@@ -347,7 +361,7 @@ describe("5 s latency (scaled: the BFF's 10 s timeout becomes 300 ms, the servic
     expect(response.status).toBe(504);
     expect(await errorOf(response)).toMatchObject({ code: "upstream_timeout", message: "The Clinic Data Service did not answer in time; whether the change was applied is unknown" });
     expect(slow.upstreamCount("POST", "/v4/schedule/holds")).toBe(1);
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    await slow.upstreamSettled();
     // The service carried the hold out after the BFF gave up: one hold (not two), which expires by itself.
     expect(activeHoldsOn(slow, slot)).toBe(1);
     // Tandem never learnt its id: it is not the user's in Tandem (not listed, not counted in the basket).
@@ -364,7 +378,7 @@ describe("5 s latency (scaled: the BFF's 10 s timeout becomes 300 ms, the servic
     expect(body.message).toBe("The EHR did not answer in time, so Tandem cannot tell whether the task was saved. Your text is kept: check the EHR before trying again.");
     expect(slow.upstreamCount("POST", "/v2/tasks")).toBe(1);
     // The service finishes the request after the BFF gave up: the task exists in the EHR.
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    await slow.upstreamSettled();
     expect(orgState(slow).tasks.filter((task) => task.noteId === note.id)).toHaveLength(1);
   });
 
@@ -382,6 +396,7 @@ describe("5 s latency (scaled: the BFF's 10 s timeout becomes 300 ms, the servic
     expect(slow.upstreamCount("PATCH", `/v1/notes/${note.id}`)).toBe(1);
     const kept = await slow.api(`/api/notes/${note.id}/draft`, { token: await slow.hostToken({ noteId: note.id }) });
     expect(z.parse(noteDraftResponse, await kept.json()).draft?.fields).toEqual({ stickyNoteDescription: text });
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    // The service's late PATCH is carried out before the next test resets it.
+    await slow.upstreamSettled();
   });
 });

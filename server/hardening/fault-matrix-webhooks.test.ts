@@ -95,7 +95,8 @@ const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
 
 /** A webhook receiver that stores each delivery and answers 2xx, then "dies" before its processor runs. */
 function dyingReceiver() {
-  const receiver = createWebhookReceiver({ inbox: store.inbox, secrets: w.config.webhookSecrets, logger: createLogger({ level: "silent", secrets: [] }), onStored: () => undefined });
+  // On the BFF's pinned clock (ADR 0011): it judges the deliveries' timestamps, which the emulator stamps on its own.
+  const receiver = createWebhookReceiver({ inbox: store.inbox, secrets: w.config.webhookSecrets, logger: createLogger({ level: "silent", secrets: [] }), now: clock.now, onStored: () => undefined });
   return new Hono().route("/webhooks/clinic", receiver);
 }
 

@@ -19,13 +19,29 @@ describe("mapAtMost", () => {
 
   it("starts nothing new after a failure, and fails with it", async () => {
     const started: number[] = [];
+    // Item 1 finishes only after the failure was reported; then its worker has had its chance to start another (ADR 0011: an event, not a pause).
+    let letFirstFinish: () => void = () => undefined;
+    const firstMayFinish = new Promise<void>((resolve) => {
+      letFirstFinish = resolve;
+    });
+    let firstFinished: () => void = () => undefined;
+    const firstDone = new Promise<void>((resolve) => {
+      firstFinished = resolve;
+    });
     const run = mapAtMost([1, 2, 3, 4, 5], 2, async (item) => {
       started.push(item);
       if (item === 2) throw new Error("down");
-      await new Promise((resolve) => setTimeout(resolve, 5));
+      if (item === 1) {
+        await firstMayFinish;
+        firstFinished();
+      }
       return item;
     });
     await expect(run).rejects.toThrow("down");
+    letFirstFinish();
+    await firstDone;
+    // No timer is involved: one macrotask later every continuation of item 1's worker has run.
+    await new Promise<void>((resolve) => setImmediate(resolve));
     expect(started).toEqual([1, 2]);
   });
 

@@ -64,9 +64,17 @@ async function sandbox(emulatorUrl: string, method: string, path: string, body?:
   return response.json();
 }
 
-/** Reads a live-event stream in the background; returns the org's events as they arrive. */
-function listen(bffUrl: string, token: string, signal: AbortSignal): string[] {
+/**
+ * Reads a live-event stream in the background: the org's events as they
+ * arrive, and `ready`, once the stream's first frame (the heartbeat the BFF
+ * writes after subscribing) came, so nothing published later is missed.
+ */
+function listen(bffUrl: string, token: string, signal: AbortSignal): { events: string[]; ready: Promise<void> } {
   const events: string[] = [];
+  let opened: () => void = () => undefined;
+  const ready = new Promise<void>((resolve) => {
+    opened = resolve;
+  });
   void (async () => {
     const response = await fetch(`${bffUrl}/api/events`, { headers: { authorization: `Bearer ${token}` }, signal });
     if (!response.body) return;
@@ -76,6 +84,7 @@ function listen(bffUrl: string, token: string, signal: AbortSignal): string[] {
     for (;;) {
       const { value, done } = await reader.read();
       if (done) return;
+      opened();
       buffer += decoder.decode(value, { stream: true });
       const frames = buffer.split("\n\n");
       buffer = frames.pop() ?? "";
@@ -86,7 +95,7 @@ function listen(bffUrl: string, token: string, signal: AbortSignal): string[] {
       }
     }
   })().catch(() => undefined);
-  return events;
+  return { events, ready };
 }
 
 describe.skipIf(!databaseUrl)("two real BFF processes on one PostgreSQL schema", () => {
@@ -127,8 +136,10 @@ describe.skipIf(!databaseUrl)("two real BFF processes on one PostgreSQL schema",
     const users = (await sandbox(emulator.url, "GET", `/ehr/${ORG_A_ID}/users`)) as { users: { id: string; roles: string[] }[] };
     const userId = users.users.find((user) => user.roles.includes("Front Desk"))?.id ?? "";
     const tokens = await Promise.all(bffs.map(async () => ((await sandbox(emulator.url, "POST", "/host-token", { organizationId: ORG_A_ID, userId })) as { token: string }).token));
-    const seen = bffs.map((bff, index) => listen(bff.url, tokens[index] ?? "", streams.signal));
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    const streamsOpen = bffs.map((bff, index) => listen(bff.url, tokens[index] ?? "", streams.signal));
+    // Both streams subscribed before the first change (ADR 0011: an event, not a pause).
+    await Promise.all(streamsOpen.map((stream) => stream.ready));
+    const seen = streamsOpen.map((stream) => stream.events);
 
     const facilities = (await (await fetch(`${emulator.url}/v1/facilities`, { headers: { authorization: `Bearer ${DATA_KEY}`, "x-organization-id": ORG_A_ID } })).json()) as { data: { facilities: { id: string; name: string }[] } };
     const facility = facilities.data.facilities[0];

@@ -65,7 +65,7 @@ describe.skipIf(!databaseUrl)("two BFF processes on one PostgreSQL", () => {
     const [a, b] = cluster.processes;
     const published = [vi.spyOn(a.bff.bus, "publish"), vi.spyOn(b.bff.bus, "publish")];
     await cluster.emulator.sandbox("POST", "/webhooks", { url: "http://bff.test/webhooks/clinic", headerStyle: "standard", duplicate: true, shuffle: true, retrySchedule: [0.05, 0.1, 0.2] });
-    const day = new Date(Date.now() + 10 * 86_400_000).toISOString().slice(0, 10);
+    const day = new Date(cluster.now() + 10 * 86_400_000).toISOString().slice(0, 10);
     const ids: string[] = [];
     for (let index = 0; index < 8; index += 1) ids.push(await book(index, day));
     await syncAndDeliver();
@@ -120,7 +120,7 @@ describe.skipIf(!databaseUrl)("two BFF processes on one PostgreSQL", () => {
 
   it("two processors draining one backlog at once take each row once", async () => {
     const [a, b] = cluster.processes;
-    const receivedAt = Date.now();
+    const receivedAt = cluster.now();
     const hookIds: string[] = [];
     for (let index = 0; index < 150; index += 1) {
       const hookId = `msg_backlog_${String(index).padStart(3, "0")}`;
@@ -159,7 +159,7 @@ describe.skipIf(!databaseUrl)("two BFF processes on one PostgreSQL", () => {
     // A webhook delivered to and processed by process B.
     cluster.route = "B";
     await cluster.emulator.sandbox("POST", "/webhooks", { url: "http://bff.test/webhooks/clinic", headerStyle: "standard" });
-    const day = new Date(Date.now() + 12 * 86_400_000).toISOString().slice(0, 10);
+    const day = new Date(cluster.now() + 12 * 86_400_000).toISOString().slice(0, 10);
     await book(0, day);
     await cluster.emulator.sandbox("POST", "/sync", { organizationId: ORG_A_ID });
     await cluster.emulator.emulator.dispatcher.idle();
@@ -176,7 +176,7 @@ describe.skipIf(!databaseUrl)("two BFF processes on one PostgreSQL", () => {
   it("an installation change on one process reaches the other's memory at once", async () => {
     const [a, b] = cluster.processes;
     expect((await b.bff.installations.find(ORG_A_ID))?.status).toBe("active");
-    await a.bff.installations.applyLifecycleEvent("app.suspended", { organizationId: ORG_A_ID }, new Date(Date.now() + 60_000).toISOString());
+    await a.bff.installations.applyLifecycleEvent("app.suspended", { organizationId: ORG_A_ID }, new Date(cluster.now() + 60_000).toISOString());
     await a.bff.bus.flush();
     await vi.waitFor(async () => expect((await b.bff.installations.find(ORG_A_ID))?.status).toBe("suspended"));
   });
@@ -205,7 +205,7 @@ describe.skipIf(!databaseUrl)("two BFF processes on one PostgreSQL", () => {
 
   it("a crashed process's claim is taken over by the other once its lease ends", async () => {
     const [a, b] = cluster.processes;
-    const receivedAt = Date.now();
+    const receivedAt = cluster.now();
     const appointmentId = "0f0e0d0c-0b0a-4908-8706-050403020100";
     const updatedAt = new Date(receivedAt).toISOString();
     await a.store.inbox.insert({
@@ -232,15 +232,16 @@ describe.skipIf(!databaseUrl)("two BFF processes on one PostgreSQL", () => {
       },
       receivedAt,
     });
-    // Process A claims the row, then dies before it is done.
-    const leaseMs = 1_500;
-    const claimedAt = Date.now();
+    // Process A claims the row, then dies before it is done. The lease runs on the processes' pinned clock,
+    // moved past its end rather than waited for (ADR 0011), so a slow machine cannot end it early.
+    const leaseMs = 60_000;
+    const claimedAt = cluster.now();
     expect((await a.store.inbox.claimUnprocessed({ limit: 10, leaseMs, now: claimedAt, maxAttempts: 5 })).map((entry) => entry.hookId)).toEqual(["msg_crashed"]);
 
     expect(await b.bff.processor.drain()).toBe(0);
     expect(await b.store.appointmentStates.get(ORG_A_ID, appointmentId)).toBeNull();
 
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, claimedAt + leaseMs + 20 - Date.now())));
+    cluster.advanceBffClock(leaseMs + 1_000);
     expect(await b.bff.processor.drain()).toBe(1);
     expect(b.processed).toEqual(["msg_crashed"]);
     expect(await b.store.appointmentStates.get(ORG_A_ID, appointmentId)).toMatchObject({ status: "arrived" });

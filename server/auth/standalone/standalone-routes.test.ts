@@ -110,8 +110,9 @@ describe("standalone sign-in", () => {
     // A slot held from the standalone session (a write: same-origin only, no host token needed).
     const { appointmentTypes } = z.parse(z.object({ appointmentTypes: z.array(z.object({ id: z.string() })) }), await (await json(browser, "/api/appointment-types")).json());
     const typeId = appointmentTypes[0]?.id ?? "";
-    const start = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
-    const end = new Date(Date.now() + 10 * 86_400_000).toISOString().slice(0, 10);
+    // The window from the harness's pinned clock (ADR 0011), so the same slots are found on any day.
+    const start = new Date(harness.now() + 86_400_000).toISOString().slice(0, 10);
+    const end = new Date(harness.now() + 10 * 86_400_000).toISOString().slice(0, 10);
     const slots = z.parse(z.object({ slots: z.array(z.object({ providerId: z.string(), facilityId: z.string(), startsAt: z.string(), endsAt: z.string() })) }), await (await json(browser, `/api/slots?appointmentTypeId=${typeId}&startDate=${start}&endDate=${end}`)).json());
     const slot = slots.slots[0];
     if (!slot) throw new Error("no slot");

@@ -10,11 +10,14 @@ import { createBffApp, type Bff, type BffDeps } from "../../app.ts";
 import { readBffConfig, type BffConfig } from "../../env.ts";
 import { createLogger } from "../../logger.ts";
 import type { Store } from "../../store/store.ts";
+import { HARNESS_NOW } from "../../test-support/bff-harness.ts";
+import type { VirtualTimeouts } from "./virtual-timeouts.ts";
 
 // The fault matrix's test bed (docs/fault-matrix.md): the real BFF in-process against the
 // emulator in-process, like `server/test-support/bff-harness.ts`, plus what
 // the matrix needs to inject faults and observe their effect without waiting
-// in real time: the BFF's clock and upstream tuning are injectable, every
+// in real time: both clocks start at the pinned HARNESS_NOW (ADR 0011), the
+// BFF's clock, upstream tuning and the service's latency are injectable, every
 // upstream call is logged with its answer, webhook deliveries can be dropped
 // on their way (a network between the service and the BFF), and a second BFF
 // can be started on the same store (a restart).
@@ -54,8 +57,10 @@ export interface WebhookReceiver {
 export type WebhookGate = (delivery: { messageId: string; eventType: string }) => boolean;
 
 export interface FaultHarnessOptions {
-  /** The BFF's clock (real time by default). */
+  /** The BFF's clock (by default its own clock, pinned at HARNESS_NOW and running). */
   now?: () => number;
+  /** Injected latency and the client's timeouts on one virtual timeline (`virtual-timeouts.ts`); real time without. */
+  virtualTimeouts?: VirtualTimeouts;
   clinicOptions?: BffDeps["clinicOptions"];
   emulatorSettings?: Partial<EmulatorSettings>;
 }
@@ -79,6 +84,8 @@ export interface FaultHarness {
   fault(spec: FaultSpec): Promise<void>;
   /** `POST /_sandbox/webhooks`. */
   webhooks(target: { url?: string; headerStyle?: "standard" | "prefixed"; duplicate?: boolean; shuffle?: boolean; retrySchedule?: number[] }): Promise<void>;
+  /** Waits until the emulator has carried out every request the BFF sent it, those the BFF gave up on (a timeout) included. */
+  upstreamSettled(): Promise<void>;
   /** Waits until the emulator has nothing left to deliver, then drains the BFF's inbox. */
   settle(): Promise<void>;
   /** Webhook deliveries go to this receiver instead of the BFF's app (one that stores and then dies); null: back to the BFF. */
@@ -121,8 +128,11 @@ export async function createFaultHarness(store: Store, options: FaultHarnessOpti
   const logLines: string[] = [];
   const receiver: { app: WebhookReceiver | null; override: WebhookReceiver | null } = { app: null, override: null };
 
+  const inFlight = new Set<Promise<unknown>>();
+  const bffClock = new EmulatorClock(HARNESS_NOW, false);
   const emulator = createTestEmulator({
-    clock: new EmulatorClock(Date.now(), false),
+    clock: new EmulatorClock(HARNESS_NOW, false),
+    faultDelay: options.virtualTimeouts?.delay,
     settings: { strongReadLatencyMs: 0, ...options.emulatorSettings },
     fetch: async (input, init) => {
       const request = new Request(input, init);
@@ -153,7 +163,18 @@ export async function createFaultHarness(store: Store, options: FaultHarnessOpti
     const call: UpstreamCall = { method: request.method, path: new URL(request.url).pathname, status: null, traceId: null };
     upstream.push(call);
     // In-process, the emulator's app ignores the abort signal; a real socket does not: honour it, so the BFF's timeout fires.
-    const response = await untilAborted(Promise.resolve(emulator.emulator.app.fetch(request)), init?.signal ?? null);
+    const carriedOut = Promise.resolve(emulator.emulator.app.fetch(request));
+    inFlight.add(carriedOut);
+    void carriedOut.then(
+      () => inFlight.delete(carriedOut),
+      () => inFlight.delete(carriedOut),
+    );
+    let response: Response;
+    try {
+      response = await untilAborted(carriedOut, init?.signal ?? null);
+    } finally {
+      options.virtualTimeouts?.finished(init?.signal);
+    }
     call.status = response.status;
     if (response.status >= 400) {
       const body = z.safeParse(traced, safeJson(await response.clone().text()));
@@ -162,7 +183,7 @@ export async function createFaultHarness(store: Store, options: FaultHarnessOpti
     return response;
   };
 
-  const newBff = () => createBffApp({ config, store, logger, fetch: upstreamFetch, now: options.now, clinicOptions: options.clinicOptions });
+  const newBff = () => createBffApp({ config, store, logger, fetch: upstreamFetch, now: options.now ?? (() => bffClock.now()), clinicOptions: options.clinicOptions });
 
   async function configureWebhooks(target: Parameters<FaultHarness["webhooks"]>[0]): Promise<void> {
     const result = await emulator.sandbox("POST", "/webhooks", { url: BFF_WEBHOOK_URL, headerStyle: "standard", retrySchedule: SHORT_RETRY_SCHEDULE, ...target });
@@ -208,6 +229,9 @@ export async function createFaultHarness(store: Store, options: FaultHarnessOpti
       if (result.status !== 200 && result.status !== 201) throw new Error(`fault: ${JSON.stringify(result.body)}`);
     },
     webhooks: configureWebhooks,
+    async upstreamSettled() {
+      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+    },
     async settle() {
       await emulator.emulator.dispatcher.idle();
       await harness.bff.processor.drain();
@@ -242,11 +266,12 @@ export async function createFaultHarness(store: Store, options: FaultHarnessOpti
   return harness;
 }
 
-/** A clock that runs with real time and can be moved ahead (the BFF's `now`). */
+/** A clock pinned at HARNESS_NOW that runs and can be moved ahead (the BFF's `now`). */
 export function createMovableClock(): { now: () => number; advance(ms: number): void; reset(): void } {
+  const pinned = new EmulatorClock(HARNESS_NOW, false);
   let offsetMs = 0;
   return {
-    now: () => Date.now() + offsetMs,
+    now: () => pinned.now() + offsetMs,
     advance(ms) {
       offsetMs += ms;
     },
@@ -292,10 +317,10 @@ export async function openLiveStream(harness: FaultHarness, token: string): Prom
   };
 }
 
-/** Local dates from tomorrow for `days` days (UTC dates; the facilities are in the Americas). */
-export function dateWindow(days = 7): { startDate: string; endDate: string } {
+/** Local dates from the day after the harness's pinned instant for `days` days (UTC dates; the facilities are in the Americas). */
+export function dateWindow(days = 7, from = HARNESS_NOW): { startDate: string; endDate: string } {
   const day = 86_400_000;
-  return { startDate: new Date(Date.now() + day).toISOString().slice(0, 10), endDate: new Date(Date.now() + days * day).toISOString().slice(0, 10) };
+  return { startDate: new Date(from + day).toISOString().slice(0, 10), endDate: new Date(from + days * day).toISOString().slice(0, 10) };
 }
 
 /** A follow-up appointment type and a visible facility of the seed: what the slot searches of the matrix ask for. */

@@ -10,6 +10,7 @@ import { readBffConfig } from "../../env.ts";
 import { createLogger } from "../../logger.ts";
 import { createStore } from "../../store/create-store.ts";
 import type { Store } from "../../store/store.ts";
+import { HARNESS_NOW } from "../../test-support/bff-harness.ts";
 
 // Two BFF apps on one PostgreSQL schema, each with its own store (pool) and
 // its own bus connection: for the database, two processes. One emulator in
@@ -47,6 +48,10 @@ export interface TwoBffCluster {
   userWithRole(role: string): string;
   /** Advances the emulator's (frozen) clock, so the next changes carry a later `updatedAt`. */
   advance(seconds: number): Promise<void>;
+  /** The two processes' clock (epoch ms): pinned at HARNESS_NOW and running (ADR 0011), one clock as on one host. */
+  now(): number;
+  /** Moves the processes' clock (not the emulator's) ahead: a lease runs out without waiting for it. */
+  advanceBffClock(ms: number): void;
   close(): Promise<void>;
 }
 
@@ -63,9 +68,13 @@ export async function createTwoBffCluster(databaseUrl: string, options: { schema
   let turn = 0;
   const cluster: Partial<TwoBffCluster> & { route: TwoBffCluster["route"] } = { route: "round-robin" };
 
-  // Frozen, and moved on by the tests: events of one appointment then differ in `updatedAt`.
+  // The processes' clock: pinned, running, moved ahead by `advanceBffClock` (ADR 0011).
+  const bffClock = new EmulatorClock(HARNESS_NOW, false);
+  let bffOffsetMs = 0;
+  const bffNow = () => bffClock.now() + bffOffsetMs;
+  // Frozen at the pinned instant, and moved on by the tests: events of one appointment then differ in `updatedAt`.
   const emulator = createTestEmulator({
-    clock: new EmulatorClock(Date.now(), true),
+    clock: new EmulatorClock(HARNESS_NOW, true),
     fetch: async (input, init) => {
       const to = cluster.route === "round-robin" ? (turn++ % 2 === 0 ? "A" : "B") : cluster.route;
       const target = processes.find((candidate) => candidate.name === to);
@@ -95,7 +104,7 @@ export async function createTwoBffCluster(databaseUrl: string, options: { schema
     };
     const logLines: string[] = [];
     const logger = createLogger({ level: "warn", secrets: [config.clinicApiKey], name: `bff-${name}`, destination: { write: (line: string) => void logLines.push(line) } });
-    const bff = createBffApp({ config, store, logger, fetch: async (input, init) => emulator.emulator.app.fetch(new Request(input, init)) });
+    const bff = createBffApp({ config, store, logger, now: bffNow, fetch: async (input, init) => emulator.emulator.app.fetch(new Request(input, init)) });
     const hubEvents: LiveEvent[] = [];
     bff.hub.subscribe(ORG_A_ID, (event) => hubEvents.push(event));
     processes.push({ name, bff, store, processed, hubEvents, logLines });
@@ -135,6 +144,10 @@ export async function createTwoBffCluster(databaseUrl: string, options: { schema
       return token.data.token;
     },
     userWithRole,
+    now: bffNow,
+    advanceBffClock(ms: number) {
+      bffOffsetMs += ms;
+    },
     async advance(seconds: number) {
       await emulator.sandbox("POST", "/clock", { advanceSeconds: seconds, frozen: true });
     },

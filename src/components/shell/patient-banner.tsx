@@ -1,22 +1,19 @@
 import { useQuery } from "@tanstack/react-query";
 import type { Session } from "../../../contract/app-api/session.ts";
 import { contextPatientQuery } from "../../api/patient-query.ts";
+import { useUserTimeSettings } from "../../lib/use-time-display.tsx";
 import { Skeleton } from "../ui/skeleton.tsx";
+import { ageOn } from "./patient-age.ts";
 import { describeApiError } from "./api-error-notice.tsx";
 
-function age(dateOfBirth: string): number {
-  const [year = 0, month = 1, day = 1] = dateOfBirth.split("-").map(Number);
-  const today = new Date();
-  let years = today.getFullYear() - year;
-  if (today.getMonth() + 1 < month || (today.getMonth() + 1 === month && today.getDate() < day)) years -= 1;
-  return years;
-}
 
 /** The patient in the EHR's context; for an organization without read:patients, it says why details are missing. */
 export function PatientBanner({ session }: { session: Session }) {
   const patientId = session.context.patientId;
   const canRead = session.capabilities.canReadPatients;
   const query = useQuery({ ...contextPatientQuery(patientId ?? ""), enabled: patientId !== null && canRead });
+  // Today is the app's clock (Date.now, which e2e pins with the browser's clock) in the user's zone (pinnable, use-time-display.tsx).
+  const { userZone } = useUserTimeSettings();
   if (!patientId) return null;
   const frame = (children: React.ReactNode) => (
     <section aria-label="Patient in context" data-testid="patient-banner" className="border-b border-brand-100 bg-brand-50 px-3 py-2 text-sm">
@@ -42,7 +39,7 @@ export function PatientBanner({ session }: { session: Session }) {
       </span>
       {patient.dateOfBirth ? (
         <span>
-          DOB {patient.dateOfBirth} ({age(patient.dateOfBirth)} y)
+          DOB {patient.dateOfBirth} ({ageOn(patient.dateOfBirth, Date.now(), userZone)} y)
         </span>
       ) : null}
       {patient.gender ? <span className="capitalize">{patient.gender}</span> : null}
