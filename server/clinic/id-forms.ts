@@ -48,12 +48,18 @@ function convertField(forms: FieldForms | undefined, name: string, value: string
 }
 
 export const pathIdForm = (route: ClinicApiRoute, name: string, value: string) => convertField(PATH_FORMS[route], name, value);
-/** A query id, or a comma-separated list of them (`facilityIds`, `providerIds`), converted item by item. */
-export function queryIdForm(route: ClinicApiRoute, name: string, value: string): string {
+/**
+ * A query id, or a list of them (`facilityIds`, `providerIds`), converted
+ * item by item. A list is given as an array (parsed once at the BFF's edge,
+ * contract/clinic-api/queries.ts `commaList`) and is joined with commas only
+ * here, as it goes out (DESIGN.md "Upstream"); a list a caller already wrote
+ * as comma-separated text is split to be converted.
+ */
+export function queryIdForm(route: ClinicApiRoute, name: string, value: string | readonly string[]): string {
+  const items = typeof value === "string" ? value.split(",") : value;
   const forms = QUERY_FORMS[route];
-  if (!forms?.[name]) return value;
-  return value
-    .split(",")
+  if (!forms?.[name]) return typeof value === "string" ? value : items.join(",");
+  return items
     .map((item) => item.trim())
     .filter((item) => item !== "")
     .map((item) => convertField(forms, name, item))

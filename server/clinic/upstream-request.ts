@@ -60,9 +60,8 @@ function buildPath(route: ClinicApiRoute, template: string, params: Readonly<Rec
 }
 
 function queryText(route: ClinicApiRoute, name: string, value: Exclude<QueryValue, undefined>): string {
-  // Lists go out comma-separated (DESIGN.md "Upstream").
-  if (Array.isArray(value)) return queryIdForm(route, name, value.join(","));
-  return typeof value === "string" ? queryIdForm(route, name, value) : String(value);
+  // Lists go out comma-separated (DESIGN.md "Upstream"), joined once, by queryIdForm.
+  return typeof value === "string" || Array.isArray(value) ? queryIdForm(route, name, value) : String(value);
 }
 
 function buildSearch(route: ClinicApiRoute, query: Readonly<Record<string, QueryValue>>, strong: boolean): string {

@@ -2,11 +2,12 @@ import { queryOptions } from "@tanstack/react-query";
 import { availabilityResponse, type AvailabilityQuery } from "../../contract/app-api/availability.ts";
 import { availabilityLoadResponse, type AvailabilityLoadQuery } from "../../contract/app-api/availability-load.ts";
 import { callBff } from "./bff-client.ts";
+import { queryKeys } from "./query-keys.ts";
 
 // GET /api/availability (DESIGN.md "The BFF's API"): the templates and the
 // service's instances for a window of the facility's local dates. Keys from
-// general to specific (STYLE.md 5); live `schedule.changed` events
-// invalidate ["availability"].
+// general to specific (STYLE.md 5, query-keys.ts); live `schedule.changed`
+// events invalidate `queryKeys.availability.all`.
 
 export function availabilityQueryString(query: AvailabilityQuery): string {
   const params = new URLSearchParams();
@@ -19,26 +20,26 @@ export function availabilityQueryString(query: AvailabilityQuery): string {
 
 export const availabilityWindowQuery = (query: AvailabilityQuery) =>
   queryOptions({
-    queryKey: ["availability", "window", query] as const,
+    queryKey: queryKeys.availability.window(query),
     queryFn: ({ signal }) => callBff(`/api/availability?${availabilityQueryString(query)}`, availabilityResponse, { signal }),
     // Live events invalidate; a short stale time only spares a refetch on remount.
     staleTime: 10_000,
     // Paging to another week of the same facility and provider keeps the previous answer while the new one loads: the
     // view expands its templates for the new week at once (the expansion is the contract's, DESIGN.md).
     placeholderData: (previous, previousQuery) => {
-      const before = previousQuery?.queryKey[2];
+      const before = previousQuery?.queryKey[3];
       return before && before.facilityId === query.facilityId && before.providerId === query.providerId ? previous : undefined;
     },
   });
 
 /**
  * GET /api/availability/load (ADR 0020): the booked load of the facility's
- * bands over the same window. Under ["availability"], so the live
+ * bands over the same window. Under `queryKeys.availability.all`, so the live
  * `schedule.changed` events that follow bookings and cancellations refetch it.
  */
 export const availabilityLoadWindowQuery = (query: AvailabilityLoadQuery) =>
   queryOptions({
-    queryKey: ["availability", "load", query] as const,
+    queryKey: queryKeys.availability.load(query),
     queryFn: ({ signal }) => callBff(`/api/availability/load?${availabilityQueryString(query)}`, availabilityLoadResponse, { signal }),
     staleTime: 10_000,
   });

@@ -26,6 +26,15 @@ export function setApiBridge(next: AppLink | null): void {
   bridge = next;
 }
 
+/**
+ * Whether calls can be made yet: not before the EHR handshake or the
+ * standalone sign-in, which the shell completes after the router has run the
+ * first route's loader (a call then would fail as unauthorised).
+ */
+export function canCallBff(): boolean {
+  return bridge !== null;
+}
+
 const WRITE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 interface Sent {

@@ -1,14 +1,15 @@
 import { queryOptions } from "@tanstack/react-query";
 import { HOLD_LIMIT_CODE, heldSlotsResponse, holdReleaseResponse, holdResponse, type HoldRequest, type HoldResponse } from "../../contract/app-api/slots.ts";
 import { ApiError, callBff } from "./bff-client.ts";
+import { queryKeys } from "./query-keys.ts";
 
 // The user's holds (DESIGN.md "The BFF's API"): kept in the BFF's store, so
 // a hold belongs to the user, not to a view, and survives navigation and
-// reloads. `["holds"]` is invalidated by every hold, release and booking.
+// reloads. `queryKeys.holds()` is invalidated by every hold, release and booking.
 
 export const heldSlotsQuery = () =>
   queryOptions({
-    queryKey: ["holds"],
+    queryKey: queryKeys.holds(),
     queryFn: ({ signal }) => callBff("/api/holds", heldSlotsResponse, { signal }),
     // The store is the truth; a hold made or released in this page updates the cache at once.
     staleTime: 30_000,

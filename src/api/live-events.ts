@@ -1,26 +1,28 @@
-import type { QueryClient } from "@tanstack/react-query";
+import type { QueryClient, QueryKey } from "@tanstack/react-query";
 import type { LiveEvent } from "../../contract/app-api/live-events.ts";
 import { formatTraceparent, newTraceContext } from "../../contract/app-api/trace-context.ts";
 import type { AppLink } from "../bridge/app-link.ts";
 import { parseFrames } from "./live-event-frames.ts";
+import { invalidateEveryRead, queryKeys } from "./query-keys.ts";
 
 // GET /api/events read with fetch, so the token stays in the Authorization
 // header (EventSource cannot send one). Each event invalidates the affected
-// queries; a reconnect (the stream closes at the token's expiry) refetches
-// what is shown, since events may have been missed in between. A stream the
+// queries; a reconnect (the stream closes at the token's expiry) reads
+// everything again (`invalidateEveryRead`), since events may have been
+// missed in between. A stream the
 // server ends with a `retry:` hint (its process shutting down) is reopened
 // after that delay, through the proxy, on another process.
 
-function invalidationsFor(event: LiveEvent): readonly (readonly string[])[] {
+function invalidationsFor(event: LiveEvent): readonly QueryKey[] {
   switch (event.type) {
     case "schedule.changed":
-      return [["slots"], ["availability"], ["patient-appointments"]];
+      return [queryKeys.slots.all, queryKeys.availability.all, queryKeys.patientAppointments.all];
     case "note.changed":
-      return [["note", event.noteId], ["note-images", event.noteId], ["note-tasks", event.noteId]];
+      return [queryKeys.note.one(event.noteId), queryKeys.note.images(event.noteId), queryKeys.note.tasks(event.noteId)];
     case "installation.changed":
-      return [["session"]];
+      return [queryKeys.session()];
     case "directory.changed":
-      return [["directory", event.resource]];
+      return [queryKeys.directory.resource(event.resource)];
   }
 }
 
@@ -39,13 +41,13 @@ export function startLiveEvents(queryClient: QueryClient, bridge: AppLink): () =
         if (token !== null) headers.authorization = `Bearer ${token}`;
         const response = await fetch("/api/events", { headers, signal: controller.signal });
         if (response.status === 401 || response.status === 403) {
-          await queryClient.invalidateQueries({ queryKey: ["session"] });
+          await queryClient.invalidateQueries({ queryKey: queryKeys.session() });
           if (response.status === 403 || bridge.mode === "standalone") return;
           await bridge.freshToken();
           continue;
         }
         if (!response.ok || !response.body) throw new Error(`live events answered ${response.status}`);
-        if (!firstConnection) await queryClient.invalidateQueries();
+        if (!firstConnection) await invalidateEveryRead(queryClient);
         firstConnection = false;
         retryMs = 1_000;
         const reader = response.body.getReader();

@@ -3,6 +3,7 @@ import { noteChangesResponse, noteViewResponse, type NoteViewPutRequest } from "
 import { writableValues, type Note } from "../../contract/clinic-api/note.ts";
 import { sectionDigestsOf } from "../../contract/note/section-digests.ts";
 import { callBff } from "./bff-client.ts";
+import { queryKeys } from "./query-keys.ts";
 
 // What changed in the note since this user last looked (GET
 // /api/notes/:id/changes), and recording what they look at now (PUT
@@ -18,7 +19,7 @@ const notePath = (noteId: string) => `/api/notes/${encodeURIComponent(noteId)}`;
 
 export const noteChangesQuery = (noteId: string) =>
   queryOptions({
-    queryKey: ["note-changes", noteId] as const,
+    queryKey: queryKeys.note.changes(noteId),
     queryFn: ({ signal }) => callBff(`${notePath(noteId)}/changes`, noteChangesResponse, { signal }),
     staleTime: Infinity,
     gcTime: 0,

@@ -16,10 +16,11 @@ import {
 } from "../../contract/app-api/note.ts";
 import { SIGNED_NOTE_STATUS } from "../../contract/clinic-api/note.ts";
 import { ApiError, callBff } from "./bff-client.ts";
+import { queryKeys } from "./query-keys.ts";
 
 // The note view's calls (DESIGN.md "The BFF's API"). Keys from general to
-// specific (STYLE.md 5); a live `note.changed` event invalidates
-// ["note", id], ["note-images", id] and ["note-tasks", id].
+// specific (STYLE.md 5, query-keys.ts); a live `note.changed` event
+// invalidates the note's fields, images and tasks.
 
 const notePath = (noteId: string) => `/api/notes/${encodeURIComponent(noteId)}`;
 
@@ -28,7 +29,7 @@ export const NOTE_REFRESH_MS = 20_000;
 
 export const noteQuery = (noteId: string) =>
   queryOptions({
-    queryKey: ["note", noteId] as const,
+    queryKey: queryKeys.note.one(noteId),
     queryFn: ({ signal }) => callBff(notePath(noteId), noteResponse, { signal }),
     refetchInterval: NOTE_REFRESH_MS,
     refetchOnWindowFocus: "always",
@@ -42,12 +43,12 @@ export const noteQuery = (noteId: string) =>
  */
 export function markNoteSigned(queryClient: QueryClient, noteId: string): void {
   queryClient.setQueryData(noteQuery(noteId).queryKey, (current) => (current ? { note: { ...current.note, status: SIGNED_NOTE_STATUS } } : current));
-  void queryClient.invalidateQueries({ queryKey: ["note", noteId] });
+  void queryClient.invalidateQueries({ queryKey: queryKeys.note.one(noteId) });
 }
 
 export const noteDraftQuery = (noteId: string) =>
   queryOptions({
-    queryKey: ["note-draft", noteId] as const,
+    queryKey: queryKeys.note.draft(noteId),
     queryFn: ({ signal }) => callBff(`${notePath(noteId)}/draft`, noteDraftResponse, { signal }),
     // Read once when the note opens; the editor owns the draft afterwards.
     staleTime: Infinity,
@@ -56,13 +57,13 @@ export const noteDraftQuery = (noteId: string) =>
 
 export const noteTasksQuery = (noteId: string) =>
   queryOptions({
-    queryKey: ["note-tasks", noteId] as const,
+    queryKey: queryKeys.note.tasks(noteId),
     queryFn: ({ signal }) => callBff(`${notePath(noteId)}/tasks`, noteTasksResponse, { signal }),
   });
 
 export const noteImagesQuery = (noteId: string) =>
   queryOptions({
-    queryKey: ["note-images", noteId] as const,
+    queryKey: queryKeys.note.images(noteId),
     queryFn: ({ signal }) => callBff(`${notePath(noteId)}/images`, noteImagesResponse, { signal }),
   });
 

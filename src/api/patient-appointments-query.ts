@@ -1,6 +1,7 @@
 import { queryOptions } from "@tanstack/react-query";
 import { patientAppointmentsResponse } from "../../contract/app-api/patient.ts";
 import { callBff } from "./bff-client.ts";
+import { queryKeys } from "./query-keys.ts";
 
 /**
  * The upcoming appointments of the patient the host has in view. The BFF
@@ -9,7 +10,7 @@ import { callBff } from "./bff-client.ts";
  */
 export const contextPatientAppointmentsQuery = (patientId: string | null) =>
   queryOptions({
-    queryKey: ["patient-appointments", patientId],
+    queryKey: queryKeys.patientAppointments.of(patientId),
     queryFn: ({ signal }) => callBff("/api/context/patient/appointments", patientAppointmentsResponse, { signal }),
     enabled: patientId !== null,
     staleTime: 30_000,

@@ -1,6 +1,7 @@
 import { queryOptions } from "@tanstack/react-query";
 import { recentNotesResponse } from "../../contract/app-api/recent-notes.ts";
 import { callBff } from "./bff-client.ts";
+import { queryKeys } from "./query-keys.ts";
 
 /**
  * The notes this user opened or edited through Tandem, newest first
@@ -9,7 +10,7 @@ import { callBff } from "./bff-client.ts";
  */
 export const recentNotesQuery = () =>
   queryOptions({
-    queryKey: ["recent-notes"] as const,
+    queryKey: queryKeys.recentNotes(),
     queryFn: ({ signal }) => callBff("/api/notes/recent", recentNotesResponse, { signal }),
     refetchOnMount: "always",
   });

@@ -1,10 +1,12 @@
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
 import { slotCheckResponse, slotSearchResponse, type SlotCheckRequest, type SlotCheckResponse, type SlotSearchQuery } from "../../contract/app-api/slots.ts";
 import { callBff } from "./bff-client.ts";
+import { queryKeys } from "./query-keys.ts";
 
 // The slot finder's calls (DESIGN.md "The BFF's API"): the cached search,
 // and the one strong check of a chosen slot (holds: holds-queries.ts). Keys from general to
-// specific (STYLE.md 5); live `schedule.changed` events invalidate ["slots"].
+// specific (STYLE.md 5, query-keys.ts); live `schedule.changed` events
+// invalidate `queryKeys.slots.all`.
 
 /** The query string of `GET /api/slots`: lists comma-separated, as upstream takes them. */
 export function slotSearchQueryString(filters: SlotSearchQuery): string {
@@ -21,7 +23,7 @@ export function slotSearchQueryString(filters: SlotSearchQuery): string {
 
 export const slotsQuery = (filters: SlotSearchQuery) =>
   queryOptions({
-    queryKey: ["slots", "search", filters] as const,
+    queryKey: queryKeys.slots.search(filters),
     queryFn: ({ signal }) => callBff(`/api/slots?${slotSearchQueryString(filters)}`, slotSearchResponse, { signal }),
     // Live events invalidate; a short stale time only spares a refetch on remount.
     staleTime: 10_000,

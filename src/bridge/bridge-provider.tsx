@@ -3,6 +3,7 @@ import { createContext, useContext, useEffect, useMemo, useState, type ReactNode
 import type { HostContext } from "../../contract/bridge/messages.ts";
 import { fetchAppConfig, setApiBridge } from "../api/bff-client.ts";
 import { startLiveEvents } from "../api/live-events.ts";
+import { queryKeys } from "../api/query-keys.ts";
 import type { AppLink } from "./app-link.ts";
 import { BridgeTimeout, HostBridge } from "./host-bridge.ts";
 import { detectEmbedding, isAllowedOrigin } from "./parent-origin.ts";
@@ -66,10 +67,11 @@ export function BridgeProvider({ children, fallback }: { children: ReactNode; fa
     };
   }, [queryClient]);
 
-  // A new context (another patient, note or user) comes with a new token whose claims differ: refetch.
+  // A new context (another patient, note or user) comes with a new token whose claims differ: the
+  // organization's data is read again (inside the EHR it is all the page reads; query-keys.ts).
   const contextKey = status.kind === "connected" ? JSON.stringify(status.context) : "";
   useEffect(() => {
-    if (contextKey) void queryClient.invalidateQueries();
+    if (contextKey) void queryClient.invalidateQueries({ queryKey: queryKeys.organization.all });
   }, [contextKey, queryClient]);
 
   if (status.kind !== "connected") return <>{fallback(status)}</>;

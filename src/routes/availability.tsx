@@ -1,4 +1,5 @@
 import { createFileRoute } from "@tanstack/react-router";
+import { prefetchDirectory } from "../api/directory-queries.ts";
 import { validateAvailabilitySearch } from "../features/availability/availability-search-params.ts";
 import { AvailabilityView } from "../features/availability/availability-view.tsx";
 
@@ -7,5 +8,7 @@ import { AvailabilityView } from "../features/availability/availability-view.tsx
 // (src/features/availability/).
 export const Route = createFileRoute("/availability")({
   validateSearch: validateAvailabilitySearch,
+  // The pickers' lists start loading with the route (not awaited: the view shows its own loading state).
+  loader: ({ context }) => prefetchDirectory(context.queryClient),
   component: AvailabilityView,
 });

@@ -1,4 +1,5 @@
 import { createFileRoute } from "@tanstack/react-router";
+import { prefetchDirectory } from "../api/directory-queries.ts";
 import { validateSlotSearch } from "../features/slots/slot-search-params.ts";
 import { SlotsView } from "../features/slots/slots-view.tsx";
 
@@ -6,5 +7,7 @@ import { SlotsView } from "../features/slots/slots-view.tsx";
 // into its own chunk, does the rest (src/features/slots/).
 export const Route = createFileRoute("/slots")({
   validateSearch: validateSlotSearch,
+  // The pickers' lists start loading with the route (not awaited: the view shows its own loading state).
+  loader: ({ context }) => prefetchDirectory(context.queryClient),
   component: SlotsView,
 });

@@ -3,6 +3,7 @@ import { useNavigate } from "@tanstack/react-router";
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { HeldSlot } from "../../../contract/app-api/slots.ts";
 import { contextPatientQuery } from "../../api/patient-query.ts";
+import { queryKeys } from "../../api/query-keys.ts";
 import { sessionQuery } from "../../api/session-query.ts";
 import { useBridge } from "../../bridge/bridge-provider.tsx";
 import { STANDALONE_BOOKING_REASON } from "../../bridge/standalone-link.ts";
@@ -135,7 +136,7 @@ function useSearchAgain(onDone: () => void): () => void {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   return () => {
-    void queryClient.invalidateQueries({ queryKey: ["slots", "search"] });
+    void queryClient.invalidateQueries({ queryKey: queryKeys.slots.searches });
     void navigate({ to: "/slots", search: lastSlotSearch() });
     onDone();
   };

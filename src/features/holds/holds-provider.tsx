@@ -3,6 +3,7 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useRef, use
 import { MAX_ACTIVE_HOLDS, type HeldSlot } from "../../../contract/app-api/slots.ts";
 import type { Slot } from "../../../contract/clinic-api/schedule.ts";
 import { createHold, heldSlotsQuery, isHoldLimit, isSlotConflict, releaseHold } from "../../api/holds-queries.ts";
+import { queryKeys } from "../../api/query-keys.ts";
 import { sessionQuery } from "../../api/session-query.ts";
 import { checkSlot } from "../../api/slots-queries.ts";
 import { useBridge } from "../../bridge/bridge-provider.tsx";
@@ -58,7 +59,7 @@ export function HoldsProvider({ children }: { children: ReactNode }) {
       addHeld: (held) => queryClient.setQueryData(key, (old) => ({ holds: [...(old?.holds ?? []).filter((candidate) => candidate.id !== held.id), held] })),
       removeHeld: (ids) => queryClient.setQueryData(key, (old) => (old ? { holds: old.holds.filter((candidate) => !ids.includes(candidate.id)) } : old)),
       holdsChanged: () => void queryClient.invalidateQueries({ queryKey: key }),
-      slotsChanged: () => void queryClient.invalidateQueries({ queryKey: ["slots"] }),
+      slotsChanged: () => void queryClient.invalidateQueries({ queryKey: queryKeys.slots.all }),
     });
   });
   const [flow] = useState(
@@ -70,7 +71,7 @@ export function HoldsProvider({ children }: { children: ReactNode }) {
         isHoldLimit,
         release: releaseHold,
         onHeld: (fresh) => controller.added(fresh),
-        slotsChanged: () => void queryClient.invalidateQueries({ queryKey: ["slots"] }),
+        slotsChanged: () => void queryClient.invalidateQueries({ queryKey: queryKeys.slots.all }),
       }),
   );
   const activity = useSyncExternalStore(controller.subscribe, controller.getActivity);

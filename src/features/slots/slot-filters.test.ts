@@ -70,6 +70,13 @@ describe("the filter form", () => {
     expect(filtersFromDraft({ ...valid, slotLength: " 45 " }).filters?.slotLengthMinutes).toBe(45);
   });
 
+  it("keeps the form's lists as arrays: distinct and sorted, as a list read from the URL is", () => {
+    const draft = { ...valid, facilityIds: [RIVERSIDE, LAKESIDE, RIVERSIDE], providerIds: [DR_OKAFOR, DR_BROOKS, DR_OKAFOR] };
+    const filters = filtersFromDraft(draft).filters;
+    expect(filters).toMatchObject({ facilityIds: [LAKESIDE, RIVERSIDE], providerIds: [DR_OKAFOR, DR_BROOKS].sort() });
+    expect(filters && resolveSlotFilters(readUrl(writeUrl(toSlotSearchParams(filters))), DEFAULTS)).toEqual(filters);
+  });
+
   it("names the field and says what to do", () => {
     expect(filtersFromDraft({ ...valid, facilityIds: [] }).errors).toEqual({ facilityIds: "Choose at least one facility." });
     expect(filtersFromDraft({ ...valid, endDate: "2026-10-31" }).errors).toEqual({ endDate: "The end date must be on or after the start date." });

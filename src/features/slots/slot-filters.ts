@@ -46,18 +46,34 @@ export function isDraftChanged(draft: SlotFilterDraft, applied: SlotSearchQuery)
   );
 }
 
-/** A comma-separated list of ids, de-duplicated; the URL keeps lists as text (slot-search-params.ts). */
-export function splitIds(list: string | undefined): string[] {
-  if (!list) return [];
-  return [...new Set(list.split(",").map((part) => part.trim()).filter((part) => part !== ""))];
+/** Ids trimmed, without blanks, de-duplicated. */
+function distinctIds(ids: readonly string[]): string[] {
+  return [...new Set(ids.map((id) => id.trim()).filter((id) => id !== ""))];
 }
 
-/** The search to run: every param given or defaulted, ids sorted so equal searches share a query key. */
+/**
+ * A comma-separated list of ids from the URL, as an array: the one place a
+ * list of the slot finder's URL is split (the URL keeps lists as text,
+ * ADR 0007; slot-search-params.ts). From here to the BFF's query string
+ * (slotSearchQueryString) the lists stay arrays.
+ */
+export function splitIds(list: string | undefined): string[] {
+  return list ? distinctIds(list.split(",")) : [];
+}
+
+/** The search's params with the lists already arrays (the URL's split by {@link splitIds}, or the form's own). */
+type SlotSearchInput = Omit<SlotSearchParams, "facilityIds" | "providerIds"> & { facilityIds: readonly string[]; providerIds: readonly string[] };
+
+/** The search to run from the URL's params: every param given or defaulted, ids sorted so equal searches share a query key. */
 export function resolveSlotFilters(params: SlotSearchParams, defaults: SlotFilterDefaults): SlotSearchQuery | null {
+  return resolveSearch({ ...params, facilityIds: splitIds(params.facilityIds), providerIds: splitIds(params.providerIds) }, defaults);
+}
+
+function resolveSearch(params: SlotSearchInput, defaults: SlotFilterDefaults): SlotSearchQuery | null {
   const appointmentTypeId = params.appointmentTypeId ?? defaults.appointmentTypeId;
-  const listed = splitIds(params.facilityIds);
+  const listed = distinctIds(params.facilityIds);
   const facilityIds = listed.length > 0 ? listed : defaults.facilityId ? [defaults.facilityId] : [];
-  const providerIds = splitIds(params.providerIds);
+  const providerIds = distinctIds(params.providerIds);
   if (!appointmentTypeId || facilityIds.length === 0) return null;
   const startDate = params.startDate ?? defaults.today;
   const endDate = params.endDate ?? addDays(startDate, DEFAULT_WINDOW_DAYS - 1);
@@ -73,7 +89,7 @@ export function resolveSlotFilters(params: SlotSearchParams, defaults: SlotFilte
   return filters;
 }
 
-/** The URL params of a search (lists comma-separated; defaults written out, so a shared link means the same search). */
+/** The URL params of a search (lists comma-separated, the one place they are joined for the URL; defaults written out, so a shared link means the same search). */
 export function toSlotSearchParams(filters: SlotSearchQuery): SlotSearchParams {
   return {
     appointmentTypeId: filters.appointmentTypeId,
@@ -145,8 +161,8 @@ export function filtersFromDraft(draft: SlotFilterDraft): { filters: SlotSearchQ
     if (!Number.isInteger(slotLengthMinutes) || slotLengthMinutes < 5 || slotLengthMinutes > 480) errors.slotLength = "Enter whole minutes from 5 to 480, or leave it empty for the default.";
   }
   if (Object.keys(errors).length > 0) return { filters: null, errors };
-  const filters = resolveSlotFilters(
-    { appointmentTypeId: draft.appointmentTypeId, facilityIds: draft.facilityIds.join(","), providerIds: draft.providerIds.join(","), startDate: draft.startDate, endDate: draft.endDate, slotLengthMinutes, isNewPatient: draft.isNewPatient },
+  const filters = resolveSearch(
+    { appointmentTypeId: draft.appointmentTypeId, facilityIds: draft.facilityIds, providerIds: draft.providerIds, startDate: draft.startDate, endDate: draft.endDate, slotLengthMinutes, isNewPatient: draft.isNewPatient },
     { appointmentTypeId: null, facilityId: null, today: draft.startDate },
   );
   return filters ? { filters, errors: null } : { filters: null, errors: { appointmentTypeId: "Choose an appointment type." } };

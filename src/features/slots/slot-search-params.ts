@@ -10,8 +10,11 @@ import { idPattern } from "../../../contract/ids.ts";
 //
 // This module is loaded with the route table (the initial chunk), so it uses
 // only the zod/mini pieces the shell already loads (objects, optional,
-// strings with regexes, numbers, booleans): lists stay comma-separated
-// strings here and are split in slot-filters.ts, in the view's own chunk.
+// strings with regexes, numbers, booleans). Lists stay comma-separated
+// strings here, since the router writes these params back to the URL as they
+// are (an array would go out as JSON, not the comma list of ADR 0007); they
+// are split once, in slot-filters.ts (splitIds, in the view's own chunk), and
+// stay arrays from there to the BFF's query string.
 
 const ID = idPattern(["fac", "prv", "atp"]);
 

@@ -4,6 +4,7 @@ import type { StandaloneSignInState } from "../../../contract/app-api/standalone
 import type { HostContext } from "../../../contract/bridge/messages.ts";
 import { setApiBridge } from "../../api/bff-client.ts";
 import { startLiveEvents } from "../../api/live-events.ts";
+import { invalidateEveryRead, queryKeys } from "../../api/query-keys.ts";
 import { StandaloneLink } from "../../bridge/standalone-link.ts";
 import { Button } from "../../components/ui/button.tsx";
 import { Notice } from "../../components/ui/notice.tsx";
@@ -75,7 +76,8 @@ function OrganizationPicker({ signedIn, onChosen }: { signedIn: SignedIn; onChos
   const choose = useMutation({
     mutationFn: chooseOrganization,
     onSuccess: async () => {
-      await queryClient.invalidateQueries();
+      // Another organization: its data and the sign-in's choice are read again.
+      await invalidateEveryRead(queryClient);
       onChosen?.();
     },
   });
@@ -125,7 +127,7 @@ function SignedInApp({ signedIn, children }: { signedIn: SignedIn; children: (li
   // Set before the children render: their queries start in effects that run before this component's own.
   const link = useMemo(() => {
     // Signed out in another tab, revoked from the session list, or ended by the service: the gate asks again and shows the sign-in.
-    const created = new StandaloneLink(() => void queryClient.invalidateQueries({ queryKey: signInStateQuery().queryKey }));
+    const created = new StandaloneLink(() => void queryClient.invalidateQueries({ queryKey: queryKeys.standalone.signIn() }));
     setApiBridge(created);
     return created;
   }, []);

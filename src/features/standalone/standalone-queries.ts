@@ -2,6 +2,7 @@ import { queryOptions } from "@tanstack/react-query";
 import * as z from "zod/mini";
 import { appErrorBody } from "../../../contract/app-api/errors.ts";
 import { organizationChoiceResponse, standaloneSignInState } from "../../../contract/app-api/standalone.ts";
+import { queryKeys } from "../../api/query-keys.ts";
 
 // The standalone sign-in's own calls (not under /api: they work before an
 // organization is chosen). The session cookie is HttpOnly: the app never
@@ -18,7 +19,7 @@ async function readJson<T extends z.ZodMiniType>(response: Response, schema: T):
 
 export const signInStateQuery = () =>
   queryOptions({
-    queryKey: ["standalone", "sign-in"] as const,
+    queryKey: queryKeys.standalone.signIn(),
     queryFn: async ({ signal }) => readJson(await fetch("/auth/session", { headers: { accept: "application/json" }, signal }), standaloneSignInState),
     staleTime: 60_000,
   });

@@ -3,6 +3,7 @@ import { AlertDialog } from "radix-ui";
 import { useEffect, useId, useRef, useState } from "react";
 import type { NoteImage } from "../../../../contract/clinic-api/note.ts";
 import { deleteNoteImage, markNoteSigned, noteImagesQuery } from "../../../api/note-queries.ts";
+import { queryKeys } from "../../../api/query-keys.ts";
 import { ApiErrorNotice } from "../../../components/shell/api-error-notice.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { Notice } from "../../../components/ui/notice.tsx";
@@ -57,7 +58,7 @@ export function ImagePanel({ noteId, readOnlyReason }: ImagePanelProps) {
     mutationFn: (image: NoteImage) => deleteNoteImage(noteId, image.id),
     onSuccess: (_deleted, image) => {
       queryClient.setQueryData(noteImagesQuery(noteId).queryKey, removeImage(image.id));
-      void queryClient.invalidateQueries({ queryKey: ["note-images", noteId] });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.note.images(noteId) });
       setOutcome(null);
       setAnnouncement((current) => ({ id: current.id + 1, text: deletedAnnouncement(imageName(image)) }));
     },
@@ -69,7 +70,7 @@ export function ImagePanel({ noteId, readOnlyReason }: ImagePanelProps) {
       }
       if (failure.kind === "gone") {
         queryClient.setQueryData(noteImagesQuery(noteId).queryKey, removeImage(image.id));
-        void queryClient.invalidateQueries({ queryKey: ["note-images", noteId] });
+        void queryClient.invalidateQueries({ queryKey: queryKeys.note.images(noteId) });
       }
       setAnnouncement((current) => ({ id: current.id + 1, text: "" }));
       setOutcome({ image, error, failure });

@@ -4,6 +4,7 @@ import type { TaskCreateRequest } from "../../../../contract/app-api/note.ts";
 import type { Task } from "../../../../contract/clinic-api/note.ts";
 import { providersQuery } from "../../../api/directory-queries.ts";
 import { createNoteTask, markNoteSigned, noteTasksQuery } from "../../../api/note-queries.ts";
+import { queryKeys } from "../../../api/query-keys.ts";
 import { sessionQuery } from "../../../api/session-query.ts";
 import { ApiErrorNotice, describeApiError } from "../../../components/shell/api-error-notice.tsx";
 import { Badge } from "../../../components/ui/badge.tsx";
@@ -171,7 +172,7 @@ function TaskCreateForm({ noteId }: { noteId: string }) {
     mutationFn: (request: TaskCreateRequest) => createNoteTask(noteId, request),
     onSuccess: ({ task }) => {
       queryClient.setQueryData(noteTasksQuery(noteId).queryKey, (current) => (current ? { ...current, tasks: [...current.tasks.filter((other) => other.id !== task.id), task] } : current));
-      void queryClient.invalidateQueries({ queryKey: ["note-tasks", noteId] });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.note.tasks(noteId) });
       setDraft(EMPTY_TASK_DRAFT);
       setErrors({});
       setHasTriedSubmit(false);
