@@ -197,6 +197,14 @@ test("the whole facility as lanes: one row per provider on a time axis, a provid
   const stack = app.getByTestId("availability-lane-stack").first();
   await expect(stack.getByTestId("availability-lane-peak")).toHaveText(/^up to \d+ at once$/);
   expect(await stack.getByTestId("availability-band").count()).toBeGreaterThan(1);
+  // Several providers have overlapping templates of their own: each stacks in its own lane, with its own peak.
+  const stackedLanes = await rows.evaluateAll((elements) =>
+    elements
+      .filter((row) => row.querySelector('[data-testid="availability-lane-stack"]') !== null)
+      .map((row) => [...row.querySelectorAll('[data-testid="availability-lane-stack"]')].every((each) => each.querySelectorAll('[data-testid="availability-band"]').length > 1 && /^up to \d+ at once$/.test(each.querySelector('[data-testid="availability-lane-peak"]')?.textContent ?? ""))),
+  );
+  expect(stackedLanes.length).toBeGreaterThanOrEqual(2);
+  expect(stackedLanes.every(Boolean)).toBe(true);
   // A time axis under each day's heading; each cell draws its provider's bands on it, so several
   // providers' templates at the same hours sit in their own rows, one above the other, never squeezed.
   await expect(lanes.getByTestId("availability-lane-axis")).toHaveCount(7);
