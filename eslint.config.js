@@ -10,6 +10,11 @@ const processEnvOnlyInEnvModules = {
   ],
 };
 
+// Test code is the tests (`*.test.ts`, `*.test.tsx`) and the modules only they
+// use, which live in a `testing/` folder next to the code they serve: every
+// rule below treats the two alike.
+const TEST_FILES = ["**/*.test.ts", "**/*.test.tsx", "**/testing/**"];
+
 export default tseslint.config(
   { ignores: ["dist/", "build/", "node_modules/", "coverage/", "test-results/", "playwright-report/", "src/routeTree.gen.ts"] },
   js.configs.recommended,
@@ -39,7 +44,7 @@ export default tseslint.config(
   },
   {
     files: ["src/**"],
-    ignores: ["src/**/*.test.ts", "src/**/*.test.tsx"],
+    ignores: TEST_FILES,
     languageOptions: { globals: globals.browser },
     rules: {
       "no-restricted-imports": [
@@ -50,7 +55,7 @@ export default tseslint.config(
   },
   {
     files: ["server/**"],
-    ignores: ["server/**/*.test.ts", "server/test-support/**", "server/**/testing/**"],
+    ignores: TEST_FILES,
     rules: {
       "no-restricted-imports": [
         "error",
@@ -68,7 +73,20 @@ export default tseslint.config(
     },
   },
   {
-    files: ["server/env.ts", "emulator/env.ts", "scripts/**", "bench/**", "e2e/**", "*.config.ts", "**/*.test.ts"],
+    // Production code (what the SPA bundle and `npm run build:server` compile)
+    // never imports test code. A rule of its own name, so the boundary rules
+    // above, which configure the core no-restricted-imports, do not replace it.
+    files: ["**/*.ts", "**/*.tsx"],
+    ignores: [...TEST_FILES, "bench/**", "e2e/**", "*.config.ts"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        { patterns: [{ group: ["**/testing/**", "**/*.test", "**/*.test.ts", "**/*.test.tsx"], message: "Production code never imports test code (a testing/ folder or a *.test file)." }] },
+      ],
+    },
+  },
+  {
+    files: ["server/env.ts", "emulator/env.ts", "scripts/**", "bench/**", "e2e/**", "*.config.ts", ...TEST_FILES],
     rules: { "no-restricted-properties": "off" },
   },
 );

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { freePort } from "../scripts/free-port.ts";
+import { freePort } from "../scripts/testing/free-port.ts";
 import { programArgs } from "../scripts/programs.ts";
 import { waitUntilHealthy } from "../scripts/wait-until-healthy.ts";
 import { round } from "./measure.ts";

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { freePort } from "../scripts/free-port.ts";
+import { freePort } from "../scripts/testing/free-port.ts";
 import { waitUntilHealthy } from "../scripts/wait-until-healthy.ts";
 import { percentile, round } from "./measure.ts";
 import { stopChild } from "./stop-child.ts";

@@ -9,7 +9,7 @@ import { chromium, type Frame, type Page } from "@playwright/test";
 import { toRawUuid } from "../contract/ids.ts";
 import { addDays, localDateOf, weekdayOf } from "../contract/time/zoned-time.ts";
 import { createEmulator, type Emulator } from "../emulator/app.ts";
-import { freePort } from "../scripts/free-port.ts";
+import { freePort } from "../scripts/testing/free-port.ts";
 import { waitUntilHealthy } from "../scripts/wait-until-healthy.ts";
 // The emulator seed's mulberry32, so two runs issue the same load.
 import { random } from "./load/load-random.ts";

@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { join, resolve } from "node:path";
+import { join, resolve, sep } from "node:path";
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { BUILD_DIR, REPO_ROOT } from "./programs.ts";
@@ -35,6 +35,13 @@ const started = performance.now();
 rmSync(outDir, { recursive: true, force: true });
 const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
 execFileSync(process.execPath, [tsc, "-p", join(REPO_ROOT, "tsconfig.build.json"), "--outDir", outDir], { stdio: "inherit" });
+// Test code (`*.test.ts` and `testing/` folders) never ships: tsc compiles
+// only what the entry points import, and eslint forbids production code to
+// import test code; should one slip through, the build fails here.
+const shippedTestCode = readdirSync(outDir, { recursive: true, encoding: "utf8" }).filter((path) => path.split(sep).includes("testing") || /\.test\.js$/.test(path));
+if (shippedTestCode.length > 0) {
+  throw new Error(`test code in the production build (${outDir}): ${shippedTestCode.join(", ")}`);
+}
 for (const { from, filter } of RUNTIME_FILES) {
   const source = join(REPO_ROOT, from);
   if (filter) {

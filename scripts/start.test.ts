@@ -4,7 +4,7 @@ import http from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "./free-port.ts";
+import { freePort } from "./testing/free-port.ts";
 import { REPO_ROOT } from "./programs.ts";
 import { waitUntilHealthy } from "./wait-until-healthy.ts";
 

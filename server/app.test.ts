@@ -6,7 +6,7 @@ import { facilitiesResponse, providersResponse, session as sessionSchema, appoin
 import { ORG_A_ID, ORG_B_ID, ORG_C_ID } from "../emulator/world/identities.ts";
 import { createStore } from "./store/create-store.ts";
 import type { Store } from "./store/store.ts";
-import { createBffHarness, type BffHarness } from "./test-support/bff-harness.ts";
+import { createBffHarness, type BffHarness } from "./testing/bff-harness.ts";
 
 // The BFF end to end in-process: real host tokens from the emulator's
 // platform issuer, the real upstream client against the emulator's app.

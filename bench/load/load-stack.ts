@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freePort } from "../../scripts/free-port.ts";
+import { freePort } from "../../scripts/testing/free-port.ts";
 import { programArgs, REPO_ROOT } from "../../scripts/programs.ts";
 import { waitUntilHealthy } from "../../scripts/wait-until-healthy.ts";
 import { stopChild } from "../stop-child.ts";

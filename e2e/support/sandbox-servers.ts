@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freePort } from "../../scripts/free-port.ts";
+import { freePort } from "../../scripts/testing/free-port.ts";
 import { programArgs, type Program } from "../../scripts/programs.ts";
 import { waitUntilHealthy } from "../../scripts/wait-until-healthy.ts";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ORG_A_ID } from "../world/identities.ts";
-import { createTestEmulator } from "../test-support/emulator-client.ts";
+import { createTestEmulator } from "../testing/emulator-client.ts";
 
 describe("fault injection (DESIGN.md /_sandbox/faults)", () => {
   it("a fault with only `code` gets that code's status, on the path as the spec writes it", async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ORG_A_ID } from "../world/identities.ts";
-import { createTestEmulator } from "../test-support/emulator-client.ts";
+import { createTestEmulator } from "../testing/emulator-client.ts";
 
 describe("pagination (seed 001 Common rules, Limits)", () => {
   const { call } = createTestEmulator();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createTestEmulator } from "../test-support/emulator-client.ts";
+import { createTestEmulator } from "../testing/emulator-client.ts";
 import { ORG_A_ID, ORG_B_ID } from "../world/identities.ts";
 import { accountOfProvider, findAccount, findMultiOrgAccount, findSingleOrgAccount, sandboxAccounts } from "./accounts.ts";
 

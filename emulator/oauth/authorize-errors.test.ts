@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import * as z from "zod/mini";
 import { oauthCallbackError } from "../../contract/clinic-api/oauth.ts";
-import { createTestEmulator } from "../test-support/emulator-client.ts";
+import { createTestEmulator } from "../testing/emulator-client.ts";
 import { findMultiOrgAccount } from "./accounts.ts";
 import { pageTitle, textOf } from "./testing/html-forms.ts";
 import { authorizePath, callbackOf, isSignInPage, obtainAuthorizationCode, pkcePair } from "./testing/oauth-flow.ts";

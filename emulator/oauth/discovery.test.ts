@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import * as z from "zod/mini";
 import { openIdConfiguration } from "../../contract/clinic-api/oauth.ts";
-import { createTestEmulator } from "../test-support/emulator-client.ts";
+import { createTestEmulator } from "../testing/emulator-client.ts";
 
 // OIDC Discovery 1.0: what a standard client reads before it signs in; each
 // endpoint it names answers on the emulator.

@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import * as z from "zod/mini";
 import { idTokenClaims, oauthCallbackError, oauthCallbackSuccess, oauthTokenResponse } from "../../contract/clinic-api/oauth.ts";
 import { toPrefixedId, toRawUuid } from "../../contract/ids.ts";
-import { createTestEmulator, FULL_KEY } from "../test-support/emulator-client.ts";
+import { createTestEmulator, FULL_KEY } from "../testing/emulator-client.ts";
 import { ORG_A_ID, ORG_B_ID } from "../world/identities.ts";
 import { findMultiOrgAccount, findSingleOrgAccount } from "./accounts.ts";
 import { checkboxValues, checkedValues, pageTitle, selectOptions, textOf } from "./testing/html-forms.ts";

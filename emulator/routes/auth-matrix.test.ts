@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ORG_A_ID, ORG_B_ID, ORG_C_ID } from "../world/identities.ts";
-import { ERAS_ONLY_KEY, FULL_KEY, REVOKED_KEY, createTestEmulator } from "../test-support/emulator-client.ts";
+import { ERAS_ONLY_KEY, FULL_KEY, REVOKED_KEY, createTestEmulator } from "../testing/emulator-client.ts";
 
 // Seed 001 "Authentication" and "Errors": the auth matrix, one case per rule.
 

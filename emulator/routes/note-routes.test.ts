@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ORG_A_ID } from "../world/identities.ts";
-import { createTestEmulator } from "../test-support/emulator-client.ts";
-import type { TestEmulator } from "../test-support/emulator-client.ts";
+import { createTestEmulator } from "../testing/emulator-client.ts";
+import type { TestEmulator } from "../testing/emulator-client.ts";
 
 // Seed 001 "Notes", "Tasks"; DESIGN.md's assumed note and image reads.
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Slot } from "../../contract/clinic-api/schedule.ts";
 import { ORG_A_ID, ORG_B_ID } from "../world/identities.ts";
-import { createTestEmulator, type TestEmulator } from "../test-support/emulator-client.ts";
+import { createTestEmulator, type TestEmulator } from "../testing/emulator-client.ts";
 
 // Seed 000 "Bookable slot", "Availability template"; seed 001 "Schedule";
 // DESIGN.md's assumed parameter names.

@@ -1,7 +1,7 @@
 import { decodeJwt } from "jose";
 import { beforeAll, describe, expect, it } from "vitest";
 import { SANDBOX_ROLES } from "../world/types.ts";
-import { createTestEmulator, type TestEmulator } from "../test-support/emulator-client.ts";
+import { createTestEmulator, type TestEmulator } from "../testing/emulator-client.ts";
 import { ORG_A_ID, ORG_B_ID, ORG_C_ID, ORG_D_ID, ORG_E_ID, ORG_F_ID } from "../world/identities.ts";
 import { organizationPlans } from "./organization-plans.ts";
 

@@ -3,7 +3,7 @@ import * as z from "zod/mini";
 import { Webhook } from "standardwebhooks";
 import { appInstalledEventData, appointmentEventData, webhookEnvelope } from "../../contract/clinic-api/events.ts";
 import { ORG_A_ID, ORG_B_ID, WEBHOOK_SIGNING_SECRET } from "../world/identities.ts";
-import { TEST_NOW, createTestEmulator, type TestEmulator } from "../test-support/emulator-client.ts";
+import { TEST_NOW, createTestEmulator, type TestEmulator } from "../testing/emulator-client.ts";
 
 // Seed 000 "Transitions that are shown" and seed 001 "Events" (rules 1-5,
 // lifecycle events, scope gating), seen through real webhook deliveries.

@@ -12,7 +12,7 @@ import { storeOnDatabase } from "../store/create-store.ts";
 import { openDatabase, type DatabaseHandle } from "../store/database.ts";
 import { webhookInbox } from "../store/schema.ts";
 import type { Store } from "../store/store.ts";
-import { createBffHarness, type BffHarness } from "../test-support/bff-harness.ts";
+import { createBffHarness, type BffHarness } from "../testing/bff-harness.ts";
 import {
   applyTamper,
   authorizationAround,
@@ -30,7 +30,7 @@ import {
   shapedObject,
   tokenTamper,
   type RawBody,
-} from "./fuzz-arbitraries.ts";
+} from "./testing/fuzz-arbitraries.ts";
 
 // Fuzz: generated requests against every /api route (query
 // strings, bodies, headers, path ids, huge and unicode values). Whatever

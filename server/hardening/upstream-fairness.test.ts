@@ -4,7 +4,7 @@ import { ORG_A_ID, ORG_B_ID } from "../../emulator/world/identities.ts";
 import type { BffConfig } from "../env.ts";
 import { createStore } from "../store/create-store.ts";
 import type { Store } from "../store/store.ts";
-import { createBffHarness, type BffHarness } from "../test-support/bff-harness.ts";
+import { createBffHarness, type BffHarness } from "../testing/bff-harness.ts";
 
 // ADR 0017, through the real BFF and the emulator: one organization's
 // users hammering distinct (uncached) slot searches no longer cut another

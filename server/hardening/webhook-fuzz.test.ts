@@ -8,9 +8,9 @@ import { storeOnDatabase } from "../store/create-store.ts";
 import { openDatabase, type DatabaseHandle } from "../store/database.ts";
 import { webhookInbox } from "../store/schema.ts";
 import type { Store } from "../store/store.ts";
-import { HARNESS_NOW, createBffHarness, type BffHarness } from "../test-support/bff-harness.ts";
+import { HARNESS_NOW, createBffHarness, type BffHarness } from "../testing/bff-harness.ts";
 import { MAX_WEBHOOK_BODY_BYTES, MAX_WEBHOOK_JSON_DEPTH } from "../webhooks/webhook-receiver.ts";
-import { dateTimeLike, fuzzText, headerText, hugeString, idLike, junkJson, shapedObject } from "./fuzz-arbitraries.ts";
+import { dateTimeLike, fuzzText, headerText, hugeString, idLike, junkJson, shapedObject } from "./testing/fuzz-arbitraries.ts";
 
 // Fuzz, the webhook receiver (POST /webhooks/clinic): random
 // bodies (huge, binary-ish, unicode), random and malformed webhook-* and

@@ -5,7 +5,7 @@ import { parseTraceparent } from "../../contract/app-api/trace-context.ts";
 import { ORG_A_ID } from "../../emulator/world/identities.ts";
 import { createStore } from "../store/create-store.ts";
 import type { Store } from "../store/store.ts";
-import { createBffHarness, type BffHarness } from "../test-support/bff-harness.ts";
+import { createBffHarness, type BffHarness } from "../testing/bff-harness.ts";
 
 // docs/operations.md "Following one request: trace ids": the SPA's trace id is on every BFF log line of the request,
 // in its error body, and in the `traceparent` of each call it makes upstream.

@@ -5,7 +5,7 @@ import { ORG_A_ID } from "../../emulator/world/identities.ts";
 import { createLogger } from "../logger.ts";
 import { createStore } from "../store/create-store.ts";
 import type { Store } from "../store/store.ts";
-import { createBffHarness, type BffHarness } from "../test-support/bff-harness.ts";
+import { createBffHarness, type BffHarness } from "../testing/bff-harness.ts";
 import { drainAndClose, LIVE_EVENT_RETRY_MS, type Listener } from "./graceful-shutdown.ts";
 import { LifecycleGate } from "./lifecycle-gate.ts";
 

@@ -4,8 +4,8 @@ import { readBffConfig } from "../env.ts";
 import { createLogger } from "../logger.ts";
 import { createStore } from "../store/create-store.ts";
 import type { Store } from "../store/store.ts";
-import { createBffHarness, type BffHarness } from "../test-support/bff-harness.ts";
-import { Exposition, histogramCount } from "../test-support/prometheus-text.ts";
+import { createBffHarness, type BffHarness } from "../testing/bff-harness.ts";
+import { Exposition, histogramCount } from "../testing/prometheus-text.ts";
 import { createMetricsApp, serveMetrics } from "./metrics-server.ts";
 
 // docs/operations.md "The metrics": what an operator watches, read as Prometheus reads it

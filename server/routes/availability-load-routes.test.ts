@@ -17,7 +17,7 @@ import { addDays } from "../../contract/time/zoned-time.ts";
 import { ORG_A_ID } from "../../emulator/world/identities.ts";
 import { createStore } from "../store/create-store.ts";
 import type { Store } from "../store/store.ts";
-import { createBffHarness, type BffHarness } from "../test-support/bff-harness.ts";
+import { createBffHarness, type BffHarness } from "../testing/bff-harness.ts";
 
 // GET /api/availability/load against the emulator in-process
 // (docs/decisions/0020-availability-booked-load.md): the bands of a

@@ -5,7 +5,7 @@ import { appErrorBody } from "../../contract/app-api/errors.ts";
 import { ORG_B_ID } from "../../emulator/world/identities.ts";
 import { createStore } from "../store/create-store.ts";
 import type { Store } from "../store/store.ts";
-import { createBffHarness, type BffHarness } from "../test-support/bff-harness.ts";
+import { createBffHarness, type BffHarness } from "../testing/bff-harness.ts";
 
 let store: Store;
 let harness: BffHarness;

@@ -7,7 +7,7 @@ import { ORG_A_ID, ORG_B_ID } from "../../emulator/world/identities.ts";
 import type { OrgState } from "../../emulator/service/service-state.ts";
 import { createStore } from "../store/create-store.ts";
 import type { Store } from "../store/store.ts";
-import { createBffHarness, HARNESS_NOW, type BffHarness } from "../test-support/bff-harness.ts";
+import { createBffHarness, HARNESS_NOW, type BffHarness } from "../testing/bff-harness.ts";
 
 // GET /api/context/patient/appointments against the emulator: only the
 // token's patient, only what has not ended and is not cancelled, no-show or

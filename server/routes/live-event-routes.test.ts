@@ -4,7 +4,7 @@ import { liveEvent, type LiveEvent } from "../../contract/app-api/live-events.ts
 import { ORG_A_ID, ORG_B_ID } from "../../emulator/world/identities.ts";
 import { createStore } from "../store/create-store.ts";
 import type { Store } from "../store/store.ts";
-import { createBffHarness, type BffHarness } from "../test-support/bff-harness.ts";
+import { createBffHarness, type BffHarness } from "../testing/bff-harness.ts";
 
 // GET /api/events through the whole chain: an EHR change in the emulator, its
 // sync, a signed webhook to the BFF, the inbox, the processor, the stream.

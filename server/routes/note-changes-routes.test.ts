@@ -11,7 +11,7 @@ import { ORG_A_ID, ORG_B_ID } from "../../emulator/world/identities.ts";
 import type { EhrNote, EhrProvider } from "../../emulator/world/types.ts";
 import { createStore } from "../store/create-store.ts";
 import type { Store } from "../store/store.ts";
-import { createBffHarness, type BffHarness } from "../test-support/bff-harness.ts";
+import { createBffHarness, type BffHarness } from "../testing/bff-harness.ts";
 import { VIEW_RETENTION_MS } from "./note-changes-routes.ts";
 
 // "What changed since you last looked" against the emulator: a first view

@@ -6,7 +6,7 @@ import { ORG_A_ID } from "../../emulator/world/identities.ts";
 import type { EhrNote } from "../../emulator/world/types.ts";
 import { createStore } from "../store/create-store.ts";
 import type { Store } from "../store/store.ts";
-import { createBffHarness, type BffHarness } from "../test-support/bff-harness.ts";
+import { createBffHarness, type BffHarness } from "../testing/bff-harness.ts";
 
 // The note routes against the emulator: only the note in the token, only
 // clinical roles; a PATCH sends only the fields it names, refuses a stale

@@ -7,8 +7,8 @@ import { ORG_A_ID, ORG_B_ID } from "../../emulator/world/identities.ts";
 import type { EhrNote } from "../../emulator/world/types.ts";
 import { createStore } from "../store/create-store.ts";
 import type { Store } from "../store/store.ts";
-import { createBffHarness, type BffHarness } from "../test-support/bff-harness.ts";
-import { signInStandalone, type StandaloneUser } from "../test-support/standalone-sign-in.ts";
+import { createBffHarness, type BffHarness } from "../testing/bff-harness.ts";
+import { signInStandalone, type StandaloneUser } from "../testing/standalone-sign-in.ts";
 
 // GET /api/notes/recent against the emulator, signed in outside the EHR: the
 // user's own notes of this organization from the audit trail, newest first,

@@ -18,7 +18,7 @@ import { toPrefixedId, toRawUuid } from "../../contract/ids.ts";
 import { ORG_A_ID, ORG_B_ID } from "../../emulator/world/identities.ts";
 import { createStore } from "../store/create-store.ts";
 import type { Store } from "../store/store.ts";
-import { createBffHarness, type BffHarness } from "../test-support/bff-harness.ts";
+import { createBffHarness, type BffHarness } from "../testing/bff-harness.ts";
 
 // The slot finder's BFF routes against the emulator: searches from the
 // staleness cache, the one strong check per selection, holds and release,

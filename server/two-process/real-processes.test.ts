@@ -5,7 +5,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LIVE_EVENT_NAME } from "../../contract/app-api/live-events.ts";
 import { ORG_A_ID } from "../../emulator/world/identities.ts";
-import { freePort } from "../../scripts/free-port.ts";
+import { freePort } from "../../scripts/testing/free-port.ts";
 import { waitUntilHealthy } from "../../scripts/wait-until-healthy.ts";
 
 // Two REAL BFF processes (`server/index.ts`, as `npm start` runs it) on one

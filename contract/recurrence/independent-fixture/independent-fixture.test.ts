@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import type { AvailabilityInstance } from "../../clinic-api/schedule.ts";
 import { expandTemplate } from "../expand-template.ts";
-import { parseIndependentFixture, parseIndependentTemplates } from "./fixture.ts";
+import { parseIndependentFixture, parseIndependentTemplates } from "./testing/fixture.ts";
 
 // The expansion (DESIGN.md "Rules that come from the spec and must hold",
 // time and recurrence; docs/decisions/0002-own-rule-evaluator.md) against

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { Bill } from "../../../contract/clinic-api/billing.ts";
-import { createTestEmulator, type TestEmulator } from "../../test-support/emulator-client.ts";
+import { createTestEmulator, type TestEmulator } from "../../testing/emulator-client.ts";
 import { ORG_A_ID, ORG_B_ID } from "../../world/identities.ts";
-import { allLines, remitsOf, required } from "./billing-test-support.ts";
+import { allLines, remitsOf, required } from "./testing/billing-helpers.ts";
 
 // The billing seed: derived from the seeded world and the emulator's seed,
 // the same for the same seed and clock, and back to it on reset.

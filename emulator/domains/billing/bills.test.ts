@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { BILL_INTEGRATION_STATUSES, BILLING_TYPES, type Bill } from "../../../contract/clinic-api/billing.ts";
 import { toPrefixedId } from "../../../contract/ids.ts";
-import { createTestEmulator, ERAS_ONLY_KEY, type TestEmulator } from "../../test-support/emulator-client.ts";
+import { createTestEmulator, ERAS_ONLY_KEY, type TestEmulator } from "../../testing/emulator-client.ts";
 import { ORG_A_ID, ORG_B_ID } from "../../world/identities.ts";
-import { rawGet, remitsOf, required } from "./billing-test-support.ts";
+import { rawGet, remitsOf, required } from "./testing/billing-helpers.ts";
 
 // Seed 001 "Claims and bills": GET /v1/bills with every filter and
 // pagination, GET /v1/bills/{id} with the single-bill fields, coding as

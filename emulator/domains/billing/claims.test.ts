@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { createTestEmulator, ERAS_ONLY_KEY } from "../../test-support/emulator-client.ts";
+import { createTestEmulator, ERAS_ONLY_KEY } from "../../testing/emulator-client.ts";
 import { ORG_A_ID, ORG_B_ID } from "../../world/identities.ts";
-import { allLines, rawGet, remitsOf, required } from "./billing-test-support.ts";
+import { allLines, rawGet, remitsOf, required } from "./testing/billing-helpers.ts";
 
 // Seed 001 "Claims and bills": GET /v1/claims/{id} (insurance) and
 // GET /v2/claims/{id} (payer fields, deep link, coding groups with paid and

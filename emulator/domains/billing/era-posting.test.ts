@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { createTestEmulator } from "../../test-support/emulator-client.ts";
+import { createTestEmulator } from "../../testing/emulator-client.ts";
 import { ORG_A_ID, ORG_B_ID } from "../../world/identities.ts";
-import { allLines, COMPOSITE_LINE_ID, remitsOf, required, UUID } from "./billing-test-support.ts";
+import { allLines, COMPOSITE_LINE_ID, remitsOf, required, UUID } from "./testing/billing-helpers.ts";
 
 // The sandbox's remit controls: GET /_sandbox/ehr/{org}/era-remits and
 // POST /_sandbox/ehr/{org}/era-remits/{id}/post (DESIGN.md; seed 000

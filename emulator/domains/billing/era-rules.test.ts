@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { ERA_REVERSAL_STATUS_CODE, type EraServiceLine } from "../../../contract/clinic-api/billing.ts";
-import { createTestEmulator, ERAS_ONLY_KEY, type TestEmulator } from "../../test-support/emulator-client.ts";
+import { createTestEmulator, ERAS_ONLY_KEY, type TestEmulator } from "../../testing/emulator-client.ts";
 import { ORG_A_ID, ORG_B_ID } from "../../world/identities.ts";
-import { allLines, COMPOSITE_ERA_CLAIM_ID, COMPOSITE_LINE_ID, remitsOf, required, UUID, type RemitSummary } from "./billing-test-support.ts";
+import { allLines, COMPOSITE_ERA_CLAIM_ID, COMPOSITE_LINE_ID, remitsOf, required, UUID, type RemitSummary } from "./testing/billing-helpers.ts";
 
 // Seed 000 "Rules for ERA service lines", one block per rule, through the
 // service's endpoints (every answer parsed with contract/) and the sandbox's

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ERAS_ONLY_KEY, createTestEmulator } from "../../test-support/emulator-client.ts";
+import { ERAS_ONLY_KEY, createTestEmulator } from "../../testing/emulator-client.ts";
 import { ORG_A_ID, ORG_B_ID } from "../../world/identities.ts";
 import { documentControls, documentsTest, listedChart, refresh, unlistedChart } from "./testing/document-test-kit.ts";
 

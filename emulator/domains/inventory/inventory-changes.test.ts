@@ -1,11 +1,11 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { InventoryChangeItem } from "../../../contract/clinic-api/inventory.ts";
 import { toPrefixedId } from "../../../contract/ids.ts";
-import { createTestEmulator, TEST_NOW, type TestEmulator } from "../../test-support/emulator-client.ts";
+import { createTestEmulator, TEST_NOW, type TestEmulator } from "../../testing/emulator-client.ts";
 import { ORG_A_ID, ORG_B_ID } from "../../world/identities.ts";
 import { gs1DateToIso } from "./gs1-date.ts";
 import { GS, parseGs1ElementString } from "./gs1-element-string.ts";
-import { inventoryPickerOf, type InventoryPicker } from "./inventory-testing.ts";
+import { inventoryPickerOf, type InventoryPicker } from "./testing/inventory-picker.ts";
 
 // Seed 001 "Inventory": GET /v1/inventory/changes/{id} (facilityId required)
 // and GET /v1/inventory/changes/{id}/products, with the items' barcode fields

@@ -2,9 +2,9 @@ import * as z from "zod/mini";
 import { describe, expect, it } from "vitest";
 import { inventoryChangeItem } from "../../../contract/clinic-api/inventory.ts";
 import { EmulatorClock } from "../../clock.ts";
-import { createTestEmulator, TEST_NOW, type TestEmulator } from "../../test-support/emulator-client.ts";
+import { createTestEmulator, TEST_NOW, type TestEmulator } from "../../testing/emulator-client.ts";
 import { ORG_A_ID, ORG_B_ID } from "../../world/identities.ts";
-import { inventoryPickerOf } from "./inventory-testing.ts";
+import { inventoryPickerOf } from "./testing/inventory-picker.ts";
 
 // Seeded inventory: the same seed and clock give the same data, reset brings
 // it back, another seed gives other data. Plus the picker and the contract's

@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { InventoryProduct } from "../../../contract/clinic-api/inventory.ts";
-import { createTestEmulator, ERAS_ONLY_KEY, type TestEmulator } from "../../test-support/emulator-client.ts";
+import { createTestEmulator, ERAS_ONLY_KEY, type TestEmulator } from "../../testing/emulator-client.ts";
 import { ORG_A_ID, ORG_B_ID, ORG_C_ID } from "../../world/identities.ts";
 import { isValidGtin } from "./gs1-check-digit.ts";
-import { inventoryPickerOf, type InventoryPicker } from "./inventory-testing.ts";
+import { inventoryPickerOf, type InventoryPicker } from "./testing/inventory-picker.ts";
 import { ndc11, ndcDigits } from "./ndc.ts";
 
 // Seed 001 "Inventory": GET /v1/inventory/products (the assumed `search`; no

@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { findMultiOrgAccount, findSingleOrgAccount } from "../../../emulator/oauth/accounts.ts";
 import { obtainAuthorizationCode } from "../../../emulator/oauth/testing/oauth-flow.ts";
 import { TestBrowser } from "../../../emulator/oauth/testing/test-browser.ts";
-import { createTestEmulator, FULL_KEY } from "../../../emulator/test-support/emulator-client.ts";
+import { createTestEmulator, FULL_KEY } from "../../../emulator/testing/emulator-client.ts";
 import { ORG_A_ID, ORG_B_ID } from "../../../emulator/world/identities.ts";
 import { createLogger } from "../../logger.ts";
 import { exchangeCode, type IssuedAccessToken } from "./code-exchange.ts";

@@ -11,7 +11,7 @@ import { ORG_A_ID, ORG_B_ID } from "../../../emulator/world/identities.ts";
 import { readBffConfig } from "../../env.ts";
 import { createStore } from "../../store/create-store.ts";
 import type { Store } from "../../store/store.ts";
-import { createBffHarness, type BffHarness } from "../../test-support/bff-harness.ts";
+import { createBffHarness, type BffHarness } from "../../testing/bff-harness.ts";
 import { standaloneProfile } from "./standalone-session.ts";
 
 // Standalone sign-in end to end, in-process: the BFF sends the browser to the

@@ -4,17 +4,17 @@ import { liveEvent, type LiveEvent } from "../../../contract/app-api/live-events
 import { EmulatorClock } from "../../../emulator/clock.ts";
 import type { FaultSpec } from "../../../emulator/http/faults.ts";
 import type { EmulatorSettings } from "../../../emulator/routes/route-deps.ts";
-import { createTestEmulator, type TestEmulator } from "../../../emulator/test-support/emulator-client.ts";
+import { createTestEmulator, type TestEmulator } from "../../../emulator/testing/emulator-client.ts";
 import { ORG_A_ID, ORG_B_ID, ORG_C_ID } from "../../../emulator/world/identities.ts";
 import { createBffApp, type Bff, type BffDeps } from "../../app.ts";
 import { readBffConfig, type BffConfig } from "../../env.ts";
 import { createLogger } from "../../logger.ts";
 import type { Store } from "../../store/store.ts";
-import { HARNESS_NOW } from "../../test-support/bff-harness.ts";
+import { HARNESS_NOW } from "../../testing/bff-harness.ts";
 import type { VirtualTimeouts } from "./virtual-timeouts.ts";
 
 // The fault matrix's test bed (docs/fault-matrix.md): the real BFF in-process against the
-// emulator in-process, like `server/test-support/bff-harness.ts`, plus what
+// emulator in-process, like `server/testing/bff-harness.ts`, plus what
 // the matrix needs to inject faults and observe their effect without waiting
 // in real time: both clocks start at the pinned HARNESS_NOW (ADR 0011), the
 // BFF's clock, upstream tuning and the service's latency are injectable, every

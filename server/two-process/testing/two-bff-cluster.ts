@@ -3,14 +3,14 @@ import pg from "pg";
 import * as z from "zod/mini";
 import { liveEvent, type LiveEvent } from "../../../contract/app-api/live-events.ts";
 import { EmulatorClock } from "../../../emulator/clock.ts";
-import { createTestEmulator, type TestEmulator } from "../../../emulator/test-support/emulator-client.ts";
+import { createTestEmulator, type TestEmulator } from "../../../emulator/testing/emulator-client.ts";
 import { ORG_A_ID } from "../../../emulator/world/identities.ts";
 import { createBffApp, type Bff } from "../../app.ts";
 import { readBffConfig } from "../../env.ts";
 import { createLogger } from "../../logger.ts";
 import { createStore } from "../../store/create-store.ts";
 import type { Store } from "../../store/store.ts";
-import { HARNESS_NOW } from "../../test-support/bff-harness.ts";
+import { HARNESS_NOW } from "../../testing/bff-harness.ts";
 
 // Two BFF apps on one PostgreSQL schema, each with its own store (pool) and
 // its own bus connection: for the database, two processes. One emulator in

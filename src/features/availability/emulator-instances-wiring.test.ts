@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { addDays, dayLengthMinutes, todayIn } from "../../../contract/time/zoned-time.ts";
-import { createTestEmulator, TEST_NOW } from "../../../emulator/test-support/emulator-client.ts";
+import { createTestEmulator, TEST_NOW } from "../../../emulator/testing/emulator-client.ts";
 import { ORG_A_ID, ORG_B_ID } from "../../../emulator/world/identities.ts";
 import { expandTemplate } from "./expand-template.ts";
 

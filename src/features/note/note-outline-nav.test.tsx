@@ -2,7 +2,7 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { buildNoteOutline } from "./note-outline.ts";
 import { NoteOutlineNav } from "./note-outline-nav.tsx";
-import { buildNoteFixture } from "./reading/note-fixture.ts";
+import { buildNoteFixture } from "./reading/testing/note-fixture.ts";
 
 describe("NoteOutlineNav", () => {
   it("links every part of the note, named by its visible heading, empty ones marked in text", () => {

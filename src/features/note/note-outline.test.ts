@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { buildNoteOutline, IMAGES_ID, SIGN_OFF_ID, SUMMARY_ID, TASKS_ID } from "./note-outline.ts";
-import { buildNoteFixture } from "./reading/note-fixture.ts";
+import { buildNoteFixture } from "./reading/testing/note-fixture.ts";
 import { NOTE_SECTIONS } from "./reading/note-sections.ts";
 
 describe("buildNoteOutline", () => {

@@ -2,7 +2,7 @@ import * as z from "zod/mini";
 import { patientDocumentEventData, webhookEnvelope } from "../../../../contract/clinic-api/events.ts";
 import { PATIENT_DOCUMENT_CREATED } from "../../../../contract/clinic-api/documents.ts";
 import { rawUuid, utcTimestamp } from "../../../../contract/clinic-api/primitives.ts";
-import { createTestEmulator, type TestEmulator } from "../../../test-support/emulator-client.ts";
+import { createTestEmulator, type TestEmulator } from "../../../testing/emulator-client.ts";
 import { ORG_A_ID } from "../../../world/identities.ts";
 
 // Test access to the patient documents domain: a webhook receiver that keeps

@@ -1,7 +1,7 @@
 import * as z from "zod/mini";
 import { webhookEnvelope } from "../../../../contract/clinic-api/events.ts";
 import type { EmulatorSettings } from "../../../routes/route-deps.ts";
-import { createTestEmulator, type TestEmulator } from "../../../test-support/emulator-client.ts";
+import { createTestEmulator, type TestEmulator } from "../../../testing/emulator-client.ts";
 
 // Tests of the issue-9 domains: an in-process emulator whose webhook target
 // is a capturing fetch, so a test sees exactly what a receiver would get.

@@ -26,7 +26,7 @@ import {
   patientDisplayName,
   readableValue,
 } from "./note-format.ts";
-import { buildNoteFixture } from "./note-fixture.ts";
+import { buildNoteFixture } from "./testing/note-fixture.ts";
 
 // Every expectation names its locale and zones: these pass whatever the
 // machine's zone (run under TZ=UTC and TZ=Australia/Lord_Howe). Dates and

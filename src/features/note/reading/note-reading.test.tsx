@@ -2,7 +2,7 @@ import type { ReactNode } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import type { WritableNoteField } from "../../../../contract/clinic-api/note.ts";
-import { buildNoteFixture, buildSignedNoteFixture, emptySoapNoteFixture } from "./note-fixture.ts";
+import { buildNoteFixture, buildSignedNoteFixture, emptySoapNoteFixture } from "./testing/note-fixture.ts";
 import { NoteHeader } from "./note-header.tsx";
 import { NoteSectionList } from "./note-section-list.tsx";
 import { NOTE_SECTIONS } from "./note-sections.ts";

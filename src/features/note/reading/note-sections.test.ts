@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { WRITABLE_FIELD_INFO, WRITABLE_NOTE_FIELDS } from "../writable-fields.ts";
-import { buildNoteFixture, buildSignedNoteFixture, emptySoapNoteFixture } from "./note-fixture.ts";
+import { buildNoteFixture, buildSignedNoteFixture, emptySoapNoteFixture } from "./testing/note-fixture.ts";
 import { emptySectionIds, NOTE_SECTIONS, noteSectionById, sectionHeadingId, SIGNER_USUALLY_FILLS } from "./note-sections.ts";
 
 const ALL_IDS = [

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { isSameId, toPrefixedId } from "../../../../contract/ids.ts";
-import { buildNoteFixture } from "./note-fixture.ts";
+import { buildNoteFixture } from "./testing/note-fixture.ts";
 import { buildPeopleDirectory, careTeamMemberName, isSamePerson, peopleOf, personIdKey, providerName, UNNAMED_EHR_USER, UNNAMED_EHR_USER_LABEL } from "./people.ts";
 
 // The fixture's care team: Maria Chen, MD (EHR user 21437, physician and

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildNoteFixture, buildSignedNoteFixture } from "../reading/note-fixture.ts";
+import { buildNoteFixture, buildSignedNoteFixture } from "../reading/testing/note-fixture.ts";
 import { buildSignOffChecklist, type SignOffInput } from "./sign-off-checklist.ts";
 
 const input = (overrides: Partial<SignOffInput> = {}): SignOffInput => ({

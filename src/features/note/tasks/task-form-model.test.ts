@@ -3,7 +3,7 @@ import * as z from "zod/mini";
 import { MAX_TASK_ASSIGNEES, MAX_TASK_DESCRIPTION_LENGTH, taskCreateRequest } from "../../../../contract/app-api/note.ts";
 import { task as taskSchema, type Task } from "../../../../contract/clinic-api/note.ts";
 import { ApiError } from "../../../api/bff-client.ts";
-import { buildNoteFixture, emptySoapNoteFixture } from "../reading/note-fixture.ts";
+import { buildNoteFixture, emptySoapNoteFixture } from "../reading/testing/note-fixture.ts";
 import { buildPeopleDirectory } from "../reading/people.ts";
 import {
   assigneeNames,

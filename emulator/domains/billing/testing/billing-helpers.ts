@@ -1,8 +1,8 @@
-import type { EraServiceLine } from "../../../contract/clinic-api/billing.ts";
-import { UUID_PATTERN } from "../../../contract/ids.ts";
-import { FULL_KEY, type CallOptions, type TestEmulator } from "../../test-support/emulator-client.ts";
-import { ORG_A_ID } from "../../world/identities.ts";
-import type { SeededEraCases } from "./billing-records.ts";
+import type { EraServiceLine } from "../../../../contract/clinic-api/billing.ts";
+import { UUID_PATTERN } from "../../../../contract/ids.ts";
+import { FULL_KEY, type CallOptions, type TestEmulator } from "../../../testing/emulator-client.ts";
+import { ORG_A_ID } from "../../../world/identities.ts";
+import type { SeededEraCases } from "../billing-records.ts";
 
 // Helpers of the billing tests: the seeded cases and remits as the sandbox
 // lists them, every ERA line across pages, and a raw GET to see exactly which

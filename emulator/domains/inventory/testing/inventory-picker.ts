@@ -1,5 +1,5 @@
 import * as z from "zod/mini";
-import type { TestEmulator } from "../../test-support/emulator-client.ts";
+import type { TestEmulator } from "../../../testing/emulator-client.ts";
 
 // Test access to the inventory picker (`GET /_sandbox/ehr/{org}/inventory`),
 // parsed, since the service itself lists neither changes nor archived products.

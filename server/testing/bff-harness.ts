@@ -1,7 +1,7 @@
 import type { Hono } from "hono";
 import type { AppEnv } from "../http/app-env.ts";
 import { EmulatorClock } from "../../emulator/clock.ts";
-import { createTestEmulator, type TestEmulator } from "../../emulator/test-support/emulator-client.ts";
+import { createTestEmulator, type TestEmulator } from "../../emulator/testing/emulator-client.ts";
 import { ORG_A_ID } from "../../emulator/world/identities.ts";
 import { createBffApp, type Bff } from "../app.ts";
 import { readBffConfig, type BffConfig } from "../env.ts";

@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { HARNESS_NOW } from "../test-support/bff-harness.ts";
+import { HARNESS_NOW } from "../../testing/bff-harness.ts";
 
 // Shared fast-check arbitraries of the hardening fuzz: odd and huge
 // text, near-valid dates, date-times and ids (the inputs that get past a regex
