@@ -1,15 +1,14 @@
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { AlertDialog } from "radix-ui";
-import { useEffect, useId, useRef, useState } from "react";
-import type { NoteImage } from "../../../../contract/clinic-api/note.ts";
-import { deleteNoteImage, markNoteSigned, noteImagesQuery } from "../../../api/note-queries.ts";
-import { queryKeys } from "../../../api/query-keys.ts";
+import { useQuery } from "@tanstack/react-query";
+import { useId } from "react";
+import { noteImagesQuery } from "../../../api/note-queries.ts";
 import { ApiErrorNotice } from "../../../components/shell/api-error-notice.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { Notice } from "../../../components/ui/notice.tsx";
 import { Skeleton } from "../../../components/ui/skeleton.tsx";
 import { IMAGES_ID } from "../note-outline.ts";
-import { deleteButtonLabel, deleteDialogTitle, deletedAnnouncement, imageDeleteFailure, imageName, imageSummary, SIGNED_IMAGES_MESSAGE, type ImageDeleteFailure } from "./image-format.ts";
+import { DeleteImageDialog } from "./delete-image-dialog.tsx";
+import { deleteButtonLabel, imageName, imageSummary, SIGNED_IMAGES_MESSAGE } from "./image-format.ts";
+import { useImageDelete, type DeleteOutcome } from "./use-image-delete.ts";
 
 // The note's images, each deletable in the EHR after a confirmation that
 // names the file. A signed note refuses deletes (409): the panel then turns
@@ -23,90 +22,10 @@ export interface ImagePanelProps {
   timezone: string;
 }
 
-interface DeleteOutcome {
-  image: NoteImage;
-  error: unknown;
-  failure: ImageDeleteFailure;
-}
-
-type FocusTarget = "heading" | "retry";
-
-const removeImage = (imageId: string) => (current: { images: NoteImage[] } | undefined) => (current ? { ...current, images: current.images.filter((image) => image.id !== imageId) } : current);
-
 export function ImagePanel({ noteId, readOnlyReason }: ImagePanelProps) {
   const id = useId();
-  const queryClient = useQueryClient();
   const images = useQuery(noteImagesQuery(noteId));
-
-  const [isSignedByConflict, setIsSignedByConflict] = useState(false);
-  const [confirming, setConfirming] = useState<NoteImage | null>(null);
-  const [outcome, setOutcome] = useState<DeleteOutcome | null>(null);
-  const [announcement, setAnnouncement] = useState({ id: 0, text: "" });
-  const [focusRequest, setFocusRequest] = useState<{ target: FocusTarget; id: number } | null>(null);
-
-  const headingRef = useRef<HTMLHeadingElement>(null);
-  const panelRef = useRef<HTMLElement>(null);
-  // Set synchronously: a second click before React re-renders (and disables the buttons) is ignored.
-  const isDeleting = useRef(false);
-  // The dialog closed because the delete finished: focus is placed by the panel, not returned to the row's button.
-  const closedBySettle = useRef(false);
-
-  const readOnlyText = readOnlyReason ?? (isSignedByConflict ? SIGNED_IMAGES_MESSAGE : null);
-  const isReadOnly = readOnlyText !== null;
-
-  const mutation = useMutation({
-    mutationFn: (image: NoteImage) => deleteNoteImage(noteId, image.id),
-    onSuccess: (_deleted, image) => {
-      queryClient.setQueryData(noteImagesQuery(noteId).queryKey, removeImage(image.id));
-      void queryClient.invalidateQueries({ queryKey: queryKeys.note.images(noteId) });
-      setOutcome(null);
-      setAnnouncement((current) => ({ id: current.id + 1, text: deletedAnnouncement(imageName(image)) }));
-    },
-    onError: (error, image) => {
-      const failure = imageDeleteFailure(error, imageName(image));
-      if (failure.kind === "signed") {
-        setIsSignedByConflict(true);
-        markNoteSigned(queryClient, noteId);
-      }
-      if (failure.kind === "gone") {
-        queryClient.setQueryData(noteImagesQuery(noteId).queryKey, removeImage(image.id));
-        void queryClient.invalidateQueries({ queryKey: queryKeys.note.images(noteId) });
-      }
-      setAnnouncement((current) => ({ id: current.id + 1, text: "" }));
-      setOutcome({ image, error, failure });
-    },
-    onSettled: (_data, error) => {
-      isDeleting.current = false;
-      closedBySettle.current = true;
-      setConfirming(null);
-      // The outcome state is not rendered yet here, so the failure is classified again (the file name plays no part in the kind).
-      const kind = error ? imageDeleteFailure(error, "").kind : null;
-      const retryable = kind === "ehr" || kind === "unreached";
-      setFocusRequest((current) => ({ target: retryable ? "retry" : "heading", id: (current?.id ?? 0) + 1 }));
-    },
-  });
-  const pendingImageId = mutation.isPending ? mutation.variables.id : null;
-
-  useEffect(() => {
-    if (!focusRequest) return;
-    const retry = panelRef.current?.querySelector<HTMLButtonElement>("[data-image-retry]");
-    if (focusRequest.target === "retry" && retry) retry.focus();
-    else headingRef.current?.focus();
-  }, [focusRequest]);
-
-  const startDelete = (image: NoteImage) => {
-    if (isDeleting.current || isReadOnly) return;
-    isDeleting.current = true;
-    setOutcome(null);
-    setAnnouncement((current) => ({ id: current.id + 1, text: `Deleting ${imageName(image)}…` }));
-    mutation.mutate(image);
-  };
-
-  const openConfirm = (image: NoteImage) => {
-    if (isDeleting.current) return;
-    closedBySettle.current = false;
-    setConfirming(image);
-  };
+  const { isSignedByConflict, isReadOnly, confirming, setConfirming, outcome, announcement, mutation, pendingImageId, headingRef, panelRef, closedBySettle, startDelete, openConfirm } = useImageDelete(noteId, readOnlyReason);
 
   const list = images.data?.images ?? [];
 
@@ -172,50 +91,7 @@ export function ImagePanel({ noteId, readOnlyReason }: ImagePanelProps) {
         {announcement.text ? <span key={announcement.id}>{announcement.text}</span> : null}
       </p>
 
-      <AlertDialog.Root
-        open={confirming !== null && !isReadOnly}
-        onOpenChange={(isOpen) => {
-          // While the delete runs, the dialog stays: its outcome decides what comes next.
-          if (!isOpen && !mutation.isPending) setConfirming(null);
-        }}
-      >
-        <AlertDialog.Portal>
-          <AlertDialog.Overlay className="fixed inset-0 z-40 bg-slate-900/40" />
-          {confirming ? (
-            <AlertDialog.Content
-              data-no-shortcuts=""
-              onEscapeKeyDown={(event) => {
-                if (mutation.isPending) event.preventDefault();
-              }}
-              onCloseAutoFocus={(event) => {
-                // On Cancel Radix returns focus to the row's Delete button; after a delete the panel places it.
-                if (closedBySettle.current) event.preventDefault();
-              }}
-              className="fixed top-1/2 left-1/2 z-50 w-[min(28rem,calc(100vw-2rem))] -translate-x-1/2 -translate-y-1/2 rounded-lg border border-slate-300 bg-white p-4 text-slate-900 shadow-lg"
-            >
-              <AlertDialog.Title className="text-base font-semibold break-all">{deleteDialogTitle(imageName(confirming))}</AlertDialog.Title>
-              <AlertDialog.Description className="mt-2 text-sm text-slate-700">
-                <span className="break-all">{imageName(confirming)}</span> will be deleted from this note in the EHR, not only in Tandem. This cannot be undone.
-              </AlertDialog.Description>
-              <div className="mt-4 flex flex-wrap justify-end gap-2">
-                <AlertDialog.Cancel asChild>
-                  <Button variant="secondary" disabled={mutation.isPending}>
-                    Cancel
-                  </Button>
-                </AlertDialog.Cancel>
-                <button
-                  type="button"
-                  onClick={() => startDelete(confirming)}
-                  disabled={mutation.isPending}
-                  className="inline-flex min-h-9 items-center justify-center gap-2 rounded-md bg-red-700 px-3 text-sm font-medium text-white transition-colors hover:bg-red-800 disabled:cursor-not-allowed disabled:bg-slate-300 disabled:text-slate-700"
-                >
-                  {mutation.isPending ? "Deleting…" : "Delete"}
-                </button>
-              </div>
-            </AlertDialog.Content>
-          ) : null}
-        </AlertDialog.Portal>
-      </AlertDialog.Root>
+      <DeleteImageDialog confirming={confirming} isOpen={confirming !== null && !isReadOnly} isPending={mutation.isPending} closedBySettle={closedBySettle} onCancel={() => setConfirming(null)} onDelete={startDelete} />
     </section>
   );
 }

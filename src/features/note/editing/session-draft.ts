@@ -1,0 +1,43 @@
+import * as z from "zod/mini";
+import { noteDraft, type NoteDraftBody, type NoteDraftPutRequest } from "../../../../contract/app-api/note.ts";
+
+// This tab's fallback copy of a note's draft, for while the BFF cannot take
+// it (ADR 0008): sessionStorage only, never localStorage, since it holds
+// patient data; and which of the two copies to offer on open.
+
+const sessionKey = (noteId: string) => `tandem.note-draft.${noteId}`;
+
+export function readSessionDraft(noteId: string): NoteDraftBody | null {
+  try {
+    const raw = window.sessionStorage.getItem(sessionKey(noteId));
+    if (raw === null) return null;
+    const parsed = z.safeParse(noteDraft, JSON.parse(raw) as unknown);
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null; // storage blocked (sandboxed frame) or a mangled value
+  }
+}
+
+export function writeSessionDraft(noteId: string, body: NoteDraftPutRequest): boolean {
+  try {
+    const stored: NoteDraftBody = { ...body, updatedAt: new Date().toISOString() };
+    window.sessionStorage.setItem(sessionKey(noteId), JSON.stringify(stored));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function removeSessionDraft(noteId: string): void {
+  try {
+    window.sessionStorage.removeItem(sessionKey(noteId));
+  } catch {
+    // nothing was stored
+  }
+}
+
+/** The newer of the BFF's draft and this tab's copy. */
+export function pickDraft(fromBff: NoteDraftBody | null, fromSession: NoteDraftBody | null): { draft: NoteDraftBody | null; where: "bff" | "session" | null } {
+  if (fromSession && (!fromBff || Date.parse(fromSession.updatedAt) > Date.parse(fromBff.updatedAt))) return { draft: fromSession, where: "session" };
+  return fromBff ? { draft: fromBff, where: "bff" } : { draft: null, where: null };
+}

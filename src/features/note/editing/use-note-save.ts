@@ -1,0 +1,93 @@
+import { useQueryClient } from "@tanstack/react-query";
+import { useCallback, useEffect, useRef, type Dispatch } from "react";
+import { isEhrFailure, markNoteSigned, noteConflictOf, noteQuery, patchNote } from "../../../api/note-queries.ts";
+import { describeApiError } from "../../../components/shell/api-error-notice.tsx";
+import { canAutosave, saveRequestOf, sentValuesOf, serverNoteOf, type EditorAction, type EditorState } from "./editor-state.ts";
+
+// Saving the note to the EHR (ADR 0008): autosave a little after typing
+// stops, explicit Save (queued behind one in flight), and each answer fed to
+// the state machine; a `note_signed` conflict marks the note signed. Never an
+// automatic retry of a failed save: typing again or Retry sends it.
+
+/** The EHR is written this long after typing stops. */
+export const AUTOSAVE_DEBOUNCE_MS = 3_000;
+
+interface NoteSaveInput {
+  noteId: string;
+  state: EditorState;
+  /** The last committed state: a save sends what is on screen when it runs. */
+  latest: { readonly current: EditorState };
+  dispatch: Dispatch<EditorAction>;
+  /** Stores the draft now (a failed save's text must outlive a reload). */
+  syncDraft: () => void;
+}
+
+/** Runs autosave; returns the explicit Save (also Retry). */
+export function useNoteSave({ noteId, state, latest, dispatch, syncDraft }: NoteSaveInput): () => void {
+  const queryClient = useQueryClient();
+  const saving = useRef(false);
+  /** An explicit Save pressed while a save was in flight: run once that one is confirmed. */
+  const saveQueued = useRef(false);
+  /** The `changeRevision` last sent: autosave never re-sends the same text after a failure. */
+  const attemptedRevision = useRef(-1);
+  const autosaveTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+
+  const runSave = useCallback(
+    async (trigger: "auto" | "explicit") => {
+      const current = latest.current;
+      if (saving.current) {
+        if (trigger === "explicit") saveQueued.current = true;
+        return;
+      }
+      if (trigger === "auto" && current.changeRevision === attemptedRevision.current) return;
+      const request = saveRequestOf(current);
+      if (request === null) return;
+      clearTimeout(autosaveTimer.current);
+      saving.current = true;
+      attemptedRevision.current = current.changeRevision;
+      dispatch({ type: "saveStarted", sent: sentValuesOf(request) });
+      try {
+        const { note: saved } = await patchNote(noteId, request);
+        dispatch({ type: "saveSucceeded", note: serverNoteOf(saved), atMs: Date.now() });
+        queryClient.setQueryData(noteQuery(noteId).queryKey, { note: saved });
+      } catch (error) {
+        saveQueued.current = false;
+        // The text did not reach the EHR: keep it in the draft store now, not after the typing debounce,
+        // so a reload or a reopened note a moment later still has it (once the failure is in the state).
+        setTimeout(syncDraft, 0);
+        const conflict = noteConflictOf(error);
+        if (conflict) {
+          dispatch({ type: "saveConflict", details: conflict });
+          if (conflict.reason === "note_signed") markNoteSigned(queryClient, noteId);
+        } else if (isEhrFailure(error)) {
+          dispatch({ type: "saveFailed", failure: { kind: "ehr" } });
+        } else {
+          const { title, canRetry } = describeApiError(error);
+          dispatch({ type: "saveFailed", failure: { kind: "other", message: title, canRetry } });
+        }
+      } finally {
+        saving.current = false;
+      }
+    },
+    [noteId, queryClient, syncDraft, latest, dispatch],
+  );
+
+  const autosaveAllowed = canAutosave(state);
+  useEffect(() => {
+    if (!autosaveAllowed) return;
+    const timer = setTimeout(() => void runSave("auto"), AUTOSAVE_DEBOUNCE_MS);
+    autosaveTimer.current = timer;
+    return () => clearTimeout(timer);
+  }, [state.changeRevision, autosaveAllowed, runSave]);
+
+  useEffect(() => {
+    if (state.save.kind === "saved" && saveQueued.current) {
+      saveQueued.current = false;
+      void runSave("explicit");
+    }
+  }, [state.save, runSave]);
+
+  useEffect(() => () => clearTimeout(autosaveTimer.current), []);
+
+  return useCallback(() => void runSave("explicit"), [runSave]);
+}

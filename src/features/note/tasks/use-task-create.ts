@@ -1,0 +1,91 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useMemo, useRef, useState, type FormEvent } from "react";
+import type { TaskCreateRequest } from "../../../../contract/app-api/note.ts";
+import { providersQuery } from "../../../api/directory-queries.ts";
+import { createNoteTask, markNoteSigned, noteTasksQuery } from "../../../api/note-queries.ts";
+import { queryKeys } from "../../../api/query-keys.ts";
+import { assigneeOptions, EMPTY_TASK_DRAFT, firstInvalidField, taskCreateFailure, validateTaskForm, type TaskFormDraft, type TaskFormErrors } from "./task-form-model.ts";
+
+// Creating a task from the note's form: the draft and its errors (checked by
+// task-form-model.ts), one create request at a time, the created task added
+// to the list, a refused submit focusing its first bad field, and focus put
+// back once the request settles.
+
+export function useTaskCreate(noteId: string) {
+  const queryClient = useQueryClient();
+  const providers = useQuery(providersQuery());
+  const options = useMemo(() => assigneeOptions(providers.data?.providers ?? []), [providers.data]);
+
+  const [draft, setDraft] = useState<TaskFormDraft>(EMPTY_TASK_DRAFT);
+  const [errors, setErrors] = useState<TaskFormErrors>({});
+  const [hasTriedSubmit, setHasTriedSubmit] = useState(false);
+  const [announcement, setAnnouncement] = useState({ id: 0, text: "" });
+
+  const formRef = useRef<HTMLFormElement>(null);
+  const descriptionRef = useRef<HTMLTextAreaElement>(null);
+  const assigneesRef = useRef<HTMLDivElement>(null);
+  // Set synchronously on submit: a second click or Enter before React re-renders (and disables the button) is ignored.
+  const isSubmitting = useRef(false);
+  const shouldRestoreFocus = useRef(false);
+
+  const mutation = useMutation({
+    mutationFn: (request: TaskCreateRequest) => createNoteTask(noteId, request),
+    onSuccess: ({ task }) => {
+      queryClient.setQueryData(noteTasksQuery(noteId).queryKey, (current) => (current ? { ...current, tasks: [...current.tasks.filter((other) => other.id !== task.id), task] } : current));
+      void queryClient.invalidateQueries({ queryKey: queryKeys.note.tasks(noteId) });
+      setDraft(EMPTY_TASK_DRAFT);
+      setErrors({});
+      setHasTriedSubmit(false);
+      setAnnouncement((current) => ({ id: current.id + 1, text: "Task created" }));
+    },
+    onError: (error) => {
+      if (taskCreateFailure(error).kind === "signed") markNoteSigned(queryClient, noteId);
+    },
+    onSettled: () => {
+      isSubmitting.current = false;
+    },
+  });
+  const { isPending } = mutation;
+
+  // The button was disabled while the request ran, so focus may have fallen to the page: put it back.
+  useEffect(() => {
+    if (isPending || !shouldRestoreFocus.current) return;
+    shouldRestoreFocus.current = false;
+    const active = document.activeElement;
+    if (active && active !== document.body) return;
+    const form = formRef.current;
+    (form?.querySelector<HTMLButtonElement>("[data-task-retry]") ?? form?.querySelector<HTMLButtonElement>("button[type=submit]"))?.focus();
+  }, [isPending]);
+
+  const update = (patch: Partial<TaskFormDraft>) => {
+    const next = { ...draft, ...patch };
+    setDraft(next);
+    // After a refused submit, messages follow the fixes as they are made.
+    if (hasTriedSubmit) setErrors(validateTaskForm(next).errors ?? {});
+  };
+
+  const focusField = (field: keyof TaskFormErrors) => {
+    if (field === "description") descriptionRef.current?.focus();
+    else assigneesRef.current?.querySelector("button")?.focus();
+  };
+
+  const submit = (event?: FormEvent) => {
+    event?.preventDefault();
+    if (isSubmitting.current) return;
+    const result = validateTaskForm(draft);
+    setHasTriedSubmit(true);
+    if (!result.request) {
+      setErrors(result.errors);
+      const first = firstInvalidField(result.errors);
+      if (first) focusField(first);
+      return;
+    }
+    setErrors({});
+    isSubmitting.current = true;
+    shouldRestoreFocus.current = true;
+    setAnnouncement((current) => ({ id: current.id + 1, text: "" }));
+    mutation.mutate(result.request);
+  };
+
+  return { providers, options, draft, errors, announcement, mutation, isPending, formRef, descriptionRef, assigneesRef, update, submit };
+}

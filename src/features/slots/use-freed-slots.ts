@@ -1,0 +1,39 @@
+import { useCallback, useEffect, useRef, useState } from "react";
+import type { HeldSlot, SlotSearchQuery, SlotSearchResponse } from "../../../contract/app-api/slots.ts";
+import type { HoldOutcome } from "../holds/held-slots-controller.ts";
+import { freedEarlierSlots, type FreedSlot } from "./freed-slots.ts";
+import { slotKey } from "./group-slots.ts";
+
+// "An earlier time has come free": each list read for the same search is
+// compared with the one before it (freed-slots.ts decides what counts).
+
+interface FreedSlotsInput {
+  data: SlotSearchResponse | undefined;
+  isPlaceholderData: boolean;
+  filters: SlotSearchQuery | null;
+  filtersKey: string;
+  holds: readonly HeldSlot[];
+  outcome: HoldOutcome | null;
+}
+
+/** The slots come free earlier than one the user holds or just booked, and a way to dismiss them. */
+export function useFreedSlots({ data, isPlaceholderData, filters, filtersKey, holds, outcome }: FreedSlotsInput): { freed: FreedSlot[]; dismissFreed: () => void } {
+  // A slot that comes free (a cancellation reached the list) earlier than one the user holds or just booked, same provider and type.
+  // Slots the user held in this page count as listed before: one they release coming back is not news.
+  const previousList = useRef<{ filtersKey: string; keys: ReadonlySet<string> } | null>(null);
+  const everHeld = useRef(new Set<string>());
+  const [freed, setFreed] = useState<FreedSlot[]>([]);
+  useEffect(() => {
+    for (const held of holds) everHeld.current.add(slotKey(held.slot));
+    if (!data || isPlaceholderData || !filters) return;
+    const previous = previousList.current;
+    previousList.current = { filtersKey, keys: new Set(data.slots.map(slotKey)) };
+    if (previous?.filtersKey !== filtersKey) return setFreed([]);
+    const mine = outcome?.kind === "booked" ? [...holds, outcome.held] : holds;
+    const known = new Set([...previous.keys, ...everHeld.current]);
+    const found = freedEarlierSlots(known, data.slots, mine, { appointmentTypeId: filters.appointmentTypeId, isNewPatient: filters.isNewPatient ?? false });
+    if (found.length > 0) setFreed(found);
+  }, [data, isPlaceholderData, filters, filtersKey, holds, outcome]);
+  const dismissFreed = useCallback(() => setFreed([]), []);
+  return { freed, dismissFreed };
+}

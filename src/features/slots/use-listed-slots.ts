@@ -1,0 +1,62 @@
+import { useEffect, useMemo, useState } from "react";
+import type { HeldSlot, SlotSearchQuery, SlotSearchResponse } from "../../../contract/app-api/slots.ts";
+import type { HoldOutcome } from "../holds/held-slots-controller.ts";
+import { heldSlotsMissingFromList } from "./held-in-list.ts";
+import { countSlots, earliestSlot, groupSlotsByDay, groupSlotsByTime, slotKey, type SlotOrder } from "./group-slots.ts";
+import type { SelectionState } from "./slot-selection-flow.ts";
+import { matchesTimeFilter, type SlotTimeFilter } from "./slot-time-filter.ts";
+
+// The list the slot finder shows, from the search's answer: the user's own
+// holds kept on it (held-in-list.ts), slots a live check found gone left off,
+// the times and days applied, grouped by day (by provider or in time order),
+// and the first slot the user can still take.
+
+interface ListedSlotsInput {
+  data: SlotSearchResponse | undefined;
+  /** The search the list answers (the previous one while new filters load). */
+  listedSearch: SlotSearchQuery | null;
+  holds: readonly HeldSlot[];
+  selection: SelectionState;
+  outcome: HoldOutcome | null;
+  timeFilter: SlotTimeFilter;
+  order: SlotOrder;
+  zoneOf: (facilityId: string) => string;
+  fallbackZone: string;
+  providerName: (providerId: string) => string;
+  facilityName: (facilityId: string) => string;
+}
+
+export function useListedSlots({ data, listedSearch, holds, selection, outcome, timeFilter, order, zoneOf, fallbackZone, providerName, facilityName }: ListedSlotsInput) {
+  // Slots a live check found gone stay off the list until a list read after that check arrives
+  // (the cached list can lag the EHR by up to maxStalenessSeconds).
+  const [seenGone, setSeenGone] = useState<ReadonlyMap<string, number>>(new Map());
+  useEffect(() => {
+    const gone = selection.kind === "gone" ? { slot: selection.slot, seenGoneAtMs: selection.seenGoneAtMs } : outcome?.kind === "booked" ? { slot: outcome.held.slot, seenGoneAtMs: outcome.seenGoneAtMs } : null;
+    if (!gone) return;
+    const key = slotKey(gone.slot);
+    setSeenGone((current) => new Map(current).set(key, Math.max(current.get(key) ?? -Infinity, gone.seenGoneAtMs)));
+  }, [selection, outcome]);
+
+  const listedSlots = useMemo(() => {
+    if (!data) return [];
+    const listReadAtMs = Date.parse(data.meta.sourceSyncedAt);
+    // The user's own holds stay on the list they came from, marked Held (held-in-list.ts).
+    const withHeld = [...data.slots, ...heldSlotsMissingFromList(holds, data.slots, listedSearch, zoneOf)];
+    return withHeld.filter(
+      (slot) => !((seenGone.get(slotKey(slot)) ?? -Infinity) >= listReadAtMs) && matchesTimeFilter(Date.parse(slot.startsAt), zoneOf(slot.facilityId), timeFilter),
+    );
+  }, [data, seenGone, zoneOf, timeFilter, holds, listedSearch]);
+  const days = useMemo(
+    () =>
+      order === "time"
+        ? groupSlotsByTime(listedSlots, { zoneOf, fallbackZone })
+        : groupSlotsByDay(listedSlots, { zoneOf, fallbackZone, providerSortKey: providerName, facilitySortKey: facilityName }),
+    [order, listedSlots, zoneOf, fallbackZone, providerName, facilityName],
+  );
+  const slotCount = useMemo(() => countSlots(days), [days]);
+  const heldKeys = useMemo(() => new Set(holds.map((held) => slotKey(held.slot))), [holds]);
+  // A slot the user holds is not available to them: the mark and the jump go to the next one.
+  const firstKey = useMemo(() => earliestSlot(days, heldKeys)?.key ?? null, [days, heldKeys]);
+
+  return { days, slotCount, heldKeys, firstKey };
+}

@@ -1,0 +1,49 @@
+import type { UseQueryResult } from "@tanstack/react-query";
+import type { UseNavigateResult } from "@tanstack/react-router";
+import { useCallback, useEffect, useRef } from "react";
+import type { SlotSearchQuery, SlotSearchResponse } from "../../../contract/app-api/slots.ts";
+import type { SlotSelectionFlow } from "./slot-selection-flow.ts";
+import { toSlotSearchParams } from "./slot-filters.ts";
+import { sameTimeFilter, toTimeFilterParams, type SlotTimeFilter } from "./slot-time-filter.ts";
+
+// Running a search from the form or a notice's button: the same filters are
+// fetched again, new ones go to the URL (ADR 0007); once the answer is in,
+// focus goes to the results' summary (the form is rebuilt for the new filters).
+
+interface RunSearchInput {
+  filtersKey: string;
+  timeFilter: SlotTimeFilter;
+  order: string | undefined;
+  navigate: UseNavigateResult<"/slots">;
+  slots: Pick<UseQueryResult<SlotSearchResponse>, "data" | "isError" | "isFetching" | "isPlaceholderData" | "dataUpdatedAt" | "errorUpdatedAt" | "refetch">;
+  flow: SlotSelectionFlow;
+  /** Called as a search starts (the list being replaced takes its notices with it). */
+  onSearch: () => void;
+}
+
+export function useRunSearch({ filtersKey, timeFilter, order, navigate, slots, flow, onSearch }: RunSearchInput) {
+  const summaryRef = useRef<HTMLParagraphElement>(null);
+  const isSearchFocusPending = useRef(false);
+  const isSearchSettled = !slots.isFetching && !slots.isPlaceholderData && (slots.data !== undefined || slots.isError);
+  useEffect(() => {
+    if (!isSearchFocusPending.current || !isSearchSettled) return;
+    isSearchFocusPending.current = false;
+    summaryRef.current?.focus();
+  }, [isSearchSettled, slots.dataUpdatedAt, slots.errorUpdatedAt]);
+
+  const { refetch } = slots;
+
+  const search = useCallback(
+    (next: SlotSearchQuery, time: SlotTimeFilter = timeFilter) => {
+      onSearch();
+      isSearchFocusPending.current = true;
+      // A gone, refused or failed pick belongs to the list being replaced; one in flight carries on.
+      if (flow.getState().kind !== "checking" && flow.getState().kind !== "holding") flow.cancel();
+      if (JSON.stringify(next) === filtersKey && sameTimeFilter(time, timeFilter)) void refetch();
+      else void navigate({ search: { ...toSlotSearchParams(next), ...toTimeFilterParams(time), order } });
+    },
+    [filtersKey, navigate, refetch, order, flow, timeFilter, onSearch],
+  );
+
+  return { search, summaryRef };
+}

@@ -1,0 +1,38 @@
+import { useEffect, useState, type FormEvent } from "react";
+import type { SlotSearchQuery } from "../../../contract/app-api/slots.ts";
+import { draftOf, filtersFromDraft, isDraftChanged, type SlotFilterDraft, type SlotFilterErrors } from "./slot-filters.ts";
+import type { SlotTimeDraft } from "./slot-time-fields.tsx";
+import { sameTimeFilter, timeDraftOf, timeFilterFromDraft, type SlotTimeFilter } from "./slot-time-filter.ts";
+
+// The slot filter form's edits, kept until Search (never a search per
+// keystroke): the draft and its errors, whether it differs from the search
+// the list answers, and the submit that checks it and searches.
+
+interface SlotFilterDraftInput {
+  applied: SlotSearchQuery;
+  appliedTime: SlotTimeFilter;
+  onSearch: (filters: SlotSearchQuery, time: SlotTimeFilter) => void;
+  onChangedChange?: (isChanged: boolean) => void;
+}
+
+export function useSlotFilterDraft({ applied, appliedTime, onSearch, onChangedChange }: SlotFilterDraftInput) {
+  const [draft, setDraft] = useState<SlotFilterDraft>(() => draftOf(applied));
+  const [errors, setErrors] = useState<SlotFilterErrors>({});
+  const [timeDraft, setTimeDraft] = useState<SlotTimeDraft>(() => timeDraftOf(appliedTime));
+  const [timeError, setTimeError] = useState<string | undefined>(undefined);
+  const update = (patch: Partial<SlotFilterDraft>) => setDraft((current) => ({ ...current, ...patch }));
+  const draftTime = timeFilterFromDraft(timeDraft).filter;
+  const isChanged = isDraftChanged(draft, applied) || draftTime === null || !sameTimeFilter(draftTime, appliedTime);
+  useEffect(() => onChangedChange?.(isChanged), [isChanged, onChangedChange]);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const result = filtersFromDraft(draft);
+    const time = timeFilterFromDraft(timeDraft);
+    setErrors(result.errors ?? {});
+    setTimeError(time.error ?? undefined);
+    if (result.filters && time.filter) onSearch(result.filters, time.filter);
+  };
+
+  return { draft, update, errors, timeDraft, setTimeDraft, timeError, submit };
+}
