@@ -31,7 +31,7 @@ function deferred<T>() {
 }
 
 function fakeDeps() {
-  const calls = { release: [] as string[], book: [] as BookingRequest[], removed: [] as string[], holdsChanged: 0, slotsChanged: 0 };
+  const calls = { release: [] as string[], book: [] as BookingRequest[], removed: [] as string[], holdsChanged: 0, slotsChanged: 0, slept: [] as number[] };
   const answers = {
     book: (): Promise<BookedInEhr> => Promise.resolve({ appointmentId: "3f0c9a52-1111-4222-8333-444455556666", reference: "EHR-3F0C9A52" }),
     release: (): Promise<unknown> => Promise.resolve({ released: true }),
@@ -55,6 +55,10 @@ function fakeDeps() {
       calls.slotsChanged += 1;
     },
     now: () => Date.now(),
+    sleep: (ms) => {
+      calls.slept.push(ms);
+      return Promise.resolve();
+    },
   };
   return { calls, answers, controller: new HeldSlotsController(deps) };
 }
@@ -88,6 +92,25 @@ describe("booking a held slot", () => {
     expect(calls.release.sort()).toEqual(["hold-1", "hold-2"]);
     expect(calls.removed).toEqual(["hold-1", "hold-2"]);
     expect(controller.getActivity().outcome).toMatchObject({ kind: "booked", releasedOthers: [{ id: "hold-2" }] });
+  });
+
+  it("tries a failed release of a booked basket again, so no hold is left to block its slot; gives up after the last wait", async () => {
+    const { calls, answers, controller } = fakeDeps();
+    let failures = 1;
+    answers.release = () => (failures-- > 0 ? Promise.reject(new Error("503")) : Promise.resolve({ released: true }));
+    const held = heldSlot("hold-1");
+    await controller.book(held, "patient-7", [held]);
+    expect(calls.release).toEqual(["hold-1", "hold-1"]);
+    expect(calls.slept).toEqual([1_000]);
+    expect(calls.holdsChanged).toBe(1);
+
+    answers.release = () => Promise.reject(new Error("503"));
+    calls.release.length = 0;
+    calls.slept.length = 0;
+    const other = heldSlot("hold-2");
+    await controller.book(other, "patient-7", [other]);
+    expect(calls.release).toEqual(["hold-2", "hold-2", "hold-2"]);
+    expect(calls.slept).toEqual([1_000, 3_000]);
   });
 
   it("keeps the hold and says why when the EHR declines", async () => {

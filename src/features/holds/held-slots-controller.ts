@@ -42,7 +42,13 @@ export interface HeldSlotsDeps {
   holdsChanged: () => void;
   slotsChanged: () => void;
   now?: () => number;
+  /** The waits before trying a quiet release again (booked, expired); default 1 s then 3 s. */
+  releaseRetryDelaysMs?: readonly number[];
+  sleep?: (ms: number) => Promise<void>;
 }
+
+const RELEASE_RETRY_DELAYS_MS = [1_000, 3_000];
+const sleepFor = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export class HeldSlotsController {
   private activity: HoldsActivity = { booking: new Set(), notices: new Map(), outcome: null };
@@ -160,12 +166,23 @@ export class HeldSlotsController {
     if (this.activity.notices.has(holdId)) this.update({ notices: without(this.activity.notices, holdId) });
   }
 
+  /**
+   * Gives back a hold no one is waiting on (booked, or expired here), trying
+   * again after a failure: a hold left behind blocks its slot for everyone
+   * until it expires. The release is idempotent at the BFF.
+   */
   private async releaseQuietly(holdId: string): Promise<void> {
     this.timings.delete(holdId);
-    try {
-      await this.deps.release(holdId);
-    } catch {
-      // The hold runs out on its own, in the service and in the store.
+    const waits = [0, ...(this.deps.releaseRetryDelaysMs ?? RELEASE_RETRY_DELAYS_MS)];
+    const sleep = this.deps.sleep ?? sleepFor;
+    for (const wait of waits) {
+      if (wait > 0) await sleep(wait);
+      try {
+        await this.deps.release(holdId);
+        return;
+      } catch {
+        // Tried again after the next wait; after the last, the hold runs out on its own, in the service and in the store.
+      }
     }
   }
 
