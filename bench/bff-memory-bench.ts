@@ -8,7 +8,7 @@ import { programArgs } from "../scripts/programs.ts";
 import { waitUntilHealthy } from "../scripts/wait-until-healthy.ts";
 import { round } from "./measure.ts";
 import { stopChild } from "./stop-child.ts";
-import { dropSchema } from "./drop-schema.ts";
+import { dropSchema } from "../server/store/testing/drop-schema.ts";
 
 // The compiled BFF process's memory alone (as deployed: `node` running
 // build/server/index.js with the flags `npm start` gives it, no emulator in

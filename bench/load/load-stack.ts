@@ -7,7 +7,7 @@ import { freePort } from "../../scripts/testing/free-port.ts";
 import { programArgs, REPO_ROOT } from "../../scripts/programs.ts";
 import { waitUntilHealthy } from "../../scripts/wait-until-healthy.ts";
 import { stopChild } from "../stop-child.ts";
-import { dropSchema } from "../drop-schema.ts";
+import { dropSchema } from "../../server/store/testing/drop-schema.ts";
 
 // The processes the load bench measures, compiled (`npm run build`) and run
 // under plain node as in production (docs/deploy.md "What runs"): the

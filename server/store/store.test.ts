@@ -14,6 +14,7 @@ import { createStore, storeOnDatabase } from "./create-store.ts";
 import { openDatabase, type DatabaseHandle, type StoreDatabase } from "./database.ts";
 import * as tables from "./schema.ts";
 import type { AppointmentState, AuditEntry, NoteView, StoredInstallation, StoredSlotHold, StoredStandaloneSession, Store } from "./store.ts";
+import { dropSchema } from "./testing/drop-schema.ts";
 
 // One suite, every engine: PGlite in memory always, PostgreSQL too when
 // DATABASE_URL is set (CI). Each worker gets its own PostgreSQL schema.
@@ -34,16 +35,6 @@ const migrationCount = journal.parse(JSON.parse(readFileSync(new URL("./migratio
 
 function testSchemaName(): string {
   return `t_${process.pid}_${randomBytes(4).toString("hex")}`;
-}
-
-async function dropSchema(url: string, schema: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-  } finally {
-    await client.end();
-  }
 }
 
 function migrationsTable(schema: string) {

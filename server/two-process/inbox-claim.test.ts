@@ -1,11 +1,11 @@
 import { sql } from "drizzle-orm";
-import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { openDatabase, type DatabaseHandle } from "../store/database.ts";
 import { webhookInbox } from "../store/schema.ts";
 import type { Store } from "../store/store.ts";
 import { createStore, storeOnDatabase } from "../store/create-store.ts";
 import { testSchemaName } from "./testing/two-bff-cluster.ts";
+import { dropSchema } from "../store/testing/drop-schema.ts";
 
 // ADR 0009: claiming inbox rows under a lease, on both engines (PGlite
 // always, PostgreSQL with DATABASE_URL). On PostgreSQL two stores (two pools:
@@ -18,16 +18,6 @@ const BASE = Date.parse("2026-03-01T10:00:00.000Z");
 const LEASE_MS = 60_000;
 const delivery = (hookId: string, receivedAt: number) => ({ hookId, eventType: "test.event", payload: { type: "test.event", data: {}, timestamp: new Date(receivedAt).toISOString() }, receivedAt });
 const claim = (store: Store, now: number, limit = 10) => store.inbox.claimUnprocessed({ limit, leaseMs: LEASE_MS, now, maxAttempts: 3 }).then((entries) => entries.map((entry) => entry.hookId));
-
-async function dropSchema(url: string, schema: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-  } finally {
-    await client.end();
-  }
-}
 
 describe.each(engines)("claiming inbox rows on $name", (engine) => {
   const schema = engine.name === "postgres" ? testSchemaName() : "public";

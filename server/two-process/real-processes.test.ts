@@ -7,6 +7,7 @@ import { LIVE_EVENT_NAME } from "../../contract/app-api/live-events.ts";
 import { ORG_A_ID } from "../../emulator/world/identities.ts";
 import { freePort } from "../../scripts/testing/free-port.ts";
 import { waitUntilHealthy } from "../../scripts/wait-until-healthy.ts";
+import { dropSchema } from "../store/testing/drop-schema.ts";
 
 // Two REAL BFF processes (`server/index.ts`, as `npm start` runs it) on one
 // PostgreSQL schema, behind a plain round-robin proxy that the emulator
@@ -126,10 +127,7 @@ describe.skipIf(!databaseUrl)("two real BFF processes on one PostgreSQL schema",
     streams.abort();
     proxy?.close();
     for (const started of [...bffs, emulator]) started.child.kill("SIGTERM");
-    const client = new pg.Client({ connectionString: databaseUrl });
-    await client.connect();
-    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await client.end();
+    if (databaseUrl !== undefined) await dropSchema(databaseUrl, schema);
   });
 
   it("processes each delivered event once, and both processes' streams see every change", async () => {

@@ -11,6 +11,7 @@ import { createLogger } from "../../logger.ts";
 import { createStore } from "../../store/create-store.ts";
 import type { Store } from "../../store/store.ts";
 import { HARNESS_NOW } from "../../testing/bff-harness.ts";
+import { dropSchema } from "../../store/testing/drop-schema.ts";
 
 // Two BFF apps on one PostgreSQL schema, each with its own store (pool) and
 // its own bus connection: for the database, two processes. One emulator in
@@ -157,13 +158,7 @@ export async function createTwoBffCluster(databaseUrl: string, options: { schema
         await store.close();
       }
       emulator.emulator.close();
-      const client = new pg.Client({ connectionString: databaseUrl });
-      await client.connect();
-      try {
-        await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-      } finally {
-        await client.end();
-      }
+      await dropSchema(databaseUrl, schema);
     },
   });
 }
