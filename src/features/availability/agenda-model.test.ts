@@ -3,33 +3,16 @@ import { buildAgenda } from "./agenda-model.ts";
 import type { AvailabilityTemplate } from "./expand-template.ts";
 import { buildWeekModel } from "./week-model.ts";
 import { weekWindow } from "./week-window.ts";
+import { availabilityTemplate } from "./testing/template-fixture.ts";
 
 // The agenda stacks a provider's overlapping bands with their peak capacity,
 // keeps providers apart, lists each band once on the day it starts, and
 // leaves out bands carried in from the week before.
 
 const ZONE = "America/New_York";
-const BROOKS = "prv_000000000000000000000000000000b1";
 const OKAFOR = "prv_000000000000000000000000000000c2";
 
-function template(id: string, overrides: Partial<AvailabilityTemplate>): AvailabilityTemplate {
-  return {
-    id: `avt_${id.padStart(32, "0")}`,
-    externalId: id,
-    providerId: BROOKS,
-    facilityId: "fac_00000000000000000000000000000001",
-    name: "Morning clinic",
-    startTimeLocal: "08:00",
-    endTimeLocal: "12:00",
-    timezone: ZONE,
-    slotIntervalMinutes: 20,
-    concurrency: 1,
-    recurrence: { rrule: `DTSTART;TZID=${ZONE}:20240304T080000\nRRULE:FREQ=WEEKLY;BYDAY=TU`, until: null },
-    allowedAppointmentTypeIds: null,
-    active: true,
-    ...overrides,
-  };
-}
+const template = availabilityTemplate;
 
 const weekly = (start: string, day: string) => ({ rrule: `DTSTART;TZID=${ZONE}:20240304T${start.replace(":", "")}00\nRRULE:FREQ=WEEKLY;BYDAY=${day}`, until: null });
 const WEEK = weekWindow("2026-12-01", ZONE);

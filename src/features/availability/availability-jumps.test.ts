@@ -2,29 +2,23 @@ import { describe, expect, it } from "vitest";
 import { cachedIdKey } from "../../../contract/ids.ts";
 import { nextBandByProvider, nextWeekWithBands } from "./availability-jumps.ts";
 import type { AvailabilityTemplate } from "./expand-template.ts";
+import { availabilityTemplate } from "./testing/template-fixture.ts";
 
 const ZONE = "Australia/Sydney";
 const ANN = "prv_000000000000000000000000000000a1";
 const BEN = "prv_000000000000000000000000000000b2";
 
-function template(id: string, overrides: Partial<AvailabilityTemplate>): AvailabilityTemplate {
-  return {
-    id: `avt_${id.padStart(32, "0")}`,
-    externalId: id,
+const template = (id: string, overrides: Partial<AvailabilityTemplate>): AvailabilityTemplate =>
+  availabilityTemplate(id, {
     providerId: ANN,
-    facilityId: "fac_00000000000000000000000000000001",
     name: "Clinic",
     startTimeLocal: "09:00",
     endTimeLocal: "12:00",
     timezone: ZONE,
     slotIntervalMinutes: 15,
-    concurrency: 1,
     recurrence: { rrule: `DTSTART;TZID=${ZONE}:20260105T090000\nRRULE:FREQ=WEEKLY;BYDAY=MO`, until: null },
-    allowedAppointmentTypeIds: null,
-    active: true,
     ...overrides,
-  };
-}
+  });
 
 describe("jumps", () => {
   it("finds the next week with a band, skipping empty weeks, and none past the last one", () => {

@@ -3,29 +3,13 @@ import type { AvailabilityTemplate } from "./expand-template.ts";
 import { expandTemplate } from "./expand-template.ts";
 import { buildWeekModel, groupIntoGrids } from "./week-model.ts";
 import { weekWindow } from "./week-window.ts";
+import { availabilityTemplate } from "./testing/template-fixture.ts";
 
 const ZONE = "America/New_York";
-const BROOKS = "prv_000000000000000000000000000000b1";
 const OKAFOR = "prv_000000000000000000000000000000c2";
 
-function template(id: string, overrides: Partial<AvailabilityTemplate> = {}): AvailabilityTemplate {
-  return {
-    id: `avt_${id.padStart(32, "0")}`,
-    externalId: id,
-    providerId: BROOKS,
-    facilityId: "fac_00000000000000000000000000000001",
-    name: "Morning clinic",
-    startTimeLocal: "08:00",
-    endTimeLocal: "12:00",
-    timezone: ZONE,
-    slotIntervalMinutes: 20,
-    concurrency: 1,
-    recurrence: { rrule: `DTSTART;TZID=${ZONE}:20240304T080000\nRRULE:FREQ=WEEKLY;BYDAY=MO,TU,TH,FR`, until: null },
-    allowedAppointmentTypeIds: null,
-    active: true,
-    ...overrides,
-  };
-}
+const template = (id: string, overrides: Partial<AvailabilityTemplate> = {}): AvailabilityTemplate =>
+  availabilityTemplate(id, { recurrence: { rrule: `DTSTART;TZID=${ZONE}:20240304T080000\nRRULE:FREQ=WEEKLY;BYDAY=MO,TU,TH,FR`, until: null }, ...overrides });
 
 const MORNING = template("1");
 const PROCEDURES = template("2", { name: "Procedures", startTimeLocal: "10:00", concurrency: 2, recurrence: { rrule: `DTSTART;TZID=${ZONE}:20240305T100000\nRRULE:FREQ=WEEKLY;BYDAY=TU,TH`, until: null } });
