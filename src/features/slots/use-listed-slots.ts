@@ -53,8 +53,9 @@ export function useListedSlots({ data, listedSearch, holds, selection, outcome, 
         : groupSlotsByDay(listedSlots, { zoneOf, fallbackZone, providerSortKey: providerName, facilitySortKey: facilityName }),
     [order, listedSlots, zoneOf, fallbackZone, providerName, facilityName],
   );
-  const slotCount = useMemo(() => countSlots(days), [days]);
   const heldKeys = useMemo(() => new Set(holds.map((held) => slotKey(held.slot))), [holds]);
+  // "N free slots": the user's own held ones are on the list but not free.
+  const slotCount = useMemo(() => countSlots(days) - listedSlots.filter((slot) => heldKeys.has(slotKey(slot))).length, [days, listedSlots, heldKeys]);
   // A slot the user holds is not available to them: the mark and the jump go to the next one.
   const firstKey = useMemo(() => earliestSlot(days, heldKeys)?.key ?? null, [days, heldKeys]);
 
