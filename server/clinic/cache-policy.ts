@@ -10,10 +10,12 @@ import type { ClinicApiRoute } from "../../contract/clinic-api/responses.ts";
 // billing, appointments read for anything else) always goes upstream.
 
 /** Picker lists carry no staleness meta; they change rarely and are cached for a short fixed time. */
-export const PICKER_ROUTES: ReadonlySet<ClinicApiRoute> = new Set<ClinicApiRoute>(["GET /v1/providers", "GET /v1/facilities", "GET /v3/appointment-types"]);
+const PICKER_ROUTE_LIST = ["GET /v1/providers", "GET /v1/facilities", "GET /v3/appointment-types"] as const satisfies readonly ClinicApiRoute[];
+export const PICKER_ROUTES: ReadonlySet<ClinicApiRoute> = new Set<ClinicApiRoute>(PICKER_ROUTE_LIST);
 
 /** Schedule reads whose `data.meta` says how stale they may be (seed 001 "Limits", stale-read bound). */
-export const STALENESS_ROUTES: ReadonlySet<ClinicApiRoute> = new Set<ClinicApiRoute>(["GET /v3/schedule/availability-templates", "GET /v2/schedule/slots"]);
+const STALENESS_ROUTE_LIST = ["GET /v3/schedule/availability-templates", "GET /v2/schedule/slots"] as const satisfies readonly ClinicApiRoute[];
+export const STALENESS_ROUTES: ReadonlySet<ClinicApiRoute> = new Set<ClinicApiRoute>(STALENESS_ROUTE_LIST);
 
 /**
  * Reads without staleness meta of their own, cached only when the caller
@@ -21,7 +23,15 @@ export const STALENESS_ROUTES: ReadonlySet<ClinicApiRoute> = new Set<ClinicApiRo
  * from the same mirror (the booked load, ADR 0020). Read without it, they
  * neither use nor fill the cache.
  */
-export const CALLER_BOUNDED_ROUTES: ReadonlySet<ClinicApiRoute> = new Set<ClinicApiRoute>(["GET /v1/appointments"]);
+const CALLER_BOUNDED_ROUTE_LIST = ["GET /v1/appointments"] as const satisfies readonly ClinicApiRoute[];
+export const CALLER_BOUNDED_ROUTES: ReadonlySet<ClinicApiRoute> = new Set<ClinicApiRoute>(CALLER_BOUNDED_ROUTE_LIST);
+
+/** Routes whose answers may be cached, and so shared between callers as one serialized answer (`shared-answer.ts`). */
+export type SharedRoute = (typeof PICKER_ROUTE_LIST)[number] | (typeof STALENESS_ROUTE_LIST)[number] | (typeof CALLER_BOUNDED_ROUTE_LIST)[number];
+
+const SHARED_ROUTES: ReadonlySet<ClinicApiRoute> = new Set<ClinicApiRoute>([...PICKER_ROUTES, ...STALENESS_ROUTES, ...CALLER_BOUNDED_ROUTES]);
+
+export const isSharedRoute = (route: ClinicApiRoute): route is SharedRoute => SHARED_ROUTES.has(route);
 
 const stalenessMeta = z.object({
   meta: z.object({

@@ -1,13 +1,14 @@
 import { nodeHttpFetch } from "./node-http-fetch.ts";
 import type { ClinicApiRoute } from "../../contract/clinic-api/responses.ts";
 import type { Installation } from "../../contract/clinic-api/installation.ts";
-import { cacheExpiry, CALLER_BOUNDED_ROUTES } from "./cache-policy.ts";
+import { cacheExpiry, CALLER_BOUNDED_ROUTES, isSharedRoute, type SharedRoute } from "./cache-policy.ts";
 import { deepFreeze } from "./deep-freeze.ts";
 import { listAllPages, type ItemOf, type ItemsKey, type PaginatedRoute } from "./paging.ts";
 import { FairShareLimiter } from "./fair-share-limiter.ts";
 import { SlidingWindowLimiter, type LimiterBudget } from "./rate-limiter.ts";
 import { readResponse, type ClinicData, type ReadOutcome } from "./response-reader.ts";
 import { ResponseCache } from "./response-cache.ts";
+import { SharedAnswer } from "./shared-answer.ts";
 import { backoffDelayMs, DEFAULT_RETRY, DEFAULT_RETRY_AFTER_MS, sleep, type RetryOptions } from "./retry-policy.ts";
 import { createRedactor } from "./secret-redaction.ts";
 import { rateLimitedError, UpstreamError } from "./upstream-error.ts";
@@ -25,6 +26,8 @@ export { UpstreamError } from "./upstream-error.ts";
 export type { ClinicCall } from "./upstream-request.ts";
 export type { ClinicData } from "./response-reader.ts";
 export type { LimiterBudget } from "./rate-limiter.ts";
+export type { SharedRoute } from "./cache-policy.ts";
+export { SharedAnswer } from "./shared-answer.ts";
 
 /** One attempt that was sent to the service, for the operator's figures. */
 export interface UpstreamAttempt {
@@ -110,6 +113,12 @@ export interface ClinicClient {
    * and are frozen: copy before changing. Fails with `UpstreamError` only.
    */
   request<R extends ClinicApiRoute>(route: R, call?: ClinicCall): Promise<ClinicData<R>>;
+  /**
+   * A cacheable read's answer as kept for everyone it is shared with: its
+   * compressed JSON, for a route that passes it to the browser unchanged
+   * (parsing it is left to whoever asks for `data()`).
+   */
+  requestShared<R extends SharedRoute>(route: R, call?: ClinicCall): Promise<SharedAnswer<ClinicData<R>>>;
   /** Every item of a paginated list, fetched at pageSize 100. */
   listAll<R extends PaginatedRoute, K extends ItemsKey<R>>(route: R, key: K, call?: ClinicCall): Promise<ItemOf<R, K>[]>;
   /** The app's installations, uninstalled ones included (no `X-Organization-Id`). */
@@ -232,11 +241,6 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
 
   /** The call with its retries; no cache, no coalescing. */
   async function execute<R extends ClinicApiRoute>(prepared: PreparedRequest & { route: R }, refund: () => void): Promise<ClinicData<R>> {
-    return (await executeSized(prepared, refund)).data;
-  }
-
-  /** `execute`, with the answer's size (for the cache's bound). */
-  async function executeSized<R extends ClinicApiRoute>(prepared: PreparedRequest & { route: R }, refund: () => void): Promise<{ data: ClinicData<R>; size: number }> {
     let reachedService = false;
     try {
       return await executeWithRetries(prepared, () => {
@@ -248,13 +252,13 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
     }
   }
 
-  async function executeWithRetries<R extends ClinicApiRoute>(prepared: PreparedRequest & { route: R }, onSend: () => void): Promise<{ data: ClinicData<R>; size: number }> {
+  async function executeWithRetries<R extends ClinicApiRoute>(prepared: PreparedRequest & { route: R }, onSend: () => void): Promise<ClinicData<R>> {
     const isRead = prepared.method === "GET";
     let readRetries = 0;
     let rateLimitRetries = 0;
     for (;;) {
       const outcome = await attempt(prepared, onSend);
-      if (outcome.kind === "ok") return { data: outcome.data, size: outcome.size };
+      if (outcome.kind === "ok") return outcome.data;
       const log = { route: prepared.route, organizationId: prepared.organizationId };
       if (outcome.kind === "rate_limited") {
         const waitMs = outcome.retryAfterMs ?? DEFAULT_RETRY_AFTER_MS;
@@ -281,47 +285,87 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
     }
   }
 
-  async function read<R extends ClinicApiRoute>(prepared: PreparedRequest & { route: R }, generation: number, refund: () => void): Promise<ClinicData<R>> {
-    const requestStartedAt = now();
-    const answer = await executeSized(prepared, refund);
-    const data = deepFreeze(answer.data);
-    const organization = prepared.organizationId ?? "-";
-    const expiresAt = cacheExpiry({ route: prepared.route, data, strong: prepared.strong, requestStartedAt, now: now(), pickerTtlMs, cacheUntil: prepared.cacheUntil });
-    if (expiresAt !== null) cache.set(organization, prepared.key, prepared.route, data, expiresAt, generation, answer.size);
-    return data;
+  /** A read of a route whose answers are never cached, or a strong read: the parsed data, for its callers alone. */
+  async function readOwn<R extends ClinicApiRoute>(prepared: PreparedRequest & { route: R }, refund: () => void): Promise<ClinicData<R>> {
+    return deepFreeze(await execute(prepared, refund));
   }
 
-  async function request<R extends ClinicApiRoute>(route: R, call: ClinicCall = {}): Promise<ClinicData<R>> {
-    if (closed) throw new UpstreamError({ status: 503, code: "upstream_unavailable", message: "The clinic client is closed" });
-    const prepared = { ...prepareRequest(route, call), route };
-    if (prepared.method !== "GET") return execute(prepared, chargeUser());
+  /** A shared route's read: fetched, serialized once, and cached when its policy allows. */
+  async function readShared<R extends SharedRoute>(prepared: PreparedRequest & { route: R }, generation: number, keepParsed: boolean, refund: () => void): Promise<SharedAnswer<ClinicData<R>>> {
+    const requestStartedAt = now();
+    const data = await execute(prepared, refund);
     const organization = prepared.organizationId ?? "-";
-    // A strong read is the final check before a write: it must reflect the
-    // moment it was asked, so it neither uses nor joins anything earlier.
-    if (prepared.strong) return read(prepared, cache.generation(organization), chargeUser());
-    // Cache entries and in-flight reads are stored under a key that names the
-    // route, so each value is that route's parsed data (ours, not outside data).
-    // A caller-bounded read asked without a bound wants the service's answer now.
-    const mayUseCache = !CALLER_BOUNDED_ROUTES.has(route) || prepared.cacheUntil !== undefined;
-    const cached = mayUseCache ? (cache.get(organization, prepared.key) as ClinicData<R> | undefined) : undefined;
-    if (cached !== undefined) {
-      counters.cacheHits += 1;
-      return cached;
-    }
-    const pending = inFlight.get(prepared.key)?.promise as Promise<ClinicData<R>> | undefined;
+    const expiresAt = cacheExpiry({ route: prepared.route, data, strong: prepared.strong, requestStartedAt, now: now(), pickerTtlMs, cacheUntil: prepared.cacheUntil });
+    const answer = await SharedAnswer.of(data, { keepParsed });
+    if (expiresAt !== null) cache.set(organization, prepared.key, prepared.route, answer, expiresAt, generation, answer.weight);
+    return answer;
+  }
+
+  /**
+   * Joins an identical read in flight, else starts one. Keys name the route,
+   * so what a key's promise resolves to is what `start` gives for that route.
+   * The user is charged before the read is registered, so nobody joins a
+   * read refused for its user.
+   */
+  function joinOrStart<T>(prepared: PreparedRequest & { route: ClinicApiRoute }, start: (refund: () => void) => Promise<T>): Promise<T> {
+    const pending = inFlight.get(prepared.key)?.promise as Promise<T> | undefined;
     if (pending) {
       counters.coalesced += 1;
       return pending;
     }
-    const started = read(prepared, cache.generation(organization), chargeUser()).finally(() => {
+    const refund = chargeUser();
+    const started = start(refund).finally(() => {
       if (inFlight.get(prepared.key)?.promise === started) inFlight.delete(prepared.key);
     });
-    inFlight.set(prepared.key, { organization, route, promise: started });
+    inFlight.set(prepared.key, { organization: prepared.organizationId ?? "-", route: prepared.route, promise: started });
     return started;
+  }
+
+  /**
+   * A shared route's answer: from the cache, else joining an identical read
+   * in flight, else a read of its own. `keepParsed`: the caller wants the
+   * objects (`request`), not only the bytes.
+   */
+  function answerOf<R extends SharedRoute>(prepared: PreparedRequest & { route: R }, keepParsed: boolean): Promise<SharedAnswer<ClinicData<R>>> {
+    const organization = prepared.organizationId ?? "-";
+    // A strong read is the final check before a write: it must reflect the
+    // moment it was asked, so it neither uses nor joins anything earlier.
+    if (prepared.strong) return readShared(prepared, cache.generation(organization), keepParsed, chargeUser());
+    // A caller-bounded read asked without a bound wants the service's answer now.
+    const mayUseCache = !CALLER_BOUNDED_ROUTES.has(prepared.route) || prepared.cacheUntil !== undefined;
+    // Entries are stored under a key that names the route: each is that route's answer (ours, not outside data).
+    const cached = mayUseCache ? (cache.get(organization, prepared.key) as SharedAnswer<ClinicData<R>> | undefined) : undefined;
+    if (cached !== undefined) {
+      counters.cacheHits += 1;
+      return Promise.resolve(cached);
+    }
+    const generation = cache.generation(organization);
+    return joinOrStart(prepared, (refund) => readShared(prepared, generation, keepParsed, refund));
+  }
+
+  async function request<R extends ClinicApiRoute>(route: R, call: ClinicCall = {}): Promise<ClinicData<R>> {
+    checkOpen();
+    const prepared = { ...prepareRequest(route, call), route };
+    if (prepared.method !== "GET") return execute(prepared, chargeUser());
+    if (prepared.strong) return readOwn(prepared, chargeUser());
+    if (!isSharedRoute(prepared.route)) return joinOrStart(prepared, (refund) => readOwn(prepared, refund));
+    const answer: SharedAnswer<object> = await answerOf({ ...prepared, route: prepared.route }, true);
+    // `prepared.route` is `route`: the answer is this route's data.
+    return answer.data() as ClinicData<R>;
+  }
+
+  async function requestShared<R extends SharedRoute>(route: R, call: ClinicCall = {}): Promise<SharedAnswer<ClinicData<R>>> {
+    checkOpen();
+    return answerOf({ ...prepareRequest(route, call), route }, false);
+  }
+
+  function checkOpen(): void {
+    if (closed) throw new UpstreamError({ status: 503, code: "upstream_unavailable", message: "The clinic client is closed" });
   }
 
   const client: ClinicClient = {
     request,
+    requestShared,
     listAll: (route, key, call) => listAllPages(client, route, key, call),
     listAllInstallations: () => listAllPages(client, "GET /v1/installations", "installations"),
     invalidate(organizationId, prefix) {

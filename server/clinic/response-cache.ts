@@ -5,15 +5,16 @@
 // others' answers out (ADR 0017): past its own bound an organization
 // loses its own oldest entries; past the total, the organization holding
 // the most loses its oldest, so one holding no more than the others is never
-// evicted by another's reads. Both bounds count entries and the size of the
-// answers (their JSON length), so a few large answers cannot hold more memory
-// than many small ones (docs/operations.md "What the BFF keeps in memory").
+// evicted by another's reads. Both bounds count entries and the bytes each
+// answer is kept as (the upstream client keeps its gzip: shared-answer.ts),
+// so a few large answers cannot hold more memory than many small ones
+// (docs/operations.md "What the BFF keeps in memory").
 
 interface Entry {
   route: string;
   expiresAt: number;
   value: unknown;
-  /** The answer's JSON length in characters: the size it is bounded by. */
+  /** The bytes the answer is kept as: the size it is bounded by. */
   weight: number;
 }
 
@@ -28,7 +29,7 @@ export interface ResponseCacheOptions {
   maxEntries?: number;
   /** Entries kept for one organization; default a fifth of `maxEntries`. */
   maxEntriesPerOrganization?: number;
-  /** Answers kept across all organizations, by their JSON length in characters; default 16 MiB. */
+  /** Answers kept across all organizations, by the bytes each is kept as; default 16 MiB. */
   maxWeight?: number;
   /** The same for one organization; default a fifth of `maxWeight`. */
   maxWeightPerOrganization?: number;
@@ -70,7 +71,7 @@ export class ResponseCache {
     return this.size;
   }
 
-  /** The JSON length of the answers held for `organization`, or for all. */
+  /** The weight of the answers held for `organization`, or for all. */
   weightOf(organization?: string): number {
     return organization === undefined ? this.weight : (this.byOrganization.get(organization)?.weight ?? 0);
   }
@@ -93,8 +94,7 @@ export class ResponseCache {
   /**
    * Stores unless the organization's cache was invalidated since `generation`
    * was read, or the answer alone is over the organization's bound. `weight`
-   * is the answer's JSON length when the caller knows it (the body it was
-   * parsed from); else the value is serialized to measure it.
+   * is the bytes the value is kept as; by default its JSON length.
    */
   set(organization: string, key: string, route: string, value: unknown, expiresAt: number, generation: number, weight = weightOf(value)): void {
     if (generation !== this.generation(organization) || expiresAt <= this.options.now()) return;

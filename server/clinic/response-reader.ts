@@ -22,8 +22,7 @@ function envelopeSchema<R extends ClinicApiRoute>(route: R): z.ZodMiniType<Envel
 }
 
 export type ReadOutcome<R extends ClinicApiRoute> =
-  /** `size`: the body's length in characters, what a cached answer is weighed by (cheaper than serializing it again). */
-  | { kind: "ok"; data: ClinicData<R>; size: number }
+  | { kind: "ok"; data: ClinicData<R> }
   | { kind: "rate_limited"; retryAfterMs: number | null; traceId: string | null }
   | { kind: "error"; error: UpstreamError; retryableRead: boolean };
 
@@ -86,7 +85,7 @@ export async function readResponse<R extends ClinicApiRoute>(route: R, response:
       const firstField = describeZodError(parsed.error, "body").split("; ")[0] ?? "body";
       return { kind: "error", error: contractViolation(route, status, firstField, traceId, context), retryableRead: false };
     }
-    return { kind: "ok", data: parsed.data.data, size: text.length };
+    return { kind: "ok", data: parsed.data.data };
   }
 
   // A 429 means the request was not processed, whatever its method (seed 001 "Errors").

@@ -22,6 +22,6 @@ export function registerAvailabilityRoutes(api: Hono<AppEnv>, clinic: ClinicClie
   api.get("/availability", async (c) => {
     const query = parseQuery(c, availabilityQuery);
     checkAvailabilityWindow(query.startDate, query.endDate);
-    return sharedJson(c, await clinic.request("GET /v3/schedule/availability-templates", { organizationId: c.get("session").organizationId, query }));
+    return sharedJson(c, await clinic.requestShared("GET /v3/schedule/availability-templates", { organizationId: c.get("session").organizationId, query }));
   });
 }

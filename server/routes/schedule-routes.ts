@@ -117,8 +117,7 @@ export function registerScheduleRoutes(api: Hono<AppEnv>, { clinic, holds, audit
   api.get("/slots", async (c) => {
     const query = parseQuery(c, slotSearchQuery);
     checkWindow(query.startDate, query.endDate);
-    const data = await clinic.request("GET /v2/schedule/slots", { organizationId: c.get("session").organizationId, query });
-    return sharedJson(c, data);
+    return sharedJson(c, await clinic.requestShared("GET /v2/schedule/slots", { organizationId: c.get("session").organizationId, query }));
   });
 
   api.post("/slots/check", async (c) => {
