@@ -1,12 +1,11 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "@tanstack/react-router";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { HeldSlot } from "../../../contract/app-api/slots.ts";
 import { contextPatientQuery } from "../../api/patient-query.ts";
 import { queryKeys } from "../../api/query-keys.ts";
 import { sessionQuery } from "../../api/session-query.ts";
 import { useBridge } from "../../bridge/bridge-provider.tsx";
-import { STANDALONE_BOOKING_REASON } from "../../bridge/standalone-link.ts";
 import { ApiErrorNotice } from "../../components/shell/api-error-notice.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { Notice } from "../../components/ui/notice.tsx";
@@ -14,7 +13,9 @@ import { lastSlotSearch } from "../slots/last-slot-search.ts";
 import { useSlotDescriber, type SlotDescriber } from "../slots/use-slot-describer.ts";
 import { HeldAs, HeldSlotCard } from "./held-slot-card.tsx";
 import type { HoldOutcome } from "./held-slots-controller.ts";
+import { cannotBookReason, heldForText, isHoldsBarShown, unconfirmedHolds } from "./holds-bar-model.ts";
 import { useHolds } from "./holds-provider.tsx";
+import { patientChangedText, releasedAfterBookingText, releaseUnconfirmedLabel, slotCountText } from "./holds-text.ts";
 import { SelectionPanel } from "./selection-panel.tsx";
 import { CheckIcon } from "../../components/ui/icons.tsx";
 import { isolateText } from "../../lib/bidi.ts";
@@ -46,23 +47,12 @@ export function HoldsBar() {
   const [foldedAtCount, setFoldedAtCount] = useState(0);
   if (isFolded && holds.length > foldedAtCount) setFolded(false);
 
-  const isOtherPatient = useCallback((held: HeldSlot) => held.patientId !== null && held.patientId !== openPatientId, [openPatientId]);
-  const unconfirmed = holds.filter((held) => isOtherPatient(held) && !keptForOtherPatient.has(held.id));
+  const unconfirmed = unconfirmedHolds(holds, openPatientId, keptForOtherPatient);
 
-  if (!canHold) return null;
-  if (holds.length === 0 && activity.outcome === null && selection.kind === "idle" && !holdsError) return null;
+  if (!isHoldsBarShown({ canHold, holdCount: holds.length, outcome: activity.outcome, selection, holdsError })) return null;
 
-  const patientText = (held: HeldSlot) => {
-    if (isOtherPatient(held)) return "for the patient open before";
-    if (held.patientId === null && openPatientId === null) return "with no patient open";
-    return openPatientName ? `for ${openPatientName}` : "for this patient";
-  };
-  const cannotBookReason = (held: HeldSlot): string | null => {
-    if (bridge.mode === "standalone") return STANDALONE_BOOKING_REASON;
-    if (isOtherPatient(held)) return "Held for the patient who was open before: open that patient in the EHR to book it, or release it.";
-    if (openPatientId === null) return "No patient is open in the EHR: open the patient there to book.";
-    return null;
-  };
+  const patientText = (held: HeldSlot) => heldForText(held, openPatientId, openPatientName);
+  const bookingContext = { isStandalone: bridge.mode === "standalone", openPatientId };
 
   return (
     <section data-testid="holds-bar" aria-label="Your holds" className="sticky bottom-0 z-20 space-y-2 border-t border-slate-200 bg-slate-50/95 p-2 shadow-[0_-4px_12px_rgba(15,23,42,0.08)] backdrop-blur">
@@ -77,7 +67,7 @@ export function HoldsBar() {
             actions={
               <>
                 <Button variant="secondary" onClick={() => void controller.releaseAll(unconfirmed)}>
-                  Release {unconfirmed.length === 1 ? "it" : "them"}
+                  {releaseUnconfirmedLabel(unconfirmed.length)}
                 </Button>
                 <Button variant="ghost" onClick={() => setKeptForOtherPatient(new Set([...keptForOtherPatient, ...unconfirmed.map((held) => held.id)]))}>
                   Keep holding
@@ -85,14 +75,14 @@ export function HoldsBar() {
               </>
             }
           >
-            You hold {unconfirmed.length === 1 ? "a slot" : `${unconfirmed.length} slots`} for the patient who was open before. Release {unconfirmed.length === 1 ? "it" : "them"}, or keep holding while you come back to that patient.
+            {patientChangedText(unconfirmed.length)}
           </Notice>
         ) : null}
         {holds.length > 0 ? (
           <div>
             <div className="flex items-start justify-between gap-2 px-1">
               <h2 className="text-sm font-semibold">
-                <CheckIcon className="mr-1 h-[1em] w-[1em]" />You are holding {holds.length === 1 ? "1 slot" : `${holds.length} slots`}
+                <CheckIcon className="mr-1 h-[1em] w-[1em]" />You are holding {slotCountText(holds.length)}
                 {holds.length > 1 && !isFolded ? <span className="font-normal text-slate-700"> · booking one releases the others held for the same patient</span> : null}
               </h2>
               <Button
@@ -117,7 +107,7 @@ export function HoldsBar() {
                   deadlineMs={controller.deadlineOf(held)}
                   isBooking={activity.booking.has(held.id)}
                   notice={activity.notices.get(held.id) ?? null}
-                  cannotBookReason={cannotBookReason(held)}
+                  cannotBookReason={cannotBookReason(held, bookingContext)}
                   onBook={() => void controller.book(held, openPatientId, holds)}
                   onRelease={() => void controller.release(held)}
                   onExpired={() => controller.expire(held)}
@@ -177,7 +167,7 @@ function OutcomeNotice({ outcome, describe, patientText, onDismiss }: { outcome:
               ) : (
                 "The EHR has the appointment."
               )}{" "}
-              The hold was released{outcome.releasedOthers.length > 0 ? `, and so ${outcome.releasedOthers.length === 1 ? "was the other slot" : `were the ${outcome.releasedOthers.length} other slots`} held for this patient` : ""}.
+              {releasedAfterBookingText(outcome.releasedOthers.length)}
             </p>
           </div>
           <div className="mt-2">{dismiss}</div>

@@ -1,0 +1,22 @@
+// The holds bar's counted sentences, in one place so singular and plural stay in step.
+
+/** "1 slot", "3 slots". */
+export function slotCountText(count: number): string {
+  return count === 1 ? "1 slot" : `${count} slots`;
+}
+
+/** The Release button of the patient-changed notice: "Release it", "Release them". */
+export function releaseUnconfirmedLabel(count: number): string {
+  return `Release ${count === 1 ? "it" : "them"}`;
+}
+
+/** The patient-changed notice's body for `count` holds of the patient open before. */
+export function patientChangedText(count: number): string {
+  return `You hold ${count === 1 ? "a slot" : `${count} slots`} for the patient who was open before. Release ${count === 1 ? "it" : "them"}, or keep holding while you come back to that patient.`;
+}
+
+/** After booking: "The hold was released, and so was the other slot held for this patient." */
+export function releasedAfterBookingText(releasedOthers: number): string {
+  const others = releasedOthers === 0 ? "" : `, and so ${releasedOthers === 1 ? "was the other slot" : `were the ${releasedOthers} other slots`} held for this patient`;
+  return `The hold was released${others}.`;
+}
