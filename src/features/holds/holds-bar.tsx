@@ -1,38 +1,26 @@
-import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useNavigate } from "@tanstack/react-router";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useRef } from "react";
 import type { HeldSlot } from "../../../contract/app-api/slots.ts";
-import { contextPatientQuery } from "../../api/patient-query.ts";
-import { queryKeys } from "../../api/query-keys.ts";
-import { sessionQuery } from "../../api/session-query.ts";
 import { useBridge } from "../../bridge/bridge-provider.tsx";
 import { ApiErrorNotice } from "../../components/shell/api-error-notice.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { Notice } from "../../components/ui/notice.tsx";
-import { lastSlotSearch } from "../slots/last-slot-search.ts";
 import { useSlotDescriber, type SlotDescriber } from "../slots/use-slot-describer.ts";
 import { HeldAs, HeldSlotCard } from "./held-slot-card.tsx";
 import type { HoldOutcome } from "./held-slots-controller.ts";
-import { cannotBookReason, heldForText, isHoldsBarShown, unconfirmedHolds } from "./holds-bar-model.ts";
+import { cannotBookReason, heldForText, isHoldsBarShown } from "./holds-bar-model.ts";
 import { useHolds } from "./holds-provider.tsx";
 import { patientChangedText, releasedAfterBookingText, releaseUnconfirmedLabel, slotCountText } from "./holds-text.ts";
 import { SelectionPanel } from "./selection-panel.tsx";
+import { useFold } from "./use-fold.ts";
+import { useOpenPatientName } from "./use-open-patient-name.ts";
+import { useSearchAgain } from "./use-search-again.ts";
+import { useUnconfirmedHolds } from "./use-unconfirmed-holds.ts";
 import { CheckIcon } from "../../components/ui/icons.tsx";
-import { isolateText } from "../../lib/bidi.ts";
 
 // "You are holding …": the user's holds at the foot of every view, with the
 // slot being chosen above them and the latest outcome (booked, expired,
 // released). Holds made for a patient who is no longer open in the EHR are
 // kept until the user says what to do with them.
-
-/** "Alvarez, Maria" when the organization lets Tandem read the open patient, else null. */
-function useOpenPatientName(patientId: string | null): string | null {
-  const session = useQuery(sessionQuery());
-  const canRead = session.data?.capabilities.canReadPatients ?? false;
-  const patient = useQuery({ ...contextPatientQuery(patientId ?? ""), enabled: patientId !== null && canRead });
-  if (!patient.data) return null;
-  return isolateText(`${patient.data.patient.lastName}, ${patient.data.patient.firstName}`);
-}
 
 export function HoldsBar() {
   const { canHold, holds, holdsError, refetchHolds, controller, activity, flow, selection, select } = useHolds();
@@ -40,14 +28,8 @@ export function HoldsBar() {
   const { describe } = useSlotDescriber();
   const openPatientId = context.patientId ?? null;
   const openPatientName = useOpenPatientName(openPatientId);
-  // Holds of a patient who is no longer open that the user chose to keep: not asked about again.
-  const [keptForOtherPatient, setKeptForOtherPatient] = useState<ReadonlySet<string>>(new Set());
-  // Folded to its heading line on request (a narrow frame has little room); a new hold unfolds it.
-  const [isFolded, setFolded] = useState(false);
-  const [foldedAtCount, setFoldedAtCount] = useState(0);
-  if (isFolded && holds.length > foldedAtCount) setFolded(false);
-
-  const unconfirmed = unconfirmedHolds(holds, openPatientId, keptForOtherPatient);
+  const { unconfirmed, keepHolding } = useUnconfirmedHolds(holds, openPatientId);
+  const { isFolded, toggleFold } = useFold(holds.length);
 
   if (!isHoldsBarShown({ canHold, holdCount: holds.length, outcome: activity.outcome, selection, holdsError })) return null;
 
@@ -69,7 +51,7 @@ export function HoldsBar() {
                 <Button variant="secondary" onClick={() => void controller.releaseAll(unconfirmed)}>
                   {releaseUnconfirmedLabel(unconfirmed.length)}
                 </Button>
-                <Button variant="ghost" onClick={() => setKeptForOtherPatient(new Set([...keptForOtherPatient, ...unconfirmed.map((held) => held.id)]))}>
+                <Button variant="ghost" onClick={keepHolding}>
                   Keep holding
                 </Button>
               </>
@@ -89,10 +71,7 @@ export function HoldsBar() {
                 variant="ghost"
                 aria-expanded={!isFolded}
                 aria-controls="held-slots-list"
-                onClick={() => {
-                  setFoldedAtCount(holds.length);
-                  setFolded(!isFolded);
-                }}
+                onClick={toggleFold}
               >
                 {isFolded ? "Show" : "Hide"}
               </Button>
@@ -119,17 +98,6 @@ export function HoldsBar() {
       </div>
     </section>
   );
-}
-
-/** Back to the last search (from any view), read afresh from the service. */
-function useSearchAgain(onDone: () => void): () => void {
-  const navigate = useNavigate();
-  const queryClient = useQueryClient();
-  return () => {
-    void queryClient.invalidateQueries({ queryKey: queryKeys.slots.searches });
-    void navigate({ to: "/slots", search: lastSlotSearch() });
-    onDone();
-  };
 }
 
 function OutcomeNotice({ outcome, describe, patientText, onDismiss }: { outcome: HoldOutcome; describe: SlotDescriber; patientText: string; onDismiss: () => void }) {

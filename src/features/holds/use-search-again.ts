@@ -1,0 +1,15 @@
+import { useQueryClient } from "@tanstack/react-query";
+import { useNavigate } from "@tanstack/react-router";
+import { queryKeys } from "../../api/query-keys.ts";
+import { lastSlotSearch } from "../slots/last-slot-search.ts";
+
+/** Back to the last search (from any view), read afresh from the service. */
+export function useSearchAgain(onDone: () => void): () => void {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  return () => {
+    void queryClient.invalidateQueries({ queryKey: queryKeys.slots.searches });
+    void navigate({ to: "/slots", search: lastSlotSearch() });
+    onDone();
+  };
+}
