@@ -1,0 +1,25 @@
+import { Button } from "../../components/ui/button.tsx";
+import { Notice } from "../../components/ui/notice.tsx";
+import { patientChangedText, releaseUnconfirmedLabel } from "./holds-text.ts";
+
+/** The EHR opened another patient while the user holds slots for the one before: release them, or keep holding. */
+export function PatientChangedNotice({ count, onRelease, onKeep }: { count: number; onRelease: () => void; onKeep: () => void }) {
+  return (
+    <Notice
+      tone="warning"
+      title="The patient changed in the EHR"
+      actions={
+        <>
+          <Button variant="secondary" onClick={onRelease}>
+            {releaseUnconfirmedLabel(count)}
+          </Button>
+          <Button variant="ghost" onClick={onKeep}>
+            Keep holding
+          </Button>
+        </>
+      }
+    >
+      {patientChangedText(count)}
+    </Notice>
+  );
+}
