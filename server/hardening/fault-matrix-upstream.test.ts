@@ -8,8 +8,9 @@ import type { EhrNote } from "../../emulator/world/types.ts";
 import { DEFAULT_RETRY } from "../clinic/retry-policy.ts";
 import { createStore } from "../store/create-store.ts";
 import type { Store } from "../store/store.ts";
-import { createFaultHarness, createMovableClock, dateWindow, errorOf, seededSearchTarget, type FaultHarness } from "./testing/fault-matrix-support.ts";
-import { createVirtualTimeouts } from "./testing/virtual-timeouts.ts";
+import { createBffHarness, createMovableClock, type BffHarness } from "../testing/bff-harness.ts";
+import { createVirtualTimeouts } from "../testing/virtual-timeouts.ts";
+import { dateWindow, errorOf, seededSearchTarget } from "./testing/fault-matrix-support.ts";
 
 // The fault matrix (docs/fault-matrix.md), upstream half: faults of the Clinic Data
 // Service injected through `/_sandbox/faults` into the emulator, the real
@@ -18,13 +19,13 @@ import { createVirtualTimeouts } from "./testing/virtual-timeouts.ts";
 // corrupted: the upstream calls the fault caused, the EHR's state, the store.
 
 let store: Store;
-let h: FaultHarness;
+let h: BffHarness;
 let typeId: string;
 let facilityId: string;
 
 beforeAll(async () => {
   store = await createStore();
-  h = await createFaultHarness(store);
+  h = await createBffHarness(store);
   ({ typeId, facilityId } = await seededSearchTarget(h));
 }, 60_000);
 
@@ -43,11 +44,11 @@ function slotPath(days = 7): string {
   return `/api/slots?${new URLSearchParams({ appointmentTypeId: typeId, facilityIds: facilityId, ...dateWindow(days) }).toString()}`;
 }
 
-async function searchSlots(harness: FaultHarness, path = slotPath()): Promise<Response> {
+async function searchSlots(harness: BffHarness, path = slotPath()): Promise<Response> {
   return harness.api(path, { token: await harness.hostToken() });
 }
 
-async function firstSlot(harness: FaultHarness): Promise<Slot> {
+async function firstSlot(harness: BffHarness): Promise<Slot> {
   const response = await searchSlots(harness);
   expect(response.status).toBe(200);
   const slot = z.parse(slotSearchResponse, await response.json()).slots[0];
@@ -57,30 +58,30 @@ async function firstSlot(harness: FaultHarness): Promise<Slot> {
 
 const selectionOf = (slot: Slot): SlotSelection => ({ providerId: slot.providerId, facilityId: slot.facilityId, startsAt: slot.startsAt, endsAt: slot.endsAt, appointmentTypeId: typeId });
 
-function orgState(harness: FaultHarness) {
+function orgState(harness: BffHarness) {
   const org = harness.emulator.emulator.state.org(ORG_A_ID);
   if (!org) throw new Error("no org A");
   return org;
 }
 
-function activeHoldsOn(harness: FaultHarness, slot: Slot): number {
+function activeHoldsOn(harness: BffHarness, slot: Slot): number {
   const state = harness.emulator.emulator.state;
   return state.activeHolds(orgState(harness)).filter((hold) => Date.parse(hold.startsAt) === Date.parse(slot.startsAt) && hold.providerId.replace(/-/g, "") === slot.providerId.replace(/^prv_/, "")).length;
 }
 
 /** Every hold record the store keeps of the default user's (`hostToken()`'s physician), expired ones too. */
-async function storedHolds(harness: FaultHarness): Promise<number> {
+async function storedHolds(harness: BffHarness): Promise<number> {
   return (await harness.store.holds.listActive(ORG_A_ID, harness.userWithRole("Physician"), 0)).length;
 }
 
-function editableNote(harness: FaultHarness): EhrNote {
+function editableNote(harness: BffHarness): EhrNote {
   const note = orgState(harness).ehr.notes.find((candidate) => candidate.status === "awaiting_sign");
   if (!note) throw new Error("no unsigned note in the seed");
   return note;
 }
 
 /** A write: each spends its own host token (DESIGN.md "The host bridge" 3). */
-async function write(harness: FaultHarness, path: string, method: string, body: unknown, noteId?: string): Promise<Response> {
+async function write(harness: BffHarness, path: string, method: string, body: unknown, noteId?: string): Promise<Response> {
   return harness.api(path, { token: await harness.hostToken(noteId ? { noteId } : {}), method, body });
 }
 
@@ -118,13 +119,13 @@ describe("429 burst with Retry-After on a read (slot search)", () => {
 });
 
 describe("429 with a Retry-After longer than the BFF waits (the real limit used up)", () => {
-  let limited: FaultHarness;
+  let limited: BffHarness;
   const clock = createMovableClock();
 
   beforeAll(async () => {
     // The emulator's own limiter, 4 requests an hour; both clocks start just after the hour, so Retry-After is about 3,600 s.
     // The hour is taken from the pinned clocks (ADR 0011), not the wall clock.
-    limited = await createFaultHarness(store, { now: clock.now, emulatorSettings: { rateLimit: 4, rateLimitWindowSeconds: 3600 } });
+    limited = await createBffHarness(store, { now: clock.now, emulatorSettings: { rateLimit: 4, rateLimitWindowSeconds: 3600 } });
     const hourStart = Math.ceil(limited.emulator.emulator.clock.now() / 3_600_000) * 3_600_000 + 1_000;
     clock.advance(hourStart - clock.now());
     await limited.emulator.sandbox("POST", "/clock", { now: new Date(hourStart).toISOString() });
@@ -308,11 +309,11 @@ describe("5 s latency (scaled: the BFF's 10 s timeout becomes 300 ms, the servic
   const TIMEOUT_MS = 300;
   const timeouts = createVirtualTimeouts();
   const realTimeout = AbortSignal.timeout.bind(AbortSignal);
-  let slow: FaultHarness;
+  let slow: BffHarness;
 
   beforeAll(async () => {
     vi.spyOn(AbortSignal, "timeout").mockImplementation((ms) => (ms === TIMEOUT_MS ? timeouts.signal(ms) : realTimeout(ms)));
-    slow = await createFaultHarness(store, { virtualTimeouts: timeouts, clinicOptions: { timeoutMs: TIMEOUT_MS, retry: { baseDelayMs: 10 } } });
+    slow = await createBffHarness(store, { virtualTimeouts: timeouts, clinicOptions: { timeoutMs: TIMEOUT_MS, retry: { baseDelayMs: 10 } } });
   });
 
   afterAll(async () => {

@@ -11,7 +11,8 @@ import { createLogger } from "../logger.ts";
 import { createStore } from "../store/create-store.ts";
 import type { Store } from "../store/store.ts";
 import { createWebhookReceiver } from "../webhooks/webhook-receiver.ts";
-import { createFaultHarness, createMovableClock, dateWindow, errorOf, openLiveStream, seededSearchTarget, UNREACHABLE_WEBHOOK_URL, type FaultHarness } from "./testing/fault-matrix-support.ts";
+import { createBffHarness, createMovableClock, UNREACHABLE_WEBHOOK_URL, type BffHarness } from "../testing/bff-harness.ts";
+import { dateWindow, errorOf, openLiveStream, seededSearchTarget } from "./testing/fault-matrix-support.ts";
 
 // The fault matrix (docs/fault-matrix.md), webhook half: deliveries lost, duplicated and
 // shuffled, a BFF restart between storing and processing, an uninstall
@@ -20,7 +21,7 @@ import { createFaultHarness, createMovableClock, dateWindow, errorOf, openLiveSt
 // installation memory and leases are reached without waiting.
 
 let store: Store;
-let w: FaultHarness;
+let w: BffHarness;
 const clock = createMovableClock();
 let typeId: string;
 let facilityId: string;
@@ -28,7 +29,7 @@ const published: LiveEvent[] = [];
 
 beforeAll(async () => {
   store = await createStore();
-  w = await createFaultHarness(store, { now: clock.now });
+  w = await createBffHarness(store, { now: clock.now });
   ({ typeId, facilityId } = await seededSearchTarget(w));
 }, 60_000);
 

@@ -1,10 +1,11 @@
-// The fault matrix's latency rows on virtual time (ADR 0011): the clinic
-// client's per-attempt timeout and the emulator's injected latency are placed
-// on one timeline the test owns, so which comes first follows from their
-// durations, never from how busy the machine is. Nothing here waits in real
-// time: a latency at least as long as an attempt's timeout aborts that
-// attempt (as its timer would have) before the service carries on with the
-// request; a shorter one lets the service answer first.
+// Latency on virtual time (ADR 0011), for the BFF harness's `virtualTimeouts`
+// option (the fault matrix's latency rows): the clinic client's per-attempt
+// timeout and the emulator's injected latency are placed on one timeline the
+// test owns, so which comes first follows from their durations, never from
+// how busy the machine is. Nothing here waits in real time: a latency at
+// least as long as an attempt's timeout aborts that attempt (as its timer
+// would have) before the service carries on with the request; a shorter one
+// lets the service answer first.
 
 export interface VirtualTimeouts {
   /** Stands in for `AbortSignal.timeout(ms)`: a signal that aborts with a `TimeoutError` when the timeline says so. */
