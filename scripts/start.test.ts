@@ -129,7 +129,7 @@ describe("npm start (compiled, plain node)", () => {
       expect(commandLines).toHaveLength(3);
       for (const line of commandLines) expect(line.replaceAll(workDir, "<build>")).not.toMatch(/tsx|--import|--loader|--experimental/);
       // docs/deploy.md "Memory": the BFF runs with its heap limit.
-      expect(commandLines.find((line) => line.includes(join(buildDir, "server/index.js")))).toMatch(/--optimize-for-size --max-old-space-size=256 /);
+      expect(commandLines.find((line) => line.includes(join(buildDir, "server/index.js")))).toMatch(/--max-semi-space-size=4 --max-old-space-size=128 /);
       expect(commandLines.some((line) => line.includes(join(buildDir, "emulator/index.js")))).toBe(true);
     }
 

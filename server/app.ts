@@ -51,7 +51,7 @@ export interface BffDeps {
   /** Real time by default: the BFF runs on real time, as in production. */
   now?: () => number;
   /** Overrides of the upstream client's tuning (benchmarks, tests). */
-  clinicOptions?: Partial<Pick<ClinicClientOptions, "limiter" | "pickerTtlMs" | "timeoutMs" | "retry">>;
+  clinicOptions?: Partial<Pick<ClinicClientOptions, "limiter" | "pickerTtlMs" | "timeoutMs" | "retry" | "intakeThread">>;
 }
 
 export interface Bff {

@@ -40,7 +40,8 @@ const server = serve({ fetch: gate.fetch, port: config.port, hostname: config.ho
 async function start(): Promise<{ bff: Bff; store: Store }> {
   const store = await createStore(config.databaseUrl ? { databaseUrl: config.databaseUrl, schema: config.databaseSchema } : { dataDir: config.dataDir });
   const now = config.clock === "emulator" ? await followEmulatorClock(config.clinicApiBaseUrl) : Date.now;
-  const bff = createBffApp({ config, store, logger, now });
+  // Large answers are taken in off the event loop (server/clinic/answer-intake.ts).
+  const bff = createBffApp({ config, store, logger, now, clinicOptions: { intakeThread: true } });
   await bff.start();
   if (config.metrics) serveMetrics({ ...config.metrics, registry: bff.metrics, logger });
   gate.ready(bff.app.fetch);

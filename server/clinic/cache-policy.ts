@@ -29,9 +29,9 @@ export const CALLER_BOUNDED_ROUTES: ReadonlySet<ClinicApiRoute> = new Set<Clinic
 /** Routes whose answers may be cached, and so shared between callers as one serialized answer (`shared-answer.ts`). */
 export type SharedRoute = (typeof PICKER_ROUTE_LIST)[number] | (typeof STALENESS_ROUTE_LIST)[number] | (typeof CALLER_BOUNDED_ROUTE_LIST)[number];
 
-const SHARED_ROUTES: ReadonlySet<ClinicApiRoute> = new Set<ClinicApiRoute>([...PICKER_ROUTES, ...STALENESS_ROUTES, ...CALLER_BOUNDED_ROUTES]);
+const SHARED_ROUTES: ReadonlySet<string> = new Set<string>([...PICKER_ROUTE_LIST, ...STALENESS_ROUTE_LIST, ...CALLER_BOUNDED_ROUTE_LIST]);
 
-export const isSharedRoute = (route: ClinicApiRoute): route is SharedRoute => SHARED_ROUTES.has(route);
+export const isSharedRoute = (route: string): route is SharedRoute => SHARED_ROUTES.has(route);
 
 const stalenessMeta = z.object({
   meta: z.object({

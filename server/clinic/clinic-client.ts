@@ -6,9 +6,11 @@ import { deepFreeze } from "./deep-freeze.ts";
 import { listAllPages, type ItemOf, type ItemsKey, type PaginatedRoute } from "./paging.ts";
 import { FairShareLimiter } from "./fair-share-limiter.ts";
 import { SlidingWindowLimiter, type LimiterBudget } from "./rate-limiter.ts";
-import { readResponse, type ClinicData, type ReadOutcome } from "./response-reader.ts";
+import { takeIn } from "./answer-intake.ts";
+import { IntakeThread } from "./intake-thread.ts";
+import { readResponse, readSharedResponse, type ClinicData, type Intake, type ReadOutcome } from "./response-reader.ts";
 import { ResponseCache } from "./response-cache.ts";
-import { SharedAnswer } from "./shared-answer.ts";
+import type { SharedAnswer } from "./shared-answer.ts";
 import { backoffDelayMs, DEFAULT_RETRY, DEFAULT_RETRY_AFTER_MS, sleep, type RetryOptions } from "./retry-policy.ts";
 import { createRedactor } from "./secret-redaction.ts";
 import { rateLimitedError, UpstreamError } from "./upstream-error.ts";
@@ -91,6 +93,12 @@ export interface ClinicClientOptions {
   requester?: () => string | undefined;
   /** The W3C `traceparent` of the request a call is made for, if any: sent on, so the service's side of a call can be found from the BFF's trace id. */
   traceparent?: () => string | undefined;
+  /**
+   * Take in the answers of shared routes (parse, check, serialize, compress:
+   * answer-intake.ts) on a worker thread instead of the event loop; default
+   * false. The BFF's server turns it on; tests may give a thread of their own.
+   */
+  intakeThread?: boolean | Pick<IntakeThread, "takeIn" | "close">;
   /** Told of every attempt sent to the service (not of cache hits, joined reads or refusals by the limiters). */
   onAttempt?: (attempt: UpstreamAttempt) => void;
   logger?: ClinicLogger;
@@ -132,6 +140,7 @@ export interface ClinicClient {
 }
 
 const DEFAULT_TIMEOUT_MS = 10_000;
+const utf8Decoder = new TextDecoder();
 const DEFAULT_PICKER_TTL_MS = 60_000;
 
 function failureOf(error: unknown, write: boolean, redact: (text: string) => string): UpstreamError {
@@ -191,6 +200,12 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
   const counters = { upstreamRequests: 0, cacheHits: 0, coalesced: 0, retries: 0 };
   let closed = false;
 
+  const readContext = { redact, now, warn };
+  const intakeThread = options.intakeThread === true ? new IntakeThread() : options.intakeThread || null;
+  const takeInHere: Intake = (route, body) => Promise.resolve(takeIn(route, utf8Decoder.decode(body)));
+  // Should the thread fail (it died, or was closed), the answer is taken in here.
+  const intake: Intake = intakeThread ? (route, body) => intakeThread.takeIn(route, body).catch(() => takeInHere(route, body)) : takeInHere;
+
   const authorization = `Bearer ${options.apiKey}`;
   const headersFor = (prepared: PreparedRequest): Record<string, string> => {
     const headers: Record<string, string> = { authorization, accept: "application/json" };
@@ -201,7 +216,8 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
     return headers;
   };
 
-  async function attempt<R extends ClinicApiRoute>(prepared: PreparedRequest & { route: R }, onSend: () => void): Promise<ReadOutcome<R>> {
+  /** One attempt; `read` makes the outcome of the service's response. */
+  async function attempt<V>(prepared: PreparedRequest, onSend: () => void, read: (response: Response) => Promise<ReadOutcome<V>>): Promise<ReadOutcome<V>> {
     // Calls made for no organization (the installations list) share the key as one more member.
     await limiter.acquire(prepared.organizationId ?? "app");
     onSend();
@@ -217,7 +233,7 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
         signal: AbortSignal.timeout(timeoutMs),
       });
       status = response.status;
-      const outcome = await readResponse(prepared.route, response, { redact, now, warn });
+      const outcome = await read(response);
       observe(status);
       return outcome;
     } catch (error) {
@@ -239,26 +255,34 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
     return userQuota && user !== undefined ? userQuota.take(user) : noRefund;
   }
 
-  /** The call with its retries; no cache, no coalescing. */
-  async function execute<R extends ClinicApiRoute>(prepared: PreparedRequest & { route: R }, refund: () => void): Promise<ClinicData<R>> {
+  /** The call with its retries, its outcome made by `read` (the parsed data by default); no cache, no coalescing. */
+  async function execute<R extends ClinicApiRoute, V = ClinicData<R>>(
+    prepared: PreparedRequest & { route: R },
+    refund: () => void,
+    read: (response: Response) => Promise<ReadOutcome<V>> = (response) => readResponse(prepared.route, response, readContext) as Promise<ReadOutcome<V>>,
+  ): Promise<V> {
     let reachedService = false;
     try {
-      return await executeWithRetries(prepared, () => {
-        reachedService = true;
-      });
+      return await executeWithRetries(
+        prepared,
+        () => {
+          reachedService = true;
+        },
+        read,
+      );
     } catch (error) {
       if (!reachedService) refund();
       throw error;
     }
   }
 
-  async function executeWithRetries<R extends ClinicApiRoute>(prepared: PreparedRequest & { route: R }, onSend: () => void): Promise<ClinicData<R>> {
+  async function executeWithRetries<V>(prepared: PreparedRequest, onSend: () => void, read: (response: Response) => Promise<ReadOutcome<V>>): Promise<V> {
     const isRead = prepared.method === "GET";
     let readRetries = 0;
     let rateLimitRetries = 0;
     for (;;) {
-      const outcome = await attempt(prepared, onSend);
-      if (outcome.kind === "ok") return outcome.data;
+      const outcome = await attempt(prepared, onSend, read);
+      if (outcome.kind === "ok") return outcome.value;
       const log = { route: prepared.route, organizationId: prepared.organizationId };
       if (outcome.kind === "rate_limited") {
         const waitMs = outcome.retryAfterMs ?? DEFAULT_RETRY_AFTER_MS;
@@ -293,10 +317,9 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
   /** A shared route's read: fetched, serialized once, and cached when its policy allows. */
   async function readShared<R extends SharedRoute>(prepared: PreparedRequest & { route: R }, generation: number, keepParsed: boolean, refund: () => void): Promise<SharedAnswer<ClinicData<R>>> {
     const requestStartedAt = now();
-    const data = await execute(prepared, refund);
+    const { answer, meta } = await execute(prepared, refund, (response) => readSharedResponse(prepared.route, response, { ...readContext, intake, keepParsed }));
     const organization = prepared.organizationId ?? "-";
-    const expiresAt = cacheExpiry({ route: prepared.route, data, strong: prepared.strong, requestStartedAt, now: now(), pickerTtlMs, cacheUntil: prepared.cacheUntil });
-    const answer = await SharedAnswer.of(data, { keepParsed });
+    const expiresAt = cacheExpiry({ route: prepared.route, data: { meta }, strong: prepared.strong, requestStartedAt, now: now(), pickerTtlMs, cacheUntil: prepared.cacheUntil });
     if (expiresAt !== null) cache.set(organization, prepared.key, prepared.route, answer, expiresAt, generation, answer.weight);
     return answer;
   }
@@ -384,6 +407,7 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
     close() {
       closed = true;
       limiter.close();
+      intakeThread?.close();
       cache.clear();
       inFlight.clear();
     },

@@ -1,6 +1,9 @@
 import * as z from "zod/mini";
 import { clinicApiResponses, errorBody, type ClinicApiRoute } from "../../contract/clinic-api/responses.ts";
 import { describeZodError } from "../../contract/validation.ts";
+import type { IntakeResult } from "./answer-intake.ts";
+import type { SharedRoute } from "./cache-policy.ts";
+import { SharedAnswer } from "./shared-answer.ts";
 import { bffStatusFor, UpstreamError } from "./upstream-error.ts";
 
 // Every answer of the service is parsed with its contract schema (success
@@ -21,10 +24,20 @@ function envelopeSchema<R extends ClinicApiRoute>(route: R): z.ZodMiniType<Envel
   return schema as z.ZodMiniType<Envelope<R>>;
 }
 
-export type ReadOutcome<R extends ClinicApiRoute> =
-  | { kind: "ok"; data: ClinicData<R> }
+/** What one attempt came to: `value` is the parsed data (`readResponse`) or the shared answer (`readSharedResponse`). */
+export type ReadOutcome<V> =
+  | { kind: "ok"; value: V }
   | { kind: "rate_limited"; retryAfterMs: number | null; traceId: string | null }
   | { kind: "error"; error: UpstreamError; retryableRead: boolean };
+
+/** A shared route's answer, and the `meta` its cache lifetime is read from. */
+export interface SharedRead<R extends SharedRoute> {
+  answer: SharedAnswer<ClinicData<R>>;
+  meta: unknown;
+}
+
+/** Takes in a 2xx body of a shared route (answer-intake.ts), in this thread or another. */
+export type Intake = (route: SharedRoute, body: Uint8Array<ArrayBuffer>) => Promise<IntakeResult & { data?: object }>;
 
 export interface ReadContext {
   redact: (text: string) => string;
@@ -71,23 +84,48 @@ function contractViolation(route: ClinicApiRoute, status: number, detail: string
   return new UpstreamError({ status: 502, code: "contract_violation", message, upstreamTraceId: traceId, upstreamStatus: status });
 }
 
-export async function readResponse<R extends ClinicApiRoute>(route: R, response: Response, context: ReadContext): Promise<ReadOutcome<R>> {
+export async function readResponse<R extends ClinicApiRoute>(route: R, response: Response, context: ReadContext): Promise<ReadOutcome<ClinicData<R>>> {
   const text = await response.text();
   const json = parseJson(text);
   const bodyTraceId = json.ok ? z.safeParse(traceField, json.value).data?.trace_id : undefined;
   const traceId = bodyTraceId ?? headerTraceId(response.headers);
   const { status } = response;
-
-  if (status >= 200 && status < 300) {
-    if (!json.ok) return { kind: "error", error: contractViolation(route, status, "the body is not JSON", traceId, context), retryableRead: false };
-    const parsed = z.safeParse(envelopeSchema(route), json.value);
-    if (!parsed.success) {
-      const firstField = describeZodError(parsed.error, "body").split("; ")[0] ?? "body";
-      return { kind: "error", error: contractViolation(route, status, firstField, traceId, context), retryableRead: false };
-    }
-    return { kind: "ok", data: parsed.data.data };
+  if (status < 200 || status >= 300) return failureOutcome(route, response, json, traceId, context);
+  if (!json.ok) return { kind: "error", error: contractViolation(route, status, "the body is not JSON", traceId, context), retryableRead: false };
+  const parsed = z.safeParse(envelopeSchema(route), json.value);
+  if (!parsed.success) {
+    const firstField = describeZodError(parsed.error, "body").split("; ")[0] ?? "body";
+    return { kind: "error", error: contractViolation(route, status, firstField, traceId, context), retryableRead: false };
   }
+  return { kind: "ok", value: parsed.data.data };
+}
 
+/**
+ * `readResponse` for a shared route: a 2xx body goes to `intake` as bytes and
+ * comes back as the answer kept and served (with the parsed data when taken
+ * in on this thread and `keepParsed`).
+ */
+export async function readSharedResponse<R extends SharedRoute>(route: R, response: Response, context: ReadContext & { intake: Intake; keepParsed: boolean }): Promise<ReadOutcome<SharedRead<R>>> {
+  const { status } = response;
+  if (status < 200 || status >= 300) {
+    const text = await response.text();
+    const json = parseJson(text);
+    const traceId = (json.ok ? z.safeParse(traceField, json.value).data?.trace_id : undefined) ?? headerTraceId(response.headers);
+    return failureOutcome(route, response, json, traceId, context);
+  }
+  const result = await context.intake(route, new Uint8Array(await response.arrayBuffer()));
+  if (result.kind === "not_json") return { kind: "error", error: contractViolation(route, status, "the body is not JSON", headerTraceId(response.headers), context), retryableRead: false };
+  if (result.kind === "contract_violation") {
+    return { kind: "error", error: contractViolation(route, status, result.detail, result.traceId ?? headerTraceId(response.headers), context), retryableRead: false };
+  }
+  // The intake parsed `data` with this route's envelope schema.
+  const parsed = context.keepParsed ? (result.data as ClinicData<R> | undefined) : undefined;
+  return { kind: "ok", value: { answer: SharedAnswer.fromBytes<ClinicData<R>>(result, parsed), meta: result.meta } };
+}
+
+/** A non-2xx answer: a 429 to wait out, the service's error, or one without its error body. */
+function failureOutcome(route: ClinicApiRoute, response: Response, json: ReturnType<typeof parseJson>, traceId: string | null, context: ReadContext): ReadOutcome<never> {
+  const { status } = response;
   // A 429 means the request was not processed, whatever its method (seed 001 "Errors").
   if (status === 429) return { kind: "rate_limited", retryAfterMs: retryAfterMs(response.headers, context.now()), traceId };
 

@@ -4,12 +4,12 @@ import { describe, expect, it } from "vitest";
 import { SharedAnswer } from "../clinic/shared-answer.ts";
 import { acceptsGzip, sharedJson } from "./shared-json-body.ts";
 
-describe("sharedJson", async () => {
+describe("sharedJson", () => {
   const slots = Array.from({ length: 40 }, (_, index) => ({ id: `slt_${index}`, startsAt: "2026-11-23T09:00:00-05:00", remainingCapacity: 1 }));
   const large = { slots, meta: { note: "café" } };
   const small = { slots: [], meta: { note: "small" } };
-  const largeAnswer = await SharedAnswer.of(large, { keepParsed: false });
-  const smallAnswer = await SharedAnswer.of(small, { keepParsed: false });
+  const largeAnswer = SharedAnswer.of(large, { keepParsed: false });
+  const smallAnswer = SharedAnswer.of(small, { keepParsed: false });
   const app = new Hono();
   app.get("/large", (c) => sharedJson(c, largeAnswer));
   app.get("/small", (c) => sharedJson(c, smallAnswer));

@@ -12,5 +12,5 @@ export const UNSET_HEAP_LIMIT_MB = 512;
 export function heapLimitWarning(limitBytes = getHeapStatistics().heap_size_limit): string | null {
   const limitMb = Math.round(limitBytes / 1024 / 1024);
   if (limitMb <= UNSET_HEAP_LIMIT_MB) return null;
-  return `the heap may grow to ${limitMb} MB: run the BFF as docs/deploy.md says (node --optimize-for-size --max-old-space-size=256), or its memory grows far past what it keeps live`;
+  return `the heap may grow to ${limitMb} MB: run the BFF as docs/deploy.md says (node --max-semi-space-size=4 --max-old-space-size=128), or its memory grows far past what it keeps live`;
 }

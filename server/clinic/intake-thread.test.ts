@@ -1,0 +1,97 @@
+import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import { takeIn } from "./answer-intake.ts";
+import { IntakeThread } from "./intake-thread.ts";
+import { createHarness, expectNoKeyLeak, ORG_A } from "./testing/emulator-harness.ts";
+
+// The BFF takes in shared answers on a worker thread (answer-intake.ts): what
+// the thread hands back must be what taking them in on the event loop gives,
+// a contract violation included, and a thread that is gone must not lose a read.
+
+const harness = createHarness();
+beforeEach(async () => {
+  harness.rewrite = null;
+  await harness.reset();
+});
+afterAll(() => {
+  expectNoKeyLeak(harness);
+});
+
+const slotsCall = (appointmentTypeId: string) => ({ organizationId: ORG_A, query: { appointmentTypeId, startDate: "2026-11-23", endDate: "2026-12-06" } });
+
+describe("the intake thread", () => {
+  it("gives the bytes, encoding and meta that taking the answer in on the event loop gives", async () => {
+    const thread = new IntakeThread();
+    try {
+      const body = await (await harness.fetch("http://clinic.test/v1/facilities", { headers: { authorization: "Bearer svc_dev_ak_5a0d1e2f3a4b5c6d7e8f90a1b2c3d4e5", "x-organization-id": ORG_A } })).text();
+      const here = takeIn("GET /v1/facilities", body);
+      const there = await thread.takeIn("GET /v1/facilities", new TextEncoder().encode(body));
+      expect(there.kind).toBe("ok");
+      if (here.kind !== "ok" || there.kind !== "ok") throw new Error("not taken in");
+      expect(there.encoding).toBe(here.encoding);
+      expect(Buffer.from(there.body).equals(Buffer.from(here.body))).toBe(true);
+      expect(there).not.toHaveProperty("data");
+      expect(await thread.takeIn("GET /v1/facilities", new TextEncoder().encode("<html>"))).toEqual({ kind: "not_json" });
+    } finally {
+      thread.close();
+    }
+  });
+
+  it("serves a client the same slot search and data as a client without it", async () => {
+    const now = () => harness.emulator.clock.now();
+    const inline = harness.client({ now });
+    const threaded = harness.client({ now, intakeThread: true });
+    try {
+      const types = await inline.request("GET /v3/appointment-types", { organizationId: ORG_A });
+      const call = slotsCall(types.appointmentTypes[0]?.id ?? "");
+      const [mine, theirs] = await Promise.all([inline.requestShared("GET /v2/schedule/slots", call), threaded.requestShared("GET /v2/schedule/slots", call)]);
+      expect(theirs.encoding).toBe("gzip");
+      expect(theirs.data()).toEqual(mine.data());
+      expect(theirs.data().slots.length).toBeGreaterThan(0);
+      expect(Object.isFrozen(theirs.data().slots[0])).toBe(true);
+      // Cached as it came from the thread.
+      expect(await threaded.requestShared("GET /v2/schedule/slots", call)).toBe(theirs);
+    } finally {
+      inline.close();
+      threaded.close();
+    }
+  });
+
+  it("reports a contract violation found on the thread as a 502 naming the field", async () => {
+    const client = harness.client({ intakeThread: true });
+    try {
+      harness.rewrite = async (_request, response) => {
+        const corrupted: unknown = JSON.parse((await response.text()).replace('"page":1', '"page":0'));
+        return Response.json(corrupted, { status: 200, headers: { "x-trace-id": "trc_from_header" } });
+      };
+      const error = await client.request("GET /v1/facilities", { organizationId: ORG_A }).catch((caught: unknown) => caught);
+      expect(error).toMatchObject({ status: 502, code: "contract_violation", upstreamTraceId: "trc_from_header" });
+      expect(String(error)).toContain("data.pagination.page: must be at least 1");
+    } finally {
+      client.close();
+    }
+  });
+
+  it("fails the answers it was given when closed, and starts afresh on the next", async () => {
+    const thread = new IntakeThread();
+    const body = new TextEncoder().encode(JSON.stringify({ data: {} }));
+    const lost = thread.takeIn("GET /v1/facilities", body);
+    thread.close();
+    await expect(lost).rejects.toThrow("closed");
+    const again = await thread.takeIn("GET /v1/facilities", new TextEncoder().encode("[]"));
+    expect(again.kind).toBe("contract_violation");
+    thread.close();
+  });
+});
+
+describe("a client whose intake thread is gone", () => {
+  it("takes the answer in on the event loop", async () => {
+    const gone = { takeIn: () => Promise.reject(new Error("the intake thread exited (1)")), close: () => undefined };
+    const client = harness.client({ intakeThread: gone });
+    try {
+      const facilities = await client.request("GET /v1/facilities", { organizationId: ORG_A });
+      expect(facilities.facilities.length).toBeGreaterThan(0);
+    } finally {
+      client.close();
+    }
+  });
+});

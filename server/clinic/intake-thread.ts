@@ -1,0 +1,96 @@
+import { createRequire } from "node:module";
+import { extname } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { Worker } from "node:worker_threads";
+import * as z from "zod/mini";
+import type { IntakeResult } from "./answer-intake.ts";
+import type { SharedRoute } from "./cache-policy.ts";
+
+// The thread that takes in shared answers off the event loop
+// (answer-intake.ts says why). One worker, started on first use and not
+// keeping the process alive; should it die, the calls it had fail (their
+// callers take the answer in themselves) and the next call starts another.
+
+/** The worker's heap: a 3 MB answer parses to about 20 MB, and each answer's garbage is collected young. */
+const WORKER_HEAP_LIMITS = { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 8 };
+
+const bytes = z.custom<Uint8Array<ArrayBuffer>>((value) => value instanceof Uint8Array);
+const reply = z.object({
+  id: z.number(),
+  result: z.union([
+    z.object({ kind: z.literal("ok"), body: bytes, encoding: z.enum(["gzip", "identity"]), meta: z.unknown() }),
+    z.object({ kind: z.literal("not_json") }),
+    z.object({ kind: z.literal("contract_violation"), detail: z.string(), traceId: z.nullable(z.string()) }),
+  ]),
+});
+
+interface Pending {
+  resolve(result: IntakeResult): void;
+  reject(error: Error): void;
+}
+
+/**
+ * Runs the worker's own module: compiled JavaScript in production; in
+ * development and tests, the TypeScript source through tsx's API (a worker
+ * does not inherit the loader the main thread was started with).
+ */
+function startWorker(): Worker {
+  const extension = extname(fileURLToPath(import.meta.url));
+  const script = new URL(`./intake-worker${extension}`, import.meta.url);
+  const resourceLimits = WORKER_HEAP_LIMITS;
+  if (extension !== ".ts") return new Worker(script, { resourceLimits });
+  // The ESM build of tsx's API, beside the CommonJS one `require` finds.
+  const tsx = pathToFileURL(createRequire(import.meta.url).resolve("tsx/esm/api").replace(/\.cjs$/, ".mjs"));
+  const bootstrap = `import(${JSON.stringify(tsx.href)}).then(({ tsImport }) => tsImport(${JSON.stringify(script.href)}, ${JSON.stringify(import.meta.url)}));`;
+  return new Worker(bootstrap, { eval: true, resourceLimits });
+}
+
+export class IntakeThread {
+  private worker: Worker | null = null;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+
+  /** Takes in a 2xx body of `route` (copied to the worker: the caller keeps it, to take it in itself should the thread fail). */
+  takeIn(route: SharedRoute, body: Uint8Array<ArrayBuffer>): Promise<IntakeResult> {
+    const worker = this.running();
+    const id = this.nextId++;
+    return new Promise<IntakeResult>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      worker.postMessage({ id, route, body });
+    });
+  }
+
+  close(): void {
+    const worker = this.worker;
+    this.worker = null;
+    this.failAll(new Error("the intake thread was closed"));
+    void worker?.terminate();
+  }
+
+  private running(): Worker {
+    if (this.worker) return this.worker;
+    const worker = startWorker();
+    worker.unref();
+    worker.on("message", (message: unknown) => {
+      const parsed = z.safeParse(reply, message);
+      if (!parsed.success) return;
+      const pending = this.pending.get(parsed.data.id);
+      this.pending.delete(parsed.data.id);
+      pending?.resolve(parsed.data.result);
+    });
+    const lost = (error: Error) => {
+      if (this.worker !== worker) return;
+      this.worker = null;
+      this.failAll(error);
+    };
+    worker.on("error", lost);
+    worker.on("exit", (code) => lost(new Error(`the intake thread exited (${code})`)));
+    this.worker = worker;
+    return worker;
+  }
+
+  private failAll(error: Error): void {
+    for (const pending of this.pending.values()) pending.reject(error);
+    this.pending.clear();
+  }
+}
