@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join, resolve, sep } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -23,6 +23,22 @@ const RUNTIME_FILES: { from: string; filter?: (name: string) => boolean }[] = [
   // emulator/host-page/host-page.ts serves these to the browser as they are.
   { from: "emulator/host-page", filter: (name) => /\.(js|css)$/.test(name) },
 ];
+
+/**
+ * package.json's `imports` (the `#contract/…` alias, ADR 0021) as the
+ * compiled modules need them. tsc leaves a non-relative specifier as it is
+ * (`#contract/ids.ts`), so build/package.json maps it to the output
+ * (`#contract/*.ts` to `./contract/*.js`). An alias whose target tsc does
+ * not compile (`#src/*`: the SPA, which the server may not import) is left out.
+ */
+function compiledImports(): Record<string, string> {
+  const { imports = {} } = JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as { imports?: Record<string, unknown> };
+  const compiled: Record<string, string> = {};
+  for (const [alias, target] of Object.entries(imports)) {
+    if (typeof target === "string" && target.endsWith(".ts")) compiled[alias] = target.replace(/\.ts$/, ".js");
+  }
+  return compiled;
+}
 
 const { values } = parseArgs({ options: { "out-dir": { type: "string" } } });
 const outDir = resolve(values["out-dir"] ?? BUILD_DIR);
@@ -50,6 +66,8 @@ for (const { from, filter } of RUNTIME_FILES) {
     cpSync(source, join(outDir, from), { recursive: true });
   }
 }
-// Copied elsewhere without the repository's package.json, the modules are still ES modules.
-writeFileSync(join(outDir, "package.json"), `${JSON.stringify({ "//": "Compiled by npm run build (scripts/build-server.ts); not edited by hand.", type: "module" }, null, 2)}\n`);
+// Copied elsewhere without the repository's package.json, the modules are
+// still ES modules, and the aliases still resolve.
+const buildPackage = { "//": "Compiled by npm run build (scripts/build-server.ts); not edited by hand.", type: "module", imports: compiledImports() };
+writeFileSync(join(outDir, "package.json"), `${JSON.stringify(buildPackage, null, 2)}\n`);
 process.stdout.write(`${outDir}: the BFF, the emulator and the scripts compiled in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
