@@ -20,10 +20,10 @@ import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { formatInTimeZone, fromZonedTime } from "date-fns-tz";
 import * as rruleModule from "rrule";
-import type { AvailabilityInstance, AvailabilityTemplate } from "../contract/clinic-api/schedule.ts";
-import { expandTemplate, type ExpansionWindow } from "../contract/recurrence/expand-template.ts";
-import { parseIndependentFixture } from "../contract/recurrence/independent-fixture/testing/fixture.ts";
-import { addDays, formatLocalDate, parseLocalDate } from "../contract/time/zoned-time.ts";
+import type { AvailabilityInstance, AvailabilityTemplate } from "#contract/clinic-api/schedule.ts";
+import { expandTemplate, type ExpansionWindow } from "#contract/recurrence/expand-template.ts";
+import { parseIndependentFixture } from "#contract/recurrence/independent-fixture/testing/fixture.ts";
+import { addDays, formatLocalDate, parseLocalDate } from "#contract/time/zoned-time.ts";
 import { createRandom } from "../emulator/seed/random.ts";
 import { measure, percentile, round } from "./measure.ts";
 

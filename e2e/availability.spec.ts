@@ -1,5 +1,5 @@
 import { type FrameLocator } from "@playwright/test";
-import { addDays, weekdayOf } from "../contract/time/zoned-time.ts";
+import { addDays, weekdayOf } from "#contract/time/zoned-time.ts";
 import { expect, test } from "./support/fixtures.ts";
 import { ORG_A, ORG_B, expectAccessible, openInHost, resetSandbox, saveScreenshot } from "./support/sandbox.ts";
 import { bookInEhr, cancelInEhr, syncOrganization } from "./support/slots.ts";

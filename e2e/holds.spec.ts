@@ -25,7 +25,7 @@ import {
   todayIn,
   upstreamSlots,
 } from "./support/slots.ts";
-import { localDateOf, localTimeOf, weekdayOf } from "../contract/time/zoned-time.ts";
+import { localDateOf, localTimeOf, weekdayOf } from "#contract/time/zoned-time.ts";
 
 // A hold belongs to the front-desk user, not to a view (ADR 0012):
 // kept by the BFF, listed in a bar under every view, surviving navigation

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { JWKS_PATH, OAUTH_TOKEN_PATH, OAUTH_USERINFO_PATH, OPENID_CONFIGURATION_PATH } from "../contract/clinic-api/oauth.ts";
+import { JWKS_PATH, OAUTH_TOKEN_PATH, OAUTH_USERINFO_PATH, OPENID_CONFIGURATION_PATH } from "#contract/clinic-api/oauth.ts";
 import type { SeededWorld } from "./world/types.ts";
 import { EmulatorClock } from "./clock.ts";
 import { FaultRegistry } from "./http/faults.ts";

@@ -1,5 +1,5 @@
 import * as z from "zod/mini";
-import { parseDescribed } from "../contract/validation.ts";
+import { parseDescribed } from "#contract/validation.ts";
 
 // The only place the emulator reads process.env.
 

@@ -1,8 +1,8 @@
 import { decodeJwt } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as z from "zod/mini";
-import { appErrorBody } from "../contract/app-api/errors.ts";
-import { facilitiesResponse, providersResponse, session as sessionSchema, appointmentTypesResponse } from "../contract/app-api/session.ts";
+import { appErrorBody } from "#contract/app-api/errors.ts";
+import { facilitiesResponse, providersResponse, session as sessionSchema, appointmentTypesResponse } from "#contract/app-api/session.ts";
 import { ORG_A_ID, ORG_B_ID, ORG_C_ID } from "../emulator/world/identities.ts";
 import { createStore } from "./store/create-store.ts";
 import type { Store } from "./store/store.ts";

@@ -1,5 +1,5 @@
 import * as z from "zod/mini";
-import { parseDescribed } from "../contract/validation.ts";
+import { parseDescribed } from "#contract/validation.ts";
 
 // The only module that reads process.env (STYLE.md 7). Without
 // CLINIC_API_BASE_URL the BFF runs against the sandbox emulator with its

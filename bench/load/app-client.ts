@@ -1,7 +1,7 @@
 import http from "node:http";
 import { performance } from "node:perf_hooks";
 import { gunzipSync } from "node:zlib";
-import { HOLD_LIMIT_CODE } from "../../contract/app-api/slots.ts";
+import { HOLD_LIMIT_CODE } from "#contract/app-api/slots.ts";
 import type { SessionTokens } from "./host-tokens.ts";
 
 // The load bench's side of the BFF's API: requests over a keep-alive agent

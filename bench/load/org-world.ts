@@ -1,4 +1,4 @@
-import { addDays, localDateOf, weekdayOf } from "../../contract/time/zoned-time.ts";
+import { addDays, localDateOf, weekdayOf } from "#contract/time/zoned-time.ts";
 import { asArray, asRecord, asString, parseJson, type AppClient } from "./app-client.ts";
 import type { TokenMint } from "./host-tokens.ts";
 import { pick, random } from "./load-random.ts";

@@ -1,6 +1,6 @@
 import { performance } from "node:perf_hooks";
-import { MAX_ACTIVE_HOLDS } from "../../contract/app-api/slots.ts";
-import { addDays, localDateOf, weekdayOf } from "../../contract/time/zoned-time.ts";
+import { MAX_ACTIVE_HOLDS } from "#contract/app-api/slots.ts";
+import { addDays, localDateOf, weekdayOf } from "#contract/time/zoned-time.ts";
 import { asArray, asRecord, asString, parseJson, type AppClient, type LiveStreams } from "./app-client.ts";
 import { SessionTokens, type Identity, type TokenMint } from "./host-tokens.ts";
 import { between, pick, sleep, type Range } from "./load-random.ts";

@@ -1,5 +1,5 @@
 import { expect, type FrameLocator, type Locator, type Page } from "@playwright/test";
-import { addDays, localDateOf, weekdayOf } from "../../contract/time/zoned-time.ts";
+import { addDays, localDateOf, weekdayOf } from "#contract/time/zoned-time.ts";
 import { ORG_A, openInHost, sandbox, sandboxNotes, sandboxNow, upstream, userWithRole } from "./sandbox.ts";
 
 export { recordApiCalls, resetSandbox, sandbox } from "./sandbox.ts";

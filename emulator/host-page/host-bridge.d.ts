@@ -1,5 +1,5 @@
 // Types of `host-bridge.js` (plain JavaScript, served to the browser as-is).
-import type { AppToHostMessage, BookingRequest, HostContext, HostToAppMessage } from "../../contract/bridge/messages.ts";
+import type { AppToHostMessage, BookingRequest, HostContext, HostToAppMessage } from "#contract/bridge/messages.ts";
 
 export type Parsed<T> = { ok: true; message: T } | { ok: false; error: string };
 

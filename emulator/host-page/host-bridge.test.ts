@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { appToHostMessage, hostToAppMessage } from "../../contract/bridge/messages.ts";
+import { appToHostMessage, hostToAppMessage } from "#contract/bridge/messages.ts";
 import { parseAppToHostMessage, parseHostToAppMessage } from "./host-bridge.js";
 
 // The host page checks the bridge's messages by hand (it runs in the

@@ -1,4 +1,4 @@
-import type { KnownErrorCode } from "../../contract/clinic-api/envelope.ts";
+import type { KnownErrorCode } from "#contract/clinic-api/envelope.ts";
 import { STATUS_BY_CODE } from "./service-error.ts";
 
 // Fault injection per route (DESIGN.md `/_sandbox/faults`): `path` is written

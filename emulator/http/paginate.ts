@@ -1,4 +1,4 @@
-import type { Pagination } from "../../contract/clinic-api/envelope.ts";
+import type { Pagination } from "#contract/clinic-api/envelope.ts";
 
 /** Seed 001 "Common rules": page from 1, pageSize default 100 (max 100); an empty list has totalCount 0. */
 export function paginate<T>(items: readonly T[], page = 1, pageSize = 100): { items: T[]; pagination: Pagination } {

@@ -1,4 +1,4 @@
-import type { KnownErrorCode } from "../../contract/clinic-api/envelope.ts";
+import type { KnownErrorCode } from "#contract/clinic-api/envelope.ts";
 
 /** The HTTP statuses DESIGN.md fixes for codes the seeds leave open. */
 export const STATUS_BY_CODE: Record<KnownErrorCode, number> = {

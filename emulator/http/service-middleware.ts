@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { Context, MiddlewareHandler } from "hono";
-import { isRawUuid } from "../../contract/ids.ts";
+import { isRawUuid } from "#contract/ids.ts";
 import type { ServiceState } from "../service/service-state.ts";
 import { DATA_KEYS, type DataKey } from "../world/identities.ts";
 import type { FaultRegistry } from "./faults.ts";

@@ -1,6 +1,6 @@
 import type * as z from "zod/mini";
 import type { Context } from "hono";
-import { parseDescribed, queryRecord } from "../../contract/validation.ts";
+import { parseDescribed, queryRecord } from "#contract/validation.ts";
 import { badRequest } from "./service-error.ts";
 
 /**

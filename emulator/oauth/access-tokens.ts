@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { ACCESS_TOKEN_LIFETIME_SECONDS } from "../../contract/clinic-api/oauth.ts";
+import { ACCESS_TOKEN_LIFETIME_SECONDS } from "#contract/clinic-api/oauth.ts";
 import type { Clock } from "../clock.ts";
 
 // Access tokens of the token response (RFC 6749 5.1): opaque, random, bound

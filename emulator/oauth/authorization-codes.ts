@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { AUTHORIZATION_CODE_LIFETIME_SECONDS } from "../../contract/clinic-api/oauth.ts";
+import { AUTHORIZATION_CODE_LIFETIME_SECONDS } from "#contract/clinic-api/oauth.ts";
 import type { Clock } from "../clock.ts";
 
 // Authorization codes (seed 001 "Limits": 10 minutes, single use), by the

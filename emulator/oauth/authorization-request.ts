@@ -1,5 +1,5 @@
 import * as z from "zod/mini";
-import { OAUTH_PROMPTS, pkceChallenge, type OAuthPrompt } from "../../contract/clinic-api/oauth.ts";
+import { OAUTH_PROMPTS, pkceChallenge, type OAuthPrompt } from "#contract/clinic-api/oauth.ts";
 import type { OAuthClient } from "./oauth-client.ts";
 
 // Checks a `GET /oauth/authorize` query (RFC 6749 4.1.1 and 4.1.2.1, RFC

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import * as z from "zod/mini";
-import { oauthCallbackError } from "../../contract/clinic-api/oauth.ts";
+import { oauthCallbackError } from "#contract/clinic-api/oauth.ts";
 import { createTestEmulator } from "../testing/emulator-client.ts";
 import { findMultiOrgAccount } from "./accounts.ts";
 import { pageTitle, textOf } from "./testing/html-forms.ts";

@@ -1,6 +1,6 @@
 import { Hono, type Context } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
-import { OAUTH_AUTHORIZE_PATH } from "../../contract/clinic-api/oauth.ts";
+import { OAUTH_AUTHORIZE_PATH } from "#contract/clinic-api/oauth.ts";
 import type { ServiceState } from "../service/service-state.ts";
 import { findAccount, sandboxAccounts, type SandboxAccount } from "./accounts.ts";
 import type { AuthorizationCodes } from "./authorization-codes.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import * as z from "zod/mini";
-import { openIdConfiguration } from "../../contract/clinic-api/oauth.ts";
+import { openIdConfiguration } from "#contract/clinic-api/oauth.ts";
 import { createTestEmulator } from "../testing/emulator-client.ts";
 
 // OIDC Discovery 1.0: what a standard client reads before it signs in; each

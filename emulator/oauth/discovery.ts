@@ -1,4 +1,4 @@
-import { DATA_KEY_BEARER_AUTH_METHOD, JWKS_PATH, OAUTH_AUTHORIZE_PATH, OAUTH_PROMPTS, OAUTH_TOKEN_PATH, OAUTH_USERINFO_PATH, type OpenIdConfiguration } from "../../contract/clinic-api/oauth.ts";
+import { DATA_KEY_BEARER_AUTH_METHOD, JWKS_PATH, OAUTH_AUTHORIZE_PATH, OAUTH_PROMPTS, OAUTH_TOKEN_PATH, OAUTH_USERINFO_PATH, type OpenIdConfiguration } from "#contract/clinic-api/oauth.ts";
 
 // `GET /.well-known/openid-configuration` (OIDC Discovery 1.0 section 4):
 // what a standard OpenID Connect client needs to sign in against the

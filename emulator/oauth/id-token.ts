@@ -1,5 +1,5 @@
 import { SignJWT } from "jose";
-import { ID_TOKEN_LIFETIME_SECONDS, ID_TOKEN_TYPE } from "../../contract/clinic-api/oauth.ts";
+import { ID_TOKEN_LIFETIME_SECONDS, ID_TOKEN_TYPE } from "#contract/clinic-api/oauth.ts";
 import type { SigningKey } from "../tokens/signing-keys.ts";
 import type { SandboxAccount } from "./accounts.ts";
 import { standardClaims } from "./profile.ts";

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { parse } from "smol-toml";
 import * as z from "zod/mini";
-import { appManifest } from "../../contract/app-manifest.ts";
+import { appManifest } from "#contract/app-manifest.ts";
 
 // The app's OAuth registration as the developer console holds it (seed 001
 // "Sign-in for standalone apps" 1-2): the slug is the `client_id`; redirect

@@ -1,7 +1,7 @@
 import * as oidc from "openid-client";
 import { beforeEach, describe, expect, it } from "vitest";
 import * as z from "zod/mini";
-import { oauthTokenProfile, oauthUserInfo } from "../../contract/clinic-api/oauth.ts";
+import { oauthTokenProfile, oauthUserInfo } from "#contract/clinic-api/oauth.ts";
 import { createTestEmulator, FULL_KEY } from "../testing/emulator-client.ts";
 import { ORG_A_ID, ORG_B_ID } from "../world/identities.ts";
 import { findMultiOrgAccount } from "./accounts.ts";

@@ -1,5 +1,5 @@
-import type { AuthorizedOrganization, IdTokenClaims, OAuthUser, OAuthUserInfo, OAuthUserProvider } from "../../contract/clinic-api/oauth.ts";
-import { toPrefixedId } from "../../contract/ids.ts";
+import type { AuthorizedOrganization, IdTokenClaims, OAuthUser, OAuthUserInfo, OAuthUserProvider } from "#contract/clinic-api/oauth.ts";
+import { toPrefixedId } from "#contract/ids.ts";
 import type { OrgState, ServiceState } from "../service/service-state.ts";
 import type { AccountMembership, SandboxAccount } from "./accounts.ts";
 

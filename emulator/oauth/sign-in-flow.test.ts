@@ -1,8 +1,8 @@
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from "jose";
 import { beforeEach, describe, expect, it } from "vitest";
 import * as z from "zod/mini";
-import { idTokenClaims, oauthCallbackError, oauthCallbackSuccess, oauthTokenResponse } from "../../contract/clinic-api/oauth.ts";
-import { toPrefixedId, toRawUuid } from "../../contract/ids.ts";
+import { idTokenClaims, oauthCallbackError, oauthCallbackSuccess, oauthTokenResponse } from "#contract/clinic-api/oauth.ts";
+import { toPrefixedId, toRawUuid } from "#contract/ids.ts";
 import { createTestEmulator, FULL_KEY } from "../testing/emulator-client.ts";
 import { ORG_A_ID, ORG_B_ID } from "../world/identities.ts";
 import { findMultiOrgAccount, findSingleOrgAccount } from "./accounts.ts";

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import * as z from "zod/mini";
-import { errorBody } from "../../contract/clinic-api/envelope.ts";
-import { oauthErrorBody, oauthTokenResponse } from "../../contract/clinic-api/oauth.ts";
-import { isPrefixedId, isRawUuid, toRawUuid } from "../../contract/ids.ts";
+import { errorBody } from "#contract/clinic-api/envelope.ts";
+import { oauthErrorBody, oauthTokenResponse } from "#contract/clinic-api/oauth.ts";
+import { isPrefixedId, isRawUuid, toRawUuid } from "#contract/ids.ts";
 import { createTestEmulator, ERAS_ONLY_KEY, FULL_KEY, REVOKED_KEY, TEST_NOW } from "../testing/emulator-client.ts";
 import { ORG_A_ID, ORG_B_ID } from "../world/identities.ts";
 import { findMultiOrgAccount } from "./accounts.ts";

@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import * as z from "zod/mini";
-import { OAUTH_TOKEN_PATH, pkceVerifier, type OAuthTokenError, type OAuthTokenResponse } from "../../contract/clinic-api/oauth.ts";
+import { OAUTH_TOKEN_PATH, pkceVerifier, type OAuthTokenError, type OAuthTokenResponse } from "#contract/clinic-api/oauth.ts";
 import type { Clock } from "../clock.ts";
 import type { ServiceEnv } from "../http/env.ts";
 import type { ServiceApp } from "../routes/route-deps.ts";

@@ -1,8 +1,8 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import * as z from "zod/mini";
-import { errorBody } from "../../contract/clinic-api/envelope.ts";
-import { oauthErrorBody, oauthTokenResponse, oauthUserInfo, type OAuthTokenResponse } from "../../contract/clinic-api/oauth.ts";
-import { toPrefixedId } from "../../contract/ids.ts";
+import { errorBody } from "#contract/clinic-api/envelope.ts";
+import { oauthErrorBody, oauthTokenResponse, oauthUserInfo, type OAuthTokenResponse } from "#contract/clinic-api/oauth.ts";
+import { toPrefixedId } from "#contract/ids.ts";
 import { createTestEmulator, FULL_KEY } from "../testing/emulator-client.ts";
 import { ORG_A_ID, ORG_B_ID } from "../world/identities.ts";
 import { findMultiOrgAccount, findSingleOrgAccount } from "./accounts.ts";

@@ -1,8 +1,8 @@
 import * as z from "zod/mini";
-import { appointment } from "../../contract/clinic-api/appointment.ts";
-import { appointmentsQuery } from "../../contract/clinic-api/queries.ts";
-import { toRawUuid } from "../../contract/ids.ts";
-import { localDateOf } from "../../contract/time/zoned-time.ts";
+import { appointment } from "#contract/clinic-api/appointment.ts";
+import { appointmentsQuery } from "#contract/clinic-api/queries.ts";
+import { toRawUuid } from "#contract/ids.ts";
+import { localDateOf } from "#contract/time/zoned-time.ts";
 import { paginate } from "../http/paginate.ts";
 import { notFound } from "../http/service-error.ts";
 import { ok, requireScope } from "../http/service-middleware.ts";

@@ -1,6 +1,6 @@
 import * as z from "zod/mini";
-import { installation } from "../../contract/clinic-api/installation.ts";
-import { pageQuery } from "../../contract/clinic-api/queries.ts";
+import { installation } from "#contract/clinic-api/installation.ts";
+import { pageQuery } from "#contract/clinic-api/queries.ts";
 import { paginate } from "../http/paginate.ts";
 import { ok } from "../http/service-middleware.ts";
 import { parseQuery } from "../http/validate.ts";

@@ -1,7 +1,7 @@
 import * as z from "zod/mini";
-import { note as noteSchema, noteImage, notePatchBody, task as taskSchema, taskCreateBody, SIGNED_NOTE_STATUS, type Note } from "../../contract/clinic-api/note.ts";
-import { taskProvider } from "../../contract/clinic-api/people.ts";
-import { parseV3PathId } from "../../contract/ids.ts";
+import { note as noteSchema, noteImage, notePatchBody, task as taskSchema, taskCreateBody, SIGNED_NOTE_STATUS, type Note } from "#contract/clinic-api/note.ts";
+import { taskProvider } from "#contract/clinic-api/people.ts";
+import { parseV3PathId } from "#contract/ids.ts";
 import { ServiceError, badRequest, notFound } from "../http/service-error.ts";
 import { ok, requireScope } from "../http/service-middleware.ts";
 import { parseJsonBody } from "../http/validate.ts";

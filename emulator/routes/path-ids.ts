@@ -1,4 +1,4 @@
-import { isRawUuid } from "../../contract/ids.ts";
+import { isRawUuid } from "#contract/ids.ts";
 import { badRequest } from "../http/service-error.ts";
 
 /** v1 paths take raw UUIDs; the 400 uses the v1 wording "valid UUID" (seed 001 "Errors"). */

@@ -1,9 +1,9 @@
 import * as z from "zod/mini";
 import type { Context } from "hono";
 import type { ServiceEnv } from "../http/env.ts";
-import { facility, patient, patientV3, provider } from "../../contract/clinic-api/people.ts";
-import { facilitiesQuery, patientsQuery, providersQuery } from "../../contract/clinic-api/queries.ts";
-import { parseV3PathId, toPrefixedId } from "../../contract/ids.ts";
+import { facility, patient, patientV3, provider } from "#contract/clinic-api/people.ts";
+import { facilitiesQuery, patientsQuery, providersQuery } from "#contract/clinic-api/queries.ts";
+import { parseV3PathId, toPrefixedId } from "#contract/ids.ts";
 import { paginate } from "../http/paginate.ts";
 import { ok, requireScope } from "../http/service-middleware.ts";
 import { badRequest, notFound } from "../http/service-error.ts";

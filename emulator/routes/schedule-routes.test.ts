@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Slot } from "../../contract/clinic-api/schedule.ts";
+import type { Slot } from "#contract/clinic-api/schedule.ts";
 import { ORG_A_ID, ORG_B_ID } from "../world/identities.ts";
 import { createTestEmulator, type TestEmulator } from "../testing/emulator-client.ts";
 

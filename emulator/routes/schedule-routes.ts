@@ -1,9 +1,9 @@
 import * as z from "zod/mini";
-import { appointmentType as appointmentTypeSchema, holdCreateBody, type AppointmentType, type AvailabilityInstance, type AvailabilityMeta, type SlotMeta } from "../../contract/clinic-api/schedule.ts";
-import { availabilityTemplatesQuery, pageQuery, slotsQuery } from "../../contract/clinic-api/queries.ts";
-import { expandTemplate } from "../../contract/recurrence/expand-template.ts";
-import { isRawUuid, parseV3PathId, toPrefixedId, toRawUuid, type IdPrefix } from "../../contract/ids.ts";
-import { addDays, daysBetween, localDateOf } from "../../contract/time/zoned-time.ts";
+import { appointmentType as appointmentTypeSchema, holdCreateBody, type AppointmentType, type AvailabilityInstance, type AvailabilityMeta, type SlotMeta } from "#contract/clinic-api/schedule.ts";
+import { availabilityTemplatesQuery, pageQuery, slotsQuery } from "#contract/clinic-api/queries.ts";
+import { expandTemplate } from "#contract/recurrence/expand-template.ts";
+import { isRawUuid, parseV3PathId, toPrefixedId, toRawUuid, type IdPrefix } from "#contract/ids.ts";
+import { addDays, daysBetween, localDateOf } from "#contract/time/zoned-time.ts";
 import { paginate } from "../http/paginate.ts";
 import { ServiceError, badRequest, notFound } from "../http/service-error.ts";
 import { ok } from "../http/service-middleware.ts";

@@ -1,4 +1,4 @@
-import { parseV3PathId } from "../../contract/ids.ts";
+import { parseV3PathId } from "#contract/ids.ts";
 import type { OrgState } from "../service/service-state.ts";
 import type { EhrAppointment } from "../world/types.ts";
 import { SandboxError } from "./sandbox-error.ts";

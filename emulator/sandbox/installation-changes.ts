@@ -1,4 +1,4 @@
-import type { InstallationStatus } from "../../contract/clinic-api/installation.ts";
+import type { InstallationStatus } from "#contract/clinic-api/installation.ts";
 import type { OrgState } from "../service/service-state.ts";
 import type { WebhookEvent } from "../webhooks/webhook-dispatcher.ts";
 import { REQUIRED_SCOPES } from "../world/identities.ts";

@@ -1,6 +1,6 @@
 import type * as z from "zod/mini";
 import { Hono, type Context } from "hono";
-import { parseDescribed } from "../../contract/validation.ts";
+import { parseDescribed } from "#contract/validation.ts";
 import { SandboxError } from "./sandbox-error.ts";
 import type { OrgState, ServiceState } from "../service/service-state.ts";
 

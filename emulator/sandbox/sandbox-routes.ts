@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { parseV3PathId, toRawUuid, type IdPrefix } from "../../contract/ids.ts";
+import { parseV3PathId, toRawUuid, type IdPrefix } from "#contract/ids.ts";
 import type { EmulatorClock } from "../clock.ts";
 import type { FaultRegistry } from "../http/faults.ts";
 import type { RateLimiter } from "../http/rate-limiter.ts";

@@ -1,6 +1,6 @@
 import * as z from "zod/mini";
-import { INSTALLATION_STATUSES } from "../../contract/clinic-api/installation.ts";
-import { anyId, offsetDateTime, rawUuid } from "../../contract/clinic-api/primitives.ts";
+import { INSTALLATION_STATUSES } from "#contract/clinic-api/installation.ts";
+import { anyId, offsetDateTime, rawUuid } from "#contract/clinic-api/primitives.ts";
 
 // Bodies of the `/_sandbox/` controls (DESIGN.md "Its controls").
 

@@ -1,7 +1,7 @@
 // Wire forms of timestamps (seed 000 "Conventions"), by integer arithmetic
 // on UTC (never the host's zone); a large world formats a few hundred
 // thousand of them, so this avoids a Date per call.
-import { civilFromDays } from "../../contract/time/zoned-time.ts";
+import { civilFromDays } from "#contract/time/zoned-time.ts";
 
 export const MS_PER_MINUTE = 60_000;
 export const MS_PER_HOUR = 3_600_000;

@@ -3,11 +3,11 @@
 // inside the instances of active templates so that they consume capacity:
 // each instance has `concurrency` lanes and a lane holds one live booking at
 // a time (a cancelled one frees its lane at once).
-import type { Facility } from "../../contract/clinic-api/people.ts";
-import type { AppointmentType } from "../../contract/clinic-api/schedule.ts";
-import { toRawUuid } from "../../contract/ids.ts";
-import { expandTemplate } from "../../contract/recurrence/expand-template.ts";
-import { addDays, localDateOf, localToInstant } from "../../contract/time/zoned-time.ts";
+import type { Facility } from "#contract/clinic-api/people.ts";
+import type { AppointmentType } from "#contract/clinic-api/schedule.ts";
+import { toRawUuid } from "#contract/ids.ts";
+import { expandTemplate } from "#contract/recurrence/expand-template.ts";
+import { addDays, localDateOf, localToInstant } from "#contract/time/zoned-time.ts";
 import type { EhrAppointment, EhrKind, EhrPatient, EhrProvider, EhrTemplate } from "../world/types.ts";
 import { CANCEL_REASONS, SCENARIOS, type AppointmentTypeKey, type ClinicalScenario, type Practice } from "./clinical-catalog.ts";
 import { MS_PER_DAY, MS_PER_MINUTE, utcTimestamp } from "./format.ts";

@@ -1,5 +1,5 @@
 // Facilities of one organization, from its plan.
-import type { Facility } from "../../contract/clinic-api/people.ts";
+import type { Facility } from "#contract/clinic-api/people.ts";
 import { MS_PER_DAY, utcTimestamp } from "./format.ts";
 import { LOCALITIES } from "./names.ts";
 import { npiFromBody } from "./npi.ts";

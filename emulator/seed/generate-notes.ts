@@ -1,10 +1,10 @@
 // SOAP notes of one organization: written for real visits (completed or
 // arrived appointments of bookable clinicians), most awaiting signature,
 // some signed, the latest still in progress.
-import type { NoteImage, SoapNote } from "../../contract/clinic-api/note.ts";
-import type { Facility, NoteProvider } from "../../contract/clinic-api/people.ts";
-import type { AppointmentType } from "../../contract/clinic-api/schedule.ts";
-import { localDateOf } from "../../contract/time/zoned-time.ts";
+import type { NoteImage, SoapNote } from "#contract/clinic-api/note.ts";
+import type { Facility, NoteProvider } from "#contract/clinic-api/people.ts";
+import type { AppointmentType } from "#contract/clinic-api/schedule.ts";
+import { localDateOf } from "#contract/time/zoned-time.ts";
 import type { EhrAppointment, EhrKind, EhrNote, EhrPatient, EhrProvider } from "../world/types.ts";
 import {
   ADDENDUM_TEXTS,

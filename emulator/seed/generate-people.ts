@@ -1,6 +1,6 @@
 // Providers (users with roles) and patients of one organization.
-import type { Facility } from "../../contract/clinic-api/people.ts";
-import { addDays } from "../../contract/time/zoned-time.ts";
+import type { Facility } from "#contract/clinic-api/people.ts";
+import { addDays } from "#contract/time/zoned-time.ts";
 import type { EhrKind, EhrPatient, EhrProvider, SANDBOX_ROLES } from "../world/types.ts";
 import { MS_PER_DAY, utcTimestamp } from "./format.ts";
 import {

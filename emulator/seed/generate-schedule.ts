@@ -5,11 +5,11 @@
 // until, an inactive row, a DST-crossing night, a shift past midnight, an
 // empty type list); a large group's other clinicians get a weekly rota of
 // half-day sessions across several facilities.
-import { toPrefixedId } from "../../contract/ids.ts";
-import type { Facility } from "../../contract/clinic-api/people.ts";
-import type { AppointmentType } from "../../contract/clinic-api/schedule.ts";
-import { recurrenceDates } from "../../contract/recurrence/expand-template.ts";
-import { addDays, localDateOf, weekdayOf } from "../../contract/time/zoned-time.ts";
+import { toPrefixedId } from "#contract/ids.ts";
+import type { Facility } from "#contract/clinic-api/people.ts";
+import type { AppointmentType } from "#contract/clinic-api/schedule.ts";
+import { recurrenceDates } from "#contract/recurrence/expand-template.ts";
+import { addDays, localDateOf, weekdayOf } from "#contract/time/zoned-time.ts";
 import type { EhrKind, EhrProvider, EhrTemplate } from "../world/types.ts";
 import { APPOINTMENT_TYPE_SPECS, type AppointmentTypeKey, type Practice } from "./clinical-catalog.ts";
 import { hhmm, icalLocalDateTime } from "./format.ts";

@@ -1,7 +1,7 @@
 // What each sandbox organization looks like before any random choice: the
 // fixed identities of DESIGN.md "The sandbox identities", its facilities and
 // zones, and the volumes per scale.
-import { KNOWN_SCOPES, type InstallationStatus } from "../../contract/clinic-api/installation.ts";
+import { KNOWN_SCOPES, type InstallationStatus } from "#contract/clinic-api/installation.ts";
 import { ORG_A_ID, ORG_B_ID, ORG_C_ID, ORG_D_ID, ORG_E_ID, ORG_F_ID, REQUIRED_SCOPES } from "../world/identities.ts";
 import type { EhrKind } from "../world/types.ts";
 import type { Practice } from "./clinical-catalog.ts";

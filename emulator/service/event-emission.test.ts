@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import * as z from "zod/mini";
 import { Webhook } from "standardwebhooks";
-import { appInstalledEventData, appointmentEventData, webhookEnvelope } from "../../contract/clinic-api/events.ts";
+import { appInstalledEventData, appointmentEventData, webhookEnvelope } from "#contract/clinic-api/events.ts";
 import { ORG_A_ID, ORG_B_ID, WEBHOOK_SIGNING_SECRET } from "../world/identities.ts";
 import { TEST_NOW, createTestEmulator, type TestEmulator } from "../testing/emulator-client.ts";
 

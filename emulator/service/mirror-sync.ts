@@ -1,4 +1,4 @@
-import type { Facility } from "../../contract/clinic-api/people.ts";
+import type { Facility } from "#contract/clinic-api/people.ts";
 import type { WebhookEvent } from "../webhooks/webhook-dispatcher.ts";
 import type { EhrAppointment, EhrNote, EhrOrganization, EhrProvider, EhrTemplate } from "../world/types.ts";
 

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import type { Installation } from "../../contract/clinic-api/installation.ts";
-import type { Task } from "../../contract/clinic-api/note.ts";
+import type { Installation } from "#contract/clinic-api/installation.ts";
+import type { Task } from "#contract/clinic-api/note.ts";
 import type { Clock } from "../clock.ts";
 import type { EmulatorDomain } from "../domains/domain.ts";
 import type { WebhookDispatcher, WebhookEvent } from "../webhooks/webhook-dispatcher.ts";

@@ -1,7 +1,7 @@
-import type { AppointmentType, AvailabilityInstance, Slot } from "../../contract/clinic-api/schedule.ts";
-import { expandTemplate } from "../../contract/recurrence/expand-template.ts";
-import { addDays, formatInstant, localDateOf } from "../../contract/time/zoned-time.ts";
-import { toPrefixedId, toRawUuid } from "../../contract/ids.ts";
+import type { AppointmentType, AvailabilityInstance, Slot } from "#contract/clinic-api/schedule.ts";
+import { expandTemplate } from "#contract/recurrence/expand-template.ts";
+import { addDays, formatInstant, localDateOf } from "#contract/time/zoned-time.ts";
+import { toPrefixedId, toRawUuid } from "#contract/ids.ts";
 import type { EhrAppointment, EhrTemplate } from "../world/types.ts";
 
 // Bookable slots (seed 000 "Bookable slot", seed 001 "Schedule"): overlapping

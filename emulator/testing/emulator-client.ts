@@ -1,6 +1,6 @@
 import * as z from "zod/mini";
-import { clinicApiResponses, type ClinicApiRoute } from "../../contract/clinic-api/responses.ts";
-import { errorBody } from "../../contract/clinic-api/envelope.ts";
+import { clinicApiResponses, type ClinicApiRoute } from "#contract/clinic-api/responses.ts";
+import { errorBody } from "#contract/clinic-api/envelope.ts";
 import { EmulatorClock } from "../clock.ts";
 import { createEmulator, type Emulator, type EmulatorOptions } from "../app.ts";
 import { DATA_KEYS, ORG_A_ID } from "../world/identities.ts";

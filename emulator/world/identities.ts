@@ -1,4 +1,4 @@
-import { KNOWN_SCOPES } from "../../contract/clinic-api/installation.ts";
+import { KNOWN_SCOPES } from "#contract/clinic-api/installation.ts";
 
 // DESIGN.md "The sandbox identities": fixed, seeded by the emulator, used by tests.
 

@@ -1,8 +1,8 @@
-import type { Appointment } from "../../contract/clinic-api/appointment.ts";
-import type { InstallationStatus } from "../../contract/clinic-api/installation.ts";
-import type { Note, NoteImage } from "../../contract/clinic-api/note.ts";
-import type { Facility, Patient, Provider } from "../../contract/clinic-api/people.ts";
-import type { AppointmentType, AvailabilityTemplate } from "../../contract/clinic-api/schedule.ts";
+import type { Appointment } from "#contract/clinic-api/appointment.ts";
+import type { InstallationStatus } from "#contract/clinic-api/installation.ts";
+import type { Note, NoteImage } from "#contract/clinic-api/note.ts";
+import type { Facility, Patient, Provider } from "#contract/clinic-api/people.ts";
+import type { AppointmentType, AvailabilityTemplate } from "#contract/clinic-api/schedule.ts";
 
 // The emulator's model of one organization's EHR, the source of truth behind
 // the service (DESIGN.md "The emulator"). Ids are stored raw (UUID); the

@@ -1,7 +1,7 @@
 import { createRemoteJWKSet, customFetch, errors, jwtVerify, type JWTPayload } from "jose";
 import * as z from "zod/mini";
-import { rawUuid } from "../../contract/clinic-api/primitives.ts";
-import { describeZodError } from "../../contract/validation.ts";
+import { rawUuid } from "#contract/clinic-api/primitives.ts";
+import { describeZodError } from "#contract/validation.ts";
 
 // DESIGN.md "The host bridge" 2-3: ES256 only, key from the platform's JWKS
 // (cached, refetched on an unknown kid with a floor between refetches), exact

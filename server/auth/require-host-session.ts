@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from "hono";
-import { APP_ERROR_CODES } from "../../contract/app-api/errors.ts";
+import { APP_ERROR_CODES } from "#contract/app-api/errors.ts";
 import { AppError } from "../http/app-error.ts";
 import type { AppEnv } from "../http/app-env.ts";
 import type { InstallationRegistry } from "../installations/installation-registry.ts";

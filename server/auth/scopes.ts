@@ -1,6 +1,6 @@
 import type { Context } from "hono";
-import { APP_ERROR_CODES } from "../../contract/app-api/errors.ts";
-import { isClinicalRole } from "../../contract/app-api/session.ts";
+import { APP_ERROR_CODES } from "#contract/app-api/errors.ts";
+import { isClinicalRole } from "#contract/app-api/session.ts";
 import { AppError } from "../http/app-error.ts";
 import type { AppEnv } from "../http/app-env.ts";
 

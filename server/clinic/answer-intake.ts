@@ -1,7 +1,7 @@
 import { gzipSync, constants } from "node:zlib";
 import * as z from "zod/mini";
-import { clinicApiResponses } from "../../contract/clinic-api/responses.ts";
-import { describeZodError } from "../../contract/validation.ts";
+import { clinicApiResponses } from "#contract/clinic-api/responses.ts";
+import { describeZodError } from "#contract/validation.ts";
 import type { SharedRoute } from "./cache-policy.ts";
 
 // Taking in a shared route's successful answer (cache-policy.ts): the body

@@ -1,6 +1,6 @@
 import * as z from "zod/mini";
-import { utcTimestamp } from "../../contract/clinic-api/primitives.ts";
-import type { ClinicApiRoute } from "../../contract/clinic-api/responses.ts";
+import { utcTimestamp } from "#contract/clinic-api/primitives.ts";
+import type { ClinicApiRoute } from "#contract/clinic-api/responses.ts";
 
 // What may be cached, and until when (DESIGN.md "Upstream": cache a read until
 // `sourceSyncedAt + maxStalenessSeconds`, never longer, never notes). Two

@@ -1,6 +1,6 @@
 import { nodeHttpFetch } from "./node-http-fetch.ts";
-import type { ClinicApiRoute } from "../../contract/clinic-api/responses.ts";
-import type { Installation } from "../../contract/clinic-api/installation.ts";
+import type { ClinicApiRoute } from "#contract/clinic-api/responses.ts";
+import type { Installation } from "#contract/clinic-api/installation.ts";
 import { cacheExpiry, CALLER_BOUNDED_ROUTES, isSharedRoute, type SharedRoute } from "./cache-policy.ts";
 import { deepFreeze } from "./deep-freeze.ts";
 import { listAllPages, type ItemOf, type ItemsKey, type PaginatedRoute } from "./paging.ts";

@@ -1,5 +1,5 @@
-import { isPrefixedId, isRawUuid, toPrefixedId, toRawUuid, type IdPrefix } from "../../contract/ids.ts";
-import type { ClinicApiRoute } from "../../contract/clinic-api/responses.ts";
+import { isPrefixedId, isRawUuid, toPrefixedId, toRawUuid, type IdPrefix } from "#contract/ids.ts";
+import type { ClinicApiRoute } from "#contract/clinic-api/responses.ts";
 
 // DESIGN.md "The BFF's API": ids are accepted in either form and only
 // `server/clinic/` converts them, into the form each call of the service

@@ -1,5 +1,5 @@
-import type { Pagination } from "../../contract/clinic-api/envelope.ts";
-import type { ClinicApiRoute } from "../../contract/clinic-api/responses.ts";
+import type { Pagination } from "#contract/clinic-api/envelope.ts";
+import type { ClinicApiRoute } from "#contract/clinic-api/responses.ts";
 import type { ClinicData } from "./response-reader.ts";
 import type { ClinicCall } from "./upstream-request.ts";
 

@@ -1,6 +1,6 @@
 import * as z from "zod/mini";
-import { clinicApiResponses, errorBody, type ClinicApiRoute } from "../../contract/clinic-api/responses.ts";
-import { describeZodError } from "../../contract/validation.ts";
+import { clinicApiResponses, errorBody, type ClinicApiRoute } from "#contract/clinic-api/responses.ts";
+import { describeZodError } from "#contract/validation.ts";
 import type { IntakeResult } from "./answer-intake.ts";
 import type { SharedRoute } from "./cache-policy.ts";
 import { SharedAnswer } from "./shared-answer.ts";

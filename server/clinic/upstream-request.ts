@@ -1,4 +1,4 @@
-import type { ClinicApiRoute } from "../../contract/clinic-api/responses.ts";
+import type { ClinicApiRoute } from "#contract/clinic-api/responses.ts";
 import { bodyIdForms, organizationHeaderValue, pathIdForm, queryIdForm } from "./id-forms.ts";
 
 // Turns a route key and a call into the exact request the service expects

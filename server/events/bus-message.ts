@@ -1,5 +1,5 @@
 import * as z from "zod/mini";
-import { liveEvent } from "../../contract/app-api/live-events.ts";
+import { liveEvent } from "#contract/app-api/live-events.ts";
 
 // What one BFF process tells the others over the live-event bus (ADR 0009):
 // a live event for the streams of an organization, a cache invalidation, an

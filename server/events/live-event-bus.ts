@@ -1,4 +1,4 @@
-import type { LiveEvent } from "../../contract/app-api/live-events.ts";
+import type { LiveEvent } from "#contract/app-api/live-events.ts";
 import type { Logger } from "../logger.ts";
 import type { StoreNotifications } from "../store/store.ts";
 import type { LiveEventHub } from "./live-event-hub.ts";

@@ -1,4 +1,4 @@
-import type { LiveEvent } from "../../contract/app-api/live-events.ts";
+import type { LiveEvent } from "#contract/app-api/live-events.ts";
 
 // Effects of webhooks, fanned out to the open `GET /api/events` streams of
 // one organization. In-process: one BFF instance serves its own streams.

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { LiveEvent } from "../../contract/app-api/live-events.ts";
+import type { LiveEvent } from "#contract/app-api/live-events.ts";
 import type { NotificationListener, StoreNotifications } from "../store/store.ts";
 import { decodeBusMessage, encodeBusMessage, type BusMessage } from "./bus-message.ts";
 import type { LiveEventBus, LiveEventBusDeps } from "./live-event-bus.ts";

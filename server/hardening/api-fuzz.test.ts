@@ -5,7 +5,7 @@ import { count } from "drizzle-orm";
 import fc from "fast-check";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import * as z from "zod/mini";
-import { appErrorBody } from "../../contract/app-api/errors.ts";
+import { appErrorBody } from "#contract/app-api/errors.ts";
 import { ORG_A_ID, ORG_B_ID, ORG_C_ID } from "../../emulator/world/identities.ts";
 import type { EhrNote } from "../../emulator/world/types.ts";
 import { storeOnDatabase } from "../store/create-store.ts";

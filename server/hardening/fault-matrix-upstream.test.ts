@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import * as z from "zod/mini";
-import { noteDraftResponse, noteResponse, noteTasksResponse, taskResponse } from "../../contract/app-api/note.ts";
-import { holdResponse, slotSearchResponse, type SlotSelection } from "../../contract/app-api/slots.ts";
-import type { Slot } from "../../contract/clinic-api/schedule.ts";
+import { noteDraftResponse, noteResponse, noteTasksResponse, taskResponse } from "#contract/app-api/note.ts";
+import { holdResponse, slotSearchResponse, type SlotSelection } from "#contract/app-api/slots.ts";
+import type { Slot } from "#contract/clinic-api/schedule.ts";
 import { ORG_A_ID } from "../../emulator/world/identities.ts";
 import type { EhrNote } from "../../emulator/world/types.ts";
 import { DEFAULT_RETRY } from "../clinic/retry-policy.ts";

@@ -1,11 +1,11 @@
 import { Hono } from "hono";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import * as z from "zod/mini";
-import type { LiveEvent } from "../../contract/app-api/live-events.ts";
-import { noteDraftResponse } from "../../contract/app-api/note.ts";
-import { session as sessionSchema } from "../../contract/app-api/session.ts";
-import { slotCheckResponse, slotSearchResponse, type SlotSelection } from "../../contract/app-api/slots.ts";
-import type { Slot } from "../../contract/clinic-api/schedule.ts";
+import type { LiveEvent } from "#contract/app-api/live-events.ts";
+import { noteDraftResponse } from "#contract/app-api/note.ts";
+import { session as sessionSchema } from "#contract/app-api/session.ts";
+import { slotCheckResponse, slotSearchResponse, type SlotSelection } from "#contract/app-api/slots.ts";
+import type { Slot } from "#contract/clinic-api/schedule.ts";
 import { ORG_A_ID, ORG_B_ID } from "../../emulator/world/identities.ts";
 import { createLogger } from "../logger.ts";
 import { createStore } from "../store/create-store.ts";

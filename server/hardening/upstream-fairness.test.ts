@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { appErrorBody } from "../../contract/app-api/errors.ts";
+import { appErrorBody } from "#contract/app-api/errors.ts";
 import { ORG_A_ID, ORG_B_ID } from "../../emulator/world/identities.ts";
 import type { BffConfig } from "../env.ts";
 import { createStore } from "../store/create-store.ts";

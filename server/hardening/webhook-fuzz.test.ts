@@ -2,7 +2,7 @@ import { count } from "drizzle-orm";
 import fc from "fast-check";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { APPOINTMENT_EVENT_TYPES, LIFECYCLE_EVENT_TYPES } from "../../contract/clinic-api/events.ts";
+import { APPOINTMENT_EVENT_TYPES, LIFECYCLE_EVENT_TYPES } from "#contract/clinic-api/events.ts";
 import { ORG_A_ID, ORG_B_ID } from "../../emulator/world/identities.ts";
 import { storeOnDatabase } from "../store/create-store.ts";
 import { openDatabase, type DatabaseHandle } from "../store/database.ts";

@@ -1,4 +1,4 @@
-import type { AppErrorBody } from "../../contract/app-api/errors.ts";
+import type { AppErrorBody } from "#contract/app-api/errors.ts";
 
 /** A refusal the BFF answers with its error body (DESIGN.md: `{code, message, trace_id}`). */
 export class AppError extends Error {

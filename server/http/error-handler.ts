@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
-import type { AppErrorBody } from "../../contract/app-api/errors.ts";
+import type { AppErrorBody } from "#contract/app-api/errors.ts";
 import { UpstreamError } from "../clinic/upstream-error.ts";
 import { AppError } from "./app-error.ts";
 import type { AppEnv } from "./app-env.ts";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import * as z from "zod/mini";
-import { appErrorBody } from "../../contract/app-api/errors.ts";
-import { parseTraceparent } from "../../contract/app-api/trace-context.ts";
+import { appErrorBody } from "#contract/app-api/errors.ts";
+import { parseTraceparent } from "#contract/app-api/trace-context.ts";
 import { ORG_A_ID } from "../../emulator/world/identities.ts";
 import { createStore } from "../store/create-store.ts";
 import type { Store } from "../store/store.ts";

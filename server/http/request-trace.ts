@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { MiddlewareHandler } from "hono";
-import { displayTraceId, formatTraceparent, newSpanId, newTraceContext, parseTraceparent, type TraceContext } from "../../contract/app-api/trace-context.ts";
+import { displayTraceId, formatTraceparent, newSpanId, newTraceContext, parseTraceparent, type TraceContext } from "#contract/app-api/trace-context.ts";
 import type { AppEnv } from "./app-env.ts";
 
 // docs/operations.md "Following one request: trace ids": one trace id per request, end to end. A valid W3C

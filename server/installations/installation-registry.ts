@@ -1,4 +1,4 @@
-import type { Installation } from "../../contract/clinic-api/installation.ts";
+import type { Installation } from "#contract/clinic-api/installation.ts";
 import type { Logger } from "../logger.ts";
 import type { InstallationRepository, StoredInstallation } from "../store/store.ts";
 

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import * as z from "zod/mini";
-import { noteResponse } from "../../contract/app-api/note.ts";
+import { noteResponse } from "#contract/app-api/note.ts";
 import { ORG_A_ID } from "../../emulator/world/identities.ts";
 import { createLogger } from "../logger.ts";
 import { createStore } from "../store/create-store.ts";

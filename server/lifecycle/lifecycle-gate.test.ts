@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import * as z from "zod/mini";
-import { appErrorBody } from "../../contract/app-api/errors.ts";
+import { appErrorBody } from "#contract/app-api/errors.ts";
 import { LifecycleGate, type Readiness } from "./lifecycle-gate.ts";
 
 // The gate in front of the BFF: what /readyz and /healthz say while starting,

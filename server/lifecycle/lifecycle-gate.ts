@@ -1,5 +1,5 @@
-import { APP_ERROR_CODES, type AppErrorBody } from "../../contract/app-api/errors.ts";
-import { displayTraceId, newTraceContext } from "../../contract/app-api/trace-context.ts";
+import { APP_ERROR_CODES, type AppErrorBody } from "#contract/app-api/errors.ts";
+import { displayTraceId, newTraceContext } from "#contract/app-api/trace-context.ts";
 
 // The process's readiness, in front of the BFF's app (ADR 0018).
 // The port is bound before the store is open: while starting, `/healthz` and

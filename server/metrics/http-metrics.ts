@@ -1,8 +1,8 @@
 import type { MiddlewareHandler } from "hono";
 import { routePath } from "hono/route";
 import { Counter, Histogram, type Registry } from "prom-client";
-import { APP_ERROR_CODES } from "../../contract/app-api/errors.ts";
-import { KNOWN_ERROR_CODES } from "../../contract/clinic-api/envelope.ts";
+import { APP_ERROR_CODES } from "#contract/app-api/errors.ts";
+import { KNOWN_ERROR_CODES } from "#contract/clinic-api/envelope.ts";
 import type { AppEnv } from "../http/app-env.ts";
 
 // docs/operations.md "The metrics": every request the public app answers, by route template

@@ -1,4 +1,4 @@
-import { SIGNED_NOTE_STATUS, type Note } from "../../contract/clinic-api/note.ts";
+import { SIGNED_NOTE_STATUS, type Note } from "#contract/clinic-api/note.ts";
 import type { NoteStateRecord } from "../store/store.ts";
 
 // The service's mirror lags the EHR (seed 000: "some fields can lag"): a note

@@ -1,5 +1,5 @@
-import type { NoteConflictDetails, NotePatchRequest, WritableFieldValues } from "../../contract/app-api/note.ts";
-import { SIGNED_NOTE_STATUS, WRITABLE_NOTE_FIELDS, writableValues, type Note, type NotePatchBody, type WritableNoteField } from "../../contract/clinic-api/note.ts";
+import type { NoteConflictDetails, NotePatchRequest, WritableFieldValues } from "#contract/app-api/note.ts";
+import { SIGNED_NOTE_STATUS, WRITABLE_NOTE_FIELDS, writableValues, type Note, type NotePatchBody, type WritableNoteField } from "#contract/clinic-api/note.ts";
 import type { NoteDraft } from "../store/store.ts";
 
 // The rules of a note change (DESIGN.md "Rules"), kept free of I/O: which

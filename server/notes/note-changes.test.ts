@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { writableValues, type Note } from "../../contract/clinic-api/note.ts";
-import { sectionDigestsOf, type SectionDigests } from "../../contract/note/section-digests.ts";
+import { writableValues, type Note } from "#contract/clinic-api/note.ts";
+import { sectionDigestsOf, type SectionDigests } from "#contract/note/section-digests.ts";
 import { createTestEmulator } from "../../emulator/testing/emulator-client.ts";
 import { ORG_A_ID } from "../../emulator/world/identities.ts";
 import type { AuditEntry, NoteView } from "../store/store.ts";

@@ -1,6 +1,6 @@
-import type { NoteChangeActor, NoteChangesResponse, NoteFieldChange } from "../../contract/app-api/note-changes.ts";
-import { WRITABLE_NOTE_FIELDS, writableValues, type Note, type WritableNoteField } from "../../contract/clinic-api/note.ts";
-import { changedSections, type SectionDigests } from "../../contract/note/section-digests.ts";
+import type { NoteChangeActor, NoteChangesResponse, NoteFieldChange } from "#contract/app-api/note-changes.ts";
+import { WRITABLE_NOTE_FIELDS, writableValues, type Note, type WritableNoteField } from "#contract/clinic-api/note.ts";
+import { changedSections, type SectionDigests } from "#contract/note/section-digests.ts";
 import type { AuditEntry, NoteView } from "../store/store.ts";
 import { tandemUserName } from "./tandem-user-name.ts";
 

@@ -1,4 +1,4 @@
-import type { Note } from "../../contract/clinic-api/note.ts";
+import type { Note } from "#contract/clinic-api/note.ts";
 import type { ClinicClient } from "../clinic/clinic-client.ts";
 import type { NoteStateRecord, NoteStateRepository } from "../store/store.ts";
 import { isSignedNote, withKnownState } from "./known-note-state.ts";

@@ -1,6 +1,6 @@
-import type { RecentNote } from "../../contract/app-api/recent-notes.ts";
-import type { Note } from "../../contract/clinic-api/note.ts";
-import { isRawUuid } from "../../contract/ids.ts";
+import type { RecentNote } from "#contract/app-api/recent-notes.ts";
+import type { Note } from "#contract/clinic-api/note.ts";
+import { isRawUuid } from "#contract/ids.ts";
 import { UpstreamError } from "../clinic/upstream-error.ts";
 import type { RecentResource } from "../store/store.ts";
 

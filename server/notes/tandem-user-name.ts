@@ -1,5 +1,5 @@
-import type { Note } from "../../contract/clinic-api/note.ts";
-import { isSameId } from "../../contract/ids.ts";
+import type { Note } from "#contract/clinic-api/note.ts";
+import { isSameId } from "#contract/ids.ts";
 
 // A Tandem user is known to the audit trail by their provider id (the host
 // token's `sub`). They are named only as the note itself names them, as the

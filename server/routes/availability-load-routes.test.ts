@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as z from "zod/mini";
-import { availabilityResponse } from "../../contract/app-api/availability.ts";
+import { availabilityResponse } from "#contract/app-api/availability.ts";
 import {
   availabilityLoadMeta,
   availabilityLoadResponse,
@@ -10,10 +10,10 @@ import {
   providerDayLoad,
   type AvailabilityLoadResponse,
   type BandLoad,
-} from "../../contract/app-api/availability-load.ts";
-import { appErrorBody } from "../../contract/app-api/errors.ts";
-import { isSameId } from "../../contract/ids.ts";
-import { addDays } from "../../contract/time/zoned-time.ts";
+} from "#contract/app-api/availability-load.ts";
+import { appErrorBody } from "#contract/app-api/errors.ts";
+import { isSameId } from "#contract/ids.ts";
+import { addDays } from "#contract/time/zoned-time.ts";
 import { ORG_A_ID } from "../../emulator/world/identities.ts";
 import { createStore } from "../store/create-store.ts";
 import type { Store } from "../store/store.ts";

@@ -1,8 +1,8 @@
 import type { Hono } from "hono";
-import { availabilityLoadQuery, LOAD_WINDOW_TOO_BUSY_CODE, MAX_LOAD_APPOINTMENT_PAGES, type AvailabilityLoadQuery, type AvailabilityLoadResponse } from "../../contract/app-api/availability-load.ts";
-import type { Appointment } from "../../contract/clinic-api/appointment.ts";
-import type { AvailabilityMeta, AvailabilityTemplatesData } from "../../contract/clinic-api/schedule.ts";
-import { addDays } from "../../contract/time/zoned-time.ts";
+import { availabilityLoadQuery, LOAD_WINDOW_TOO_BUSY_CODE, MAX_LOAD_APPOINTMENT_PAGES, type AvailabilityLoadQuery, type AvailabilityLoadResponse } from "#contract/app-api/availability-load.ts";
+import type { Appointment } from "#contract/clinic-api/appointment.ts";
+import type { AvailabilityMeta, AvailabilityTemplatesData } from "#contract/clinic-api/schedule.ts";
+import { addDays } from "#contract/time/zoned-time.ts";
 import { requireGrantedScope } from "../auth/scopes.ts";
 import type { ClinicClient } from "../clinic/clinic-client.ts";
 import { listBoundedPages, TooManyPages } from "../clinic/paging.ts";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as z from "zod/mini";
-import { availabilityResponse } from "../../contract/app-api/availability.ts";
-import { appErrorBody } from "../../contract/app-api/errors.ts";
+import { availabilityResponse } from "#contract/app-api/availability.ts";
+import { appErrorBody } from "#contract/app-api/errors.ts";
 import { ORG_B_ID } from "../../emulator/world/identities.ts";
 import { createStore } from "../store/create-store.ts";
 import type { Store } from "../store/store.ts";

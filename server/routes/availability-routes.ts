@@ -1,6 +1,6 @@
 import type { Hono } from "hono";
-import { availabilityQuery, MAX_AVAILABILITY_WINDOW_DAYS } from "../../contract/app-api/availability.ts";
-import { daysBetween } from "../../contract/time/zoned-time.ts";
+import { availabilityQuery, MAX_AVAILABILITY_WINDOW_DAYS } from "#contract/app-api/availability.ts";
+import { daysBetween } from "#contract/time/zoned-time.ts";
 import type { ClinicClient } from "../clinic/clinic-client.ts";
 import type { AppEnv } from "../http/app-env.ts";
 import { badRequest } from "../http/app-error.ts";

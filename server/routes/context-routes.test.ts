@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import * as z from "zod/mini";
-import { appErrorBody } from "../../contract/app-api/errors.ts";
-import { patientAppointmentsResponse } from "../../contract/app-api/patient.ts";
-import { TERMINAL_APPOINTMENT_STATUSES } from "../../contract/clinic-api/appointment.ts";
+import { appErrorBody } from "#contract/app-api/errors.ts";
+import { patientAppointmentsResponse } from "#contract/app-api/patient.ts";
+import { TERMINAL_APPOINTMENT_STATUSES } from "#contract/clinic-api/appointment.ts";
 import { ORG_A_ID, ORG_B_ID } from "../../emulator/world/identities.ts";
 import type { OrgState } from "../../emulator/service/service-state.ts";
 import { createStore } from "../store/create-store.ts";

@@ -1,7 +1,7 @@
 import type { Context, Hono } from "hono";
-import { patientAppointmentsQuery, type ContextPatient, type PatientAppointment, type PatientAppointmentsResponse } from "../../contract/app-api/patient.ts";
-import { TERMINAL_APPOINTMENT_STATUSES, type Appointment } from "../../contract/clinic-api/appointment.ts";
-import { isSameId } from "../../contract/ids.ts";
+import { patientAppointmentsQuery, type ContextPatient, type PatientAppointment, type PatientAppointmentsResponse } from "#contract/app-api/patient.ts";
+import { TERMINAL_APPOINTMENT_STATUSES, type Appointment } from "#contract/clinic-api/appointment.ts";
+import { isSameId } from "#contract/ids.ts";
 import { requireGrantedScope } from "../auth/scopes.ts";
 import type { ClinicClient } from "../clinic/clinic-client.ts";
 import type { AppEnv } from "../http/app-env.ts";

@@ -1,7 +1,7 @@
 import type { Hono } from "hono";
-import type { PickerFacility, PickerProvider } from "../../contract/app-api/session.ts";
-import { pickerQuery } from "../../contract/app-api/session.ts";
-import type { Facility, Provider } from "../../contract/clinic-api/people.ts";
+import type { PickerFacility, PickerProvider } from "#contract/app-api/session.ts";
+import { pickerQuery } from "#contract/app-api/session.ts";
+import type { Facility, Provider } from "#contract/clinic-api/people.ts";
 import type { ClinicClient } from "../clinic/clinic-client.ts";
 import type { AppEnv } from "../http/app-env.ts";
 import { parseQuery } from "../http/validate.ts";

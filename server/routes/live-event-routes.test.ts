@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as z from "zod/mini";
-import { liveEvent, type LiveEvent } from "../../contract/app-api/live-events.ts";
+import { liveEvent, type LiveEvent } from "#contract/app-api/live-events.ts";
 import { ORG_A_ID, ORG_B_ID } from "../../emulator/world/identities.ts";
 import { createStore } from "../store/create-store.ts";
 import type { Store } from "../store/store.ts";

@@ -1,6 +1,6 @@
 import type { Hono } from "hono";
 import { streamSSE } from "hono/streaming";
-import { HEARTBEAT_EVENT_NAME, LIVE_EVENT_NAME } from "../../contract/app-api/live-events.ts";
+import { HEARTBEAT_EVENT_NAME, LIVE_EVENT_NAME } from "#contract/app-api/live-events.ts";
 import type { LiveEventHub } from "../events/live-event-hub.ts";
 import { OpenStreams } from "../events/open-streams.ts";
 import { StreamQuota, type StreamQuotaLimits } from "../events/stream-quota.ts";

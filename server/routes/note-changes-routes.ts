@@ -1,7 +1,7 @@
 import type { Context, Hono } from "hono";
-import { noteViewPutRequest, type NoteChangesResponse, type NoteViewResponse } from "../../contract/app-api/note-changes.ts";
-import { WRITABLE_NOTE_FIELDS, type Note } from "../../contract/clinic-api/note.ts";
-import { sectionDigestsOf } from "../../contract/note/section-digests.ts";
+import { noteViewPutRequest, type NoteChangesResponse, type NoteViewResponse } from "#contract/app-api/note-changes.ts";
+import { WRITABLE_NOTE_FIELDS, type Note } from "#contract/clinic-api/note.ts";
+import { sectionDigestsOf } from "#contract/note/section-digests.ts";
 import type { ClinicClient } from "../clinic/clinic-client.ts";
 import type { AppEnv } from "../http/app-env.ts";
 import { parseJsonBody } from "../http/validate.ts";

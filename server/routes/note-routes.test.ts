@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import * as z from "zod/mini";
-import { appErrorBody } from "../../contract/app-api/errors.ts";
-import { noteConflictDetails, noteDraftResponse, noteImageDeleteResponse, noteImagesResponse, noteResponse, noteTasksResponse, taskResponse } from "../../contract/app-api/note.ts";
+import { appErrorBody } from "#contract/app-api/errors.ts";
+import { noteConflictDetails, noteDraftResponse, noteImageDeleteResponse, noteImagesResponse, noteResponse, noteTasksResponse, taskResponse } from "#contract/app-api/note.ts";
 import { ORG_A_ID } from "../../emulator/world/identities.ts";
 import type { EhrNote } from "../../emulator/world/types.ts";
 import { createStore } from "../store/create-store.ts";

@@ -1,9 +1,9 @@
 import type { Context, Hono } from "hono";
 import * as z from "zod/mini";
-import { noteDraftPutRequest, notePatchRequest, taskCreateRequest, type NoteDraftBody } from "../../contract/app-api/note.ts";
-import { task as taskSchema, type Note } from "../../contract/clinic-api/note.ts";
-import { isRawUuid, isSameId, parseV3PathId } from "../../contract/ids.ts";
-import { APP_ERROR_CODES } from "../../contract/app-api/errors.ts";
+import { noteDraftPutRequest, notePatchRequest, taskCreateRequest, type NoteDraftBody } from "#contract/app-api/note.ts";
+import { task as taskSchema, type Note } from "#contract/clinic-api/note.ts";
+import { isRawUuid, isSameId, parseV3PathId } from "#contract/ids.ts";
+import { APP_ERROR_CODES } from "#contract/app-api/errors.ts";
 import { requireClinicalRole, requireGrantedScope } from "../auth/scopes.ts";
 import type { ClinicClient } from "../clinic/clinic-client.ts";
 import { UpstreamError } from "../clinic/upstream-error.ts";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import * as z from "zod/mini";
-import { appErrorBody } from "../../contract/app-api/errors.ts";
-import { recentNotesResponse, type RecentNotesResponse } from "../../contract/app-api/recent-notes.ts";
+import { appErrorBody } from "#contract/app-api/errors.ts";
+import { recentNotesResponse, type RecentNotesResponse } from "#contract/app-api/recent-notes.ts";
 import { findMultiOrgAccount, findSingleOrgAccount, sandboxAccounts, type SandboxAccount } from "../../emulator/oauth/accounts.ts";
 import { ORG_A_ID, ORG_B_ID } from "../../emulator/world/identities.ts";
 import type { EhrNote } from "../../emulator/world/types.ts";

@@ -1,8 +1,8 @@
 import type { Hono } from "hono";
-import { RECENT_NOTES_LIMIT, type RecentNotesResponse } from "../../contract/app-api/recent-notes.ts";
-import { type Note } from "../../contract/clinic-api/note.ts";
-import { isSameId } from "../../contract/ids.ts";
-import { APP_ERROR_CODES } from "../../contract/app-api/errors.ts";
+import { RECENT_NOTES_LIMIT, type RecentNotesResponse } from "#contract/app-api/recent-notes.ts";
+import { type Note } from "#contract/clinic-api/note.ts";
+import { isSameId } from "#contract/ids.ts";
+import { APP_ERROR_CODES } from "#contract/app-api/errors.ts";
 import { requireClinicalRole } from "../auth/scopes.ts";
 import type { ClinicClient } from "../clinic/clinic-client.ts";
 import type { AppEnv } from "../http/app-env.ts";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import * as z from "zod/mini";
-import { APP_ERROR_CODES, appErrorBody } from "../../contract/app-api/errors.ts";
-import { appointmentTypesResponse } from "../../contract/app-api/session.ts";
+import { APP_ERROR_CODES, appErrorBody } from "#contract/app-api/errors.ts";
+import { appointmentTypesResponse } from "#contract/app-api/session.ts";
 import {
   HOLD_LIMIT_CODE,
   heldSlotsResponse,
@@ -12,9 +12,9 @@ import {
   slotSearchResponse,
   type HoldRequest,
   type SlotSelection,
-} from "../../contract/app-api/slots.ts";
-import type { Slot } from "../../contract/clinic-api/schedule.ts";
-import { toPrefixedId, toRawUuid } from "../../contract/ids.ts";
+} from "#contract/app-api/slots.ts";
+import type { Slot } from "#contract/clinic-api/schedule.ts";
+import { toPrefixedId, toRawUuid } from "#contract/ids.ts";
 import { ORG_A_ID, ORG_B_ID } from "../../emulator/world/identities.ts";
 import { createStore } from "../store/create-store.ts";
 import type { Store } from "../store/store.ts";

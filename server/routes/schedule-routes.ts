@@ -1,5 +1,5 @@
 import type { Context, Hono } from "hono";
-import { APP_ERROR_CODES } from "../../contract/app-api/errors.ts";
+import { APP_ERROR_CODES } from "#contract/app-api/errors.ts";
 import {
   HOLD_LIMIT_CODE,
   holdRequest,
@@ -13,10 +13,10 @@ import {
   type SlotCheckRequest,
   type SlotCheckResponse,
   type SlotSelection,
-} from "../../contract/app-api/slots.ts";
-import type { Hold } from "../../contract/clinic-api/schedule.ts";
-import { isRawUuid, isSameId } from "../../contract/ids.ts";
-import { addDays, daysBetween } from "../../contract/time/zoned-time.ts";
+} from "#contract/app-api/slots.ts";
+import type { Hold } from "#contract/clinic-api/schedule.ts";
+import { isRawUuid, isSameId } from "#contract/ids.ts";
+import { addDays, daysBetween } from "#contract/time/zoned-time.ts";
 import type { ClinicClient } from "../clinic/clinic-client.ts";
 import { holdIdKey } from "../clinic/id-forms.ts";
 import { UpstreamError } from "../clinic/upstream-error.ts";

@@ -1,6 +1,6 @@
 import type { Hono } from "hono";
-import { isClinicalRole, type Session } from "../../contract/app-api/session.ts";
-import { isSameId } from "../../contract/ids.ts";
+import { isClinicalRole, type Session } from "#contract/app-api/session.ts";
+import { isSameId } from "#contract/ids.ts";
 import type { ClinicClient } from "../clinic/clinic-client.ts";
 import type { AppEnv } from "../http/app-env.ts";
 import { listVisibleFacilities, toPickerFacility } from "./directory-routes.ts";

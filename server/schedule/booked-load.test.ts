@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { AvailabilityTemplate } from "../../contract/clinic-api/schedule.ts";
-import { expandTemplate } from "../../contract/recurrence/expand-template.ts";
-import { localToInstant } from "../../contract/time/zoned-time.ts";
+import type { AvailabilityTemplate } from "#contract/clinic-api/schedule.ts";
+import { expandTemplate } from "#contract/recurrence/expand-template.ts";
+import { localToInstant } from "#contract/time/zoned-time.ts";
 import { computeBookedLoad, type BookedLoadInput, type LoadAppointment } from "./booked-load.ts";
 
 // docs/decisions/0020-availability-booked-load.md: places per band from the

@@ -1,8 +1,8 @@
-import type { BandLoad, ProviderDayLoad } from "../../contract/app-api/availability-load.ts";
-import type { Appointment } from "../../contract/clinic-api/appointment.ts";
-import type { AvailabilityInstance, AvailabilityTemplate } from "../../contract/clinic-api/schedule.ts";
-import { idKey } from "../../contract/ids.ts";
-import { localDateOf } from "../../contract/time/zoned-time.ts";
+import type { BandLoad, ProviderDayLoad } from "#contract/app-api/availability-load.ts";
+import type { Appointment } from "#contract/clinic-api/appointment.ts";
+import type { AvailabilityInstance, AvailabilityTemplate } from "#contract/clinic-api/schedule.ts";
+import { idKey } from "#contract/ids.ts";
+import { localDateOf } from "#contract/time/zoned-time.ts";
 
 // The booked load of availability bands (docs/decisions/0020-availability-booked-load.md).
 // Pure: no I/O, no clock. A band is one availability instance; its slot

@@ -1,5 +1,5 @@
-import type { HeldSlot, HoldRequest } from "../../contract/app-api/slots.ts";
-import type { Hold } from "../../contract/clinic-api/schedule.ts";
+import type { HeldSlot, HoldRequest } from "#contract/app-api/slots.ts";
+import type { Hold } from "#contract/clinic-api/schedule.ts";
 import { holdIdKey, holdIdsInServiceForm, patientIdInServiceForm } from "../clinic/id-forms.ts";
 import type { HostSession } from "../auth/host-token-verifier.ts";
 import type { StoredSlotHold } from "../store/store.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Slot } from "../../contract/clinic-api/schedule.ts";
+import type { Slot } from "#contract/clinic-api/schedule.ts";
 import { pickAlternatives } from "./slot-alternatives.ts";
 
 const DR_ADAMS = "prv_0000000000000000000000000000000a";

@@ -1,5 +1,5 @@
-import type { Slot } from "../../contract/clinic-api/schedule.ts";
-import { parseV3PathId } from "../../contract/ids.ts";
+import type { Slot } from "#contract/clinic-api/schedule.ts";
+import { parseV3PathId } from "#contract/ids.ts";
 
 // What to offer when a chosen slot turns out gone (DESIGN.md "Slots are read
 // from caches … tells the user plainly when it is gone"): the nearest free

@@ -1,6 +1,6 @@
 import { asc, eq, lte, sql } from "drizzle-orm";
 import * as z from "zod/mini";
-import { INSTALLATION_STATUSES } from "../../contract/clinic-api/installation.ts";
+import { INSTALLATION_STATUSES } from "#contract/clinic-api/installation.ts";
 import type { InstallationRepository, StoredInstallation } from "./store.ts";
 import type { StoreDatabase } from "./database.ts";
 import { dateFromIso } from "./instants.ts";

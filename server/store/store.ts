@@ -1,4 +1,4 @@
-import type { InstallationStatus } from "../../contract/clinic-api/installation.ts";
+import type { InstallationStatus } from "#contract/clinic-api/installation.ts";
 
 // The BFF's store (DESIGN.md; ADR 0004): one interface, two
 // engines (embedded PGlite by default, PostgreSQL with DATABASE_URL), one

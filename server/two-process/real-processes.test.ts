@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 import http from "node:http";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LIVE_EVENT_NAME } from "../../contract/app-api/live-events.ts";
+import { LIVE_EVENT_NAME } from "#contract/app-api/live-events.ts";
 import { ORG_A_ID } from "../../emulator/world/identities.ts";
 import { freePort } from "../../scripts/testing/free-port.ts";
 import { waitUntilHealthy } from "../../scripts/wait-until-healthy.ts";

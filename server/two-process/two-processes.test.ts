@@ -1,7 +1,7 @@
 import pg from "pg";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import * as z from "zod/mini";
-import type { LiveEvent } from "../../contract/app-api/live-events.ts";
+import type { LiveEvent } from "#contract/app-api/live-events.ts";
 import { ORG_A_ID } from "../../emulator/world/identities.ts";
 import { notificationChannel } from "../store/postgres-notifications.ts";
 import { createTwoBffCluster, openLiveStream, type TwoBffCluster } from "./testing/two-bff-cluster.ts";

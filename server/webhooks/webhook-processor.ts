@@ -1,5 +1,5 @@
 import * as z from "zod/mini";
-import { appInstalledEventData, appointmentEventData, lifecycleEventData, webhookEnvelope } from "../../contract/clinic-api/events.ts";
+import { appInstalledEventData, appointmentEventData, lifecycleEventData, webhookEnvelope } from "#contract/clinic-api/events.ts";
 import type { LiveEventPublisher } from "../events/live-event-bus.ts";
 import type { InstallationRegistry, LifecycleEventType } from "../installations/installation-registry.ts";
 import type { Logger } from "../logger.ts";

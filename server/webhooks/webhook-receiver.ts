@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import * as z from "zod/mini";
-import { webhookEnvelope } from "../../contract/clinic-api/events.ts";
+import { webhookEnvelope } from "#contract/clinic-api/events.ts";
 import type { Logger } from "../logger.ts";
 import type { WebhookInboxRepository } from "../store/store.ts";
 import { verifyWebhook } from "./verify-webhook.ts";

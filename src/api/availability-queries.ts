@@ -1,6 +1,6 @@
 import { queryOptions } from "@tanstack/react-query";
-import { availabilityResponse, type AvailabilityQuery } from "../../contract/app-api/availability.ts";
-import { availabilityLoadResponse, type AvailabilityLoadQuery } from "../../contract/app-api/availability-load.ts";
+import { availabilityResponse, type AvailabilityQuery } from "#contract/app-api/availability.ts";
+import { availabilityLoadResponse, type AvailabilityLoadQuery } from "#contract/app-api/availability-load.ts";
 import { callBff } from "./bff-client.ts";
 import { queryKeys } from "./query-keys.ts";
 

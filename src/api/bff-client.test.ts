@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import * as z from "zod/mini";
-import { parseTraceparent } from "../../contract/app-api/trace-context.ts";
+import { parseTraceparent } from "#contract/app-api/trace-context.ts";
 import type { AppLink } from "../bridge/app-link.ts";
 import { ApiError, callBff, setApiBridge } from "./bff-client.ts";
 

@@ -1,6 +1,6 @@
 import * as z from "zod/mini";
-import { appErrorBody, type AppErrorBody } from "../../contract/app-api/errors.ts";
-import { displayTraceId, formatTraceparent, newTraceContext } from "../../contract/app-api/trace-context.ts";
+import { appErrorBody, type AppErrorBody } from "#contract/app-api/errors.ts";
+import { displayTraceId, formatTraceparent, newTraceContext } from "#contract/app-api/trace-context.ts";
 import type { AppLink } from "../bridge/app-link.ts";
 
 // Calls to the BFF: the host token in the Authorization header (or, signed in

@@ -1,5 +1,5 @@
 import { queryOptions, type QueryClient } from "@tanstack/react-query";
-import { appointmentTypesResponse, facilitiesResponse, providersResponse } from "../../contract/app-api/session.ts";
+import { appointmentTypesResponse, facilitiesResponse, providersResponse } from "#contract/app-api/session.ts";
 import { callBff, canCallBff } from "./bff-client.ts";
 import { queryKeys } from "./query-keys.ts";
 

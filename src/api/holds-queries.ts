@@ -1,5 +1,5 @@
 import { queryOptions } from "@tanstack/react-query";
-import { HOLD_LIMIT_CODE, heldSlotsResponse, holdReleaseResponse, holdResponse, type HoldRequest, type HoldResponse } from "../../contract/app-api/slots.ts";
+import { HOLD_LIMIT_CODE, heldSlotsResponse, holdReleaseResponse, holdResponse, type HoldRequest, type HoldResponse } from "#contract/app-api/slots.ts";
 import { ApiError, callBff } from "./bff-client.ts";
 import { queryKeys } from "./query-keys.ts";
 

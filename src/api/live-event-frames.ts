@@ -1,5 +1,5 @@
 import * as z from "zod/mini";
-import { LIVE_EVENT_NAME, liveEvent, type LiveEvent } from "../../contract/app-api/live-events.ts";
+import { LIVE_EVENT_NAME, liveEvent, type LiveEvent } from "#contract/app-api/live-events.ts";
 
 // The frames of GET /api/events as they arrive: the live events, and the
 // server's `retry:` hint (sent when its process shuts down: how long to wait

@@ -1,6 +1,6 @@
 import type { QueryClient, QueryKey } from "@tanstack/react-query";
-import type { LiveEvent } from "../../contract/app-api/live-events.ts";
-import { formatTraceparent, newTraceContext } from "../../contract/app-api/trace-context.ts";
+import type { LiveEvent } from "#contract/app-api/live-events.ts";
+import { formatTraceparent, newTraceContext } from "#contract/app-api/trace-context.ts";
 import type { AppLink } from "../bridge/app-link.ts";
 import { parseFrames } from "./live-event-frames.ts";
 import { invalidateEveryRead, queryKeys } from "./query-keys.ts";

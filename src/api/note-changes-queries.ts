@@ -1,7 +1,7 @@
 import { queryOptions } from "@tanstack/react-query";
-import { noteChangesResponse, noteViewResponse, type NoteViewPutRequest } from "../../contract/app-api/note-changes.ts";
-import { writableValues, type Note } from "../../contract/clinic-api/note.ts";
-import { sectionDigestsOf } from "../../contract/note/section-digests.ts";
+import { noteChangesResponse, noteViewResponse, type NoteViewPutRequest } from "#contract/app-api/note-changes.ts";
+import { writableValues, type Note } from "#contract/clinic-api/note.ts";
+import { sectionDigestsOf } from "#contract/note/section-digests.ts";
 import { callBff } from "./bff-client.ts";
 import { queryKeys } from "./query-keys.ts";
 

@@ -13,8 +13,8 @@ import {
   type NoteDraftPutRequest,
   type NotePatchRequest,
   type TaskCreateRequest,
-} from "../../contract/app-api/note.ts";
-import { SIGNED_NOTE_STATUS } from "../../contract/clinic-api/note.ts";
+} from "#contract/app-api/note.ts";
+import { SIGNED_NOTE_STATUS } from "#contract/clinic-api/note.ts";
 import { ApiError, callBff } from "./bff-client.ts";
 import { queryKeys } from "./query-keys.ts";
 

@@ -1,5 +1,5 @@
 import { queryOptions } from "@tanstack/react-query";
-import { contextPatientResponse } from "../../contract/app-api/patient.ts";
+import { contextPatientResponse } from "#contract/app-api/patient.ts";
 import { callBff } from "./bff-client.ts";
 import { queryKeys } from "./query-keys.ts";
 

@@ -1,7 +1,7 @@
 import type { QueryClient } from "@tanstack/react-query";
-import type { AvailabilityQuery } from "../../contract/app-api/availability.ts";
-import type { AvailabilityLoadQuery } from "../../contract/app-api/availability-load.ts";
-import type { SlotSearchQuery } from "../../contract/app-api/slots.ts";
+import type { AvailabilityQuery } from "#contract/app-api/availability.ts";
+import type { AvailabilityLoadQuery } from "#contract/app-api/availability-load.ts";
+import type { SlotSearchQuery } from "#contract/app-api/slots.ts";
 
 // Every query key of the SPA, built here and nowhere else: the `queryOptions`
 // factories (src/api/*-quer*.ts, standalone-queries.ts) take their keys from

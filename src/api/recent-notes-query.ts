@@ -1,5 +1,5 @@
 import { queryOptions } from "@tanstack/react-query";
-import { recentNotesResponse } from "../../contract/app-api/recent-notes.ts";
+import { recentNotesResponse } from "#contract/app-api/recent-notes.ts";
 import { callBff } from "./bff-client.ts";
 import { queryKeys } from "./query-keys.ts";
 

@@ -1,5 +1,5 @@
 import { queryOptions } from "@tanstack/react-query";
-import { session } from "../../contract/app-api/session.ts";
+import { session } from "#contract/app-api/session.ts";
 import { callBff } from "./bff-client.ts";
 import { queryKeys } from "./query-keys.ts";
 

@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
-import { slotCheckResponse, slotSearchResponse, type SlotCheckRequest, type SlotCheckResponse, type SlotSearchQuery } from "../../contract/app-api/slots.ts";
+import { slotCheckResponse, slotSearchResponse, type SlotCheckRequest, type SlotCheckResponse, type SlotSearchQuery } from "#contract/app-api/slots.ts";
 import { callBff } from "./bff-client.ts";
 import { queryKeys } from "./query-keys.ts";
 

@@ -1,4 +1,4 @@
-import type { BookingRequest } from "../../contract/bridge/messages.ts";
+import type { BookingRequest } from "#contract/bridge/messages.ts";
 
 /** What the EHR answered to a booking: its appointment id, and its own reference for it when it gives one. */
 export interface BookedInEhr {

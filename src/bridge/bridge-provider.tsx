@@ -1,6 +1,6 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
-import type { HostContext } from "../../contract/bridge/messages.ts";
+import type { HostContext } from "#contract/bridge/messages.ts";
 import { fetchAppConfig, setApiBridge } from "../api/bff-client.ts";
 import { startLiveEvents } from "../api/live-events.ts";
 import { queryKeys } from "../api/query-keys.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { AppToHostMessage } from "../../contract/bridge/messages.ts";
+import type { AppToHostMessage } from "#contract/bridge/messages.ts";
 import { BookingDeclined, HostBridge } from "./host-bridge.ts";
 import { detectEmbedding, isAllowedOrigin } from "./parent-origin.ts";
 

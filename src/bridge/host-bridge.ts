@@ -1,5 +1,5 @@
 import * as z from "zod/mini";
-import { hostToAppMessage, type AppToHostMessage, type BookingRequest, type HostContext, type HostToAppMessage } from "../../contract/bridge/messages.ts";
+import { hostToAppMessage, type AppToHostMessage, type BookingRequest, type HostContext, type HostToAppMessage } from "#contract/bridge/messages.ts";
 import type { AppLink, BookedInEhr } from "./app-link.ts";
 import { tokenExpiresAt } from "./token-expiry.ts";
 

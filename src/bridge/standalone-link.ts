@@ -1,4 +1,4 @@
-import type { BookingRequest } from "../../contract/bridge/messages.ts";
+import type { BookingRequest } from "#contract/bridge/messages.ts";
 import type { AppLink, BookedInEhr } from "./app-link.ts";
 import { BookingDeclined } from "./host-bridge.ts";
 

@@ -1,4 +1,4 @@
-import { localDateOf, offsetMsAt, parseLocalDate } from "../../contract/time/zoned-time.ts";
+import { localDateOf, offsetMsAt, parseLocalDate } from "#contract/time/zoned-time.ts";
 
 // The one formatter of times on screen (DESIGN.md, "Times on screen"): the
 // user's locale through Intl, every time on the facility's wall clock, the

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import type { AvailabilityInstance } from "../../clinic-api/schedule.ts";
+import type { AvailabilityInstance } from "#contract/clinic-api/schedule.ts";
 import { expandTemplate } from "../expand-template.ts";
 import { parseIndependentFixture, parseIndependentTemplates } from "./testing/fixture.ts";
 

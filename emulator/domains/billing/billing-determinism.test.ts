@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Bill } from "../../../contract/clinic-api/billing.ts";
+import type { Bill } from "#contract/clinic-api/billing.ts";
 import { createTestEmulator, type TestEmulator } from "../../testing/emulator-client.ts";
 import { ORG_A_ID, ORG_B_ID } from "../../world/identities.ts";
 import { allLines, remitsOf, required } from "./testing/billing-helpers.ts";

@@ -1,4 +1,4 @@
-import type { BillingType, BillIntegrationStatus } from "../../../contract/clinic-api/billing.ts";
+import type { BillingType, BillIntegrationStatus } from "#contract/clinic-api/billing.ts";
 
 // What the emulated service holds for billing, per organization: bills with
 // their coding, claims on them, and ERA remits with their ERA claims and

@@ -12,8 +12,8 @@ import {
   type ClaimV1,
   type ClaimV2,
   type EraServiceLine,
-} from "../../../contract/clinic-api/billing.ts";
-import type { Facility } from "../../../contract/clinic-api/people.ts";
+} from "#contract/clinic-api/billing.ts";
+import type { Facility } from "#contract/clinic-api/people.ts";
 import type { EhrOrganization, EhrPatient, EhrProvider } from "../../world/types.ts";
 import type { BillRecord, ClaimRecord, CodingGroupRecord, InsuranceRecord, LineItemRecord } from "./billing-records.ts";
 import { formatCents } from "./money.ts";

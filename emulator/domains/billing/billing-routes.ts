@@ -1,7 +1,7 @@
 import * as z from "zod/mini";
-import { BILL_INTEGRATION_STATUSES, BILLING_TYPES } from "../../../contract/clinic-api/billing.ts";
-import { billsQuery, eraServiceLinesQuery } from "../../../contract/clinic-api/queries.ts";
-import { toRawUuid } from "../../../contract/ids.ts";
+import { BILL_INTEGRATION_STATUSES, BILLING_TYPES } from "#contract/clinic-api/billing.ts";
+import { billsQuery, eraServiceLinesQuery } from "#contract/clinic-api/queries.ts";
+import { toRawUuid } from "#contract/ids.ts";
 import { paginate } from "../../http/paginate.ts";
 import { badRequest, notFound } from "../../http/service-error.ts";
 import { ok, requireScope } from "../../http/service-middleware.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { BILL_INTEGRATION_STATUSES, BILLING_TYPES, type Bill } from "../../../contract/clinic-api/billing.ts";
-import { toPrefixedId } from "../../../contract/ids.ts";
+import { BILL_INTEGRATION_STATUSES, BILLING_TYPES, type Bill } from "#contract/clinic-api/billing.ts";
+import { toPrefixedId } from "#contract/ids.ts";
 import { createTestEmulator, ERAS_ONLY_KEY, type TestEmulator } from "../../testing/emulator-client.ts";
 import { ORG_A_ID, ORG_B_ID } from "../../world/identities.ts";
 import { rawGet, remitsOf, required } from "./testing/billing-helpers.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ERA_REVERSAL_STATUS_CODE, type EraServiceLine } from "../../../contract/clinic-api/billing.ts";
+import { ERA_REVERSAL_STATUS_CODE, type EraServiceLine } from "#contract/clinic-api/billing.ts";
 import { createTestEmulator, ERAS_ONLY_KEY, type TestEmulator } from "../../testing/emulator-client.ts";
 import { ORG_A_ID, ORG_B_ID } from "../../world/identities.ts";
 import { allLines, COMPOSITE_ERA_CLAIM_ID, COMPOSITE_LINE_ID, remitsOf, required, UUID, type RemitSummary } from "./testing/billing-helpers.ts";

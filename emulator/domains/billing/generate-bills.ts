@@ -1,4 +1,4 @@
-import type { BillIntegrationStatus, BillingType } from "../../../contract/clinic-api/billing.ts";
+import type { BillIntegrationStatus, BillingType } from "#contract/clinic-api/billing.ts";
 import { DIAGNOSES, emCode, PROCEDURES } from "../../seed/clinical-catalog.ts";
 import { MS_PER_MINUTE, utcTimestamp } from "../../seed/format.ts";
 import type { Random } from "../../seed/random.ts";

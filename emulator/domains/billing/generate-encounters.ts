@@ -1,5 +1,5 @@
-import type { Facility } from "../../../contract/clinic-api/people.ts";
-import { addDays, localDateOf, localToInstant, weekdayOf } from "../../../contract/time/zoned-time.ts";
+import type { Facility } from "#contract/clinic-api/people.ts";
+import { addDays, localDateOf, localToInstant, weekdayOf } from "#contract/time/zoned-time.ts";
 import { APPOINTMENT_TYPE_SPECS, SCENARIOS, type AppointmentTypeKey, type ClinicalScenario, type Practice } from "../../seed/clinical-catalog.ts";
 import { ageOn, hhmm, MS_PER_DAY, MS_PER_MINUTE } from "../../seed/format.ts";
 import { PRACTICE_TYPES } from "../../seed/generate-schedule.ts";

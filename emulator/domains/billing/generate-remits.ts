@@ -1,4 +1,4 @@
-import { addDays, weekdayOf } from "../../../contract/time/zoned-time.ts";
+import { addDays, weekdayOf } from "#contract/time/zoned-time.ts";
 import { MS_PER_DAY, MS_PER_MINUTE } from "../../seed/format.ts";
 import type { Random } from "../../seed/random.ts";
 import type { EhrKind } from "../../world/types.ts";

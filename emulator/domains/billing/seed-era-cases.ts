@@ -1,4 +1,4 @@
-import { addDays } from "../../../contract/time/zoned-time.ts";
+import { addDays } from "#contract/time/zoned-time.ts";
 import { PROCEDURES } from "../../seed/clinical-catalog.ts";
 import { MS_PER_DAY } from "../../seed/format.ts";
 import type { Random } from "../../seed/random.ts";

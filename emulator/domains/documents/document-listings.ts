@@ -1,6 +1,6 @@
 import * as z from "zod/mini";
-import { patientDocumentEventData } from "../../../contract/clinic-api/events.ts";
-import { PATIENT_DOCUMENT_CREATED } from "../../../contract/clinic-api/documents.ts";
+import { patientDocumentEventData } from "#contract/clinic-api/events.ts";
+import { PATIENT_DOCUMENT_CREATED } from "#contract/clinic-api/documents.ts";
 import type { WebhookEvent } from "../../webhooks/webhook-dispatcher.ts";
 import { presentDocuments } from "./document-book.ts";
 import type { EhrDocument, ListingSource, OrgDocuments } from "./document-model.ts";

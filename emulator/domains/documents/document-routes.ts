@@ -1,6 +1,6 @@
 import * as z from "zod/mini";
 import type { Context } from "hono";
-import { documentRefreshData, patientDocument, patientDocumentsQuery, type PatientDocument } from "../../../contract/clinic-api/documents.ts";
+import { documentRefreshData, patientDocument, patientDocumentsQuery, type PatientDocument } from "#contract/clinic-api/documents.ts";
 import type { ServiceEnv } from "../../http/env.ts";
 import { paginate } from "../../http/paginate.ts";
 import { notFound } from "../../http/service-error.ts";

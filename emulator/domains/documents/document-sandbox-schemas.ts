@@ -1,5 +1,5 @@
 import * as z from "zod/mini";
-import { rawUuid } from "../../../contract/clinic-api/primitives.ts";
+import { rawUuid } from "#contract/clinic-api/primitives.ts";
 
 // Bodies of the patient documents controls under `/_sandbox/`.
 

@@ -1,5 +1,5 @@
 import { Hono, type Context } from "hono";
-import { parseV3PathId } from "../../../contract/ids.ts";
+import { parseV3PathId } from "#contract/ids.ts";
 import { SandboxError } from "../../sandbox/sandbox-error.ts";
 import type { OrgState } from "../../service/service-state.ts";
 import { presentDocuments, removeDocument, restoreDocument } from "./document-book.ts";

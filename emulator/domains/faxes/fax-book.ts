@@ -1,5 +1,5 @@
 import * as z from "zod/mini";
-import { fax as faxSchema, faxStatusChangedData, type Fax, type FaxErrorKind } from "../../../contract/clinic-api/faxes.ts";
+import { fax as faxSchema, faxStatusChangedData, type Fax, type FaxErrorKind } from "#contract/clinic-api/faxes.ts";
 import type { WebhookEvent } from "../../webhooks/webhook-dispatcher.ts";
 
 // One organization's faxes and the EHR's scripted answers (seed 001 "Fax

@@ -1,5 +1,5 @@
-import { FAX_SEND_REFUSED_CODE, FAX_SEND_REFUSED_STATUS, faxSendBody, faxesQuery, type FaxSendBody } from "../../../contract/clinic-api/faxes.ts";
-import { parseV3PathId } from "../../../contract/ids.ts";
+import { FAX_SEND_REFUSED_CODE, FAX_SEND_REFUSED_STATUS, faxSendBody, faxesQuery, type FaxSendBody } from "#contract/clinic-api/faxes.ts";
+import { parseV3PathId } from "#contract/ids.ts";
 import type { Clock } from "../../clock.ts";
 import { paginate } from "../../http/paginate.ts";
 import { ServiceError, badRequest, notFound } from "../../http/service-error.ts";

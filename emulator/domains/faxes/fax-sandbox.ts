@@ -1,6 +1,6 @@
 import * as z from "zod/mini";
 import type { Hono } from "hono";
-import { faxErrorKind } from "../../../contract/clinic-api/faxes.ts";
+import { faxErrorKind } from "#contract/clinic-api/faxes.ts";
 import type { Clock } from "../../clock.ts";
 import { SandboxError } from "../../sandbox/sandbox-error.ts";
 import type { OrgState, ServiceState } from "../../service/service-state.ts";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import * as z from "zod/mini";
-import { FAX_ERROR_KINDS, faxEventData } from "../../../contract/clinic-api/events.ts";
-import { faxStatusChangedData, type Fax } from "../../../contract/clinic-api/faxes.ts";
+import { FAX_ERROR_KINDS, faxEventData } from "#contract/clinic-api/events.ts";
+import { faxStatusChangedData, type Fax } from "#contract/clinic-api/faxes.ts";
 import { ERAS_ONLY_KEY } from "../../testing/emulator-client.ts";
 import { ORG_A_ID, ORG_B_ID } from "../../world/identities.ts";
 import { createCapturingEmulator, type CapturingEmulator } from "./testing/webhook-capture.ts";

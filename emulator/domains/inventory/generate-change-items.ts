@@ -1,4 +1,4 @@
-import type { InventoryChangeItem, InventoryProduct } from "../../../contract/clinic-api/inventory.ts";
+import type { InventoryChangeItem, InventoryProduct } from "#contract/clinic-api/inventory.ts";
 import { utcTimestamp } from "../../seed/format.ts";
 import type { Random } from "../../seed/random.ts";
 import { gs1Date, gs1DateToIso } from "./gs1-date.ts";

@@ -1,6 +1,6 @@
-import type { InventoryChange } from "../../../contract/clinic-api/inventory.ts";
-import type { Facility } from "../../../contract/clinic-api/people.ts";
-import { addDays, localDateOf, localToInstant } from "../../../contract/time/zoned-time.ts";
+import type { InventoryChange } from "#contract/clinic-api/inventory.ts";
+import type { Facility } from "#contract/clinic-api/people.ts";
+import { addDays, localDateOf, localToInstant } from "#contract/time/zoned-time.ts";
 import { hhmm, MS_PER_HOUR, MS_PER_MINUTE, utcTimestamp } from "../../seed/format.ts";
 import type { Practice } from "../../seed/clinical-catalog.ts";
 import type { Random } from "../../seed/random.ts";

@@ -1,4 +1,4 @@
-import type { Facility } from "../../../contract/clinic-api/people.ts";
+import type { Facility } from "#contract/clinic-api/people.ts";
 import type { Practice } from "../../seed/clinical-catalog.ts";
 import { randomFor } from "../../seed/random.ts";
 import type { EhrOrganization } from "../../world/types.ts";

@@ -1,4 +1,4 @@
-import type { InventoryProduct } from "../../../contract/clinic-api/inventory.ts";
+import type { InventoryProduct } from "#contract/clinic-api/inventory.ts";
 import { MS_PER_DAY, utcTimestamp } from "../../seed/format.ts";
 import type { Practice } from "../../seed/clinical-catalog.ts";
 import type { Random } from "../../seed/random.ts";

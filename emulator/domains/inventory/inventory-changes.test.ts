@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import type { InventoryChangeItem } from "../../../contract/clinic-api/inventory.ts";
-import { toPrefixedId } from "../../../contract/ids.ts";
+import type { InventoryChangeItem } from "#contract/clinic-api/inventory.ts";
+import { toPrefixedId } from "#contract/ids.ts";
 import { createTestEmulator, TEST_NOW, type TestEmulator } from "../../testing/emulator-client.ts";
 import { ORG_A_ID, ORG_B_ID } from "../../world/identities.ts";
 import { gs1DateToIso } from "./gs1-date.ts";

@@ -1,6 +1,6 @@
 import * as z from "zod/mini";
 import { describe, expect, it } from "vitest";
-import { inventoryChangeItem } from "../../../contract/clinic-api/inventory.ts";
+import { inventoryChangeItem } from "#contract/clinic-api/inventory.ts";
 import { EmulatorClock } from "../../clock.ts";
 import { createTestEmulator, TEST_NOW, type TestEmulator } from "../../testing/emulator-client.ts";
 import { ORG_A_ID, ORG_B_ID } from "../../world/identities.ts";

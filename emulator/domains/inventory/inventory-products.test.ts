@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import type { InventoryProduct } from "../../../contract/clinic-api/inventory.ts";
+import type { InventoryProduct } from "#contract/clinic-api/inventory.ts";
 import { createTestEmulator, ERAS_ONLY_KEY, type TestEmulator } from "../../testing/emulator-client.ts";
 import { ORG_A_ID, ORG_B_ID, ORG_C_ID } from "../../world/identities.ts";
 import { isValidGtin } from "./gs1-check-digit.ts";

@@ -1,4 +1,4 @@
-import type { InventoryChange, InventoryChangeItem, InventoryProduct } from "../../../contract/clinic-api/inventory.ts";
+import type { InventoryChange, InventoryChangeItem, InventoryProduct } from "#contract/clinic-api/inventory.ts";
 
 // What the inventory domain holds per organization: the products (archived
 // ones too), and each facility's changes with their items, as served.

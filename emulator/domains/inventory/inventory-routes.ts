@@ -1,7 +1,7 @@
 import * as z from "zod/mini";
-import { inventoryChange, inventoryChangeItem, inventoryProduct } from "../../../contract/clinic-api/inventory.ts";
-import { inventoryChangeQuery, productsQuery } from "../../../contract/clinic-api/queries.ts";
-import { isPrefixedId, isRawUuid, toRawUuid } from "../../../contract/ids.ts";
+import { inventoryChange, inventoryChangeItem, inventoryProduct } from "#contract/clinic-api/inventory.ts";
+import { inventoryChangeQuery, productsQuery } from "#contract/clinic-api/queries.ts";
+import { isPrefixedId, isRawUuid, toRawUuid } from "#contract/ids.ts";
 import { badRequest, notFound } from "../../http/service-error.ts";
 import { ok } from "../../http/service-middleware.ts";
 import { parseQuery } from "../../http/validate.ts";

@@ -1,4 +1,4 @@
-import type { InventoryProduct } from "../../../contract/clinic-api/inventory.ts";
+import type { InventoryProduct } from "#contract/clinic-api/inventory.ts";
 import { toGtin14 } from "./gs1-check-digit.ts";
 import { ndc11, ndcDigits, ndcSearchKeys } from "./ndc.ts";
 

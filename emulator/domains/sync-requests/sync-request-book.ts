@@ -6,7 +6,7 @@ import {
   syncRequestCompletedData,
   type SyncRequest,
   type SyncRequestResource,
-} from "../../../contract/clinic-api/sync-requests.ts";
+} from "#contract/clinic-api/sync-requests.ts";
 import type { WebhookEvent } from "../../webhooks/webhook-dispatcher.ts";
 
 // One organization's on-demand sync requests (seed 001 event catalogue,

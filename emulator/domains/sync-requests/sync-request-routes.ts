@@ -1,5 +1,5 @@
-import { PATIENT_SCOPED_RESOURCES, SYNC_REQUEST_RESOURCE_SCOPES, syncRequestCreateBody } from "../../../contract/clinic-api/sync-requests.ts";
-import { parseV3PathId } from "../../../contract/ids.ts";
+import { PATIENT_SCOPED_RESOURCES, SYNC_REQUEST_RESOURCE_SCOPES, syncRequestCreateBody } from "#contract/clinic-api/sync-requests.ts";
+import { parseV3PathId } from "#contract/ids.ts";
 import type { Clock } from "../../clock.ts";
 import { badRequest, notFound } from "../../http/service-error.ts";
 import { ok, requireScope } from "../../http/service-middleware.ts";

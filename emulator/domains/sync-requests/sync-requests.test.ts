@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import * as z from "zod/mini";
-import { compactEventData } from "../../../contract/clinic-api/events.ts";
-import { syncRequestCompletedData, type SyncRequest } from "../../../contract/clinic-api/sync-requests.ts";
+import { compactEventData } from "#contract/clinic-api/events.ts";
+import { syncRequestCompletedData, type SyncRequest } from "#contract/clinic-api/sync-requests.ts";
 import { ERAS_ONLY_KEY } from "../../testing/emulator-client.ts";
 import { ORG_A_ID, ORG_B_ID } from "../../world/identities.ts";
 import { createCapturingEmulator, type CapturingEmulator } from "../faxes/testing/webhook-capture.ts";

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { OAUTH_AUTHORIZE_PATH } from "../../../contract/clinic-api/oauth.ts";
+import { OAUTH_AUTHORIZE_PATH } from "#contract/clinic-api/oauth.ts";
 import { s256Challenge } from "../pkce.ts";
 import { checkedValues, readForm } from "./html-forms.ts";
 import type { BrowserPage, TestBrowser } from "./test-browser.ts";

@@ -1,8 +1,8 @@
 import { decodeProtectedHeader } from "jose";
 import * as oidc from "openid-client";
 import * as z from "zod/mini";
-import { ID_TOKEN_TYPE, idTokenClaims, oauthTokenProfile, type OAuthTokenProfile } from "../../../contract/clinic-api/oauth.ts";
-import { describeZodError } from "../../../contract/validation.ts";
+import { ID_TOKEN_TYPE, idTokenClaims, oauthTokenProfile, type OAuthTokenProfile } from "#contract/clinic-api/oauth.ts";
+import { describeZodError } from "#contract/validation.ts";
 import type { OidcClient } from "./oidc-client.ts";
 
 // The callback's half of standalone sign-in (seed 001 "Sign-in for

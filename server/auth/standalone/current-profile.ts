@@ -1,7 +1,7 @@
 import * as oidc from "openid-client";
 import * as z from "zod/mini";
-import { oauthUserInfo } from "../../../contract/clinic-api/oauth.ts";
-import { describeZodError } from "../../../contract/validation.ts";
+import { oauthUserInfo } from "#contract/clinic-api/oauth.ts";
+import { describeZodError } from "#contract/validation.ts";
 import type { Logger } from "../../logger.ts";
 import type { OidcClient } from "./oidc-client.ts";
 import { profileFromUserInfo, type RecheckedProfile } from "./standalone-session.ts";

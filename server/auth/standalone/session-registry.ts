@@ -1,6 +1,6 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import * as z from "zod/mini";
-import { APP_ERROR_CODES } from "../../../contract/app-api/errors.ts";
+import { APP_ERROR_CODES } from "#contract/app-api/errors.ts";
 import { AppError } from "../../http/app-error.ts";
 import type { Logger } from "../../logger.ts";
 import type { StandaloneSessionRepository, StoredStandaloneSession } from "../../store/store.ts";

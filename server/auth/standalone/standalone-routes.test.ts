@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import * as z from "zod/mini";
-import { appErrorBody } from "../../../contract/app-api/errors.ts";
-import { session as sessionSchema } from "../../../contract/app-api/session.ts";
-import { standaloneSessionList, standaloneSignInState } from "../../../contract/app-api/standalone.ts";
+import { appErrorBody } from "#contract/app-api/errors.ts";
+import { session as sessionSchema } from "#contract/app-api/session.ts";
+import { standaloneSessionList, standaloneSignInState } from "#contract/app-api/standalone.ts";
 import { findMultiOrgAccount, findSingleOrgAccount } from "../../../emulator/oauth/accounts.ts";
 import { decide, isConsentPage, isSignInPage, signIn } from "../../../emulator/oauth/testing/oauth-flow.ts";
 import { TestBrowser, type BrowserPage } from "../../../emulator/oauth/testing/test-browser.ts";

@@ -1,7 +1,7 @@
 import * as z from "zod/mini";
-import type { AuthorizedOrganization, OAuthTokenProfile, OAuthUserInfo, OAuthUserProvider } from "../../../contract/clinic-api/oauth.ts";
-import { rawUuid } from "../../../contract/clinic-api/primitives.ts";
-import { toRawUuid } from "../../../contract/ids.ts";
+import type { AuthorizedOrganization, OAuthTokenProfile, OAuthUserInfo, OAuthUserProvider } from "#contract/clinic-api/oauth.ts";
+import { rawUuid } from "#contract/clinic-api/primitives.ts";
+import { toRawUuid } from "#contract/ids.ts";
 
 // A standalone sign-in's session (DESIGN.md "Standalone mode"; ADR
 // 0010): who the id_token said the user is, the organizations they shared

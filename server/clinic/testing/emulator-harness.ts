@@ -4,7 +4,7 @@ import * as z from "zod/mini";
 import { createEmulator, type Emulator } from "../../../emulator/app.ts";
 import type { EmulatorSettings } from "../../../emulator/routes/route-deps.ts";
 import { EmulatorClock } from "../../../emulator/clock.ts";
-import type { ClinicApiRoute } from "../../../contract/clinic-api/responses.ts";
+import type { ClinicApiRoute } from "#contract/clinic-api/responses.ts";
 import { createClinicClient, type ClinicClient, type ClinicClientOptions } from "../clinic-client.ts";
 import type { ClinicCall } from "../upstream-request.ts";
 

@@ -1,6 +1,6 @@
 import * as z from "zod/mini";
-import { appErrorBody, type AppErrorBody } from "../../../contract/app-api/errors.ts";
-import { liveEvent, type LiveEvent } from "../../../contract/app-api/live-events.ts";
+import { appErrorBody, type AppErrorBody } from "#contract/app-api/errors.ts";
+import { liveEvent, type LiveEvent } from "#contract/app-api/live-events.ts";
 import { HARNESS_NOW, type BffHarness } from "../../testing/bff-harness.ts";
 
 // What the fault matrix (docs/fault-matrix.md) reads its answers with, on top

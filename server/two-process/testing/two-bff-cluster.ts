@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import * as z from "zod/mini";
-import { liveEvent, type LiveEvent } from "../../../contract/app-api/live-events.ts";
+import { liveEvent, type LiveEvent } from "#contract/app-api/live-events.ts";
 import { EmulatorClock } from "../../../emulator/clock.ts";
 import { createTestEmulator, type TestEmulator } from "../../../emulator/testing/emulator-client.ts";
 import { ORG_A_ID } from "../../../emulator/world/identities.ts";

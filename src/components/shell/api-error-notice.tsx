@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
-import { APP_ERROR_CODES } from "../../../contract/app-api/errors.ts";
-import { ApiError } from "../../api/bff-client.ts";
+import { APP_ERROR_CODES } from "#contract/app-api/errors.ts";
+import { ApiError } from "#src/api/bff-client.ts";
 import { Button } from "../ui/button.tsx";
 import { Notice } from "../ui/notice.tsx";
 

@@ -1,4 +1,4 @@
-import type { Session } from "../../../contract/app-api/session.ts";
+import type { Session } from "#contract/app-api/session.ts";
 import { Badge } from "../ui/badge.tsx";
 import { FacilityClock } from "./facility-clock.tsx";
 

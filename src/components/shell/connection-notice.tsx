@@ -1,4 +1,4 @@
-import type { BridgeStatus } from "../../bridge/bridge-provider.tsx";
+import type { BridgeStatus } from "#src/bridge/bridge-provider.tsx";
 import { Skeleton } from "../ui/skeleton.tsx";
 import { Notice } from "../ui/notice.tsx";
 

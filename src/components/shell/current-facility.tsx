@@ -1,5 +1,5 @@
 import { createContext, useContext, useState, type ReactNode } from "react";
-import type { SessionFacility } from "../../../contract/app-api/session.ts";
+import type { SessionFacility } from "#contract/app-api/session.ts";
 
 // The facility the header shows (its name and local time): the one in the
 // token's context, else the first visible one; the user may switch.

@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
-import type { SessionFacility } from "../../../contract/app-api/session.ts";
-import { formatTime, zoneNameAt } from "../../lib/time-format.ts";
-import { useTimeDisplay } from "../../lib/use-time-display.tsx";
+import type { SessionFacility } from "#contract/app-api/session.ts";
+import { formatTime, zoneNameAt } from "#src/lib/time-format.ts";
+import { useTimeDisplay } from "#src/lib/use-time-display.tsx";
 import { useCurrentFacility } from "./current-facility.tsx";
 
 function useMinuteTick(): number {

@@ -1,7 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
-import type { Session } from "../../../contract/app-api/session.ts";
-import { contextPatientQuery } from "../../api/patient-query.ts";
-import { useUserTimeSettings } from "../../lib/use-time-display.tsx";
+import type { Session } from "#contract/app-api/session.ts";
+import { contextPatientQuery } from "#src/api/patient-query.ts";
+import { useUserTimeSettings } from "#src/lib/use-time-display.tsx";
 import { Skeleton } from "../ui/skeleton.tsx";
 import { ageOn } from "./patient-age.ts";
 import { describeApiError } from "./api-error-notice.tsx";

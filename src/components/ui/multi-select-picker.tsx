@@ -1,6 +1,6 @@
 import { Checkbox, Popover } from "radix-ui";
 import { useId, useMemo, useState } from "react";
-import { idKey } from "../../../contract/ids.ts";
+import { idKey } from "#contract/ids.ts";
 import { CheckIcon, ChevronDownIcon, CrossIcon } from "./icons.tsx";
 
 // A multi-select with a search box: Radix Popover (focus management, Escape,

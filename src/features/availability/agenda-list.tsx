@@ -1,8 +1,8 @@
 import { memo, useMemo } from "react";
-import { localDateOf } from "../../../contract/time/zoned-time.ts";
-import { formatLocalDay, formatTime, type TimeDisplay } from "../../lib/time-format.ts";
-import { useTimeDisplay } from "../../lib/use-time-display.tsx";
-import { ClockChangeIcon } from "../../components/ui/icons.tsx";
+import { localDateOf } from "#contract/time/zoned-time.ts";
+import { formatLocalDay, formatTime, type TimeDisplay } from "#src/lib/time-format.ts";
+import { useTimeDisplay } from "#src/lib/use-time-display.tsx";
+import { ClockChangeIcon } from "#src/components/ui/icons.tsx";
 import { buildAgenda, type AgendaStack } from "./agenda-model.ts";
 import { bandSpanText, clockShiftText, concurrencyText, dayLengthText, legendKey } from "./availability-text.ts";
 import type { TemplateInfo } from "./band-details.tsx";

@@ -1,6 +1,6 @@
 import { useId } from "react";
 import type { AvailabilityViewMode } from "./availability-filters.ts";
-import { CheckIcon } from "../../components/ui/icons.tsx";
+import { CheckIcon } from "#src/components/ui/icons.tsx";
 
 // The filters: facility, provider (optional), view mode, inactive templates.
 // Each applies at once (the week is cheap to draw: the templates are

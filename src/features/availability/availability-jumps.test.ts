@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cachedIdKey } from "../../../contract/ids.ts";
+import { cachedIdKey } from "#contract/ids.ts";
 import { nextBandByProvider, nextWeekWithBands } from "./availability-jumps.ts";
 import type { AvailabilityTemplate } from "./expand-template.ts";
 import { availabilityTemplate } from "./testing/template-fixture.ts";

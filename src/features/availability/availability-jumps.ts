@@ -1,6 +1,6 @@
-import { RecurrenceError } from "../../../contract/recurrence/expand-template.ts";
-import { addDays, localDateOf } from "../../../contract/time/zoned-time.ts";
-import { cachedIdKey } from "../../../contract/ids.ts";
+import { RecurrenceError } from "#contract/recurrence/expand-template.ts";
+import { addDays, localDateOf } from "#contract/time/zoned-time.ts";
+import { cachedIdKey } from "#contract/ids.ts";
 import { expandTemplate, type AvailabilityInstance, type AvailabilityTemplate } from "./expand-template.ts";
 import { mondayOf } from "./week-window.ts";
 

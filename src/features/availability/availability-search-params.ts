@@ -1,5 +1,5 @@
 import * as z from "zod/mini";
-import { idPattern } from "../../../contract/ids.ts";
+import { idPattern } from "#contract/ids.ts";
 
 // The availability view's filters and week as URL search params (the route's
 // `validateSearch`), so a view can be shared or reloaded. Every param is

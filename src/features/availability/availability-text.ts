@@ -1,7 +1,7 @@
-import type { AvailabilityMeta } from "../../../contract/clinic-api/schedule.ts";
-import { offsetMsAt } from "../../../contract/time/zoned-time.ts";
-import { formatLocalDay, formatRecentTime, formatTime, formatWallTime, zoneAbbreviation, zoneNameAt, type TimeDisplay } from "../../lib/time-format.ts";
-import { cachedIdKey } from "../../../contract/ids.ts";
+import type { AvailabilityMeta } from "#contract/clinic-api/schedule.ts";
+import { offsetMsAt } from "#contract/time/zoned-time.ts";
+import { formatLocalDay, formatRecentTime, formatTime, formatWallTime, zoneAbbreviation, zoneNameAt, type TimeDisplay } from "#src/lib/time-format.ts";
+import { cachedIdKey } from "#contract/ids.ts";
 import type { ClockShift } from "./week-window.ts";
 
 // Words and numbers the availability view shows. Times and days are the

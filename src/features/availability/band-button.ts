@@ -1,6 +1,6 @@
-import type { BandLoad } from "../../../contract/app-api/availability-load.ts";
-import { localDateOf } from "../../../contract/time/zoned-time.ts";
-import type { TimeDisplay } from "../../lib/time-format.ts";
+import type { BandLoad } from "#contract/app-api/availability-load.ts";
+import { localDateOf } from "#contract/time/zoned-time.ts";
+import type { TimeDisplay } from "#src/lib/time-format.ts";
 import { bandAccessibleName } from "./availability-text.ts";
 import type { TemplateInfo } from "./band-details.tsx";
 import { loadText } from "./band-load.tsx";

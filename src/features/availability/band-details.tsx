@@ -1,4 +1,4 @@
-import { formatTimeRange, type TimeDisplay } from "../../lib/time-format.ts";
+import { formatTimeRange, type TimeDisplay } from "#src/lib/time-format.ts";
 import { concurrencyText, durationText, slotIntervalText } from "./availability-text.ts";
 import type { Band } from "./week-model.ts";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { localToInstant } from "../../../contract/time/zoned-time.ts";
+import { localToInstant } from "#contract/time/zoned-time.ts";
 import { expandTemplate, type AvailabilityTemplate } from "./expand-template.ts";
 import { layoutWeek, overlapSpans, visibleHours, type BandInput } from "./band-layout.ts";
 import { weekWindow } from "./week-window.ts";

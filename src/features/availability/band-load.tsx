@@ -1,5 +1,5 @@
-import type { AvailabilityLoadResponse, BandLoad, ProviderDayLoad } from "../../../contract/app-api/availability-load.ts";
-import { cachedIdKey as idKey } from "../../../contract/ids.ts";
+import type { AvailabilityLoadResponse, BandLoad, ProviderDayLoad } from "#contract/app-api/availability-load.ts";
+import { cachedIdKey as idKey } from "#contract/ids.ts";
 import type { Band } from "./week-model.ts";
 
 // The booked load on the availability views (ADR 0020): each band's places

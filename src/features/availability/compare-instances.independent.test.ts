@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { parseIndependentFixture, type IndependentFixture } from "../../../contract/recurrence/independent-fixture/testing/fixture.ts";
-import { cachedIdKey as idKey } from "../../../contract/ids.ts";
+import { parseIndependentFixture, type IndependentFixture } from "#contract/recurrence/independent-fixture/testing/fixture.ts";
+import { cachedIdKey as idKey } from "#contract/ids.ts";
 import { compareWithService } from "./compare-instances.ts";
 import { expandTemplate, type AvailabilityInstance } from "./expand-template.ts";
 

@@ -1,6 +1,6 @@
-import { localDateOf } from "../../../contract/time/zoned-time.ts";
+import { localDateOf } from "#contract/time/zoned-time.ts";
 import type { AvailabilityInstance } from "./expand-template.ts";
-import { cachedIdKey } from "../../../contract/ids.ts";
+import { cachedIdKey } from "#contract/ids.ts";
 
 // The grid draws the client-side expansion of the templates; the service's
 // own `instances` for the same window are the check. Where they differ for a

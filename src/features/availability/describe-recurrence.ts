@@ -1,5 +1,5 @@
-import { parseRecurrence, type ByDay, type RecurrenceRule } from "../../../contract/recurrence/expand-template.ts";
-import { civilFromDays, formatLocalDate, parseLocalDate, weekdayOfDayNumber } from "../../../contract/time/zoned-time.ts";
+import { parseRecurrence, type ByDay, type RecurrenceRule } from "#contract/recurrence/expand-template.ts";
+import { civilFromDays, formatLocalDate, parseLocalDate, weekdayOfDayNumber } from "#contract/time/zoned-time.ts";
 import type { AvailabilityTemplate } from "./expand-template.ts";
 
 // A template's recurrence in plain words ("every other Monday and Thursday

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { addDays, dayLengthMinutes, todayIn } from "../../../contract/time/zoned-time.ts";
+import { addDays, dayLengthMinutes, todayIn } from "#contract/time/zoned-time.ts";
 import { createTestEmulator, TEST_NOW } from "../../../emulator/testing/emulator-client.ts";
 import { ORG_A_ID, ORG_B_ID } from "../../../emulator/world/identities.ts";
 import { expandTemplate } from "./expand-template.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { AvailabilityTemplate } from "../../../contract/clinic-api/schedule.ts";
+import type { AvailabilityTemplate } from "#contract/clinic-api/schedule.ts";
 import { expandTemplate } from "./expand-template.ts";
 
 // The contract's DST cases through the fixed module path (expand-template.ts); run

@@ -1,4 +1,4 @@
-import { RecurrenceError } from "../../../contract/recurrence/expand-template.ts";
+import { RecurrenceError } from "#contract/recurrence/expand-template.ts";
 import { expandTemplate, type AvailabilityInstance, type AvailabilityTemplate } from "./expand-template.ts";
 
 // The client-side expansion the grid draws (the contract's, via

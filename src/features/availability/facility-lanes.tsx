@@ -1,9 +1,9 @@
 import { Popover } from "radix-ui";
 import { memo, useCallback, useMemo, useState, type ReactNode } from "react";
-import { localDateOf } from "../../../contract/time/zoned-time.ts";
-import { formatLocalDay, formatWallTime, type TimeDisplay } from "../../lib/time-format.ts";
-import { useTimeDisplay } from "../../lib/use-time-display.tsx";
-import { ClockChangeIcon } from "../../components/ui/icons.tsx";
+import { localDateOf } from "#contract/time/zoned-time.ts";
+import { formatLocalDay, formatWallTime, type TimeDisplay } from "#src/lib/time-format.ts";
+import { useTimeDisplay } from "#src/lib/use-time-display.tsx";
+import { ClockChangeIcon } from "#src/components/ui/icons.tsx";
 import { buildAgenda, type AgendaStack } from "./agenda-model.ts";
 import { bandSpanText, clockShiftText, dayLengthText, legendKey } from "./availability-text.ts";
 import { bandButtonLabel, bandDataAttributes } from "./band-button.ts";

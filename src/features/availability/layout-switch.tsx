@@ -1,8 +1,8 @@
 import { useId } from "react";
-import { formatLocalDay } from "../../lib/time-format.ts";
+import { formatLocalDay } from "#src/lib/time-format.ts";
 import type { AvailabilityLayout } from "./availability-filters.ts";
 import type { WeekDay } from "./week-window.ts";
-import { CheckIcon } from "../../components/ui/icons.tsx";
+import { CheckIcon } from "#src/components/ui/icons.tsx";
 
 // How the week is laid out: the grid, one day, or the agenda (a list by day).
 // The layout chosen lands in the URL; until then the width chooses (the grid

@@ -1,6 +1,6 @@
 import { useMemo } from "react";
-import { civilFromDays, parseLocalDate } from "../../../contract/time/zoned-time.ts";
-import { isolateText } from "../../lib/bidi.ts";
+import { civilFromDays, parseLocalDate } from "#contract/time/zoned-time.ts";
+import { isolateText } from "#src/lib/bidi.ts";
 import { allowedTypesText } from "./availability-text.ts";
 import type { TemplateInfo } from "./band-details.tsx";
 import { describeEnd, describeRecurrenceSafely } from "./describe-recurrence.ts";

@@ -1,8 +1,8 @@
 import { Popover } from "radix-ui";
 import { memo, useId, useMemo, useRef, useState, type CSSProperties } from "react";
-import { localDateOf } from "../../../contract/time/zoned-time.ts";
-import { formatLocalDay, formatTime, formatWallTime, type TimeDisplay } from "../../lib/time-format.ts";
-import { useTimeDisplay } from "../../lib/use-time-display.tsx";
+import { localDateOf } from "#contract/time/zoned-time.ts";
+import { formatLocalDay, formatTime, formatWallTime, type TimeDisplay } from "#src/lib/time-format.ts";
+import { useTimeDisplay } from "#src/lib/use-time-display.tsx";
 import { bandSpanText, clockShiftText, dayLengthText, legendKey, overlapText } from "./availability-text.ts";
 import type { DaySegment, OverlapSpan } from "./band-layout.ts";
 import { BandDetails, type TemplateInfo } from "./band-details.tsx";
@@ -11,10 +11,10 @@ import { useBandFocus } from "./use-band-focus.ts";
 import { bandLook } from "./band-style.ts";
 import type { LoadIndex } from "./band-load.tsx";
 import { bandButtonLabel, bandDataAttributes } from "./band-button.ts";
-import type { BandLoad } from "../../../contract/app-api/availability-load.ts";
+import type { BandLoad } from "#contract/app-api/availability-load.ts";
 import type { Band, GridModel } from "./week-model.ts";
 import { wallMinutesFrom, type WeekDay, type WeekWindow } from "./week-window.ts";
-import { ClockChangeIcon, ContinuesIcon } from "../../components/ui/icons.tsx";
+import { ClockChangeIcon, ContinuesIcon } from "#src/components/ui/icons.tsx";
 
 // One week grid: a table whose column headers are the days (with their real
 // length on a clock-change day) and whose one body row holds each day's

@@ -1,5 +1,5 @@
-import { addDays, localDateOf } from "../../../contract/time/zoned-time.ts";
-import { cachedIdKey } from "../../../contract/ids.ts";
+import { addDays, localDateOf } from "#contract/time/zoned-time.ts";
+import { cachedIdKey } from "#contract/ids.ts";
 import { layoutWeek, type BandInput, type DayLayout } from "./band-layout.ts";
 import { compareWithService } from "./compare-instances.ts";
 import { expandTemplateCached } from "./expand-window.ts";

@@ -1,8 +1,8 @@
 import { useId } from "react";
-import { Button } from "../../components/ui/button.tsx";
-import { formatLocalDay, formatLocalDayRange } from "../../lib/time-format.ts";
+import { Button } from "#src/components/ui/button.tsx";
+import { formatLocalDay, formatLocalDayRange } from "#src/lib/time-format.ts";
 import { isLocalDate } from "./week-window.ts";
-import { ChevronLeftIcon, ChevronRightIcon } from "../../components/ui/icons.tsx";
+import { ChevronLeftIcon, ChevronRightIcon } from "#src/components/ui/icons.tsx";
 
 // Previous week, today's week (and day), next week (also on P, T and N), the next week with any
 // availability when empty weeks lie between, and a date to jump to.

@@ -1,4 +1,4 @@
-import { addDays, dayLengthMinutes, localToInstant, offsetMsAt, parseLocalDate, todayIn, weekdayOf } from "../../../contract/time/zoned-time.ts";
+import { addDays, dayLengthMinutes, localToInstant, offsetMsAt, parseLocalDate, todayIn, weekdayOf } from "#contract/time/zoned-time.ts";
 
 // The week the availability grid shows: Monday to Sunday in the facility's
 // zone (RFC 5545's default week start), each day with its real length and

@@ -1,8 +1,8 @@
 import { useEffect, useState } from "react";
-import type { HeldSlot } from "../../../contract/app-api/slots.ts";
-import { describeApiError } from "../../components/shell/api-error-notice.tsx";
-import { Button } from "../../components/ui/button.tsx";
-import { Notice } from "../../components/ui/notice.tsx";
+import type { HeldSlot } from "#contract/app-api/slots.ts";
+import { describeApiError } from "#src/components/shell/api-error-notice.tsx";
+import { Button } from "#src/components/ui/button.tsx";
+import { Notice } from "#src/components/ui/notice.tsx";
 import { formatCountdown, holdAnnouncement, holdStage } from "../slots/hold-countdown.ts";
 import type { SlotDescriber } from "../slots/use-slot-describer.ts";
 import type { HoldNotice } from "./held-slots-controller.ts";

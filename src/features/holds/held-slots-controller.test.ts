@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { HeldSlot } from "../../../contract/app-api/slots.ts";
-import type { BookingRequest } from "../../../contract/bridge/messages.ts";
-import type { BookedInEhr } from "../../bridge/app-link.ts";
+import type { HeldSlot } from "#contract/app-api/slots.ts";
+import type { BookingRequest } from "#contract/bridge/messages.ts";
+import type { BookedInEhr } from "#src/bridge/app-link.ts";
 import { HeldSlotsController, type HeldSlotsDeps } from "./held-slots-controller.ts";
 
 const NOW = Date.parse("2026-12-01T14:00:00.000Z");

@@ -1,7 +1,7 @@
-import type { HeldSlot } from "../../../contract/app-api/slots.ts";
-import { isSameId } from "../../../contract/ids.ts";
-import type { BookingRequest } from "../../../contract/bridge/messages.ts";
-import type { BookedInEhr } from "../../bridge/app-link.ts";
+import type { HeldSlot } from "#contract/app-api/slots.ts";
+import { isSameId } from "#contract/ids.ts";
+import type { BookingRequest } from "#contract/bridge/messages.ts";
+import type { BookedInEhr } from "#src/bridge/app-link.ts";
 import type { FreshHold, LiveRead } from "../slots/slot-selection-flow.ts";
 
 // What the user does with the slots they hold (DESIGN.md: a hold belongs to

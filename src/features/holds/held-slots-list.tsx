@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
-import { Button } from "../../components/ui/button.tsx";
-import { CheckIcon } from "../../components/ui/icons.tsx";
+import { Button } from "#src/components/ui/button.tsx";
+import { CheckIcon } from "#src/components/ui/icons.tsx";
 import { slotCountText } from "./holds-text.ts";
 
 /** "You are holding 2 slots" over the held slots' cards, with Show / Hide to fold them away. */

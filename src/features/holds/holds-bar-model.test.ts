@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { HeldSlot } from "../../../contract/app-api/slots.ts";
-import { STANDALONE_BOOKING_REASON } from "../../bridge/standalone-link.ts";
+import type { HeldSlot } from "#contract/app-api/slots.ts";
+import { STANDALONE_BOOKING_REASON } from "#src/bridge/standalone-link.ts";
 import { cannotBookReason, heldForText, isHeldForOtherPatient, isHoldsBarShown, unconfirmedHolds } from "./holds-bar-model.ts";
 
 const OPEN = "pat_open";

@@ -1,5 +1,5 @@
-import type { HeldSlot } from "../../../contract/app-api/slots.ts";
-import { STANDALONE_BOOKING_REASON } from "../../bridge/standalone-link.ts";
+import type { HeldSlot } from "#contract/app-api/slots.ts";
+import { STANDALONE_BOOKING_REASON } from "#src/bridge/standalone-link.ts";
 import type { SelectionState } from "../slots/slot-selection-flow.ts";
 import type { HoldOutcome } from "./held-slots-controller.ts";
 

@@ -1,6 +1,6 @@
-import type { HeldSlot } from "../../../contract/app-api/slots.ts";
-import { useBridge } from "../../bridge/bridge-provider.tsx";
-import { ApiErrorNotice } from "../../components/shell/api-error-notice.tsx";
+import type { HeldSlot } from "#contract/app-api/slots.ts";
+import { useBridge } from "#src/bridge/bridge-provider.tsx";
+import { ApiErrorNotice } from "#src/components/shell/api-error-notice.tsx";
 import { useSlotDescriber } from "../slots/use-slot-describer.ts";
 import { HeldSlotCard } from "./held-slot-card.tsx";
 import { HeldSlotsList } from "./held-slots-list.tsx";

@@ -1,13 +1,13 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from "react";
-import { MAX_ACTIVE_HOLDS, type HeldSlot } from "../../../contract/app-api/slots.ts";
-import type { Slot } from "../../../contract/clinic-api/schedule.ts";
-import { createHold, heldSlotsQuery, isHoldLimit, isSlotConflict, releaseHold } from "../../api/holds-queries.ts";
-import { queryKeys } from "../../api/query-keys.ts";
-import { sessionQuery } from "../../api/session-query.ts";
-import { checkSlot } from "../../api/slots-queries.ts";
-import { useBridge } from "../../bridge/bridge-provider.tsx";
-import { BookingDeclined } from "../../bridge/host-bridge.ts";
+import { MAX_ACTIVE_HOLDS, type HeldSlot } from "#contract/app-api/slots.ts";
+import type { Slot } from "#contract/clinic-api/schedule.ts";
+import { createHold, heldSlotsQuery, isHoldLimit, isSlotConflict, releaseHold } from "#src/api/holds-queries.ts";
+import { queryKeys } from "#src/api/query-keys.ts";
+import { sessionQuery } from "#src/api/session-query.ts";
+import { checkSlot } from "#src/api/slots-queries.ts";
+import { useBridge } from "#src/bridge/bridge-provider.tsx";
+import { BookingDeclined } from "#src/bridge/host-bridge.ts";
 import { SlotSelectionFlow, type SelectionParams, type SelectionState } from "../slots/slot-selection-flow.ts";
 import { HeldSlotsController, type HoldsActivity } from "./held-slots-controller.ts";
 

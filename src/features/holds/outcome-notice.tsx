@@ -1,7 +1,7 @@
 import { useEffect, useRef } from "react";
-import type { HeldSlot } from "../../../contract/app-api/slots.ts";
-import { Button } from "../../components/ui/button.tsx";
-import { CheckIcon } from "../../components/ui/icons.tsx";
+import type { HeldSlot } from "#contract/app-api/slots.ts";
+import { Button } from "#src/components/ui/button.tsx";
+import { CheckIcon } from "#src/components/ui/icons.tsx";
 import type { SlotDescriber } from "../slots/use-slot-describer.ts";
 import { HeldAs } from "./held-slot-card.tsx";
 import type { HoldOutcome } from "./held-slots-controller.ts";

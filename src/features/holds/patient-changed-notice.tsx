@@ -1,5 +1,5 @@
-import { Button } from "../../components/ui/button.tsx";
-import { Notice } from "../../components/ui/notice.tsx";
+import { Button } from "#src/components/ui/button.tsx";
+import { Notice } from "#src/components/ui/notice.tsx";
 import { patientChangedText, releaseUnconfirmedLabel } from "./holds-text.ts";
 
 /** The EHR opened another patient while the user holds slots for the one before: release them, or keep holding. */

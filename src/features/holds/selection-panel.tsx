@@ -1,8 +1,8 @@
-import type { Slot } from "../../../contract/clinic-api/schedule.ts";
-import { MAX_ACTIVE_HOLDS } from "../../../contract/app-api/slots.ts";
-import { ApiErrorNotice } from "../../components/shell/api-error-notice.tsx";
-import { Button } from "../../components/ui/button.tsx";
-import { Notice } from "../../components/ui/notice.tsx";
+import type { Slot } from "#contract/clinic-api/schedule.ts";
+import { MAX_ACTIVE_HOLDS } from "#contract/app-api/slots.ts";
+import { ApiErrorNotice } from "#src/components/shell/api-error-notice.tsx";
+import { Button } from "#src/components/ui/button.tsx";
+import { Notice } from "#src/components/ui/notice.tsx";
 import type { SelectionState } from "../slots/slot-selection-flow.ts";
 import type { SlotDescriber } from "../slots/use-slot-describer.ts";
 

@@ -1,7 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
-import { contextPatientQuery } from "../../api/patient-query.ts";
-import { sessionQuery } from "../../api/session-query.ts";
-import { isolateText } from "../../lib/bidi.ts";
+import { contextPatientQuery } from "#src/api/patient-query.ts";
+import { sessionQuery } from "#src/api/session-query.ts";
+import { isolateText } from "#src/lib/bidi.ts";
 
 /** "Alvarez, Maria" when the organization lets Tandem read the open patient, else null. */
 export function useOpenPatientName(patientId: string | null): string | null {

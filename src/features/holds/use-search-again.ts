@@ -1,6 +1,6 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "@tanstack/react-router";
-import { queryKeys } from "../../api/query-keys.ts";
+import { queryKeys } from "#src/api/query-keys.ts";
 import { lastSlotSearch } from "../slots/last-slot-search.ts";
 
 /** Back to the last search (from any view), read afresh from the service. */

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import type { HeldSlot } from "../../../contract/app-api/slots.ts";
+import type { HeldSlot } from "#contract/app-api/slots.ts";
 import { unconfirmedHolds } from "./holds-bar-model.ts";
 
 // Holds made for a patient who is no longer open in the EHR are kept until

@@ -1,5 +1,5 @@
 import { hasText, readableValue } from "./reading/note-format.ts";
-import { isolateText } from "../../lib/bidi.ts";
+import { isolateText } from "#src/lib/bidi.ts";
 
 // What the EHR's AI review of the note says, in plain words, and what the
 // clinician should do about it. The service gives two fields only: `aiStatus`

@@ -1,6 +1,6 @@
 import { useId, useState, type MouseEvent } from "react";
 import { flushSync } from "react-dom";
-import { ChevronRightIcon } from "../../components/ui/icons.tsx";
+import { ChevronRightIcon } from "#src/components/ui/icons.tsx";
 import { focusNoteTarget } from "./focus-note-target.ts";
 import type { NoteOutline } from "./note-outline.ts";
 

@@ -1,4 +1,4 @@
-import type { Note } from "../../../contract/clinic-api/note.ts";
+import type { Note } from "#contract/clinic-api/note.ts";
 import { emptySectionIds, NOTE_SECTIONS } from "./reading/note-sections.ts";
 
 // Every part of the note view, top to bottom, for the "On this note"

@@ -1,4 +1,4 @@
-import { WRITABLE_NOTE_FIELDS, type WritableNoteField } from "../../../contract/clinic-api/note.ts";
+import { WRITABLE_NOTE_FIELDS, type WritableNoteField } from "#contract/clinic-api/note.ts";
 
 // The four fields the service lets Tandem write (seed 001 PATCH /v1/notes),
 // with the label and the note section each sits in. Shared by the reading

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { HeldSlot } from "../../../contract/app-api/slots.ts";
-import type { Slot } from "../../../contract/clinic-api/schedule.ts";
+import type { HeldSlot } from "#contract/app-api/slots.ts";
+import type { Slot } from "#contract/clinic-api/schedule.ts";
 import { freedEarlierSlots } from "./freed-slots.ts";
 import { slotKey } from "./group-slots.ts";
 

@@ -1,6 +1,6 @@
-import type { HeldSlot } from "../../../contract/app-api/slots.ts";
-import type { Slot } from "../../../contract/clinic-api/schedule.ts";
-import { isSameId } from "../../../contract/ids.ts";
+import type { HeldSlot } from "#contract/app-api/slots.ts";
+import type { Slot } from "#contract/clinic-api/schedule.ts";
+import { isSameId } from "#contract/ids.ts";
 import { slotKey } from "./group-slots.ts";
 
 // The freed-slot alert: when the list is read again (a cancellation in the

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { Slot } from "../../../contract/clinic-api/schedule.ts";
-import { formatInstant, localToInstant } from "../../../contract/time/zoned-time.ts";
+import type { Slot } from "#contract/clinic-api/schedule.ts";
+import { formatInstant, localToInstant } from "#contract/time/zoned-time.ts";
 import { countSlots, earliestSlot, groupSlotsByDay, groupSlotsByTime, slotKey } from "./group-slots.ts";
 
 const NEW_YORK_FACILITY = "fac_11111111111111111111111111111111";

@@ -1,6 +1,6 @@
-import type { Slot } from "../../../contract/clinic-api/schedule.ts";
-import { idKey } from "../../../contract/ids.ts";
-import { dayLengthMinutes, localDateOf, localTimeOf, offsetMsAt } from "../../../contract/time/zoned-time.ts";
+import type { Slot } from "#contract/clinic-api/schedule.ts";
+import { idKey } from "#contract/ids.ts";
+import { dayLengthMinutes, localDateOf, localTimeOf, offsetMsAt } from "#contract/time/zoned-time.ts";
 
 // Slots grouped by local day, then by provider or (in time order) by hour
 // across providers. A slot belongs to the local date it starts on in its

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { HeldSlot, SlotSearchQuery } from "../../../contract/app-api/slots.ts";
-import type { Slot } from "../../../contract/clinic-api/schedule.ts";
+import type { HeldSlot, SlotSearchQuery } from "#contract/app-api/slots.ts";
+import type { Slot } from "#contract/clinic-api/schedule.ts";
 import { heldSlotsMissingFromList } from "./held-in-list.ts";
 
 const PROVIDER = "prv_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";

@@ -1,7 +1,7 @@
-import type { HeldSlot, SlotSearchQuery } from "../../../contract/app-api/slots.ts";
-import type { Slot } from "../../../contract/clinic-api/schedule.ts";
-import { isSameId } from "../../../contract/ids.ts";
-import { localDateOf } from "../../../contract/time/zoned-time.ts";
+import type { HeldSlot, SlotSearchQuery } from "#contract/app-api/slots.ts";
+import type { Slot } from "#contract/clinic-api/schedule.ts";
+import { isSameId } from "#contract/ids.ts";
+import { localDateOf } from "#contract/time/zoned-time.ts";
 import { slotKey } from "./group-slots.ts";
 
 // A slot the user holds stays on the list it was held from, marked Held: the

@@ -1,4 +1,4 @@
-import type { Hold } from "../../../contract/clinic-api/schedule.ts";
+import type { Hold } from "#contract/clinic-api/schedule.ts";
 
 // The hold's expiry as the user sees it: mm:ss counting down every second,
 // and a screen-reader announcement only at one minute left and at expiry (a

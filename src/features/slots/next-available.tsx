@@ -1,6 +1,6 @@
-import type { SlotSearchQuery } from "../../../contract/app-api/slots.ts";
-import { Button } from "../../components/ui/button.tsx";
-import type { UserTimeSettings } from "../../lib/use-time-display.tsx";
+import type { SlotSearchQuery } from "#contract/app-api/slots.ts";
+import { Button } from "#src/components/ui/button.tsx";
+import type { UserTimeSettings } from "#src/lib/use-time-display.tsx";
 import { formatLocalDay } from "./slot-text.ts";
 
 export interface NextAvailableProps {

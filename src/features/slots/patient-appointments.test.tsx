@@ -1,9 +1,9 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import type { PatientAppointment, PatientAppointmentsResponse } from "../../../contract/app-api/patient.ts";
-import { ApiError } from "../../api/bff-client.ts";
-import { contextPatientAppointmentsQuery } from "../../api/patient-appointments-query.ts";
+import type { PatientAppointment, PatientAppointmentsResponse } from "#contract/app-api/patient.ts";
+import { ApiError } from "#src/api/bff-client.ts";
+import { contextPatientAppointmentsQuery } from "#src/api/patient-appointments-query.ts";
 import { appointmentTimeText, isScopeNotGranted, PatientAppointments, PatientAppointmentsView, statusText, type PatientAppointmentsState } from "./patient-appointments.tsx";
 
 // Server-rendered markup of the open patient's appointments panel: what it

@@ -1,15 +1,15 @@
 import { useQuery } from "@tanstack/react-query";
 import { useId, useState, type ReactNode } from "react";
-import { APP_ERROR_CODES } from "../../../contract/app-api/errors.ts";
-import type { PatientAppointment, PatientAppointmentsResponse } from "../../../contract/app-api/patient.ts";
-import { isSameId } from "../../../contract/ids.ts";
-import { localDateOf } from "../../../contract/time/zoned-time.ts";
-import { ApiError } from "../../api/bff-client.ts";
-import { contextPatientAppointmentsQuery } from "../../api/patient-appointments-query.ts";
-import { ApiErrorNotice } from "../../components/shell/api-error-notice.tsx";
-import { Badge } from "../../components/ui/badge.tsx";
-import { Skeleton } from "../../components/ui/skeleton.tsx";
-import type { UserTimeSettings } from "../../lib/use-time-display.tsx";
+import { APP_ERROR_CODES } from "#contract/app-api/errors.ts";
+import type { PatientAppointment, PatientAppointmentsResponse } from "#contract/app-api/patient.ts";
+import { isSameId } from "#contract/ids.ts";
+import { localDateOf } from "#contract/time/zoned-time.ts";
+import { ApiError } from "#src/api/bff-client.ts";
+import { contextPatientAppointmentsQuery } from "#src/api/patient-appointments-query.ts";
+import { ApiErrorNotice } from "#src/components/shell/api-error-notice.tsx";
+import { Badge } from "#src/components/ui/badge.tsx";
+import { Skeleton } from "#src/components/ui/skeleton.tsx";
+import type { UserTimeSettings } from "#src/lib/use-time-display.tsx";
 import { formatLocalDay, formatSlotTime, slotZoneName } from "./slot-text.ts";
 
 // The open patient's upcoming appointments, beside the slot finder, so the

@@ -1,5 +1,5 @@
-import type { PickerAppointmentType } from "../../../contract/app-api/session.ts";
-import { CrossIcon } from "../../components/ui/icons.tsx";
+import type { PickerAppointmentType } from "#contract/app-api/session.ts";
+import { CrossIcon } from "#src/components/ui/icons.tsx";
 import { isNewPatientType, type SlotFilterDraft, type SlotFilterErrors } from "./slot-filters.ts";
 
 // The slot filter form's own fields (the pickers and the times of day are

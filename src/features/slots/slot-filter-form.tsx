@@ -1,8 +1,8 @@
 import { useId } from "react";
-import type { PickerAppointmentType } from "../../../contract/app-api/session.ts";
-import type { SlotSearchQuery } from "../../../contract/app-api/slots.ts";
-import { Button } from "../../components/ui/button.tsx";
-import { MultiSelectPicker, type PickerOption } from "../../components/ui/multi-select-picker.tsx";
+import type { PickerAppointmentType } from "#contract/app-api/session.ts";
+import type { SlotSearchQuery } from "#contract/app-api/slots.ts";
+import { Button } from "#src/components/ui/button.tsx";
+import { MultiSelectPicker, type PickerOption } from "#src/components/ui/multi-select-picker.tsx";
 import { effectiveSlotLength } from "./slot-filters.ts";
 import { AppointmentTypeField, DateRangeFields, NewPatientField, SlotLengthField } from "./slot-filter-fields.tsx";
 import { SlotTimeFields } from "./slot-time-fields.tsx";

@@ -1,5 +1,5 @@
-import { MAX_SLOT_WINDOW_DAYS, type SlotSearchQuery } from "../../../contract/app-api/slots.ts";
-import { addDays, daysBetween } from "../../../contract/time/zoned-time.ts";
+import { MAX_SLOT_WINDOW_DAYS, type SlotSearchQuery } from "#contract/app-api/slots.ts";
+import { addDays, daysBetween } from "#contract/time/zoned-time.ts";
 import type { SlotSearchParams } from "./slot-search-params.ts";
 
 // From the URL's params to the search the BFF gets, and back; and the

@@ -1,7 +1,7 @@
-import type { SlotSearchQuery } from "../../../contract/app-api/slots.ts";
-import { Button } from "../../components/ui/button.tsx";
-import { Notice } from "../../components/ui/notice.tsx";
-import type { UserTimeSettings } from "../../lib/use-time-display.tsx";
+import type { SlotSearchQuery } from "#contract/app-api/slots.ts";
+import { Button } from "#src/components/ui/button.tsx";
+import { Notice } from "#src/components/ui/notice.tsx";
+import type { UserTimeSettings } from "#src/lib/use-time-display.tsx";
 import type { FreedSlot } from "./freed-slots.ts";
 import { widenedWindow, windowDays } from "./slot-filters.ts";
 import { formatLocalDay } from "./slot-text.ts";

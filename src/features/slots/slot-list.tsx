@@ -1,12 +1,12 @@
 import { memo, startTransition, useCallback, useEffect, useImperativeHandle, useMemo, useRef, useState, type KeyboardEvent, type Ref } from "react";
-import type { Slot } from "../../../contract/clinic-api/schedule.ts";
+import type { Slot } from "#contract/clinic-api/schedule.ts";
 import type { GroupedSlot, SlotDay, SlotRow } from "./group-slots.ts";
 import { moveForKey, moveInGrid, slotGridOf } from "./slot-navigation.ts";
-import type { UserTimeSettings } from "../../lib/use-time-display.tsx";
-import { formatZoneCity, isOtherZone } from "../../lib/time-format.ts";
+import type { UserTimeSettings } from "#src/lib/use-time-display.tsx";
+import { formatZoneCity, isOtherZone } from "#src/lib/time-format.ts";
 import { capacityText, clockChangeText, formatLocalDay, formatSlotTime, schedulesText, slotAccessibleName, slotZoneName } from "./slot-text.ts";
-import { localTimeOf } from "../../../contract/time/zoned-time.ts";
-import { ClockChangeIcon } from "../../components/ui/icons.tsx";
+import { localTimeOf } from "#contract/time/zoned-time.ts";
+import { ClockChangeIcon } from "#src/components/ui/icons.tsx";
 
 // The slots, by day and provider, as one keyboard stop: a roving tabindex
 // (WAI-ARIA APG grid navigation, see slot-navigation.ts) over plain buttons,

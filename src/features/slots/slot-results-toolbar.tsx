@@ -1,7 +1,7 @@
-import type { SlotSearchQuery, SlotSearchResponse } from "../../../contract/app-api/slots.ts";
-import { Button } from "../../components/ui/button.tsx";
-import { formatZoneName } from "../../lib/time-format.ts";
-import type { UserTimeSettings } from "../../lib/use-time-display.tsx";
+import type { SlotSearchQuery, SlotSearchResponse } from "#contract/app-api/slots.ts";
+import { Button } from "#src/components/ui/button.tsx";
+import { formatZoneName } from "#src/lib/time-format.ts";
+import type { UserTimeSettings } from "#src/lib/use-time-display.tsx";
 import type { SlotOrder } from "./group-slots.ts";
 import { formatLocalDay, freshnessText } from "./slot-text.ts";
 

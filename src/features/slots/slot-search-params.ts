@@ -1,5 +1,5 @@
 import * as z from "zod/mini";
-import { idPattern } from "../../../contract/ids.ts";
+import { idPattern } from "#contract/ids.ts";
 
 // The slot finder's filters as URL search params (the route's
 // `validateSearch`), so a search can be shared or reloaded. Names follow the

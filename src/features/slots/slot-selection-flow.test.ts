@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { HoldResponse, SlotCheckResponse, SlotSelection } from "../../../contract/app-api/slots.ts";
-import type { Slot } from "../../../contract/clinic-api/schedule.ts";
+import type { HoldResponse, SlotCheckResponse, SlotSelection } from "#contract/app-api/slots.ts";
+import type { Slot } from "#contract/clinic-api/schedule.ts";
 import { SlotSelectionFlow, type FreshHold, type SelectionDeps, type SelectionParams } from "./slot-selection-flow.ts";
 
 const TEN_OCLOCK: Slot = {

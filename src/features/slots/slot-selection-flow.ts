@@ -1,5 +1,5 @@
-import type { HoldRequest, HoldResponse, SlotCheckRequest, SlotCheckResponse, SlotSelection } from "../../../contract/app-api/slots.ts";
-import type { Slot } from "../../../contract/clinic-api/schedule.ts";
+import type { HoldRequest, HoldResponse, SlotCheckRequest, SlotCheckResponse, SlotSelection } from "#contract/app-api/slots.ts";
+import type { Slot } from "#contract/clinic-api/schedule.ts";
 import { slotKey } from "./group-slots.ts";
 import { holdDeadlineMs } from "./hold-countdown.ts";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { Slot } from "../../../contract/clinic-api/schedule.ts";
-import { isOtherZone, zoneAbbreviation } from "../../lib/time-format.ts";
+import type { Slot } from "#contract/clinic-api/schedule.ts";
+import { isOtherZone, zoneAbbreviation } from "#src/lib/time-format.ts";
 import { capacityText, clockChangeText, completenessText, formatLocalDay, freshnessText, schedulesText, slotAccessibleName, slotPhrase } from "./slot-text.ts";
 
 const DR_BROOKS_SLOT: Slot = {

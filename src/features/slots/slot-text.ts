@@ -1,6 +1,6 @@
-import type { Slot, SlotMeta } from "../../../contract/clinic-api/schedule.ts";
-import { formatLocalDay as formatDayIn, formatRecentTime, formatTime, zoneNameAt } from "../../lib/time-format.ts";
-import type { UserTimeSettings } from "../../lib/use-time-display.tsx";
+import type { Slot, SlotMeta } from "#contract/clinic-api/schedule.ts";
+import { formatLocalDay as formatDayIn, formatRecentTime, formatTime, zoneNameAt } from "#src/lib/time-format.ts";
+import type { UserTimeSettings } from "#src/lib/use-time-display.tsx";
 
 // Words and numbers the slot finder shows. Every time goes through the app's
 // one formatter (src/lib/time-format.ts): the user's locale, the facility's

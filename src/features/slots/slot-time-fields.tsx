@@ -1,7 +1,7 @@
 import { useId } from "react";
-import { useUserTimeSettings } from "../../lib/use-time-display.tsx";
+import { useUserTimeSettings } from "#src/lib/use-time-display.tsx";
 import { TIME_OF_DAY_PRESETS, WEEKDAY_NAMES, type Weekday } from "./slot-time-filter.ts";
-import { CrossIcon } from "../../components/ui/icons.tsx";
+import { CrossIcon } from "#src/components/ui/icons.tsx";
 
 // "Times and days" in the filter form: a start-time range on the facility's
 // clock, quick choices (mornings, afternoons, after 16:00), and weekday

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { localToInstant } from "../../../contract/time/zoned-time.ts";
+import { localToInstant } from "#contract/time/zoned-time.ts";
 import { describeTimeFilter, matchesTimeFilter, NO_TIME_FILTER, timeDraftOf, timeFilterFromDraft, timeFilterOf, toTimeFilterParams } from "./slot-time-filter.ts";
 
 const at = (date: string, time: string, zone: string) => localToInstant(date, time, zone);

@@ -1,5 +1,5 @@
-import { localDateOf, localTimeOf, weekdayOf } from "../../../contract/time/zoned-time.ts";
-import { formatWallTime } from "../../lib/time-format.ts";
+import { localDateOf, localTimeOf, weekdayOf } from "#contract/time/zoned-time.ts";
+import { formatWallTime } from "#src/lib/time-format.ts";
 
 // Times of day and weekdays ("mornings", "after 16:00", "Tue–Thu"): the
 // service has no such filter, so they narrow the list the search answered,

@@ -1,7 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useMemo } from "react";
-import { providersQuery } from "../../api/directory-queries.ts";
-import type { PickerOption } from "../../components/ui/multi-select-picker.tsx";
+import { providersQuery } from "#src/api/directory-queries.ts";
+import type { PickerOption } from "#src/components/ui/multi-select-picker.tsx";
 
 // The provider and facility pickers' options for the slot filter form: providers by last name, with title and roles; facilities with city and zone.
 

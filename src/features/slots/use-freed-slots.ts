@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import type { HeldSlot, SlotSearchQuery, SlotSearchResponse } from "../../../contract/app-api/slots.ts";
+import type { HeldSlot, SlotSearchQuery, SlotSearchResponse } from "#contract/app-api/slots.ts";
 import type { HoldOutcome } from "../holds/held-slots-controller.ts";
 import { freedEarlierSlots, type FreedSlot } from "./freed-slots.ts";
 import { slotKey } from "./group-slots.ts";

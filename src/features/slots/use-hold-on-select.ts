@@ -1,7 +1,7 @@
 import { useCallback, useMemo, useState } from "react";
-import type { SlotSearchQuery } from "../../../contract/app-api/slots.ts";
-import type { Slot } from "../../../contract/clinic-api/schedule.ts";
-import { useLatest } from "../../lib/use-latest.ts";
+import type { SlotSearchQuery } from "#contract/app-api/slots.ts";
+import type { Slot } from "#contract/clinic-api/schedule.ts";
+import { useLatest } from "#src/lib/use-latest.ts";
 import type { SelectionParams } from "./slot-selection-flow.ts";
 
 // Choosing a slot on the list: one live check, then a hold that joins the

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from "react";
-import type { HeldSlot, SlotSearchQuery, SlotSearchResponse } from "../../../contract/app-api/slots.ts";
+import type { HeldSlot, SlotSearchQuery, SlotSearchResponse } from "#contract/app-api/slots.ts";
 import type { HoldOutcome } from "../holds/held-slots-controller.ts";
 import { heldSlotsMissingFromList } from "./held-in-list.ts";
 import { countSlots, earliestSlot, groupSlotsByDay, groupSlotsByTime, slotKey, type SlotOrder } from "./group-slots.ts";

@@ -1,14 +1,14 @@
 import { useQuery } from "@tanstack/react-query";
 import { useCallback, useMemo } from "react";
-import type { SlotSelection } from "../../../contract/app-api/slots.ts";
-import type { Slot } from "../../../contract/clinic-api/schedule.ts";
-import { localDateOf } from "../../../contract/time/zoned-time.ts";
-import { appointmentTypesQuery, facilitiesQuery, providersQuery } from "../../api/directory-queries.ts";
-import { sessionQuery } from "../../api/session-query.ts";
-import { useCurrentFacility } from "../../components/shell/current-facility.tsx";
-import { isolateText } from "../../lib/bidi.ts";
-import { idKey } from "../../../contract/ids.ts";
-import { useUserTimeSettings } from "../../lib/use-time-display.tsx";
+import type { SlotSelection } from "#contract/app-api/slots.ts";
+import type { Slot } from "#contract/clinic-api/schedule.ts";
+import { localDateOf } from "#contract/time/zoned-time.ts";
+import { appointmentTypesQuery, facilitiesQuery, providersQuery } from "#src/api/directory-queries.ts";
+import { sessionQuery } from "#src/api/session-query.ts";
+import { useCurrentFacility } from "#src/components/shell/current-facility.tsx";
+import { isolateText } from "#src/lib/bidi.ts";
+import { idKey } from "#contract/ids.ts";
+import { useUserTimeSettings } from "#src/lib/use-time-display.tsx";
 import { formatLocalDay, formatSlotTimeInText, slotAccessibleName, slotPhrase } from "./slot-text.ts";
 
 // How a slot is put into words wherever one is shown (the slot list, the

@@ -1,5 +1,5 @@
 import { useEffect, useState, type FormEvent } from "react";
-import type { SlotSearchQuery } from "../../../contract/app-api/slots.ts";
+import type { SlotSearchQuery } from "#contract/app-api/slots.ts";
 import { draftOf, filtersFromDraft, isDraftChanged, type SlotFilterDraft, type SlotFilterErrors } from "./slot-filters.ts";
 import type { SlotTimeDraft } from "./slot-time-fields.tsx";
 import { sameTimeFilter, timeDraftOf, timeFilterFromDraft, type SlotTimeFilter } from "./slot-time-filter.ts";

@@ -1,10 +1,10 @@
 import { useQuery } from "@tanstack/react-query";
 import { useNavigate, useSearch } from "@tanstack/react-router";
 import { useEffect, useMemo, useState } from "react";
-import type { SessionFacility } from "../../../contract/app-api/session.ts";
-import type { SlotSearchQuery } from "../../../contract/app-api/slots.ts";
-import { todayIn } from "../../../contract/time/zoned-time.ts";
-import { slotsQuery } from "../../api/slots-queries.ts";
+import type { SessionFacility } from "#contract/app-api/session.ts";
+import type { SlotSearchQuery } from "#contract/app-api/slots.ts";
+import { todayIn } from "#contract/time/zoned-time.ts";
+import { slotsQuery } from "#src/api/slots-queries.ts";
 import type { SlotOrder } from "./group-slots.ts";
 import { rememberSlotSearch } from "./last-slot-search.ts";
 import { defaultAppointmentType, isRunnable, resolveSlotFilters } from "./slot-filters.ts";

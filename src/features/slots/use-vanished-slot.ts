@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import type { SlotSearchResponse } from "../../../contract/app-api/slots.ts";
-import type { UserTimeSettings } from "../../lib/use-time-display.tsx";
-import { useLatest } from "../../lib/use-latest.ts";
+import type { SlotSearchResponse } from "#contract/app-api/slots.ts";
+import type { UserTimeSettings } from "#src/lib/use-time-display.tsx";
+import { useLatest } from "#src/lib/use-latest.ts";
 import { slotKey, type GroupedSlot, type SlotRow } from "./group-slots.ts";
 import { formatLocalDay, formatSlotTimeInText } from "./slot-text.ts";
 

@@ -1,4 +1,4 @@
-import { STANDALONE_SIGN_IN_ERRORS, type StandaloneSignInError } from "../../../contract/app-api/standalone.ts";
+import { STANDALONE_SIGN_IN_ERRORS, type StandaloneSignInError } from "#contract/app-api/standalone.ts";
 
 // What the sign-in page says when a sign-in came back without a session
 // (/signin?error=…). Only known codes are shown; the query's text never is.

@@ -1,14 +1,14 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useId, useMemo, useState, type ReactNode } from "react";
-import type { StandaloneSignInState } from "../../../contract/app-api/standalone.ts";
-import type { HostContext } from "../../../contract/bridge/messages.ts";
-import { setApiBridge } from "../../api/bff-client.ts";
-import { startLiveEvents } from "../../api/live-events.ts";
-import { invalidateEveryRead, queryKeys } from "../../api/query-keys.ts";
-import { StandaloneLink } from "../../bridge/standalone-link.ts";
-import { Button } from "../../components/ui/button.tsx";
-import { Notice } from "../../components/ui/notice.tsx";
-import { Skeleton } from "../../components/ui/skeleton.tsx";
+import type { StandaloneSignInState } from "#contract/app-api/standalone.ts";
+import type { HostContext } from "#contract/bridge/messages.ts";
+import { setApiBridge } from "#src/api/bff-client.ts";
+import { startLiveEvents } from "#src/api/live-events.ts";
+import { invalidateEveryRead, queryKeys } from "#src/api/query-keys.ts";
+import { StandaloneLink } from "#src/bridge/standalone-link.ts";
+import { Button } from "#src/components/ui/button.tsx";
+import { Notice } from "#src/components/ui/notice.tsx";
+import { Skeleton } from "#src/components/ui/skeleton.tsx";
 import { signInErrorMessage } from "./sign-in-messages.ts";
 import { chooseOrganization, signInStateQuery, signInUrl, signOut, signOutEverywhere } from "./standalone-queries.ts";
 

@@ -1,8 +1,8 @@
 import { queryOptions } from "@tanstack/react-query";
 import * as z from "zod/mini";
-import { appErrorBody } from "../../../contract/app-api/errors.ts";
-import { organizationChoiceResponse, standaloneSignInState } from "../../../contract/app-api/standalone.ts";
-import { queryKeys } from "../../api/query-keys.ts";
+import { appErrorBody } from "#contract/app-api/errors.ts";
+import { organizationChoiceResponse, standaloneSignInState } from "#contract/app-api/standalone.ts";
+import { queryKeys } from "#src/api/query-keys.ts";
 
 // The standalone sign-in's own calls (not under /api: they work before an
 // organization is chosen). The session cookie is HttpOnly: the app never

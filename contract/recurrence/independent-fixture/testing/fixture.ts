@@ -1,6 +1,6 @@
 import * as z from "zod/mini";
-import { localDate } from "../../../clinic-api/primitives.ts";
-import { availabilityInstance, availabilityTemplate } from "../../../clinic-api/schedule.ts";
+import { localDate } from "#contract/clinic-api/primitives.ts";
+import { availabilityInstance, availabilityTemplate } from "#contract/clinic-api/schedule.ts";
 
 // The shapes of templates.json (the input) and instances.json (what
 // expand_independent.py computed from it with python-dateutil and zoneinfo).

@@ -1,5 +1,5 @@
-import type { EraServiceLine } from "../../../../contract/clinic-api/billing.ts";
-import { UUID_PATTERN } from "../../../../contract/ids.ts";
+import type { EraServiceLine } from "#contract/clinic-api/billing.ts";
+import { UUID_PATTERN } from "#contract/ids.ts";
 import { FULL_KEY, type CallOptions, type TestEmulator } from "../../../testing/emulator-client.ts";
 import { ORG_A_ID } from "../../../world/identities.ts";
 import type { SeededEraCases } from "../billing-records.ts";

@@ -1,7 +1,7 @@
 import * as z from "zod/mini";
-import { patientDocumentEventData, webhookEnvelope } from "../../../../contract/clinic-api/events.ts";
-import { PATIENT_DOCUMENT_CREATED } from "../../../../contract/clinic-api/documents.ts";
-import { rawUuid, utcTimestamp } from "../../../../contract/clinic-api/primitives.ts";
+import { patientDocumentEventData, webhookEnvelope } from "#contract/clinic-api/events.ts";
+import { PATIENT_DOCUMENT_CREATED } from "#contract/clinic-api/documents.ts";
+import { rawUuid, utcTimestamp } from "#contract/clinic-api/primitives.ts";
 import { createTestEmulator, type TestEmulator } from "../../../testing/emulator-client.ts";
 import { ORG_A_ID } from "../../../world/identities.ts";
 

@@ -1,5 +1,5 @@
 import * as z from "zod/mini";
-import { webhookEnvelope } from "../../../../contract/clinic-api/events.ts";
+import { webhookEnvelope } from "#contract/clinic-api/events.ts";
 import type { EmulatorSettings } from "../../../routes/route-deps.ts";
 import { createTestEmulator, type TestEmulator } from "../../../testing/emulator-client.ts";
 

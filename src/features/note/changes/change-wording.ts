@@ -1,4 +1,4 @@
-import type { NoteChangeActor, NoteFieldChange } from "../../../../contract/app-api/note-changes.ts";
+import type { NoteChangeActor, NoteFieldChange } from "#contract/app-api/note-changes.ts";
 
 // The words of the "Changed since you last looked" panel: who changed a
 // field, said as surely as Tandem knows it and no more (see

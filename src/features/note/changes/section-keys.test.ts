@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { NOTE_SECTION_KEYS } from "../../../../contract/note/section-digests.ts";
+import { NOTE_SECTION_KEYS } from "#contract/note/section-digests.ts";
 import { NOTE_SECTIONS } from "../reading/note-sections.ts";
 import { sectionIdOf } from "./section-links.ts";
 

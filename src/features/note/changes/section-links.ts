@@ -1,4 +1,4 @@
-import type { NoteSectionKey } from "../../../../contract/note/section-digests.ts";
+import type { NoteSectionKey } from "#contract/note/section-digests.ts";
 import { noteSectionById } from "../reading/note-sections.ts";
 
 // A section the BFF reports by its key (contract/note/section-digests.ts) is

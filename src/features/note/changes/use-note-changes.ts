@@ -1,8 +1,8 @@
 import { usePrefetchQuery, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
-import type { Note } from "../../../../contract/clinic-api/note.ts";
-import { noteChangesQuery, recordNoteView } from "../../../api/note-changes-queries.ts";
-import { noteQuery } from "../../../api/note-queries.ts";
+import type { Note } from "#contract/clinic-api/note.ts";
+import { noteChangesQuery, recordNoteView } from "#src/api/note-changes-queries.ts";
+import { noteQuery } from "#src/api/note-queries.ts";
 
 // What changed since the user last looked, and recording that they have
 // looked now. The view is recorded only once the comparison has come back

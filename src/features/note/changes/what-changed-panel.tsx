@@ -1,10 +1,10 @@
 import { useId, useState } from "react";
-import type { NoteFieldChange } from "../../../../contract/app-api/note-changes.ts";
-import type { Note } from "../../../../contract/clinic-api/note.ts";
-import type { NoteSectionKey } from "../../../../contract/note/section-digests.ts";
-import { Button } from "../../../components/ui/button.tsx";
-import { formatRecentTime } from "../../../lib/time-format.ts";
-import { useTimeDisplay } from "../../../lib/use-time-display.tsx";
+import type { NoteFieldChange } from "#contract/app-api/note-changes.ts";
+import type { Note } from "#contract/clinic-api/note.ts";
+import type { NoteSectionKey } from "#contract/note/section-digests.ts";
+import { Button } from "#src/components/ui/button.tsx";
+import { formatRecentTime } from "#src/lib/time-format.ts";
+import { useTimeDisplay } from "#src/lib/use-time-display.tsx";
 import { focusNoteTarget } from "../focus-note-target.ts";
 import { WRITABLE_FIELD_INFO } from "../writable-fields.ts";
 import { changedByText, changeSummary } from "./change-wording.ts";

@@ -1,6 +1,6 @@
 import { AlertDialog } from "radix-ui";
 import { useRef, type ReactElement, type ReactNode } from "react";
-import { Button } from "../../../components/ui/button.tsx";
+import { Button } from "#src/components/ui/button.tsx";
 
 // A yes/no question in a Radix AlertDialog (focus kept inside, Escape means
 // no, focus given back on close). The safe answer is focused first.

@@ -1,7 +1,7 @@
-import { Button } from "../../../components/ui/button.tsx";
-import { Notice } from "../../../components/ui/notice.tsx";
-import { formatRecentTime, type TimeDisplay } from "../../../lib/time-format.ts";
-import { useTimeDisplay } from "../../../lib/use-time-display.tsx";
+import { Button } from "#src/components/ui/button.tsx";
+import { Notice } from "#src/components/ui/notice.tsx";
+import { formatRecentTime, type TimeDisplay } from "#src/lib/time-format.ts";
+import { useTimeDisplay } from "#src/lib/use-time-display.tsx";
 import { WRITABLE_FIELD_INFO } from "../writable-fields.ts";
 import { DRAFT_NOTICE_ID } from "../sign-off/sign-off-checklist.ts";
 import { ConfirmDialog } from "./confirm-dialog.tsx";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { AllWritableFieldValues, NoteConflictDetails, NoteDraftBody } from "../../../../contract/app-api/note.ts";
-import type { WritableNoteField } from "../../../../contract/clinic-api/note.ts";
+import type { AllWritableFieldValues, NoteConflictDetails, NoteDraftBody } from "#contract/app-api/note.ts";
+import type { WritableNoteField } from "#contract/clinic-api/note.ts";
 import {
   canAutosave,
   canTypeIn,

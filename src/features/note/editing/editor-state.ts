@@ -1,5 +1,5 @@
-import type { AllWritableFieldValues, NoteConflictDetails, NoteDraftBody, NoteDraftPutRequest, NotePatchRequest, WritableFieldValues } from "../../../../contract/app-api/note.ts";
-import { SIGNED_NOTE_STATUS, WRITABLE_NOTE_FIELDS, writableValues, type Note, type WritableNoteField } from "../../../../contract/clinic-api/note.ts";
+import type { AllWritableFieldValues, NoteConflictDetails, NoteDraftBody, NoteDraftPutRequest, NotePatchRequest, WritableFieldValues } from "#contract/app-api/note.ts";
+import { SIGNED_NOTE_STATUS, WRITABLE_NOTE_FIELDS, writableValues, type Note, type WritableNoteField } from "#contract/clinic-api/note.ts";
 
 // Editing the four writable fields of a note, as a pure state machine (no
 // React, no timers, no fetch; the hook in use-note-editor.ts runs the

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { AllWritableFieldValues } from "../../../../contract/app-api/note.ts";
+import type { AllWritableFieldValues } from "#contract/app-api/note.ts";
 import { editorReducer, initialEditorState, SIGNED_REASON, type EditorAction, type ServerNote } from "./editor-state.ts";
 import { noteEditorViewOf } from "./note-editor-view.ts";
 

@@ -1,5 +1,5 @@
-import type { AllWritableFieldValues } from "../../../../contract/app-api/note.ts";
-import type { WritableNoteField } from "../../../../contract/clinic-api/note.ts";
+import type { AllWritableFieldValues } from "#contract/app-api/note.ts";
+import type { WritableNoteField } from "#contract/clinic-api/note.ts";
 import { WRITABLE_NOTE_FIELDS } from "../writable-fields.ts";
 import {
   canTypeIn,

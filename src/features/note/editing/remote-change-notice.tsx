@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
-import { Button } from "../../../components/ui/button.tsx";
-import { Notice } from "../../../components/ui/notice.tsx";
+import { Button } from "#src/components/ui/button.tsx";
+import { Notice } from "#src/components/ui/notice.tsx";
 import { WRITABLE_FIELD_INFO, type WritableNoteField } from "../writable-fields.ts";
 import type { NoteEditor } from "./use-note-editor.ts";
 

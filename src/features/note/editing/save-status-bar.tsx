@@ -1,11 +1,11 @@
 import type { KeyboardEvent, ReactNode } from "react";
-import { Badge } from "../../../components/ui/badge.tsx";
-import { Button } from "../../../components/ui/button.tsx";
-import { formatRecentTime } from "../../../lib/time-format.ts";
-import { useTimeDisplay } from "../../../lib/use-time-display.tsx";
+import { Badge } from "#src/components/ui/badge.tsx";
+import { Button } from "#src/components/ui/button.tsx";
+import { formatRecentTime } from "#src/lib/time-format.ts";
+import { useTimeDisplay } from "#src/lib/use-time-display.tsx";
 import { statusText, type EditorStatus } from "./editor-state.ts";
 import type { NoteEditor } from "./use-note-editor.ts";
-import { AlertIcon, CheckIcon, CrossIcon, DotIcon, LockIcon } from "../../../components/ui/icons.tsx";
+import { AlertIcon, CheckIcon, CrossIcon, DotIcon, LockIcon } from "#src/components/ui/icons.tsx";
 
 // The always-visible save status of the note ("Unsaved changes", "Saving…",
 // "Saved 9:40 AM", "Not saved: the EHR did not answer"), with Save, Retry and

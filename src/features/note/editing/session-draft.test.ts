@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { NoteDraftBody } from "../../../../contract/app-api/note.ts";
+import type { NoteDraftBody } from "#contract/app-api/note.ts";
 import { pickDraft, readSessionDraft, removeSessionDraft, writeSessionDraft } from "./session-draft.ts";
 
 const draft = (updatedAt: string, text = "Typed"): NoteDraftBody => ({ fields: { additionalHpiComments: text }, baseline: { additionalHpiComments: "" }, noteVersion: 3, updatedAt });

@@ -1,5 +1,5 @@
 import * as z from "zod/mini";
-import { noteDraft, type NoteDraftBody, type NoteDraftPutRequest } from "../../../../contract/app-api/note.ts";
+import { noteDraft, type NoteDraftBody, type NoteDraftPutRequest } from "#contract/app-api/note.ts";
 
 // This tab's fallback copy of a note's draft, for while the BFF cannot take
 // it (ADR 0008): sessionStorage only, never localStorage, since it holds

@@ -1,6 +1,6 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, type Dispatch } from "react";
-import { deleteNoteDraft, noteDraftQuery, saveNoteDraft } from "../../../api/note-queries.ts";
+import { deleteNoteDraft, noteDraftQuery, saveNoteDraft } from "#src/api/note-queries.ts";
 import { draftBodyOf, needsDraftDelete, needsDraftPut, type EditorAction, type EditorState } from "./editor-state.ts";
 import { removeSessionDraft, writeSessionDraft } from "./session-draft.ts";
 

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useReducer } from "react";
-import type { NoteDraftBody } from "../../../../contract/app-api/note.ts";
-import type { Note, WritableNoteField } from "../../../../contract/clinic-api/note.ts";
-import { useLatest } from "../../../lib/use-latest.ts";
+import type { NoteDraftBody } from "#contract/app-api/note.ts";
+import type { Note, WritableNoteField } from "#contract/clinic-api/note.ts";
+import { useLatest } from "#src/lib/use-latest.ts";
 import { WRITABLE_FIELD_INFO } from "../writable-fields.ts";
 import { draftTextOf, editorReducer, initialEditorState, serverNoteOf, type EditorState } from "./editor-state.ts";
 import { noteEditorViewOf, type NoteEditorView } from "./note-editor-view.ts";

@@ -1,7 +1,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, type Dispatch } from "react";
-import { isEhrFailure, markNoteSigned, noteConflictOf, noteQuery, patchNote } from "../../../api/note-queries.ts";
-import { describeApiError } from "../../../components/shell/api-error-notice.tsx";
+import { isEhrFailure, markNoteSigned, noteConflictOf, noteQuery, patchNote } from "#src/api/note-queries.ts";
+import { describeApiError } from "#src/components/shell/api-error-notice.tsx";
 import { canAutosave, saveRequestOf, sentValuesOf, serverNoteOf, type EditorAction, type EditorState } from "./editor-state.ts";
 
 // Saving the note to the EHR (ADR 0008): autosave a little after typing

@@ -1,7 +1,7 @@
 import { useId, useRef } from "react";
-import { MAX_NOTE_FIELD_LENGTH } from "../../../../contract/app-api/note.ts";
-import { Badge } from "../../../components/ui/badge.tsx";
-import { Button } from "../../../components/ui/button.tsx";
+import { MAX_NOTE_FIELD_LENGTH } from "#contract/app-api/note.ts";
+import { Badge } from "#src/components/ui/badge.tsx";
+import { Button } from "#src/components/ui/button.tsx";
 import { WRITABLE_FIELD_INFO, type WritableNoteField } from "../writable-fields.ts";
 import { handleSaveShortcut } from "./save-status-bar.tsx";
 import type { NoteEditor } from "./use-note-editor.ts";

@@ -1,6 +1,6 @@
 import { AlertDialog } from "radix-ui";
-import type { NoteImage } from "../../../../contract/clinic-api/note.ts";
-import { Button } from "../../../components/ui/button.tsx";
+import type { NoteImage } from "#contract/clinic-api/note.ts";
+import { Button } from "#src/components/ui/button.tsx";
 import { deleteDialogTitle, imageName } from "./image-format.ts";
 
 // The confirmation before an image is deleted in the EHR, naming the file.

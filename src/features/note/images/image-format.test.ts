@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ApiError } from "../../../api/bff-client.ts";
+import { ApiError } from "#src/api/bff-client.ts";
 import {
   deleteButtonLabel,
   deleteDialogTitle,

@@ -1,7 +1,7 @@
-import { ApiError } from "../../../api/bff-client.ts";
-import { isEhrFailure } from "../../../api/note-queries.ts";
-import { isolateText } from "../../../lib/bidi.ts";
-import { formatNumber } from "../../../lib/time-format.ts";
+import { ApiError } from "#src/api/bff-client.ts";
+import { isEhrFailure } from "#src/api/note-queries.ts";
+import { isolateText } from "#src/lib/bidi.ts";
+import { formatNumber } from "#src/lib/time-format.ts";
 
 // The words the images panel shows: an image's size, type and status, and
 // what a failed delete means. Pure, so they are tested.

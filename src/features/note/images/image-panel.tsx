@@ -1,10 +1,10 @@
 import { useQuery } from "@tanstack/react-query";
 import { useId } from "react";
-import { noteImagesQuery } from "../../../api/note-queries.ts";
-import { ApiErrorNotice } from "../../../components/shell/api-error-notice.tsx";
-import { Button } from "../../../components/ui/button.tsx";
-import { Notice } from "../../../components/ui/notice.tsx";
-import { Skeleton } from "../../../components/ui/skeleton.tsx";
+import { noteImagesQuery } from "#src/api/note-queries.ts";
+import { ApiErrorNotice } from "#src/components/shell/api-error-notice.tsx";
+import { Button } from "#src/components/ui/button.tsx";
+import { Notice } from "#src/components/ui/notice.tsx";
+import { Skeleton } from "#src/components/ui/skeleton.tsx";
 import { IMAGES_ID } from "../note-outline.ts";
 import { DeleteImageDialog } from "./delete-image-dialog.tsx";
 import { deleteButtonLabel, imageName, imageSummary, SIGNED_IMAGES_MESSAGE } from "./image-format.ts";

@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
-import type { NoteImage } from "../../../../contract/clinic-api/note.ts";
-import { deleteNoteImage, markNoteSigned, noteImagesQuery } from "../../../api/note-queries.ts";
-import { queryKeys } from "../../../api/query-keys.ts";
+import type { NoteImage } from "#contract/clinic-api/note.ts";
+import { deleteNoteImage, markNoteSigned, noteImagesQuery } from "#src/api/note-queries.ts";
+import { queryKeys } from "#src/api/query-keys.ts";
 import { deletedAnnouncement, imageDeleteFailure, imageName, SIGNED_IMAGES_MESSAGE, type ImageDeleteFailure } from "./image-format.ts";
 
 // Deleting one of the note's images in the EHR: one delete at a time, after a

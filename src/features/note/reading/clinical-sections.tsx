@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import type { Note, SoapNote, WritableNoteField } from "../../../../contract/clinic-api/note.ts";
+import type { Note, SoapNote, WritableNoteField } from "#contract/clinic-api/note.ts";
 import {
   formatBloodPressure,
   formatBmi,
@@ -18,9 +18,9 @@ import {
   readableValue,
 } from "./note-format.ts";
 import { peopleOf } from "./people.ts";
-import { localDateOf } from "../../../../contract/time/zoned-time.ts";
-import { formatTime, type TimeDisplay } from "../../../lib/time-format.ts";
-import { useTimeDisplay } from "../../../lib/use-time-display.tsx";
+import { localDateOf } from "#contract/time/zoned-time.ts";
+import { formatTime, type TimeDisplay } from "#src/lib/time-format.ts";
+import { useTimeDisplay } from "#src/lib/use-time-display.tsx";
 import { CodeList, FieldList, NotRecorded, Subheading, TextBadge, TextBlock, textOrNull } from "./reading-parts.tsx";
 
 // The clinical sections of the note, read-only: HPI, exam, impressions and

@@ -1,6 +1,6 @@
-import type { Note, SoapNote } from "../../../../contract/clinic-api/note.ts";
-import { localDateOf } from "../../../../contract/time/zoned-time.ts";
-import { formatDay, formatDayAndTime, formatLocalDay, formatNumber as formatAppNumber, formatTimeRange, type TimeDisplay } from "../../../lib/time-format.ts";
+import type { Note, SoapNote } from "#contract/clinic-api/note.ts";
+import { localDateOf } from "#contract/time/zoned-time.ts";
+import { formatDay, formatDayAndTime, formatLocalDay, formatNumber as formatAppNumber, formatTimeRange, type TimeDisplay } from "#src/lib/time-format.ts";
 
 // Words and numbers the read-only note shows. Times and dates go through the
 // app's one formatter (src/lib/time-format.ts): the user's locale, the

@@ -1,6 +1,6 @@
 import { useState } from "react";
-import type { Note } from "../../../../contract/clinic-api/note.ts";
-import { useTimeDisplay } from "../../../lib/use-time-display.tsx";
+import type { Note } from "#contract/clinic-api/note.ts";
+import { useTimeDisplay } from "#src/lib/use-time-display.tsx";
 import { describeAiReview, type AiReviewState } from "../ai-review.ts";
 import { SUMMARY_ID } from "../note-outline.ts";
 import {

@@ -1,12 +1,12 @@
 import type { ReactNode } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import type { WritableNoteField } from "../../../../contract/clinic-api/note.ts";
+import type { WritableNoteField } from "#contract/clinic-api/note.ts";
 import { buildNoteFixture, buildSignedNoteFixture, emptySoapNoteFixture } from "./testing/note-fixture.ts";
 import { NoteHeader } from "./note-header.tsx";
 import { NoteSectionList } from "./note-section-list.tsx";
 import { NOTE_SECTIONS } from "./note-sections.ts";
-import { UserTimeSettingsProvider } from "../../../lib/use-time-display.tsx";
+import { UserTimeSettingsProvider } from "#src/lib/use-time-display.tsx";
 
 // Server-rendered markup of the reading components: structure, not looks
 // (axe runs in the e2e suite). The reader is pinned: British English, in

@@ -1,5 +1,5 @@
 import type { ComponentType, ReactNode } from "react";
-import type { Note, WritableNoteField } from "../../../../contract/clinic-api/note.ts";
+import type { Note, WritableNoteField } from "#contract/clinic-api/note.ts";
 import {
   AttachmentsBody,
   ClinicalNotesBody,
@@ -26,7 +26,7 @@ import {
   MipsBody,
   TimeSpentBody,
 } from "./record-sections.tsx";
-import { ChevronRightIcon } from "../../../components/ui/icons.tsx";
+import { ChevronRightIcon } from "#src/components/ui/icons.tsx";
 
 // Every section of the note in the seed's order, each a labelled <section>
 // with an <h2>. An empty section collapses to a closed <details> so the

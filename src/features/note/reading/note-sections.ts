@@ -1,4 +1,4 @@
-import type { Note, WritableNoteField } from "../../../../contract/clinic-api/note.ts";
+import type { Note, WritableNoteField } from "#contract/clinic-api/note.ts";
 import { hasText } from "./note-format.ts";
 
 // The sections of a SOAP note in the seed's order (seed 000 "Note (SOAP

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isSameId, toPrefixedId } from "../../../../contract/ids.ts";
+import { isSameId, toPrefixedId } from "#contract/ids.ts";
 import { buildNoteFixture } from "./testing/note-fixture.ts";
 import { buildPeopleDirectory, careTeamMemberName, isSamePerson, peopleOf, personIdKey, providerName, UNNAMED_EHR_USER, UNNAMED_EHR_USER_LABEL } from "./people.ts";
 

@@ -1,6 +1,6 @@
-import type { Note, SoapNote } from "../../../../contract/clinic-api/note.ts";
-import type { NoteProvider } from "../../../../contract/clinic-api/people.ts";
-import { idKey } from "../../../../contract/ids.ts";
+import type { Note, SoapNote } from "#contract/clinic-api/note.ts";
+import type { NoteProvider } from "#contract/clinic-api/people.ts";
+import { idKey } from "#contract/ids.ts";
 
 // Who the ids in a note are. The note names people in two lists: its care
 // team (physician, primary biller, attendees), keyed by the EHR's integration

@@ -1,7 +1,7 @@
-import type { SoapNote } from "../../../../contract/clinic-api/note.ts";
+import type { SoapNote } from "#contract/clinic-api/note.ts";
 import type { SectionBodyProps } from "./clinical-sections.tsx";
 import { billingLineTotal, billingTotal, formatAmount, formatMinutes, formatNumber, formatNoteTimeRange, hasText, parseNoteInstant, readableValue } from "./note-format.ts";
-import { useTimeDisplay } from "../../../lib/use-time-display.tsx";
+import { useTimeDisplay } from "#src/lib/use-time-display.tsx";
 import { careTeamMemberName, peopleOf, UNNAMED_EHR_USER_LABEL, type PeopleDirectory } from "./people.ts";
 import { Code, CodeList, FieldList, LineList, NotRecorded, Subheading, TextBadge, TextBlock, textOrNull } from "./reading-parts.tsx";
 

@@ -1,5 +1,5 @@
 import * as z from "zod/mini";
-import { rawUuid } from "../../../../contract/clinic-api/primitives.ts";
+import { rawUuid } from "#contract/clinic-api/primitives.ts";
 
 // `/note?noteId=<id>`: how a note is opened outside the EHR (a link from the
 // recent-notes list, a bookmark, a colleague). The router hands the search

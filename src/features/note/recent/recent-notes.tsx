@@ -1,12 +1,12 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
-import type { RecentNote } from "../../../../contract/app-api/recent-notes.ts";
-import { recentNotesQuery } from "../../../api/recent-notes-query.ts";
-import { ApiErrorNotice } from "../../../components/shell/api-error-notice.tsx";
-import { Notice } from "../../../components/ui/notice.tsx";
-import { Skeleton } from "../../../components/ui/skeleton.tsx";
-import { formatRecentTime } from "../../../lib/time-format.ts";
-import { useTimeDisplay } from "../../../lib/use-time-display.tsx";
+import type { RecentNote } from "#contract/app-api/recent-notes.ts";
+import { recentNotesQuery } from "#src/api/recent-notes-query.ts";
+import { ApiErrorNotice } from "#src/components/shell/api-error-notice.tsx";
+import { Notice } from "#src/components/ui/notice.tsx";
+import { Skeleton } from "#src/components/ui/skeleton.tsx";
+import { formatRecentTime } from "#src/lib/time-format.ts";
+import { useTimeDisplay } from "#src/lib/use-time-display.tsx";
 import { formatVisitDate, noteStatusText, noteStatusTone, patientDisplayName, type StatusTone } from "../reading/note-format.ts";
 import { TextBadge, type BadgeTone } from "../reading/reading-parts.tsx";
 

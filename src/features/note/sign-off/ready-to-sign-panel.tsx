@@ -2,7 +2,7 @@ import { useId } from "react";
 import { focusNoteTarget } from "../focus-note-target.ts";
 import { SIGN_OFF_ID } from "../note-outline.ts";
 import type { ChecklistItem, ChecklistLink, SignOffChecklist } from "./sign-off-checklist.ts";
-import { AlertIcon, CheckIcon } from "../../../components/ui/icons.tsx";
+import { AlertIcon, CheckIcon } from "#src/components/ui/icons.tsx";
 
 // The "Ready to sign" panel: one plain sentence, then each item with a link
 // to its place; review items carry a "Reviewed" checkbox.

@@ -1,4 +1,4 @@
-import { SIGNED_NOTE_STATUS, type Note } from "../../../../contract/clinic-api/note.ts";
+import { SIGNED_NOTE_STATUS, type Note } from "#contract/clinic-api/note.ts";
 import { describeAiReview } from "../ai-review.ts";
 import { taskElementId } from "../note-outline.ts";
 import { noteStatusText } from "../reading/note-format.ts";

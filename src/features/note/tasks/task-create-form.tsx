@@ -1,11 +1,11 @@
 import { useQuery } from "@tanstack/react-query";
 import { useId } from "react";
-import { sessionQuery } from "../../../api/session-query.ts";
-import { ApiErrorNotice, describeApiError } from "../../../components/shell/api-error-notice.tsx";
-import { Button } from "../../../components/ui/button.tsx";
-import { CheckIcon, CrossIcon } from "../../../components/ui/icons.tsx";
-import { MultiSelectPicker } from "../../../components/ui/multi-select-picker.tsx";
-import { Notice } from "../../../components/ui/notice.tsx";
+import { sessionQuery } from "#src/api/session-query.ts";
+import { ApiErrorNotice, describeApiError } from "#src/components/shell/api-error-notice.tsx";
+import { Button } from "#src/components/ui/button.tsx";
+import { CheckIcon, CrossIcon } from "#src/components/ui/icons.tsx";
+import { MultiSelectPicker } from "#src/components/ui/multi-select-picker.tsx";
+import { Notice } from "#src/components/ui/notice.tsx";
 import { descriptionLengthText, taskCreateFailure } from "./task-form-model.ts";
 import { useTaskCreate } from "./use-task-create.ts";
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import * as z from "zod/mini";
-import { MAX_TASK_ASSIGNEES, MAX_TASK_DESCRIPTION_LENGTH, taskCreateRequest } from "../../../../contract/app-api/note.ts";
-import { task as taskSchema, type Task } from "../../../../contract/clinic-api/note.ts";
-import { ApiError } from "../../../api/bff-client.ts";
+import { MAX_TASK_ASSIGNEES, MAX_TASK_DESCRIPTION_LENGTH, taskCreateRequest } from "#contract/app-api/note.ts";
+import { task as taskSchema, type Task } from "#contract/clinic-api/note.ts";
+import { ApiError } from "#src/api/bff-client.ts";
 import { buildNoteFixture, emptySoapNoteFixture } from "../reading/testing/note-fixture.ts";
 import { buildPeopleDirectory } from "../reading/people.ts";
 import {

@@ -1,12 +1,12 @@
 import * as z from "zod/mini";
-import { MAX_TASK_ASSIGNEES, MAX_TASK_DESCRIPTION_LENGTH, taskCreateRequest, type TaskCreateRequest } from "../../../../contract/app-api/note.ts";
-import type { PickerProvider } from "../../../../contract/app-api/session.ts";
-import type { Task } from "../../../../contract/clinic-api/note.ts";
-import { ApiError } from "../../../api/bff-client.ts";
-import type { PickerOption } from "../../../components/ui/multi-select-picker.tsx";
-import { isEhrFailure, noteConflictOf } from "../../../api/note-queries.ts";
-import { idKey } from "../../../../contract/ids.ts";
-import { formatDayAndTime, formatNumber, usableZone, type TimeDisplay } from "../../../lib/time-format.ts";
+import { MAX_TASK_ASSIGNEES, MAX_TASK_DESCRIPTION_LENGTH, taskCreateRequest, type TaskCreateRequest } from "#contract/app-api/note.ts";
+import type { PickerProvider } from "#contract/app-api/session.ts";
+import type { Task } from "#contract/clinic-api/note.ts";
+import { ApiError } from "#src/api/bff-client.ts";
+import type { PickerOption } from "#src/components/ui/multi-select-picker.tsx";
+import { isEhrFailure, noteConflictOf } from "#src/api/note-queries.ts";
+import { idKey } from "#contract/ids.ts";
+import { formatDayAndTime, formatNumber, usableZone, type TimeDisplay } from "#src/lib/time-format.ts";
 import { parseNoteInstant } from "../reading/note-format.ts";
 import { personIdKey, providerName, UNNAMED_EHR_USER, UNNAMED_EHR_USER_LABEL, type PeopleDirectory } from "../reading/people.ts";
 

@@ -1,11 +1,11 @@
 import { useQuery } from "@tanstack/react-query";
 import { useId, useMemo } from "react";
-import type { Task } from "../../../../contract/clinic-api/note.ts";
-import { noteTasksQuery } from "../../../api/note-queries.ts";
-import { ApiErrorNotice } from "../../../components/shell/api-error-notice.tsx";
-import { Badge } from "../../../components/ui/badge.tsx";
-import { Skeleton } from "../../../components/ui/skeleton.tsx";
-import { useTimeDisplay } from "../../../lib/use-time-display.tsx";
+import type { Task } from "#contract/clinic-api/note.ts";
+import { noteTasksQuery } from "#src/api/note-queries.ts";
+import { ApiErrorNotice } from "#src/components/shell/api-error-notice.tsx";
+import { Badge } from "#src/components/ui/badge.tsx";
+import { Skeleton } from "#src/components/ui/skeleton.tsx";
+import { useTimeDisplay } from "#src/lib/use-time-display.tsx";
 import { taskElementId, TASKS_ID } from "../note-outline.ts";
 import type { PeopleDirectory } from "../reading/people.ts";
 import { assigneeSummary, formatTaskTime, isTaskOpen, sortTasksForDisplay, syncStatusOf, taskStatusText, type SyncTone } from "./task-form-model.ts";

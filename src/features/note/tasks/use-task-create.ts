@@ -1,9 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo, useRef, useState, type FormEvent } from "react";
-import type { TaskCreateRequest } from "../../../../contract/app-api/note.ts";
-import { providersQuery } from "../../../api/directory-queries.ts";
-import { createNoteTask, markNoteSigned, noteTasksQuery } from "../../../api/note-queries.ts";
-import { queryKeys } from "../../../api/query-keys.ts";
+import type { TaskCreateRequest } from "#contract/app-api/note.ts";
+import { providersQuery } from "#src/api/directory-queries.ts";
+import { createNoteTask, markNoteSigned, noteTasksQuery } from "#src/api/note-queries.ts";
+import { queryKeys } from "#src/api/query-keys.ts";
 import { assigneeOptions, EMPTY_TASK_DRAFT, firstInvalidField, taskCreateFailure, validateTaskForm, type TaskFormDraft, type TaskFormErrors } from "./task-form-model.ts";
 
 // Creating a task from the note's form: the draft and its errors (checked by

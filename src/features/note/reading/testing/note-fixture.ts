@@ -1,5 +1,5 @@
 import * as z from "zod/mini";
-import { note as noteSchema, type Note, type SoapNote } from "../../../../../contract/clinic-api/note.ts";
+import { note as noteSchema, type Note, type SoapNote } from "#contract/clinic-api/note.ts";
 
 // A complete, realistic SOAP note for tests: a dermatology visit in New York
 // (kind A units: °F, lb, in) awaiting signature, with an atypical mole
