@@ -14,6 +14,9 @@ import type { SharedRoute } from "./cache-policy.ts";
 /** The worker's heap: a 3 MB answer parses to about 20 MB, and each answer's garbage is collected young. */
 const WORKER_HEAP_LIMITS = { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 8 };
 
+/** An answer the thread has not handed back by then is taken in by the caller (a thread that hangs must not hang reads). */
+const REPLY_TIMEOUT_MS = 5_000;
+
 const bytes = z.custom<Uint8Array<ArrayBuffer>>((value) => value instanceof Uint8Array);
 const reply = z.object({
   id: z.number(),
@@ -55,7 +58,22 @@ export class IntakeThread {
     const worker = this.running();
     const id = this.nextId++;
     return new Promise<IntakeResult>((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        reject(new Error(`the intake thread did not answer in ${REPLY_TIMEOUT_MS} ms`));
+      }, REPLY_TIMEOUT_MS);
+      timer.unref();
+      const settle = () => clearTimeout(timer);
+      this.pending.set(id, {
+        resolve: (result) => {
+          settle();
+          resolve(result);
+        },
+        reject: (error) => {
+          settle();
+          reject(error);
+        },
+      });
       worker.postMessage({ id, route, body });
     });
   }
@@ -73,10 +91,12 @@ export class IntakeThread {
     worker.unref();
     worker.on("message", (message: unknown) => {
       const parsed = z.safeParse(reply, message);
-      if (!parsed.success) return;
-      const pending = this.pending.get(parsed.data.id);
-      this.pending.delete(parsed.data.id);
-      pending?.resolve(parsed.data.result);
+      const id = parsed.success ? parsed.data.id : z.safeParse(z.object({ id: z.number() }), message).data?.id;
+      const pending = id === undefined ? undefined : this.pending.get(id);
+      if (id === undefined || pending === undefined) return;
+      this.pending.delete(id);
+      if (parsed.success) pending.resolve(parsed.data.result);
+      else pending.reject(new Error("the intake thread answered something else than an intake result"));
     });
     const lost = (error: Error) => {
       if (this.worker !== worker) return;
