@@ -30,8 +30,7 @@ beforeEach(async () => {
   // Pickers are cached: each test's request must reach the service.
   harness.bff.clinic.invalidate(ORG_A_ID);
   harness.logLines.length = 0;
-  harness.upstreamRequests.length = 0;
-  harness.upstreamTraceparents.length = 0;
+  harness.upstream.length = 0;
 });
 
 /** The `traceparent` of each call to the service's API (not the platform's JWKS, which the host-token check fetches). */

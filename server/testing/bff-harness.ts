@@ -40,8 +40,14 @@ export type UpstreamInterceptor = (request: Request, forward: (request: Request)
 
 export interface UpstreamCall {
   method: string;
+  /** The whole URL, query included. */
+  url: string;
   /** The path without the query, e.g. `/v2/schedule/slots`. */
   path: string;
+  /** The request's `traceparent` header, null without one. */
+  traceparent: string | null;
+  /** A write's JSON text; null for a read. */
+  body: string | null;
   /** Null while no answer came (or none ever did: the BFF's timeout). */
   status: number | null;
   /** The service's `trace_id` when it answered with an error body. */
@@ -99,12 +105,12 @@ export interface BffHarness {
   transcript: string[];
   /** Every upstream call the BFF sent, with its answer once there is one. */
   upstream: UpstreamCall[];
-  /** Every upstream request the BFF sent: "METHOD url". */
-  upstreamRequests: string[];
-  /** The `traceparent` header of each of those requests, in the same order (null without one). */
-  upstreamTraceparents: (string | null)[];
-  /** The bodies of upstream writes, in order: "METHOD path" and the JSON text. */
-  upstreamWrites: { call: string; body: string }[];
+  /** Read from `upstream`: every upstream request the BFF sent, "METHOD url". */
+  readonly upstreamRequests: string[];
+  /** Read from `upstream`: the `traceparent` header of each of those requests, in the same order (null without one). */
+  readonly upstreamTraceparents: (string | null)[];
+  /** Read from `upstream`: the bodies of upstream writes, in order: "METHOD path" and the JSON text. */
+  readonly upstreamWrites: { call: string; body: string }[];
   /** Every webhook delivery attempt the emulator made to the BFF's address. */
   deliveries: WebhookDelivery[];
   /** Null: every delivery reaches the receiver. */
@@ -160,9 +166,6 @@ export async function createBffHarness(store: Store, options: BffHarnessOptions 
   const logLines: string[] = [];
   const transcript: string[] = [];
   const upstream: UpstreamCall[] = [];
-  const upstreamRequests: string[] = [];
-  const upstreamTraceparents: (string | null)[] = [];
-  const upstreamWrites: { call: string; body: string }[] = [];
   const deliveries: WebhookDelivery[] = [];
   const receiver: { app: WebhookReceiver | null; override: WebhookReceiver | null } = { app: null, override: null };
   const inFlight = new Set<Promise<unknown>>();
@@ -201,11 +204,9 @@ export async function createBffHarness(store: Store, options: BffHarnessOptions 
   const upstreamFetch: typeof fetch = async (input, init) => {
     const request = new Request(input, init);
     const path = new URL(request.url).pathname;
-    const call: UpstreamCall = { method: request.method, path, status: null, traceId: null };
+    const body = request.method === "GET" ? null : await request.clone().text();
+    const call: UpstreamCall = { method: request.method, url: request.url, path, traceparent: request.headers.get("traceparent"), body, status: null, traceId: null };
     upstream.push(call);
-    upstreamRequests.push(`${request.method} ${request.url}`);
-    upstreamTraceparents.push(request.headers.get("traceparent"));
-    if (request.method !== "GET") upstreamWrites.push({ call: `${request.method} ${path}`, body: await request.clone().text() });
     // In-process, the emulator's app ignores the abort signal; a real socket does not: honour it, so the BFF's timeout fires.
     const carriedOut = options.interceptUpstream ? options.interceptUpstream(request, forward) : forward(request);
     inFlight.add(carriedOut);
@@ -263,9 +264,15 @@ export async function createBffHarness(store: Store, options: BffHarnessOptions 
     logLines,
     transcript,
     upstream,
-    upstreamRequests,
-    upstreamTraceparents,
-    upstreamWrites,
+    get upstreamRequests() {
+      return upstream.map((call) => `${call.method} ${call.url}`);
+    },
+    get upstreamTraceparents() {
+      return upstream.map((call) => call.traceparent);
+    },
+    get upstreamWrites() {
+      return upstream.flatMap((call) => (call.body === null ? [] : [{ call: `${call.method} ${call.path}`, body: call.body }]));
+    },
     deliveries,
     webhookGate: null,
     userWithRole,
@@ -314,7 +321,7 @@ export async function createBffHarness(store: Store, options: BffHarnessOptions 
       await configureWebhooks({});
       // The BFF's cached reads would outlive the emulator's reset and hide the next fault.
       for (const organizationId of [ORG_A_ID, ORG_B_ID, ORG_C_ID]) harness.bff.clinic.invalidate(organizationId);
-      for (const records of [logLines, transcript, upstream, upstreamRequests, upstreamTraceparents, upstreamWrites, deliveries]) records.length = 0;
+      for (const records of [logLines, transcript, upstream, deliveries]) records.length = 0;
     },
     async close() {
       await harness.bff.close();
