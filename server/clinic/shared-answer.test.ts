@@ -1,14 +1,14 @@
 import { gunzipSync } from "node:zlib";
 import { describe, expect, it, vi } from "vitest";
 import { MIN_GZIP_BYTES } from "./answer-intake.ts";
-import { SharedAnswer } from "./shared-answer.ts";
+import { shareAnswer } from "./testing/share-answer.ts";
 
 const slots = (count: number) => ({ slots: Array.from({ length: count }, (_, index) => ({ id: `slt_${index}`, startsAt: "2026-11-23T09:00:00-05:00", note: "café" })) });
 
 describe("SharedAnswer", () => {
   it("keeps a large answer as its gzip, and is weighed by those bytes", () => {
     const data = slots(200);
-    const answer = SharedAnswer.of(data, { keepParsed: false });
+    const answer = shareAnswer(data, { keepParsed: false });
     expect(answer.encoding).toBe("gzip");
     expect(JSON.parse(gunzipSync(answer.body).toString("utf8"))).toEqual(data);
     expect(answer.weight).toBe(answer.body.byteLength);
@@ -18,14 +18,14 @@ describe("SharedAnswer", () => {
   it("keeps a small answer as its JSON", () => {
     const data = slots(1);
     expect(JSON.stringify(data).length).toBeLessThan(MIN_GZIP_BYTES);
-    const answer = SharedAnswer.of(data, { keepParsed: false });
+    const answer = shareAnswer(data, { keepParsed: false });
     expect(answer.encoding).toBe("identity");
     expect(new TextDecoder().decode(answer.body)).toBe(JSON.stringify(data));
   });
 
   it("hands its callers the objects it was made from, frozen, while they are in use", () => {
     const data = slots(200);
-    const answer = SharedAnswer.of(data, { keepParsed: true });
+    const answer = shareAnswer(data, { keepParsed: true });
     const parse = vi.spyOn(JSON, "parse");
     expect(answer.data()).toBe(data);
     expect(Object.isFrozen(data.slots[0])).toBe(true);
@@ -35,7 +35,7 @@ describe("SharedAnswer", () => {
 
   it("decodes its bytes, once, for a caller when it kept no objects", () => {
     const data = slots(200);
-    const answer = SharedAnswer.of(data, { keepParsed: false });
+    const answer = shareAnswer(data, { keepParsed: false });
     expect(Object.isFrozen(data)).toBe(false);
     const first = answer.data();
     expect(first).not.toBe(data);

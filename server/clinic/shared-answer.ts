@@ -1,5 +1,4 @@
 import { gunzipSync } from "node:zlib";
-import { encodeJson } from "./answer-intake.ts";
 import { deepFreeze } from "./deep-freeze.ts";
 
 // A cacheable read's answer, as the BFF keeps it and serves it to every user
@@ -30,12 +29,6 @@ export class SharedAnswer<T extends object> {
   /** The answer kept as `bytes` (answer-intake.ts); `parsed`: its objects, for a caller about to use them (frozen, kept while in use). */
   static fromBytes<T extends object>(bytes: { body: Uint8Array<ArrayBuffer>; encoding: "gzip" | "identity" }, parsed?: T): SharedAnswer<T> {
     return new SharedAnswer<T>(bytes.body, bytes.encoding, parsed);
-  }
-
-  /** `data` serialized (and compressed when large enough); `keepParsed` as `parsed` of `fromBytes`. */
-  static of<T extends object>(data: T, { keepParsed }: { keepParsed: boolean }): SharedAnswer<T> {
-    const { body, encoding } = encodeJson(JSON.stringify(data));
-    return new SharedAnswer<T>(body, encoding, keepParsed ? data : undefined);
   }
 
   /** The bytes held: what the response cache weighs the answer by. */

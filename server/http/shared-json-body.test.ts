@@ -1,15 +1,15 @@
 import { Hono } from "hono";
 import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { SharedAnswer } from "../clinic/shared-answer.ts";
 import { acceptsGzip, sharedJson } from "./shared-json-body.ts";
+import { shareAnswer } from "../clinic/testing/share-answer.ts";
 
 describe("sharedJson", () => {
   const slots = Array.from({ length: 40 }, (_, index) => ({ id: `slt_${index}`, startsAt: "2026-11-23T09:00:00-05:00", remainingCapacity: 1 }));
   const large = { slots, meta: { note: "café" } };
   const small = { slots: [], meta: { note: "small" } };
-  const largeAnswer = SharedAnswer.of(large, { keepParsed: false });
-  const smallAnswer = SharedAnswer.of(small, { keepParsed: false });
+  const largeAnswer = shareAnswer(large, { keepParsed: false });
+  const smallAnswer = shareAnswer(small, { keepParsed: false });
   const app = new Hono();
   app.get("/large", (c) => sharedJson(c, largeAnswer));
   app.get("/small", (c) => sharedJson(c, smallAnswer));
