@@ -1,4 +1,4 @@
-import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { takeIn } from "./answer-intake.ts";
 import { IntakeThread } from "./intake-thread.ts";
 import { createHarness, expectNoKeyLeak, ORG_A } from "./testing/emulator-harness.ts";
@@ -39,7 +39,7 @@ describe("the intake thread", () => {
   it("serves a client the same slot search and data as a client without it", async () => {
     const now = () => harness.emulator.clock.now();
     const inline = harness.client({ now });
-    const threaded = harness.client({ now, intakeThread: true });
+    const threaded = harness.client({ now, intakeThread: true, intakeThreadMinBytes: 0 });
     try {
       const types = await inline.request("GET /v3/appointment-types", { organizationId: ORG_A });
       const call = slotsCall(types.appointmentTypes[0]?.id ?? "");
@@ -57,7 +57,7 @@ describe("the intake thread", () => {
   });
 
   it("reports a contract violation found on the thread as a 502 naming the field", async () => {
-    const client = harness.client({ intakeThread: true });
+    const client = harness.client({ intakeThread: true, intakeThreadMinBytes: 0 });
     try {
       harness.rewrite = async (_request, response) => {
         const corrupted: unknown = JSON.parse((await response.text()).replace('"page":1', '"page":0'));
@@ -80,6 +80,40 @@ describe("the intake thread", () => {
     const again = await thread.takeIn("GET /v1/facilities", new TextEncoder().encode("[]"));
     expect(again.kind).toBe("contract_violation");
     thread.close();
+  });
+});
+
+describe("when the thread is used", () => {
+  it("takes answers under the size bound in on the event loop, larger ones on the thread", async () => {
+    const thread = new IntakeThread();
+    const takeInSpy = vi.spyOn(thread, "takeIn");
+    const small = harness.client({ intakeThread: thread });
+    const large = harness.client({ intakeThread: thread, intakeThreadMinBytes: 1 });
+    try {
+      expect((await small.request("GET /v1/facilities", { organizationId: ORG_A })).facilities.length).toBeGreaterThan(0);
+      expect(takeInSpy).not.toHaveBeenCalled();
+      expect(thread.running).toBe(false);
+      expect((await large.request("GET /v1/facilities", { organizationId: ORG_A })).facilities.length).toBeGreaterThan(0);
+      expect(takeInSpy).toHaveBeenCalledTimes(1);
+    } finally {
+      small.close();
+      large.close();
+      thread.close();
+    }
+  });
+
+  it("stops a worker left idle, and starts one again for the next answer", async () => {
+    const thread = new IntakeThread({ idleStopMs: 20 });
+    const body = () => new TextEncoder().encode("[]");
+    try {
+      expect((await thread.takeIn("GET /v1/facilities", body())).kind).toBe("contract_violation");
+      expect(thread.running).toBe(true);
+      await vi.waitFor(() => expect(thread.running).toBe(false), { timeout: 2_000, interval: 10 });
+      expect((await thread.takeIn("GET /v1/facilities", body())).kind).toBe("contract_violation");
+      expect(thread.running).toBe(true);
+    } finally {
+      thread.close();
+    }
   });
 });
 

@@ -10,9 +10,14 @@ import type { SharedRoute } from "./cache-policy.ts";
 // (answer-intake.ts says why). One worker, started on first use and not
 // keeping the process alive; should it die, the calls it had fail (their
 // callers take the answer in themselves) and the next call starts another.
+// A worker costs about 15 MB of RSS, so one left idle for `idleStopMs` is
+// stopped, and started again when a large answer next arrives.
 
 /** The worker's heap: a 3 MB answer parses to about 20 MB, and each answer's garbage is collected young. */
 const WORKER_HEAP_LIMITS = { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 8 };
+
+/** Default `idleStopMs`: under load answers arrive every few seconds, so the worker stops only when the load is gone. */
+const IDLE_STOP_MS = 60_000;
 
 /** An answer the thread has not handed back by then is taken in by the caller (a thread that hangs must not hang reads). */
 const REPLY_TIMEOUT_MS = 5_000;
@@ -48,22 +53,43 @@ function startWorker(): Worker {
   return new Worker(bootstrap, { eval: true, resourceLimits });
 }
 
+export interface IntakeThreadOptions {
+  /** A worker with nothing to do for this long is stopped (default 60 s). */
+  idleStopMs?: number;
+}
+
 export class IntakeThread {
   private worker: Worker | null = null;
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
+  private idleTimer: ReturnType<typeof setTimeout> | null = null;
+  private readonly idleStopMs: number;
+
+  constructor(options: IntakeThreadOptions = {}) {
+    this.idleStopMs = options.idleStopMs ?? IDLE_STOP_MS;
+  }
+
+  /** Whether a worker is running now (it is started by `takeIn` and stopped when idle or closed). */
+  get running(): boolean {
+    return this.worker !== null;
+  }
 
   /** Takes in a 2xx body of `route` (copied to the worker: the caller keeps it, to take it in itself should the thread fail). */
   takeIn(route: SharedRoute, body: Uint8Array<ArrayBuffer>): Promise<IntakeResult> {
-    const worker = this.running();
+    this.cancelIdleStop();
+    const worker = this.workerNow();
     const id = this.nextId++;
     return new Promise<IntakeResult>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
+        this.stopWhenIdle();
         reject(new Error(`the intake thread did not answer in ${REPLY_TIMEOUT_MS} ms`));
       }, REPLY_TIMEOUT_MS);
       timer.unref();
-      const settle = () => clearTimeout(timer);
+      const settle = () => {
+        clearTimeout(timer);
+        this.stopWhenIdle();
+      };
       this.pending.set(id, {
         resolve: (result) => {
           settle();
@@ -79,13 +105,33 @@ export class IntakeThread {
   }
 
   close(): void {
+    this.cancelIdleStop();
     const worker = this.worker;
     this.worker = null;
     this.failAll(new Error("the intake thread was closed"));
     void worker?.terminate();
   }
 
-  private running(): Worker {
+  /** Called as each answer is settled: with nothing left pending, the worker is stopped after `idleStopMs` unless another answer comes first. */
+  private stopWhenIdle(): void {
+    if (this.pending.size > 0 || this.worker === null || this.idleTimer !== null) return;
+    this.idleTimer = setTimeout(() => {
+      this.idleTimer = null;
+      if (this.pending.size > 0) return;
+      const worker = this.worker;
+      this.worker = null;
+      void worker?.terminate();
+    }, this.idleStopMs);
+    this.idleTimer.unref();
+  }
+
+  private cancelIdleStop(): void {
+    if (this.idleTimer === null) return;
+    clearTimeout(this.idleTimer);
+    this.idleTimer = null;
+  }
+
+  private workerNow(): Worker {
     if (this.worker) return this.worker;
     const worker = startWorker();
     worker.unref();
