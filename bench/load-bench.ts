@@ -4,13 +4,13 @@ import { pathToFileURL } from "node:url";
 import { ORG_A_ID, ORG_B_ID, ORG_D_ID, ORG_E_ID, ORG_F_ID } from "../emulator/world/identities.ts";
 import { AppClient, LiveStreams, LoadFigures } from "./load/app-client.ts";
 import { TokenMint } from "./load/host-tokens.ts";
-import { startLoadStack, type LoadStack } from "./load/load-stack.ts";
+import { defaultRateShare, startLoadStack, type LoadStack } from "./load/load-stack.ts";
 import { random, sleep } from "./load/load-random.ts";
 import { loadOrgWorld } from "./load/org-world.ts";
 import { MachineMeter, ProcessMeter } from "./load/process-figures.ts";
 import { Responsiveness } from "./load/responsiveness.ts";
 import { planSessions, ROLE_BEHAVIOURS, type Run } from "./load/sessions.ts";
-import { LIMIT_PER_MINUTE, upstreamCallsByRoute, UpstreamSampler } from "./load/upstream-stats.ts";
+import { LIMIT_PER_MINUTE, upstreamAttemptsByRoute, UpstreamSampler } from "./load/upstream-stats.ts";
 import { percentile, round } from "./measure.ts";
 
 // Load: many concurrent app sessions spread evenly over the five installed
@@ -36,7 +36,10 @@ import { percentile, round } from "./measure.ts";
 // LOAD_SESSIONS (default 1000) and LOAD_SECONDS (default 120) shorten trial
 // runs; LOAD_RUNS=one or two runs only that row (default both);
 // LOAD_CPU_PROFILE_DIR=dir has each BFF process and the emulator write a V8
-// CPU profile there.
+// CPU profile there. LOAD_RATE_SHARE sets each BFF's UPSTREAM_RATE_SHARE
+// instead of 1 / processes: 1 with two processes shows what the split of the
+// budget costs (the processes may then exceed the limit together; the row's
+// upstream figures say whether they did).
 
 const ORGS = [
   { label: "A", id: ORG_A_ID },
@@ -61,6 +64,8 @@ interface LoadRun {
   sessions: number;
   seconds: number;
   processes: number;
+  /** Each BFF's UPSTREAM_RATE_SHARE, when not the operator's default (LOAD_RATE_SHARE). */
+  rateShare?: number;
   databaseUrl?: string;
 }
 
@@ -70,7 +75,8 @@ async function runLoad(options: LoadRun): Promise<Record<string, unknown>> {
   const { sessions, seconds, processes } = options;
   const loadAvgStart = loadavg()[0] ?? 0;
   const cpuProfileDir = process.env.LOAD_CPU_PROFILE_DIR;
-  const stack: LoadStack = await startLoadStack({ processes, ...(options.databaseUrl !== undefined && { databaseUrl: options.databaseUrl }), ...(cpuProfileDir !== undefined && { cpuProfileDir }) });
+  const rateShare = options.rateShare ?? defaultRateShare(processes);
+  const stack: LoadStack = await startLoadStack({ processes, rateShare, ...(options.databaseUrl !== undefined && { databaseUrl: options.databaseUrl }), ...(cpuProfileDir !== undefined && { cpuProfileDir }) });
   const figures = new LoadFigures();
   const socketsPerProcess = Math.ceil(sessions / processes) + 16;
   const targets = stack.bffs.map((bff, index) => ({ client: new AppClient(bff.url, figures, index, socketsPerProcess), appUrl: bff.url }));
@@ -94,7 +100,7 @@ async function runLoad(options: LoadRun): Promise<Record<string, unknown>> {
     const upstream = new UpstreamSampler(stack.emulatorUrl);
     await upstream.sample();
     const metricsUrls = stack.bffs.map((bff) => bff.metricsUrl);
-    const callsBefore = await upstreamCallsByRoute(metricsUrls);
+    const callsBefore = await upstreamAttemptsByRoute(metricsUrls);
     const responsiveness = new Responsiveness(metricsUrls, stack.emulatorUrl);
     await responsiveness.sample();
     const bffMeters = stack.bffs.map((bff) => new ProcessMeter(bff.child.pid));
@@ -134,13 +140,24 @@ async function runLoad(options: LoadRun): Promise<Record<string, unknown>> {
     const machineBusy = machine.busyPercentOfOneCore(cpus().length);
     for (const meter of [...bffMeters, emulatorMeter]) meter.end();
     await upstream.sample();
-    const callsAfter = await upstreamCallsByRoute(metricsUrls);
+    const callsAfter = await upstreamAttemptsByRoute(metricsUrls);
     const elapsedSeconds = elapsedMs / 1000;
     const upstreamPerMinuteByRoute = Object.fromEntries(
       [...callsAfter]
-        .map(([route, count]): [string, number] => [route, round(((count - (callsBefore.get(route) ?? 0)) / elapsedSeconds) * 60, 1)])
+        .map(([route, { count }]): [string, number] => [route, round(((count - (callsBefore.get(route)?.count ?? 0)) / elapsedSeconds) * 60, 1)])
         .filter(([, perMinute]) => perMinute > 0)
         .sort(([, a], [, b]) => b - a),
+    );
+    // Where a user's slow request can come from: the service's own answer time (here the emulator's, on the same cores).
+    const upstreamOver100MsByRoute = Object.fromEntries(
+      [...callsAfter]
+        .map(([route, after]): [string, { attempts: number; over100Ms: number }] => {
+          const before = callsBefore.get(route) ?? { count: 0, within100Ms: 0 };
+          const attempts = after.count - before.count;
+          return [route, { attempts, over100Ms: attempts - (after.within100Ms - before.within100Ms) }];
+        })
+        .filter(([, figures]) => figures.over100Ms > 0)
+        .sort(([, a], [, b]) => b.over100Ms - a.over100Ms),
     );
 
     const labelOf = new Map<string, string>(ORGS.map((org) => [org.id, org.label]));
@@ -168,7 +185,7 @@ async function runLoad(options: LoadRun): Promise<Record<string, unknown>> {
       processes,
       store: stack.store,
       upstreamRateLimitScope: "organization",
-      upstreamRateSharePerProcess: Math.floor((1 / processes) * 100) / 100,
+      upstreamRateSharePerProcess: rateShare,
       sessions,
       seconds,
       elapsedSeconds: round(elapsedSeconds, 1),
@@ -196,6 +213,7 @@ async function runLoad(options: LoadRun): Promise<Record<string, unknown>> {
       upstreamPerOrganization: perOrganization,
       upstreamPerKey: perKey,
       upstreamPerMinuteByRouteAllOrganizations: upstreamPerMinuteByRoute,
+      upstreamOver100MsByRoute,
       upstreamLimitPerMinute: LIMIT_PER_MINUTE,
       bffRateLimitWarnings: stack.bffs.map((bff) => bff.rateLimitWarnings()),
       bff: bffFigures,
@@ -232,13 +250,17 @@ export async function runLoadBench(): Promise<Record<string, unknown>[]> {
   const runs = process.env.LOAD_RUNS ?? "both";
   if (!Number.isInteger(sessions) || sessions < ORGS.length || !(seconds > 0)) throw new Error(`LOAD_SESSIONS must be an integer of at least ${ORGS.length} and LOAD_SECONDS a positive number`);
   if (!["one", "two", "both"].includes(runs)) throw new Error("LOAD_RUNS must be one, two or both");
+  const rateShareText = process.env.LOAD_RATE_SHARE;
+  const rateShare = rateShareText === undefined ? undefined : Number(rateShareText);
+  if (rateShare !== undefined && !(rateShare > 0 && rateShare <= 1)) throw new Error("LOAD_RATE_SHARE must be a number greater than 0 and at most 1");
+  const shared = rateShare === undefined ? {} : { rateShare };
   const rows: Record<string, unknown>[] = [];
-  if (runs !== "two") rows.push(await runLoad({ sessions, seconds, processes: 1 }));
+  if (runs !== "two") rows.push(await runLoad({ sessions, seconds, processes: 1, ...shared }));
   if (runs !== "one") {
     const databaseUrl = process.env.DATABASE_URL;
     rows.push(
       databaseUrl
-        ? await runLoad({ sessions, seconds, processes: 2, databaseUrl })
+        ? await runLoad({ sessions, seconds, processes: 2, databaseUrl, ...shared })
         : { bench: rowName(sessions, 2), processes: 2, skipped: true, reason: "DATABASE_URL is not set: two BFF processes need one PostgreSQL to share (e.g. DATABASE_URL=postgres://postgres@127.0.0.1:5432/test)" },
     );
   }

@@ -2,7 +2,7 @@ import { pathToFileURL } from "node:url";
 import { chromium, type FrameLocator } from "@playwright/test";
 import { startSandboxServers } from "../e2e/support/sandbox-servers.ts";
 import { percentile, round } from "./measure.ts";
-import { CHROMIUM_ARGS, ORG_ID, json, largestNote } from "./sandbox-notes.ts";
+import { CHROMIUM_ARGS, NOTE_BENCH_BFF_ENV, ORG_ID, json, largestNote } from "./sandbox-notes.ts";
 
 // The note view's figures, against the emulator with zero latency:
 // - the largest seeded note (by the size of its JSON): time to render in
@@ -17,7 +17,7 @@ const noteReady = (app: FrameLocator) => app.locator('[data-testid="note-view"][
 
 export async function runNoteBench(runs = 10): Promise<Record<string, unknown>[]> {
   // Benchmarks run the browser on real time, so the sandbox starts at the real instant.
-  const servers = await startSandboxServers(new Date().toISOString());
+  const servers = await startSandboxServers(new Date().toISOString(), { bffEnv: NOTE_BENCH_BFF_ENV });
   const emulatorUrl = servers.emulatorUrl;
   const appUrl = servers.appUrl;
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });

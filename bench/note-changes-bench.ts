@@ -3,7 +3,7 @@ import { performance } from "node:perf_hooks";
 import { chromium } from "@playwright/test";
 import { startSandboxServers } from "../e2e/support/sandbox-servers.ts";
 import { percentile, round } from "./measure.ts";
-import { CHROMIUM_ARGS, ORG_ID, json, largestNote, upstreamHeaders } from "./sandbox-notes.ts";
+import { CHROMIUM_ARGS, NOTE_BENCH_BFF_ENV, ORG_ID, json, largestNote, upstreamHeaders } from "./sandbox-notes.ts";
 
 // The figure "open a previously seen note to what-changed drawn" (ADR 0016), against
 // the emulator with zero latency, on the largest unsigned seeded note: the
@@ -16,7 +16,7 @@ import { CHROMIUM_ARGS, ORG_ID, json, largestNote, upstreamHeaders } from "./san
 
 export async function runNoteChangesBench(runs = 20): Promise<Record<string, unknown>> {
   // Benchmarks run the browser on real time, so the sandbox starts at the real instant.
-  const servers = await startSandboxServers(new Date().toISOString());
+  const servers = await startSandboxServers(new Date().toISOString(), { bffEnv: NOTE_BENCH_BFF_ENV });
   const { emulatorUrl, appUrl } = servers;
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
   try {

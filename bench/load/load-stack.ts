@@ -40,10 +40,15 @@ export interface LoadStack {
   stop(): Promise<void>;
 }
 
+/** What docs/deploy.md tells an operator: each of N processes gets 1/N of the service's limit (rounded down to hundredths). */
+export const defaultRateShare = (processes: number) => Math.floor((1 / processes) * 100) / 100;
+
 export interface LoadStackOptions {
   processes: number;
   /** PostgreSQL for every BFF (a fresh schema); PGlite when unset (one process only). */
   databaseUrl?: string;
+  /** Each BFF's UPSTREAM_RATE_SHARE; default `defaultRateShare(processes)`. */
+  rateShare?: number;
   /** Where each BFF process and the emulator write a V8 CPU profile when they exit (`node --cpu-prof`, named by pid); none when unset. */
   cpuProfileDir?: string;
 }
@@ -96,7 +101,7 @@ export async function startLoadStack(options: LoadStackOptions): Promise<LoadSta
   };
   try {
     await waitUntilHealthy(`${emulatorUrl}/healthz`, { child: emulator.child, log: () => `[emulator]\n${emulator.output()}`, timeoutMs: READY_TIMEOUT_MS });
-    const share = String(Math.floor((1 / options.processes) * 100) / 100);
+    const share = String(options.rateShare ?? defaultRateShare(options.processes));
     // One after the other: the first applies the migrations (docs/deploy.md "PostgreSQL").
     for (const [index, port] of bffPorts.entries()) {
       const store: NodeJS.ProcessEnv = options.databaseUrl ? { DATABASE_URL: options.databaseUrl, DATABASE_SCHEMA: schema } : { DATA_DIR: join(dataDir, `pglite-${index}`) };

@@ -105,20 +105,32 @@ export class UpstreamSampler {
   }
 }
 
-const UPSTREAM_COUNT = /^tandem_upstream_request_duration_seconds_count\{(.*)\} (\d+(?:\.\d+)?)$/gm;
+const UPSTREAM_SERIES = /^tandem_upstream_request_duration_seconds_(count|bucket)\{(.*)\} (\d+(?:\.\d+)?)$/gm;
 const LABEL = /(\w+)="([^"]*)"/g;
+/** A histogram bucket bound of the upstream duration (upstream-metrics.ts): attempts answered within 100 ms. */
+const WITHIN_BOUND = "0.1";
+
+export interface UpstreamAttempts {
+  count: number;
+  /** Of them, answered within 100 ms (the BFF's own p99 target: a user's request that waits on a slower one misses it). */
+  within100Ms: number;
+}
 
 /** Upstream attempts by method and route template as the BFF processes counted them (their metrics), summed. */
-export async function upstreamCallsByRoute(metricsUrls: readonly string[]): Promise<Map<string, number>> {
-  const counts = new Map<string, number>();
+export async function upstreamAttemptsByRoute(metricsUrls: readonly string[]): Promise<Map<string, UpstreamAttempts>> {
+  const attempts = new Map<string, UpstreamAttempts>();
   for (const url of metricsUrls) {
     const response = await fetch(url, { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
     if (!response.ok) throw new Error(`GET ${url}: ${response.status}`);
-    for (const [, labels = "", value = "0"] of (await response.text()).matchAll(UPSTREAM_COUNT)) {
+    for (const [, series = "", labels = "", value = "0"] of (await response.text()).matchAll(UPSTREAM_SERIES)) {
       const named = new Map([...labels.matchAll(LABEL)].map(([, name = "", text = ""]) => [name, text]));
+      if (series === "bucket" && named.get("le") !== WITHIN_BOUND) continue;
       const key = `${named.get("method") ?? "?"} ${named.get("route") ?? "?"}`;
-      counts.set(key, (counts.get(key) ?? 0) + Number(value));
+      const entry = attempts.get(key) ?? { count: 0, within100Ms: 0 };
+      if (series === "count") entry.count += Number(value);
+      else entry.within100Ms += Number(value);
+      attempts.set(key, entry);
     }
   }
-  return counts;
+  return attempts;
 }

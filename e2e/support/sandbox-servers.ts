@@ -36,7 +36,12 @@ async function stopChild(child: ChildProcess): Promise<void> {
   await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000))]);
 }
 
-export async function startSandboxServers(pinnedInstant: string): Promise<SandboxServers> {
+export interface SandboxServerOptions {
+  /** Extra environment for the BFF, over the sandbox's (e.g. a bench's UPSTREAM_USER_LIMIT). */
+  bffEnv?: NodeJS.ProcessEnv;
+}
+
+export async function startSandboxServers(pinnedInstant: string, options: SandboxServerOptions = {}): Promise<SandboxServers> {
   const [emulatorPort, bffPort] = [await freePort(), await freePort()];
   const emulatorUrl = `http://127.0.0.1:${emulatorPort}`;
   const appUrl = `http://localhost:${bffPort}`;
@@ -53,6 +58,7 @@ export async function startSandboxServers(pinnedInstant: string): Promise<Sandbo
     SANDBOX_CLOCK: "emulator",
     DATA_DIR: join(mkdtempSync(join(tmpdir(), "tandem-e2e-")), "pglite"),
     LOG_LEVEL: "warn",
+    ...options.bffEnv,
   });
   await waitUntilHealthy(`${appUrl}/healthz`, bff);
   const registered = await fetch(`${emulatorUrl}/_sandbox/webhooks`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ url: `${appUrl}/webhooks/clinic`, headerStyle: "standard" }) });
