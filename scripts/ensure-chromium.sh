@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# e2e needs Debian's Chromium (browser downloads fail here). Installs it when
+# e2e and the benches need Debian's Chromium (browser downloads fail here). Installs it when
 # missing, or says plainly what to do.
 set -euo pipefail
 CHROMIUM="${CHROMIUM_PATH:-/usr/bin/chromium}"
