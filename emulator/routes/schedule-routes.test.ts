@@ -100,6 +100,28 @@ describe("slots (seed 001 Schedule)", () => {
     expect(Date.parse(synced.meta.sourceSyncedAt)).toBeGreaterThan(Date.parse(before.meta.sourceSyncedAt));
   });
 
+  it("a strong read follows a booking changed in the EHR: cancelled, or moved to another provider, the place is free at once", async () => {
+    const test = createTestEmulator();
+    const before = await slots(test);
+    const slot = before.slots.find((candidate) => candidate.remainingCapacity === 1);
+    const otherProvider = before.slots.find((candidate) => candidate.providerId !== slot?.providerId)?.providerId;
+    if (!slot || !otherProvider) throw new Error("no single-capacity slot, or no second provider");
+    const same = (candidate: Slot) => candidate.providerId === slot.providerId && candidate.startsAt === slot.startsAt;
+    const patient = test.emulator.state.org(ORG_A_ID)?.ehr.patients[0];
+    const idOf = (body: unknown) => String((body as { appointment: { id: string } }).appointment.id);
+    const booking = { patientId: patient?.id, providerId: slot.providerId, facilityId: slot.facilityId, startsAt: slot.startsAt, endsAt: slot.endsAt };
+
+    const first = await test.sandbox("POST", `/ehr/${ORG_A_ID}/appointments`, booking);
+    expect((await slots(test, { consistency: "strong" })).slots.some(same)).toBe(false);
+    expect((await test.sandbox("PATCH", `/ehr/${ORG_A_ID}/appointments/${idOf(first.body)}`, { status: "cancelled" })).status).toBe(200);
+    expect((await slots(test, { consistency: "strong" })).slots.some(same)).toBe(true);
+
+    const second = await test.sandbox("POST", `/ehr/${ORG_A_ID}/appointments`, booking);
+    expect((await slots(test, { consistency: "strong" })).slots.some(same)).toBe(false);
+    expect((await test.sandbox("PATCH", `/ehr/${ORG_A_ID}/appointments/${idOf(second.body)}`, { providerId: otherProvider })).status).toBe(200);
+    expect((await slots(test, { consistency: "strong" })).slots.some(same)).toBe(true);
+  });
+
   it("treats the window as each facility's local dates, in the facility's zone", async () => {
     const test = createTestEmulator();
     const data = await slots(test, {}, ORG_B_ID);

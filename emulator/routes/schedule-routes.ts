@@ -8,6 +8,7 @@ import { paginate } from "../http/paginate.ts";
 import { ServiceError, badRequest, notFound } from "../http/service-error.ts";
 import { ok } from "../http/service-middleware.ts";
 import { parseJsonBody, parseQuery } from "../http/validate.ts";
+import { liveAppointmentsByProvider } from "../service/live-appointments.ts";
 import { searchSlots, slotLengthFor, type ScheduleSource } from "../service/slot-finder.ts";
 import type { OrgState } from "../service/service-state.ts";
 import type { EhrTemplate } from "../world/types.ts";
@@ -71,8 +72,8 @@ export function registerScheduleRoutes(app: ServiceApp, { state, clock, settings
 
   const scheduleSource = (org: OrgState, strong: boolean): ScheduleSource => ({
     templates: strong ? org.ehr.templates : org.mirror.templates,
-    appointments: strong ? org.ehr.appointments : org.mirror.appointments.values(),
-    ...(!strong && { appointmentsByProvider: org.mirror.appointmentsByProvider, templatesAreReplacedOnChange: true }),
+    appointmentsByProvider: strong ? liveAppointmentsByProvider(org.ehr) : org.mirror.appointmentsByProvider,
+    isReplacedOnChange: !strong,
     holds: state.activeHolds(org),
   });
 

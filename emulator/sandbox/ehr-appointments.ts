@@ -1,4 +1,5 @@
 import { parseV3PathId } from "#contract/ids.ts";
+import { forgetLiveAppointmentIndex } from "../service/live-appointments.ts";
 import type { OrgState } from "../service/service-state.ts";
 import type { EhrAppointment } from "../world/types.ts";
 import { SandboxError } from "./sandbox-error.ts";
@@ -96,4 +97,5 @@ export function patchEhrAppointment(org: OrgState, appointment: EhrAppointment, 
   const draft = structuredClone(appointment);
   applyInput(org, draft, input);
   Object.assign(appointment, draft, { updatedAt: new Date(now).toISOString() });
+  forgetLiveAppointmentIndex(org.ehr);
 }

@@ -22,11 +22,14 @@ export interface SlotSearch {
 
 export interface ScheduleSource {
   templates: readonly EhrTemplate[];
-  appointments: Iterable<EhrAppointment>;
-  /** The same appointments by provider, when the source keeps that index (the mirror does). */
-  appointmentsByProvider?: ReadonlyMap<string, readonly EhrAppointment[]>;
-  /** The templates are replaced, never changed in place (the mirror's: mirror-sync.ts), so their expansions may be kept. */
-  templatesAreReplacedOnChange?: boolean;
+  /** The appointments by provider (raw id). */
+  appointmentsByProvider: ReadonlyMap<string, readonly EhrAppointment[]>;
+  /**
+   * The templates and the appointment lists are replaced, never changed in
+   * place (the mirror's: mirror-sync.ts), so what is derived from them may be
+   * kept; the EHR's change in place (live-appointments.ts).
+   */
+  isReplacedOnChange: boolean;
   holds: Iterable<{ providerId: string; startsAtMs: number; endsAtMs: number }>;
 }
 
@@ -49,6 +52,17 @@ interface Busy {
 export function slotLengthFor(search: Pick<SlotSearch, "appointmentType" | "slotLengthMinutes" | "isNewPatient">): number {
   if (search.slotLengthMinutes !== undefined) return search.slotLengthMinutes;
   return search.isNewPatient ? search.appointmentType.newPatientDurationMinutes : search.appointmentType.defaultDurationMinutes;
+}
+
+/** A template's provider and facility as raw ids, kept per template: a large group's thousands of templates are read on every search. */
+const rawIdsByTemplate = new WeakMap<EhrTemplate, { from: EhrTemplate["providerId"]; fromFacility: EhrTemplate["facilityId"]; providerId: string; facilityId: string }>();
+
+function rawIdsOf(template: EhrTemplate): { providerId: string; facilityId: string } {
+  const kept = rawIdsByTemplate.get(template);
+  if (kept && kept.from === template.providerId && kept.fromFacility === template.facilityId) return kept;
+  const ids = { from: template.providerId, fromFacility: template.facilityId, providerId: toRawUuid(template.providerId), facilityId: toRawUuid(template.facilityId) };
+  rawIdsByTemplate.set(template, ids);
+  return ids;
 }
 
 function allowsType(template: EhrTemplate, appointmentTypeId: string): boolean {
@@ -74,27 +88,26 @@ function busyOf(appointment: EhrAppointment): Busy {
  * of its time here scanning every booking of a large organization).
  */
 function busyByProvider(source: ScheduleSource, providerIds: ReadonlySet<string>): Map<string, readonly Busy[]> {
-  const busy = new Map<string, readonly Busy[]>();
-  const index = source.appointmentsByProvider;
-  if (index) {
-    for (const providerId of providerIds) {
-      const list = index.get(providerId);
-      if (list) busy.set(providerId, blockingOfList(list));
-    }
-  } else {
-    const found = new Map<string, Busy[]>();
-    for (const appointment of source.appointments) {
-      if (!providerIds.has(appointment.providerId) || NON_BLOCKING_STATUSES.has(appointment.status)) continue;
-      const list = found.get(appointment.providerId);
-      if (list) list.push(busyOf(appointment));
-      else found.set(appointment.providerId, [busyOf(appointment)]);
-    }
-    for (const [providerId, list] of found) busy.set(providerId, list);
+  const held = new Map<string, Busy[]>();
+  for (const hold of source.holds) {
+    if (!providerIds.has(hold.providerId)) continue;
+    const entry = { startMs: hold.startsAtMs, endMs: hold.endsAtMs };
+    const list = held.get(hold.providerId);
+    if (list) list.push(entry);
+    else held.set(hold.providerId, [entry]);
   }
-  // Copied, never pushed into: a provider's list may be the shared one of its index list.
-  for (const hold of source.holds) if (providerIds.has(hold.providerId)) busy.set(hold.providerId, [...(busy.get(hold.providerId) ?? []), { startMs: hold.startsAtMs, endMs: hold.endsAtMs }]);
+  const busy = new Map<string, readonly Busy[]>();
+  for (const providerId of providerIds) {
+    const list = source.appointmentsByProvider.get(providerId) ?? [];
+    const booked = source.isReplacedOnChange ? blockingOfList(list) : blockingOf(list);
+    const holds = held.get(providerId);
+    // Joined into a new list: a kept list of bookings is shared by every search.
+    busy.set(providerId, holds ? [...booked, ...holds] : booked);
+  }
   return busy;
 }
+
+const blockingOf = (list: readonly EhrAppointment[]): Busy[] => list.filter((appointment) => !NON_BLOCKING_STATUSES.has(appointment.status)).map(busyOf);
 
 /**
  * A provider's bookings that take capacity, from an index list (the mirror's
@@ -108,7 +121,7 @@ const blockingLists = new WeakMap<readonly EhrAppointment[], readonly Busy[]>();
 function blockingOfList(list: readonly EhrAppointment[]): readonly Busy[] {
   let blocking = blockingLists.get(list);
   if (blocking === undefined) {
-    blocking = list.filter((appointment) => !NON_BLOCKING_STATUSES.has(appointment.status)).map(busyOf);
+    blocking = blockingOf(list);
     blockingLists.set(list, blocking);
   }
   return blocking;
@@ -192,13 +205,12 @@ function findSlots(search: SlotSearch, source: ScheduleSource, now: number, wind
   const expansionWindow = { startDate: addDays(window.startDate, -1), endDate: window.endDate };
   for (const template of source.templates) {
     if (!template.active || !allowsType(template, search.appointmentType.id)) continue;
-    const providerId = toRawUuid(template.providerId);
-    const facilityId = toRawUuid(template.facilityId);
+    const { providerId, facilityId } = rawIdsOf(template);
     if (providerFilter.size > 0 && !providerFilter.has(providerId)) continue;
     if (facilityFilter.size > 0 && !facilityFilter.has(facilityId)) continue;
     const key = `${providerId}|${facilityId}`;
     const list = groups.get(key) ?? [];
-    for (const instance of source.templatesAreReplacedOnChange ? keptInstances(template, expansionWindow) : parsedInstances(template, expansionWindow)) list.push(instance);
+    for (const instance of source.isReplacedOnChange ? keptInstances(template, expansionWindow) : parsedInstances(template, expansionWindow)) list.push(instance);
     groups.set(key, list);
   }
   const slots: TimedSlot[] = [];
@@ -255,9 +267,10 @@ export function searchSlots(search: SlotSearch, source: ScheduleSource, now: num
   const inScope = new Set<string>();
   for (const template of source.templates) {
     if (!template.active || !allowsType(template, search.appointmentType.id)) continue;
-    if (search.providerIds.length > 0 && !search.providerIds.includes(toRawUuid(template.providerId))) continue;
-    if (search.facilityIds.length > 0 && !search.facilityIds.includes(toRawUuid(template.facilityId))) continue;
-    inScope.add(toRawUuid(template.providerId));
+    const { providerId, facilityId } = rawIdsOf(template);
+    if (search.providerIds.length > 0 && !search.providerIds.includes(providerId)) continue;
+    if (search.facilityIds.length > 0 && !search.facilityIds.includes(facilityId)) continue;
+    inScope.add(providerId);
   }
   const busy = busyByProvider(source, inScope);
   const slots = findSlots(search, source, now, search, busy);
