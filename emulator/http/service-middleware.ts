@@ -125,3 +125,14 @@ export function requireScope(c: Context<ServiceEnv>, state: ServiceState, scope:
 }
 
 export const ok = <T>(c: Context, data: T) => c.json({ code: "success" as const, data });
+
+/**
+ * The same envelope, for a large `data` serialized once and sent many times:
+ * `members` are its members but `meta`, as JSON (`"a":…,"b":…`), followed by
+ * `meta`, which is made anew for each answer.
+ */
+export const okWithSerialized = (c: Context, members: string, meta: unknown) =>
+  c.body(`{"code":"success","data":{${members},"meta":${JSON.stringify(meta)}}}`, 200, { "content-type": "application/json" });
+
+/** `value`'s members as JSON, without the braces around them: for `okWithSerialized`. */
+export const serializedMembers = (value: object) => JSON.stringify(value).slice(1, -1);

@@ -122,6 +122,23 @@ describe("slots (seed 001 Schedule)", () => {
     expect((await slots(test, { consistency: "strong" })).slots.some(same)).toBe(true);
   });
 
+  it("a cached read lists a slot until the instant it starts, not a millisecond after, though the mirror has not changed", async () => {
+    const test = createTestEmulator({ settings: { strongReadLatencyMs: 0, syncIntervalSeconds: 30 * 86_400 } });
+    const first = (await slots(test)).slots[0];
+    if (!first) throw new Error("no slot");
+    const same = (candidate: Slot) => candidate.providerId === first.providerId && candidate.startsAt === first.startsAt;
+    test.emulator.clock.set({ now: new Date(Date.parse(first.startsAt) - 30_000).toISOString(), frozen: true });
+    const before = await slots(test);
+    test.emulator.clock.set({ advanceSeconds: 30 });
+    const atStart = await slots(test);
+    test.emulator.clock.set({ advanceSeconds: 0.001 });
+    const after = await slots(test);
+    expect([before, atStart, after].map((answer) => answer.meta.sourceSyncedAt)).toEqual([before.meta.sourceSyncedAt, before.meta.sourceSyncedAt, before.meta.sourceSyncedAt]);
+    expect(before.slots.some(same)).toBe(true);
+    expect(atStart.slots.some(same)).toBe(true);
+    expect(after.slots.some(same)).toBe(false);
+  });
+
   it("treats the window as each facility's local dates, in the facility's zone", async () => {
     const test = createTestEmulator();
     const data = await slots(test, {}, ORG_B_ID);

@@ -6,11 +6,12 @@ import { isRawUuid, parseV3PathId, toPrefixedId, toRawUuid, type IdPrefix } from
 import { addDays, daysBetween, localDateOf } from "#contract/time/zoned-time.ts";
 import { paginate } from "../http/paginate.ts";
 import { ServiceError, badRequest, notFound } from "../http/service-error.ts";
-import { ok } from "../http/service-middleware.ts";
+import { ok, okWithSerialized, serializedMembers } from "../http/service-middleware.ts";
 import { parseJsonBody, parseQuery } from "../http/validate.ts";
 import { liveAppointmentsByProvider } from "../service/live-appointments.ts";
+import { SlotAnswerMemo } from "../service/slot-answer-memo.ts";
 import { searchSlots, slotLengthFor, type ScheduleSource } from "../service/slot-finder.ts";
-import type { OrgState } from "../service/service-state.ts";
+import type { HoldRecord, OrgState } from "../service/service-state.ts";
 import type { EhrTemplate } from "../world/types.ts";
 import type { RouteDeps, ServiceApp } from "./route-deps.ts";
 
@@ -35,7 +36,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
  * ask for hundreds of these within seconds (the load benchmark). Bounded per
  * list.
  */
-const availabilityByTemplates = new WeakMap<readonly EhrTemplate[], Map<string, { templates: EhrTemplate[]; instances: AvailabilityInstance[] }>>();
+const availabilityByTemplates = new WeakMap<readonly EhrTemplate[], Map<string, { templates: EhrTemplate[]; instances: AvailabilityInstance[]; json: string }>>();
 const MAX_AVAILABILITY_ENTRIES = 4096;
 
 function checkWindow(startDate: string, endDate: string, maxDays: number): void {
@@ -63,6 +64,8 @@ function checkKnownIds(kind: "facilityIds" | "providerIds", ids: string[], known
 }
 
 export function registerScheduleRoutes(app: ServiceApp, { state, clock, settings }: RouteDeps): void {
+  const slotAnswers = new SlotAnswerMemo();
+
   const availabilityMeta = (org: OrgState, strong: boolean): AvailabilityMeta => ({
     sourceSyncedAt: iso(strong ? clock.now() : org.mirror.syncedAt),
     sourceKind: org.ehr.kind === "A" ? "ehr_kind_a" : "ehr_kind_b",
@@ -70,11 +73,11 @@ export function registerScheduleRoutes(app: ServiceApp, { state, clock, settings
     strongConsistency: strong,
   });
 
-  const scheduleSource = (org: OrgState, strong: boolean): ScheduleSource => ({
+  const scheduleSource = (org: OrgState, strong: boolean, holds: readonly HoldRecord[]): ScheduleSource => ({
     templates: strong ? org.ehr.templates : org.mirror.templates,
     appointmentsByProvider: strong ? liveAppointmentsByProvider(org.ehr) : org.mirror.appointmentsByProvider,
     isReplacedOnChange: !strong,
-    holds: state.activeHolds(org),
+    holds,
   });
 
   app.get("/v3/appointment-types", (c) => {
@@ -104,10 +107,10 @@ export function registerScheduleRoutes(app: ServiceApp, { state, clock, settings
       const instances = templates
         .flatMap((template) => expandTemplate(template, { startDate: query.startDate, endDate: query.endDate }))
         .sort((a, b) => Date.parse(a.startsAt) - Date.parse(b.startsAt) || a.templateId.localeCompare(b.templateId));
-      found = { templates, instances };
+      found = { templates, instances, json: serializedMembers({ templates, instances }) };
       known.set(key, found);
     }
-    return ok(c, { ...found, meta: availabilityMeta(org, false) });
+    return okWithSerialized(c, found.json, availabilityMeta(org, false));
   });
 
   app.get("/v2/schedule/slots", async (c) => {
@@ -122,11 +125,20 @@ export function registerScheduleRoutes(app: ServiceApp, { state, clock, settings
     checkKnownIds("providerIds", providerIds, new Set(org.ehr.providers.map((provider) => provider.id)));
     if (strong && settings.strongReadLatencyMs > 0) await sleep(settings.strongReadLatencyMs);
     const now = clock.now();
-    const result = searchSlots(
-      { appointmentType, facilityIds, providerIds, startDate: query.startDate, endDate: query.endDate, slotLengthMinutes: query.slotLengthMinutes, isNewPatient: query.isNewPatient },
-      scheduleSource(org, strong),
-      now,
-    );
+    const activeHolds = state.activeHolds(org);
+    const source = scheduleSource(org, strong, activeHolds);
+    const search = () =>
+      serializedMembers(
+        searchSlots(
+          { appointmentType, facilityIds, providerIds, startDate: query.startDate, endDate: query.endDate, slotLengthMinutes: query.slotLengthMinutes, isNewPatient: query.isNewPatient },
+          source,
+          now,
+        ),
+      );
+    const searchKey = [appointmentType.id, facilityIds.join(","), providerIds.join(","), query.startDate, query.endDate, query.slotLengthMinutes ?? "", query.isNewPatient ?? ""].join("|");
+    const members = strong
+      ? search()
+      : slotAnswers.answer(org.ehr.id, searchKey, { templates: source.templates, appointmentsByProvider: source.appointmentsByProvider, activeHolds, now }, search);
     const horizon = addDays(localDateOf(org.mirror.syncedAt, "UTC"), MIRROR_HORIZON_DAYS);
     const meta: SlotMeta = {
       ...availabilityMeta(org, strong),
@@ -135,7 +147,7 @@ export function registerScheduleRoutes(app: ServiceApp, { state, clock, settings
       completeness: !strong && query.endDate > horizon ? "partial_beyond_sync_horizon" : "complete",
       generatedAt: iso(now),
     };
-    return ok(c, { ...result, meta });
+    return okWithSerialized(c, members, meta);
   });
 
   app.post("/v4/schedule/holds", async (c) => {
@@ -156,7 +168,7 @@ export function registerScheduleRoutes(app: ServiceApp, { state, clock, settings
     // A hold is created against the EHR's live schedule, never the mirror.
     const live = searchSlots(
       { appointmentType, facilityIds: [facilityId], providerIds: [providerId], startDate: date, endDate: date, slotLengthMinutes: lengthMinutes, isNewPatient: body.isNewPatient },
-      scheduleSource(org, true),
+      scheduleSource(org, true, state.activeHolds(org)),
       clock.now(),
     );
     const slot = live.slots.find((candidate) => Date.parse(candidate.startsAt) === startsAtMs && Date.parse(candidate.endsAt) === endsAtMs);
