@@ -8,7 +8,7 @@ import { paginate } from "../http/paginate.ts";
 import { ServiceError, badRequest, notFound } from "../http/service-error.ts";
 import { ok, okWithSerialized, serializedMembers } from "../http/service-middleware.ts";
 import { parseJsonBody, parseQuery } from "../http/validate.ts";
-import { liveAppointmentsByProvider } from "../service/live-appointments.ts";
+import { liveAppointmentsByProvider } from "../service/ehr-appointment-changes.ts";
 import { SlotAnswerMemo } from "../service/slot-answer-memo.ts";
 import { searchSlots, slotLengthFor, type ScheduleSource } from "../service/slot-finder.ts";
 import type { HoldRecord, OrgState } from "../service/service-state.ts";

@@ -1,5 +1,5 @@
 import { parseV3PathId } from "#contract/ids.ts";
-import { forgetLiveAppointmentIndex } from "../service/live-appointments.ts";
+import { recordAppointmentChange } from "../service/ehr-appointment-changes.ts";
 import type { OrgState } from "../service/service-state.ts";
 import type { EhrAppointment } from "../world/types.ts";
 import { SandboxError } from "./sandbox-error.ts";
@@ -90,6 +90,7 @@ export function createEhrAppointment(org: OrgState, input: Required<Pick<Appoint
   };
   applyInput(org, appointment, input);
   org.ehr.appointments.push(appointment);
+  recordAppointmentChange(org.ehr);
   return appointment;
 }
 
@@ -97,5 +98,5 @@ export function patchEhrAppointment(org: OrgState, appointment: EhrAppointment, 
   const draft = structuredClone(appointment);
   applyInput(org, draft, input);
   Object.assign(appointment, draft, { updatedAt: new Date(now).toISOString() });
-  forgetLiveAppointmentIndex(org.ehr);
+  recordAppointmentChange(org.ehr);
 }

@@ -1,6 +1,7 @@
 import type { Facility } from "#contract/clinic-api/people.ts";
 import type { WebhookEvent } from "../webhooks/webhook-dispatcher.ts";
 import type { EhrAppointment, EhrNote, EhrOrganization, EhrProvider, EhrTemplate } from "../world/types.ts";
+import { appointmentRevision } from "./ehr-appointment-changes.ts";
 
 // The service's mirror of one organization's EHR and the sync that brings it
 // up to date (seed 000 "States and transitions", seed 001 "Events" rules 1-5).
@@ -23,6 +24,8 @@ export interface OrgMirror {
   appointments: Map<string, MirroredAppointment>;
   /** `appointments` by provider, rebuilt when a sync changes them: slot searches read it on every request. */
   appointmentsByProvider: Map<string, MirroredAppointment[]>;
+  /** The EHR's appointments as of the last sync (ehr-appointment-changes.ts): compared again only once they changed. */
+  appointmentsRevision: string;
   templates: EhrTemplate[];
   notes: Map<string, EhrNote>;
 }
@@ -63,6 +66,7 @@ export function mirrorOf(org: EhrOrganization, now: number): OrgMirror {
     providers: new Map(org.providers.map((provider) => [provider.id, { ...clone(provider), isStub: false }])),
     appointments,
     appointmentsByProvider: indexByProvider(appointments),
+    appointmentsRevision: appointmentRevision(org),
     templates: clone(org.templates),
     notes: new Map(org.notes.map((note) => [note.id, clone(note)])),
   };
@@ -152,7 +156,8 @@ export function syncMirror(org: EhrOrganization, mirror: OrgMirror, now: number)
 
   const appointmentEvents: WebhookEvent[] = [];
   let appointmentsChanged = false;
-  for (const appointment of org.appointments) {
+  const revision = appointmentRevision(org);
+  for (const appointment of revision === mirror.appointmentsRevision ? [] : org.appointments) {
     const before = mirror.appointments.get(appointment.id);
     if (before && !hasTrackedChange(before, appointment) && before.updatedAt === appointment.updatedAt) continue;
     appointmentsChanged = true;
@@ -164,6 +169,7 @@ export function syncMirror(org: EhrOrganization, mirror: OrgMirror, now: number)
     appointmentEvents.push({ type: event.type, data: appointmentEventData(org, appointment, event.previousStatus), timestamp: appointment.updatedAt });
   }
   if (appointmentsChanged) mirror.appointmentsByProvider = indexByProvider(mirror.appointments);
+  mirror.appointmentsRevision = revision;
   // Events rule 3 of delivery: consumers order on updatedAt; emit in that order too.
   appointmentEvents.sort((a, b) => a.timestamp.localeCompare(b.timestamp));
   events.push(...appointmentEvents);
