@@ -12,10 +12,26 @@ import type { SessionTokens } from "./host-tokens.ts";
 
 const REQUEST_TIMEOUT_MS = 15_000;
 
-export interface Answer {
-  status: number;
-  /** Empty unless the call asked for the body or the answer is not 2xx. */
-  text: string;
+/**
+ * An answer as received. Its body (empty unless the call asked for it or the
+ * answer is not 2xx) is decoded only when read, after the answer was timed:
+ * a browser's network stack unzips off the page's thread, and this process
+ * times every answer in flight on its one thread.
+ */
+export class Answer {
+  private decoded: string | undefined;
+
+  constructor(
+    readonly status: number,
+    /** The body as it came, gzip-compressed when `isGzip`. */
+    readonly bytes: Buffer,
+    readonly isGzip: boolean,
+  ) {}
+
+  get text(): string {
+    this.decoded ??= (this.isGzip ? gunzipSync(this.bytes) : this.bytes).toString();
+    return this.decoded;
+  }
 }
 
 /** The server closed an idle keep-alive connection just as it was reused: nothing reached it. */
@@ -100,21 +116,14 @@ export class AppClient {
       const request = http.request({ host: this.target.hostname, port: this.target.port, method, path, agent: this.agent, headers }, (response) => {
         const status = response.statusCode ?? 0;
         if (!keepBody && status >= 200 && status <= 299) {
-          response.on("end", () => resolve({ status, text: "" }));
+          response.on("end", () => resolve(new Answer(status, Buffer.alloc(0), false)));
           response.on("error", reject);
           response.resume();
           return;
         }
         const chunks: Buffer[] = [];
         response.on("data", (chunk: Buffer) => chunks.push(chunk));
-        response.on("end", () => {
-          const bytes = Buffer.concat(chunks);
-          try {
-            resolve({ status, text: (response.headers["content-encoding"] === "gzip" ? gunzipSync(bytes) : bytes).toString() });
-          } catch (error) {
-            reject(error instanceof Error ? error : new Error(String(error)));
-          }
-        });
+        response.on("end", () => resolve(new Answer(status, Buffer.concat(chunks), response.headers["content-encoding"] === "gzip")));
         response.on("error", reject);
       });
       request.setTimeout(REQUEST_TIMEOUT_MS, () => request.destroy(new Error(`timeout after ${REQUEST_TIMEOUT_MS} ms`)));

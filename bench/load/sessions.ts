@@ -1,7 +1,8 @@
 import { performance } from "node:perf_hooks";
 import { MAX_ACTIVE_HOLDS } from "#contract/app-api/slots.ts";
 import { addDays, localDateOf, weekdayOf } from "#contract/time/zoned-time.ts";
-import { asArray, asRecord, asString, parseJson, type AppClient, type LiveStreams } from "./app-client.ts";
+import { asArray, asRecord, asString, parseJson, type Answer, type AppClient, type LiveStreams } from "./app-client.ts";
+import type { SlotPicker } from "./slot-picker.ts";
 import { SessionTokens, type Identity, type TokenMint } from "./host-tokens.ts";
 import { between, pick, sleep, type Range } from "./load-random.ts";
 import { slotQueryString, type OrgWorld } from "./org-world.ts";
@@ -42,6 +43,8 @@ export interface Run {
   live: LiveStreams;
   /** Holds each user has, or is about to have, across the user's sessions. */
   basket: Map<string, number>;
+  /** Where a front desk's slot to hold is picked from an answer (off this thread). */
+  picker: SlotPicker;
 }
 
 export const running = (run: Run) => performance.now() < run.endsAt;
@@ -81,13 +84,10 @@ async function bootstrap(run: Run, plan: SessionPlan): Promise<Record<string, un
   return session?.status === 200 ? asRecord(parseJson(session.text)) : null;
 }
 
-async function holdOne(run: Run, plan: SessionPlan, next: () => number, slots: string, kind: { appointmentTypeId: string; isNewPatient: boolean }): Promise<void> {
-  const open = asArray(asRecord(parseJson(slots)).slots)
-    .map(asRecord)
-    .filter((slot) => Number(slot.remainingCapacity) > 0);
-  if (open.length === 0) return;
-  const slot = pick(next, open);
-  const selection = { providerId: asString(slot.providerId), facilityId: asString(slot.facilityId), startsAt: asString(slot.startsAt), endsAt: asString(slot.endsAt), ...kind };
+async function holdOne(run: Run, plan: SessionPlan, next: () => number, slots: Answer, kind: { appointmentTypeId: string; isNewPatient: boolean }): Promise<void> {
+  const slot = await run.picker.pick(slots, next());
+  if (slot === null) return;
+  const selection = { ...slot, ...kind };
   run.holds.attempts += 1;
   const check = await plan.client.call("slotCheck", "POST", "/api/slots/check", await plan.tokens.write(), { body: selection, keepBody: true });
   if (check?.status !== 200) return;
@@ -126,7 +126,7 @@ async function frontDesk(run: Run, plan: SessionPlan, next: () => number): Promi
     }
     run.basket.set(plan.userId, inBasket + 1);
     try {
-      await holdOne(run, plan, next, answer.text, { appointmentTypeId: combination.appointmentTypeId, isNewPatient: combination.isNewPatient });
+      await holdOne(run, plan, next, answer, { appointmentTypeId: combination.appointmentTypeId, isNewPatient: combination.isNewPatient });
     } finally {
       run.basket.set(plan.userId, (run.basket.get(plan.userId) ?? 1) - 1);
     }

@@ -105,32 +105,38 @@ export class UpstreamSampler {
   }
 }
 
-const UPSTREAM_SERIES = /^tandem_upstream_request_duration_seconds_(count|bucket)\{(.*)\} (\d+(?:\.\d+)?)$/gm;
 const LABEL = /(\w+)="([^"]*)"/g;
-/** A histogram bucket bound of the upstream duration (upstream-metrics.ts): attempts answered within 100 ms. */
+/** A histogram bucket bound of the BFF's duration histograms (upstream-metrics.ts, http-metrics.ts): answered within 100 ms. */
 const WITHIN_BOUND = "0.1";
 
-export interface UpstreamAttempts {
+export interface DurationCounts {
   count: number;
   /** Of them, answered within 100 ms (the BFF's own p99 target: a user's request that waits on a slower one misses it). */
   within100Ms: number;
 }
 
-/** Upstream attempts by method and route template as the BFF processes counted them (their metrics), summed. */
-export async function upstreamAttemptsByRoute(metricsUrls: readonly string[]): Promise<Map<string, UpstreamAttempts>> {
-  const attempts = new Map<string, UpstreamAttempts>();
+/** A duration histogram of the BFF processes' metrics, by method and route template, summed over the processes and status classes. */
+async function within100MsByRoute(metricsUrls: readonly string[], histogram: string): Promise<Map<string, DurationCounts>> {
+  const series = new RegExp(`^${histogram}_(count|bucket)\\{(.*)\\} (\\d+(?:\\.\\d+)?)$`, "gm");
+  const attempts = new Map<string, DurationCounts>();
   for (const url of metricsUrls) {
     const response = await fetch(url, { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
     if (!response.ok) throw new Error(`GET ${url}: ${response.status}`);
-    for (const [, series = "", labels = "", value = "0"] of (await response.text()).matchAll(UPSTREAM_SERIES)) {
+    for (const [, kind = "", labels = "", value = "0"] of (await response.text()).matchAll(series)) {
       const named = new Map([...labels.matchAll(LABEL)].map(([, name = "", text = ""]) => [name, text]));
-      if (series === "bucket" && named.get("le") !== WITHIN_BOUND) continue;
+      if (kind === "bucket" && named.get("le") !== WITHIN_BOUND) continue;
       const key = `${named.get("method") ?? "?"} ${named.get("route") ?? "?"}`;
       const entry = attempts.get(key) ?? { count: 0, within100Ms: 0 };
-      if (series === "count") entry.count += Number(value);
+      if (kind === "count") entry.count += Number(value);
       else entry.within100Ms += Number(value);
       attempts.set(key, entry);
     }
   }
   return attempts;
 }
+
+/** Upstream attempts by method and route template as the BFF processes counted them (their metrics), summed. */
+export const upstreamAttemptsByRoute = (metricsUrls: readonly string[]) => within100MsByRoute(metricsUrls, "tandem_upstream_request_duration_seconds");
+
+/** Requests the BFF processes answered, by method and route template, timed by the BFF itself (to its response headers): the generator's own delays left out. */
+export const bffAnswersByRoute = (metricsUrls: readonly string[]) => within100MsByRoute(metricsUrls, "tandem_http_request_duration_seconds");
