@@ -27,7 +27,7 @@ export interface ScheduleSource {
   /**
    * The templates and the appointment lists are replaced, never changed in
    * place (the mirror's: mirror-sync.ts), so what is derived from them may be
-   * kept; the EHR's change in place (live-appointments.ts).
+   * kept; the EHR's change in place (ehr-appointment-changes.ts).
    */
   isReplacedOnChange: boolean;
   holds: Iterable<{ providerId: string; startsAtMs: number; endsAtMs: number }>;
@@ -55,12 +55,12 @@ export function slotLengthFor(search: Pick<SlotSearch, "appointmentType" | "slot
 }
 
 /** A template's provider and facility as raw ids, kept per template: a large group's thousands of templates are read on every search. */
-const rawIdsByTemplate = new WeakMap<EhrTemplate, { from: EhrTemplate["providerId"]; fromFacility: EhrTemplate["facilityId"]; providerId: string; facilityId: string }>();
+const rawIdsByTemplate = new WeakMap<EhrTemplate, { providerSource: string; facilitySource: string; providerId: string; facilityId: string }>();
 
 function rawIdsOf(template: EhrTemplate): { providerId: string; facilityId: string } {
   const kept = rawIdsByTemplate.get(template);
-  if (kept && kept.from === template.providerId && kept.fromFacility === template.facilityId) return kept;
-  const ids = { from: template.providerId, fromFacility: template.facilityId, providerId: toRawUuid(template.providerId), facilityId: toRawUuid(template.facilityId) };
+  if (kept && kept.providerSource === template.providerId && kept.facilitySource === template.facilityId) return kept;
+  const ids = { providerSource: template.providerId, facilitySource: template.facilityId, providerId: toRawUuid(template.providerId), facilityId: toRawUuid(template.facilityId) };
   rawIdsByTemplate.set(template, ids);
   return ids;
 }
