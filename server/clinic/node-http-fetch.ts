@@ -10,6 +10,17 @@ import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 const httpAgent = new HttpAgent({ keepAlive: true, maxSockets: 64 });
 const httpsAgent = new HttpsAgent({ keepAlive: true, maxSockets: 64 });
 
+/**
+ * A keep-alive connection the service closed as idle just as it was reused
+ * resets before any answer: the service never read the request, so it is
+ * sent once more on a new connection (as browsers do), for the methods where
+ * even a duplicate would be harmless: reads, and the service's DELETEs (a
+ * released hold releases again, seed 000; a deleted image answers 404, "no
+ * longer on this note"). Seen under the load benchmark as a user's release
+ * failing with a 503.
+ */
+const RESENDABLE_METHODS: ReadonlySet<string> = new Set(["GET", "HEAD", "DELETE"]);
+
 function headersOf(message: IncomingMessage): Headers {
   const headers = new Headers();
   for (const [name, value] of Object.entries(message.headers)) {
@@ -29,19 +40,26 @@ export const nodeHttpFetch: typeof fetch = (input, init) => {
   const body = typeof init?.body === "string" ? init.body : undefined;
   if (init?.body !== undefined && init.body !== null && body === undefined) return Promise.reject(new TypeError("nodeHttpFetch sends string bodies only"));
   if (body !== undefined) headers["content-length"] = String(Buffer.byteLength(body));
+  const method = init?.method ?? "GET";
   return new Promise<Response>((resolve, reject) => {
-    const request = (isHttps ? httpsRequest : httpRequest)(url, { method: init?.method ?? "GET", headers, agent: isHttps ? httpsAgent : httpAgent, signal: init?.signal ?? undefined }, (message) => {
-      const chunks: Buffer[] = [];
-      message.on("data", (chunk: Buffer) => chunks.push(chunk));
-      message.on("error", reject);
-      message.on("end", () => {
-        const status = message.statusCode ?? 502;
-        const payload = status === 204 || status === 304 ? null : Buffer.concat(chunks);
-        resolve(new Response(payload, { status, statusText: message.statusMessage, headers: headersOf(message) }));
+    const send = (isResend: boolean) => {
+      const request = (isHttps ? httpsRequest : httpRequest)(url, { method, headers, agent: isHttps ? httpsAgent : httpAgent, signal: init?.signal ?? undefined }, (message) => {
+        const chunks: Buffer[] = [];
+        message.on("data", (chunk: Buffer) => chunks.push(chunk));
+        message.on("error", reject);
+        message.on("end", () => {
+          const status = message.statusCode ?? 502;
+          const payload = status === 204 || status === 304 ? null : Buffer.concat(chunks);
+          resolve(new Response(payload, { status, statusText: message.statusMessage, headers: headersOf(message) }));
+        });
       });
-    });
-    request.on("error", (error) => reject(error.name === "AbortError" && init?.signal?.reason instanceof Error ? init.signal.reason : error));
-    if (body !== undefined) request.write(body);
-    request.end();
+      request.on("error", (error: NodeJS.ErrnoException) => {
+        if (!isResend && request.reusedSocket && error.code === "ECONNRESET" && RESENDABLE_METHODS.has(method)) send(true);
+        else reject(error.name === "AbortError" && init?.signal?.reason instanceof Error ? init.signal.reason : error);
+      });
+      if (body !== undefined) request.write(body);
+      request.end();
+    };
+    send(false);
   });
 };
