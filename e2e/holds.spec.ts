@@ -14,6 +14,7 @@ import {
   listedSlots,
   liveSlot,
   openSlotFinder,
+  recordApiCalls,
   resetSandbox,
   results,
   resultsStatus,
@@ -74,6 +75,15 @@ test("a hold stays with the user across views and a reload, and is booked from a
   await expect(searchForm(app).getByLabel("Appointment type")).toHaveValue(ape.id);
   await expect(searchForm(app).getByLabel("To", { exact: true })).toHaveValue(addDays(today, 9));
   await expect(held).toHaveAttribute("data-state", "held");
+  // Choosing the held slot again says so and checks nothing: the live check would find it taken (by this user).
+  const calls = recordApiCalls(page);
+  await slotButton(app, target).click();
+  const again = app.getByTestId("selection-panel");
+  await expect(again).toHaveAttribute("data-state", "alreadyHeld");
+  await expect(again).toContainText("You hold this slot already");
+  expect(calls.filter((call) => call.path === "/api/slots/check")).toEqual([]);
+  await again.getByRole("button", { name: "Dismiss" }).click();
+  await expect(again).toBeHidden();
 
   // A reload of the whole EHR page: the hold is read back from the BFF.
   await page.reload();

@@ -81,8 +81,8 @@ export function HoldsProvider({ children }: { children: ReactNode }) {
   const patientId = context.patientId ?? undefined;
 
   const select = useCallback(
-    (slot: Slot, params: SelectionParams) => void flow.select(slot, params, { patientId, isBasketFull: holdCount >= MAX_ACTIVE_HOLDS }),
-    [flow, patientId, holdCount],
+    (slot: Slot, params: SelectionParams) => void flow.select(slot, params, { patientId, isBasketFull: holdCount >= MAX_ACTIVE_HOLDS, holds }),
+    [flow, patientId, holdCount, holds],
   );
 
   // A decline about the patient ("Pick a patient in the EHR first") is stale once another patient is open.

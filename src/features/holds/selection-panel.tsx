@@ -7,7 +7,7 @@ import type { SelectionState } from "../slots/slot-selection-flow.ts";
 import type { SlotDescriber } from "../slots/use-slot-describer.ts";
 
 // The slot being chosen, before it is held: checking live, holding, gone
-// (with alternatives), the basket full, or a failure. A gone slot is a normal
+// (with alternatives), the basket full, held by the user already, or a failure. A gone slot is a normal
 // outcome told in plain words, not an error page.
 
 interface SelectionPanelProps {
@@ -61,6 +61,22 @@ export function SelectionPanel({ state, describe, onCancel, onSelect }: Selectio
             }
           >
             {describe.phrase(state.slot)} was not held. Book or release one of the slots you hold below, then choose it again.
+          </Notice>
+        </div>
+      );
+    case "alreadyHeld":
+      return (
+        <div data-testid="selection-panel" data-state="alreadyHeld" className="rounded-lg bg-white shadow-lg">
+          <Notice
+            tone="info"
+            title="You hold this slot already"
+            actions={
+              <Button variant="secondary" onClick={onCancel}>
+                Dismiss
+              </Button>
+            }
+          >
+            {describe.phrase(state.slot)} is held for you: book it in the EHR or release it below.
           </Notice>
         </div>
       );

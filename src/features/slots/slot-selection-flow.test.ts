@@ -129,6 +129,24 @@ describe("choosing a slot", () => {
     expect(calls.check).toHaveLength(0);
   });
 
+  it("says the user holds the slot already, as the same kind, without checking or holding", async () => {
+    const { flow, calls } = fakeBackend();
+    const held = { slot: TEN_OCLOCK, appointmentTypeId: FOLLOW_UP.appointmentTypeId, isNewPatient: false };
+    await flow.select(TEN_OCLOCK, FOLLOW_UP, { holds: [held], isBasketFull: true });
+    expect(flow.getState()).toMatchObject({ kind: "alreadyHeld", slot: TEN_OCLOCK, params: FOLLOW_UP });
+    expect(calls.check).toHaveLength(0);
+    expect(calls.hold).toHaveLength(0);
+  });
+
+  it("checks a slot held only as another kind, or another slot than the one held", async () => {
+    const { flow, calls } = fakeBackend();
+    const held = { slot: TEN_OCLOCK, appointmentTypeId: FOLLOW_UP.appointmentTypeId, isNewPatient: false };
+    await flow.select(TEN_OCLOCK, { ...FOLLOW_UP, isNewPatient: true }, { holds: [held] });
+    await flow.select({ ...TEN_OCLOCK, endsAt: "2026-12-01T10:30:00-05:00" }, { ...FOLLOW_UP, slotLengthMinutes: 30 }, { holds: [held] });
+    await flow.select(TEN_TWENTY, FOLLOW_UP, { holds: [held] });
+    expect(calls.check).toHaveLength(3);
+  });
+
   it("treats the BFF's hold limit as a full basket (another tab held meanwhile)", async () => {
     const { flow, answers } = fakeBackend();
     answers.hold = () => Promise.reject(new HoldLimit());

@@ -1,5 +1,6 @@
-import type { HoldRequest, HoldResponse, SlotCheckRequest, SlotCheckResponse, SlotSelection } from "#contract/app-api/slots.ts";
+import type { HeldSlot, HoldRequest, HoldResponse, SlotCheckRequest, SlotCheckResponse, SlotSelection } from "#contract/app-api/slots.ts";
 import type { Slot } from "#contract/clinic-api/schedule.ts";
+import { isSameId } from "#contract/ids.ts";
 import { slotKey } from "./group-slots.ts";
 import { holdDeadlineMs } from "./hold-countdown.ts";
 
@@ -42,6 +43,8 @@ export type SelectionState =
   | ({ kind: "gone"; alternatives: Slot[]; seenGoneAtMs: number } & Chosen)
   /** The user already holds as many slots as Tandem allows: nothing was checked. */
   | ({ kind: "basketFull" } & Chosen)
+  /** The user already holds this very slot, as this kind: nothing was checked (the check would find it taken, by them). */
+  | ({ kind: "alreadyHeld" } & Chosen)
   | ({ kind: "failed"; step: "check" | "hold"; error: unknown } & Chosen);
 
 /** The slot chosen, what it is checked and held as, and the search it came from (for a retry or an alternative). */
@@ -85,11 +88,26 @@ function isSameSelection(a: SlotSelection, b: SlotSelection): boolean {
   return slotKey(a) === slotKey(b) && a.appointmentTypeId === b.appointmentTypeId && a.slotLengthMinutes === b.slotLengthMinutes && a.isNewPatient === b.isNewPatient;
 }
 
+/** A hold of the user's, as the holds list gives it. */
+export type UsersHold = Pick<HeldSlot, "slot" | "appointmentTypeId" | "isNewPatient">;
+
+/** The user's hold is of this slot, as the same type and length (the end) and new-patient flag. */
+function isHeldAs(hold: UsersHold, request: SlotSelection): boolean {
+  return (
+    slotKey(hold.slot) === slotKey(request) &&
+    Date.parse(hold.slot.endsAt) === Date.parse(request.endsAt) &&
+    isSameId(hold.appointmentTypeId, request.appointmentTypeId) &&
+    hold.isNewPatient === request.isNewPatient
+  );
+}
+
 export interface SelectOptions {
   /** The patient to hold for when the host token names none (outside the EHR); the token's always wins. */
   patientId?: string | undefined;
   /** The user already holds as many slots as allowed: say so instead of checking. */
   isBasketFull?: boolean;
+  /** The user's holds: choosing one of them again says so instead of checking. */
+  holds?: readonly UsersHold[];
 }
 
 export class SlotSelectionFlow {
@@ -117,6 +135,10 @@ export class SlotSelectionFlow {
     const current = this.state;
     if ((current.kind === "checking" || current.kind === "holding") && isSameSelection(current.request, request)) return;
     const generation = ++this.generation;
+    if (options.holds?.some((hold) => isHeldAs(hold, request))) {
+      this.set({ kind: "alreadyHeld", ...chosen });
+      return;
+    }
     if (options.isBasketFull) {
       this.set({ kind: "basketFull", ...chosen });
       return;
