@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import type { Slot } from "#contract/clinic-api/schedule.ts";
 import { MAX_ACTIVE_HOLDS } from "#contract/app-api/slots.ts";
 import { ApiErrorNotice } from "#src/components/shell/api-error-notice.tsx";
@@ -27,6 +28,25 @@ function alternativeText(alternative: Slot, gone: Slot, describe: SlotDescriber)
 
 const panelClass = "rounded-lg border-2 bg-white p-3 shadow-lg";
 
+/** An outcome where nothing was checked or held: said, with Dismiss. */
+function OutcomeNotice({ state, tone, title, onDismiss, children }: { state: SelectionState["kind"]; tone: "info" | "warning"; title: string; onDismiss: () => void; children: ReactNode }) {
+  return (
+    <div data-testid="selection-panel" data-state={state} className="rounded-lg bg-white shadow-lg">
+      <Notice
+        tone={tone}
+        title={title}
+        actions={
+          <Button variant="secondary" onClick={onDismiss}>
+            Dismiss
+          </Button>
+        }
+      >
+        {children}
+      </Notice>
+    </div>
+  );
+}
+
 export function SelectionPanel({ state, describe, onCancel, onSelect }: SelectionPanelProps) {
   switch (state.kind) {
     case "idle":
@@ -50,35 +70,15 @@ export function SelectionPanel({ state, describe, onCancel, onSelect }: Selectio
       );
     case "basketFull":
       return (
-        <div data-testid="selection-panel" data-state="basketFull" className="rounded-lg bg-white shadow-lg">
-          <Notice
-            tone="warning"
-            title={`You already hold ${MAX_ACTIVE_HOLDS} slots`}
-            actions={
-              <Button variant="secondary" onClick={onCancel}>
-                Dismiss
-              </Button>
-            }
-          >
-            {describe.phrase(state.slot)} was not held. Book or release one of the slots you hold below, then choose it again.
-          </Notice>
-        </div>
+        <OutcomeNotice state="basketFull" tone="warning" title={`You already hold ${MAX_ACTIVE_HOLDS} slots`} onDismiss={onCancel}>
+          {describe.phrase(state.slot)} was not held. Book or release one of the slots you hold below, then choose it again.
+        </OutcomeNotice>
       );
     case "alreadyHeld":
       return (
-        <div data-testid="selection-panel" data-state="alreadyHeld" className="rounded-lg bg-white shadow-lg">
-          <Notice
-            tone="info"
-            title="You hold this slot already"
-            actions={
-              <Button variant="secondary" onClick={onCancel}>
-                Dismiss
-              </Button>
-            }
-          >
-            {describe.phrase(state.slot)} is held for you: book it in the EHR or release it below.
-          </Notice>
-        </div>
+        <OutcomeNotice state="alreadyHeld" tone="info" title="You hold this slot already" onDismiss={onCancel}>
+          {describe.phrase(state.slot)} is held for you: book it in the EHR or release it below.
+        </OutcomeNotice>
       );
     case "gone":
       return (
