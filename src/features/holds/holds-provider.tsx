@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from "react";
-import { MAX_ACTIVE_HOLDS, type HeldSlot } from "#contract/app-api/slots.ts";
+import type { HeldSlot } from "#contract/app-api/slots.ts";
 import type { Slot } from "#contract/clinic-api/schedule.ts";
 import { createHold, heldSlotsQuery, isHoldLimit, isSlotConflict, releaseHold } from "#src/api/holds-queries.ts";
 import { queryKeys } from "#src/api/query-keys.ts";
@@ -77,12 +77,11 @@ export function HoldsProvider({ children }: { children: ReactNode }) {
   const activity = useSyncExternalStore(controller.subscribe, controller.getActivity);
   const selection = useSyncExternalStore(flow.subscribe, flow.getState);
   const holds = useMemo(() => holdsQuery.data?.holds ?? [], [holdsQuery.data]);
-  const holdCount = holds.length;
   const patientId = context.patientId ?? undefined;
 
   const select = useCallback(
-    (slot: Slot, params: SelectionParams) => void flow.select(slot, params, { patientId, isBasketFull: holdCount >= MAX_ACTIVE_HOLDS, holds }),
-    [flow, patientId, holdCount, holds],
+    (slot: Slot, params: SelectionParams) => void flow.select(slot, params, { patientId, holds }),
+    [flow, patientId, holds],
   );
 
   // A decline about the patient ("Pick a patient in the EHR first") is stale once another patient is open.

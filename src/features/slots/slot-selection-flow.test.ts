@@ -124,7 +124,8 @@ describe("choosing a slot", () => {
 
   it("says a full basket plainly without checking or holding", async () => {
     const { flow, calls } = fakeBackend();
-    await flow.select(TEN_OCLOCK, FOLLOW_UP, { isBasketFull: true });
+    const others = [TEN_TWENTY, { ...TEN_TWENTY, startsAt: "2026-12-01T11:00:00-05:00" }, { ...TEN_TWENTY, startsAt: "2026-12-01T11:20:00-05:00" }];
+    await flow.select(TEN_OCLOCK, FOLLOW_UP, { holds: others.map((slot) => ({ slot, appointmentTypeId: FOLLOW_UP.appointmentTypeId, isNewPatient: false })) });
     expect(flow.getState()).toMatchObject({ kind: "basketFull", slot: TEN_OCLOCK, params: FOLLOW_UP });
     expect(calls.check).toHaveLength(0);
   });
@@ -132,7 +133,8 @@ describe("choosing a slot", () => {
   it("says the user holds the slot already, as the same kind, without checking or holding", async () => {
     const { flow, calls } = fakeBackend();
     const held = { slot: TEN_OCLOCK, appointmentTypeId: FOLLOW_UP.appointmentTypeId, isNewPatient: false };
-    await flow.select(TEN_OCLOCK, FOLLOW_UP, { holds: [held], isBasketFull: true });
+    const others = [TEN_TWENTY, { ...TEN_TWENTY, startsAt: "2026-12-01T11:00:00-05:00" }].map((slot) => ({ ...held, slot }));
+    await flow.select(TEN_OCLOCK, FOLLOW_UP, { holds: [held, ...others] });
     expect(flow.getState()).toMatchObject({ kind: "alreadyHeld", slot: TEN_OCLOCK, params: FOLLOW_UP });
     expect(calls.check).toHaveLength(0);
     expect(calls.hold).toHaveLength(0);

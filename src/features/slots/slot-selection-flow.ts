@@ -1,4 +1,4 @@
-import type { HeldSlot, HoldRequest, HoldResponse, SlotCheckRequest, SlotCheckResponse, SlotSelection } from "#contract/app-api/slots.ts";
+import { MAX_ACTIVE_HOLDS, type HeldSlot, type HoldRequest, type HoldResponse, type SlotCheckRequest, type SlotCheckResponse, type SlotSelection } from "#contract/app-api/slots.ts";
 import type { Slot } from "#contract/clinic-api/schedule.ts";
 import { isSameId } from "#contract/ids.ts";
 import { slotKey } from "./group-slots.ts";
@@ -104,9 +104,7 @@ function isHeldAs(hold: UsersHold, request: SlotSelection): boolean {
 export interface SelectOptions {
   /** The patient to hold for when the host token names none (outside the EHR); the token's always wins. */
   patientId?: string | undefined;
-  /** The user already holds as many slots as allowed: say so instead of checking. */
-  isBasketFull?: boolean;
-  /** The user's holds: choosing one of them again says so instead of checking. */
+  /** The user's holds: choosing one of them again, or any slot once they hold as many as allowed, says so instead of checking. */
   holds?: readonly UsersHold[];
 }
 
@@ -139,7 +137,7 @@ export class SlotSelectionFlow {
       this.set({ kind: "alreadyHeld", ...chosen });
       return;
     }
-    if (options.isBasketFull) {
+    if ((options.holds?.length ?? 0) >= MAX_ACTIVE_HOLDS) {
       this.set({ kind: "basketFull", ...chosen });
       return;
     }
