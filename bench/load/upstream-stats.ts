@@ -118,7 +118,7 @@ export interface DurationCounts {
 /** A duration histogram of the BFF processes' metrics, by method and route template, summed over the processes and status classes. */
 async function within100MsByRoute(metricsUrls: readonly string[], histogram: string): Promise<Map<string, DurationCounts>> {
   const series = new RegExp(`^${histogram}_(count|bucket)\\{(.*)\\} (\\d+(?:\\.\\d+)?)$`, "gm");
-  const attempts = new Map<string, DurationCounts>();
+  const counts = new Map<string, DurationCounts>();
   for (const url of metricsUrls) {
     const response = await fetch(url, { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
     if (!response.ok) throw new Error(`GET ${url}: ${response.status}`);
@@ -126,13 +126,13 @@ async function within100MsByRoute(metricsUrls: readonly string[], histogram: str
       const named = new Map([...labels.matchAll(LABEL)].map(([, name = "", text = ""]) => [name, text]));
       if (kind === "bucket" && named.get("le") !== WITHIN_BOUND) continue;
       const key = `${named.get("method") ?? "?"} ${named.get("route") ?? "?"}`;
-      const entry = attempts.get(key) ?? { count: 0, within100Ms: 0 };
+      const entry = counts.get(key) ?? { count: 0, within100Ms: 0 };
       if (kind === "count") entry.count += Number(value);
       else entry.within100Ms += Number(value);
-      attempts.set(key, entry);
+      counts.set(key, entry);
     }
   }
-  return attempts;
+  return counts;
 }
 
 /** Upstream attempts by method and route template as the BFF processes counted them (their metrics), summed. */

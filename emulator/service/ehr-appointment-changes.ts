@@ -14,9 +14,8 @@ import type { EhrAppointment, EhrOrganization } from "../world/types.ts";
 
 interface Revision {
   changes: number;
-  /** By provider (raw id), built when first asked for at this revision, and the list's length then. */
-  byProvider?: Map<string, EhrAppointment[]>;
-  builtAtLength?: number;
+  /** By provider (raw id), and the `appointmentRevision` it was built at. */
+  index?: { builtAt: string; byProvider: Map<string, EhrAppointment[]> };
 }
 
 const revisions = new WeakMap<readonly EhrAppointment[], Revision>();
@@ -32,8 +31,7 @@ function revisionOf(org: EhrOrganization): Revision {
 
 /** A booking of `org`'s EHR was added or changed (it may have moved to another provider). */
 export function recordAppointmentChange(org: EhrOrganization): void {
-  const revision = revisionOf(org);
-  revisions.set(org.appointments, { changes: revision.changes + 1 });
+  revisionOf(org).changes += 1;
 }
 
 /** Names the state of `org`'s EHR appointments: the same while none was added or changed. */
@@ -45,15 +43,14 @@ export function appointmentRevision(org: EhrOrganization): string {
 /** `org`'s EHR appointments by provider (raw id), as they are now. The lists are read, never kept. */
 export function liveAppointmentsByProvider(org: EhrOrganization): ReadonlyMap<string, readonly EhrAppointment[]> {
   const revision = revisionOf(org);
-  const length = org.appointments.length;
-  if (revision.byProvider !== undefined && revision.builtAtLength === length) return revision.byProvider;
+  const now = appointmentRevision(org);
+  if (revision.index?.builtAt === now) return revision.index.byProvider;
   const byProvider = new Map<string, EhrAppointment[]>();
   for (const appointment of org.appointments) {
     const list = byProvider.get(appointment.providerId);
     if (list) list.push(appointment);
     else byProvider.set(appointment.providerId, [appointment]);
   }
-  revision.byProvider = byProvider;
-  revision.builtAtLength = length;
+  revision.index = { builtAt: now, byProvider };
   return byProvider;
 }
