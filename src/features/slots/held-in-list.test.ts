@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { HeldSlot, SlotSearchQuery } from "#contract/app-api/slots.ts";
 import type { Slot } from "#contract/clinic-api/schedule.ts";
-import { heldSlotsMissingFromList } from "./held-in-list.ts";
+import { slotKey } from "./group-slots.ts";
+import { heldKeysOnList, heldSlotsMissingFromList } from "./held-in-list.ts";
 
 const PROVIDER = "prv_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
 const OTHER_PROVIDER = "prv_bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb";
@@ -52,5 +53,23 @@ describe("the user's held slots on the list they were held from", () => {
     expect(heldSlotsMissingFromList([held()], [], { ...search, slotLengthMinutes: 20 }, zoneOf)).toEqual([]);
     expect(heldSlotsMissingFromList([held()], [], { ...search, providerIds: [OTHER_PROVIDER] }, zoneOf)).toEqual([]);
     expect(heldSlotsMissingFromList([held()], [], null, zoneOf)).toEqual([]);
+  });
+});
+
+describe("the Held mark on a listed slot", () => {
+  const slotAt = (startsAt: string, endsAt: string): Slot => ({ providerId: PROVIDER, facilityId: FACILITY, startsAt, endsAt, remainingCapacity: 2, templateIds: [] });
+  const eightOClock = slotAt("2026-12-01T13:00:00Z", "2026-12-01T13:30:00Z");
+
+  it("marks the slot held as this search's kind, with the same start and end (in any offset form)", () => {
+    const later = slotAt("2026-12-01T13:40:00Z", "2026-12-01T14:10:00Z");
+    expect([...heldKeysOnList([held()], [eightOClock, later], search)]).toEqual([slotKey(eightOClock)]);
+  });
+
+  it("does not mark a slot at the same time held as another type, flag or length, nor any slot without a search", () => {
+    expect(heldKeysOnList([held({ appointmentTypeId: "atp_eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee" })], [eightOClock], search).size).toBe(0);
+    expect(heldKeysOnList([held({ isNewPatient: true })], [eightOClock], search).size).toBe(0);
+    expect(heldKeysOnList([held({ slotLengthMinutes: 45 }, { endsAt: "2026-12-01T08:45:00-05:00" })], [eightOClock], search).size).toBe(0);
+    expect(heldKeysOnList([held()], [slotAt("2026-12-01T13:00:00Z", "2026-12-01T13:20:00Z")], { ...search, slotLengthMinutes: 20 }).size).toBe(0);
+    expect(heldKeysOnList([held()], [eightOClock], null).size).toBe(0);
   });
 });

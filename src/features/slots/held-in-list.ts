@@ -9,7 +9,15 @@ import { slotKey } from "./group-slots.ts";
 // list read again after the hold no longer has it when it had one place left,
 // and the user's own hold would vanish from under them. Only holds that this
 // search could have listed come back: the same appointment type, new-patient
-// flag and length, a searched facility and provider, a date in the window.
+// flag and length, a searched facility and provider, a date in the window;
+// and only the slot held as this search's kind is marked Held.
+
+/** Whether `search` lists slots of the kind `held` was held as: the same appointment type, new-patient flag and (when the search names one) length. */
+function isOfSearchKind(held: HeldSlot, search: SlotSearchQuery): boolean {
+  if (!isSameId(held.appointmentTypeId, search.appointmentTypeId)) return false;
+  if (held.isNewPatient !== (search.isNewPatient ?? false)) return false;
+  return search.slotLengthMinutes === undefined || held.slotLengthMinutes === search.slotLengthMinutes;
+}
 
 /** The user's holds that `search` would list but `listed` lacks, as slots with no place left (they are held). */
 export function heldSlotsMissingFromList(holds: readonly HeldSlot[], listed: readonly Slot[], search: SlotSearchQuery | null, zoneOf: (facilityId: string) => string): Slot[] {
@@ -18,13 +26,33 @@ export function heldSlotsMissingFromList(holds: readonly HeldSlot[], listed: rea
   return holds
     .filter((held) => {
       if (present.has(slotKey(held.slot))) return false;
-      if (!isSameId(held.appointmentTypeId, search.appointmentTypeId)) return false;
-      if (held.isNewPatient !== (search.isNewPatient ?? false)) return false;
-      if (search.slotLengthMinutes !== undefined && held.slotLengthMinutes !== search.slotLengthMinutes) return false;
+      if (!isOfSearchKind(held, search)) return false;
       if (search.facilityIds && search.facilityIds.length > 0 && !search.facilityIds.some((id) => isSameId(id, held.slot.facilityId))) return false;
       if (search.providerIds && search.providerIds.length > 0 && !search.providerIds.some((id) => isSameId(id, held.slot.providerId))) return false;
       const date = localDateOf(Date.parse(held.slot.startsAt), zoneOf(held.slot.facilityId));
       return date >= search.startDate && date <= search.endDate;
     })
     .map((held) => ({ ...held.slot, remainingCapacity: 0, templateIds: [] }));
+}
+
+/**
+ * The keys of the listed slots the user holds: held as this search's kind,
+ * with the same start and end. A slot of another type, flag or length at the
+ * same time is not the one held (and may still have a place): it is not
+ * marked Held, and choosing it checks it like any other.
+ */
+export function heldKeysOnList(holds: readonly HeldSlot[], listed: readonly Slot[], search: SlotSearchQuery | null): Set<string> {
+  if (!search || holds.length === 0) return new Set();
+  const heldEnds = new Map<string, number[]>();
+  for (const held of holds) {
+    if (!isOfSearchKind(held, search)) continue;
+    const key = slotKey(held.slot);
+    heldEnds.set(key, [...(heldEnds.get(key) ?? []), Date.parse(held.slot.endsAt)]);
+  }
+  const keys = new Set<string>();
+  for (const slot of listed) {
+    const key = slotKey(slot);
+    if (heldEnds.get(key)?.includes(Date.parse(slot.endsAt)) === true) keys.add(key);
+  }
+  return keys;
 }

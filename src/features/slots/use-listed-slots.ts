@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from "react";
 import type { HeldSlot, SlotSearchQuery, SlotSearchResponse } from "#contract/app-api/slots.ts";
 import type { HoldOutcome } from "../holds/held-slots-controller.ts";
-import { heldSlotsMissingFromList } from "./held-in-list.ts";
+import { heldKeysOnList, heldSlotsMissingFromList } from "./held-in-list.ts";
 import { countSlots, earliestSlot, groupSlotsByDay, groupSlotsByTime, slotKey, type SlotOrder } from "./group-slots.ts";
 import type { SelectionState } from "./slot-selection-flow.ts";
 import { matchesTimeFilter, type SlotTimeFilter } from "./slot-time-filter.ts";
@@ -53,7 +53,7 @@ export function useListedSlots({ data, listedSearch, holds, selection, outcome, 
         : groupSlotsByDay(listedSlots, { zoneOf, fallbackZone, providerSortKey: providerName, facilitySortKey: facilityName }),
     [order, listedSlots, zoneOf, fallbackZone, providerName, facilityName],
   );
-  const heldKeys = useMemo(() => new Set(holds.map((held) => slotKey(held.slot))), [holds]);
+  const heldKeys = useMemo(() => heldKeysOnList(holds, listedSlots, listedSearch), [holds, listedSlots, listedSearch]);
   // "N free slots": the user's own held ones are on the list but not free.
   const slotCount = useMemo(() => countSlots(days) - listedSlots.filter((slot) => heldKeys.has(slotKey(slot))).length, [days, listedSlots, heldKeys]);
   // A slot the user holds is not available to them: the mark and the jump go to the next one.
