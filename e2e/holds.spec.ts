@@ -294,3 +294,40 @@ test("a cancellation frees an earlier time with the provider of a held slot: the
   await notice.getByRole("button", { name: /^Hold / }).click();
   await expect(app.getByTestId("holds-bar").getByTestId("hold-panel")).toHaveCount(2);
 });
+
+test("a slot of another type at the time the user holds is not marked held, and choosing it names the user's own hold", async ({ page }) => {
+  const [ape, fu] = await Promise.all([appointmentType("APE"), appointmentType("FU")]);
+  const today = await todayIn(UPPER_WEST_SIDE.timezone);
+  const window = { startDate: addDays(today, 3), endDate: addDays(today, 5) };
+  const query = { facilityIds: [UPPER_WEST_SIDE.id], ...window, isNewPatient: false };
+  const [exams, followUps] = await Promise.all([upstreamSlots({ appointmentTypeId: ape.id, ...query }), upstreamSlots({ appointmentTypeId: fu.id, ...query })]);
+  // A follow-up with one place left that starts as an annual exam does, with the same provider: the exam's hold takes it.
+  const sameStart = (a: { providerId: string; startsAt: string }, b: { providerId: string; startsAt: string }) => a.providerId === b.providerId && Date.parse(a.startsAt) === Date.parse(b.startsAt);
+  const exam = exams.slots.find((slot) => followUps.slots.some((other) => sameStart(slot, other) && other.remainingCapacity === 1));
+  const followUp = exam && followUps.slots.find((other) => sameStart(exam, other));
+  if (!exam || !followUp) throw new Error("no follow-up with one place left starting with an annual exam");
+
+  // The desk looked at follow-ups first (the BFF keeps that list), then holds the exam.
+  const app = await openSlotFinder(page);
+  await setFilters(app, { typeId: fu.id, ...window });
+  await search(app);
+  await setFilters(app, { typeId: ape.id });
+  await search(app);
+  await slotButton(app, exam).click();
+  await expect(app.getByTestId("holds-bar").getByTestId("hold-panel")).toHaveAttribute("data-state", "held");
+  await expect(slotButton(app, exam)).toHaveAttribute("aria-current", "true");
+
+  // Back to follow-ups: the list read before the hold still has the follow-up, and it is not the slot held.
+  await setFilters(app, { typeId: fu.id });
+  await search(app);
+  const listed = slotButton(app, followUp);
+  await expect(listed).toBeVisible();
+  await expect(listed).not.toHaveAttribute("aria-current", "true");
+  await expect(listed).not.toContainText("Held");
+  await listed.click();
+  const gone = app.getByTestId("slot-gone-notice");
+  await expect(gone).toContainText("Your own hold takes this time");
+  await expect(gone).toContainText(/you hold .+ as Annual Physical Exam, 30 minutes \(below\)\. Release that hold/);
+  await saveScreenshot(page, "holds-own-hold-takes-time");
+  await expectAccessible(page);
+});

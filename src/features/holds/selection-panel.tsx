@@ -8,7 +8,7 @@ import type { SelectionState } from "../slots/slot-selection-flow.ts";
 import type { SlotDescriber } from "../slots/use-slot-describer.ts";
 
 // The slot being chosen, before it is held: checking live, holding, gone
-// (with alternatives), the basket full, held by the user already, or a failure. A gone slot is a normal
+// (with alternatives; taken by one of the user's own holds, if one overlaps it), the basket full, held by the user already, or a failure. A gone slot is a normal
 // outcome told in plain words, not an error page.
 
 interface SelectionPanelProps {
@@ -25,6 +25,8 @@ function alternativeText(alternative: Slot, gone: Slot, describe: SlotDescriber)
   if (alternative.providerId !== gone.providerId) parts.push(describe.providerName(alternative.providerId));
   return parts.join(" · ");
 }
+
+const minutesOf = (slot: Pick<Slot, "startsAt" | "endsAt">) => Math.round((Date.parse(slot.endsAt) - Date.parse(slot.startsAt)) / 60_000);
 
 const panelClass = "rounded-lg border-2 bg-white p-3 shadow-lg";
 
@@ -85,14 +87,21 @@ export function SelectionPanel({ state, describe, onCancel, onSelect }: Selectio
         <div data-testid="slot-gone-notice" className="rounded-lg bg-white shadow-lg">
           <Notice
             tone="warning"
-            title="That time was just taken"
+            title={state.ownHold ? "Your own hold takes this time" : "That time was just taken"}
             actions={
               <Button variant="secondary" onClick={onCancel}>
                 Dismiss
               </Button>
             }
           >
-            <p>{describe.phrase(state.slot)} is no longer free in the EHR, so it has been taken off the list.</p>
+            {state.ownHold ? (
+              <p>
+                {describe.phrase(state.slot)} is not free: you hold {describe.providerName(state.ownHold.slot.providerId)} from {describe.time(state.ownHold.slot)} as{" "}
+                {describe.appointmentTypeName(state.ownHold)}, {minutesOf(state.ownHold.slot)} minutes (below). Release that hold to take this time instead.
+              </p>
+            ) : (
+              <p>{describe.phrase(state.slot)} is no longer free in the EHR, so it has been taken off the list.</p>
+            )}
             {state.alternatives.length > 0 ? (
               <div className="mt-2">
                 <p className="font-medium">Nearest free times:</p>

@@ -166,6 +166,19 @@ describe("choosing a slot", () => {
     expect(calls.slotsChanged).toBe(1);
   });
 
+  it("names the user's own overlapping hold, of another kind, when the live check finds the slot gone", async () => {
+    const { flow, answers } = fakeBackend();
+    answers.check = () => Promise.resolve({ available: false, slot: null, alternatives: [], meta: META });
+    // Held as a 30-minute new-patient visit from 10:00: it overlaps 10:20-10:40 with the same provider.
+    const ownHold = { slot: { ...TEN_OCLOCK, endsAt: "2026-12-01T10:30:00-05:00" }, appointmentTypeId: FOLLOW_UP.appointmentTypeId, isNewPatient: true };
+    const elsewhere = { ...ownHold, slot: { ...ownHold.slot, providerId: "prv_bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb" } };
+    await flow.select(TEN_TWENTY, FOLLOW_UP, { holds: [elsewhere, ownHold] });
+    expect(flow.getState()).toMatchObject({ kind: "gone", ownHold });
+    // Another provider's hold, or one that ends as this slot starts, took nothing from it.
+    await flow.select(TEN_TWENTY, FOLLOW_UP, { holds: [elsewhere, { ...ownHold, slot: TEN_OCLOCK }] });
+    expect(flow.getState()).toMatchObject({ kind: "gone", ownHold: null });
+  });
+
   it("treats a 409 from the hold (taken after the check) as gone, not as an error", async () => {
     const { flow, calls, answers } = fakeBackend();
     answers.hold = () => Promise.reject(new Conflict("conflict"));

@@ -39,8 +39,12 @@ export type SelectionState =
   | { kind: "idle" }
   | ({ kind: "checking" } & Chosen)
   | ({ kind: "holding" } & Chosen)
-  /** `seenGoneAtMs`: when the live read saw it gone; a cached list older than that still shows it. */
-  | ({ kind: "gone"; alternatives: Slot[]; seenGoneAtMs: number } & Chosen)
+  /**
+   * `seenGoneAtMs`: when the live read saw it gone; a cached list older than
+   * that still shows it. `ownHold`: a hold of the user's own on that provider's
+   * time (as another type or length), which may be what took it.
+   */
+  | ({ kind: "gone"; alternatives: Slot[]; seenGoneAtMs: number; ownHold: UsersHold | null } & Chosen)
   /** The user already holds as many slots as Tandem allows: nothing was checked. */
   | ({ kind: "basketFull" } & Chosen)
   /** The user already holds this very slot, as this kind: nothing was checked (the check would find it taken, by them). */
@@ -101,6 +105,13 @@ function isHeldAs(hold: UsersHold, request: SlotSelection): boolean {
   );
 }
 
+/** The user's hold on the same provider's time as `slot`, if any: the service counts a hold against every slot it overlaps. */
+function ownHoldOverlapping(holds: readonly UsersHold[] | undefined, slot: Slot): UsersHold | null {
+  const startMs = Date.parse(slot.startsAt);
+  const endMs = Date.parse(slot.endsAt);
+  return holds?.find((hold) => isSameId(hold.slot.providerId, slot.providerId) && Date.parse(hold.slot.startsAt) < endMs && startMs < Date.parse(hold.slot.endsAt)) ?? null;
+}
+
 export interface SelectOptions {
   /** The patient to hold for when the host token names none (outside the EHR); the token's always wins. */
   patientId?: string | undefined;
@@ -155,8 +166,9 @@ export class SlotSelectionFlow {
       return;
     }
     if (generation !== this.generation) return;
+    const gone = (): SelectionState => ({ kind: "gone", ...chosen, alternatives: check.alternatives, seenGoneAtMs: Date.parse(check.meta.sourceSyncedAt), ownHold: ownHoldOverlapping(options.holds, slot) });
     if (!check.available) {
-      this.set({ kind: "gone", ...chosen, alternatives: check.alternatives, seenGoneAtMs: Date.parse(check.meta.sourceSyncedAt) });
+      this.set(gone());
       this.deps.slotsChanged();
       return;
     }
@@ -171,7 +183,7 @@ export class SlotSelectionFlow {
       if (generation !== this.generation) return;
       if (this.deps.isConflict(error)) {
         // Taken between the check and the hold: the same plain outcome as a failed check.
-        this.set({ kind: "gone", ...chosen, alternatives: check.alternatives, seenGoneAtMs: Date.parse(check.meta.sourceSyncedAt) });
+        this.set(gone());
         this.deps.slotsChanged();
       } else if (this.deps.isHoldLimit(error)) {
         this.set({ kind: "basketFull", ...chosen });
