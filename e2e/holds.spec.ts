@@ -331,3 +331,61 @@ test("a slot of another type at the time the user holds is not marked held, and 
   await saveScreenshot(page, "holds-own-hold-takes-time");
   await expectAccessible(page);
 });
+
+test("a hold the EHR did not answer (503) is said with Try again, and put away when the user moves to another view; the slots held stay", async ({ page }) => {
+  const fu = await appointmentType("FU");
+  const today = await todayIn(UPPER_WEST_SIDE.timezone);
+  const app = await openSlotFinder(page);
+  await setFilters(app, { typeId: fu.id, startDate: addDays(today, 5), endDate: addDays(today, 7) });
+  await search(app);
+  const listed = await listedSlots(app);
+  const [first] = listed;
+  // Another provider's: slots of one provider can overlap, and the first hold would take the second.
+  const second = listed.find((slot) => slot.providerId !== first?.providerId);
+  if (!first || !second) throw new Error("no follow-up slots of two providers listed");
+  const bar = app.getByTestId("holds-bar");
+  await slotButton(app, first).click();
+  await expect(bar.getByTestId("hold-panel")).toHaveAttribute("data-state", "held");
+
+  await sandbox("POST", "/faults", { method: "POST", path: "/v4/schedule/holds", status: 503, count: 5 });
+  await slotButton(app, second).click();
+  const failed = app.getByTestId("selection-panel");
+  await expect(failed).toHaveAttribute("data-state", "failed", { timeout: 20_000 });
+  await expect(failed).toContainText("Nothing is held");
+  await expect(failed.getByRole("button", { name: "Try again" })).toBeVisible();
+
+  // Availability: the outcome was about the list left behind; the hold made before is still there.
+  await nav(app).getByRole("link", { name: "Availability" }).click();
+  await expect(app.getByRole("heading", { level: 1 })).toHaveText("Availability");
+  await expect(failed).toHaveCount(0);
+  await expect(bar.getByTestId("hold-panel")).toHaveAttribute("data-state", "held");
+  await sandbox("DELETE", "/faults");
+});
+
+test("a hold the EHR did not answer in time may have been made: said so, and a Try again that finds the slot gone says it may be that hold", async ({ page }) => {
+  test.slow();
+  const proc = await appointmentType("PROC");
+  const today = await todayIn(UPPER_WEST_SIDE.timezone);
+  const window = { startDate: addDays(today, 8), endDate: addDays(today, 10) };
+  const { slots } = await upstreamSlots({ appointmentTypeId: proc.id, facilityIds: [UPPER_WEST_SIDE.id], ...window, isNewPatient: false });
+  const target = slots.find((slot) => slot.remainingCapacity === 1);
+  if (!target) throw new Error("no procedure slot with one place left");
+  const app = await openSlotFinder(page);
+  await setFilters(app, { typeId: proc.id, ...window });
+  await search(app);
+
+  // The service answers the hold after the BFF has given up on it (10 s), and makes it all the same.
+  await sandbox("POST", "/faults", { method: "POST", path: "/v4/schedule/holds", latencyMs: 12_000, count: 1 });
+  await slotButton(app, target).click();
+  const failed = app.getByTestId("selection-panel");
+  await expect(failed).toHaveAttribute("data-state", "failed", { timeout: 20_000 });
+  await expect(failed).toContainText("whether it is held is unknown");
+  await expect(failed).not.toContainText("Nothing is held");
+  await expect.poll(async () => (await liveSlot(target, { appointmentTypeId: proc.id, isNewPatient: false }, UPPER_WEST_SIDE.timezone)) === null, { timeout: 10_000 }).toBe(true);
+
+  await failed.getByRole("button", { name: "Try again" }).click();
+  const gone = app.getByTestId("slot-gone-notice");
+  await expect(gone).toContainText("Your earlier try may have held this time");
+  await expect(gone).toContainText("held for you in the EHR until it runs out");
+  await saveScreenshot(page, "holds-unanswered-hold");
+});

@@ -39,3 +39,8 @@ export function isSlotConflict(error: unknown): boolean {
 export function isHoldLimit(error: unknown): boolean {
   return error instanceof ApiError && error.body.code === HOLD_LIMIT_CODE;
 }
+
+/** The BFF gave up waiting for the EHR (504 `upstream_timeout`): the hold may have been made all the same. */
+export function isHoldOutcomeUnknown(error: unknown): boolean {
+  return error instanceof ApiError && error.body.code === "upstream_timeout";
+}

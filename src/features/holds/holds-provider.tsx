@@ -1,8 +1,9 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useRouterState } from "@tanstack/react-router";
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from "react";
 import type { HeldSlot } from "#contract/app-api/slots.ts";
 import type { Slot } from "#contract/clinic-api/schedule.ts";
-import { createHold, heldSlotsQuery, isHoldLimit, isSlotConflict, releaseHold } from "#src/api/holds-queries.ts";
+import { createHold, heldSlotsQuery, isHoldLimit, isHoldOutcomeUnknown, isSlotConflict, releaseHold } from "#src/api/holds-queries.ts";
 import { queryKeys } from "#src/api/query-keys.ts";
 import { sessionQuery } from "#src/api/session-query.ts";
 import { checkSlot } from "#src/api/slots-queries.ts";
@@ -69,6 +70,7 @@ export function HoldsProvider({ children }: { children: ReactNode }) {
         hold: createHold,
         isConflict: isSlotConflict,
         isHoldLimit,
+        isOutcomeUnknown: isHoldOutcomeUnknown,
         release: releaseHold,
         onHeld: (fresh) => controller.added(fresh),
         slotsChanged: () => void queryClient.invalidateQueries({ queryKey: queryKeys.slots.all }),
@@ -83,6 +85,10 @@ export function HoldsProvider({ children }: { children: ReactNode }) {
     (slot: Slot, params: SelectionParams) => void flow.select(slot, params, { patientId, holds }),
     [flow, patientId, holds],
   );
+
+  // A selection's outcome belongs to the list it was chosen from: put away on leaving that view (not a hold in flight).
+  const pathname = useRouterState({ select: (state) => state.location.pathname });
+  useEffect(() => flow.dismissSettled(), [pathname, flow]);
 
   // A decline about the patient ("Pick a patient in the EHR first") is stale once another patient is open.
   useEffect(() => controller.dismissNotices(), [patientId, controller]);

@@ -87,7 +87,7 @@ export function SelectionPanel({ state, describe, onCancel, onSelect }: Selectio
         <div data-testid="slot-gone-notice" className="rounded-lg bg-white shadow-lg">
           <Notice
             tone="warning"
-            title={state.ownHold ? "Your own hold takes this time" : "That time was just taken"}
+            title={state.ownHold ? "Your own hold takes this time" : state.afterUnansweredHold ? "Your earlier try may have held this time" : "That time was just taken"}
             actions={
               <Button variant="secondary" onClick={onCancel}>
                 Dismiss
@@ -98,6 +98,11 @@ export function SelectionPanel({ state, describe, onCancel, onSelect }: Selectio
               <p>
                 {describe.phrase(state.slot)} is not free: you hold {describe.providerName(state.ownHold.slot.providerId)} from {describe.time(state.ownHold.slot)} as{" "}
                 {describe.appointmentTypeName(state.ownHold)}, {minutesOf(state.ownHold.slot)} minutes (below). Release that hold to take this time instead.
+              </p>
+            ) : state.afterUnansweredHold ? (
+              <p>
+                {describe.phrase(state.slot)} is not free. The EHR did not answer your earlier hold of it in time, and it may have been made: if so, it is held for you in the EHR
+                until it runs out, though Tandem cannot list or release it.
               </p>
             ) : (
               <p>{describe.phrase(state.slot)} is no longer free in the EHR, so it has been taken off the list.</p>
@@ -125,7 +130,9 @@ export function SelectionPanel({ state, describe, onCancel, onSelect }: Selectio
       return (
         <div data-testid="selection-panel" data-state="failed" className={panelClass}>
           <p className="mb-2 text-sm">
-            {state.step === "check" ? "Could not check" : "Could not hold"} {describe.phrase(state.slot)}. Nothing is held.
+            {state.outcomeUnknown
+              ? `The EHR did not answer in time while holding ${describe.phrase(state.slot)}, so whether it is held is unknown: if it is, it is held for you in the EHR until it runs out, though Tandem cannot list or release it.`
+              : `${state.step === "check" ? "Could not check" : "Could not hold"} ${describe.phrase(state.slot)}. Nothing is held.`}
           </p>
           <ApiErrorNotice error={state.error} onRetry={() => onSelect(state.slot)} />
           <div className="mt-2">

@@ -18,6 +18,7 @@ const NOW = Date.parse("2026-12-01T14:00:00.000Z");
 
 class Conflict extends Error {}
 class HoldLimit extends Error {}
+class Unanswered extends Error {}
 
 function deferred<T>() {
   let resolve!: (value: T) => void;
@@ -56,6 +57,7 @@ function fakeBackend() {
     },
     isConflict: (error) => error instanceof Conflict,
     isHoldLimit: (error) => error instanceof HoldLimit,
+    isOutcomeUnknown: (error) => error instanceof Unanswered,
     release: (holdId) => {
       calls.release.push(holdId);
       return answers.release();
@@ -177,6 +179,50 @@ describe("choosing a slot", () => {
     // Another provider's hold, or one that ends as this slot starts, took nothing from it.
     await flow.select(TEN_TWENTY, FOLLOW_UP, { holds: [elsewhere, { ...ownHold, slot: TEN_OCLOCK }] });
     expect(flow.getState()).toMatchObject({ kind: "gone", ownHold: null });
+  });
+
+  it("puts away an outcome already told when the user changes view, but not a check or hold in flight", async () => {
+    const { flow, calls, answers } = fakeBackend();
+    answers.hold = () => Promise.reject(new Error("503"));
+    await flow.select(TEN_OCLOCK, FOLLOW_UP);
+    expect(flow.getState().kind).toBe("failed");
+    flow.dismissSettled();
+    expect(flow.getState().kind).toBe("idle");
+
+    const check = deferred<SlotCheckResponse>();
+    answers.check = () => check.promise;
+    answers.hold = () => Promise.reject(new Error("503"));
+    const selecting = flow.select(TEN_TWENTY, FOLLOW_UP);
+    flow.dismissSettled();
+    expect(flow.getState().kind).toBe("checking");
+    check.resolve({ available: true, slot: TEN_TWENTY, alternatives: [], meta: META });
+    await selecting;
+    // The hold was still tried, and its failure is told in the new view.
+    expect(calls.hold).toHaveLength(2);
+    expect(flow.getState().kind).toBe("failed");
+  });
+
+  it("says a hold that got no answer in time may have been made, and a later gone check of that slot may be that hold, for 15 minutes", async () => {
+    const { flow, answers } = fakeBackend();
+    answers.hold = () => Promise.reject(new Unanswered("504"));
+    await flow.select(TEN_OCLOCK, FOLLOW_UP);
+    expect(flow.getState()).toMatchObject({ kind: "failed", step: "hold", outcomeUnknown: true });
+
+    answers.check = () => Promise.resolve({ available: false, slot: null, alternatives: [], meta: META });
+    await flow.select(TEN_OCLOCK, FOLLOW_UP);
+    expect(flow.getState()).toMatchObject({ kind: "gone", afterUnansweredHold: true });
+    await flow.select(TEN_TWENTY, FOLLOW_UP);
+    expect(flow.getState()).toMatchObject({ kind: "gone", afterUnansweredHold: false });
+    vi.advanceTimersByTime(15 * 60_000);
+    await flow.select(TEN_OCLOCK, FOLLOW_UP);
+    expect(flow.getState()).toMatchObject({ kind: "gone", afterUnansweredHold: false });
+  });
+
+  it("a hold refused outright (503) is known not to be made", async () => {
+    const { flow, answers } = fakeBackend();
+    answers.hold = () => Promise.reject(new Error("503"));
+    await flow.select(TEN_OCLOCK, FOLLOW_UP);
+    expect(flow.getState()).toMatchObject({ kind: "failed", step: "hold", outcomeUnknown: false });
   });
 
   it("treats a 409 from the hold (taken after the check) as gone, not as an error", async () => {

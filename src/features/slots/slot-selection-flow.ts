@@ -43,13 +43,16 @@ export type SelectionState =
    * `seenGoneAtMs`: when the live read saw it gone; a cached list older than
    * that still shows it. `ownHold`: a hold of the user's own on that provider's
    * time (as another type or length), which may be what took it.
+   * `afterUnansweredHold`: this page tried to hold this very slot a little
+   * earlier and the EHR did not answer in time: that hold may have been made.
    */
-  | ({ kind: "gone"; alternatives: Slot[]; seenGoneAtMs: number; ownHold: UsersHold | null } & Chosen)
+  | ({ kind: "gone"; alternatives: Slot[]; seenGoneAtMs: number; ownHold: UsersHold | null; afterUnansweredHold: boolean } & Chosen)
   /** The user already holds as many slots as Tandem allows: nothing was checked. */
   | ({ kind: "basketFull" } & Chosen)
   /** The user already holds this very slot, as this kind: nothing was checked (the check would find it taken, by them). */
   | ({ kind: "alreadyHeld" } & Chosen)
-  | ({ kind: "failed"; step: "check" | "hold"; error: unknown } & Chosen);
+  /** `outcomeUnknown`: the hold got no answer in time, so it may have been made (the BFF never learnt of it). */
+  | ({ kind: "failed"; step: "check" | "hold"; error: unknown; outcomeUnknown: boolean } & Chosen);
 
 /** The slot chosen, what it is checked and held as, and the search it came from (for a retry or an alternative). */
 export interface Chosen {
@@ -66,6 +69,8 @@ export interface SelectionDeps {
   isConflict: (error: unknown) => boolean;
   /** The hold was refused because the basket is full (the server's count may be ahead of this page's). */
   isHoldLimit: (error: unknown) => boolean;
+  /** The hold got no answer in time (a 504): whether the EHR made it is unknown. */
+  isOutcomeUnknown: (error: unknown) => boolean;
   /** DELETE /api/holds/:id, for a hold that arrives after the user moved on; idempotent. */
   release: (holdId: string) => Promise<unknown>;
   /** The slot is held: from here the holds bar owns it. */
@@ -119,8 +124,16 @@ export interface SelectOptions {
   holds?: readonly UsersHold[];
 }
 
+/**
+ * How long a hold that got no answer is remembered as possibly made. The
+ * contract gives no hold lifetime; the sandbox's holds last 10 minutes.
+ */
+const UNANSWERED_HOLD_MEMORY_MS = 15 * 60_000;
+
 export class SlotSelectionFlow {
   private state: SelectionState = { kind: "idle" };
+  /** Slots (by key) whose hold got no answer in time, and when: a later "gone" for one may be that hold. */
+  private readonly unansweredHolds = new Map<string, number>();
   private readonly listeners = new Set<() => void>();
   /** Bumped by every new selection and cancel: answers to an older one are dropped (and a late hold released). */
   private generation = 0;
@@ -162,11 +175,18 @@ export class SlotSelectionFlow {
         ...(params.searchedProviderIds?.length ? { searchedProviderIds: params.searchedProviderIds } : {}),
       });
     } catch (error) {
-      if (generation === this.generation) this.set({ kind: "failed", ...chosen, step: "check", error });
+      if (generation === this.generation) this.set({ kind: "failed", ...chosen, step: "check", error, outcomeUnknown: false });
       return;
     }
     if (generation !== this.generation) return;
-    const gone = (): SelectionState => ({ kind: "gone", ...chosen, alternatives: check.alternatives, seenGoneAtMs: Date.parse(check.meta.sourceSyncedAt), ownHold: ownHoldOverlapping(options.holds, slot) });
+    const gone = (): SelectionState => ({
+      kind: "gone",
+      ...chosen,
+      alternatives: check.alternatives,
+      seenGoneAtMs: Date.parse(check.meta.sourceSyncedAt),
+      ownHold: ownHoldOverlapping(options.holds, slot),
+      afterUnansweredHold: this.wasHoldUnanswered(request),
+    });
     if (!check.available) {
       this.set(gone());
       this.deps.slotsChanged();
@@ -188,7 +208,9 @@ export class SlotSelectionFlow {
       } else if (this.deps.isHoldLimit(error)) {
         this.set({ kind: "basketFull", ...chosen });
       } else {
-        this.set({ kind: "failed", ...chosen, step: "hold", error });
+        const outcomeUnknown = this.deps.isOutcomeUnknown(error);
+        if (outcomeUnknown) this.unansweredHolds.set(slotKey(request), this.now());
+        this.set({ kind: "failed", ...chosen, step: "hold", error, outcomeUnknown });
       }
       return;
     }
@@ -206,6 +228,25 @@ export class SlotSelectionFlow {
   cancel(): void {
     this.generation += 1;
     if (this.state.kind !== "idle") this.set({ kind: "idle" });
+  }
+
+  /**
+   * The user moved to another view: an outcome already told (gone, a full
+   * basket, held already, a failure: nothing is being checked or held) is put
+   * away with the list it was about; a check or hold in flight goes on, and
+   * its outcome is shown where the user now is.
+   */
+  dismissSettled(): void {
+    if (this.state.kind === "idle" || this.state.kind === "checking" || this.state.kind === "holding") return;
+    this.cancel();
+  }
+
+  private wasHoldUnanswered(request: SlotSelection): boolean {
+    const triedAt = this.unansweredHolds.get(slotKey(request));
+    if (triedAt === undefined) return false;
+    if (this.now() - triedAt < UNANSWERED_HOLD_MEMORY_MS) return true;
+    this.unansweredHolds.delete(slotKey(request));
+    return false;
   }
 
   /** Release is idempotent and best effort: a failure only means the hold runs out on its own. */
