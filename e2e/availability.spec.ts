@@ -1,7 +1,7 @@
 import { type FrameLocator } from "@playwright/test";
 import { addDays, weekdayOf } from "#contract/time/zoned-time.ts";
 import { expect, test } from "./support/fixtures.ts";
-import { ORG_A, ORG_B, expectAccessible, openInHost, resetSandbox, saveScreenshot } from "./support/sandbox.ts";
+import { ORG_A, ORG_B, expectAccessible, openInHost, resetSandbox, sandbox, saveScreenshot } from "./support/sandbox.ts";
 import { bookInEhr, cancelInEhr, syncOrganization } from "./support/slots.ts";
 
 // The availability view through the host page: week navigation, overlaps as summed
@@ -287,4 +287,22 @@ test("Sydney across 2026-10-04: the skipped hour falls outside the hours shown, 
   await app.getByTestId("availability-layout-agenda").check({ force: true });
   await expect(app.locator('[data-testid="availability-agenda-day"][data-date="2026-10-04"]')).toContainText("Clocks go forward at 2:00 AM: 2:00 AM–3:00 AM does not happen");
   await saveScreenshot(page, "availability-sydney-dst");
+});
+
+test("a week the service could not answer (503) says so with Try again, and does not call the providers with templates 0", async ({ page }) => {
+  const app = await openAvailability(page, ORG_A);
+  const week = app.getByTestId("availability-week");
+  const start = (await week.getAttribute("data-start-date")) ?? "";
+  // Far enough ahead that no earlier read or prefetch has it.
+  await sandbox("POST", "/faults", { method: "GET", path: "/v3/schedule/availability-templates", status: 503, count: 20 });
+  await app.getByLabel("Go to date").fill(addDays(start, 70));
+  await expect(app.getByText("The EHR did not answer")).toBeVisible({ timeout: 20_000 });
+  const providers = app.getByLabel("Provider");
+  await expect(providers.locator("option").first()).toHaveText("All providers");
+  await saveScreenshot(page, "availability-week-503");
+
+  await sandbox("DELETE", "/faults");
+  await app.getByRole("button", { name: "Try again" }).click();
+  await expect(week).toHaveAttribute("data-state", "ready", { timeout: 20_000 });
+  await expect(providers.locator("option").first()).toHaveText(/^All providers with templates here \(\d+\)$/);
 });

@@ -16,7 +16,8 @@ interface AvailabilityFilterBarProps {
   facilityOptions: FilterOption[];
   providerId: string | null;
   providerOptions: FilterOption[];
-  isLoadingProviders: boolean;
+  /** Whether the week's templates, which the provider choices come from, are loading, could not be read, or were read. */
+  providerChoices: "loading" | "unread" | "read";
   view: AvailabilityViewMode;
   /** The per-provider / whole-facility choice applies to the week grid only (a day is per provider, the agenda lists everyone by time). */
   showsViewChoice: boolean;
@@ -27,7 +28,7 @@ interface AvailabilityFilterBarProps {
 
 const selectClass = "min-h-9 w-full min-w-0 rounded-md border border-slate-300 bg-white px-2 text-sm";
 
-export function AvailabilityFilterBar({ facilityId, facilityOptions, providerId, providerOptions, isLoadingProviders, view, showsViewChoice, showInactive, inactiveCount, onChange }: AvailabilityFilterBarProps) {
+export function AvailabilityFilterBar({ facilityId, facilityOptions, providerId, providerOptions, providerChoices, view, showsViewChoice, showInactive, inactiveCount, onChange }: AvailabilityFilterBarProps) {
   const id = useId();
   return (
     <div role="group" aria-label="Filters" className="grid grid-cols-1 gap-3 rounded-lg border border-slate-200 bg-white p-3 sm:grid-cols-2 lg:grid-cols-4">
@@ -51,11 +52,11 @@ export function AvailabilityFilterBar({ facilityId, facilityOptions, providerId,
           id={`${id}-provider`}
           data-testid="availability-provider"
           value={providerId ?? ""}
-          disabled={isLoadingProviders}
+          disabled={providerChoices === "loading"}
           onChange={(event) => onChange({ providerId: event.target.value === "" ? null : event.target.value })}
           className={`${selectClass} disabled:text-slate-400`}
         >
-          <option value="">{isLoadingProviders ? "Loading…" : `All providers with templates here (${providerOptions.length})`}</option>
+          <option value="">{providerChoices === "loading" ? "Loading…" : providerChoices === "unread" ? "All providers" : `All providers with templates here (${providerOptions.length})`}</option>
           {providerOptions.map((option) => (
             <option key={option.value} value={option.value}>
               {option.label}

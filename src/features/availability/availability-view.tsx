@@ -171,7 +171,8 @@ export function AvailabilityView() {
         facilityOptions={facilityOptions.some((option) => cachedIdKey(option.value) === cachedIdKey(filters.facilityId)) ? facilityOptions : [{ value: filters.facilityId, label: facility?.name ?? "Unlisted facility" }, ...facilityOptions]}
         providerId={providerOptions.find((option) => providerKey !== null && cachedIdKey(option.value) === providerKey)?.value ?? filters.providerId}
         providerOptions={providerOptions}
-        isLoadingProviders={!data && availability.isPending}
+        // Without the week's templates the number of providers with some is unknown, not 0.
+        providerChoices={data ? "read" : availability.isPending ? "loading" : "unread"}
         view={filters.view}
         showsViewChoice={layout === "week"}
         showInactive={filters.showInactive}
