@@ -85,6 +85,25 @@ test("Retry saves after an integration error, and autosave saves without a click
   await expect.poll(async () => (await readNote(scene.note.id)).soapNote.impressionsPlansComments).toBe("Start topical steroid; review in two weeks.");
 });
 
+test("a save the EHR did not answer in time is not called unsaved, and saving it again is not a conflict with itself", async ({ page }) => {
+  test.slow();
+  const scene = await noteScene();
+  const app = await openNote(page, scene);
+  const text = "Patch test negative; repeat in six months.";
+  // The service applies the save after the BFF has given up waiting (10 s).
+  await sandbox("POST", "/faults", { method: "PATCH", path: "/v1/notes/{noteId}", latencyMs: 12_000, count: 1 });
+  await app.getByRole("textbox", { name: "Sticky note", exact: true }).fill(text);
+  await saveButton(app).click();
+  await expect(statusOf(app)).toHaveText(/Not confirmed: the EHR did not answer in time, so your text may be saved already$/, { timeout: 20_000 });
+  await expect(app.getByRole("textbox", { name: "Sticky note", exact: true })).toHaveValue(text);
+  await expect.poll(async () => (await readNote(scene.note.id)).soapNote.stickyNote.description, { timeout: 10_000 }).toBe(text);
+
+  // Saved again, or found already saved: either way the EHR has the text and nothing is in conflict.
+  await app.getByTestId("save-status-bar").getByRole("button", { name: "Retry" }).click();
+  await expect(statusOf(app)).toHaveText(/(Saved \d{1,2}:\d{2} [AP]M( [A-Z]{3,5})?|No unsaved changes)$/);
+  expect((await readNote(scene.note.id)).soapNote.stickyNote.description).toBe(text);
+});
+
 test("a note signed in the EHR while editing turns read-only and keeps the text to copy", async ({ page }) => {
   const scene = await noteScene();
   const app = await openNote(page, scene);

@@ -42,7 +42,8 @@ export function conflictWith(note: Note, change: PlannedNoteChange): NoteConflic
     noteVersion: note.version,
   });
   if (note.status === SIGNED_NOTE_STATUS) return details("note_signed", []);
-  const stale = change.changedFields.filter((field) => change.baseline[field] !== undefined && change.baseline[field] !== current[field]);
+  // A field that already holds the text being written overwrites no one's (the user's own save that got no answer in time and went through, say).
+  const stale = change.changedFields.filter((field) => change.baseline[field] !== undefined && change.baseline[field] !== current[field] && change.upstreamBody[field] !== current[field]);
   return stale.length > 0 ? details("stale_baseline", stale) : null;
 }
 

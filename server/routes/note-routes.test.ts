@@ -186,6 +186,17 @@ describe("PATCH /api/notes/:id", () => {
     expect(note.version).toBe(versionBefore);
   });
 
+  it("saves over a stale baseline when the EHR already holds the very text sent (a save that got no answer in time, sent again)", async () => {
+    const { note } = editableNote();
+    const started = note.soapNote.hpi.additionalHpiComments;
+    note.soapNote.hpi.additionalHpiComments = "My text";
+    note.version += 1;
+    harness.emulator.emulator.state.sync(ORG_A_ID);
+    const response = await call(`/api/notes/${note.id}`, { noteId: note.id, method: "PATCH", body: { additionalHpiComments: "My text", baseline: { additionalHpiComments: started } } });
+    expect(response.status).toBe(200);
+    expect(note.soapNote.hpi.additionalHpiComments).toBe("My text");
+  });
+
   it("answers conflict for a signed note, from the re-read and from the EHR when the mirror lags", async () => {
     const signed = ehrNotes().find((candidate) => candidate.status === "signed");
     if (!signed) throw new Error("no signed note");

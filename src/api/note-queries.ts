@@ -98,6 +98,14 @@ export function noteConflictOf(error: unknown): NoteConflictDetails | null {
 /** Codes meaning the EHR did not take a write (seed 001 "Errors") or could not be reached: the text is kept and Retry offered. */
 const EHR_FAILURE_CODES = new Set(["server_unresponsive", "unexpected_integration_error", "upstream_unavailable", "upstream_timeout", "internal_error", "rate_limited"]);
 
+/** Which of those a note write met: the service busy (rate limited), no answer in time (the write may have been applied), or not taken or not reached. */
+export function ehrSaveFailureOf(error: unknown): "noAnswer" | "busy" | "unconfirmed" {
+  if (!(error instanceof ApiError)) return "noAnswer";
+  if (error.body.code === "upstream_timeout") return "unconfirmed";
+  if (error.body.code === "rate_limited" || error.status === 429) return "busy";
+  return "noAnswer";
+}
+
 export function isEhrFailure(error: unknown): boolean {
   if (!(error instanceof ApiError)) return true; // the network: the BFF was not reached
   return EHR_FAILURE_CODES.has(error.body.code) || error.status >= 500;

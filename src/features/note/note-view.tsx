@@ -141,7 +141,13 @@ function useSignOffChecklist(noteId: string, note: Note, editor: NoteEditor) {
     const emptySignerSections = SIGNER_USUALLY_FILLS.filter((id) => empty.has(id)).map((id) => ({ id, title: noteSectionById(id)?.title ?? id }));
     const status = editor.status;
     const saveProblem =
-      status.kind === "failed" ? "Your last save did not reach the EHR" : status.kind === "conflict" ? "A field was changed in the EHR while you edited it: choose which text to keep" : null;
+      status.kind === "failed"
+        ? status.failure.kind === "ehr" && status.failure.reason === "unconfirmed"
+          ? "Your last save is not confirmed by the EHR"
+          : "Your last save did not reach the EHR"
+        : status.kind === "conflict"
+          ? "A field was changed in the EHR while you edited it: choose which text to keep"
+          : null;
     return buildSignOffChecklist({
       note,
       emptySignerSections,

@@ -20,7 +20,14 @@ export interface FieldState {
   value: string;
 }
 
-export type SaveFailure = { kind: "ehr" } | { kind: "other"; message: string; canRetry: boolean };
+/**
+ * Why a save did not go through, where saving again is the way on: the EHR
+ * did not take it or answer (`noAnswer`), the service asked us to slow down
+ * (`busy`), or the EHR did not answer in time, so the text may be there
+ * already (`unconfirmed`: saving the same text again is harmless).
+ */
+export type EhrSaveFailure = "noAnswer" | "busy" | "unconfirmed";
+export type SaveFailure = { kind: "ehr"; reason: EhrSaveFailure } | { kind: "other"; message: string; canRetry: boolean };
 
 export type SavePhase =
   | { kind: "idle" }
@@ -99,6 +106,12 @@ export type EditorAction =
 export const SIGNED_WITH_TEXT_REASON = "This note was signed in the EHR; it can no longer be changed here. Your unsaved text is below to copy.";
 export const SIGNED_REASON = "This note is signed in the EHR; it can no longer be changed here.";
 export const EHR_DID_NOT_ANSWER = "the EHR did not answer";
+
+const EHR_FAILURE_TEXT: Record<EhrSaveFailure, string> = {
+  noAnswer: `Not saved: ${EHR_DID_NOT_ANSWER}`,
+  busy: "Not saved: the clinic data service is busy",
+  unconfirmed: "Not confirmed: the EHR did not answer in time, so your text may be saved already",
+};
 
 const fieldsFrom = (values: AllWritableFieldValues): Record<WritableNoteField, FieldState> => ({
   additionalHpiComments: { baseline: values.additionalHpiComments, value: values.additionalHpiComments },
@@ -263,7 +276,7 @@ export function statusText(status: EditorStatus, clock: (epochMs: number) => str
     case "conflict":
       return `Not saved: ${status.count === 1 ? "a field was" : `${status.count} fields were`} changed in the EHR; choose which text to keep`;
     case "failed":
-      return status.failure.kind === "ehr" ? `Not saved: ${EHR_DID_NOT_ANSWER}` : `Not saved: ${status.failure.message}`;
+      return status.failure.kind === "ehr" ? EHR_FAILURE_TEXT[status.failure.reason] : `Not saved: ${status.failure.message}`;
     case "unsaved":
       return "Unsaved changes";
     case "saved":
@@ -281,7 +294,7 @@ export function fieldStatusText(state: EditorState, field: WritableNoteField): s
   if (conflictsOf(state)[field]) return "Changed in the EHR since you started: choose which text to keep";
   if (!dirty) return "";
   if (state.save.kind === "saving" && state.save.sent[field] === state.fields[field].value) return "Saving…";
-  if (state.save.kind === "failed") return state.save.failure.kind === "ehr" ? `Not saved: ${EHR_DID_NOT_ANSWER}` : "Not saved";
+  if (state.save.kind === "failed") return state.save.failure.kind === "ehr" ? EHR_FAILURE_TEXT[state.save.failure.reason] : "Not saved";
   return "Changed, not saved yet";
 }
 

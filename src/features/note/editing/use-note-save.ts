@@ -1,6 +1,6 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, type Dispatch } from "react";
-import { isEhrFailure, markNoteSigned, noteConflictOf, noteQuery, patchNote } from "#src/api/note-queries.ts";
+import { ehrSaveFailureOf, isEhrFailure, markNoteSigned, noteConflictOf, noteQuery, patchNote } from "#src/api/note-queries.ts";
 import { describeApiError } from "#src/components/shell/api-error-notice.tsx";
 import { canAutosave, saveRequestOf, sentValuesOf, serverNoteOf, type EditorAction, type EditorState } from "./editor-state.ts";
 
@@ -60,7 +60,7 @@ export function useNoteSave({ noteId, state, latest, dispatch, syncDraft }: Note
           dispatch({ type: "saveConflict", details: conflict });
           if (conflict.reason === "note_signed") markNoteSigned(queryClient, noteId);
         } else if (isEhrFailure(error)) {
-          dispatch({ type: "saveFailed", failure: { kind: "ehr" } });
+          dispatch({ type: "saveFailed", failure: { kind: "ehr", reason: ehrSaveFailureOf(error) } });
         } else {
           const { title, canRetry } = describeApiError(error);
           dispatch({ type: "saveFailed", failure: { kind: "other", message: title, canRetry } });
