@@ -8,8 +8,10 @@ import type { SelectionState } from "../slots/slot-selection-flow.ts";
 import type { SlotDescriber } from "../slots/use-slot-describer.ts";
 
 // The slot being chosen, before it is held: checking live, holding, gone
-// (with alternatives; taken by one of the user's own holds, if one overlaps it), the basket full, held by the user already, or a failure. A gone slot is a normal
-// outcome told in plain words, not an error page.
+// (with alternatives; named as the user's own doing when one of their holds
+// overlaps it, or an earlier hold of it got no answer), the basket full, held
+// by the user already, or a failure. A gone slot is a normal outcome told in
+// plain words, not an error page.
 
 interface SelectionPanelProps {
   state: SelectionState;
