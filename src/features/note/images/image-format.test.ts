@@ -94,6 +94,8 @@ describe("deleting an image", () => {
   it("offers a retry when the EHR did not delete it", () => {
     expect(imageDeleteFailure(apiError(502, "unexpected_integration_error"), "knee-xray.png")).toEqual({ kind: "ehr", message: "The EHR did not delete knee-xray.png. Try again." });
     expect(imageDeleteFailure(apiError(503, "upstream_unavailable"), "knee-xray.png").kind).toBe("ehr");
+    // No answer in time: the EHR may have deleted it, so "did not delete" would not be known.
+    expect(imageDeleteFailure(apiError(503, "upstream_timeout"), "knee-xray.png")).toEqual({ kind: "unreached", message: "The EHR did not answer in time, so knee-xray.png may be deleted already. Try again to find out." });
   });
 
   it("says an image already gone is gone", () => {

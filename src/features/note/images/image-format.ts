@@ -102,7 +102,7 @@ export type ImageDeleteFailure =
   | { kind: "gone"; message: string }
   /** The EHR did not delete it: Retry. */
   | { kind: "ehr"; message: string }
-  /** The BFF was not reached or its answer was lost: it may or may not be deleted; Retry finds out. */
+  /** The BFF was not reached, its answer was lost, or the EHR did not answer in time: it may or may not be deleted; Retry finds out. */
   | { kind: "unreached"; message: string }
   /** Anything else: described by `describeApiError`. */
   | { kind: "other" };
@@ -112,6 +112,8 @@ export function imageDeleteFailure(error: unknown, fileName: string): ImageDelet
   if (!(error instanceof ApiError)) return { kind: "unreached", message: `Tandem could not reach its server, so ${fileName} may not have been deleted. Try again.` };
   if (error.status === 409 || error.body.code === "conflict") return { kind: "signed", message: SIGNED_IMAGES_MESSAGE };
   if (error.status === 404 || error.body.code === "not_found") return { kind: "gone", message: `${fileName} is no longer on this note: it was already deleted.` };
+  // Sent, and the EHR may have carried it out after the BFF stopped waiting: a Try again finds out (404: deleted).
+  if (error.body.code === "upstream_timeout") return { kind: "unreached", message: `The EHR did not answer in time, so ${fileName} may be deleted already. Try again to find out.` };
   if (error.status === 502 || error.body.code === "unexpected_integration_error" || isEhrFailure(error)) return { kind: "ehr", message: `The EHR did not delete ${fileName}. Try again.` };
   return { kind: "other" };
 }
