@@ -1,4 +1,4 @@
-import type { HeldSlot, SlotSearchQuery } from "#contract/app-api/slots.ts";
+import type { HeldSlot, SlotSearchQuery, SlotSelection } from "#contract/app-api/slots.ts";
 import type { Slot } from "#contract/clinic-api/schedule.ts";
 import { isSameId } from "#contract/ids.ts";
 import { localDateOf } from "#contract/time/zoned-time.ts";
@@ -35,24 +35,24 @@ export function heldSlotsMissingFromList(holds: readonly HeldSlot[], listed: rea
     .map((held) => ({ ...held.slot, remainingCapacity: 0, templateIds: [] }));
 }
 
+/** The user's hold is of this slot, as the same type, length (the end) and new-patient flag. */
+export function isHeldAs(hold: Pick<HeldSlot, "slot" | "appointmentTypeId" | "isNewPatient">, selection: Pick<SlotSelection, "providerId" | "facilityId" | "startsAt" | "endsAt" | "appointmentTypeId" | "isNewPatient">): boolean {
+  return (
+    slotKey(hold.slot) === slotKey(selection) &&
+    Date.parse(hold.slot.endsAt) === Date.parse(selection.endsAt) &&
+    isSameId(hold.appointmentTypeId, selection.appointmentTypeId) &&
+    hold.isNewPatient === (selection.isNewPatient ?? false)
+  );
+}
+
 /**
- * The keys of the listed slots the user holds: held as this search's kind,
- * with the same start and end. A slot of another type, flag or length at the
- * same time is not the one held (and may still have a place): it is not
- * marked Held, and choosing it checks it like any other.
+ * The keys of the listed slots the user holds, as this search's type and
+ * new-patient flag, with the same start and end. A slot of another type,
+ * flag or length at the same time is not the one held (and may still have a
+ * place): it is not marked Held, and choosing it checks it like any other.
  */
 export function heldKeysOnList(holds: readonly HeldSlot[], listed: readonly Slot[], search: SlotSearchQuery | null): Set<string> {
   if (!search || holds.length === 0) return new Set();
-  const heldEnds = new Map<string, number[]>();
-  for (const held of holds) {
-    if (!isOfSearchKind(held, search)) continue;
-    const key = slotKey(held.slot);
-    heldEnds.set(key, [...(heldEnds.get(key) ?? []), Date.parse(held.slot.endsAt)]);
-  }
-  const keys = new Set<string>();
-  for (const slot of listed) {
-    const key = slotKey(slot);
-    if (heldEnds.get(key)?.includes(Date.parse(slot.endsAt)) === true) keys.add(key);
-  }
-  return keys;
+  const kind = { appointmentTypeId: search.appointmentTypeId, isNewPatient: search.isNewPatient ?? false };
+  return new Set(listed.filter((slot) => holds.some((held) => isHeldAs(held, { ...slot, ...kind }))).map(slotKey));
 }

@@ -2,6 +2,7 @@ import { MAX_ACTIVE_HOLDS, type HeldSlot, type HoldRequest, type HoldResponse, t
 import type { Slot } from "#contract/clinic-api/schedule.ts";
 import { isSameId } from "#contract/ids.ts";
 import { slotKey } from "./group-slots.ts";
+import { isHeldAs } from "./held-in-list.ts";
 import { holdDeadlineMs } from "./hold-countdown.ts";
 
 // Choosing a slot, as DESIGN.md "Rules that come from the spec" asks: slots
@@ -99,16 +100,6 @@ function isSameSelection(a: SlotSelection, b: SlotSelection): boolean {
 
 /** A hold of the user's, as the holds list gives it. */
 export type UsersHold = Pick<HeldSlot, "slot" | "appointmentTypeId" | "isNewPatient">;
-
-/** The user's hold is of this slot, as the same type and length (the end) and new-patient flag. */
-function isHeldAs(hold: UsersHold, request: SlotSelection): boolean {
-  return (
-    slotKey(hold.slot) === slotKey(request) &&
-    Date.parse(hold.slot.endsAt) === Date.parse(request.endsAt) &&
-    isSameId(hold.appointmentTypeId, request.appointmentTypeId) &&
-    hold.isNewPatient === request.isNewPatient
-  );
-}
 
 /** The user's hold on the same provider's time as `slot`, if any: the service counts a hold against every slot it overlaps. */
 function ownHoldOverlapping(holds: readonly UsersHold[] | undefined, slot: Slot): UsersHold | null {
