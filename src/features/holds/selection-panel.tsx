@@ -5,6 +5,7 @@ import { ApiErrorNotice } from "#src/components/shell/api-error-notice.tsx";
 import { Button } from "#src/components/ui/button.tsx";
 import { Notice } from "#src/components/ui/notice.tsx";
 import type { SelectionState } from "../slots/slot-selection-flow.ts";
+import { slotLengthMinutes } from "../slots/slot-text.ts";
 import type { SlotDescriber } from "../slots/use-slot-describer.ts";
 
 // The slot being chosen, before it is held: checking live, holding, gone
@@ -27,8 +28,6 @@ function alternativeText(alternative: Slot, gone: Slot, describe: SlotDescriber)
   if (alternative.providerId !== gone.providerId) parts.push(describe.providerName(alternative.providerId));
   return parts.join(" · ");
 }
-
-const minutesOf = (slot: Pick<Slot, "startsAt" | "endsAt">) => Math.round((Date.parse(slot.endsAt) - Date.parse(slot.startsAt)) / 60_000);
 
 const panelClass = "rounded-lg border-2 bg-white p-3 shadow-lg";
 
@@ -99,7 +98,7 @@ export function SelectionPanel({ state, describe, onCancel, onSelect }: Selectio
             {state.ownHold ? (
               <p>
                 {describe.phrase(state.slot)} is not free: you hold {describe.providerName(state.ownHold.slot.providerId)} from {describe.time(state.ownHold.slot)} as{" "}
-                {describe.appointmentTypeName(state.ownHold)}, {minutesOf(state.ownHold.slot)} minutes (below). Release that hold to take this time instead.
+                {describe.appointmentTypeName(state.ownHold)}, {slotLengthMinutes(state.ownHold.slot)} minutes (below). Release that hold to take this time instead.
               </p>
             ) : state.afterUnansweredHold ? (
               <p>
