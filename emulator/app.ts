@@ -58,6 +58,7 @@ export interface Emulator {
 
 export const DEFAULT_SETTINGS: EmulatorSettings = {
   syncIntervalSeconds: 60,
+  stalenessMarginSeconds: 10,
   holdTtlSeconds: 600,
   strongReadLatencyMs: 40,
   faxOutcomeSeconds: 30,

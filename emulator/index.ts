@@ -24,6 +24,7 @@ const emulator = createEmulator({
     publicUrl: env.EMULATOR_PUBLIC_URL ?? `http://127.0.0.1:${env.PORT}`,
     appUrl: env.EMULATOR_APP_URL,
     ...(env.EMULATOR_SYNC_INTERVAL_SECONDS !== undefined && { syncIntervalSeconds: env.EMULATOR_SYNC_INTERVAL_SECONDS }),
+    ...(env.EMULATOR_STALENESS_MARGIN_SECONDS !== undefined && { stalenessMarginSeconds: env.EMULATOR_STALENESS_MARGIN_SECONDS }),
     ...(env.EMULATOR_HOLD_TTL_SECONDS !== undefined && { holdTtlSeconds: env.EMULATOR_HOLD_TTL_SECONDS }),
     ...(env.EMULATOR_STRONG_LATENCY_MS !== undefined && { strongReadLatencyMs: env.EMULATOR_STRONG_LATENCY_MS }),
     ...(env.EMULATOR_FAX_OUTCOME_SECONDS !== undefined && { faxOutcomeSeconds: env.EMULATOR_FAX_OUTCOME_SECONDS }),

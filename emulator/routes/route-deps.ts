@@ -4,8 +4,15 @@ import type { ServiceEnv } from "../http/env.ts";
 import type { ServiceState } from "../service/service-state.ts";
 
 export interface EmulatorSettings {
-  /** Sync interval; also the mirror's `maxStalenessSeconds`. */
+  /** How often each organization's mirror is synced. */
   syncIntervalSeconds: number;
+  /**
+   * What the mirror's `maxStalenessSeconds` adds to the sync interval: a
+   * sync is started by a once-a-second check and can wait on a busy event
+   * loop, so the mirror can be a little older than one interval, and the
+   * bound it states must still hold then.
+   */
+  stalenessMarginSeconds: number;
   holdTtlSeconds: number;
   /** A strong read goes to the EHR live and is slower (seed 001 "Schedule"). */
   strongReadLatencyMs: number;

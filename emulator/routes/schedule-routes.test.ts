@@ -28,7 +28,7 @@ describe("slots (seed 001 Schedule)", () => {
     const data = await slots(test);
     expect(data.slots.length).toBeGreaterThan(20);
     expect(data.slots[0]?.providerId).toMatch(/^prv_/);
-    expect(data.meta).toMatchObject({ strongConsistency: false, maxStalenessSeconds: 60, completeness: "complete" });
+    expect(data.meta).toMatchObject({ strongConsistency: false, maxStalenessSeconds: 70, completeness: "complete" });
     expect(Object.keys(data.nextAvailableByProvider).length).toBeGreaterThan(0);
   });
 
