@@ -11,7 +11,7 @@ import { loadOrgWorld } from "./load/org-world.ts";
 import { MachineMeter, ProcessMeter } from "./load/process-figures.ts";
 import { Responsiveness } from "./load/responsiveness.ts";
 import { planSessions, ROLE_BEHAVIOURS, type Run } from "./load/sessions.ts";
-import { bffAnswersByRoute, LIMIT_PER_MINUTE, upstreamAttemptsByRoute, UpstreamSampler, type DurationCounts } from "./load/upstream-stats.ts";
+import { bffAnswersByRoute, counterTotal, LIMIT_PER_MINUTE, upstreamAttemptsByRoute, UpstreamSampler, type DurationCounts } from "./load/upstream-stats.ts";
 import { percentile, round } from "./measure.ts";
 
 // Load: many concurrent app sessions spread evenly over the five installed
@@ -61,6 +61,7 @@ const SESSIONS_STARTED_PER_SECOND = 40;
 const MINT_CONCURRENCY = 2;
 const PREMINT_CONCURRENCY = 8;
 const SAMPLE_MS = 1_000;
+const REFRESHED_AHEAD = "tandem_upstream_refreshed_ahead_total";
 
 const latencySummary = (values: readonly number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -124,6 +125,7 @@ async function runLoad(options: LoadRun): Promise<Record<string, unknown>> {
     const metricsUrls = stack.bffs.map((bff) => bff.metricsUrl);
     const callsBefore = await upstreamAttemptsByRoute(metricsUrls);
     const answersBefore = await bffAnswersByRoute(metricsUrls);
+    const refreshedBefore = await counterTotal(metricsUrls, REFRESHED_AHEAD);
     const responsiveness = new Responsiveness(metricsUrls, stack.emulatorUrl);
     await responsiveness.sample();
     const bffMeters = stack.bffs.map((bff) => new ProcessMeter(bff.child.pid));
@@ -166,6 +168,7 @@ async function runLoad(options: LoadRun): Promise<Record<string, unknown>> {
     await upstream.sample();
     const callsAfter = await upstreamAttemptsByRoute(metricsUrls);
     const answersAfter = await bffAnswersByRoute(metricsUrls);
+    const refreshedAhead = (await counterTotal(metricsUrls, REFRESHED_AHEAD)) - refreshedBefore;
     const elapsedSeconds = elapsedMs / 1000;
     const upstreamPerMinuteByRoute = Object.fromEntries(
       [...callsAfter]
@@ -231,6 +234,8 @@ async function runLoad(options: LoadRun): Promise<Record<string, unknown>> {
       upstreamPerOrganization: perOrganization,
       upstreamPerKey: perKey,
       upstreamPerMinuteByRouteAllOrganizations: upstreamPerMinuteByRoute,
+      // Schedule reads the BFFs read again in the background once a newer sync of their mirror showed (server/clinic/refresh-ahead.ts).
+      refreshedAhead,
       upstreamOver100MsByRoute,
       bffOver100MsByRoute,
       upstreamLimitPerMinute: LIMIT_PER_MINUTE,

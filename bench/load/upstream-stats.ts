@@ -140,3 +140,15 @@ export const upstreamAttemptsByRoute = (metricsUrls: readonly string[]) => withi
 
 /** Requests the BFF processes answered, by method and route template, timed by the BFF itself (to its response headers): the generator's own delays left out. */
 export const bffAnswersByRoute = (metricsUrls: readonly string[]) => within100MsByRoute(metricsUrls, "tandem_http_request_duration_seconds");
+
+/** A counter of the BFF processes' metrics (no labels), summed over the processes. */
+export async function counterTotal(metricsUrls: readonly string[], counter: string): Promise<number> {
+  const line = new RegExp(`^${counter} (\\d+(?:\\.\\d+)?)$`, "m");
+  let total = 0;
+  for (const url of metricsUrls) {
+    const response = await fetch(url, { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+    if (!response.ok) throw new Error(`GET ${url}: ${response.status}`);
+    total += Number(line.exec(await response.text())?.[1] ?? 0);
+  }
+  return total;
+}

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { createHarness, expectNoKeyLeak, ORG_A, type Harness } from "./testing/emulator-harness.ts";
 
 // DESIGN.md "Upstream": coalesce identical in-flight reads; cache a read until
@@ -149,6 +149,53 @@ describe("cache lifetime", () => {
     await setClock(harness.emulator.clock.now() + 5_000);
     await client.request("GET /v1/providers", { organizationId: ORG_A });
     expect(harness.count("GET", "/v1/providers")).toBe(2);
+  });
+});
+
+describe("refresh ahead (refresh-ahead.ts)", () => {
+  // Another week of the same organization: the read that shows the mirror's newer sync.
+  const otherSlotsCall = () => ({ organizationId: ORG_A, query: { appointmentTypeId, startDate: "2026-11-30", endDate: "2026-12-04" } });
+  const afterNextSync = (meta: { sourceSyncedAt: string }) => Date.parse(meta.sourceSyncedAt) + SYNC_SECONDS * 1000 + 1_000;
+
+  it("once a newer sync shows, a search users read is read again in the background, and the next read is served the newer answer from the cache", async () => {
+    const client = newClient();
+    const first = await client.request("GET /v2/schedule/slots", slotsCall());
+    await setClock(afterNextSync(first.meta));
+    // Still within the first answer's bound (the margin), and a user reads it from the cache.
+    expect(staleAt(first.meta)).toBeGreaterThan(harness.emulator.clock.now());
+    expect(await client.request("GET /v2/schedule/slots", slotsCall())).toBe(first);
+    // Another search of the organization meets the mirror's newer sync.
+    await client.request("GET /v2/schedule/slots", otherSlotsCall());
+    expect(client.stats().refreshedAhead).toBe(1);
+    // Reads meanwhile are served the old answer, then the refreshed one, all from the cache.
+    await vi.waitFor(async () => expect((await client.request("GET /v2/schedule/slots", slotsCall())).meta.sourceSyncedAt).not.toBe(first.meta.sourceSyncedAt));
+    const next = await client.request("GET /v2/schedule/slots", slotsCall());
+    expect(Date.parse(next.meta.sourceSyncedAt)).toBeGreaterThan(Date.parse(first.meta.sourceSyncedAt));
+    expect(harness.count("GET", SLOTS)).toBe(3);
+    expect(client.stats().refreshedAhead).toBe(1);
+  });
+
+  it("a search nobody read since it was fetched is left to expire", async () => {
+    const client = newClient();
+    const first = await client.request("GET /v2/schedule/slots", slotsCall());
+    await setClock(afterNextSync(first.meta));
+    await client.request("GET /v2/schedule/slots", otherSlotsCall());
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(client.stats().refreshedAhead).toBe(0);
+    expect(harness.count("GET", SLOTS)).toBe(2);
+  });
+
+  it("with a bound no longer than the sync interval, nothing is refreshed: the newer sync shows only once the entries expired", async () => {
+    const tight = createHarness({ syncIntervalSeconds: SYNC_SECONDS, stalenessMarginSeconds: 0 });
+    const client = tight.client({ now: () => tight.emulator.clock.now() });
+    const call = slotsCall();
+    const first = await client.request("GET /v2/schedule/slots", call);
+    await tight.sandbox("POST", "/clock", { now: new Date(Date.parse(first.meta.sourceSyncedAt) + SYNC_SECONDS * 1000 - 1).toISOString(), frozen: true });
+    expect(await client.request("GET /v2/schedule/slots", call)).toBe(first);
+    await tight.sandbox("POST", "/clock", { now: new Date(Date.parse(first.meta.sourceSyncedAt) + SYNC_SECONDS * 1000).toISOString(), frozen: true });
+    await client.request("GET /v2/schedule/slots", otherSlotsCall());
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(client.stats().refreshedAhead).toBe(0);
   });
 });
 

@@ -1,7 +1,8 @@
+import { AsyncResource } from "node:async_hooks";
 import { nodeHttpFetch } from "./node-http-fetch.ts";
 import type { ClinicApiRoute } from "#contract/clinic-api/responses.ts";
 import type { Installation } from "#contract/clinic-api/installation.ts";
-import { cacheExpiry, CALLER_BOUNDED_ROUTES, isSharedRoute, type SharedRoute } from "./cache-policy.ts";
+import { cacheExpiry, CALLER_BOUNDED_ROUTES, isSharedRoute, STALENESS_ROUTES, type SharedRoute } from "./cache-policy.ts";
 import { deepFreeze } from "./deep-freeze.ts";
 import { listAllPages, type ItemOf, type ItemsKey, type PaginatedRoute } from "./paging.ts";
 import { FairShareLimiter } from "./fair-share-limiter.ts";
@@ -9,6 +10,7 @@ import { SlidingWindowLimiter, type LimiterBudget } from "./rate-limiter.ts";
 import { takeIn } from "./answer-intake.ts";
 import { IntakeThread } from "./intake-thread.ts";
 import { readResponse, readSharedResponse, type ClinicData, type Intake, type ReadOutcome } from "./response-reader.ts";
+import { RefreshAhead } from "./refresh-ahead.ts";
 import { ResponseCache } from "./response-cache.ts";
 import type { SharedAnswer } from "./shared-answer.ts";
 import { backoffDelayMs, DEFAULT_RETRY, DEFAULT_RETRY_AFTER_MS, sleep, type RetryOptions } from "./retry-policy.ts";
@@ -111,6 +113,8 @@ export interface ClinicClientStats {
   cacheHits: number;
   coalesced: number;
   retries: number;
+  /** Cached schedule reads read again in the background after a newer sync of their mirror showed (refresh-ahead.ts). */
+  refreshedAhead: number;
   queuedForLimiter: number;
   rejectedByLimiter: number;
   rejectedByUserLimit: number;
@@ -187,6 +191,17 @@ function createLimiter(options: LimiterOptions | undefined, now: () => number): 
 
 const noRefund = () => undefined;
 
+/** A refresh ahead is sent only while the organization has used less than this part of its allowance in the window: users' own reads come first. */
+const REFRESH_AHEAD_MAX_BUDGET_USE = 0.8;
+/** Only entries a user read this recently are refreshed ahead. */
+const REFRESH_AHEAD_RECENT_READ_MS = 30_000;
+
+const syncedAtOf = (meta: unknown): number | null => {
+  const text = typeof meta === "object" && meta !== null && "sourceSyncedAt" in meta ? meta.sourceSyncedAt : undefined;
+  const ms = typeof text === "string" ? Date.parse(text) : Number.NaN;
+  return Number.isFinite(ms) ? ms : null;
+};
+
 export function createClinicClient(options: ClinicClientOptions): ClinicClient {
   const now = options.now ?? Date.now;
   const fetchImpl: typeof fetch = options.fetch ?? nodeHttpFetch;
@@ -205,8 +220,16 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
   const userQuota = perUser === undefined ? null : new UserRequestQuota({ limit: perUser, windowMs: options.limiter?.windowMs ?? 60_000, now });
   const cache = new ResponseCache({ now, maxEntries: options.maxCacheEntries, maxEntriesPerOrganization: options.maxCacheEntriesPerOrganization });
   const inFlight = new Map<string, { organization: string; route: ClinicApiRoute; promise: Promise<unknown> }>();
-  const counters = { upstreamRequests: 0, cacheHits: 0, coalesced: 0, retries: 0 };
+  const counters = { upstreamRequests: 0, cacheHits: 0, coalesced: 0, retries: 0, refreshedAhead: 0 };
   let closed = false;
+  // Made here, outside any request: refreshes run in this context, not in that of the user whose read started them (their trace id, their quota).
+  const background = new AsyncResource("tandem-refresh-ahead");
+  const refreshAhead = new RefreshAhead<PreparedRequest & { route: SharedRoute }>({
+    now,
+    recentReadMs: REFRESH_AHEAD_RECENT_READ_MS,
+    maxEntriesPerOrganization: options.maxCacheEntriesPerOrganization ?? Math.max(1, Math.floor((options.maxCacheEntries ?? 5_000) / 5)),
+    refresh: (organization, prepared) => background.runInAsyncScope(() => refreshInBackground(organization, prepared)),
+  });
 
   const readContext = { redact, now, warn };
   const intakeThread = options.intakeThread === true ? new IntakeThread() : options.intakeThread || null;
@@ -332,7 +355,34 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
     const organization = prepared.organizationId ?? "-";
     const expiresAt = cacheExpiry({ route: prepared.route, data: { meta }, strong: prepared.strong, requestStartedAt, now: now(), pickerTtlMs, cacheUntil: prepared.cacheUntil });
     if (expiresAt !== null) cache.set(organization, prepared.key, prepared.route, answer, expiresAt, generation, answer.weight);
+    const syncedAt = syncedAtOf(meta);
+    if (expiresAt !== null && syncedAt !== null && STALENESS_ROUTES.has(prepared.route) && cache.get(organization, prepared.key) === answer) {
+      refreshAhead.stored(organization, prepared.key, { request: prepared, route: prepared.route, syncedAt, expiresAt });
+    }
     return answer;
+  }
+
+  /** Whether the organization's part of the upstream budget leaves room for a read no user is waiting for. */
+  function hasRoomForBackgroundRead(organizationId: string | null): boolean {
+    const use = limiter.budget().organizations.find((entry) => entry.organization === (organizationId ?? "app"));
+    return use === undefined || use.sent < use.allowance * REFRESH_AHEAD_MAX_BUDGET_USE;
+  }
+
+  /** A cached schedule read, read again for nobody in particular (refresh-ahead.ts); false when it was not made or failed. */
+  async function refreshInBackground(organization: string, prepared: PreparedRequest & { route: SharedRoute }): Promise<boolean> {
+    if (closed || inFlight.has(prepared.key) || !hasRoomForBackgroundRead(prepared.organizationId)) return false;
+    counters.refreshedAhead += 1;
+    const started = readShared(prepared, cache.generation(organization), false, noRefund).finally(() => {
+      if (inFlight.get(prepared.key)?.promise === started) inFlight.delete(prepared.key);
+    });
+    // Users asking for it meanwhile (their entry expired) join it.
+    inFlight.set(prepared.key, { organization, route: prepared.route, promise: started });
+    try {
+      await started;
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   /**
@@ -371,6 +421,7 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
     const cached = mayUseCache ? (cache.get(organization, prepared.key) as SharedAnswer<ClinicData<R>> | undefined) : undefined;
     if (cached !== undefined) {
       counters.cacheHits += 1;
+      refreshAhead.read(organization, prepared.key);
       return Promise.resolve(cached);
     }
     const generation = cache.generation(organization);
@@ -405,6 +456,7 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
     invalidate(organizationId, prefix) {
       const organization = organizationId.toLowerCase();
       cache.invalidate(organization, prefix);
+      refreshAhead.forget(organization, prefix);
       // Reads already on their way may predate the change: later callers start their own.
       for (const [key, entry] of inFlight) {
         if (entry.organization === organization && (prefix === undefined || entry.route.startsWith(prefix))) inFlight.delete(key);

@@ -47,6 +47,7 @@ const NAMED_METRICS = [
   ["tandem_upstream_window_limit_requests", "GAUGE"],
   ["tandem_upstream_cache_hits_total", "COUNTER"],
   ["tandem_upstream_coalesced_reads_total", "COUNTER"],
+  ["tandem_upstream_refreshed_ahead_total", "COUNTER"],
   ["tandem_upstream_retries_total", "COUNTER"],
   ["tandem_upstream_limiter_rejections_total", "COUNTER"],
   ["tandem_webhook_inbox_unprocessed", "GAUGE"],
