@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from "node:fs";
 import { afterAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { takeIn } from "./answer-intake.ts";
 import { IntakeThread } from "./intake-thread.ts";
@@ -68,6 +69,28 @@ describe("the intake thread", () => {
       expect(String(error)).toContain("data.pagination.page: must be at least 1");
     } finally {
       client.close();
+    }
+  });
+
+  // thread-priority.ts: when the cores are busy, the event loop's answers from the cache go before a large answer's intake.
+  it.runIf(process.platform === "linux")("runs at a lower CPU priority than the event loop (nice 10)", async () => {
+    /** This process's threads and their nice values (the 19th field of /proc/…/stat, counted after the command's closing parenthesis). */
+    const niceByThread = () =>
+      new Map(
+        readdirSync("/proc/self/task").map((id) => {
+          const stat = readFileSync(`/proc/self/task/${id}/stat`, "utf8");
+          return [id, Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[16])];
+        }),
+      );
+    const before = niceByThread();
+    const thread = new IntakeThread();
+    try {
+      await thread.takeIn("GET /v1/facilities", new TextEncoder().encode("[]"));
+      const started = [...niceByThread()].filter(([id]) => !before.has(id));
+      expect(started.map(([, nice]) => nice)).toContain(10);
+      expect(niceByThread().get(String(process.pid))).toBe(before.get(String(process.pid)));
+    } finally {
+      thread.close();
     }
   });
 

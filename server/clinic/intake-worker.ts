@@ -2,6 +2,7 @@ import { parentPort } from "node:worker_threads";
 import * as z from "zod/mini";
 import { takeIn } from "./answer-intake.ts";
 import { isSharedRoute } from "./cache-policy.ts";
+import { lowerThisThreadPriority } from "./thread-priority.ts";
 
 // The intake worker's thread (intake-thread.ts starts it): takes in each
 // answer body it is sent and sends back the bytes to keep, never the parsed
@@ -9,6 +10,8 @@ import { isSharedRoute } from "./cache-policy.ts";
 
 const request = z.object({ id: z.number(), route: z.string(), body: z.custom<Uint8Array>((value) => value instanceof Uint8Array) });
 const decoder = new TextDecoder();
+
+lowerThisThreadPriority();
 
 parentPort?.on("message", (message: unknown) => {
   const parsed = z.safeParse(request, message);
