@@ -100,8 +100,10 @@ async function holdOne(run: Run, plan: SessionPlan, next: () => number, slots: A
   if (holdId === "") return;
   run.holds.held += 1;
   // On the phone with the patient; then the EHR books it, or the caller declines: here, released.
-  await sleep(Math.min(between(next, HOLD_TALK_MS), run.endsAt - performance.now()));
-  const released = await plan.client.call("holdRelease", "DELETE", `/api/holds/${encodeURIComponent(holdId)}`, await plan.tokens.write());
+  await sleep(between(next, HOLD_TALK_MS));
+  const path = `/api/holds/${encodeURIComponent(holdId)}`;
+  // A call that ends after the run is cleared up unrecorded: cutting every call short at the end would send all their releases in the same instant, as no front desk does.
+  const released = running(run) ? await plan.client.call("holdRelease", "DELETE", path, await plan.tokens.write()) : await plan.client.send("DELETE", path, await plan.tokens.write()).catch(() => null);
   if (released?.status === 200) run.holds.released += 1;
 }
 
