@@ -64,7 +64,7 @@ export class RefreshAhead<R> {
     const entry = state?.entries.get(key);
     if (!state || !entry) return;
     entry.readAt = this.options.now();
-    if (entry.syncedAt < (state.newestSyncedAt.get(entry.route) ?? 0)) this.drain(organization, state);
+    if (!entry.tried && entry.syncedAt < (state.newestSyncedAt.get(entry.route) ?? 0)) this.drain(organization, state);
   }
 
   /** Entries dropped from the cache (a change the service announced): not to be refreshed. */
