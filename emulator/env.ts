@@ -11,7 +11,7 @@ const emulatorEnv = z.object({
   EMULATOR_SEED: z._default(z.pipe(z.string().check(z.regex(/^\d+$/, "must be a whole number")), z.transform(Number)), 20261122),
   EMULATOR_SCALE: z._default(z.enum(["default", "large"]), "default"),
   EMULATOR_SYNC_INTERVAL_SECONDS: z.optional(z.pipe(z.string().check(z.regex(/^\d+(\.\d+)?$/, "must be a number of seconds")), z.transform(Number))),
-  EMULATOR_STALENESS_MARGIN_SECONDS: z.optional(z.pipe(z.string().check(z.regex(/^\d+(\.\d+)?$/, "must be a number of seconds")), z.transform(Number))),
+  EMULATOR_STALENESS_MARGIN_SECONDS: z.optional(z.pipe(z.string().check(z.regex(/^\d+$/, "must be a whole number of seconds")), z.transform(Number))),
   EMULATOR_HOLD_TTL_SECONDS: z.optional(z.pipe(z.string().check(z.regex(/^\d+$/, "must be a whole number of seconds")), z.transform(Number))),
   EMULATOR_STRONG_LATENCY_MS: z.optional(z.pipe(z.string().check(z.regex(/^\d+$/, "must be a whole number of ms")), z.transform(Number))),
   EMULATOR_FAX_OUTCOME_SECONDS: z.optional(z.pipe(z.string().check(z.regex(/^\d+(\.\d+)?$/, "must be a number of seconds")), z.transform(Number))),

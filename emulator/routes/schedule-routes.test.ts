@@ -32,6 +32,14 @@ describe("slots (seed 001 Schedule)", () => {
     expect(Object.keys(data.nextAvailableByProvider).length).toBeGreaterThan(0);
   });
 
+  it("states the sync interval plus its margin as the bound, in whole seconds rounded up", async () => {
+    const test = createTestEmulator({ settings: { syncIntervalSeconds: 30.5, stalenessMarginSeconds: 2 } });
+    expect((await slots(test)).meta.maxStalenessSeconds).toBe(33);
+    // test.get parses with the contract, whose maxStalenessSeconds is an integer.
+    const week = await test.get("GET /v3/schedule/availability-templates", { organizationId: ORG_A_ID, query: WINDOW });
+    expect(week.meta.maxStalenessSeconds).toBe(33);
+  });
+
   it("new-patient length: the flag changes the type's default slot length", async () => {
     const test = createTestEmulator();
     const type = await firstType(test);
