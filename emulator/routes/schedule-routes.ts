@@ -69,7 +69,7 @@ export function registerScheduleRoutes(app: ServiceApp, { state, clock, settings
   const availabilityMeta = (org: OrgState, strong: boolean): AvailabilityMeta => ({
     sourceSyncedAt: iso(strong ? clock.now() : org.mirror.syncedAt),
     sourceKind: org.ehr.kind === "A" ? "ehr_kind_a" : "ehr_kind_b",
-    // Whole seconds (seed 001: an integer), rounded up so that a fractional sync interval's bound still holds.
+    // Whole seconds (seed 000: an integer), rounded up so that a fractional sync interval's bound still holds.
     maxStalenessSeconds: strong ? 0 : Math.ceil(settings.syncIntervalSeconds + settings.stalenessMarginSeconds),
     strongConsistency: strong,
   });
