@@ -227,7 +227,7 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
   const refreshAhead = new RefreshAhead<PreparedRequest & { route: SharedRoute }>({
     now,
     recentReadMs: REFRESH_AHEAD_RECENT_READ_MS,
-    maxEntriesPerOrganization: options.maxCacheEntriesPerOrganization ?? Math.max(1, Math.floor((options.maxCacheEntries ?? 5_000) / 5)),
+    maxEntriesPerOrganization: cache.maxPerOrganization,
     refresh: (organization, prepared) => background.runInAsyncScope(() => refreshInBackground(organization, prepared)),
   });
 

@@ -50,7 +50,8 @@ export class ResponseCache {
   private size = 0;
   private weight = 0;
   private readonly maxEntries: number;
-  private readonly maxPerOrganization: number;
+  /** Entries kept for one organization at most. */
+  readonly maxPerOrganization: number;
   private readonly maxWeight: number;
   private readonly maxWeightPerOrganization: number;
   private lastSweep = -Infinity;
