@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cacheExpiry, type CachePolicyInput } from "./cache-policy.ts";
+import { cacheExpiry, sourceSyncedAtOf, type CachePolicyInput } from "./cache-policy.ts";
 
 // DESIGN.md "Upstream": cached until sourceSyncedAt + maxStalenessSeconds,
 // never longer, never notes; pickers for a short fixed time.
@@ -51,5 +51,13 @@ describe("cacheExpiry", () => {
     for (const route of ["GET /v1/notes/{noteId}", "GET /v3/notes/{noteId}/images", "GET /v1/patients", "GET /v1/installations", "GET /v1/appointments"] as const) {
       expect(cacheExpiry(input({ route, data: meta() }))).toBeNull();
     }
+  });
+});
+
+describe("sourceSyncedAtOf", () => {
+  it("reads a schedule read's sync time, and nothing for other routes or answers without the meta", () => {
+    expect(sourceSyncedAtOf("GET /v2/schedule/slots", meta())).toBe(Date.parse("2026-11-23T14:00:00.000Z"));
+    expect(sourceSyncedAtOf("GET /v1/providers", meta())).toBeNull();
+    expect(sourceSyncedAtOf("GET /v2/schedule/slots", { meta: {} })).toBeNull();
   });
 });

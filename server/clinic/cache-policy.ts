@@ -54,6 +54,13 @@ export interface CachePolicyInput {
   cacheUntil?: number;
 }
 
+/** When the mirror a schedule read came from was synced (ms), or null for other routes and answers without that meta. */
+export function sourceSyncedAtOf(route: ClinicApiRoute, data: unknown): number | null {
+  if (!STALENESS_ROUTES.has(route)) return null;
+  const parsed = z.safeParse(stalenessMeta, data);
+  return parsed.success ? Date.parse(parsed.data.meta.sourceSyncedAt) : null;
+}
+
 /** The client-clock instant the answer stops being usable, or null when it must not be cached. */
 export function cacheExpiry({ route, data, strong, requestStartedAt, now, pickerTtlMs, cacheUntil }: CachePolicyInput): number | null {
   if (strong) return null;

@@ -2,7 +2,7 @@ import { AsyncResource } from "node:async_hooks";
 import { nodeHttpFetch } from "./node-http-fetch.ts";
 import type { ClinicApiRoute } from "#contract/clinic-api/responses.ts";
 import type { Installation } from "#contract/clinic-api/installation.ts";
-import { cacheExpiry, CALLER_BOUNDED_ROUTES, isSharedRoute, STALENESS_ROUTES, type SharedRoute } from "./cache-policy.ts";
+import { cacheExpiry, CALLER_BOUNDED_ROUTES, isSharedRoute, sourceSyncedAtOf, type SharedRoute } from "./cache-policy.ts";
 import { deepFreeze } from "./deep-freeze.ts";
 import { listAllPages, type ItemOf, type ItemsKey, type PaginatedRoute } from "./paging.ts";
 import { FairShareLimiter } from "./fair-share-limiter.ts";
@@ -196,12 +196,6 @@ const REFRESH_AHEAD_MAX_BUDGET_USE = 0.8;
 /** Only entries a user read this recently are refreshed ahead. */
 const REFRESH_AHEAD_RECENT_READ_MS = 30_000;
 
-const syncedAtOf = (meta: unknown): number | null => {
-  const text = typeof meta === "object" && meta !== null && "sourceSyncedAt" in meta ? meta.sourceSyncedAt : undefined;
-  const ms = typeof text === "string" ? Date.parse(text) : Number.NaN;
-  return Number.isFinite(ms) ? ms : null;
-};
-
 export function createClinicClient(options: ClinicClientOptions): ClinicClient {
   const now = options.now ?? Date.now;
   const fetchImpl: typeof fetch = options.fetch ?? nodeHttpFetch;
@@ -354,10 +348,10 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
     const { answer, meta } = await execute(prepared, refund, (response) => readSharedResponse(prepared.route, response, { ...readContext, intake, keepParsed }));
     const organization = prepared.organizationId ?? "-";
     const expiresAt = cacheExpiry({ route: prepared.route, data: { meta }, strong: prepared.strong, requestStartedAt, now: now(), pickerTtlMs, cacheUntil: prepared.cacheUntil });
-    if (expiresAt !== null) cache.set(organization, prepared.key, prepared.route, answer, expiresAt, generation, answer.weight);
-    const syncedAt = syncedAtOf(meta);
-    if (expiresAt !== null && syncedAt !== null && STALENESS_ROUTES.has(prepared.route) && cache.get(organization, prepared.key) === answer) {
-      refreshAhead.stored(organization, prepared.key, { request: prepared, route: prepared.route, syncedAt, expiresAt });
+    if (expiresAt !== null) {
+      cache.set(organization, prepared.key, prepared.route, answer, expiresAt, generation, answer.weight);
+      const syncedAt = sourceSyncedAtOf(prepared.route, { meta });
+      if (syncedAt !== null && cache.get(organization, prepared.key) === answer) refreshAhead.stored(organization, prepared.key, { request: prepared, route: prepared.route, syncedAt, expiresAt });
     }
     return answer;
   }
