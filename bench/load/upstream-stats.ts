@@ -115,14 +115,19 @@ export interface DurationCounts {
   within100Ms: number;
 }
 
+/** One BFF process's metrics, as Prometheus text. */
+async function metricsText(url: string): Promise<string> {
+  const response = await fetch(url, { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+  if (!response.ok) throw new Error(`GET ${url}: ${response.status}`);
+  return response.text();
+}
+
 /** A duration histogram of the BFF processes' metrics, by method and route template, summed over the processes and status classes. */
 async function within100MsByRoute(metricsUrls: readonly string[], histogram: string): Promise<Map<string, DurationCounts>> {
   const series = new RegExp(`^${histogram}_(count|bucket)\\{(.*)\\} (\\d+(?:\\.\\d+)?)$`, "gm");
   const counts = new Map<string, DurationCounts>();
   for (const url of metricsUrls) {
-    const response = await fetch(url, { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
-    if (!response.ok) throw new Error(`GET ${url}: ${response.status}`);
-    for (const [, kind = "", labels = "", value = "0"] of (await response.text()).matchAll(series)) {
+    for (const [, kind = "", labels = "", value = "0"] of (await metricsText(url)).matchAll(series)) {
       const named = new Map([...labels.matchAll(LABEL)].map(([, name = "", text = ""]) => [name, text]));
       if (kind === "bucket" && named.get("le") !== WITHIN_BOUND) continue;
       const key = `${named.get("method") ?? "?"} ${named.get("route") ?? "?"}`;
@@ -145,10 +150,6 @@ export const bffAnswersByRoute = (metricsUrls: readonly string[]) => within100Ms
 export async function counterTotal(metricsUrls: readonly string[], counter: string): Promise<number> {
   const line = new RegExp(`^${counter} (\\d+(?:\\.\\d+)?)$`, "m");
   let total = 0;
-  for (const url of metricsUrls) {
-    const response = await fetch(url, { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
-    if (!response.ok) throw new Error(`GET ${url}: ${response.status}`);
-    total += Number(line.exec(await response.text())?.[1] ?? 0);
-  }
+  for (const url of metricsUrls) total += Number(line.exec(await metricsText(url))?.[1] ?? 0);
   return total;
 }
