@@ -47,17 +47,32 @@ export const utcTimestamp = z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\
 
 const OFFSET_DATE_TIME = /^\d{4}-\d{2}-\d{2}T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,3})?)?(?:[+-](\d{2}):(\d{2})|Z)$/;
 
-/** A real day, hours to 23, minutes and seconds to 59, an offset of at most 23:59. */
+/**
+ * Offset date-times already found valid. A clinic group's slot search
+ * repeats each start and end across its providers (tens of thousands of
+ * slots, a few thousand distinct times), and checking each afresh was a
+ * third of the contract check of such an answer (docs/deploy.md "How many
+ * users one process serves"). The check is pure; capped, since the strings
+ * come from outside.
+ */
+const validOffsetDateTimes = new Set<string>();
+export const MAX_REMEMBERED_OFFSET_DATE_TIMES = 32_768;
+
+/** The pattern, and a real day, hours to 23, minutes and seconds to 59, an offset of at most 23:59. */
 function isOffsetDateTime(text: string): boolean {
+  if (validOffsetDateTimes.has(text)) return true;
   const [, hours, minutes, seconds = "00", offsetHours = "00", offsetMinutes = "00"] = OFFSET_DATE_TIME.exec(text) ?? [];
-  return isCalendarDay(text) && Number(hours) <= 23 && Number(minutes) <= 59 && Number(seconds) <= 59 && Number(offsetHours) <= 23 && Number(offsetMinutes) <= 59;
+  const valid =
+    hours !== undefined && isCalendarDay(text) && Number(hours) <= 23 && Number(minutes) <= 59 && Number(seconds) <= 59 && Number(offsetHours) <= 23 && Number(offsetMinutes) <= 59;
+  if (valid) {
+    if (validOffsetDateTimes.size >= MAX_REMEMBERED_OFFSET_DATE_TIMES) validOffsetDateTimes.clear();
+    validOffsetDateTimes.add(text);
+  }
+  return valid;
 }
 
 /** ISO 8601 with the zone's UTC offset, e.g. `2026-03-08T03:30:00-04:00`. */
-export const offsetDateTime = z.string().check(
-  z.regex(OFFSET_DATE_TIME, { message: "must be an ISO 8601 date-time with a UTC offset", abort: true }),
-  z.refine(isOffsetDateTime, "must be an ISO 8601 date-time with a UTC offset"),
-);
+export const offsetDateTime = z.string().check(z.refine(isOffsetDateTime, "must be an ISO 8601 date-time with a UTC offset"));
 
 /** Database-style text used by notes, tasks and their providers: `YYYY-MM-DD HH:MM:SS.ffffff+00`. */
 export const textTimestamp = z.string().check(z.regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{6}\+00$/, "must be a text timestamp YYYY-MM-DD HH:MM:SS.ffffff+00"));
