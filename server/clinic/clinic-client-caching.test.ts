@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { IntakeThread } from "./intake-thread.ts";
 import { createHarness, expectNoKeyLeak, ORG_A, type Harness } from "./testing/emulator-harness.ts";
 
 // DESIGN.md "Upstream": coalesce identical in-flight reads; cache a read until
@@ -173,6 +174,59 @@ describe("refresh ahead (refresh-ahead.ts)", () => {
     expect(Date.parse(next.meta.sourceSyncedAt)).toBeGreaterThan(Date.parse(first.meta.sourceSyncedAt));
     expect(harness.count("GET", SLOTS)).toBe(3);
     expect(client.stats().refreshedAhead).toBe(1);
+  });
+
+  it("takes a refresh's answer in on the background thread, and a user's own read's on the thread a user waits on", async () => {
+    const waitedFor = new IntakeThread();
+    const background = new IntakeThread({ lowPriority: true });
+    const routesOf = (thread: IntakeThread) => vi.spyOn(thread, "takeIn").mock.calls;
+    const waitedForCalls = routesOf(waitedFor);
+    const backgroundCalls = routesOf(background);
+    const client = harness.client({ now: () => harness.emulator.clock.now(), intakeThread: { waitedFor, background }, intakeThreadMinBytes: 0 });
+    try {
+      const first = await client.request("GET /v2/schedule/slots", slotsCall());
+      await setClock(afterNextSync(first.meta));
+      await client.request("GET /v2/schedule/slots", slotsCall());
+      await client.request("GET /v2/schedule/slots", otherSlotsCall());
+      await vi.waitFor(async () => expect((await client.request("GET /v2/schedule/slots", slotsCall())).meta.sourceSyncedAt).not.toBe(first.meta.sourceSyncedAt));
+      expect(client.stats().refreshedAhead).toBe(1);
+      expect(waitedForCalls.map(([route]) => route)).toEqual(["GET /v2/schedule/slots", "GET /v2/schedule/slots"]);
+      expect(backgroundCalls.map(([route]) => route)).toEqual(["GET /v2/schedule/slots"]);
+    } finally {
+      client.close();
+    }
+  });
+
+  it("takes a refresh's answer in as a user's once a user whose entry expired has joined it", async () => {
+    const waitedFor = new IntakeThread();
+    const background = new IntakeThread({ lowPriority: true });
+    const waitedForCalls = vi.spyOn(waitedFor, "takeIn").mock.calls;
+    const backgroundCalls = vi.spyOn(background, "takeIn").mock.calls;
+    const client = harness.client({ now: () => harness.emulator.clock.now(), intakeThread: { waitedFor, background }, intakeThreadMinBytes: 0 });
+    try {
+      const first = await client.request("GET /v2/schedule/slots", slotsCall());
+      await setClock(afterNextSync(first.meta));
+      await client.request("GET /v2/schedule/slots", slotsCall());
+      // The refresh's answer is held until the user's entry has expired and the user asked again.
+      let release = () => {};
+      const held = new Promise<void>((resolve) => (release = resolve));
+      harness.rewrite = async (request, response) => {
+        if (new URL(request.url).searchParams.get("startDate") === slotsCall().query.startDate) await held;
+        return response;
+      };
+      await client.request("GET /v2/schedule/slots", otherSlotsCall());
+      expect(client.stats().refreshedAhead).toBe(1);
+      await setClock(staleAt(first.meta));
+      const joined = client.request("GET /v2/schedule/slots", slotsCall());
+      await vi.waitFor(() => expect(client.stats().coalesced).toBe(1));
+      release();
+      expect(Date.parse((await joined).meta.sourceSyncedAt)).toBeGreaterThan(Date.parse(first.meta.sourceSyncedAt));
+      expect(harness.count("GET", SLOTS)).toBe(3);
+      expect(waitedForCalls).toHaveLength(3);
+      expect(backgroundCalls).toHaveLength(0);
+    } finally {
+      client.close();
+    }
   });
 
   it("a search nobody read since it was fetched is left to expire", async () => {

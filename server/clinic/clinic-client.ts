@@ -72,6 +72,22 @@ export interface LimiterOptions {
   perUser?: number;
 }
 
+type IntakeWorker = Pick<IntakeThread, "takeIn" | "close">;
+
+/** Where answers are taken in: `waitedFor` for a read a user waits for, `background` for a refresh ahead nobody has joined. */
+export interface IntakeThreads {
+  waitedFor: IntakeWorker;
+  background: IntakeWorker;
+}
+
+/** A read on its way to the service; `waitedFor` once a user waits for it (a refresh ahead has nobody until one joins it). */
+interface InFlightRead {
+  organization: string;
+  route: ClinicApiRoute;
+  promise: Promise<unknown>;
+  waitedFor: boolean;
+}
+
 export interface ClinicClientOptions {
   /** e.g. http://127.0.0.1:4010 */
   baseUrl: string;
@@ -97,10 +113,12 @@ export interface ClinicClientOptions {
   traceparent?: () => string | undefined;
   /**
    * Take in the answers of shared routes (parse, check, serialize, compress:
-   * answer-intake.ts) on a worker thread instead of the event loop; default
-   * false. The BFF's server turns it on; tests may give a thread of their own.
+   * answer-intake.ts) on worker threads instead of the event loop; default
+   * false. `true`: two threads, one at the event loop's priority for answers
+   * a user waits for, one below it for refreshes nobody waits for (ADR 0022).
+   * The BFF's server turns it on; tests may give threads of their own.
    */
-  intakeThread?: boolean | Pick<IntakeThread, "takeIn" | "close">;
+  intakeThread?: boolean | IntakeThreads;
   /** Answers smaller than this are taken in on the event loop even with a thread (default `INTAKE_THREAD_MIN_BYTES`). */
   intakeThreadMinBytes?: number;
   /** Told of every attempt sent to the service (not of cache hits, joined reads or refusals by the limiters). */
@@ -213,7 +231,7 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
   const perUser = options.limiter?.perUser;
   const userQuota = perUser === undefined ? null : new UserRequestQuota({ limit: perUser, windowMs: options.limiter?.windowMs ?? 60_000, now });
   const cache = new ResponseCache({ now, maxEntries: options.maxCacheEntries, maxEntriesPerOrganization: options.maxCacheEntriesPerOrganization });
-  const inFlight = new Map<string, { organization: string; route: ClinicApiRoute; promise: Promise<unknown> }>();
+  const inFlight = new Map<string, InFlightRead>();
   const counters = { upstreamRequests: 0, cacheHits: 0, coalesced: 0, retries: 0, refreshedAhead: 0 };
   let closed = false;
   // Made here, outside any request: refreshes run in this context, not in that of the user whose read started them (their trace id, their quota).
@@ -226,13 +244,15 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
   });
 
   const readContext = { redact, now, warn };
-  const intakeThread = options.intakeThread === true ? new IntakeThread() : options.intakeThread || null;
+  const intakeThreads: IntakeThreads | null =
+    options.intakeThread === true ? { waitedFor: new IntakeThread(), background: new IntakeThread({ lowPriority: true }) } : options.intakeThread || null;
   const takeInHere: Intake = (route, body) => Promise.resolve(takeIn(route, utf8Decoder.decode(body)));
   const threadMinBytes = options.intakeThreadMinBytes ?? INTAKE_THREAD_MIN_BYTES;
   // Should the thread fail (it died, or was closed), the answer is taken in here.
-  const intake: Intake = intakeThread
-    ? (route, body) => (body.byteLength < threadMinBytes ? takeInHere(route, body) : intakeThread.takeIn(route, body).catch(() => takeInHere(route, body)))
-    : takeInHere;
+  const intakeOn = (thread: IntakeWorker | undefined): Intake =>
+    thread ? (route, body) => (body.byteLength < threadMinBytes ? takeInHere(route, body) : thread.takeIn(route, body).catch(() => takeInHere(route, body))) : takeInHere;
+  const intake = intakeOn(intakeThreads?.waitedFor);
+  const backgroundIntake = intakeOn(intakeThreads?.background);
 
   const authorization = `Bearer ${options.apiKey}`;
   const headersFor = (prepared: PreparedRequest): Record<string, string> => {
@@ -343,9 +363,15 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
   }
 
   /** A shared route's read: fetched, serialized once, and cached when its policy allows. */
-  async function readShared<R extends SharedRoute>(prepared: PreparedRequest & { route: R }, generation: number, keepParsed: boolean, refund: () => void): Promise<SharedAnswer<ClinicData<R>>> {
+  async function readShared<R extends SharedRoute>(
+    prepared: PreparedRequest & { route: R },
+    generation: number,
+    keepParsed: boolean,
+    refund: () => void,
+    intakeOfRead: Intake = intake,
+  ): Promise<SharedAnswer<ClinicData<R>>> {
     const requestStartedAt = now();
-    const { answer, meta } = await execute(prepared, refund, (response) => readSharedResponse(prepared.route, response, { ...readContext, intake, keepParsed }));
+    const { answer, meta } = await execute(prepared, refund, (response) => readSharedResponse(prepared.route, response, { ...readContext, intake: intakeOfRead, keepParsed }));
     const organization = prepared.organizationId ?? "-";
     const expiresAt = cacheExpiry({ route: prepared.route, data: { meta }, strong: prepared.strong, requestStartedAt, now: now(), pickerTtlMs, cacheUntil: prepared.cacheUntil });
     if (expiresAt !== null) {
@@ -366,11 +392,13 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
   async function refreshInBackground(organization: string, prepared: PreparedRequest & { route: SharedRoute }): Promise<boolean> {
     if (closed || inFlight.has(prepared.key) || !hasRoomForBackgroundRead(prepared.organizationId)) return false;
     counters.refreshedAhead += 1;
-    const started = readShared(prepared, cache.generation(organization), false, noRefund).finally(() => {
+    // Users asking for it meanwhile (their entry expired) join it, and its answer is then taken in as theirs.
+    const flight: InFlightRead = { organization, route: prepared.route, promise: Promise.resolve(), waitedFor: false };
+    const started = readShared(prepared, cache.generation(organization), false, noRefund, (route, body) => (flight.waitedFor ? intake : backgroundIntake)(route, body)).finally(() => {
       if (inFlight.get(prepared.key)?.promise === started) inFlight.delete(prepared.key);
     });
-    // Users asking for it meanwhile (their entry expired) join it.
-    inFlight.set(prepared.key, { organization, route: prepared.route, promise: started });
+    flight.promise = started;
+    inFlight.set(prepared.key, flight);
     try {
       await started;
       return true;
@@ -386,16 +414,17 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
    * read refused for its user.
    */
   function joinOrStart<T>(prepared: PreparedRequest & { route: ClinicApiRoute }, start: (refund: () => void) => Promise<T>): Promise<T> {
-    const pending = inFlight.get(prepared.key)?.promise as Promise<T> | undefined;
+    const pending = inFlight.get(prepared.key);
     if (pending) {
       counters.coalesced += 1;
-      return pending;
+      pending.waitedFor = true;
+      return pending.promise as Promise<T>;
     }
     const refund = chargeUser();
     const started = start(refund).finally(() => {
       if (inFlight.get(prepared.key)?.promise === started) inFlight.delete(prepared.key);
     });
-    inFlight.set(prepared.key, { organization: prepared.organizationId ?? "-", route: prepared.route, promise: started });
+    inFlight.set(prepared.key, { organization: prepared.organizationId ?? "-", route: prepared.route, promise: started, waitedFor: true });
     return started;
   }
 
@@ -464,7 +493,8 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
     close() {
       closed = true;
       limiter.close();
-      intakeThread?.close();
+      intakeThreads?.waitedFor.close();
+      intakeThreads?.background.close();
       cache.clear();
       inFlight.clear();
     },

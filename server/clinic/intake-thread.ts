@@ -4,6 +4,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import * as z from "zod/mini";
 import type { IntakeResult } from "./answer-intake.ts";
+import type { IntakeWorkerData } from "./intake-worker.ts";
 import type { SharedRoute } from "./cache-policy.ts";
 
 // The thread that takes in shared answers off the event loop
@@ -11,7 +12,9 @@ import type { SharedRoute } from "./cache-policy.ts";
 // keeping the process alive; should it die, the calls it had fail (their
 // callers take the answer in themselves) and the next call starts another.
 // A worker costs about 15 MB of RSS, so one left idle for `idleStopMs` is
-// stopped, and started again when a large answer next arrives.
+// stopped, and started again when a large answer next arrives. A thread for
+// answers nobody waits for (refreshes ahead) runs below the event loop's
+// priority (thread-priority.ts).
 
 /** The worker's heap: a 3 MB answer parses to about 20 MB, and each answer's garbage is collected young. */
 const WORKER_HEAP_LIMITS = { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 8 };
@@ -42,20 +45,23 @@ interface Pending {
  * development and tests, the TypeScript source through tsx's API (a worker
  * does not inherit the loader the main thread was started with).
  */
-function startWorker(): Worker {
+function startWorker(lowPriority: boolean): Worker {
   const extension = extname(fileURLToPath(import.meta.url));
   const script = new URL(`./intake-worker${extension}`, import.meta.url);
   const resourceLimits = WORKER_HEAP_LIMITS;
-  if (extension !== ".ts") return new Worker(script, { resourceLimits });
+  const workerData: IntakeWorkerData = { lowPriority };
+  if (extension !== ".ts") return new Worker(script, { resourceLimits, workerData });
   // The ESM build of tsx's API, beside the CommonJS one `require` finds.
   const tsx = pathToFileURL(createRequire(import.meta.url).resolve("tsx/esm/api").replace(/\.cjs$/, ".mjs"));
   const bootstrap = `import(${JSON.stringify(tsx.href)}).then(({ tsImport }) => tsImport(${JSON.stringify(script.href)}, ${JSON.stringify(import.meta.url)}));`;
-  return new Worker(bootstrap, { eval: true, resourceLimits });
+  return new Worker(bootstrap, { eval: true, resourceLimits, workerData });
 }
 
 export interface IntakeThreadOptions {
   /** A worker with nothing to do for this long is stopped (default 60 s). */
   idleStopMs?: number;
+  /** Run below the event loop's CPU priority (nice 10 on Linux): for answers no user waits for. */
+  lowPriority?: boolean;
 }
 
 export class IntakeThread {
@@ -64,9 +70,11 @@ export class IntakeThread {
   private nextId = 1;
   private idleTimer: ReturnType<typeof setTimeout> | null = null;
   private readonly idleStopMs: number;
+  private readonly lowPriority: boolean;
 
   constructor(options: IntakeThreadOptions = {}) {
     this.idleStopMs = options.idleStopMs ?? IDLE_STOP_MS;
+    this.lowPriority = options.lowPriority ?? false;
   }
 
   /** Whether a worker is running now (it is started by `takeIn` and stopped when idle or closed). */
@@ -133,7 +141,7 @@ export class IntakeThread {
 
   private workerNow(): Worker {
     if (this.worker) return this.worker;
-    const worker = startWorker();
+    const worker = startWorker(this.lowPriority);
     worker.unref();
     worker.on("message", (message: unknown) => {
       const parsed = z.safeParse(reply, message);

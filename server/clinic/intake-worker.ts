@@ -1,4 +1,4 @@
-import { parentPort } from "node:worker_threads";
+import { parentPort, workerData } from "node:worker_threads";
 import * as z from "zod/mini";
 import { takeIn } from "./answer-intake.ts";
 import { isSharedRoute } from "./cache-policy.ts";
@@ -11,7 +11,13 @@ import { lowerThisThreadPriority } from "./thread-priority.ts";
 const request = z.object({ id: z.number(), route: z.string(), body: z.custom<Uint8Array>((value) => value instanceof Uint8Array) });
 const decoder = new TextDecoder();
 
-lowerThisThreadPriority();
+/** What the thread is started with (intake-thread.ts). */
+export interface IntakeWorkerData {
+  lowPriority: boolean;
+}
+const startedWith = z.object({ lowPriority: z.boolean() });
+
+if (z.safeParse(startedWith, workerData).data?.lowPriority === true) lowerThisThreadPriority();
 
 parentPort?.on("message", (message: unknown) => {
   const parsed = z.safeParse(request, message);
