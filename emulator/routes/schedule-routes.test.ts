@@ -184,6 +184,27 @@ describe("holds (assumed POST /v4/schedule/holds; seed DELETE)", () => {
     expect(second.error?.code).toBe("conflict");
   });
 
+  it("a hold shows at once in kept searches that can list its provider, filtered by facility or provider; another provider's search is unchanged", async () => {
+    const test = createTestEmulator();
+    const { slot, body } = await holdableSlot(test);
+    const other = (await slots(test)).slots.find((candidate) => candidate.providerId !== slot.providerId);
+    if (!other) throw new Error("no second provider");
+    const byFacility = { facilityIds: slot.facilityId };
+    const byProvider = { providerIds: slot.providerId };
+    const byOther = { providerIds: other.providerId };
+    const same = (candidate: Slot) => candidate.providerId === slot.providerId && candidate.startsAt === slot.startsAt;
+    // Kept before the hold.
+    expect((await slots(test, byFacility)).slots.some(same)).toBe(true);
+    expect((await slots(test, byProvider)).slots.some(same)).toBe(true);
+    const otherBefore = await slots(test, byOther);
+
+    await test.get("POST /v4/schedule/holds", { body });
+    expect((await slots(test, byFacility)).slots.some(same)).toBe(false);
+    expect((await slots(test, byProvider)).slots.some(same)).toBe(false);
+    expect((await slots(test)).slots.some(same)).toBe(false);
+    expect((await slots(test, byOther)).slots).toEqual(otherBefore.slots);
+  });
+
   it("release is idempotent, and an expired hold still releases", async () => {
     const test = createTestEmulator();
     const { body } = await holdableSlot(test);

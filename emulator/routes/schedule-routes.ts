@@ -10,7 +10,7 @@ import { ok, okWithSerialized, serializedMembers } from "../http/service-middlew
 import { parseJsonBody, parseQuery } from "../http/validate.ts";
 import { liveAppointmentsByProvider } from "../service/ehr-appointment-changes.ts";
 import { SlotAnswerMemo } from "../service/slot-answer-memo.ts";
-import { searchSlots, slotLengthFor, type ScheduleSource } from "../service/slot-finder.ts";
+import { providersInScope, searchSlots, slotLengthFor, type ScheduleSource, type SlotSearch } from "../service/slot-finder.ts";
 import type { HoldRecord, OrgState } from "../service/service-state.ts";
 import type { EhrTemplate } from "../world/types.ts";
 import type { RouteDeps, ServiceApp } from "./route-deps.ts";
@@ -38,6 +38,30 @@ const iso = (ms: number) => new Date(ms).toISOString();
  */
 const availabilityByTemplates = new WeakMap<readonly EhrTemplate[], Map<string, { templates: EhrTemplate[]; instances: AvailabilityInstance[]; json: string }>>();
 const MAX_AVAILABILITY_ENTRIES = 4096;
+
+/**
+ * A search's providers in scope (slot-finder.ts), per mirror template list
+ * (replaced by a sync that changes any template) and type, facilities and
+ * providers searched: every mirror search asks for them, to know which holds
+ * bear on its kept answer. Bounded per list.
+ */
+const scopesByTemplates = new WeakMap<readonly EhrTemplate[], Map<string, ReadonlySet<string>>>();
+const MAX_SCOPES = 4096;
+
+function providersInScopeOf(templates: readonly EhrTemplate[], search: SlotSearch): ReadonlySet<string> {
+  let scopes = scopesByTemplates.get(templates);
+  if (scopes === undefined || scopes.size >= MAX_SCOPES) {
+    scopes = new Map();
+    scopesByTemplates.set(templates, scopes);
+  }
+  const key = [search.appointmentType.id, search.facilityIds.join(","), search.providerIds.join(",")].join("|");
+  let scope = scopes.get(key);
+  if (scope === undefined) {
+    scope = providersInScope(search, templates);
+    scopes.set(key, scope);
+  }
+  return scope;
+}
 
 function checkWindow(startDate: string, endDate: string, maxDays: number): void {
   const days = daysBetween(startDate, endDate);
@@ -128,18 +152,17 @@ export function registerScheduleRoutes(app: ServiceApp, { state, clock, settings
     const now = clock.now();
     const activeHolds = state.activeHolds(org);
     const source = scheduleSource(org, strong, activeHolds);
-    const search = () =>
-      serializedMembers(
-        searchSlots(
-          { appointmentType, facilityIds, providerIds, startDate: query.startDate, endDate: query.endDate, slotLengthMinutes: query.slotLengthMinutes, isNewPatient: query.isNewPatient },
-          source,
-          now,
-        ),
-      );
+    const slotSearch: SlotSearch = { appointmentType, facilityIds, providerIds, startDate: query.startDate, endDate: query.endDate, slotLengthMinutes: query.slotLengthMinutes, isNewPatient: query.isNewPatient };
+    const search = () => serializedMembers(searchSlots(slotSearch, source, now));
     const searchKey = [appointmentType.id, facilityIds.join(","), providerIds.join(","), query.startDate, query.endDate, query.slotLengthMinutes ?? "", query.isNewPatient ?? ""].join("|");
-    const members = strong
-      ? search()
-      : slotAnswers.answer(org.ehr.id, searchKey, { templates: source.templates, appointmentsByProvider: source.appointmentsByProvider, activeHolds, now }, search);
+    let members: string;
+    if (strong) members = search();
+    else {
+      // Only holds of providers the search can list change its answer: another facility's hold keeps it.
+      const inScope = providersInScopeOf(source.templates, slotSearch);
+      const holdsBearingOnIt = activeHolds.filter((hold) => inScope.has(hold.providerId));
+      members = slotAnswers.answer(org.ehr.id, searchKey, { templates: source.templates, appointmentsByProvider: source.appointmentsByProvider, activeHolds: holdsBearingOnIt, now }, search);
+    }
     const horizon = addDays(localDateOf(org.mirror.syncedAt, "UTC"), MIRROR_HORIZON_DAYS);
     const meta: SlotMeta = {
       ...availabilityMeta(org, strong),

@@ -3,8 +3,8 @@ import type { HoldRecord } from "./service-state.ts";
 
 // A cached (mirror) slot search's answer, serialized, kept while nothing it
 // is made of has changed: the mirror's templates and bookings (replaced, never
-// changed in place, by a sync: mirror-sync.ts), the active holds, and the
-// minute. When a mirror sync expires every cached answer of a BFF, each of
+// changed in place, by a sync: mirror-sync.ts), the active holds that bear on
+// it (the caller's: those of providers the search can list), and the minute. When a mirror sync expires every cached answer of a BFF, each of
 // its processes asks again for the same searches within the same second; a
 // large group's search is 20-100 ms of work and up to 3 MB of JSON, and the
 // emulator, on the same cores as the BFFs in the load benchmark, queued every

@@ -262,16 +262,21 @@ function parseInstance(instance: AvailabilityInstance, template: EhrTemplate): P
 
 const localDateOfSlot = (slot: Slot) => slot.startsAt.slice(0, 10);
 
-export function searchSlots(search: SlotSearch, source: ScheduleSource, now: number): SlotSearchResult {
-  // The providers with an active template of the type at the searched facilities: the only ones with slots.
+/** The providers (raw ids) with an active template of the type at the searched facilities: the only ones with slots, and the only ones whose bookings and holds change the answer. */
+export function providersInScope(search: SlotSearch, templates: readonly EhrTemplate[]): Set<string> {
   const inScope = new Set<string>();
-  for (const template of source.templates) {
+  for (const template of templates) {
     if (!template.active || !allowsType(template, search.appointmentType.id)) continue;
     const { providerId, facilityId } = rawIdsOf(template);
     if (search.providerIds.length > 0 && !search.providerIds.includes(providerId)) continue;
     if (search.facilityIds.length > 0 && !search.facilityIds.includes(facilityId)) continue;
     inScope.add(providerId);
   }
+  return inScope;
+}
+
+export function searchSlots(search: SlotSearch, source: ScheduleSource, now: number): SlotSearchResult {
+  const inScope = providersInScope(search, source.templates);
   const busy = busyByProvider(source, inScope);
   const slots = findSlots(search, source, now, search, busy);
 
