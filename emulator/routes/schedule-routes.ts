@@ -1,5 +1,5 @@
 import * as z from "zod/mini";
-import { appointmentType as appointmentTypeSchema, holdCreateBody, type AppointmentType, type AvailabilityInstance, type AvailabilityMeta, type SlotMeta } from "#contract/clinic-api/schedule.ts";
+import { appointmentType as appointmentTypeSchema, holdCreateBody, type AppointmentType, type AvailabilityMeta, type SlotMeta } from "#contract/clinic-api/schedule.ts";
 import { availabilityTemplatesQuery, pageQuery, slotsQuery } from "#contract/clinic-api/queries.ts";
 import { expandTemplate } from "#contract/recurrence/expand-template.ts";
 import { isRawUuid, parseV3PathId, toPrefixedId, toRawUuid, type IdPrefix } from "#contract/ids.ts";
@@ -28,39 +28,47 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /**
- * A window's templates and instances depend on the mirror's templates and
- * nothing else (not on bookings, holds or the clock), so they are kept per
- * mirror template list: a sync that changes any template replaces the list
- * (mirror-sync.ts), and the entries go with it. When a mirror sync expires
- * every cached answer of the BFF at once, a large organization's schedulers
- * ask for hundreds of these within seconds (the load benchmark). Bounded per
- * list.
+ * What is made from a mirror template list alone, kept per list: a sync that
+ * changes any template replaces the list (mirror-sync.ts), and the entries go
+ * with it. At most `MAX_KEPT_PER_TEMPLATE_LIST` per list, then made afresh.
  */
-const availabilityByTemplates = new WeakMap<readonly EhrTemplate[], Map<string, { templates: EhrTemplate[]; instances: AvailabilityInstance[]; json: string }>>();
-const MAX_AVAILABILITY_ENTRIES = 4096;
+class KeptPerTemplates<V> {
+  private readonly byList = new WeakMap<readonly EhrTemplate[], Map<string, V>>();
+
+  get(templates: readonly EhrTemplate[], key: string, make: () => V): V {
+    let kept = this.byList.get(templates);
+    if (kept === undefined || kept.size >= MAX_KEPT_PER_TEMPLATE_LIST) {
+      kept = new Map();
+      this.byList.set(templates, kept);
+    }
+    let value = kept.get(key);
+    if (value === undefined) {
+      value = make();
+      kept.set(key, value);
+    }
+    return value;
+  }
+}
+const MAX_KEPT_PER_TEMPLATE_LIST = 4096;
 
 /**
- * A search's providers in scope (slot-finder.ts), per mirror template list
- * (replaced by a sync that changes any template) and type, facilities and
- * providers searched: every mirror search asks for them, to know which holds
- * bear on its kept answer. Bounded per list.
+ * A window's templates and instances depend on the mirror's templates and
+ * nothing else (not on bookings, holds or the clock). When a mirror sync
+ * expires every cached answer of the BFF at once, a large organization's
+ * schedulers ask for hundreds of these within seconds (the load benchmark).
  */
-const scopesByTemplates = new WeakMap<readonly EhrTemplate[], Map<string, ReadonlySet<string>>>();
-const MAX_SCOPES = 4096;
+const availabilityWindows = new KeptPerTemplates<{ json: string }>();
+
+/**
+ * A search's providers in scope (slot-finder.ts), by type, facilities and
+ * providers searched: every mirror search asks for them, to know which holds
+ * bear on its kept answer.
+ */
+const searchScopes = new KeptPerTemplates<ReadonlySet<string>>();
 
 function providersInScopeOf(templates: readonly EhrTemplate[], search: SlotSearch): ReadonlySet<string> {
-  let scopes = scopesByTemplates.get(templates);
-  if (scopes === undefined || scopes.size >= MAX_SCOPES) {
-    scopes = new Map();
-    scopesByTemplates.set(templates, scopes);
-  }
   const key = [search.appointmentType.id, search.facilityIds.join(","), search.providerIds.join(",")].join("|");
-  let scope = scopes.get(key);
-  if (scope === undefined) {
-    scope = providersInScope(search, templates);
-    scopes.set(key, scope);
-  }
-  return scope;
+  return searchScopes.get(templates, key, () => providersInScope(search, templates));
 }
 
 function checkWindow(startDate: string, endDate: string, maxDays: number): void {
@@ -117,14 +125,8 @@ export function registerScheduleRoutes(app: ServiceApp, { state, clock, settings
     const org = c.get("org");
     const facilityId = query.facilityId ? toRawUuid(query.facilityId) : undefined;
     const providerId = query.providerId ? toRawUuid(query.providerId) : undefined;
-    let known = availabilityByTemplates.get(org.mirror.templates);
-    if (known === undefined || known.size >= MAX_AVAILABILITY_ENTRIES) {
-      known = new Map();
-      availabilityByTemplates.set(org.mirror.templates, known);
-    }
     const key = `${facilityId ?? ""}|${providerId ?? ""}|${query.startDate}|${query.endDate}`;
-    let found = known.get(key);
-    if (found === undefined) {
+    const found = availabilityWindows.get(org.mirror.templates, key, () => {
       // Overlapping templates are separate rows: overlap is additive capacity and is never merged.
       const templates = org.mirror.templates.filter(
         (template) => (!facilityId || toRawUuid(template.facilityId) === facilityId) && (!providerId || toRawUuid(template.providerId) === providerId),
@@ -132,9 +134,8 @@ export function registerScheduleRoutes(app: ServiceApp, { state, clock, settings
       const instances = templates
         .flatMap((template) => expandTemplate(template, { startDate: query.startDate, endDate: query.endDate }))
         .sort((a, b) => Date.parse(a.startsAt) - Date.parse(b.startsAt) || a.templateId.localeCompare(b.templateId));
-      found = { templates, instances, json: serializedMembers({ templates, instances }) };
-      known.set(key, found);
-    }
+      return { json: serializedMembers({ templates, instances }) };
+    });
     return okWithSerialized(c, found.json, availabilityMeta(org, false));
   });
 
