@@ -66,9 +66,9 @@ const availabilityWindows = new KeptPerTemplates<{ json: string }>();
  */
 const searchScopes = new KeptPerTemplates<ReadonlySet<string>>();
 
-function providersInScopeOf(templates: readonly EhrTemplate[], search: SlotSearch): ReadonlySet<string> {
-  const key = [search.appointmentType.id, search.facilityIds.join(","), search.providerIds.join(",")].join("|");
-  return searchScopes.get(templates, key, () => providersInScope(search, templates));
+/** `scopeKey` names the search's type, facilities and providers (what its scope depends on). */
+function providersInScopeOf(templates: readonly EhrTemplate[], scopeKey: string, search: SlotSearch): ReadonlySet<string> {
+  return searchScopes.get(templates, scopeKey, () => providersInScope(search, templates));
 }
 
 function checkWindow(startDate: string, endDate: string, maxDays: number): void {
@@ -155,12 +155,13 @@ export function registerScheduleRoutes(app: ServiceApp, { state, clock, settings
     const source = scheduleSource(org, strong, activeHolds);
     const slotSearch: SlotSearch = { appointmentType, facilityIds, providerIds, startDate: query.startDate, endDate: query.endDate, slotLengthMinutes: query.slotLengthMinutes, isNewPatient: query.isNewPatient };
     const search = () => serializedMembers(searchSlots(slotSearch, source, now));
-    const searchKey = [appointmentType.id, facilityIds.join(","), providerIds.join(","), query.startDate, query.endDate, query.slotLengthMinutes ?? "", query.isNewPatient ?? ""].join("|");
+    const scopeKey = [appointmentType.id, facilityIds.join(","), providerIds.join(",")].join("|");
+    const searchKey = [scopeKey, query.startDate, query.endDate, query.slotLengthMinutes ?? "", query.isNewPatient ?? ""].join("|");
     let members: string;
     if (strong) members = search();
     else {
       // Only holds of providers the search can list change its answer: another facility's hold keeps it.
-      const inScope = providersInScopeOf(source.templates, slotSearch);
+      const inScope = providersInScopeOf(source.templates, scopeKey, slotSearch);
       const holdsBearingOnIt = activeHolds.filter((hold) => inScope.has(hold.providerId));
       members = slotAnswers.answer(org.ehr.id, searchKey, { templates: source.templates, appointmentsByProvider: source.appointmentsByProvider, activeHolds: holdsBearingOnIt, now }, search);
     }

@@ -11,11 +11,9 @@ import { lowerThisThreadPriority } from "./thread-priority.ts";
 const request = z.object({ id: z.number(), route: z.string(), body: z.custom<Uint8Array>((value) => value instanceof Uint8Array) });
 const decoder = new TextDecoder();
 
-/** What the thread is started with (intake-thread.ts). */
-export interface IntakeWorkerData {
-  lowPriority: boolean;
-}
 const startedWith = z.object({ lowPriority: z.boolean() });
+/** What the thread is started with (intake-thread.ts). */
+export type IntakeWorkerData = z.infer<typeof startedWith>;
 
 if (z.safeParse(startedWith, workerData).data?.lowPriority === true) lowerThisThreadPriority();
 
