@@ -8,6 +8,7 @@ import { TokenMint } from "./load/host-tokens.ts";
 import { defaultRateShare, startLoadStack, type LoadStack } from "./load/load-stack.ts";
 import { random, sleep } from "./load/load-random.ts";
 import { loadOrgWorld } from "./load/org-world.ts";
+import { machineSpeedProbeMs } from "./load/machine-speed.ts";
 import { MachineMeter, ProcessMeter } from "./load/process-figures.ts";
 import { Responsiveness } from "./load/responsiveness.ts";
 import { planSessions, ROLE_BEHAVIOURS, type Run } from "./load/sessions.ts";
@@ -96,6 +97,7 @@ const rowName = (sessions: number, processes: number, store: "pglite" | "postgre
 async function runLoad(options: LoadRun): Promise<Record<string, unknown>> {
   const { sessions, seconds, processes } = options;
   const loadAvgStart = loadavg()[0] ?? 0;
+  const speedProbeMs = machineSpeedProbeMs();
   const cpuProfileDir = process.env.LOAD_CPU_PROFILE_DIR;
   const rateShare = options.rateShare ?? defaultRateShare(processes);
   const stack: LoadStack = await startLoadStack({ processes, rateShare, ...(options.databaseUrl !== undefined && { databaseUrl: options.databaseUrl }), ...(cpuProfileDir !== undefined && { cpuProfileDir }) });
@@ -247,6 +249,8 @@ async function runLoad(options: LoadRun): Promise<Record<string, unknown>> {
       hostTokens: { mintedDuringRun: mint.minted - mintedBefore, mintedBeforeRun: mintedBefore, perSecond: round((mint.minted - mintedBefore) / elapsedSeconds, 1), onDemand: mint.onDemand, failures: mint.failures },
       machine: {
         cpus: cpus().length,
+        // Lower is faster; compare rows of different machines by it (bench/load/machine-speed.ts).
+        speedProbeMs,
         busyPercentOfOneCore: machineBusy,
         // PostgreSQL's backends, and any other process on the machine.
         otherProcessesPercentOfOneCore: round(machineBusy - measuredPercent, 1),
