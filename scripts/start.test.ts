@@ -113,6 +113,20 @@ function onNewConnection(port: number, path: string): Promise<number | "refused"
   });
 }
 
+/** The `Keep-Alive` header of an answer on a keep-alive connection. */
+function keepAliveOf(port: number, path: string): Promise<string | undefined> {
+  const agent = new http.Agent({ keepAlive: true });
+  return new Promise<string | undefined>((resolve, reject) => {
+    http
+      .get({ host: "127.0.0.1", port, path, agent }, (response) => {
+        response.resume();
+        const header = response.headers["keep-alive"];
+        resolve(Array.isArray(header) ? header.join(", ") : header);
+      })
+      .on("error", reject);
+  }).finally(() => agent.destroy());
+}
+
 describe("npm start (compiled, plain node)", () => {
   it("sandbox: runs the compiled emulator and BFF without a loader, wires webhooks, prints the host page, is healthy and ready, serves the host page and /api, and stops both on Ctrl-C", { timeout: 120_000 }, async () => {
     const [emulatorPort, bffPort] = [await freePort(), await freePort()];
@@ -135,6 +149,8 @@ describe("npm start (compiled, plain node)", () => {
 
     expect(await json<unknown>(fetch(`${bff}/healthz`))).toMatchObject({ ok: true, store: "ready" });
     expect(await json<unknown>(fetch(`${bff}/readyz`))).toEqual({ ready: true, state: "ready" });
+    // docs/deploy.md "Behind a TLS proxy": an idle connection outlives the proxy's own 60 s (HTTP_KEEP_ALIVE_SECONDS).
+    expect(await keepAliveOf(bffPort, "/healthz")).toBe("timeout=65");
     const hostPage = await fetch(`${emulator}/_sandbox/host`);
     expect(hostPage.status).toBe(200);
     expect(await hostPage.text()).toContain(`http://localhost:${bffPort}`);

@@ -33,6 +33,12 @@ describe("BFF configuration (server/env.ts)", () => {
     expect(() => readBffConfig({ SHUTDOWN_GRACE_SECONDS: "2.5" })).toThrow(/SHUTDOWN_GRACE_SECONDS.*whole number of seconds/);
   });
 
+  it("keeps an idle connection 65 s unless told otherwise, longer than a proxy keeps its own", () => {
+    expect(readBffConfig({}).keepAliveSeconds).toBe(65);
+    expect(readBffConfig({ HTTP_KEEP_ALIVE_SECONDS: "120" }).keepAliveSeconds).toBe(120);
+    for (const value of ["0", "2.5", "ten", "10000"]) expect(() => readBffConfig({ HTTP_KEEP_ALIVE_SECONDS: value })).toThrow(/HTTP_KEEP_ALIVE_SECONDS.*whole number of seconds, from 1 to 9999/);
+  });
+
   it("follows the emulator's URL in the sandbox", () => {
     const config = readBffConfig({ SANDBOX_EMULATOR_URL: "http://127.0.0.1:5099" });
     expect(config.hostTokenJwksUrl).toBe("http://127.0.0.1:5099/.well-known/jwks.json");

@@ -62,6 +62,24 @@ const graceSeconds = z.pipe(z.string().check(z.regex(/^\d{1,3}$/, "must be a who
  */
 export const DEFAULT_SHUTDOWN_GRACE_SECONDS = 25;
 
+// How long an idle keep-alive connection stays open (docs/deploy.md "Behind a
+// TLS proxy"): longer than the proxy keeps its own idle connections to the
+// BFF, so the proxy never sends a request on a connection the BFF is closing.
+const keepAliveSeconds = z.pipe(
+  z.string().check(z.regex(/^[1-9]\d{0,3}$/, "must be a whole number of seconds, from 1 to 9999")),
+  z.transform(Number),
+);
+
+/**
+ * Default of HTTP_KEEP_ALIVE_SECONDS: above the 60 s that nginx
+ * (`keepalive_timeout` of an upstream) and the common cloud load balancers
+ * keep an idle connection by default. Node's own 5 s is below them all: the
+ * proxy then now and then sends a request on a connection the BFF has just
+ * closed, and a POST sent that way fails with a 502 (a proxy does not send a
+ * non-idempotent request again).
+ */
+export const DEFAULT_HTTP_KEEP_ALIVE_SECONDS = 65;
+
 /** Default of UPSTREAM_USER_LIMIT: well above what the SPA asks per minute of its busiest user (ADR 0017). */
 export const DEFAULT_UPSTREAM_USER_LIMIT = 200;
 
@@ -93,6 +111,7 @@ const rawEnv = z.object({
   METRICS_PORT: z.optional(port),
   METRICS_HOST: z.optional(z.string().check(z.minLength(1))),
   SHUTDOWN_GRACE_SECONDS: z.optional(graceSeconds),
+  HTTP_KEEP_ALIVE_SECONDS: z.optional(keepAliveSeconds),
 });
 
 export interface BffConfig {
@@ -135,6 +154,8 @@ export interface BffConfig {
   metrics: { host: string; port: number } | null;
   /** On SIGTERM: how long the requests in flight may take before their connections are cut. */
   shutdownGraceSeconds: number;
+  /** How long an idle keep-alive connection stays open (HTTP_KEEP_ALIVE_SECONDS). */
+  keepAliveSeconds: number;
 }
 
 export interface StandaloneConfig {
@@ -227,6 +248,7 @@ export function readBffConfig(source: Record<string, string | undefined> = proce
     clock: env.SANDBOX_CLOCK ?? "real",
     metrics: env.METRICS_PORT === undefined ? null : { host: env.METRICS_HOST ?? "127.0.0.1", port: env.METRICS_PORT },
     shutdownGraceSeconds: env.SHUTDOWN_GRACE_SECONDS ?? DEFAULT_SHUTDOWN_GRACE_SECONDS,
+    keepAliveSeconds: env.HTTP_KEEP_ALIVE_SECONDS ?? DEFAULT_HTTP_KEEP_ALIVE_SECONDS,
   };
 }
 

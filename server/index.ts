@@ -5,7 +5,7 @@ import { ConfigError, readBffConfig, secretsOf, type BffConfig } from "./env.ts"
 import { drainAndClose } from "./lifecycle/graceful-shutdown.ts";
 import { heapLimitWarning } from "./lifecycle/heap-limit.ts";
 import { LifecycleGate } from "./lifecycle/lifecycle-gate.ts";
-import { nodeListener } from "./lifecycle/node-listener.ts";
+import { keepIdleConnections, nodeListener } from "./lifecycle/node-listener.ts";
 import { createLogger } from "./logger.ts";
 import { serveMetrics } from "./metrics/metrics-server.ts";
 import { followEmulatorClock } from "./sandbox-clock.ts";
@@ -36,6 +36,7 @@ const heapWarning = config.isSandbox ? null : heapLimitWarning();
 if (heapWarning !== null) logger.warn(heapWarning);
 const gate = new LifecycleGate();
 const server = serve({ fetch: gate.fetch, port: config.port, hostname: config.host });
+keepIdleConnections(server, config.keepAliveSeconds);
 
 async function start(): Promise<{ bff: Bff; store: Store }> {
   const store = await createStore(config.databaseUrl ? { databaseUrl: config.databaseUrl, schema: config.databaseSchema } : { dataDir: config.dataDir });
