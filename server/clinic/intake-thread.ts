@@ -16,8 +16,16 @@ import type { SharedRoute } from "./cache-policy.ts";
 // answers nobody waits for (refreshes ahead) runs below the event loop's
 // priority (thread-priority.ts).
 
-/** The worker's heap: a 3 MB answer parses to about 20 MB, and each answer's garbage is collected young. */
-const WORKER_HEAP_LIMITS = { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 8 };
+/**
+ * The worker's heap. A 1 MB slot search parses to several MB of objects, all
+ * live until the answer is serialized: with an 8 MB young generation they
+ * were copied and promoted before they died, and collecting them took a
+ * quarter of the thread's CPU under the 1,000-user load. With 32 MB the
+ * usual answers (0.4-1.3 MB) die young: an intake of them took 18-21 ms of
+ * CPU instead of 28-36 ms, for about 25 MB more RSS while the thread runs
+ * (docs/deploy.md "Memory").
+ */
+const WORKER_HEAP_LIMITS = { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 32 };
 
 /** Default `idleStopMs`: under load answers arrive every few seconds, so the worker stops only when the load is gone. */
 const IDLE_STOP_MS = 60_000;
