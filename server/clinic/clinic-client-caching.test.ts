@@ -188,7 +188,8 @@ describe("refresh ahead (refresh-ahead.ts)", () => {
       await setClock(afterNextSync(first.meta));
       await client.request("GET /v2/schedule/slots", slotsCall());
       await client.request("GET /v2/schedule/slots", otherSlotsCall());
-      await vi.waitFor(async () => expect((await client.request("GET /v2/schedule/slots", slotsCall())).meta.sourceSyncedAt).not.toBe(first.meta.sourceSyncedAt));
+      // The background thread starts with the refresh (under tsx, at nice 10): on a busy machine that takes seconds, not vi.waitFor's default 1 s. The clock is pinned, so waiting changes no answer.
+      await vi.waitFor(async () => expect((await client.request("GET /v2/schedule/slots", slotsCall())).meta.sourceSyncedAt).not.toBe(first.meta.sourceSyncedAt), { timeout: 10_000, interval: 50 });
       expect(client.stats().refreshedAhead).toBe(1);
       expect(waitedForCalls.map(([route]) => route)).toEqual(["GET /v2/schedule/slots", "GET /v2/schedule/slots"]);
       expect(backgroundCalls.map(([route]) => route)).toEqual(["GET /v2/schedule/slots"]);
