@@ -44,7 +44,8 @@ import { percentile, round } from "./measure.ts";
 // runs; LOAD_RUNS=one, embedded or two (or a comma-separated list) runs only
 // those rows (default all);
 // LOAD_CPU_PROFILE_DIR=dir has each BFF process and the emulator write a V8
-// CPU profile there. LOAD_RATE_SHARE sets each BFF's UPSTREAM_RATE_SHARE
+// CPU profile there, and LOAD_LOG_DIR=dir their whole output (a row's files
+// replace the previous row's). LOAD_RATE_SHARE sets each BFF's UPSTREAM_RATE_SHARE
 // instead of 1 / processes: 1 with two processes shows what the split of the
 // budget costs (the processes may then exceed the limit together; the row's
 // upstream figures say whether they did).
@@ -100,7 +101,8 @@ async function runLoad(options: LoadRun): Promise<Record<string, unknown>> {
   const speedProbeMs = machineSpeedProbeMs();
   const cpuProfileDir = process.env.LOAD_CPU_PROFILE_DIR;
   const rateShare = options.rateShare ?? defaultRateShare(processes);
-  const stack: LoadStack = await startLoadStack({ processes, rateShare, ...(options.databaseUrl !== undefined && { databaseUrl: options.databaseUrl }), ...(cpuProfileDir !== undefined && { cpuProfileDir }) });
+  const logDir = process.env.LOAD_LOG_DIR;
+  const stack: LoadStack = await startLoadStack({ processes, rateShare, ...(options.databaseUrl !== undefined && { databaseUrl: options.databaseUrl }), ...(cpuProfileDir !== undefined && { cpuProfileDir }), ...(logDir !== undefined && { logDir }) });
   const figures = new LoadFigures();
   const socketsPerProcess = Math.ceil(sessions / processes) + 16;
   const targets = stack.bffs.map((bff, index) => ({ client: new AppClient(bff.url, figures, index, socketsPerProcess), appUrl: bff.url }));

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { createWriteStream, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "../../scripts/testing/free-port.ts";
@@ -51,6 +51,8 @@ export interface LoadStackOptions {
   rateShare?: number;
   /** Where each BFF process and the emulator write a V8 CPU profile when they exit (`node --cpu-prof`, named by pid); none when unset. */
   cpuProfileDir?: string;
+  /** Where each process's whole output is written (`emulator.log`, `bff-1.log`, …); only its tail is kept when unset. */
+  logDir?: string;
 }
 
 const ENV_LEFT_OUT = ["METRICS_PORT", "METRICS_HOST", "CLINIC_API_BASE_URL", "CLINIC_API_KEY", "DATABASE_URL", "DATABASE_SCHEMA", "DATA_DIR", "UPSTREAM_USER_LIMIT", "UPSTREAM_RATE_SHARE", "RATE_LIMIT_SCOPE", "EMULATOR_SCALE", "LOG_LEVEL"];
@@ -61,12 +63,15 @@ interface Started {
   warnings: () => number;
 }
 
-function startProgram(program: "server" | "emulator", env: NodeJS.ProcessEnv, nodeFlags: readonly string[] = []): Started {
+function startProgram(program: "server" | "emulator", env: NodeJS.ProcessEnv, nodeFlags: readonly string[] = [], logFile?: string): Started {
   const child = spawn(process.execPath, [...nodeFlags, ...programArgs(program, "compiled")], { cwd: REPO_ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   let warnings = 0;
+  const log = logFile === undefined ? null : createWriteStream(logFile);
+  child.on("exit", () => log?.end());
   for (const stream of [child.stdout, child.stderr]) {
     stream?.on("data", (chunk: Buffer) => {
+      log?.write(chunk);
       const text = chunk.toString();
       warnings += text.match(/rate limited by the service/g)?.length ?? 0;
       output = (output + text).slice(-OUTPUT_TAIL);
@@ -91,7 +96,8 @@ export async function startLoadStack(options: LoadStackOptions): Promise<LoadSta
   const schema = `tandem_load_${randomBytes(4).toString("hex")}`;
 
   const profile = options.cpuProfileDir ? ["--cpu-prof", "--cpu-prof-dir", options.cpuProfileDir] : [];
-  const emulator = startProgram("emulator", { ...base, PORT: String(emulatorPort), EMULATOR_APP_URL: `http://localhost:${bffPorts[0] ?? 0}`, EMULATOR_SCALE: "large" }, profile);
+  const logFile = (name: string) => (options.logDir === undefined ? undefined : join(options.logDir, `${name}.log`));
+  const emulator = startProgram("emulator", { ...base, PORT: String(emulatorPort), EMULATOR_APP_URL: `http://localhost:${bffPorts[0] ?? 0}`, EMULATOR_SCALE: "large" }, profile, logFile("emulator"));
   const started: Started[] = [];
   const stop = async () => {
     for (const bff of started) await stopChild(bff.child);
@@ -105,7 +111,7 @@ export async function startLoadStack(options: LoadStackOptions): Promise<LoadSta
     // One after the other: the first applies the migrations (docs/deploy.md "PostgreSQL").
     for (const [index, port] of bffPorts.entries()) {
       const store: NodeJS.ProcessEnv = options.databaseUrl ? { DATABASE_URL: options.databaseUrl, DATABASE_SCHEMA: schema } : { DATA_DIR: join(dataDir, `pglite-${index}`) };
-      const bff = startProgram("server", { ...base, ...store, PORT: String(port), METRICS_PORT: String(metricsPorts[index] ?? 0), SANDBOX_EMULATOR_URL: emulatorUrl, LOG_LEVEL: "warn", RATE_LIMIT_SCOPE: "organization", UPSTREAM_RATE_SHARE: share }, profile);
+      const bff = startProgram("server", { ...base, ...store, PORT: String(port), METRICS_PORT: String(metricsPorts[index] ?? 0), SANDBOX_EMULATOR_URL: emulatorUrl, LOG_LEVEL: "warn", RATE_LIMIT_SCOPE: "organization", UPSTREAM_RATE_SHARE: share }, profile, logFile(`bff-${index + 1}`));
       started.push(bff);
       await waitUntilHealthy(`http://127.0.0.1:${port}/healthz`, { child: bff.child, log: () => `[bff ${index + 1}]\n${bff.output()}`, timeoutMs: READY_TIMEOUT_MS });
     }
