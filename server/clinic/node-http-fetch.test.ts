@@ -1,5 +1,5 @@
 import { createServer, type Socket } from "node:net";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { nodeHttpFetch } from "./node-http-fetch.ts";
 
 // A service that answers the first request of each connection and keeps it
@@ -57,5 +57,32 @@ describe("nodeHttpFetch: a reused keep-alive connection the service has closed",
     const requestsBefore = service.requests();
     await expect(nodeHttpFetch(`${service.url}/v2/tasks`, { method: "POST", body: "{}" })).rejects.toMatchObject({ code: "ECONNRESET" });
     expect(service.requests()).toBe(requestsBefore + 1);
+  });
+});
+
+describe("nodeHttpFetch: an idle keep-alive connection", () => {
+  it("is closed by the client before the service's Keep-Alive timeout, not left for the service to close under a request", async () => {
+    let closedByClient = false;
+    const sockets: Socket[] = [];
+    const server = createServer((socket) => {
+      sockets.push(socket);
+      socket.on("data", () => socket.write('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 11\r\nconnection: keep-alive\r\nkeep-alive: timeout=2\r\n\r\n{"ok":true}'));
+      // The service itself never closes it: only the client can.
+      socket.on("end", () => {
+        closedByClient = true;
+        socket.end();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const address = server.address();
+    if (address === null || typeof address === "string") throw new Error("no port");
+    try {
+      expect((await nodeHttpFetch(`http://127.0.0.1:${address.port}/v1/facilities`)).status).toBe(200);
+      // 2 s announced, closed 1 s before it (Node's buffer); without the agent's own timeout it stayed open for good.
+      await vi.waitFor(() => expect(closedByClient).toBe(true), { timeout: 5_000, interval: 50 });
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });
