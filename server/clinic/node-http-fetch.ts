@@ -12,11 +12,13 @@ import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
  * an idle connection 1 s before the service's `Keep-Alive: timeout=` only
  * when the agent has a timeout of its own; without one it kept idle
  * connections until the service closed them, and a request sent in the
- * moment before the client saw the close was reset. Under the 1,000-user
- * load on a busy machine that reached a user as a 503 on a hold (a POST is
- * never sent twice, below). The service's hint, when shorter, still wins.
+ * moment before the client saw the close was reset: a POST is never sent
+ * twice (below), so a user would get a 503 on a hold. That is the likely
+ * cause of one such 503 under the 1,000-user load (docs/deploy.md). The
+ * service's hint, when shorter, still wins. A request in progress is not
+ * cut by this timeout; its own abort signal bounds it.
  */
-export const IDLE_CONNECTION_TIMEOUT_MS = 10_000;
+const IDLE_CONNECTION_TIMEOUT_MS = 10_000;
 
 const agentOptions = { keepAlive: true, maxSockets: 64, timeout: IDLE_CONNECTION_TIMEOUT_MS };
 const httpAgent = new HttpAgent(agentOptions);
