@@ -1,5 +1,6 @@
 import { performance } from "node:perf_hooks";
 import { constants, gunzipSync, gzipSync } from "node:zlib";
+import { round } from "../measure.ts";
 import { random } from "./load-random.ts";
 
 // How fast this machine is, as one number, so that load rows from different
@@ -43,5 +44,5 @@ export function machineSpeedProbeMs(): number {
     if (gunzipSync(compressed).byteLength !== Buffer.byteLength(text)) throw new Error("machine speed probe: the round trip changed the bytes");
     if (round >= WARMUP_ROUNDS) rounds.push(performance.now() - started);
   }
-  return Math.round(Math.min(...rounds) * 10) / 10;
+  return round(Math.min(...rounds), 1);
 }
