@@ -176,6 +176,18 @@ describe("refresh ahead (refresh-ahead.ts)", () => {
     expect(client.stats().refreshedAhead).toBe(1);
   });
 
+  it("takes a newer sync shown by another route as a hint: the search users read is probed, and refreshed when it synced too", async () => {
+    const client = newClient();
+    const first = await client.request("GET /v2/schedule/slots", slotsCall());
+    await setClock(afterNextSync(first.meta));
+    expect(await client.request("GET /v2/schedule/slots", slotsCall())).toBe(first);
+    // Only an availability week meets the mirror's newer sync; no slot search misses.
+    await client.request("GET /v3/schedule/availability-templates", { organizationId: ORG_A, query: { startDate: "2026-11-23", endDate: "2026-11-29" } });
+    expect(client.stats().refreshedAhead).toBe(1);
+    await vi.waitFor(async () => expect((await client.request("GET /v2/schedule/slots", slotsCall())).meta.sourceSyncedAt).not.toBe(first.meta.sourceSyncedAt));
+    expect(harness.count("GET", SLOTS)).toBe(2);
+  });
+
   it("takes a refresh's answer in on the background thread, and a user's own read's on the thread a user waits on", async () => {
     const waitedFor = new IntakeThread();
     const background = new IntakeThread({ lowPriority: true });

@@ -4,7 +4,7 @@ import { RefreshAhead } from "./refresh-ahead.ts";
 const SLOTS = "GET /v2/schedule/slots";
 const AVAILABILITY = "GET /v3/schedule/availability-templates";
 
-function setup(options: { refresh?: (organization: string, key: string) => Promise<boolean>; maxEntriesPerOrganization?: number } = {}) {
+function setup(options: { refresh?: (organization: string, key: string) => Promise<boolean>; maxEntriesPerOrganization?: number; maxSpacingMs?: number; wait?: (ms: number) => Promise<void> } = {}) {
   let now = 1_000_000;
   const refreshed: string[] = [];
   const refresh = options.refresh ?? (() => Promise.resolve(true));
@@ -12,6 +12,8 @@ function setup(options: { refresh?: (organization: string, key: string) => Promi
     now: () => now,
     recentReadMs: 30_000,
     maxEntriesPerOrganization: options.maxEntriesPerOrganization ?? 100,
+    maxSpacingMs: options.maxSpacingMs ?? 0,
+    wait: options.wait,
     refresh: (organization, key) => {
       refreshed.push(key);
       return refresh(organization, key);
@@ -35,13 +37,55 @@ describe("RefreshAhead", () => {
     expect(refreshed).toEqual(["read"]);
   });
 
-  it("counts a newer sync per route: a newer availability answer does not make slot searches due", async () => {
-    const { ahead, refreshed, store, at } = setup();
-    store("search", at());
-    ahead.read("org-a", "search");
-    store("week", at() + 60_000, AVAILABILITY);
+  it("takes a newer sync of another route as a hint: probes the route's most recently read entry, once per hint", async () => {
+    const { ahead, refreshed, store, advance, at } = setup();
+    const synced = at();
+    store("search-1", synced);
+    store("search-2", synced);
+    ahead.read("org-a", "search-1");
+    advance(1_000);
+    ahead.read("org-a", "search-2");
+    store("week", synced + 60_000, AVAILABILITY);
     await settle();
-    expect(refreshed).toEqual([]);
+    expect(refreshed).toEqual(["search-2"]);
+    // The probe's answer shows the old sync (slots were not synced): nothing follows, and the same hint probes no more.
+    store("search-2", synced);
+    ahead.read("org-a", "search-2");
+    ahead.read("org-a", "search-1");
+    store("week-2", synced + 60_000, AVAILABILITY);
+    await settle();
+    expect(refreshed).toEqual(["search-2"]);
+  });
+
+  it("refreshes the rest of a route once its probe shows the newer sync", async () => {
+    const newer = 1_000_000 + 60_000;
+    const refresh = (_organization: string, key: string) => {
+      if (key !== "week") store(key, newer);
+      return Promise.resolve(true);
+    };
+    const { ahead, refreshed, store, advance, at } = setup({ refresh });
+    const synced = at();
+    for (const key of ["search-1", "search-2", "search-3"]) {
+      store(key, synced);
+      ahead.read("org-a", key);
+      advance(1_000);
+    }
+    store("week", newer, AVAILABILITY);
+    await settle();
+    await settle();
+    expect(refreshed).toEqual(["search-3", "search-2", "search-1"]);
+  });
+
+  it("probes before refreshing entries known to be stale", async () => {
+    const { ahead, refreshed, store, at } = setup({ refresh: () => new Promise<boolean>(() => undefined) });
+    const synced = at();
+    store("week-1", synced, AVAILABILITY);
+    store("search", synced);
+    ahead.read("org-a", "search");
+    ahead.read("org-a", "week-1");
+    store("week-2", synced + 60_000, AVAILABILITY);
+    await settle();
+    expect(refreshed).toEqual(["search"]);
   });
 
   it("a read after the newer sync showed starts the refresh too; an entry is tried once per fetch", async () => {
@@ -94,5 +138,43 @@ describe("RefreshAhead", () => {
     store("newer", at() + 60_000);
     await settle();
     expect(refresh).not.toHaveBeenCalled();
+  });
+
+  it("spaces the refreshes: the due ones over half the time left before the earliest expires, at most maxSpacingMs apart", async () => {
+    const pauses: number[] = [];
+    const { ahead, refreshed, store, advance, at } = setup({
+      maxSpacingMs: 250,
+      wait: (ms) => {
+        pauses.push(ms);
+        return Promise.resolve();
+      },
+    });
+    // Fetched 62 s after their sync: they expire 8 s from now.
+    const synced = at() - 62_000;
+    for (const key of ["a", "b", "c", "d"]) {
+      store(key, synced);
+      ahead.read("org-a", key);
+      advance(1);
+    }
+    store("newer", synced + 60_000);
+    for (let turn = 0; turn < 10; turn += 1) await settle();
+    expect(refreshed).toHaveLength(4);
+    // After the first, 3 due in (8 s - 4 ms) / 2: at most 250 ms; then 2, then 1 (still capped); none after the last.
+    expect(pauses).toEqual([250, 250, 250]);
+    expect(pauses.length).toBe(refreshed.length - 1);
+  });
+
+  it("pauses less when the time left is short", async () => {
+    const pauses: number[] = [];
+    const { ahead, store, at } = setup({ maxSpacingMs: 250, wait: (ms) => (pauses.push(ms), Promise.resolve()) });
+    // Expire 400 ms from now: two left after the first refresh share 200 ms.
+    const synced = at() - 69_600;
+    for (const key of ["a", "b", "c"]) {
+      store(key, synced);
+      ahead.read("org-a", key);
+    }
+    store("newer", synced + 60_000);
+    for (let turn = 0; turn < 10; turn += 1) await settle();
+    expect(pauses).toEqual([100, 200]);
   });
 });

@@ -2,15 +2,23 @@
 // (DESIGN.md "Upstream"), and every entry made from one sync of an
 // organization's mirror expires at the same moment. Where the service's bound
 // is longer than its sync interval, a newer sync exists before that moment:
-// the first answer that shows it (any read of the organization) starts a
-// refresh of the entries users are reading, one at a time, while the old ones
-// still serve. Users then meet fresh entries instead of all of the
-// organization's searches missing at once, and the service and the intake get
-// them one by one instead of in a burst. Nothing is ever served past its
-// bound: a refresh only replaces an entry, and one not refreshed in time
-// expires as before. Where the bound equals the sync interval, a newer sync
-// appears only once the entries have expired, and nothing is refreshed.
-// docs/deploy.md "How many users one process serves".
+// the first answer that shows it starts a refresh of the entries users are
+// reading, one at a time, while the old ones still serve. Users then meet
+// fresh entries instead of all of the organization's searches missing at
+// once, and the service and the intake get them one by one instead of in a
+// burst. Nothing is ever served past its bound: a refresh only replaces an
+// entry, and one not refreshed in time expires as before. Where the bound
+// equals the sync interval, a newer sync appears only once the entries have
+// expired, and nothing is refreshed.
+//
+// A newer sync is known per route (a service may sync its resources apart),
+// but the answers that show it mostly come from one route: a route whose
+// entries all hit (a clinic's few slot searches) sends nothing upstream until
+// they expire. So a newer sync shown by any route of the organization is a
+// hint for the others: each refreshes its most recently read entry once, as
+// a probe, and if the probe's answer shows the newer sync too, the rest of
+// that route's entries follow. docs/deploy.md "How many users one process
+// serves".
 
 export interface RefreshAheadOptions<R> {
   now: () => number;
@@ -20,7 +28,23 @@ export interface RefreshAheadOptions<R> {
   maxEntriesPerOrganization: number;
   /** Reads `request` again, in the background; false when it could not (no room in the upstream budget, or it failed). */
   refresh: (organization: string, request: R) => Promise<boolean>;
+  /**
+   * The longest pause between two refreshes of one organization (default
+   * 250 ms; 0: none). The pause spreads the refreshes due over the first half
+   * of the time left before the earliest of them expires, so that the
+   * service and the intake get them spread out rather than back to back.
+   */
+  maxSpacingMs?: number;
+  /** Waits `ms` (default: a timer that does not keep the process alive). */
+  wait?: (ms: number) => Promise<void>;
 }
+
+const DEFAULT_MAX_SPACING_MS = 250;
+
+const unrefWait = (ms: number) =>
+  new Promise<void>((resolve) => {
+    setTimeout(resolve, ms).unref();
+  });
 
 interface Followed<R> {
   request: R;
@@ -37,6 +61,10 @@ interface Followed<R> {
 interface Organization<R> {
   /** Per route: the newest `sourceSyncedAt` an answer of the organization showed (a service may sync its resources apart). */
   newestSyncedAt: Map<string, number>;
+  /** The newest `sourceSyncedAt` any route of the organization showed: a hint that the other routes may have synced too. */
+  hintedSyncedAt: number;
+  /** Per route: the hint its last probe was sent for (one probe per route and hint). */
+  probedFor: Map<string, number>;
   entries: Map<string, Followed<R>>;
   draining: boolean;
 }
@@ -52,10 +80,11 @@ export class RefreshAhead<R> {
     state.entries.delete(key);
     state.entries.set(key, { ...entry, readAt: null, tried: false });
     this.prune(state);
-    if (entry.syncedAt > (state.newestSyncedAt.get(entry.route) ?? 0)) {
-      state.newestSyncedAt.set(entry.route, entry.syncedAt);
-      this.drain(organization, state);
-    }
+    const newerForRoute = entry.syncedAt > (state.newestSyncedAt.get(entry.route) ?? 0);
+    const newerHint = entry.syncedAt > state.hintedSyncedAt;
+    if (newerForRoute) state.newestSyncedAt.set(entry.route, entry.syncedAt);
+    if (newerHint) state.hintedSyncedAt = entry.syncedAt;
+    if (newerForRoute || newerHint) this.drain(organization, state);
   }
 
   /** A user's read served from the cache. */
@@ -64,7 +93,7 @@ export class RefreshAhead<R> {
     const entry = state?.entries.get(key);
     if (!state || !entry) return;
     entry.readAt = this.options.now();
-    if (!entry.tried && entry.syncedAt < (state.newestSyncedAt.get(entry.route) ?? 0)) this.drain(organization, state);
+    if (this.isStale(state, entry) !== null) this.drain(organization, state);
   }
 
   /** Entries dropped from the cache (a change the service announced): not to be refreshed. */
@@ -84,8 +113,11 @@ export class RefreshAhead<R> {
   private async refreshDue(organization: string, state: Organization<R>): Promise<void> {
     try {
       for (let entry = this.nextDue(state); entry !== null; entry = this.nextDue(state)) {
+        if (this.isStale(state, entry) === "maybe") state.probedFor.set(entry.route, state.hintedSyncedAt);
         entry.tried = true;
         if (!(await this.options.refresh(organization, entry.request))) break;
+        const pause = this.spacingMs(state);
+        if (pause > 0) await (this.options.wait ?? unrefWait)(pause);
       }
     } catch {
       // A refresh that failed leaves its entry to expire, as any other.
@@ -94,20 +126,54 @@ export class RefreshAhead<R> {
     }
   }
 
-  private nextDue(state: Organization<R>): Followed<R> | null {
-    const now = this.options.now();
-    let due: Followed<R> | null = null;
+  /** The pause before the next refresh: the due ones spread over half the time left before the earliest of them expires, at most `maxSpacingMs`. */
+  private spacingMs(state: Organization<R>): number {
+    const maxSpacingMs = this.options.maxSpacingMs ?? DEFAULT_MAX_SPACING_MS;
+    if (maxSpacingMs <= 0) return 0;
+    let due = 0;
+    let earliestExpiry = Number.POSITIVE_INFINITY;
     for (const entry of state.entries.values()) {
-      if (entry.tried || entry.syncedAt >= (state.newestSyncedAt.get(entry.route) ?? 0) || entry.expiresAt <= now || entry.readAt === null || now - entry.readAt > this.options.recentReadMs) continue;
-      if (due === null || entry.readAt > (due.readAt ?? 0)) due = entry;
+      if (this.isStale(state, entry) === null) continue;
+      due += 1;
+      earliestExpiry = Math.min(earliestExpiry, entry.expiresAt);
     }
-    return due;
+    if (due === 0) return 0;
+    return Math.min(maxSpacingMs, Math.max(0, (earliestExpiry - this.options.now()) / 2 / due));
+  }
+
+  /**
+   * Whether a newer sync than the entry's exists: `known` when an answer of
+   * its route showed one, `maybe` when only another route did and this route
+   * has not been probed for it, null otherwise (or when the entry is not to
+   * be refreshed: tried already, expired, or not read recently).
+   */
+  private isStale(state: Organization<R>, entry: Followed<R>): "known" | "maybe" | null {
+    const now = this.options.now();
+    if (entry.tried || entry.expiresAt <= now || entry.readAt === null || now - entry.readAt > this.options.recentReadMs) return null;
+    if (entry.syncedAt < (state.newestSyncedAt.get(entry.route) ?? 0)) return "known";
+    if (entry.syncedAt < state.hintedSyncedAt && (state.probedFor.get(entry.route) ?? 0) < state.hintedSyncedAt) return "maybe";
+    return null;
+  }
+
+  /**
+   * The most recently read entry to refresh, probes first: one read, at most
+   * one per route, that may make all of its route's entries due.
+   */
+  private nextDue(state: Organization<R>): Followed<R> | null {
+    let due: { entry: Followed<R>; probe: boolean } | null = null;
+    for (const entry of state.entries.values()) {
+      const stale = this.isStale(state, entry);
+      if (stale === null) continue;
+      const probe = stale === "maybe";
+      if (due === null || (probe && !due.probe) || (probe === due.probe && (entry.readAt ?? 0) > (due.entry.readAt ?? 0))) due = { entry, probe };
+    }
+    return due?.entry ?? null;
   }
 
   private organizationOf(organization: string): Organization<R> {
     let state = this.organizations.get(organization);
     if (!state) {
-      state = { newestSyncedAt: new Map(), entries: new Map(), draining: false };
+      state = { newestSyncedAt: new Map(), hintedSyncedAt: 0, probedFor: new Map(), entries: new Map(), draining: false };
       this.organizations.set(organization, state);
     }
     return state;
