@@ -7,7 +7,7 @@ import { SlotPicker } from "./load/slot-picker.ts";
 import { TokenMint } from "./load/host-tokens.ts";
 import { defaultRateShare, startLoadStack, type LoadStack } from "./load/load-stack.ts";
 import { random, sleep } from "./load/load-random.ts";
-import { loadOrgWorld } from "./load/org-world.ts";
+import { loadOrgWorld, warmProcess } from "./load/org-world.ts";
 import { machineSpeedProbeMs } from "./load/machine-speed.ts";
 import { MachineMeter, ProcessMeter } from "./load/process-figures.ts";
 import { Responsiveness } from "./load/responsiveness.ts";
@@ -114,6 +114,10 @@ async function runLoad(options: LoadRun): Promise<Record<string, unknown>> {
     const setupClient = targets[0]?.client;
     if (!setupClient) throw new Error("no BFF process");
     const worlds = await Promise.all(ORGS.map((org, index) => loadOrgWorld(stack.emulatorUrl, setupClient, mint, org, 20261122 + index)));
+    // The first process served the setup; every other one is warmed the same way (org-world.ts says why).
+    for (const [index, target] of targets.entries()) {
+      if (index > 0) await Promise.all(worlds.map((world) => warmProcess(target.client, mint, world, `BFF process ${index + 1}`)));
+    }
     const plans = planSessions(worlds, sessions, mint, targets);
     // Every session's first tokens before the clock starts; from then on, two mints at a time.
     await Promise.all(

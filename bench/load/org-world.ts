@@ -127,3 +127,20 @@ export async function loadOrgWorld(emulatorUrl: string, client: AppClient, mint:
     combinations,
   };
 }
+
+/**
+ * What `loadOrgWorld` did through the first process, done through another:
+ * its pickers and the organization's slot searches, so that every process
+ * starts the run as one that served the clinic's morning (a process started
+ * cold would meet the opening sessions with an empty cache, not-yet-compiled
+ * code and no signing keys, which is a deployment's first minute, not the
+ * load it carries).
+ */
+export async function warmProcess(client: AppClient, mint: TokenMint, world: OrgWorld, processLabel: string): Promise<void> {
+  const token = await mint.mint({ organizationId: world.id, userId: world.frontDeskUsers[0] ?? "" });
+  const paths = ["/api/session", "/api/facilities", "/api/appointment-types", "/api/providers", ...world.combinations.map((combination) => `/api/slots?${slotQueryString(combination)}`)];
+  for (const path of paths) {
+    const answer = await client.send("GET", path, token, undefined, false);
+    if (answer.status !== 200) throw new Error(`warming ${processLabel}: ${path} answered ${answer.status}`);
+  }
+}
