@@ -129,12 +129,12 @@ export async function loadOrgWorld(emulatorUrl: string, client: AppClient, mint:
 }
 
 /**
- * What `loadOrgWorld` did through the first process, done through another:
- * its pickers and the organization's slot searches, so that every process
- * starts the run as one that served the clinic's morning (a process started
- * cold would meet the opening sessions with an empty cache, not-yet-compiled
- * code and no signing keys, which is a deployment's first minute, not the
- * load it carries).
+ * Warms another process as `loadOrgWorld` warmed the first: the session and
+ * the pickers, and the organization's slot searches. Every process then
+ * starts the run as one that served the clinic's morning; one started cold
+ * would meet the opening sessions with an empty cache, code not yet compiled
+ * and no signing keys, which is a deployment's first minute, not the load it
+ * carries.
  */
 export async function warmProcess(client: AppClient, mint: TokenMint, world: OrgWorld, processLabel: string): Promise<void> {
   const token = await mint.mint({ organizationId: world.id, userId: world.frontDeskUsers[0] ?? "" });
