@@ -103,7 +103,7 @@ export class RefreshAhead<R> {
     for (const [key, entry] of state.entries) if (routePrefix === undefined || entry.route.startsWith(routePrefix)) state.entries.delete(key);
   }
 
-  /** One refresh at a time per organization, the most recently read first, until none is due or one cannot be made. */
+  /** One refresh at a time per organization, probes first, then the most recently read, until none is due or one cannot be made. */
   private drain(organization: string, state: Organization<R>): void {
     if (state.draining || this.nextDue(state) === null) return;
     state.draining = true;
@@ -112,8 +112,9 @@ export class RefreshAhead<R> {
 
   private async refreshDue(organization: string, state: Organization<R>): Promise<void> {
     try {
-      for (let entry = this.nextDue(state); entry !== null; entry = this.nextDue(state)) {
-        if (this.isStale(state, entry) === "maybe") state.probedFor.set(entry.route, state.hintedSyncedAt);
+      for (let due = this.nextDue(state); due !== null; due = this.nextDue(state)) {
+        const { entry, probe } = due;
+        if (probe) state.probedFor.set(entry.route, state.hintedSyncedAt);
         entry.tried = true;
         if (!(await this.options.refresh(organization, entry.request))) break;
         const pause = this.spacingMs(state);
@@ -159,7 +160,7 @@ export class RefreshAhead<R> {
    * The most recently read entry to refresh, probes first: one read, at most
    * one per route, that may make all of its route's entries due.
    */
-  private nextDue(state: Organization<R>): Followed<R> | null {
+  private nextDue(state: Organization<R>): { entry: Followed<R>; probe: boolean } | null {
     let due: { entry: Followed<R>; probe: boolean } | null = null;
     for (const entry of state.entries.values()) {
       const stale = this.isStale(state, entry);
@@ -167,7 +168,7 @@ export class RefreshAhead<R> {
       const probe = stale === "maybe";
       if (due === null || (probe && !due.probe) || (probe === due.probe && (entry.readAt ?? 0) > (due.entry.readAt ?? 0))) due = { entry, probe };
     }
-    return due?.entry ?? null;
+    return due;
   }
 
   private organizationOf(organization: string): Organization<R> {
