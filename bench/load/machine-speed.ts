@@ -37,12 +37,12 @@ function probeAnswer(): string {
 export function machineSpeedProbeMs(): number {
   const text = probeAnswer();
   const rounds: number[] = [];
-  for (let round = 0; round < WARMUP_ROUNDS + ROUNDS; round += 1) {
+  for (let turn = 0; turn < WARMUP_ROUNDS + ROUNDS; turn += 1) {
     const started = performance.now();
     const parsed: unknown = JSON.parse(text);
     const compressed = gzipSync(JSON.stringify(parsed), { level: constants.Z_BEST_SPEED });
     if (gunzipSync(compressed).byteLength !== Buffer.byteLength(text)) throw new Error("machine speed probe: the round trip changed the bytes");
-    if (round >= WARMUP_ROUNDS) rounds.push(performance.now() - started);
+    if (turn >= WARMUP_ROUNDS) rounds.push(performance.now() - started);
   }
   return round(Math.min(...rounds), 1);
 }
