@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { createWriteStream, mkdtempSync, rmSync } from "node:fs";
+import { createWriteStream, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "../../scripts/testing/free-port.ts";
@@ -96,6 +96,7 @@ export async function startLoadStack(options: LoadStackOptions): Promise<LoadSta
   const schema = `tandem_load_${randomBytes(4).toString("hex")}`;
 
   const profile = options.cpuProfileDir ? ["--cpu-prof", "--cpu-prof-dir", options.cpuProfileDir] : [];
+  if (options.logDir !== undefined) mkdirSync(options.logDir, { recursive: true });
   const logFile = (name: string) => (options.logDir === undefined ? undefined : join(options.logDir, `${name}.log`));
   const emulator = startProgram("emulator", { ...base, PORT: String(emulatorPort), EMULATOR_APP_URL: `http://localhost:${bffPorts[0] ?? 0}`, EMULATOR_SCALE: "large" }, profile, logFile("emulator"));
   const started: Started[] = [];
