@@ -100,6 +100,22 @@ describe("cache lifetime", () => {
     expect(harness.count("GET", SLOTS)).toBe(3);
   });
 
+  it("cachedShared answers only a fresh kept answer, never goes upstream, and is no way round a strong read or a caller's bound", async () => {
+    const client = newClient();
+    expect(client.cachedShared("GET /v2/schedule/slots", slotsCall())).toBeUndefined();
+    expect(harness.count("GET", SLOTS)).toBe(0);
+    const kept = await client.requestShared("GET /v2/schedule/slots", slotsCall());
+    expect(client.cachedShared("GET /v2/schedule/slots", slotsCall())).toBe(kept);
+    expect(client.cachedShared("GET /v2/schedule/slots", { ...slotsCall(), consistency: "strong" })).toBeUndefined();
+    await client.request("GET /v1/appointments", { organizationId: ORG_A, query: { pageSize: 5 }, cacheUntil: harness.emulator.clock.now() + 60_000 });
+    expect(client.cachedShared("GET /v1/appointments", { organizationId: ORG_A, query: { pageSize: 5 } })).toBeUndefined();
+    expect(client.cachedShared("GET /v1/appointments", { organizationId: ORG_A, query: { pageSize: 5 }, cacheUntil: harness.emulator.clock.now() + 60_000 })).toBeDefined();
+    await setClock(staleAt(kept.data().meta));
+    expect(client.cachedShared("GET /v2/schedule/slots", slotsCall())).toBeUndefined();
+    expect(harness.count("GET", SLOTS)).toBe(1);
+    expect(client.stats().cacheHits).toBe(2);
+  });
+
   it("strong reads bypass the cache and do not fill it", async () => {
     const client = newClient();
     const cached = await client.request("GET /v2/schedule/slots", slotsCall());

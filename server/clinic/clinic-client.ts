@@ -151,6 +151,14 @@ export interface ClinicClient {
    * (parsing it is left to whoever asks for `data()`).
    */
   requestShared<R extends SharedRoute>(route: R, call?: ClinicCall): Promise<SharedAnswer<ClinicData<R>>>;
+  /**
+   * The cached answer of a cacheable read while it is fresh, else undefined:
+   * never goes to the service. For a caller that can make its answer from a
+   * broader read already kept (one provider's availability from the
+   * facility's: server/schedule/availability-reads.ts). A hit counts as a
+   * read of the entry (refresh ahead keeps it).
+   */
+  cachedShared<R extends SharedRoute>(route: R, call?: ClinicCall): SharedAnswer<ClinicData<R>> | undefined;
   /** Every item of a paginated list, fetched at pageSize 100. */
   listAll<R extends PaginatedRoute, K extends ItemsKey<R>>(route: R, key: K, call?: ClinicCall): Promise<ItemOf<R, K>[]>;
   /** The app's installations, uninstalled ones included (no `X-Organization-Id`). */
@@ -438,17 +446,23 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
     // A strong read is the final check before a write: it must reflect the
     // moment it was asked, so it neither uses nor joins anything earlier.
     if (prepared.strong) return readShared(prepared, cache.generation(organization), keepParsed, chargeUser());
-    // A caller-bounded read asked without a bound wants the service's answer now.
-    const mayUseCache = !CALLER_BOUNDED_ROUTES.has(prepared.route) || prepared.cacheUntil !== undefined;
-    // Entries are stored under a key that names the route: each is that route's answer (ours, not outside data).
-    const cached = mayUseCache ? (cache.get(organization, prepared.key) as SharedAnswer<ClinicData<R>> | undefined) : undefined;
-    if (cached !== undefined) {
-      counters.cacheHits += 1;
-      refreshAhead.read(organization, prepared.key);
-      return Promise.resolve(cached);
-    }
+    const cached = fromCache(prepared);
+    if (cached !== undefined) return Promise.resolve(cached);
     const generation = cache.generation(organization);
     return joinOrStart(prepared, (refund) => readShared(prepared, generation, keepParsed, refund));
+  }
+
+  /** A non-strong shared read's fresh cached answer, counted as a hit and as a read for refresh ahead. */
+  function fromCache<R extends SharedRoute>(prepared: PreparedRequest & { route: R }): SharedAnswer<ClinicData<R>> | undefined {
+    // A caller-bounded read asked without a bound wants the service's answer now.
+    if (prepared.strong || (CALLER_BOUNDED_ROUTES.has(prepared.route) && prepared.cacheUntil === undefined)) return undefined;
+    const organization = prepared.organizationId ?? "-";
+    // Entries are stored under a key that names the route: each is that route's answer (ours, not outside data).
+    const cached = cache.get(organization, prepared.key) as SharedAnswer<ClinicData<R>> | undefined;
+    if (cached === undefined) return undefined;
+    counters.cacheHits += 1;
+    refreshAhead.read(organization, prepared.key);
+    return cached;
   }
 
   async function request<R extends ClinicApiRoute>(route: R, call: ClinicCall = {}): Promise<ClinicData<R>> {
@@ -467,6 +481,11 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
     return answerOf({ ...prepareRequest(route, call), route }, false);
   }
 
+  function cachedShared<R extends SharedRoute>(route: R, call: ClinicCall = {}): SharedAnswer<ClinicData<R>> | undefined {
+    checkOpen();
+    return fromCache({ ...prepareRequest(route, call), route });
+  }
+
   function checkOpen(): void {
     if (closed) throw new UpstreamError({ status: 503, code: "upstream_unavailable", message: "The clinic client is closed" });
   }
@@ -474,6 +493,7 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
   const client: ClinicClient = {
     request,
     requestShared,
+    cachedShared,
     listAll: (route, key, call) => listAllPages(client, route, key, call),
     listAllInstallations: () => listAllPages(client, "GET /v1/installations", "installations"),
     invalidate(organizationId, prefix) {

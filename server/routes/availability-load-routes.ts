@@ -9,14 +9,16 @@ import { listBoundedPages, TooManyPages } from "../clinic/paging.ts";
 import type { AppEnv } from "../http/app-env.ts";
 import { AppError } from "../http/app-error.ts";
 import { parseQuery } from "../http/validate.ts";
+import { readAvailability } from "../schedule/availability-reads.ts";
 import { computeBookedLoad } from "../schedule/booked-load.ts";
 import { checkAvailabilityWindow } from "./availability-routes.ts";
 
 // GET /api/availability/load (docs/decisions/0020-availability-booked-load.md):
 // the booked load of a facility's bands over a window. Two reads, neither
 // strong: the availability read (templates and instances, from the
-// staleness cache, as GET /api/availability) and the facility's appointments
-// around the window (seed 001 `GET /v1/appointments`), 100 a page, at most
+// staleness cache, as GET /api/availability: availability-reads.ts) and the
+// facility's appointments around the window (seed 001
+// `GET /v1/appointments`), 100 a page, at most
 // MAX_LOAD_APPOINTMENT_PAGES pages, kept no longer than the availability
 // read's `sourceSyncedAt + maxStalenessSeconds` and dropped by appointment
 // webhooks. A week of a facility costs 1 + ⌈appointments / 100⌉ calls the
@@ -83,7 +85,7 @@ export function registerAvailabilityLoadRoutes(api: Hono<AppEnv>, { clinic, now 
     checkAvailabilityWindow(query.startDate, query.endDate);
     requireGrantedScope(c, "read:appointments");
     const { organizationId } = c.get("session");
-    const availability = await clinic.request("GET /v3/schedule/availability-templates", { organizationId, query });
+    const availability = (await readAvailability(clinic, organizationId, query)).data();
     const appointments = await readAppointments(clinic, organizationId, availability, query);
     const computedAt = now();
     const load = computeBookedLoad({ templates: availability.templates, instances: availability.instances, appointments, window: query, now: computedAt });
