@@ -43,4 +43,17 @@ describe("SharedAnswer", () => {
     expect(Object.isFrozen(first.slots[0])).toBe(true);
     expect(answer.data()).toBe(first);
   });
+
+  it("decodes its bytes for one use without keeping them, and hands out the kept objects while they live (dataForOneUse)", () => {
+    const data = slots(200);
+    const answer = shareAnswer(data, { keepParsed: false });
+    const once = answer.dataForOneUse();
+    expect(once).toEqual(data);
+    // Not kept: the next data() decodes its own, frozen.
+    expect(Object.isFrozen(once.slots[0])).toBe(false);
+    const kept = answer.data();
+    expect(kept).not.toBe(once);
+    expect(answer.dataForOneUse()).toBe(kept);
+    expect(shareAnswer(data, { keepParsed: true }).dataForOneUse()).toBe(data);
+  });
 });

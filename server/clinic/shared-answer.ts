@@ -40,10 +40,25 @@ export class SharedAnswer<T extends object> {
   data(): T {
     const alive = this.parsed?.deref();
     if (alive !== undefined) return alive;
-    const json = this.encoding === "gzip" ? gunzipSync(this.body) : this.body;
-    // These bytes were serialized from data parsed with the route's contract schema.
-    const decoded = JSON.parse(utf8Decoder.decode(json)) as T;
+    const decoded = this.decode();
     this.parsed = new WeakRef(deepFreeze(decoded));
     return decoded;
+  }
+
+  /**
+   * The parsed answer for one use that ends with the caller's request (not
+   * to be changed): the kept parse while it lives, else one decoded for this
+   * use and not kept. V8's minor collections treat a WeakRef's target as
+   * live, so a large parse kept by `data()` is promoted to the old
+   * generation; one made here dies young (ADR 0023).
+   */
+  dataForOneUse(): T {
+    return this.parsed?.deref() ?? this.decode();
+  }
+
+  private decode(): T {
+    const json = this.encoding === "gzip" ? gunzipSync(this.body) : this.body;
+    // These bytes were serialized from data parsed with the route's contract schema.
+    return JSON.parse(utf8Decoder.decode(json)) as T;
   }
 }
