@@ -70,7 +70,8 @@ describe("coalescing", () => {
 
 describe("cache lifetime", () => {
   it("a slots read is served from the cache until sourceSyncedAt + maxStalenessSeconds, then read again", async () => {
-    const client = newClient();
+    // Reading it near its bound would otherwise probe for a newer sync (refresh ahead, below).
+    const client = harness.client({ now: () => harness.emulator.clock.now(), syncProbeEveryMs: 0 });
     const first = await client.request("GET /v2/schedule/slots", slotsCall());
     expect(first.meta).toMatchObject({ maxStalenessSeconds: SYNC_SECONDS + 10, strongConsistency: false });
     await setClock(staleAt(first.meta) - 1);
@@ -173,9 +174,11 @@ describe("refresh ahead (refresh-ahead.ts)", () => {
   // Another week of the same organization: the read that shows the mirror's newer sync.
   const otherSlotsCall = () => ({ organizationId: ORG_A, query: { appointmentTypeId, startDate: "2026-11-30", endDate: "2026-12-04" } });
   const afterNextSync = (meta: { sourceSyncedAt: string }) => Date.parse(meta.sourceSyncedAt) + SYNC_SECONDS * 1000 + 1_000;
+  // The reads below come near their bound, where a read would also probe for a newer sync itself (the last test): these show what other answers start.
+  const clientShownSyncs = () => harness.client({ now: () => harness.emulator.clock.now(), syncProbeEveryMs: 0 });
 
   it("once a newer sync shows, a search users read is read again in the background, and the next read is served the newer answer from the cache", async () => {
-    const client = newClient();
+    const client = clientShownSyncs();
     const first = await client.request("GET /v2/schedule/slots", slotsCall());
     await setClock(afterNextSync(first.meta));
     // Still within the first answer's bound (the margin), and a user reads it from the cache.
@@ -193,7 +196,7 @@ describe("refresh ahead (refresh-ahead.ts)", () => {
   });
 
   it("takes a newer sync shown by another route as a hint: the search users read is probed, and refreshed when it synced too", async () => {
-    const client = newClient();
+    const client = clientShownSyncs();
     const first = await client.request("GET /v2/schedule/slots", slotsCall());
     await setClock(afterNextSync(first.meta));
     expect(await client.request("GET /v2/schedule/slots", slotsCall())).toBe(first);
@@ -268,7 +271,18 @@ describe("refresh ahead (refresh-ahead.ts)", () => {
     expect(harness.count("GET", SLOTS)).toBe(2);
   });
 
-  it("with a bound no longer than the sync interval, nothing is refreshed: the newer sync shows only once the entries expired", async () => {
+  it("where no other read shows the newer sync, a read near the bound probes for it, and the search is refreshed before it expires", async () => {
+    const client = newClient();
+    const first = await client.request("GET /v2/schedule/slots", slotsCall());
+    // In the last quarter of its 40 s, after the mirror's next sync: the user's read is served from the cache and probes.
+    await setClock(afterNextSync(first.meta));
+    expect(await client.request("GET /v2/schedule/slots", slotsCall())).toBe(first);
+    await vi.waitFor(async () => expect((await client.request("GET /v2/schedule/slots", slotsCall())).meta.sourceSyncedAt).not.toBe(first.meta.sourceSyncedAt));
+    expect(harness.count("GET", SLOTS)).toBe(2);
+    expect(client.stats().refreshedAhead).toBe(1);
+  });
+
+  it("with a bound no longer than the sync interval, only a probe is sent: the newer sync shows only once the entries expired", async () => {
     const tight = createHarness({ syncIntervalSeconds: SYNC_SECONDS, stalenessMarginSeconds: 0 });
     const client = tight.client({ now: () => tight.emulator.clock.now() });
     const call = slotsCall();
@@ -278,7 +292,8 @@ describe("refresh ahead (refresh-ahead.ts)", () => {
     await tight.sandbox("POST", "/clock", { now: new Date(Date.parse(first.meta.sourceSyncedAt) + SYNC_SECONDS * 1000).toISOString(), frozen: true });
     await client.request("GET /v2/schedule/slots", otherSlotsCall());
     await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(client.stats().refreshedAhead).toBe(0);
+    // The read just before the bound probed for a newer sync (there was none yet), and nothing followed.
+    expect(client.stats().refreshedAhead).toBe(1);
   });
 });
 

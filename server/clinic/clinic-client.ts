@@ -121,6 +121,12 @@ export interface ClinicClientOptions {
   intakeThread?: boolean | IntakeThreads;
   /** Answers smaller than this are taken in on the event loop even with a thread (default `INTAKE_THREAD_MIN_BYTES`). */
   intakeThreadMinBytes?: number;
+  /**
+   * How often at most a read entry near its expiry is read again, per
+   * organization, to find a newer sync nothing else showed (refresh-ahead.ts;
+   * default 2 s, 0: never).
+   */
+  syncProbeEveryMs?: number;
   /** Told of every attempt sent to the service (not of cache hits, joined reads or refusals by the limiters). */
   onAttempt?: (attempt: UpstreamAttempt) => void;
   logger?: ClinicLogger;
@@ -131,7 +137,7 @@ export interface ClinicClientStats {
   cacheHits: number;
   coalesced: number;
   retries: number;
-  /** Cached schedule reads read again in the background after a newer sync of their mirror showed (refresh-ahead.ts). */
+  /** Cached schedule reads read again in the background: after a newer sync of their mirror showed, or near their bound to find one (refresh-ahead.ts). */
   refreshedAhead: number;
   queuedForLimiter: number;
   rejectedByLimiter: number;
@@ -248,6 +254,7 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
     now,
     recentReadMs: REFRESH_AHEAD_RECENT_READ_MS,
     maxEntriesPerOrganization: cache.maxPerOrganization,
+    ...(options.syncProbeEveryMs !== undefined && { syncProbeEveryMs: options.syncProbeEveryMs }),
     refresh: (organization, prepared) => background.runInAsyncScope(() => refreshInBackground(organization, prepared)),
   });
 

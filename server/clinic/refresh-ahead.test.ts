@@ -4,7 +4,9 @@ import { RefreshAhead } from "./refresh-ahead.ts";
 const SLOTS = "GET /v2/schedule/slots";
 const AVAILABILITY = "GET /v3/schedule/availability-templates";
 
-function setup(options: { refresh?: (organization: string, key: string) => Promise<boolean>; maxEntriesPerOrganization?: number; maxSpacingMs?: number; wait?: (ms: number) => Promise<void> } = {}) {
+function setup(
+  options: { refresh?: (organization: string, key: string) => Promise<boolean>; maxEntriesPerOrganization?: number; maxSpacingMs?: number; wait?: (ms: number) => Promise<void>; syncProbeEveryMs?: number } = {},
+) {
   let now = 1_000_000;
   const refreshed: string[] = [];
   const refresh = options.refresh ?? (() => Promise.resolve(true));
@@ -14,6 +16,7 @@ function setup(options: { refresh?: (organization: string, key: string) => Promi
     maxEntriesPerOrganization: options.maxEntriesPerOrganization ?? 100,
     maxSpacingMs: options.maxSpacingMs ?? 0,
     wait: options.wait,
+    ...(options.syncProbeEveryMs !== undefined && { syncProbeEveryMs: options.syncProbeEveryMs }),
     refresh: (organization, key) => {
       refreshed.push(key);
       return refresh(organization, key);
@@ -176,5 +179,72 @@ describe("RefreshAhead", () => {
     store("newer", synced + 60_000);
     for (let turn = 0; turn < 10; turn += 1) await settle();
     expect(pauses).toEqual([100, 200]);
+  });
+
+  describe("probing for a newer sync nothing showed", () => {
+    it("reads an entry read in the last quarter of its lifetime again, at most once every syncProbeEveryMs per organization", async () => {
+      const { ahead, refreshed, store, advance, at } = setup({ syncProbeEveryMs: 2_000 });
+      const synced = at();
+      store("a", synced);
+      store("b", synced);
+      advance(50_000);
+      ahead.read("org-a", "a");
+      await settle();
+      // 20 s of 70 left: not yet.
+      expect(refreshed).toEqual([]);
+      advance(5_000);
+      ahead.read("org-a", "a");
+      await settle();
+      expect(refreshed).toEqual(["a"]);
+      // Its answer shows the same sync: nothing follows, and the next probe waits its turn.
+      store("a", synced);
+      ahead.read("org-a", "a");
+      ahead.read("org-a", "b");
+      await settle();
+      expect(refreshed).toEqual(["a"]);
+      advance(2_000);
+      ahead.read("org-a", "b");
+      await settle();
+      expect(refreshed).toEqual(["a", "b"]);
+    });
+
+    it("once the probe's answer shows the newer sync, the entries users read follow", async () => {
+      let storeAnswer: (key: string) => void = () => undefined;
+      const { ahead, refreshed, store, advance, at } = setup({
+        refresh: (_organization, key) => {
+          storeAnswer(key);
+          return Promise.resolve(true);
+        },
+      });
+      const synced = at();
+      storeAnswer = (key) => store(key, synced + 60_000);
+      for (const key of ["a", "b", "c"]) store(key, synced);
+      advance(40_000);
+      ahead.read("org-a", "b");
+      advance(16_000);
+      ahead.read("org-a", "a");
+      for (let turn = 0; turn < 5; turn += 1) await settle();
+      // "c" was never read: it expires as it is.
+      expect(refreshed).toEqual(["a", "b"]);
+    });
+
+    it("does not probe when a newer sync is already known, or when turned off", async () => {
+      const off = setup({ syncProbeEveryMs: 0 });
+      const synced = off.at();
+      off.store("a", synced);
+      off.advance(60_000);
+      off.ahead.read("org-a", "a");
+      await settle();
+      expect(off.refreshed).toEqual([]);
+
+      const { ahead, refreshed, store, advance, at } = setup();
+      store("a", at());
+      advance(60_000);
+      // A newer sync of the route is known and "a" was not read before it: it is due the ordinary way once read.
+      store("b", at() - 1_000);
+      ahead.read("org-a", "a");
+      await settle();
+      expect(refreshed).toEqual(["a"]);
+    });
   });
 });

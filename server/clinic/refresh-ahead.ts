@@ -19,6 +19,12 @@
 // a probe, and if the probe's answer shows the newer sync too, the rest of
 // that route's entries follow. docs/deploy.md "How many users one process
 // serves".
+//
+// And where no read of the organization misses at all (every entry users
+// read is kept), nothing would show the newer sync before the entries
+// expire. So once the entry a user reads is in the last quarter of its
+// lifetime with no newer sync known, it is read again as a probe, at most
+// once every `syncProbeEveryMs` per organization (ADR 0022, third addendum).
 
 export interface RefreshAheadOptions<R> {
   now: () => number;
@@ -37,9 +43,17 @@ export interface RefreshAheadOptions<R> {
   maxSpacingMs?: number;
   /** Waits `ms` (default: a timer that does not keep the process alive). */
   wait?: (ms: number) => Promise<void>;
+  /**
+   * How often at most an organization's read entry near its expiry is read
+   * again to find a newer sync nothing else showed (default 2 s; 0: never).
+   */
+  syncProbeEveryMs?: number;
 }
 
 const DEFAULT_MAX_SPACING_MS = 250;
+const DEFAULT_SYNC_PROBE_EVERY_MS = 2_000;
+/** The part of an entry's lifetime, at its end, in which reading it may probe for a newer sync. */
+const SYNC_PROBE_LEAD = 0.25;
 
 const unrefWait = (ms: number) =>
   new Promise<void>((resolve) => {
@@ -67,6 +81,8 @@ interface Organization<R> {
   probedFor: Map<string, number>;
   entries: Map<string, Followed<R>>;
   draining: boolean;
+  /** When an entry was last read again only to find a newer sync (-Infinity: never). */
+  syncProbedAt: number;
 }
 
 export class RefreshAhead<R> {
@@ -94,6 +110,19 @@ export class RefreshAhead<R> {
     if (!state || !entry) return;
     entry.readAt = this.options.now();
     if (this.isStale(state, entry) !== null) this.drain(organization, state);
+    else if (this.isSyncProbeDue(state, entry)) {
+      state.syncProbedAt = entry.readAt;
+      this.drain(organization, state, entry);
+    }
+  }
+
+  /** Whether reading `entry` should read it again to find a newer sync: near its expiry, none known, none probed for lately. */
+  private isSyncProbeDue(state: Organization<R>, entry: Followed<R>): boolean {
+    const everyMs = this.options.syncProbeEveryMs ?? DEFAULT_SYNC_PROBE_EVERY_MS;
+    const now = this.options.now();
+    if (everyMs <= 0 || state.draining || entry.tried || now - state.syncProbedAt < everyMs) return false;
+    if (entry.syncedAt < Math.max(state.hintedSyncedAt, state.newestSyncedAt.get(entry.route) ?? 0)) return false;
+    return entry.expiresAt - now <= (entry.expiresAt - entry.syncedAt) * SYNC_PROBE_LEAD && entry.expiresAt > now;
   }
 
   /** Entries dropped from the cache (a change the service announced): not to be refreshed. */
@@ -103,16 +132,21 @@ export class RefreshAhead<R> {
     for (const [key, entry] of state.entries) if (routePrefix === undefined || entry.route.startsWith(routePrefix)) state.entries.delete(key);
   }
 
-  /** One refresh at a time per organization, probes first, then the most recently read, until none is due or one cannot be made. */
-  private drain(organization: string, state: Organization<R>): void {
-    if (state.draining || this.nextDue(state) === null) return;
+  /**
+   * One refresh at a time per organization: `syncProbe` first when given,
+   * then probes, then the most recently read, until none is due or one
+   * cannot be made.
+   */
+  private drain(organization: string, state: Organization<R>, syncProbe?: Followed<R>): void {
+    if (state.draining || (syncProbe === undefined && this.nextDue(state) === null)) return;
     state.draining = true;
-    void this.refreshDue(organization, state);
+    void this.refreshDue(organization, state, syncProbe);
   }
 
-  private async refreshDue(organization: string, state: Organization<R>): Promise<void> {
+  /** `syncProbe`: an entry to read again first, to find a newer sync (then whatever its answer makes due). */
+  private async refreshDue(organization: string, state: Organization<R>, syncProbe?: Followed<R>): Promise<void> {
     try {
-      for (let due = this.nextDue(state); due !== null; due = this.nextDue(state)) {
+      for (let due = syncProbe ? { entry: syncProbe, probe: false } : this.nextDue(state); due !== null; due = this.nextDue(state)) {
         const { entry, probe } = due;
         if (probe) state.probedFor.set(entry.route, state.hintedSyncedAt);
         entry.tried = true;
@@ -174,7 +208,7 @@ export class RefreshAhead<R> {
   private organizationOf(organization: string): Organization<R> {
     let state = this.organizations.get(organization);
     if (!state) {
-      state = { newestSyncedAt: new Map(), hintedSyncedAt: 0, probedFor: new Map(), entries: new Map(), draining: false };
+      state = { newestSyncedAt: new Map(), hintedSyncedAt: 0, probedFor: new Map(), entries: new Map(), draining: false, syncProbedAt: Number.NEGATIVE_INFINITY };
       this.organizations.set(organization, state);
     }
     return state;
