@@ -85,7 +85,8 @@ export function registerAvailabilityLoadRoutes(api: Hono<AppEnv>, { clinic, now 
     checkAvailabilityWindow(query.startDate, query.endDate);
     requireGrantedScope(c, "read:appointments");
     const { organizationId } = c.get("session");
-    const availability = (await readAvailability(clinic, organizationId, query)).data();
+    // Used for this request only: a parse the answer kept would outlive it (SharedAnswer.dataForOneUse).
+    const availability = (await readAvailability(clinic, organizationId, query)).dataForOneUse();
     const appointments = await readAppointments(clinic, organizationId, availability, query);
     const computedAt = now();
     const load = computeBookedLoad({ templates: availability.templates, instances: availability.instances, appointments, window: query, now: computedAt });
