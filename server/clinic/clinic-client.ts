@@ -13,8 +13,9 @@ import { readResponse, readSharedResponse, type ClinicData, type Intake, type Re
 import { RefreshAhead } from "./refresh-ahead.ts";
 import { ResponseCache } from "./response-cache.ts";
 import type { SharedAnswer } from "./shared-answer.ts";
-import { backoffDelayMs, DEFAULT_RETRY, DEFAULT_RETRY_AFTER_MS, sleep, type RetryOptions } from "./retry-policy.ts";
+import { backoffDelayMs, DEFAULT_RETRY, sleep, type RetryOptions } from "./retry-policy.ts";
 import { createRedactor } from "./secret-redaction.ts";
+import { readServiceLimit, type ServiceLimitReport } from "./service-limit-report.ts";
 import { rateLimitedError, UpstreamError } from "./upstream-error.ts";
 import { prepareRequest, type ClinicCall, type PreparedRequest } from "./upstream-request.ts";
 import { UserRequestQuota } from "./user-request-quota.ts";
@@ -206,6 +207,10 @@ export function sharedLimit(limit: number, share: number): number {
 
 interface UpstreamLimiter {
   acquire(bucket: string): Promise<void>;
+  /** What an answer said of the service's limit, for the bucket's scope. */
+  learn(bucket: string, report: ServiceLimitReport): void;
+  /** When the bucket's scope may send again after a 429. */
+  resumesAt(bucket: string): number;
   stats(): { queued: number; rejected: number };
   budget(): LimiterBudget;
   close(): void;
@@ -214,12 +219,17 @@ interface UpstreamLimiter {
 function createLimiter(options: LimiterOptions | undefined, now: () => number): UpstreamLimiter {
   const settings = {
     limit: sharedLimit(options?.limit ?? 1000, options?.share ?? 1),
-    windowMs: options?.windowMs ?? 60_000,
+    windowMs: limiterWindowMs(options),
     maxQueueMs: options?.maxQueueMs ?? 2_000,
     now,
   };
   return (options?.scope ?? "key") === "key" ? new FairShareLimiter(settings) : new SlidingWindowLimiter(settings);
 }
+
+const limiterWindowMs = (options: LimiterOptions | undefined) => options?.windowMs ?? 60_000;
+
+/** The limiter's bucket of a call: calls made for no organization (the installations list) share the key as one more member. */
+const bucketOf = (prepared: PreparedRequest) => prepared.organizationId ?? "app";
 
 const noRefund = () => undefined;
 
@@ -243,7 +253,8 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
   // Both scopes count per organization: `key` shares one window fairly among them, `organization` gives each its own.
   const limiter = createLimiter(options.limiter, now);
   const perUser = options.limiter?.perUser;
-  const userQuota = perUser === undefined ? null : new UserRequestQuota({ limit: perUser, windowMs: options.limiter?.windowMs ?? 60_000, now });
+  const windowMs = limiterWindowMs(options.limiter);
+  const userQuota = perUser === undefined ? null : new UserRequestQuota({ limit: perUser, windowMs, now });
   const cache = new ResponseCache({ now, maxEntries: options.maxCacheEntries, maxEntriesPerOrganization: options.maxCacheEntriesPerOrganization });
   const inFlight = new Map<string, InFlightRead>();
   const counters = { upstreamRequests: 0, cacheHits: 0, coalesced: 0, retries: 0, refreshedAhead: 0 };
@@ -258,7 +269,7 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
     refresh: (organization, prepared) => background.runInAsyncScope(() => refreshInBackground(organization, prepared)),
   });
 
-  const readContext = { redact, now, warn };
+  const readContext = { redact, warn };
   const intakeThreads: IntakeThreads | null =
     options.intakeThread === true ? { waitedFor: new IntakeThread(), background: new IntakeThread({ lowPriority: true }) } : options.intakeThread || null;
   const takeInHere: Intake = (route, body) => Promise.resolve(takeIn(route, utf8Decoder.decode(body)));
@@ -281,8 +292,7 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
 
   /** One attempt; `read` makes the outcome of the service's response. */
   async function attempt<V>(prepared: PreparedRequest, onSend: () => void, read: (response: Response) => Promise<ReadOutcome<V>>): Promise<ReadOutcome<V>> {
-    // Calls made for no organization (the installations list) share the key as one more member.
-    await limiter.acquire(prepared.organizationId ?? "app");
+    await limiter.acquire(bucketOf(prepared));
     onSend();
     counters.upstreamRequests += 1;
     const sentAt = performance.now();
@@ -296,6 +306,8 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
         signal: AbortSignal.timeout(timeoutMs),
       });
       status = response.status;
+      // What the service says of its limit goes back to the limiter before anything else: other callers learn it too.
+      limiter.learn(bucketOf(prepared), readServiceLimit(status, response.headers, now(), windowMs));
       const outcome = await read(response);
       observe(status);
       return outcome;
@@ -348,7 +360,8 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
       if (outcome.kind === "ok") return outcome.value;
       const log = { route: prepared.route, organizationId: prepared.organizationId };
       if (outcome.kind === "rate_limited") {
-        const waitMs = outcome.retryAfterMs ?? DEFAULT_RETRY_AFTER_MS;
+        // The limiter now holds the whole scope until the service's Retry-After (bounded: service-limit-report.ts).
+        const waitMs = Math.max(0, limiter.resumesAt(bucketOf(prepared)) - now());
         if (waitMs > retry.maxRetryAfterMs || rateLimitRetries >= retry.rateLimited) {
           warn({ ...log, upstreamStatus: 429, upstreamTraceId: outcome.traceId, retryAfterMs: waitMs }, "clinic: rate limited by the service");
           throw rateLimitedError(waitMs / 1000, `The Clinic Data Service is busy; try again in ${Math.max(1, Math.ceil(waitMs / 1000))} s`, { status: 429, traceId: outcome.traceId });
@@ -399,6 +412,7 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
 
   /** Whether the organization's part of the upstream budget leaves room for a read no user is waiting for. */
   function hasRoomForBackgroundRead(organizationId: string | null): boolean {
+    if (limiter.resumesAt(organizationId ?? "app") > now()) return false;
     const use = limiter.budget().organizations.find((entry) => entry.organization === (organizationId ?? "app"));
     return use === undefined || use.sent < use.allowance * REFRESH_AHEAD_MAX_BUDGET_USE;
   }

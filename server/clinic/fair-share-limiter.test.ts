@@ -185,6 +185,62 @@ describe("FairShareLimiter", () => {
     await expect(waiting).rejects.toMatchObject({ code: "upstream_unavailable", message: "The clinic client is closed" });
   });
 
+  describe("what the service says (learn, ADR 0017 addendum)", () => {
+    it("use by others that an answer reports shrinks the budget, which is still shared fairly: a quiet organization's reads go at once beside one hammering", async () => {
+      const subject = limiter(100, 200);
+      const outcomes: Outcome[] = [];
+      const pending = ask(subject, "org-a", 1, outcomes);
+      // The service says 39 remain where the limiter believed 99: others spent 60 of the window.
+      subject.learn("org-a", { remaining: { count: 39, until: WINDOW_MS } });
+      pending.push(...ask(subject, "org-a", 100, outcomes));
+      await vi.advanceTimersByTimeAsync(100);
+      // A alone takes the 40 left but the reserve (4, a tenth as before).
+      expect(sentTimes(outcomes, "org-a")).toHaveLength(36);
+      pending.push(...ask(subject, "org-b", 3, outcomes));
+      await vi.advanceTimersByTimeAsync(0);
+      expect(sentTimes(outcomes, "org-b")).toEqual([100, 100, 100]);
+      await vi.advanceTimersByTimeAsync(3_000);
+      await Promise.all(pending);
+      // A 36, B 3: within the 40 the service left in its window (one of the reserve unused).
+      expect(sentTimes(outcomes).filter((at) => at < WINDOW_MS)).toHaveLength(39);
+    });
+
+    it("an answer saying more remains than the limiter believes changes nothing", async () => {
+      const subject = limiter(100);
+      await Promise.all(Array.from({ length: 30 }, () => subject.acquire("org-a")));
+      const before = subject.budget();
+      subject.learn("org-a", { remaining: { count: 95, until: WINDOW_MS } });
+      expect(subject.budget()).toEqual(before);
+    });
+
+    it("a 429 holds every organization until its Retry-After; then the one that has sent least goes first, and a waiter whose deadline comes before the pause ends fails at once", async () => {
+      const subject = limiter(100, 500, 0);
+      const outcomes: Outcome[] = [];
+      const pending = ask(subject, "org-a", 1, outcomes);
+      subject.learn("org-a", { retryAt: 300 });
+      pending.push(...ask(subject, "org-a", 2, outcomes), ...ask(subject, "org-b", 1, outcomes));
+      await vi.advanceTimersByTimeAsync(299);
+      expect(sentTimes(outcomes)).toEqual([0]);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(sentTimes(outcomes, "org-b")).toEqual([300]);
+      expect(sentTimes(outcomes, "org-a")).toEqual([0, 300, 300]);
+
+      await vi.advanceTimersByTimeAsync(100);
+      // Asked at 400 during a pause until 800 (deadline 900); a later 429 says to wait until 1400.
+      subject.learn("org-a", { retryAt: 800 });
+      pending.push(...ask(subject, "org-b", 1, outcomes));
+      await vi.advanceTimersByTimeAsync(0);
+      expect(outcomes.at(-1)?.sentAt).toBeNull();
+      expect(outcomes.at(-1)?.error).toBeUndefined();
+      subject.learn("org-a", { retryAt: 1_400 });
+      await vi.advanceTimersByTimeAsync(0);
+      expect(outcomes.at(-1)?.error).toMatchObject({ code: "rate_limited", retryAfterSeconds: 1 });
+      await expect(subject.acquire("org-c")).rejects.toMatchObject({ code: "rate_limited", retryAfterSeconds: 1 });
+      await vi.advanceTimersByTimeAsync(3_000);
+      await Promise.all(pending);
+    });
+  });
+
   describe("properties (limit 50 per 1 s, reserve 5, queue up to 200 ms)", () => {
     const LIMIT = 50;
     const RESERVE = 5;

@@ -1,4 +1,6 @@
 import type { LimiterBudget } from "./rate-limiter.ts";
+import type { ServiceLimitReport } from "./service-limit-report.ts";
+import { ServiceLimitView } from "./service-limit-view.ts";
 import { rateLimitedError, UpstreamError } from "./upstream-error.ts";
 
 // ADR 0017: one data key's budget, this process's share of
@@ -23,6 +25,13 @@ import { rateLimitedError, UpstreamError } from "./upstream-error.ts";
 // its turn is likely within `maxQueueMs`, and fails fast otherwise; one still
 // waiting at `maxQueueMs` fails then. Room that frees up goes first to the
 // waiting organization that has sent least.
+//
+// What the service says (`learn`) holds for the whole key, as this scope
+// reads its limit: the use by others it reports (another process or app on
+// the key) shrinks the budget the rule shares out, reserve and shares in
+// proportion, until its window ends; after a 429 nobody sends until its
+// Retry-After has passed, and a waiter whose deadline comes first fails at
+// once. When the pause ends, the waiters go by the same rule.
 
 const closedError = () => new UpstreamError({ status: 503, code: "upstream_unavailable", message: "The clinic client is closed" });
 
@@ -66,6 +75,7 @@ export class FairShareLimiter {
   private readonly members = new Map<string, Member>();
   private readonly counters: FairShareStats = { queued: 0, rejected: 0 };
   private readonly reserve: number;
+  private readonly service = new ServiceLimitView();
   private timer: ReturnType<typeof setTimeout> | null = null;
   private waiting = 0;
   private closed = false;
@@ -88,7 +98,7 @@ export class FairShareLimiter {
       this.schedule(now);
     }
     const member = this.memberOf(organization);
-    if (member.waiters.length === 0 && this.roomFor(member) > 0) {
+    if (member.waiters.length === 0 && this.canSend(member, now)) {
       member.sent.push(now);
       return Promise.resolve();
     }
@@ -104,6 +114,23 @@ export class FairShareLimiter {
       this.waiting += 1;
       this.schedule(now);
     });
+  }
+
+  /** Takes in what an answer said of the service's limit (service-limit-report.ts); in this scope it speaks for the whole key, whichever organization asked. */
+  learn(_organization: string, report: ServiceLimitReport): void {
+    if (this.closed) return;
+    const now = this.options.now();
+    this.prune(now);
+    this.service.hear(report, now, this.limitNow() - this.totalSent());
+    if (this.waiting > 0) {
+      this.admitWaiters(now);
+      this.schedule(now);
+    }
+  }
+
+  /** When the key may send again after a 429 (in the past when it may now). */
+  resumesAt(_organization: string): number {
+    return this.service.pausedUntil();
   }
 
   stats(): FairShareStats {
@@ -137,6 +164,7 @@ export class FairShareLimiter {
 
   /** A send at `t` counts until `t + windowMs` (exclusive); an organization with nothing in the window and nothing waiting is forgotten. */
   private prune(now: number): void {
+    this.service.prune(now);
     const cutoff = now - this.options.windowMs;
     for (const [organization, member] of this.members) {
       while (member.head < member.sent.length && (member.sent[member.head] ?? Infinity) <= cutoff) member.head += 1;
@@ -148,18 +176,36 @@ export class FairShareLimiter {
     }
   }
 
+  /** The limit less what others spent of it, as the service told (after `prune`). */
+  private limitNow(): number {
+    return Math.max(0, this.options.limit - this.service.othersCount());
+  }
+
+  /** The reserve, shrunk in proportion to the limit. */
+  private reserveNow(): number {
+    return Math.floor((this.reserve * this.limitNow()) / this.options.limit);
+  }
+
+  private totalSent(): number {
+    let total = 0;
+    for (const member of this.members.values()) total += liveOf(member);
+    return total;
+  }
+
   /** The fair share of each active organization, `candidate` counted as active. */
   private fairShare(candidate: Member): number {
     let active = 0;
     for (const member of this.members.values()) if (member === candidate || isActive(member)) active += 1;
-    return Math.max(1, Math.floor((this.options.limit - this.reserve) / active));
+    return Math.max(1, Math.floor((this.limitNow() - this.reserveNow()) / active));
   }
 
-  /** How many more sends `candidate` may make now, by the rule above. */
+  private canSend(member: Member, now: number): boolean {
+    return !this.service.isPaused(now) && this.roomFor(member) > 0;
+  }
+
+  /** How many more sends `candidate` may make by the rule above, a pause aside. */
   private roomFor(candidate: Member): number {
-    let total = 0;
-    for (const member of this.members.values()) total += liveOf(member);
-    const free = this.options.limit - total;
+    const free = this.limitNow() - this.totalSent();
     if (free <= 0) return 0;
     const share = this.fairShare(candidate);
     const belowShare = Math.min(Math.max(0, share - liveOf(candidate)), free);
@@ -169,27 +215,27 @@ export class FairShareLimiter {
       const live = liveOf(member);
       if (live < share) cushions += Math.min(live, share - live);
     }
-    return belowShare + Math.max(0, free - belowShare - this.reserve - cushions);
+    return belowShare + Math.max(0, free - belowShare - this.reserveNow() - cushions);
   }
 
   /**
    * When `member`'s next request (behind its own queue) is likely to go if
-   * nobody else asks: once as many sends have left the window as it lacks
-   * room, each counted as one, taking the sends in the window oldest first,
-   * then its own waiters' planned turns. For failing fast and for
-   * Retry-After; the deadline bounds the real wait.
+   * nobody else asks: once a pause has ended and as many sends have left the
+   * window as it lacks room, each counted as one, taking the sends in the
+   * window (others' too) oldest first, then its own waiters' planned turns.
+   * For failing fast and for Retry-After; the deadline bounds the real wait.
    */
   private estimateTurn(member: Member, now: number): number {
     const needed = member.waiters.length + 1 - this.roomFor(member);
-    if (needed <= 0) return now;
+    if (needed <= 0) return Math.max(now, this.service.pausedUntil());
     const oldest = this.oldestSends(needed);
     const from = oldest.length >= needed ? oldest[needed - 1] : member.waiters[needed - oldest.length - 1]?.plannedAt;
-    return Math.max(now, (from ?? now) + this.options.windowMs);
+    return Math.max(now, this.service.pausedUntil(), (from ?? now) + this.options.windowMs);
   }
 
-  /** Up to `count` send times in the window, all organizations, oldest first. */
+  /** Up to `count` send times in the window, all organizations and others' use (as if sent a window before it leaves), oldest first. */
   private oldestSends(count: number): number[] {
-    const times: number[] = [];
+    const times = this.service.leaveTimes(count).map((leavesAt) => leavesAt - this.options.windowMs);
     for (const member of this.members.values()) {
       const end = Math.min(member.sent.length, member.head + count);
       for (let index = member.head; index < end; index += 1) times.push(member.sent[index] ?? 0);
@@ -197,9 +243,9 @@ export class FairShareLimiter {
     return times.sort((a, b) => a - b).slice(0, count);
   }
 
-  /** Lets waiters go while the rule allows, least-sending organization first; fails those past their deadline. */
+  /** Lets waiters go while the rule allows, least-sending organization first; fails those past their deadline, or whose deadline comes before a pause ends. */
   private admitWaiters(now: number): void {
-    for (;;) {
+    while (!this.service.isPaused(now)) {
       let next: Member | undefined;
       for (const member of this.members.values()) {
         if (member.waiters.length === 0 || (next !== undefined && liveOf(member) >= liveOf(next))) continue;
@@ -212,7 +258,7 @@ export class FairShareLimiter {
       waiter.resolve();
     }
     for (const [organization, member] of this.members) {
-      while (member.waiters[0] && member.waiters[0].deadline <= now) {
+      while (member.waiters[0] && (member.waiters[0].deadline <= now || member.waiters[0].deadline < this.service.pausedUntil())) {
         const waiter = member.waiters.shift();
         this.waiting -= 1;
         this.counters.rejected += 1;
@@ -222,12 +268,12 @@ export class FairShareLimiter {
     }
   }
 
-  /** One timer for the whole limiter: at the next send leaving the window or the next deadline. */
+  /** One timer for the whole limiter: at the next send leaving the window, the next deadline, or the next change of what the service said. */
   private schedule(now: number): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     if (this.waiting === 0) return;
-    let at = Infinity;
+    let at = this.service.nextChange(now);
     for (const member of this.members.values()) {
       const oldest = member.sent[member.head];
       if (oldest !== undefined) at = Math.min(at, oldest + this.options.windowMs);

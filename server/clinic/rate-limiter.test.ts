@@ -97,6 +97,35 @@ describe("SlidingWindowLimiter", () => {
     expect(subject.budget()).toEqual({ limit: 5, organizations: [] });
   });
 
+  it("use by others that an answer reports counts against that bucket until the service's window ends; other buckets keep theirs", async () => {
+    const subject = limiter();
+    const sentAt: number[] = [];
+    await subject.acquire("org-1");
+    // The service says 1 remains where the limiter believed 4.
+    subject.learn("org-1", { remaining: { count: 1, until: 600 } });
+    const sends = Array.from({ length: 3 }, () => subject.acquire("org-1").then(() => sentAt.push(Date.now())));
+    await expect(subject.acquire("org-2")).resolves.toBeUndefined();
+    await vi.advanceTimersByTimeAsync(2_000);
+    await Promise.all(sends);
+    expect(sentAt).toEqual([0, 600, 600]);
+  });
+
+  it("a 429 holds its bucket until Retry-After, whoever asks; a waiter whose deadline comes before the pause ends fails at once", async () => {
+    const subject = limiter(500);
+    await subject.acquire("org-1");
+    subject.learn("org-1", { retryAt: 400 });
+    const held = subject.acquire("org-1").then(() => Date.now());
+    await expect(subject.acquire("org-2")).resolves.toBeUndefined();
+    await vi.advanceTimersByTimeAsync(400);
+    await expect(held).resolves.toBe(400);
+
+    // Asked at 400 during a pause until 800 (deadline 900); a later 429 says to wait until 3000.
+    subject.learn("org-1", { retryAt: 800 });
+    const waiting = subject.acquire("org-1");
+    subject.learn("org-1", { retryAt: 3_000 });
+    await expect(waiting).rejects.toMatchObject({ code: "rate_limited", retryAfterSeconds: 3 });
+  });
+
   it("close rejects waiters", async () => {
     const subject = limiter();
     await Promise.all(Array.from({ length: 5 }, () => subject.acquire("key")));

@@ -27,7 +27,8 @@ function envelopeSchema<R extends ClinicApiRoute>(route: R): z.ZodMiniType<Envel
 /** What one attempt came to: `value` is the parsed data (`readResponse`) or the shared answer (`readSharedResponse`). */
 export type ReadOutcome<V> =
   | { kind: "ok"; value: V }
-  | { kind: "rate_limited"; retryAfterMs: number | null; traceId: string | null }
+  /** How long to wait is what the limiter learned from the answer's headers (service-limit-report.ts). */
+  | { kind: "rate_limited"; traceId: string | null }
   | { kind: "error"; error: UpstreamError; retryableRead: boolean };
 
 /** A shared route's answer, and the `meta` its cache lifetime is read from. */
@@ -41,7 +42,6 @@ export type Intake = (route: SharedRoute, body: Uint8Array<ArrayBuffer>) => Prom
 
 export interface ReadContext {
   redact: (text: string) => string;
-  now: () => number;
   warn: (obj: object, msg: string) => void;
 }
 
@@ -63,19 +63,6 @@ function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
   } catch {
     return { ok: false };
   }
-}
-
-/** `Retry-After` in seconds or as an HTTP date; else `X-RateLimit-Reset` (Unix seconds); else unknown. */
-export function retryAfterMs(headers: Headers, now: number): number | null {
-  const retryAfter = headers.get("retry-after")?.trim();
-  if (retryAfter) {
-    if (/^\d+(\.\d+)?$/.test(retryAfter)) return Number(retryAfter) * 1000;
-    const date = Date.parse(retryAfter);
-    if (!Number.isNaN(date)) return Math.max(0, date - now);
-  }
-  const reset = headers.get("x-ratelimit-reset")?.trim();
-  if (reset && /^\d+$/.test(reset)) return Math.max(0, Number(reset) * 1000 - now);
-  return null;
 }
 
 function contractViolation(route: ClinicApiRoute, status: number, detail: string, traceId: string | null, context: ReadContext): UpstreamError {
@@ -127,7 +114,7 @@ export async function readSharedResponse<R extends SharedRoute>(route: R, respon
 function failureOutcome(route: ClinicApiRoute, response: Response, json: ReturnType<typeof parseJson>, traceId: string | null, context: ReadContext): ReadOutcome<never> {
   const { status } = response;
   // A 429 means the request was not processed, whatever its method (seed 001 "Errors").
-  if (status === 429) return { kind: "rate_limited", retryAfterMs: retryAfterMs(response.headers, context.now()), traceId };
+  if (status === 429) return { kind: "rate_limited", traceId };
 
   const retryableRead = status >= 500 && status !== 501;
   const error = json.ok ? z.safeParse(errorBody, json.value) : undefined;

@@ -1,5 +1,6 @@
 // DESIGN.md "Upstream": retry only idempotent reads, with jittered
-// exponential backoff; on 429 wait `Retry-After`. Durations are options so
+// exponential backoff; on 429 wait `Retry-After` (read, and bounded, in
+// service-limit-report.ts). Durations are options so
 // tests never wait in real time.
 
 export interface RetryOptions {
@@ -13,9 +14,6 @@ export interface RetryOptions {
 }
 
 export const DEFAULT_RETRY: RetryOptions = { reads: 2, baseDelayMs: 100, maxRetryAfterMs: 5_000, rateLimited: 2 };
-
-/** A 429 without `Retry-After` or `X-RateLimit-Reset`: wait a second. */
-export const DEFAULT_RETRY_AFTER_MS = 1_000;
 
 /** "Equal jitter": half of the exponential step fixed, half random, so retries of many callers spread out. */
 export function backoffDelayMs(retry: number, baseDelayMs: number, random: () => number = Math.random): number {

@@ -118,12 +118,12 @@ describe("429 burst with Retry-After on a read (slot search)", () => {
   });
 });
 
-describe("429 with a Retry-After longer than the BFF waits (the real limit used up)", () => {
+describe("the service's limit used up for longer than the BFF waits (an hour in the test)", () => {
   let limited: BffHarness;
   const clock = createMovableClock();
 
   beforeAll(async () => {
-    // The emulator's own limiter, 4 requests an hour; both clocks start just after the hour, so Retry-After is about 3,600 s.
+    // The emulator's own limiter, 4 requests an hour; both clocks start just after the hour, so its Retry-After and reset are about 3,600 s away.
     // The hour is taken from the pinned clocks (ADR 0011), not the wall clock.
     limited = await createBffHarness(store, { now: clock.now, emulatorSettings: { rateLimit: 4, rateLimitWindowSeconds: 3600 } });
     const hourStart = Math.ceil(limited.emulator.emulator.clock.now() / 3_600_000) * 3_600_000 + 1_000;
@@ -135,17 +135,27 @@ describe("429 with a Retry-After longer than the BFF waits (the real limit used 
     await limited.close();
   });
 
-  it("fails at once with 503 rate_limited and the service's wait: one upstream call, nothing retried", async () => {
-    // Four different searches use the hour's budget (each its own read: nothing comes from the cache).
+  it("the answers said what remained, so the next search fails at once with 503 rate_limited without reaching the service; the wait is held to one window (60 s), and a search after it meets the service's 429 once", async () => {
+    // Four different searches use the hour's budget (each its own read: nothing comes from the cache); the fourth answer says 0 remain.
     for (let days = 1; days <= 4; days++) expect((await searchSlots(limited, slotPath(days))).status).toBe(200);
     const before = limited.upstreamCount("GET", "/v2/schedule/slots");
     const answer = await searchSlots(limited, slotPath(5));
     expect(answer.status).toBe(503);
     const body = await errorOf(answer);
     expect(body.code).toBe("rate_limited");
-    expect(body.retry_after_seconds).toBeGreaterThan(3_500);
+    // X-RateLimit-Reset an hour away is trusted for one window at most (server/clinic/service-limit-report.ts).
+    expect(body.retry_after_seconds).toBeGreaterThanOrEqual(59);
+    expect(body.retry_after_seconds).toBeLessThanOrEqual(60);
     expect(Number(answer.headers.get("retry-after"))).toBe(body.retry_after_seconds);
+    expect(limited.upstreamCount("GET", "/v2/schedule/slots") - before).toBe(0);
+
+    // A window later (the BFF's clock only: the service is still in its hour), the BFF asks again: one 429, not retried, the wait again held to 60 s.
+    clock.advance(60_000);
+    const later = await searchSlots(limited, slotPath(6));
+    expect(later.status).toBe(503);
+    expect(await errorOf(later)).toMatchObject({ code: "rate_limited", retry_after_seconds: 60 });
     expect(limited.upstreamCount("GET", "/v2/schedule/slots") - before).toBe(1);
+    expect(limited.upstream.at(-1)?.status).toBe(429);
   });
 });
 

@@ -60,8 +60,9 @@ export interface Harness {
   client(options?: Partial<ClinicClientOptions>): ClinicClient;
 }
 
-export function createHarness(settings: Partial<EmulatorSettings> = {}): Harness {
-  const emulator = createEmulator({ clock: new EmulatorClock(TEST_NOW, true), settings: { strongReadLatencyMs: 0, ...settings } });
+/** `clock`: the emulator's, frozen at {@link TEST_NOW} by default (one that follows faked timers lets its rate-limit windows pass with them). */
+export function createHarness(settings: Partial<EmulatorSettings> = {}, clock: EmulatorClock = new EmulatorClock(TEST_NOW, true)): Harness {
+  const emulator = createEmulator({ clock, settings: { strongReadLatencyMs: 0, ...settings } });
   const harness: Harness = {
     emulator,
     calls: [],
