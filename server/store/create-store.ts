@@ -80,6 +80,7 @@ export function storeOnDatabase(handle: DatabaseHandle, options: Pick<CreateStor
       list: (organizationId) => audit.list(organizationId),
       recentResources: (organizationId, userId, resourceTypes, limit) => audit.recentResources(organizationId, userId, resourceTypes, limit),
       writesSince: (organizationId, resourceType, resourceIds, after) => audit.writesSince(organizationId, resourceType, resourceIds, after),
+      purgeBefore: (at, limit) => audit.purgeBefore(at, limit),
     },
     async ping() {
       await db.execute(sql`select 1`);
