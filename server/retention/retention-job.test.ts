@@ -9,7 +9,7 @@ import { openDatabase, type DatabaseHandle } from "../store/database.ts";
 import * as tables from "../store/schema.ts";
 import type { Store, StoredSlotHold, StoredStandaloneSession } from "../store/store.ts";
 import { dropSchema } from "../store/testing/drop-schema.ts";
-import { createBffHarness } from "../testing/bff-harness.ts";
+import { createBffHarness, type BffHarness } from "../testing/bff-harness.ts";
 import { createRetentionJob, type RetentionJobOptions } from "./retention-job.ts";
 import { retentionRules } from "./retention-rules.ts";
 
@@ -322,26 +322,32 @@ describe.each(engines)("retention on $name", (engine) => {
 });
 
 describe("the retention job in the BFF (embedded store, the default)", () => {
+  let store: Store;
+  let harness: BffHarness;
+
+  beforeAll(async () => {
+    store = await createStore();
+    harness = await createBffHarness(store);
+  });
+
+  afterAll(async () => {
+    await harness.close();
+    await store.close();
+  });
+
   it("starts with start(): a run purges at once, and its rows are counted in the metrics", async () => {
-    const store = await createStore();
-    const harness = await createBffHarness(store);
-    try {
-      const now = harness.now();
-      await store.inbox.insertDeadLetter({ hookId: "old-dead-letter", eventType: "unreadable", payload: { rawBody: "not json" }, receivedAt: now - 31 * DAY, reason: "the body is not JSON" });
-      await store.usedTokenIds.remember("spent-and-expired", now - SECOND);
-      expect(await store.inbox.countDeadLetters()).toBe(1);
+    const now = harness.now();
+    await store.inbox.insertDeadLetter({ hookId: "old-dead-letter", eventType: "unreadable", payload: { rawBody: "not json" }, receivedAt: now - 31 * DAY, reason: "the body is not JSON" });
+    await store.usedTokenIds.remember("spent-and-expired", now - SECOND);
+    expect(await store.inbox.countDeadLetters()).toBe(1);
 
-      await harness.bff.start();
-      await harness.bff.retention.idle();
+    await harness.bff.start();
+    await harness.bff.retention.idle();
 
-      expect(await store.inbox.countDeadLetters()).toBe(0);
-      expect(await store.usedTokenIds.remember("spent-and-expired", now - SECOND)).toBe(true);
-      const metric = await harness.bff.metrics.getSingleMetricAsString("tandem_retention_purged_rows_total");
-      expect(metric).toContain('tandem_retention_purged_rows_total{table="webhook_dead_letters"} 1');
-      expect(metric).toContain('tandem_retention_purged_rows_total{table="used_token_ids"} 1');
-    } finally {
-      await harness.close();
-      await store.close();
-    }
+    expect(await store.inbox.countDeadLetters()).toBe(0);
+    expect(await store.usedTokenIds.remember("spent-and-expired", now - SECOND)).toBe(true);
+    const metric = await harness.bff.metrics.getSingleMetricAsString("tandem_retention_purged_rows_total");
+    expect(metric).toContain('tandem_retention_purged_rows_total{table="webhook_dead_letters"} 1');
+    expect(metric).toContain('tandem_retention_purged_rows_total{table="used_token_ids"} 1');
   });
 });
