@@ -154,7 +154,7 @@ export function createBffApp(deps: BffDeps): Bff {
     : null;
 
   registerBffGauges(metrics, { clinic, store, hub, now, logger });
-  const retention = createRetentionJob({ rules: retentionRules(store, config.retention), logger, now, ...recordRetention(metrics) });
+  const retention = createRetentionJob({ rules: retentionRules(store, config.retention), reclaimSpace: store.reclaimSpace, logger, now, ...recordRetention(metrics) });
 
   const app = new Hono<AppEnv>();
   app.use(recordHttpRequests(metrics));

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
 import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import * as z from "zod/mini";
 import { readBffConfig, type RetentionConfig } from "../env.ts";
 import { createLogger } from "../logger.ts";
 import { createStore, storeOnDatabase } from "../store/create-store.ts";
@@ -303,6 +304,29 @@ describe.each(engines)("retention on $name", (engine) => {
       } finally {
         await holder.end();
       }
+    });
+  }
+
+  if (engine.name === "pglite") {
+    it("vacuums what it purged from the embedded store, which has no autovacuum: no dead row is left in its tables", async () => {
+      for (let n = 0; n < 300; n += 1) await deadLetter(`dead-${n}`, NOW - 31 * DAY);
+      await store.inbox.insert({ hookId: "kept", eventType: "appointment.updated", payload: {}, receivedAt: NOW });
+      const deadTuples = async () => {
+        await handle.db.execute(sql`SELECT pg_stat_force_next_flush()`);
+        const result = await handle.db.execute(sql`SELECT n_dead_tup FROM pg_stat_user_tables WHERE relname = 'webhook_inbox' AND schemaname = current_schema()`);
+        return Number(z.parse(z.object({ rows: z.tuple([z.object({ n_dead_tup: z.unknown() })]) }), result).rows[0].n_dead_tup);
+      };
+      const { lines, logger } = logged();
+
+      expect(await createRetentionJob({ rules: retentionRules(store, DEFAULTS), reclaimSpace: store.reclaimSpace, logger, now: () => NOW }).run()).toEqual({ webhook_dead_letters: 300 });
+      expect(await deadTuples()).toBe(0);
+      const line = z.parse(z.object({ vacuumed: z.array(z.string()) }), JSON.parse(lines.find((text) => text.includes('"retention purge"')) ?? "{}"));
+      expect(line.vacuumed).toContain("webhook_inbox");
+      expect(await exists("kept")).toBe(true);
+    });
+  } else {
+    it("leaves vacuuming to PostgreSQL's autovacuum", () => {
+      expect(store.reclaimSpace).toBeNull();
     });
   }
 

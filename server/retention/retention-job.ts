@@ -32,6 +32,8 @@ export interface RetentionJobOptions {
   onPurged?: (table: RetentionTable, rows: number) => void;
   /** A rule's purge failed (the run goes on with the next rule). */
   onFailed?: (table: RetentionTable) => void;
+  /** After each run: the embedded store's vacuum (`Store.reclaimSpace`), so purged rows leave its pages; null on PostgreSQL. */
+  reclaimSpace?: (() => Promise<string[]>) | null;
 }
 
 export interface RetentionJob {
@@ -81,9 +83,17 @@ export function createRetentionJob(options: RetentionJobOptions): RetentionJob {
         logger.warn({ err: error, table: rule.table }, "retention purge failed; the next run tries again");
       }
     }
+    let vacuumed: string[] = [];
+    if (options.reclaimSpace && !stopped) {
+      try {
+        vacuumed = await options.reclaimSpace();
+      } catch (error) {
+        logger.warn({ err: error }, "vacuuming the embedded store failed; the next run tries again");
+      }
+    }
     const ms = Math.round(performance.now() - started);
-    // Counts only, never content.
-    if (Object.keys(counts).length > 0) logger.info({ purged: counts, ms }, "retention purge");
+    // Counts and table names only, never content.
+    if (Object.keys(counts).length > 0 || vacuumed.length > 0) logger.info({ purged: counts, ...(vacuumed.length > 0 && { vacuumed }), ms }, "retention purge");
     else if (failed.length === 0) logger.debug({ ms }, "retention purge: nothing past its period");
     return counts;
   }

@@ -4,6 +4,7 @@ import { createAuditTrailRepository } from "./audit-trail-repository.ts";
 import { createBatchedAuditTrail } from "./audit-trail.ts";
 import { createCreatedTaskRepository } from "./created-task-repository.ts";
 import { openDatabase, type DatabaseHandle } from "./database.ts";
+import { createEmbeddedVacuum } from "./embedded-vacuum.ts";
 import { createInstallationRepository } from "./installation-repository.ts";
 import { createNoteDraftRepository } from "./note-draft-repository.ts";
 import { createNoteStateRepository } from "./note-state-repository.ts";
@@ -86,6 +87,7 @@ export function storeOnDatabase(handle: DatabaseHandle, options: Pick<CreateStor
       await db.execute(sql`select 1`);
     },
     poolUse: () => handle.poolUse(),
+    reclaimSpace: handle.engine === "pglite" ? createEmbeddedVacuum(db) : null,
     close() {
       closing ??= close();
       return closing;

@@ -356,6 +356,12 @@ export interface Store {
   audit: AuditTrail;
   /** Readiness: a trivial query. */
   ping(): Promise<void>;
+  /**
+   * PGlite only, which has no autovacuum: vacuums each table whose dead rows
+   * (purged or replaced) passed autovacuum's default threshold, and answers
+   * which. Null on PostgreSQL, whose autovacuum does it.
+   */
+  reclaimSpace: (() => Promise<string[]>) | null;
   /** Connections of the PostgreSQL pool now; PGlite is one session: 1 connection, none idle, none waiting. */
   poolUse(): PoolUse;
   close(): Promise<void>;
