@@ -20,6 +20,7 @@ import type { Logger } from "./logger.ts";
 import { readAppManifest } from "./manifest.ts";
 import { createMetricsRegistry, registerBffGauges } from "./metrics/bff-metrics.ts";
 import { recordHttpRequests } from "./metrics/http-metrics.ts";
+import { recordRetention } from "./metrics/retention-metrics.ts";
 import { recordUpstreamAttempts } from "./metrics/upstream-metrics.ts";
 import { registerDirectoryRoutes } from "./routes/directory-routes.ts";
 import { registerAvailabilityRoutes } from "./routes/availability-routes.ts";
@@ -31,6 +32,8 @@ import { registerNoteRoutes } from "./routes/note-routes.ts";
 import { registerRecentNotesRoutes } from "./routes/recent-notes-routes.ts";
 import { registerScheduleRoutes } from "./routes/schedule-routes.ts";
 import { registerSessionRoutes } from "./routes/session-routes.ts";
+import { createRetentionJob, type RetentionJob } from "./retention/retention-job.ts";
+import { retentionRules } from "./retention/retention-rules.ts";
 import { securityHeaders } from "./static/security-headers.ts";
 import { registerSpaAssets } from "./static/spa-assets.ts";
 import type { Store } from "./store/store.ts";
@@ -68,9 +71,11 @@ export interface Bff {
   verifyHostToken: HostTokenVerifier;
   /** What an operator watches; served by `server/index.ts` on METRICS_PORT, never by `app`. */
   metrics: Registry;
+  /** Purges what is past its retention period (docs/security.md), from `start()` on, every minute. */
+  retention: RetentionJob;
   /** Starts listening on the bus, bootstraps installations, processes the inbox left from a previous run, starts the timers. */
   start(): Promise<void>;
-  /** Stops the timers and the bus once the webhook processing under way has finished; the store stays open. */
+  /** Stops the timers and the bus once the webhook processing and the retention batch under way have finished; the store stays open. */
   close(): Promise<void>;
 }
 
@@ -149,6 +154,7 @@ export function createBffApp(deps: BffDeps): Bff {
     : null;
 
   registerBffGauges(metrics, { clinic, store, hub, now, logger });
+  const retention = createRetentionJob({ rules: retentionRules(store, config.retention), reclaimSpace: store.reclaimSpace, logger, now, ...recordRetention(metrics) });
 
   const app = new Hono<AppEnv>();
   app.use(recordHttpRequests(metrics));
@@ -232,6 +238,7 @@ export function createBffApp(deps: BffDeps): Bff {
     streams,
     verifyHostToken,
     metrics,
+    retention,
     async start() {
       await bus.start();
       try {
@@ -239,16 +246,11 @@ export function createBffApp(deps: BffDeps): Bff {
       } catch (error) {
         logger.warn({ err: error }, "installations bootstrap failed; will retry when a token names an organization");
       }
-      stops.push(processor.start(), installations.startNightlyReconcile());
-      const purge = setInterval(() => {
-        store.usedTokenIds.purgeExpired(now()).catch((error: unknown) => logger.warn({ err: error }, "purging used token ids failed"));
-      }, 60_000);
-      purge.unref();
-      stops.push(() => clearInterval(purge));
+      stops.push(processor.start(), installations.startNightlyReconcile(), retention.start());
     },
     async close() {
       for (const stop of stops) stop();
-      await processor.idle();
+      await Promise.all([processor.idle(), retention.idle()]);
       clinic.close();
       await bus.close();
     },

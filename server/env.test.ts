@@ -39,6 +39,15 @@ describe("BFF configuration (server/env.ts)", () => {
     for (const value of ["0", "2.5", "ten", "10000"]) expect(() => readBffConfig({ HTTP_KEEP_ALIVE_SECONDS: value })).toThrow(/HTTP_KEEP_ALIVE_SECONDS.*whole number of seconds, from 1 to 9999/);
   });
 
+  it("keeps the audit trail six years, dead letters and untouched drafts 30 days, unless told otherwise (docs/security.md)", () => {
+    expect(readBffConfig({}).retention).toEqual({ auditTrailDays: 2192, deadLetterDays: 30, noteDraftDays: 30 });
+    expect(readBffConfig({ AUDIT_RETENTION_DAYS: "3653", WEBHOOK_DEAD_LETTER_RETENTION_DAYS: "14", NOTE_DRAFT_RETENTION_DAYS: "60" }).retention).toEqual({ auditTrailDays: 3653, deadLetterDays: 14, noteDraftDays: 60 });
+    // Under a year the trail would not answer for a year's access to patient data.
+    for (const value of ["364", "0", "-1", "6y", "2192.5", "40000"]) expect(() => readBffConfig({ AUDIT_RETENTION_DAYS: value })).toThrow(/AUDIT_RETENTION_DAYS.*whole number of days, from 365 to 36500/);
+    for (const value of ["0", "ten", "3651"]) expect(() => readBffConfig({ WEBHOOK_DEAD_LETTER_RETENTION_DAYS: value })).toThrow(/WEBHOOK_DEAD_LETTER_RETENTION_DAYS.*whole number of days, from 1 to 3650/);
+    for (const value of ["0", "", "1e3"]) expect(() => readBffConfig({ NOTE_DRAFT_RETENTION_DAYS: value })).toThrow(/NOTE_DRAFT_RETENTION_DAYS.*whole number of days, from 1 to 3650/);
+  });
+
   it("follows the emulator's URL in the sandbox", () => {
     const config = readBffConfig({ SANDBOX_EMULATOR_URL: "http://127.0.0.1:5099" });
     expect(config.hostTokenJwksUrl).toBe("http://127.0.0.1:5099/.well-known/jwks.json");

@@ -83,6 +83,18 @@ export const DEFAULT_HTTP_KEEP_ALIVE_SECONDS = 65;
 /** Default of UPSTREAM_USER_LIMIT: well above what the SPA asks per minute of its busiest user (ADR 0017). */
 export const DEFAULT_UPSTREAM_USER_LIMIT = 200;
 
+// Retention periods an operator may set (docs/security.md "What Tandem keeps, and for how long").
+const retentionDays = (min: number, max: number) => {
+  const rule = `must be a whole number of days, from ${min} to ${max}`;
+  return z.pipe(z.string().check(z.regex(/^\d{1,5}$/, rule)), z.pipe(z.transform(Number), z.number().check(z.refine((days) => days >= min && days <= max, rule))));
+};
+/** Six years with their leap days: HIPAA's retention of required documentation (45 CFR 164.316(b)(2)(i)). */
+export const DEFAULT_AUDIT_RETENTION_DAYS = 2192;
+/** A month for a person to look at what the BFF could not read. */
+export const DEFAULT_WEBHOOK_DEAD_LETTER_RETENTION_DAYS = 30;
+/** A draft untouched this long is abandoned: medical records are to be complete within 30 days (42 CFR 482.24(c)(4)(viii)). */
+export const DEFAULT_NOTE_DRAFT_RETENTION_DAYS = 30;
+
 const rawEnv = z.object({
   PORT: z.optional(port),
   HOST: z.optional(z.string().check(z.minLength(1))),
@@ -112,6 +124,10 @@ const rawEnv = z.object({
   METRICS_HOST: z.optional(z.string().check(z.minLength(1))),
   SHUTDOWN_GRACE_SECONDS: z.optional(graceSeconds),
   HTTP_KEEP_ALIVE_SECONDS: z.optional(keepAliveSeconds),
+  // A year at least: a shorter trail would not answer for a year's access to patient data.
+  AUDIT_RETENTION_DAYS: z.optional(retentionDays(365, 36500)),
+  WEBHOOK_DEAD_LETTER_RETENTION_DAYS: z.optional(retentionDays(1, 3650)),
+  NOTE_DRAFT_RETENTION_DAYS: z.optional(retentionDays(1, 3650)),
 });
 
 export interface BffConfig {
@@ -156,6 +172,17 @@ export interface BffConfig {
   shutdownGraceSeconds: number;
   /** How long an idle keep-alive connection stays open (HTTP_KEEP_ALIVE_SECONDS). */
   keepAliveSeconds: number;
+  /** The retention periods an operator may set; the others are fixed (server/retention/retention-rules.ts). */
+  retention: RetentionConfig;
+}
+
+export interface RetentionConfig {
+  /** AUDIT_RETENTION_DAYS: the audit trail's entries are purged this many days after they were written. */
+  auditTrailDays: number;
+  /** WEBHOOK_DEAD_LETTER_RETENTION_DAYS: a dead letter (raw body and reason) is purged this many days after it was kept. */
+  deadLetterDays: number;
+  /** NOTE_DRAFT_RETENTION_DAYS: a note draft no one has written to for this many days is purged. */
+  noteDraftDays: number;
 }
 
 export interface StandaloneConfig {
@@ -249,6 +276,11 @@ export function readBffConfig(source: Record<string, string | undefined> = proce
     metrics: env.METRICS_PORT === undefined ? null : { host: env.METRICS_HOST ?? "127.0.0.1", port: env.METRICS_PORT },
     shutdownGraceSeconds: env.SHUTDOWN_GRACE_SECONDS ?? DEFAULT_SHUTDOWN_GRACE_SECONDS,
     keepAliveSeconds: env.HTTP_KEEP_ALIVE_SECONDS ?? DEFAULT_HTTP_KEEP_ALIVE_SECONDS,
+    retention: {
+      auditTrailDays: env.AUDIT_RETENTION_DAYS ?? DEFAULT_AUDIT_RETENTION_DAYS,
+      deadLetterDays: env.WEBHOOK_DEAD_LETTER_RETENTION_DAYS ?? DEFAULT_WEBHOOK_DEAD_LETTER_RETENTION_DAYS,
+      noteDraftDays: env.NOTE_DRAFT_RETENTION_DAYS ?? DEFAULT_NOTE_DRAFT_RETENTION_DAYS,
+    },
   };
 }
 

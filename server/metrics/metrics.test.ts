@@ -57,6 +57,8 @@ const NAMED_METRICS = [
   ["tandem_store_pool_connections", "GAUGE"],
   ["tandem_store_pool_idle_connections", "GAUGE"],
   ["tandem_store_pool_waiting_requests", "GAUGE"],
+  ["tandem_retention_purged_rows_total", "COUNTER"],
+  ["tandem_retention_failures_total", "COUNTER"],
 ] as const;
 
 describe("GET /metrics", () => {

@@ -1,7 +1,8 @@
 import { and, asc, eq, lt, lte } from "drizzle-orm";
 import type { AppointmentState, AppointmentStateRepository } from "./store.ts";
 import type { StoreDatabase } from "./database.ts";
-import { dateFromIso } from "./instants.ts";
+import { dateFromEpochMs, dateFromIso } from "./instants.ts";
+import { purgeBatch } from "./purge-batch.ts";
 import { appointmentStates } from "./schema.ts";
 
 /** On equal `updatedAt` these statuses replace what is stored: a cancellation is never undone by a tie. */
@@ -77,6 +78,13 @@ export function createAppointmentStateRepository(db: StoreDatabase): Appointment
         .where(eq(appointmentStates.organizationId, organizationId))
         .orderBy(asc(appointmentStates.scheduledStartDate), asc(appointmentStates.appointmentId));
       return rows.map(toState);
+    },
+
+    purgeEndedBefore(at, limit) {
+      const before = dateFromEpochMs(at, "at");
+      // The payload's text, compared as text: any end on an earlier day sorts before the bare date.
+      const day = before.toISOString().slice(0, 10);
+      return purgeBatch(db, appointmentStates, and(lt(appointmentStates.scheduledEndDate, day), lt(appointmentStates.updatedAt, before)), limit);
     },
   };
 }

@@ -1,8 +1,9 @@
-import { and, asc, desc, eq, gt, inArray, max, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, lt, max, sql } from "drizzle-orm";
 import * as z from "zod/mini";
 import type { AuditEntry, RecentResource } from "./store.ts";
 import type { StoreDatabase } from "./database.ts";
 import { dateFromEpochMs } from "./instants.ts";
+import { purgeBatch } from "./purge-batch.ts";
 import { auditTrail } from "./schema.ts";
 
 export interface AuditTrailRepository {
@@ -11,6 +12,7 @@ export interface AuditTrailRepository {
   list(organizationId: string): Promise<AuditEntry[]>;
   recentResources(organizationId: string, userId: string, resourceTypes: readonly string[], limit: number): Promise<RecentResource[]>;
   writesSince(organizationId: string, resourceType: string, resourceIds: readonly string[], after: number): Promise<AuditEntry[]>;
+  purgeBefore(at: number, limit?: number): Promise<number>;
 }
 
 const action = z.enum(["read", "write", "delete"]);
@@ -77,6 +79,10 @@ export function createAuditTrailRepository(db: StoreDatabase): AuditTrailReposit
         )
         .orderBy(asc(auditTrail.at), asc(auditTrail.id));
       return rows.map(toEntry);
+    },
+
+    purgeBefore(at, limit) {
+      return purgeBatch(db, auditTrail, lt(auditTrail.at, dateFromEpochMs(at, "at")), limit);
     },
 
     async list(organizationId) {

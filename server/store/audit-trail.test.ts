@@ -28,6 +28,8 @@ function fakeRepository() {
     recentResources: () => Promise.resolve(written.map((row) => ({ resourceId: row.resourceId, lastAt: row.at, changed: row.action !== "read" }))),
     writesSince: (organizationId, resourceType, resourceIds, after) =>
       Promise.resolve(written.filter((row) => row.organizationId === organizationId && row.resourceType === resourceType && resourceIds.includes(row.resourceId) && row.at > after && row.action !== "read")),
+
+    purgeBefore: () => Promise.resolve(0),
   };
   return {
     repository,

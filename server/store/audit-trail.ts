@@ -136,6 +136,8 @@ export function createBatchedAuditTrail(options: AuditTrailOptions): BatchedAudi
 
     list: (organizationId) => repository.list(organizationId),
 
+    purgeBefore: (at, limit) => repository.purgeBefore(at, limit),
+
     async recentResources(organizationId, userId, resourceTypes, limit) {
       // What the user did a moment ago is still queued: written first, so it is in the answer.
       await flush();

@@ -4,6 +4,7 @@ import { createAuditTrailRepository } from "./audit-trail-repository.ts";
 import { createBatchedAuditTrail } from "./audit-trail.ts";
 import { createCreatedTaskRepository } from "./created-task-repository.ts";
 import { openDatabase, type DatabaseHandle } from "./database.ts";
+import { createEmbeddedVacuum } from "./embedded-vacuum.ts";
 import { createInstallationRepository } from "./installation-repository.ts";
 import { createNoteDraftRepository } from "./note-draft-repository.ts";
 import { createNoteStateRepository } from "./note-state-repository.ts";
@@ -80,11 +81,13 @@ export function storeOnDatabase(handle: DatabaseHandle, options: Pick<CreateStor
       list: (organizationId) => audit.list(organizationId),
       recentResources: (organizationId, userId, resourceTypes, limit) => audit.recentResources(organizationId, userId, resourceTypes, limit),
       writesSince: (organizationId, resourceType, resourceIds, after) => audit.writesSince(organizationId, resourceType, resourceIds, after),
+      purgeBefore: (at, limit) => audit.purgeBefore(at, limit),
     },
     async ping() {
       await db.execute(sql`select 1`);
     },
     poolUse: () => handle.poolUse(),
+    reclaimSpace: handle.engine === "pglite" ? createEmbeddedVacuum(db) : null,
     close() {
       closing ??= close();
       return closing;

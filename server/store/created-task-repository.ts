@@ -1,7 +1,8 @@
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, lt } from "drizzle-orm";
 import type { CreatedTask, CreatedTaskRepository } from "./store.ts";
 import type { StoreDatabase } from "./database.ts";
 import { dateFromEpochMs } from "./instants.ts";
+import { purgeBatch } from "./purge-batch.ts";
 import { createdTasks } from "./schema.ts";
 
 function toTask(row: typeof createdTasks.$inferSelect): CreatedTask {
@@ -39,6 +40,10 @@ export function createCreatedTaskRepository(db: StoreDatabase): CreatedTaskRepos
         .where(and(eq(createdTasks.organizationId, organizationId), eq(createdTasks.noteId, noteId)))
         .orderBy(asc(createdTasks.createdAt), asc(createdTasks.taskId));
       return rows.map(toTask);
+    },
+
+    purgeCreatedBefore(at, limit) {
+      return purgeBatch(db, createdTasks, lt(createdTasks.createdAt, dateFromEpochMs(at, "at")), limit);
     },
   };
 }

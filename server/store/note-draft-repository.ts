@@ -1,9 +1,10 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, exists, lt, sql } from "drizzle-orm";
 import * as z from "zod/mini";
 import type { NoteDraft, NoteDraftRepository } from "./store.ts";
 import type { StoreDatabase } from "./database.ts";
 import { dateFromEpochMs } from "./instants.ts";
-import { noteDrafts } from "./schema.ts";
+import { purgeBatch } from "./purge-batch.ts";
+import { noteDrafts, noteStates } from "./schema.ts";
 
 const textFields = z.record(z.string(), z.string());
 
@@ -58,6 +59,18 @@ export function createNoteDraftRepository(db: StoreDatabase): NoteDraftRepositor
         .where(byKey(organizationId, userId, noteId))
         .returning({ noteId: noteDrafts.noteId });
       return deleted.length > 0;
+    },
+
+    purgeUntouchedBefore(at, limit) {
+      return purgeBatch(db, noteDrafts, lt(noteDrafts.updatedAt, dateFromEpochMs(at, "at")), limit);
+    },
+
+    purgeOfSignedNotesBefore(at, limit) {
+      const signed = db
+        .select({ one: sql`1` })
+        .from(noteStates)
+        .where(and(eq(noteStates.organizationId, noteDrafts.organizationId), eq(noteStates.noteId, noteDrafts.noteId)));
+      return purgeBatch(db, noteDrafts, and(lt(noteDrafts.updatedAt, dateFromEpochMs(at, "at")), exists(signed)), limit);
     },
   };
 }

@@ -1,8 +1,9 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, lt } from "drizzle-orm";
 import * as z from "zod/mini";
 import type { NoteStateRecord, NoteStateRepository } from "./store.ts";
 import type { StoreDatabase } from "./database.ts";
 import { dateFromEpochMs } from "./instants.ts";
+import { purgeBatch } from "./purge-batch.ts";
 import { noteStates } from "./schema.ts";
 
 const source = z.enum(["write_conflict", "read"]);
@@ -34,6 +35,10 @@ export function createNoteStateRepository(db: StoreDatabase): NoteStateRepositor
     async get(organizationId, noteId) {
       const [row] = await db.select().from(noteStates).where(byKey(organizationId, noteId));
       return row === undefined ? null : toRecord(row);
+    },
+
+    purgeLearnedBefore(at, limit) {
+      return purgeBatch(db, noteStates, lt(noteStates.learnedAt, dateFromEpochMs(at, "at")), limit);
     },
   };
 }

@@ -3,6 +3,7 @@ import * as z from "zod/mini";
 import type { NoteView, NoteViewRepository } from "./store.ts";
 import type { StoreDatabase } from "./database.ts";
 import { dateFromEpochMs } from "./instants.ts";
+import { purgeBatch } from "./purge-batch.ts";
 import { noteViews } from "./schema.ts";
 
 const textByName = z.record(z.string(), z.string());
@@ -41,12 +42,8 @@ export function createNoteViewRepository(db: StoreDatabase): NoteViewRepository 
         .onConflictDoUpdate({ target: [noteViews.organizationId, noteViews.userId, noteViews.noteId], set: values });
     },
 
-    async purgeSeenBefore(at) {
-      const purged = await db
-        .delete(noteViews)
-        .where(lt(noteViews.seenAt, dateFromEpochMs(at, "at")))
-        .returning({ noteId: noteViews.noteId });
-      return purged.length;
+    purgeSeenBefore(at, limit) {
+      return purgeBatch(db, noteViews, lt(noteViews.seenAt, dateFromEpochMs(at, "at")), limit);
     },
   };
 }

@@ -35,6 +35,8 @@ export const webhookInbox = pgTable(
   (table) => [
     // Partial: the processor only ever scans what is still to do.
     index("webhook_inbox_unprocessed_idx").on(table.receivedAt, table.hookId).where(sql`${table.processedAt} is null`),
+    // The retention purge (docs/security.md "What Tandem keeps"): processed entries and dead letters by when they were settled.
+    index("webhook_inbox_processed_at_idx").on(table.processedAt).where(sql`${table.processedAt} is not null`),
   ],
 );
 
@@ -50,7 +52,11 @@ export const appointmentStates = pgTable(
     scheduledStartDate: text("scheduled_start_date").notNull(),
     scheduledEndDate: text("scheduled_end_date").notNull(),
   },
-  (table) => [primaryKey({ columns: [table.organizationId, table.appointmentId] })],
+  (table) => [
+    primaryKey({ columns: [table.organizationId, table.appointmentId] }),
+    // The retention purge: appointments whose day is long past (the text's first ten characters are its date).
+    index("appointment_states_scheduled_end_idx").on(table.scheduledEndDate),
+  ],
 );
 
 export const usedTokenIds = pgTable(
@@ -73,7 +79,7 @@ export const noteDrafts = pgTable(
     noteVersion: integer("note_version"),
     updatedAt: instant("updated_at").notNull(),
   },
-  (table) => [primaryKey({ columns: [table.organizationId, table.userId, table.noteId] })],
+  (table) => [primaryKey({ columns: [table.organizationId, table.userId, table.noteId] }), index("note_drafts_updated_at_idx").on(table.updatedAt)],
 );
 
 export const createdTasks = pgTable(
@@ -89,6 +95,7 @@ export const createdTasks = pgTable(
   (table) => [
     primaryKey({ columns: [table.organizationId, table.taskId] }),
     index("created_tasks_note_idx").on(table.organizationId, table.noteId, table.createdAt),
+    index("created_tasks_created_at_idx").on(table.createdAt),
   ],
 );
 
@@ -109,13 +116,16 @@ export const auditTrail = pgTable(
     index("audit_trail_organization_at_idx").on(table.organizationId, table.at),
     // A user's own trail, newest first: their recent notes.
     index("audit_trail_user_at_idx").on(table.organizationId, table.userId, table.at),
+    // The retention purge: entries past AUDIT_RETENTION_DAYS, in every organization.
+    index("audit_trail_at_idx").on(table.at),
   ],
 );
 
 // What the service has said about a note's state, kept because its mirror
 // lags the EHR: once a write was refused as signed, or a read said signed,
 // the note stays signed here whatever a later lagging read says. Signing is
-// one-way (seed 000 "States"), so a row is never taken back.
+// one-way (seed 000 "States"), so a row is never turned back; it is purged
+// 90 days on, long after the mirror has caught up (docs/security.md).
 export const noteStates = pgTable(
   "note_states",
   {
@@ -126,7 +136,7 @@ export const noteStates = pgTable(
     source: text("source").notNull(),
     learnedAt: instant("learned_at").notNull(),
   },
-  (table) => [primaryKey({ columns: [table.organizationId, table.noteId] })],
+  (table) => [primaryKey({ columns: [table.organizationId, table.noteId] }), index("note_states_learned_at_idx").on(table.learnedAt)],
 );
 
 // The writable fields and each section's digest as this user last saw the
@@ -192,5 +202,9 @@ export const standaloneSessions = pgTable(
     verifiedAt: instant("verified_at").notNull(),
     revokedAt: instant("revoked_at"),
   },
-  (table) => [index("standalone_sessions_user_idx").on(table.userId, table.expiresAt), index("standalone_sessions_expires_at_idx").on(table.expiresAt)],
+  (table) => [
+    index("standalone_sessions_user_idx").on(table.userId, table.expiresAt),
+    index("standalone_sessions_expires_at_idx").on(table.expiresAt),
+    index("standalone_sessions_revoked_at_idx").on(table.revokedAt).where(sql`${table.revokedAt} is not null`),
+  ],
 );

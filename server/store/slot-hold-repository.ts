@@ -2,6 +2,7 @@ import { and, asc, count, eq, gt, lte, sql } from "drizzle-orm";
 import type { SlotHoldRepository, StoredSlotHold } from "./store.ts";
 import type { StoreDatabase } from "./database.ts";
 import { dateFromEpochMs } from "./instants.ts";
+import { purgeBatch } from "./purge-batch.ts";
 import { slotHolds } from "./schema.ts";
 
 function toHold(row: typeof slotHolds.$inferSelect): StoredSlotHold {
@@ -85,12 +86,8 @@ export function createSlotHoldRepository(db: StoreDatabase): SlotHoldRepository 
       return deleted.length > 0;
     },
 
-    async purgeExpired(now) {
-      const purged = await db
-        .delete(slotHolds)
-        .where(lte(slotHolds.expiresAt, dateFromEpochMs(now, "now")))
-        .returning({ holdId: slotHolds.holdId });
-      return purged.length;
+    purgeExpired(now, limit) {
+      return purgeBatch(db, slotHolds, lte(slotHolds.expiresAt, dateFromEpochMs(now, "now")), limit);
     },
   };
 }

@@ -2,6 +2,7 @@ import { and, desc, eq, gt, isNull, lt, ne, or } from "drizzle-orm";
 import type { StandaloneSessionRepository, StoredStandaloneSession } from "./store.ts";
 import type { StoreDatabase } from "./database.ts";
 import { dateFromEpochMs } from "./instants.ts";
+import { purgeBatch } from "./purge-batch.ts";
 import { standaloneSessions } from "./schema.ts";
 
 function toSession(row: typeof standaloneSessions.$inferSelect): StoredStandaloneSession {
@@ -95,13 +96,9 @@ export function createStandaloneSessionRepository(db: StoreDatabase): Standalone
       return rows.map(toSession);
     },
 
-    async purgeEndedBefore(at) {
+    purgeEndedBefore(at, limit) {
       const before = dateFromEpochMs(at, "at");
-      const purged = await db
-        .delete(standaloneSessions)
-        .where(or(lt(standaloneSessions.expiresAt, before), lt(standaloneSessions.revokedAt, before)))
-        .returning({ sessionId: standaloneSessions.sessionId });
-      return purged.length;
+      return purgeBatch(db, standaloneSessions, or(lt(standaloneSessions.expiresAt, before), lt(standaloneSessions.revokedAt, before)), limit);
     },
   };
 }

@@ -4,6 +4,11 @@ import type { InstallationStatus } from "#contract/clinic-api/installation.ts";
 // engines (embedded PGlite by default, PostgreSQL with DATABASE_URL), one
 // schema and one migration set. Times are epoch milliseconds unless named
 // otherwise; organization ids are raw UUIDs.
+//
+// Every `purge…` method deletes at most `limit` rows (default 500) in one
+// statement, skipping rows another process holds, and answers how many: the
+// retention job (server/retention/) calls them batch after batch
+// (docs/security.md "What Tandem keeps, and for how long").
 
 export interface StoredInstallation {
   organizationId: string;
@@ -65,6 +70,14 @@ export interface WebhookInboxRepository {
   /** Records the failure and ends the lease, so the entry is retried. */
   markFailed(hookId: string, error: string): Promise<void>;
   get(hookId: string): Promise<InboxEntry | null>;
+  /** Deletes processed entries (dead letters aside) processed before `at`: past the sender's retries, a hook-id dedupes nothing. */
+  purgeProcessedBefore(at: number, limit?: number): Promise<number>;
+  /**
+   * Deletes dead letters kept before `at`, and entries received before `at`
+   * that failed `maxAttempts` times (no longer retried): each with the raw
+   * body a person may have needed.
+   */
+  purgeDeadLettersBefore(at: number, maxAttempts: number, limit?: number): Promise<number>;
 }
 
 export interface AppointmentState {
@@ -88,12 +101,14 @@ export interface AppointmentStateRepository {
    */
   applyIfNewer(state: AppointmentState): Promise<{ applied: boolean; previous: AppointmentState | null }>;
   list(organizationId: string): Promise<AppointmentState[]>;
+  /** Deletes the states of appointments scheduled to end on a day (UTC) before `at`'s, last updated before `at`. */
+  purgeEndedBefore(at: number, limit?: number): Promise<number>;
 }
 
 export interface UsedTokenIdRepository {
   /** Remembers a host token's `jti` until `expiresAt`; false when it was already used. */
   remember(jti: string, expiresAt: number): Promise<boolean>;
-  purgeExpired(now: number): Promise<number>;
+  purgeExpired(now: number, limit?: number): Promise<number>;
 }
 
 export interface NoteDraft {
@@ -112,6 +127,10 @@ export interface NoteDraftRepository {
   get(organizationId: string, userId: string, noteId: string): Promise<NoteDraft | null>;
   put(draft: NoteDraft): Promise<void>;
   delete(organizationId: string, userId: string, noteId: string): Promise<boolean>;
+  /** Deletes drafts last written before `at`, in every organization. */
+  purgeUntouchedBefore(at: number, limit?: number): Promise<number>;
+  /** Deletes drafts last written before `at` of notes known signed (`note_states`): text that can only be copied. */
+  purgeOfSignedNotesBefore(at: number, limit?: number): Promise<number>;
 }
 
 export interface CreatedTask {
@@ -127,6 +146,8 @@ export interface CreatedTask {
 export interface CreatedTaskRepository {
   insert(task: CreatedTask): Promise<void>;
   listByNote(organizationId: string, noteId: string): Promise<CreatedTask[]>;
+  /** Deletes the records of tasks created before `at`, in every organization. */
+  purgeCreatedBefore(at: number, limit?: number): Promise<number>;
 }
 
 /** A slot hold Tandem made, and whose it is (DESIGN.md "Rules": a hold belongs to the user, not to a view). */
@@ -165,8 +186,8 @@ export interface SlotHoldRepository {
   get(organizationId: string, holdId: string): Promise<StoredSlotHold | null>;
   /** False when there was no such hold. */
   delete(organizationId: string, holdId: string): Promise<boolean>;
-  /** Deletes every hold expired at `now`, in every organization; returns how many. */
-  purgeExpired(now: number): Promise<number>;
+  /** Deletes holds expired at `now`, in every organization; returns how many. */
+  purgeExpired(now: number, limit?: number): Promise<number>;
 }
 
 export interface NoteStateRecord {
@@ -183,6 +204,8 @@ export interface NoteStateRepository {
   /** Records that the note is signed; a second call changes nothing (the first word stands) and answers false. */
   recordSigned(organizationId: string, noteId: string, source: NoteStateRecord["source"], at: number): Promise<boolean>;
   get(organizationId: string, noteId: string): Promise<NoteStateRecord | null>;
+  /** Deletes records learned before `at`, in every organization. */
+  purgeLearnedBefore(at: number, limit?: number): Promise<number>;
 }
 
 /** The note as a user last saw it in Tandem: writable field text and a digest per section. */
@@ -202,7 +225,7 @@ export interface NoteViewRepository {
   /** Replaces the user's last view of the note. */
   put(view: NoteView): Promise<void>;
   /** Deletes views last seen before `at`, in every organization; returns how many. */
-  purgeSeenBefore(at: number): Promise<number>;
+  purgeSeenBefore(at: number, limit?: number): Promise<number>;
 }
 
 /**
@@ -244,7 +267,7 @@ export interface StandaloneSessionRepository {
   /** The user's sessions neither revoked nor expired at `now`, newest first. */
   listLive(userId: string, now: number): Promise<StoredStandaloneSession[]>;
   /** Deletes sessions that expired or were revoked before `at`; returns how many. */
-  purgeEndedBefore(at: number): Promise<number>;
+  purgeEndedBefore(at: number, limit?: number): Promise<number>;
 }
 
 /** A resource in a user's own trail, with the last time they touched it. */
@@ -282,6 +305,8 @@ export interface AuditTrail {
    * after `after` (exclusive), oldest first; what is queued is written first.
    */
   writesSince(organizationId: string, resourceType: string, resourceIds: readonly string[], after: number): Promise<AuditEntry[]>;
+  /** Deletes entries written before `at`, in every organization (what is queued is not touched). */
+  purgeBefore(at: number, limit?: number): Promise<number>;
 }
 
 /**
@@ -331,6 +356,12 @@ export interface Store {
   audit: AuditTrail;
   /** Readiness: a trivial query. */
   ping(): Promise<void>;
+  /**
+   * PGlite only, which has no autovacuum: vacuums each table whose dead rows
+   * (purged or replaced) passed autovacuum's default threshold, and answers
+   * which. Null on PostgreSQL, whose autovacuum does it.
+   */
+  reclaimSpace: (() => Promise<string[]>) | null;
   /** Connections of the PostgreSQL pool now; PGlite is one session: 1 connection, none idle, none waiting. */
   poolUse(): PoolUse;
   close(): Promise<void>;

@@ -2,6 +2,7 @@ import { lte } from "drizzle-orm";
 import type { UsedTokenIdRepository } from "./store.ts";
 import type { StoreDatabase } from "./database.ts";
 import { dateFromEpochMs } from "./instants.ts";
+import { purgeBatch } from "./purge-batch.ts";
 import { usedTokenIds } from "./schema.ts";
 
 export function createUsedTokenIdRepository(db: StoreDatabase): UsedTokenIdRepository {
@@ -15,12 +16,8 @@ export function createUsedTokenIdRepository(db: StoreDatabase): UsedTokenIdRepos
       return inserted.length > 0;
     },
 
-    async purgeExpired(now) {
-      const purged = await db
-        .delete(usedTokenIds)
-        .where(lte(usedTokenIds.expiresAt, dateFromEpochMs(now, "now")))
-        .returning({ jti: usedTokenIds.jti });
-      return purged.length;
+    purgeExpired(now, limit) {
+      return purgeBatch(db, usedTokenIds, lte(usedTokenIds.expiresAt, dateFromEpochMs(now, "now")), limit);
     },
   };
 }

@@ -1,7 +1,8 @@
-import { and, asc, count, eq, inArray, isNotNull, isNull, lt, min, or, sql } from "drizzle-orm";
+import { and, asc, count, eq, gte, inArray, isNotNull, isNull, lt, min, or, sql } from "drizzle-orm";
 import type { InboxEntry, WebhookInboxRepository } from "./store.ts";
 import type { StoreDatabase } from "./database.ts";
 import { dateFromEpochMs } from "./instants.ts";
+import { purgeBatch } from "./purge-batch.ts";
 import { webhookInbox } from "./schema.ts";
 
 // An exception's text can be long (stack-like upstream bodies); the row keeps enough to diagnose.
@@ -110,6 +111,20 @@ export function createWebhookInboxRepository(db: StoreDatabase): WebhookInboxRep
     async get(hookId) {
       const [row] = await db.select().from(webhookInbox).where(eq(webhookInbox.hookId, hookId));
       return row === undefined ? null : toEntry(row);
+    },
+
+    purgeProcessedBefore(at, limit) {
+      return purgeBatch(db, webhookInbox, and(lt(webhookInbox.processedAt, dateFromEpochMs(at, "at")), isNull(webhookInbox.deadLetterReason)), limit);
+    },
+
+    async purgeDeadLettersBefore(at, maxAttempts, limit) {
+      const before = dateFromEpochMs(at, "at");
+      // A dead letter is stored processed at its arrival, so `processed_at` dates both kinds of settled entry.
+      const deadLetters = await purgeBatch(db, webhookInbox, and(lt(webhookInbox.processedAt, before), isNotNull(webhookInbox.deadLetterReason)), limit);
+      const left = (limit ?? Number.POSITIVE_INFINITY) - deadLetters;
+      if (left <= 0) return deadLetters;
+      const givenUp = and(isNull(webhookInbox.processedAt), lt(webhookInbox.receivedAt, before), gte(webhookInbox.attempts, maxAttempts));
+      return deadLetters + (await purgeBatch(db, webhookInbox, givenUp, limit === undefined ? undefined : left));
     },
   };
 }

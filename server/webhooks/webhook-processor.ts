@@ -18,7 +18,7 @@ import type { InboxEntry, Store } from "../store/store.ts";
 const LIFECYCLE_TYPES = new Set<string>(["app.installed", "app.uninstalled", "app.suspended", "app.reactivated", "installation.permissions_updated"]);
 const BATCH_SIZE = 100;
 /** A row that keeps failing stops being retried after this many attempts. */
-const MAX_ATTEMPTS = 5;
+export const MAX_ATTEMPTS = 5;
 /** Far longer than a batch takes: processing is store writes and, rarely, one installations list. */
 const DEFAULT_LEASE_MS = 60_000;
 

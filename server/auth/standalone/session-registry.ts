@@ -20,7 +20,7 @@ import { SESSION_LIFETIME_MS, standaloneProfile, type StandaloneProfile, type St
 
 export const REVERIFY_AFTER_MS = 5 * 60 * 1000;
 /** Ended sessions are kept this long for the user's own list, then purged. */
-const ENDED_RETENTION_MS = 24 * 60 * 60 * 1000;
+export const ENDED_RETENTION_MS = 24 * 60 * 60 * 1000;
 const PURGE_EVERY_MS = 10 * 60 * 1000;
 
 /** What the service says of the user now: its userinfo, for the session's access token and user (current-profile.ts). */
