@@ -329,7 +329,7 @@ export interface Store {
   noteViews: NoteViewRepository;
   standaloneSessions: StandaloneSessionRepository;
   audit: AuditTrail;
-  /** Readiness: a trivial query. */
+  /** Readiness: a trivial query on one of the store's tables. Like every call, it fails with StoreUnavailableError when the store cannot answer. */
   ping(): Promise<void>;
   /** Connections of the PostgreSQL pool now; PGlite is one session: 1 connection, none idle, none waiting. */
   poolUse(): PoolUse;
