@@ -283,7 +283,7 @@ test("a rate-limited upstream says when to retry, and Try again works once it cl
   const calls = recordApiCalls(page);
   await searchForm(app).getByRole("button", { name: "Search", exact: true }).click();
   const problem = results(app).getByRole("alert");
-  await expect(problem).toContainText("The clinic's data service is busy", { timeout: 20_000 });
+  await expect(problem).toContainText("The clinic data service is busy", { timeout: 20_000 });
   await expect(problem).toContainText(/Try again in \d+ seconds?\./);
   // A read changes nothing, so it does not say "Nothing was changed"; the wait counts down to zero.
   await expect(problem).not.toContainText("Nothing was changed");

@@ -189,6 +189,8 @@ describe("installations", () => {
 
 describe("serving", () => {
   it("answers /healthz with the store's readiness and security headers", async () => {
+    // /healthz answers from memory (never a query): what the last check found.
+    await harness.bff.health.refresh();
     const response = await harness.bff.app.request("/healthz");
     expect(await response.json()).toEqual({ ok: true, store: "ready", webhooks: { deadLetters: 0 } });
     const csp = response.headers.get("content-security-policy") ?? "";

@@ -16,6 +16,7 @@ import { traceRequests, upstreamTraceparent } from "./http/request-trace.ts";
 import { attributeUpstreamCalls, currentRequester } from "./http/upstream-requester.ts";
 import { setResponseHeader } from "./http/set-response-header.ts";
 import { InstallationRegistry } from "./installations/installation-registry.ts";
+import { createStoreHealth, type StoreHealth } from "./lifecycle/store-health.ts";
 import type { Logger } from "./logger.ts";
 import { readAppManifest } from "./manifest.ts";
 import { createMetricsRegistry, registerBffGauges } from "./metrics/bff-metrics.ts";
@@ -73,7 +74,9 @@ export interface Bff {
   metrics: Registry;
   /** Purges what is past its retention period (docs/security.md), from `start()` on, every minute. */
   retention: RetentionJob;
-  /** Starts listening on the bus, bootstraps installations, processes the inbox left from a previous run, starts the timers. */
+  /** The store's state as last checked, for `/healthz` and `/readyz` (which never wait on the store). */
+  health: StoreHealth;
+  /** Checks the store, starts listening on the bus, bootstraps installations, processes the inbox left from a previous run, starts the timers. */
   start(): Promise<void>;
   /** Stops the timers and the bus once the webhook processing and the retention batch under way have finished; the store stays open. */
   close(): Promise<void>;
@@ -155,6 +158,7 @@ export function createBffApp(deps: BffDeps): Bff {
 
   registerBffGauges(metrics, { clinic, store, hub, now, logger });
   const retention = createRetentionJob({ rules: retentionRules(store, config.retention), reclaimSpace: store.reclaimSpace, logger, now, ...recordRetention(metrics) });
+  const health = createStoreHealth({ store, logger });
 
   const app = new Hono<AppEnv>();
   app.use(recordHttpRequests(metrics));
@@ -169,15 +173,11 @@ export function createBffApp(deps: BffDeps): Bff {
     return handleAppError(error, c);
   });
 
-  app.get("/healthz", async (c) => {
-    try {
-      await store.ping();
-      // Verified deliveries the BFF could not read, kept for a person to look at.
-      const deadLetters = await store.inbox.countDeadLetters();
-      return c.json({ ok: true, store: "ready", webhooks: { deadLetters } });
-    } catch {
-      return c.json({ ok: false, store: "unavailable" }, 503);
-    }
+  // Liveness: from memory, never a query (a locked table or a full pool must not make the process look dead).
+  app.get("/healthz", (c) => {
+    const { store: storeState, deadLetters } = health.current();
+    // deadLetters: verified deliveries the BFF could not read, kept for a person to look at.
+    return c.json({ ok: storeState !== "unavailable", store: storeState, webhooks: { deadLetters } }, storeState === "unavailable" ? 503 : 200);
   });
 
   // Public: what the SPA needs before it has a token (which EHR origins may host it).
@@ -239,7 +239,11 @@ export function createBffApp(deps: BffDeps): Bff {
     verifyHostToken,
     metrics,
     retention,
+    health,
     async start() {
+      // Known before the first request: at most a second.
+      await health.refresh();
+      stops.push(health.start());
       await bus.start();
       try {
         await installations.refresh();

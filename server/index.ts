@@ -45,7 +45,7 @@ async function start(): Promise<{ bff: Bff; store: Store }> {
   const bff = createBffApp({ config, store, logger, now, clinicOptions: { intakeThread: true } });
   await bff.start();
   if (config.metrics) serveMetrics({ ...config.metrics, registry: bff.metrics, logger });
-  gate.ready(bff.app.fetch);
+  gate.ready(bff.app.fetch, bff.health.isReady);
   logger.info(
     {
       port: config.port,

@@ -10,7 +10,7 @@ export const appErrorBody = z.looseObject({
   trace_id: z.string(),
   /** The service's trace id, when the error came from it: for support. */
   upstream_trace_id: z.optional(z.string()),
-  /** When to try again (rate limited). */
+  /** When to try again, in seconds (rate limited; the store unavailable). */
   retry_after_seconds: z.optional(z.number()),
   /** The scope that is missing, when the installation does not grant it. */
   missing_scope: z.optional(z.string()),
@@ -33,11 +33,12 @@ export const APP_ERROR_CODES = {
   roleForbidden: "role_forbidden",
   /** The thing belongs to another user (a slot hold: only the user who held it releases it). */
   notOwner: "not_owner",
-  /** The BFF's own store could not be written, so the request was undone. */
+  /** The BFF's own store could not answer in time, or could not be reached (503 with `Retry-After`): Tandem's server, not the EHR. */
   storeUnavailable: "store_unavailable",
   /** The upstream answered with something the contract does not allow. */
   contractViolation: "contract_violation",
   rateLimited: "rate_limited",
+  /** The clinic data service itself could not be reached, or failed without its error body: the service, not the EHR behind it. */
   upstreamUnavailable: "upstream_unavailable",
   /** This BFF process is starting or shutting down: try again (a proxy sends the retry to another process). */
   notReady: "not_ready",

@@ -1,4 +1,5 @@
-import type { AppErrorBody } from "#contract/app-api/errors.ts";
+import { APP_ERROR_CODES, type AppErrorBody } from "#contract/app-api/errors.ts";
+import { STORE_RETRY_AFTER_SECONDS } from "../store/store-timeouts.ts";
 
 /** A refusal the BFF answers with its error body (DESIGN.md: `{code, message, trace_id}`). */
 export class AppError extends Error {
@@ -15,3 +16,7 @@ export class AppError extends Error {
 
 export const badRequest = (message: string) => new AppError(400, "bad_request", message);
 export const forbidden = (code: string, message: string, extras?: AppError["extras"]) => new AppError(403, code, message, extras);
+
+/** 503 `store_unavailable` with `Retry-After`: the BFF's own store could not answer (DESIGN.md "The BFF stays up"). */
+export const storeUnavailable = (message = "Tandem's server could not use its database just now: try again in a few seconds") =>
+  new AppError(503, APP_ERROR_CODES.storeUnavailable, message, { retry_after_seconds: STORE_RETRY_AFTER_SECONDS }, { "Retry-After": String(STORE_RETRY_AFTER_SECONDS) });

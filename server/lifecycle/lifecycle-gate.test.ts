@@ -56,6 +56,19 @@ describe("LifecycleGate", () => {
     expect((await ask(gate, "/healthz")).body).toEqual({ ok: true, store: "ready" });
   });
 
+  it("once ready: /readyz answers 503 while the store does not answer in time, and 200 again once it does; requests still reach the app", async () => {
+    const gate = new LifecycleGate();
+    let storeReady = true;
+    gate.ready(appWithSlowRoute().app, () => storeReady);
+    expect(await ask(gate, "/readyz")).toMatchObject({ status: 200, body: { ready: true, state: "ready", store: "ready" } });
+    storeReady = false;
+    expect(await ask(gate, "/readyz")).toMatchObject({ status: 503, body: { ready: false, state: "ready", store: "unavailable" } });
+    // Each request that needs the store answers for itself (503 store_unavailable); the rest are served.
+    expect(await ask(gate, "/api/session")).toMatchObject({ status: 200 });
+    storeReady = true;
+    expect(await ask(gate, "/readyz")).toMatchObject({ status: 200, body: { ready: true } });
+  });
+
   it("while draining: not ready, new requests refused, /healthz still answered, a request admitted before is answered and ends its connection", async () => {
     const gate = new LifecycleGate();
     const { app, slowArrived, answerSlow } = appWithSlowRoute();

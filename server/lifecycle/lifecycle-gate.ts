@@ -3,7 +3,10 @@ import { displayTraceId, newTraceContext } from "#contract/app-api/trace-context
 
 // The process's readiness, in front of the BFF's app (ADR 0018).
 // The port is bound before the store is open: while starting, `/healthz` and
-// `/readyz` answer 503 and everything else is refused. Once draining
+// `/readyz` answer 503 and everything else is refused. Once ready, `/readyz`
+// answers 503 while the store does not answer within 1 s (as last checked,
+// store-health.ts: never a query per probe), so a load balancer stops sending
+// users to the process until it does again (DESIGN.md). Once draining
 // (graceful-shutdown.ts), `/readyz` answers 503, `/healthz` still reports the
 // store (the process is alive), any other new request is refused, and every
 // answer closes its connection, so no keep-alive connection outlives the
@@ -17,6 +20,8 @@ export type FetchHandler = (request: Request) => Response | Promise<Response>;
 export interface Readiness {
   ready: boolean;
   state: LifecycleState;
+  /** While ready: whether the store answered in time at its last check. */
+  store?: "ready" | "unavailable";
 }
 
 const REFUSAL_TEXT: Record<Exclude<LifecycleState, "ready">, string> = {
@@ -27,6 +32,7 @@ const REFUSAL_TEXT: Record<Exclude<LifecycleState, "ready">, string> = {
 export class LifecycleGate {
   private current: LifecycleState = "starting";
   private app: FetchHandler | null = null;
+  private isStoreReady: () => boolean = () => true;
   private inFlight = 0;
   private idleWaiters: (() => void)[] = [];
 
@@ -39,9 +45,10 @@ export class LifecycleGate {
     return this.inFlight;
   }
 
-  /** The store is open and the background work started: serve `app`. */
-  ready(app: FetchHandler): void {
+  /** The store is open and the background work started: serve `app`; ready while `isStoreReady` says so. */
+  ready(app: FetchHandler, isStoreReady: () => boolean = () => true): void {
     this.app = app;
+    this.isStoreReady = isStoreReady;
     if (this.current === "starting") this.current = "ready";
   }
 
@@ -74,7 +81,8 @@ export class LifecycleGate {
   };
 
   private readiness(): Response {
-    const body: Readiness = { ready: this.current === "ready", state: this.current };
+    const store = this.current !== "ready" ? undefined : this.isStoreReady() ? "ready" : "unavailable";
+    const body: Readiness = { ready: store === "ready", state: this.current, ...(store && { store }) };
     const response = json(body.ready ? 200 : 503, body);
     return this.current === "draining" ? closingConnection(response) : response;
   }

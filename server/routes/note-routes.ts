@@ -9,12 +9,13 @@ import type { ClinicClient } from "../clinic/clinic-client.ts";
 import { UpstreamError } from "../clinic/upstream-error.ts";
 import type { LiveEventPublisher } from "../events/live-event-bus.ts";
 import type { AppEnv } from "../http/app-env.ts";
-import { AppError, badRequest } from "../http/app-error.ts";
+import { AppError, badRequest, storeUnavailable } from "../http/app-error.ts";
 import { parseJsonBody } from "../http/validate.ts";
 import { createNoteReader } from "../notes/note-reader.ts";
 import { conflictWith, draftAfterSave, planNoteChange, signedConflict } from "../notes/note-change.ts";
 import { NOTE_FIELD_RESOURCE_TYPE, noteFieldResourceId } from "../notes/note-changes.ts";
 import type { AuditEntry, NoteDraft, Store } from "../store/store.ts";
+import { StoreUnavailableError } from "../store/store-unavailable.ts";
 
 // The note routes (DESIGN.md "The BFF's API", "The host bridge" 4, "Rules"):
 // only the note in the token's `note_id`, only clinical roles, reads too;
@@ -132,11 +133,18 @@ export function registerNoteRoutes(api: Hono<AppEnv>, { clinic, store, live, now
     }
     audit(c, "write", "note", noteId);
     for (const field of change.changedFields) audit(c, "write", NOTE_FIELD_RESOURCE_TYPE, noteFieldResourceId(noteId, field));
-    const draft = await store.noteDrafts.get(session.organizationId, session.userId, noteId);
-    if (draft) {
-      const rest = draftAfterSave(draft, change.upstreamBody, now());
-      if (rest) await store.noteDrafts.put(rest);
-      else await store.noteDrafts.delete(session.organizationId, session.userId, noteId);
+    try {
+      const draft = await store.noteDrafts.get(session.organizationId, session.userId, noteId);
+      if (draft) {
+        const rest = draftAfterSave(draft, change.upstreamBody, now());
+        if (rest) await store.noteDrafts.put(rest);
+        else await store.noteDrafts.delete(session.organizationId, session.userId, noteId);
+      }
+    } catch (error) {
+      // The EHR has the change: a 503 now would tell the user it was not saved. The draft left behind holds
+      // text the note already has, which the SPA only cleans up (editor-state.ts, initialEditorState).
+      if (!(error instanceof StoreUnavailableError)) throw error;
+      c.get("logger").warn({ storeReason: error.reason }, "the store could not answer; the saved note's draft is left to clean up");
     }
     announce(session.organizationId, noteId);
     return c.json({ note: saved });
@@ -202,7 +210,13 @@ export function registerNoteRoutes(api: Hono<AppEnv>, { clinic, store, live, now
       }
       throw writeFailure(error, "the task");
     }
-    await store.tasks.insert({ organizationId: session.organizationId, noteId, taskId: created.id, createdBy: session.userId, task: created, createdAt: now() });
+    try {
+      await store.tasks.insert({ organizationId: session.organizationId, noteId, taskId: created.id, createdBy: session.userId, task: created, createdAt: now() });
+    } catch (error) {
+      // Created in the EHR: "try again" would create it twice.
+      if (error instanceof StoreUnavailableError) throw storeUnavailable("The task was created in the EHR, but Tandem's server could not keep its record, so Tandem's list of tasks may not show it. Do not create it again.");
+      throw error;
+    }
     audit(c, "write", "task", created.id);
     announce(session.organizationId, noteId);
     return c.json({ task: created });

@@ -21,7 +21,7 @@ import type { ClinicClient } from "../clinic/clinic-client.ts";
 import { holdIdKey } from "../clinic/id-forms.ts";
 import { UpstreamError } from "../clinic/upstream-error.ts";
 import type { AppEnv } from "../http/app-env.ts";
-import { AppError, badRequest } from "../http/app-error.ts";
+import { AppError, badRequest, storeUnavailable } from "../http/app-error.ts";
 import { sharedJson } from "../http/shared-json-body.ts";
 import { parseJsonBody, parseQuery } from "../http/validate.ts";
 import { heldSlotOf, slotHoldRecord } from "../schedule/held-slots.ts";
@@ -195,7 +195,7 @@ async function undoUnrecordedHold(c: Context<AppEnv>, storeError: unknown, relea
     await release();
   } catch (releaseError) {
     logger.warn({ err: releaseError }, "releasing the unrecorded slot hold failed; it stays held at the service until it expires");
-    return new AppError(503, APP_ERROR_CODES.storeUnavailable, "Tandem could not keep a record of the hold, and releasing it failed: the slot stays held until the hold expires. Try again later.");
+    return storeUnavailable("Tandem could not keep a record of the hold, and releasing it failed: the slot stays held until the hold expires. Try again later.");
   }
-  return new AppError(503, APP_ERROR_CODES.storeUnavailable, "Tandem could not keep a record of the hold, so it released it: nothing is held. Try again.");
+  return storeUnavailable("Tandem could not keep a record of the hold, so it released it: nothing is held. Try again.");
 }

@@ -9,9 +9,12 @@ import { createInstallationRepository } from "./installation-repository.ts";
 import { createNoteDraftRepository } from "./note-draft-repository.ts";
 import { createNoteStateRepository } from "./note-state-repository.ts";
 import { createNoteViewRepository } from "./note-view-repository.ts";
+import { installations } from "./schema.ts";
 import { createSlotHoldRepository } from "./slot-hold-repository.ts";
 import { createStandaloneSessionRepository } from "./standalone-session-repository.ts";
 import type { Store } from "./store.ts";
+import { createStoreGuard, guardRepository, type AsyncMethods } from "./store-guard.ts";
+import { STORE_TIMEOUTS, type StoreTimeouts } from "./store-timeouts.ts";
 import { createUsedTokenIdRepository } from "./used-token-id-repository.ts";
 import { createWebhookInboxRepository } from "./webhook-inbox-repository.ts";
 
@@ -30,6 +33,8 @@ export interface CreateStoreOptions {
    * Default: a process warning.
    */
   onError?: (error: unknown) => void;
+  /** How long the store may take (store-timeouts.ts); default {@link STORE_TIMEOUTS}. Tests pass shorter ones. */
+  timeouts?: Partial<StoreTimeouts>;
 }
 
 function warn(error: unknown): void {
@@ -44,11 +49,14 @@ export async function createStore(options: CreateStoreOptions = {}): Promise<Sto
 }
 
 /** The store over an open database; exported so tests can reach the same database directly. */
-export function storeOnDatabase(handle: DatabaseHandle, options: Pick<CreateStoreOptions, "auditFlushMs" | "onError"> = {}): Store {
+export function storeOnDatabase(handle: DatabaseHandle, options: Pick<CreateStoreOptions, "auditFlushMs" | "onError" | "timeouts"> = {}): Store {
   const { db } = handle;
   const onError = options.onError ?? warn;
+  // Every call below, the audit trail's background flushes included, is bounded and says when the store cannot answer.
+  const guard = createStoreGuard({ callMs: options.timeouts?.callMs ?? STORE_TIMEOUTS.callMs, oneSession: handle.engine === "pglite" });
+  const guarded = <T extends AsyncMethods<T>>(repository: T): T => guardRepository(repository, guard);
   const audit = createBatchedAuditTrail({
-    repository: createAuditTrailRepository(db),
+    repository: guarded(createAuditTrailRepository(db)),
     ...(options.auditFlushMs === undefined ? {} : { flushMs: options.auditFlushMs }),
     onError: (error, stats) =>
       onError(new Error(`store: audit trail (queued ${stats.queued}, dropped ${stats.dropped})`, { cause: error })),
@@ -63,18 +71,19 @@ export function storeOnDatabase(handle: DatabaseHandle, options: Pick<CreateStor
     }
   }
 
+  const notifications = handle.notifications;
   return {
-    notifications: handle.notifications,
-    installations: createInstallationRepository(db),
-    inbox: createWebhookInboxRepository(db),
-    appointmentStates: createAppointmentStateRepository(db),
-    usedTokenIds: createUsedTokenIdRepository(db),
-    noteDrafts: createNoteDraftRepository(db),
-    tasks: createCreatedTaskRepository(db),
-    holds: createSlotHoldRepository(db),
-    noteStates: createNoteStateRepository(db),
-    noteViews: createNoteViewRepository(db),
-    standaloneSessions: createStandaloneSessionRepository(db),
+    notifications: notifications && { notify: (payload) => guard.run(() => notifications.notify(payload)), listen: (handlers) => notifications.listen(handlers) },
+    installations: guarded(createInstallationRepository(db)),
+    inbox: guarded(createWebhookInboxRepository(db)),
+    appointmentStates: guarded(createAppointmentStateRepository(db)),
+    usedTokenIds: guarded(createUsedTokenIdRepository(db)),
+    noteDrafts: guarded(createNoteDraftRepository(db)),
+    tasks: guarded(createCreatedTaskRepository(db)),
+    holds: guarded(createSlotHoldRepository(db)),
+    noteStates: guarded(createNoteStateRepository(db)),
+    noteViews: guarded(createNoteViewRepository(db)),
+    standaloneSessions: guarded(createStandaloneSessionRepository(db)),
     audit: {
       record: (entry) => audit.record(entry),
       flush: () => audit.flush(),
@@ -83,9 +92,11 @@ export function storeOnDatabase(handle: DatabaseHandle, options: Pick<CreateStor
       writesSince: (organizationId, resourceType, resourceIds, after) => audit.writesSince(organizationId, resourceType, resourceIds, after),
       purgeBefore: (at, limit) => audit.purgeBefore(at, limit),
     },
-    async ping() {
-      await db.execute(sql`select 1`);
-    },
+    ping: () =>
+      guard.run(async () => {
+        // A table of the store's, not `select 1`: a database whose schema is gone cannot answer either.
+        await db.execute(sql`select 1 from ${installations} limit 1`);
+      }),
     poolUse: () => handle.poolUse(),
     reclaimSpace: handle.engine === "pglite" ? createEmbeddedVacuum(db) : null,
     close() {

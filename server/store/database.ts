@@ -6,6 +6,7 @@ import pg from "pg";
 import { EMBEDDED_TUNING, startPglite, type EmbeddedTuning } from "./embedded-engine.ts";
 import { createPostgresNotifications, notificationChannel } from "./postgres-notifications.ts";
 import type { PoolUse, StoreNotifications } from "./store.ts";
+import { STORE_TIMEOUTS, type StoreTimeouts } from "./store-timeouts.ts";
 
 /** The Drizzle database both engines give; repositories take this and nothing engine-specific. */
 export type StoreDatabase = PgDatabase<PgQueryResultHKT>;
@@ -21,6 +22,8 @@ export interface DatabaseOptions {
   embedded?: Partial<EmbeddedTuning>;
   /** Errors that have no caller to reject (an idle pooled connection failing). */
   onError?: (error: unknown) => void;
+  /** PostgreSQL's connect, lock, statement and idle-transaction bounds; default {@link STORE_TIMEOUTS}. */
+  timeouts?: Partial<StoreTimeouts>;
 }
 
 export interface DatabaseHandle {
@@ -46,7 +49,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   }
   return options.databaseUrl === undefined
     ? openPglite(options.dataDir, schema, { ...EMBEDDED_TUNING, ...options.embedded })
-    : openPostgres(options.databaseUrl, schema, options.onError);
+    : openPostgres(options.databaseUrl, schema, { ...STORE_TIMEOUTS, ...options.timeouts }, options.onError);
 }
 
 function migrationConfig(schema: string) {
@@ -71,40 +74,49 @@ async function openPglite(dataDir: string | undefined, schema: string, tuning: E
   }
 }
 
-async function openPostgres(databaseUrl: string, schema: string, onError: ((error: unknown) => void) | undefined): Promise<DatabaseHandle> {
+async function openPostgres(databaseUrl: string, schema: string, timeouts: StoreTimeouts, onError: ((error: unknown) => void) | undefined): Promise<DatabaseHandle> {
+  // A startup parameter rather than a SET after connect: no query can run on a connection before it applies.
+  const searchPath = schema === "public" ? {} : { options: `-c search_path=${schema}` };
+  await migrate(new pg.Client({ connectionString: databaseUrl, ...searchPath, connectionTimeoutMillis: timeouts.connectMs }), schema);
   const pool = new pg.Pool({
     connectionString: databaseUrl,
-    // A startup parameter rather than a SET after connect: no query can run on a connection before it applies.
-    ...(schema === "public" ? {} : { options: `-c search_path=${schema}` }),
+    ...searchPath,
+    // lock_timeout, statement_timeout and idle_in_transaction_session_timeout go as startup parameters as well;
+    // connectionTimeoutMillis is pg-pool's own (store-timeouts.ts says why each).
+    connectionTimeoutMillis: timeouts.connectMs,
+    lock_timeout: timeouts.lockMs,
+    statement_timeout: timeouts.statementMs,
+    idle_in_transaction_session_timeout: timeouts.idleInTransactionMs,
+    // A peer gone without a word (a lost network) is noticed on idle connections.
+    keepAlive: true,
   });
   // Without a listener an idle connection's error (server restart) would crash the process.
   pool.on("error", (error) => onError?.(error));
+  return {
+    engine: "postgres",
+    schema,
+    db: drizzleNodePg({ client: pool }),
+    notifications: createPostgresNotifications({ connectionString: databaseUrl, channel: notificationChannel(schema), pool, connectMs: timeouts.connectMs }),
+    poolUse: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    close: () => pool.end(),
+  };
+}
+
+/**
+ * Applies pending migrations on a connection of its own, without the pool's
+ * bounds: it waits while another process migrates, and a migration may take long.
+ */
+async function migrate(client: pg.Client, schema: string): Promise<void> {
+  const lockKey = `tandem-store-migrate:${schema}`;
   try {
-    const client = await pool.connect();
-    const lockKey = `tandem-store-migrate:${schema}`;
-    try {
-      // Several BFF processes (or test workers sharing a schema) may start at once: one migrates, the others wait.
-      await client.query("SELECT pg_advisory_lock(hashtext($1))", [lockKey]);
-      // Not for "public": it exists, and the statement would still need CREATE on the database.
-      if (schema !== "public") await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
-      await migrateNodePg(drizzleNodePg({ client }), migrationConfig(schema));
-      await client.query("SELECT pg_advisory_unlock(hashtext($1))", [lockKey]);
-      client.release();
-    } catch (error) {
-      // Destroying the connection ends its session, which releases the lock with it.
-      client.release(true);
-      throw error;
-    }
-    return {
-      engine: "postgres",
-      schema,
-      db: drizzleNodePg({ client: pool }),
-      notifications: createPostgresNotifications({ connectionString: databaseUrl, channel: notificationChannel(schema), pool }),
-      poolUse: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
-      close: () => pool.end(),
-    };
-  } catch (error) {
-    await pool.end().catch(() => undefined);
-    throw error;
+    await client.connect();
+    // Several BFF processes (or test workers sharing a schema) may start at once: one migrates, the others wait.
+    await client.query("SELECT pg_advisory_lock(hashtext($1))", [lockKey]);
+    // Not for "public": it exists, and the statement would still need CREATE on the database.
+    if (schema !== "public") await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+    await migrateNodePg(drizzleNodePg({ client }), migrationConfig(schema));
+  } finally {
+    // Ending the session releases the lock, on a failure too.
+    await client.end().catch(() => undefined);
   }
 }

@@ -25,6 +25,8 @@ export interface PostgresNotificationsOptions {
   connectionString: string;
   channel: string;
   pool: pg.Pool;
+  /** How long opening the listening connection may take before it counts as lost (and is tried again). */
+  connectMs?: number;
   /** The first wait after a lost connection, doubled up to `maxBackoffMs`; defaults 250 ms and 30 s. */
   minBackoffMs?: number;
   maxBackoffMs?: number;
@@ -68,7 +70,7 @@ function listen(options: PostgresNotificationsOptions, handlers: NotificationHan
   async function attempt(): Promise<void> {
     const first = attempts === 0;
     attempts += 1;
-    const client = new pg.Client({ connectionString: options.connectionString, keepAlive: true });
+    const client = new pg.Client({ connectionString: options.connectionString, keepAlive: true, ...(options.connectMs === undefined ? {} : { connectionTimeoutMillis: options.connectMs }) });
     current = client;
     client.on("notification", (message) => {
       if (message.channel === options.channel && message.payload !== undefined) handlers.onPayload(message.payload);

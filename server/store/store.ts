@@ -354,7 +354,7 @@ export interface Store {
   noteViews: NoteViewRepository;
   standaloneSessions: StandaloneSessionRepository;
   audit: AuditTrail;
-  /** Readiness: a trivial query. */
+  /** Readiness: a trivial query on one of the store's tables. Like every call, it fails with StoreUnavailableError when the store cannot answer. */
   ping(): Promise<void>;
   /**
    * PGlite only, which has no autovacuum: vacuums each table whose dead rows

@@ -78,7 +78,7 @@ export async function callBff<T extends z.ZodMiniType>(path: string, schema: T, 
   const json: unknown = await sent.response.json();
   const parsed = z.safeParse(schema, json);
   if (!parsed.success) {
-    throw new ApiError(502, { code: "contract_violation", message: "Tandem's server answered in an unexpected shape", trace_id: sent.traceId });
+    throw new ApiError(502, { code: "unexpected_response", message: "Tandem's server answered in an unexpected shape", trace_id: sent.traceId });
   }
   return parsed.data;
 }

@@ -14,8 +14,10 @@ import {
   type NotePatchRequest,
   type TaskCreateRequest,
 } from "#contract/app-api/note.ts";
+import { APP_ERROR_CODES } from "#contract/app-api/errors.ts";
 import { SIGNED_NOTE_STATUS } from "#contract/clinic-api/note.ts";
 import { ApiError, callBff } from "./bff-client.ts";
+import { failingSystemOf } from "./failing-system.ts";
 import { queryKeys } from "./query-keys.ts";
 
 // The note view's calls (DESIGN.md "The BFF's API"). Keys from general to
@@ -67,7 +69,7 @@ export const noteImagesQuery = (noteId: string) =>
     queryFn: ({ signal }) => callBff(`${notePath(noteId)}/images`, noteImagesResponse, { signal }),
   });
 
-/** Saves the changed fields; rejects with an `ApiError` (see {@link noteConflictOf} and {@link isEhrFailure}). */
+/** Saves the changed fields; rejects with an `ApiError` (see {@link noteConflictOf} and {@link isSystemFailure}). */
 export function patchNote(noteId: string, request: NotePatchRequest) {
   return callBff(notePath(noteId), noteResponse, { method: "PATCH", body: request });
 }
@@ -95,18 +97,18 @@ export function noteConflictOf(error: unknown): NoteConflictDetails | null {
   return parsed.success ? parsed.data : null;
 }
 
-/** Codes meaning the EHR did not take a write (seed 001 "Errors") or could not be reached: the text is kept and Retry offered. */
-const EHR_FAILURE_CODES = new Set(["server_unresponsive", "unexpected_integration_error", "upstream_unavailable", "upstream_timeout", "internal_error", "rate_limited"]);
+/** Why a note write that a retry may fix did not go through: which system failed (failing-system.ts), the service busy, or no answer in time (the write may have been applied). */
+export type SaveFailureReason = "ehr" | "service" | "tandem" | "unreached" | "busy" | "unconfirmed";
 
-/** Which of those a note write met: the service busy (rate limited), no answer in time (the write may have been applied), or not taken or not reached. */
-export function ehrSaveFailureOf(error: unknown): "noAnswer" | "busy" | "unconfirmed" {
-  if (!(error instanceof ApiError)) return "noAnswer";
+export function saveFailureReasonOf(error: unknown): SaveFailureReason {
+  if (!(error instanceof ApiError)) return "unreached";
   if (error.body.code === "upstream_timeout") return "unconfirmed";
-  if (error.body.code === "rate_limited" || error.status === 429) return "busy";
-  return "noAnswer";
+  if (error.body.code === APP_ERROR_CODES.rateLimited || error.status === 429) return "busy";
+  const system = failingSystemOf(error);
+  return system === "tandem" || system === "service" ? system : "ehr";
 }
 
-export function isEhrFailure(error: unknown): boolean {
-  if (!(error instanceof ApiError)) return true; // the network: the BFF was not reached
-  return EHR_FAILURE_CODES.has(error.body.code) || error.status >= 500;
+/** A write that failed because a system did (Tandem's server, the clinic data service, the EHR), not one refused: the text is kept and Retry offered. */
+export function isSystemFailure(error: unknown): boolean {
+  return failingSystemOf(error) !== null;
 }

@@ -1,24 +1,39 @@
 import { useEffect, useState } from "react";
 import { APP_ERROR_CODES } from "#contract/app-api/errors.ts";
 import { ApiError } from "#src/api/bff-client.ts";
+import { failingSystemOf } from "#src/api/failing-system.ts";
 import { Button } from "../ui/button.tsx";
 import { Notice } from "../ui/notice.tsx";
 
 // What happened and what to try, for every error the BFF can answer; never a
-// stack trace or raw JSON. Only a failed write says "Nothing was changed": a
-// read changes nothing whatever happens, and saying so would only alarm.
+// stack trace or raw JSON. A failure names the system that failed (DESIGN.md
+// "Rules"): Tandem's server, the clinic data service, or the EHR behind it
+// (src/api/failing-system.ts). Only a failed write says "Nothing was
+// changed", and only where that is known: a read changes nothing whatever
+// happens, and saying so would only alarm.
 
 /** Whether the failed call was a read or a write: only a write's failure says nothing was changed. */
 export type CallKind = "read" | "write";
 
-export function describeApiError(error: unknown, kind: CallKind = "read"): { title: string; detail: string; canRetry: boolean } {
+export interface ApiErrorDescription {
+  title: string;
+  detail: string;
+  canRetry: boolean;
+}
+
+/** The text as a sentence: with a full stop unless it ends in one already. */
+const sentence = (text: string) => (/[.!?]$/.test(text) ? text : `${text}.`);
+
+export function describeApiError(error: unknown, kind: CallKind = "read"): ApiErrorDescription {
   if (!(error instanceof ApiError)) {
     return { title: "Tandem could not reach its server", detail: "Check the connection, then try again.", canRetry: true };
   }
   const { code, message, retry_after_seconds: retryAfter, missing_scope: missingScope } = error.body;
+  const reference = error.body.trace_id ? ` (reference ${error.body.trace_id})` : "";
+  const nothingChanged = kind === "write" ? "Nothing was changed. " : "";
   switch (code) {
     case APP_ERROR_CODES.rateLimited:
-      return { title: "The clinic's data service is busy", detail: `Try again ${retryAfter ? `in ${retryAfter} second${retryAfter === 1 ? "" : "s"}` : "in a moment"}.`, canRetry: true };
+      return { title: "The clinic data service is busy", detail: `Try again ${retryAfter ? `in ${retryAfter} second${retryAfter === 1 ? "" : "s"}` : "in a moment"}.`, canRetry: true };
     case APP_ERROR_CODES.installationInactive:
       return { title: "Tandem is not active for this organization", detail: `${message}.`, canRetry: false };
     case APP_ERROR_CODES.scopeNotGranted:
@@ -32,13 +47,28 @@ export function describeApiError(error: unknown, kind: CallKind = "read"): { tit
       return { title: "Your role does not allow this", detail: message, canRetry: false };
     case APP_ERROR_CODES.notReady:
       // A Tandem process starting or shutting down (a deploy): the next try goes to another one.
-      return { title: "Tandem is restarting", detail: kind === "write" ? "Nothing was changed. Try again in a moment." : "Try again in a moment.", canRetry: true };
+      return { title: "Tandem's server is restarting", detail: `${nothingChanged}Try again in a moment.`, canRetry: true };
+    case APP_ERROR_CODES.storeUnavailable:
+      // The BFF's message says what became of a write (a hold released, a task created in the EHR).
+      return { title: "Tandem's server is having trouble", detail: sentence(message), canRetry: true };
     case "server_unresponsive":
     case "unexpected_integration_error":
+      return { title: "The EHR did not answer", detail: `${nothingChanged}Try again in a moment.`, canRetry: true };
     case APP_ERROR_CODES.upstreamUnavailable:
-      return { title: "The EHR did not answer", detail: kind === "write" ? "Nothing was changed. Try again in a moment." : "Try again in a moment.", canRetry: true };
-    default:
-      return { title: "Something went wrong", detail: `${message}${error.body.trace_id ? ` (reference ${error.body.trace_id})` : ""}`, canRetry: error.status >= 500 };
+      return { title: "The clinic data service did not answer", detail: `${nothingChanged}Try again in a moment.`, canRetry: true };
+    case "upstream_timeout":
+      // A write was sent and may have been carried out after Tandem stopped waiting.
+      return { title: "The clinic data service did not answer in time", detail: kind === "write" ? "It may have been done already: check before trying again." : "Try again in a moment.", canRetry: true };
+  }
+  switch (failingSystemOf(error)) {
+    case "tandem":
+      return { title: "Tandem's server is having trouble", detail: error.body.trace_id ? `Try again in a moment; if it keeps happening, quote reference ${error.body.trace_id}.` : "Try again in a moment.", canRetry: true };
+    case "service":
+      return { title: "The clinic data service is having trouble", detail: `${sentence(message)} Try again in a moment${reference}.`, canRetry: true };
+    case "ehr":
+      return { title: "The EHR did not answer", detail: `${nothingChanged}Try again in a moment.`, canRetry: true };
+    case null:
+      return { title: "Something went wrong", detail: `${message}${reference}`, canRetry: error.status >= 500 };
   }
 }
 

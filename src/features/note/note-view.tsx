@@ -142,7 +142,7 @@ function useSignOffChecklist(noteId: string, note: Note, editor: NoteEditor) {
     const status = editor.status;
     const saveProblem =
       status.kind === "failed"
-        ? status.failure.kind === "ehr" && status.failure.reason === "unconfirmed"
+        ? status.failure.kind === "system" && status.failure.reason === "unconfirmed"
           ? "Your last save is not confirmed by the EHR"
           : "Your last save did not reach the EHR"
         : status.kind === "conflict"

@@ -102,7 +102,7 @@ describe("PatientAppointmentsView", () => {
     const error = new ApiError(503, { code: "upstream_unavailable", message: "The Clinic Data Service could not be reached", trace_id: "tdm_1" });
     const html = render({ kind: "error", error, onRetry: () => undefined });
     expect(html).toContain('role="alert"');
-    expect(textOf(html)).toContain("The EHR did not answer");
+    expect(textOf(html)).toContain("The clinic data service did not answer");
     expect(textOf(html)).toContain("Try again");
   });
 });

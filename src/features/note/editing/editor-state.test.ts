@@ -156,9 +156,9 @@ describe("saving", () => {
 
   it("keeps the text and offers Retry when the EHR did not answer", () => {
     const saving = startSave(run(open(), type("impressionsPlansComments", "Start topical steroid.")));
-    const failed = run(saving, { type: "saveFailed", failure: { kind: "ehr", reason: "noAnswer" } });
+    const failed = run(saving, { type: "saveFailed", failure: { kind: "system", reason: "ehr" } });
     expect(failed.fields.impressionsPlansComments.value).toBe("Start topical steroid.");
-    expect(statusOf(failed)).toEqual({ kind: "failed", failure: { kind: "ehr", reason: "noAnswer" }, count: 1 });
+    expect(statusOf(failed)).toEqual({ kind: "failed", failure: { kind: "system", reason: "ehr" }, count: 1 });
     expect(statusText(statusOf(failed), clock)).toBe("Not saved: the EHR did not answer");
     expect(fieldStatusText(failed, "impressionsPlansComments")).toBe("Not saved: the EHR did not answer");
     expect(saveRequestOf(failed)).toEqual({ impressionsPlansComments: "Start topical steroid.", baseline: { impressionsPlansComments: "" } });
@@ -167,13 +167,25 @@ describe("saving", () => {
 
   it("says the service was busy, or that a save with no answer in time may be saved already, and offers Retry for both", () => {
     const typed = startSave(run(open(), type("impressionsPlansComments", "Start topical steroid.")));
-    const busy = run(typed, { type: "saveFailed", failure: { kind: "ehr", reason: "busy" } });
+    const busy = run(typed, { type: "saveFailed", failure: { kind: "system", reason: "busy" } });
     expect(statusText(statusOf(busy), clock)).toBe("Not saved: the clinic data service is busy");
-    const unconfirmed = run(typed, { type: "saveFailed", failure: { kind: "ehr", reason: "unconfirmed" } });
+    const unconfirmed = run(typed, { type: "saveFailed", failure: { kind: "system", reason: "unconfirmed" } });
     expect(statusText(statusOf(unconfirmed), clock)).toBe("Not confirmed: the EHR did not answer in time, so your text may be saved already");
     expect(fieldStatusText(unconfirmed, "impressionsPlansComments")).toBe("Not confirmed: the EHR did not answer in time, so your text may be saved already");
     // The same text again: harmless if the first save went through.
     expect(saveRequestOf(unconfirmed)).toEqual({ impressionsPlansComments: "Start topical steroid.", baseline: { impressionsPlansComments: "" } });
+  });
+
+  it("names the system that failed: Tandem's server (its database, or not reached) and the clinic data service are not called the EHR", () => {
+    const typed = startSave(run(open(), type("impressionsPlansComments", "Start topical steroid.")));
+    const textOf = (reason: "tandem" | "unreached" | "service") => statusText(statusOf(run(typed, { type: "saveFailed", failure: { kind: "system", reason } })), clock);
+    expect(textOf("tandem")).toBe("Not saved: Tandem's server is having trouble");
+    expect(textOf("unreached")).toBe("Not saved: Tandem could not reach its server");
+    expect(textOf("service")).toBe("Not saved: the clinic data service did not answer");
+    const failed = run(typed, { type: "saveFailed", failure: { kind: "system", reason: "tandem" } });
+    // What happened to the write stays the same: the text is kept, to save again.
+    expect(failed.fields.impressionsPlansComments.value).toBe("Start topical steroid.");
+    expect(needsDraftPut(failed)).toBe(true);
   });
 
   it("says why when another error refused the save, and keeps the text", () => {

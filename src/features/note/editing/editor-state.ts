@@ -21,13 +21,16 @@ export interface FieldState {
 }
 
 /**
- * Why a save did not go through, where saving again is the way on: the EHR
- * did not take it or answer (`noAnswer`), the service asked us to slow down
- * (`busy`), or the EHR did not answer in time, so the text may be there
- * already (`unconfirmed`: saving the same text again is harmless).
+ * Why a save did not go through, where saving again is the way on, naming
+ * the system that failed (DESIGN.md "Rules"): the EHR did not take it or
+ * answer (`ehr`), the clinic data service was not reached or failed
+ * (`service`), Tandem's server had trouble, its database for one (`tandem`),
+ * or could not be reached (`unreached`); the service asked us to slow down
+ * (`busy`); or no answer came in time, so the text may be there already
+ * (`unconfirmed`: saving the same text again is harmless).
  */
-export type EhrSaveFailure = "noAnswer" | "busy" | "unconfirmed";
-export type SaveFailure = { kind: "ehr"; reason: EhrSaveFailure } | { kind: "other"; message: string; canRetry: boolean };
+export type SystemSaveFailure = "ehr" | "service" | "tandem" | "unreached" | "busy" | "unconfirmed";
+export type SaveFailure = { kind: "system"; reason: SystemSaveFailure } | { kind: "other"; message: string; canRetry: boolean };
 
 export type SavePhase =
   | { kind: "idle" }
@@ -105,10 +108,11 @@ export type EditorAction =
 
 export const SIGNED_WITH_TEXT_REASON = "This note was signed in the EHR; it can no longer be changed here. Your unsaved text is below to copy.";
 export const SIGNED_REASON = "This note is signed in the EHR; it can no longer be changed here.";
-export const EHR_DID_NOT_ANSWER = "the EHR did not answer";
-
-const EHR_FAILURE_TEXT: Record<EhrSaveFailure, string> = {
-  noAnswer: `Not saved: ${EHR_DID_NOT_ANSWER}`,
+const SYSTEM_FAILURE_TEXT: Record<SystemSaveFailure, string> = {
+  ehr: "Not saved: the EHR did not answer",
+  service: "Not saved: the clinic data service did not answer",
+  tandem: "Not saved: Tandem's server is having trouble",
+  unreached: "Not saved: Tandem could not reach its server",
   busy: "Not saved: the clinic data service is busy",
   unconfirmed: "Not confirmed: the EHR did not answer in time, so your text may be saved already",
 };
@@ -276,7 +280,7 @@ export function statusText(status: EditorStatus, clock: (epochMs: number) => str
     case "conflict":
       return `Not saved: ${status.count === 1 ? "a field was" : `${status.count} fields were`} changed in the EHR; choose which text to keep`;
     case "failed":
-      return status.failure.kind === "ehr" ? EHR_FAILURE_TEXT[status.failure.reason] : `Not saved: ${status.failure.message}`;
+      return status.failure.kind === "system" ? SYSTEM_FAILURE_TEXT[status.failure.reason] : `Not saved: ${status.failure.message}`;
     case "unsaved":
       return "Unsaved changes";
     case "saved":
@@ -294,7 +298,7 @@ export function fieldStatusText(state: EditorState, field: WritableNoteField): s
   if (conflictsOf(state)[field]) return "Changed in the EHR since you started: choose which text to keep";
   if (!dirty) return "";
   if (state.save.kind === "saving" && state.save.sent[field] === state.fields[field].value) return "Saving…";
-  if (state.save.kind === "failed") return state.save.failure.kind === "ehr" ? EHR_FAILURE_TEXT[state.save.failure.reason] : "Not saved";
+  if (state.save.kind === "failed") return state.save.failure.kind === "system" ? SYSTEM_FAILURE_TEXT[state.save.failure.reason] : "Not saved";
   return "Changed, not saved yet";
 }
 

@@ -34,7 +34,7 @@ export function SaveStatusBar({ editor, timezone }: { editor: NoteEditor; timezo
   const display = useTimeDisplay(timezone);
   const clock = (epochMs: number) => formatRecentTime(epochMs, Date.now(), display);
   const changed = editor.dirtyFields.length;
-  const canRetry = status.kind === "failed" && (status.failure.kind === "ehr" || status.failure.canRetry);
+  const canRetry = status.kind === "failed" && (status.failure.kind === "system" || status.failure.canRetry);
   const tone = TONE[status.kind];
   return (
     <div id="note-save-status" data-testid="save-status-bar" data-status={status.kind} className="sticky top-0 z-10 flex flex-wrap items-center gap-x-3 gap-y-2 border-b border-slate-200 bg-white/95 px-3 py-2 backdrop-blur">

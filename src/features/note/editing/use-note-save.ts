@@ -1,6 +1,6 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, type Dispatch } from "react";
-import { ehrSaveFailureOf, isEhrFailure, markNoteSigned, noteConflictOf, noteQuery, patchNote } from "#src/api/note-queries.ts";
+import { isSystemFailure, markNoteSigned, noteConflictOf, noteQuery, patchNote, saveFailureReasonOf } from "#src/api/note-queries.ts";
 import { describeApiError } from "#src/components/shell/api-error-notice.tsx";
 import { canAutosave, saveRequestOf, sentValuesOf, serverNoteOf, type EditorAction, type EditorState } from "./editor-state.ts";
 
@@ -59,8 +59,8 @@ export function useNoteSave({ noteId, state, latest, dispatch, syncDraft }: Note
         if (conflict) {
           dispatch({ type: "saveConflict", details: conflict });
           if (conflict.reason === "note_signed") markNoteSigned(queryClient, noteId);
-        } else if (isEhrFailure(error)) {
-          dispatch({ type: "saveFailed", failure: { kind: "ehr", reason: ehrSaveFailureOf(error) } });
+        } else if (isSystemFailure(error)) {
+          dispatch({ type: "saveFailed", failure: { kind: "system", reason: saveFailureReasonOf(error) } });
         } else {
           const { title, canRetry } = describeApiError(error);
           dispatch({ type: "saveFailed", failure: { kind: "other", message: title, canRetry } });

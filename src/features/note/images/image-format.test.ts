@@ -102,6 +102,12 @@ describe("deleting an image", () => {
     expect(imageDeleteFailure(apiError(404, "not_found"), "knee-xray.png")).toEqual({ kind: "gone", message: "knee-xray.png is no longer on this note: it was already deleted." });
   });
 
+  it("names Tandem's server, not the EHR, when its store could not answer or it failed: whether it was deleted is for a retry to find out", () => {
+    expect(imageDeleteFailure(apiError(503, "store_unavailable"), "knee-xray.png")).toEqual({ kind: "unreached", message: "Tandem's server is having trouble, so knee-xray.png may not have been deleted. Try again to find out." });
+    expect(imageDeleteFailure(apiError(500, "internal_error"), "knee-xray.png").kind).toBe("unreached");
+    expect(imageDeleteFailure(apiError(503, "upstream_unavailable"), "knee-xray.png")).toEqual({ kind: "ehr", message: "The clinic data service did not answer, so knee-xray.png was not deleted. Try again." });
+  });
+
   it("does not claim the EHR refused when the server was not reached", () => {
     expect(imageDeleteFailure(new TypeError("Failed to fetch"), "knee-xray.png").kind).toBe("unreached");
   });

@@ -1,5 +1,6 @@
+import { APP_ERROR_CODES } from "#contract/app-api/errors.ts";
 import { ApiError } from "#src/api/bff-client.ts";
-import { isEhrFailure } from "#src/api/note-queries.ts";
+import { failingSystemOf } from "#src/api/failing-system.ts";
 import { isolateText } from "#src/lib/bidi.ts";
 import { formatNumber } from "#src/lib/time-format.ts";
 
@@ -100,9 +101,9 @@ export type ImageDeleteFailure =
   | { kind: "signed"; message: string }
   /** 404: the image is no longer on the note (deleted elsewhere, or by an earlier try whose answer was lost). */
   | { kind: "gone"; message: string }
-  /** The EHR did not delete it: Retry. */
+  /** The EHR did not delete it, or the clinic data service did not take the request: Retry. */
   | { kind: "ehr"; message: string }
-  /** The BFF was not reached, its answer was lost, or the EHR did not answer in time: it may or may not be deleted; Retry finds out. */
+  /** Tandem's server was not reached, its answer was lost, it failed, or the EHR did not answer in time: it may or may not be deleted; Retry finds out. */
   | { kind: "unreached"; message: string }
   /** Anything else: described by `describeApiError`. */
   | { kind: "other" };
@@ -114,6 +115,17 @@ export function imageDeleteFailure(error: unknown, fileName: string): ImageDelet
   if (error.status === 404 || error.body.code === "not_found") return { kind: "gone", message: `${fileName} is no longer on this note: it was already deleted.` };
   // Sent, and the EHR may have carried it out after the BFF stopped waiting: a Try again finds out (404: deleted).
   if (error.body.code === "upstream_timeout") return { kind: "unreached", message: `The EHR did not answer in time, so ${fileName} may be deleted already. Try again to find out.` };
-  if (error.status === 502 || error.body.code === "unexpected_integration_error" || isEhrFailure(error)) return { kind: "ehr", message: `The EHR did not delete ${fileName}. Try again.` };
-  return { kind: "other" };
+  switch (failingSystemOf(error)) {
+    case "tandem":
+      return { kind: "unreached", message: `Tandem's server is having trouble, so ${fileName} may not have been deleted. Try again to find out.` };
+    case "service":
+      return {
+        kind: "ehr",
+        message: error.body.code === APP_ERROR_CODES.rateLimited ? `The clinic data service is busy, so ${fileName} was not deleted. Try again in a moment.` : `The clinic data service did not answer, so ${fileName} was not deleted. Try again.`,
+      };
+    case "ehr":
+      return { kind: "ehr", message: `The EHR did not delete ${fileName}. Try again.` };
+    case null:
+      return error.status === 502 ? { kind: "ehr", message: `The EHR did not delete ${fileName}. Try again.` } : { kind: "other" };
+  }
 }

@@ -272,6 +272,21 @@ describe("a failed create", () => {
     expect("detail" in failure ? failure.detail : "").toMatch(/may have been created there/);
   });
 
+  it("names Tandem's server, not the EHR, when its store could not answer or it failed; and does not claim nothing was created (the EHR may have it)", () => {
+    for (const error of [apiError(503, "store_unavailable"), apiError(500, "internal_error")]) {
+      expect(taskCreateFailure(error)).toEqual({
+        kind: "unreached",
+        title: "Tandem's server is having trouble.",
+        detail: "The task may have been created: check the note's tasks in the EHR before trying again. Your text is kept.",
+      });
+    }
+  });
+
+  it("names the clinic data service when it was not reached or busy: nothing was created", () => {
+    expect(taskCreateFailure(apiError(503, "upstream_unavailable"))).toEqual({ kind: "ehr", title: "The clinic data service did not answer.", detail: TASK_EHR_FAILURE_DETAIL });
+    expect(taskCreateFailure(apiError(503, "rate_limited", "busy", { retry_after_seconds: 3 }))).toMatchObject({ kind: "ehr", title: "The clinic data service is busy." });
+  });
+
   it("leaves other errors to the shared description", () => {
     expect(taskCreateFailure(apiError(403, "role_forbidden")).kind).toBe("other");
     expect(taskCreateFailure(apiError(401, "token_replayed")).kind).toBe("other");

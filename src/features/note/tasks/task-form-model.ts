@@ -4,7 +4,9 @@ import type { PickerProvider } from "#contract/app-api/session.ts";
 import type { Task } from "#contract/clinic-api/note.ts";
 import { ApiError } from "#src/api/bff-client.ts";
 import type { PickerOption } from "#src/components/ui/multi-select-picker.tsx";
-import { isEhrFailure, noteConflictOf } from "#src/api/note-queries.ts";
+import { failingSystemOf } from "#src/api/failing-system.ts";
+import { noteConflictOf } from "#src/api/note-queries.ts";
+import { APP_ERROR_CODES } from "#contract/app-api/errors.ts";
 import { idKey } from "#contract/ids.ts";
 import { formatDayAndTime, formatNumber, usableZone, type TimeDisplay } from "#src/lib/time-format.ts";
 import { parseNoteInstant } from "../reading/note-format.ts";
@@ -189,9 +191,9 @@ export function sortTasksForDisplay(tasks: readonly Task[]): Task[] {
 }
 
 export type TaskCreateFailure =
-  /** The EHR did not take the task (or could not be reached by the BFF): nothing was created; Retry. */
+  /** The EHR did not take the task, or the clinic data service did not (not reached, busy, failing): nothing was created; Retry. */
   | { kind: "ehr"; title: string; detail: string }
-  /** The BFF was not reached or the answer was lost: the task may or may not exist. */
+  /** Tandem's server was not reached, its answer was lost, or it failed after sending: the task may or may not exist. */
   | { kind: "unreached"; title: string; detail: string }
   /** The BFF refused the request (400): its message names the field. */
   | { kind: "invalid"; title: string; detail: string }
@@ -216,10 +218,18 @@ export function taskCreateFailure(error: unknown): TaskCreateFailure {
   if (error.status === 400) return { kind: "invalid", title: "The task was not created.", detail: error.body.message };
   // The BFF sent the task and the EHR did not answer in time: it may have been created there, so "nothing was created" would invite a duplicate.
   if (error.body.code === "upstream_timeout") return { kind: "unreached", title: "The EHR did not answer in time.", detail: "The task may have been created there: check the note's tasks in the EHR before trying again. Your text is kept." };
-  if (error.status === 502 || error.body.code === "unexpected_integration_error" || isEhrFailure(error)) {
-    const wait = error.body.retry_after_seconds;
-    const detail = wait ? `Nothing was created. Your text is kept: try again in ${wait} second${wait === 1 ? "" : "s"}.` : TASK_EHR_FAILURE_DETAIL;
-    return { kind: "ehr", title: TASK_EHR_FAILURE_TITLE, detail };
+  const wait = error.body.retry_after_seconds;
+  const notCreated = wait ? `Nothing was created. Your text is kept: try again in ${wait} second${wait === 1 ? "" : "s"}.` : TASK_EHR_FAILURE_DETAIL;
+  switch (failingSystemOf(error)) {
+    case "tandem":
+      // Its store may have failed after the EHR created the task (the BFF's message says so): never "nothing was created".
+      return { kind: "unreached", title: "Tandem's server is having trouble.", detail: "The task may have been created: check the note's tasks in the EHR before trying again. Your text is kept." };
+    case "service":
+      return { kind: "ehr", title: error.body.code === APP_ERROR_CODES.rateLimited ? "The clinic data service is busy." : "The clinic data service did not answer.", detail: notCreated };
+    case "ehr":
+      return { kind: "ehr", title: TASK_EHR_FAILURE_TITLE, detail: notCreated };
+    case null:
+      // The service answers 502 on a failed push to the EHR without naming a code (seed 001 "Errors").
+      return error.status === 502 ? { kind: "ehr", title: TASK_EHR_FAILURE_TITLE, detail: notCreated } : { kind: "other" };
   }
-  return { kind: "other" };
 }

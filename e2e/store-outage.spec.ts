@@ -1,0 +1,73 @@
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import { expect, test } from "./support/fixtures.ts";
+import { noteScene, openNote } from "./support/notes.ts";
+import { saveScreenshot } from "./support/sandbox.ts";
+import { startSandboxServers, type SandboxServers } from "./support/sandbox-servers.ts";
+
+// Tandem's own store gone while a physician edits a note (issue 34 item 2),
+// through the host page: the save fails as Tandem's server's failure, never
+// as the EHR's, and the text stays. A store can only be taken away from
+// outside on PostgreSQL, so this spec runs its own BFF on a database of its
+// own (and is skipped without DATABASE_URL, as the store's tests are).
+
+const databaseUrl = process.env.DATABASE_URL;
+const EXAM_TEXT = "Typed while Tandem's database was gone.";
+
+test.describe("Tandem's store gone", () => {
+  test.skip(!databaseUrl, "needs PostgreSQL (DATABASE_URL)");
+
+  const database = `tandem_e2e_${randomBytes(4).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: databaseUrl });
+  let servers: SandboxServers | null = null;
+  let workerUrls: { emulator?: string; app?: string } = {};
+
+  const urlOf = (name: string) => {
+    const url = new URL(databaseUrl ?? "");
+    url.pathname = `/${name}`;
+    return url.toString();
+  };
+
+  test.beforeAll(async ({ pinnedInstant }) => {
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${database}`);
+    servers = await startSandboxServers(pinnedInstant, { bffEnv: { DATABASE_URL: urlOf(database) } });
+    // The helpers in support/ talk to these servers for this spec.
+    workerUrls = { emulator: process.env.E2E_EMULATOR_URL, app: process.env.E2E_APP_URL };
+    process.env.E2E_EMULATOR_URL = servers.emulatorUrl;
+    process.env.E2E_APP_URL = servers.appUrl;
+  });
+
+  const restoreWorkerUrls = () => {
+    process.env.E2E_EMULATOR_URL = workerUrls.emulator;
+    process.env.E2E_APP_URL = workerUrls.app;
+  };
+
+  test.afterAll(async () => {
+    restoreWorkerUrls();
+    await servers?.stop();
+    await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+    await admin.end();
+  });
+
+  test("a save while the database is gone says Tandem's server is having trouble, not that the EHR did not answer, and keeps the text", async ({ page }) => {
+    const scene = await noteScene();
+    const app = await openNote(page, scene);
+    const status = app.getByTestId("save-status-bar").getByRole("status");
+    await expect(status).toHaveText(/No unsaved changes$/);
+
+    await admin.query(`DROP DATABASE ${database} WITH (FORCE)`);
+    try {
+      const field = app.getByRole("textbox", { name: "Other exam comments", exact: true });
+      await field.fill(EXAM_TEXT);
+      await app.getByTestId("save-status-bar").getByRole("button", { name: "Save", exact: true }).click();
+      await expect(status).toHaveText(/Not saved: Tandem's server is having trouble$/);
+      await expect(status).not.toContainText("EHR");
+      await expect(field).toHaveValue(EXAM_TEXT);
+      await saveScreenshot(page, "note-save-store-gone");
+    } finally {
+      // The page fixture's clean-up (releasing holds) goes to the worker's servers: this BFF has no store left.
+      restoreWorkerUrls();
+    }
+  });
+});
