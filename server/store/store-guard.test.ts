@@ -97,6 +97,7 @@ describe("the audit trail over a store that does not answer", () => {
       list: () => Promise.resolve(written),
       recentResources: () => Promise.resolve([]),
       writesSince: () => Promise.resolve([]),
+      purgeBefore: () => Promise.resolve(0),
     };
     const errors: unknown[] = [];
     const audit = createBatchedAuditTrail({ repository: guardRepository(raw, createStoreGuard({ callMs: CALL_MS })), flushMs: 100, onError: (error) => errors.push(error) });
