@@ -15,6 +15,7 @@ benches.push(async () => (await import("./note-bench.ts")).runNoteBench());
 benches.push(async () => (await import("./note-changes-bench.ts")).runNoteChangesBench());
 benches.push(async () => (await import("./load-bench.ts")).runLoadBench());
 benches.push(async () => (await import("./fairness-bench.ts")).runFairnessBench());
+benches.push(async () => (await import("./api-fuzz-bench.ts")).runApiFuzzBench());
 
 for (const bench of benches) {
   const result = await bench();

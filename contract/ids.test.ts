@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import * as z from "zod/mini";
-import { anyId, facilityId, rawUuid } from "./clinic-api/primitives.ts";
+import { anyId, facilityId, noteId, noteImageId, rawUuid } from "./clinic-api/primitives.ts";
 import { cachedIdKey, idKey, idPattern, isPrefixedId, isRawUuid, isSameId, parseV3PathId, prefixedIdPattern, toPrefixedId, toRawUuid, UUID_PATTERN } from "./ids.ts";
 
 // Seed 000 "Conventions": older paths use UUIDs; v3 resources a prefix and 32
@@ -60,6 +60,13 @@ describe("the patterns", () => {
     expect(z.safeParse(facilityId, `FAC_${HEX}`).success).toBe(false);
     expect(z.safeParse(anyId, `IMG_${HEX}`).success).toBe(true);
     expect(z.safeParse(anyId, `xyz_${HEX}`).success).toBe(false);
+  });
+
+  it("give each path id its form: a note a raw UUID (v1), an image img_ or a raw UUID (v3), nothing else, NUL included", () => {
+    for (const id of [RAW, RAW.toUpperCase()]) expect(z.safeParse(noteId, id).success).toBe(true);
+    for (const id of [`img_${HEX}`, `IMG_${HEX.toUpperCase()}`, RAW]) expect(z.safeParse(noteImageId, id).success).toBe(true);
+    for (const id of [`img_${HEX}`, `${RAW}\u0000`, "\u0000", "", ` ${RAW}`]) expect(z.safeParse(noteId, id).success).toBe(false);
+    for (const id of [`prv_${HEX}`, `img_${HEX}\u0000`, `img_${HEX}0`, `img_${RAW}`, "..%2F"]) expect(z.safeParse(noteImageId, id).success).toBe(false);
   });
 });
 

@@ -1,5 +1,5 @@
 import * as z from "zod/mini";
-import { anyId } from "../clinic-api/primitives.ts";
+import { anyId, storableText } from "../clinic-api/primitives.ts";
 import { note, noteImage, task, WRITABLE_NOTE_FIELDS } from "../clinic-api/note.ts";
 
 // The note routes of the BFF (DESIGN.md "The BFF's API", "Rules"):
@@ -12,10 +12,6 @@ export const MAX_NOTE_FIELD_LENGTH = 100_000;
 /** A task description's bound, assumed likewise. */
 export const MAX_TASK_DESCRIPTION_LENGTH = 4_000;
 export const MAX_TASK_ASSIGNEES = 20;
-
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-/** No text typed into a note holds NUL or an unpaired surrogate, and the BFF's store (PostgreSQL text and jsonb) can keep neither. */
-const storableText = () => z.refine<string>((text) => !text.includes("\u0000") && !LONE_SURROGATE.test(text), "must not contain NUL characters or unpaired surrogates");
 
 const fieldText = z.string().check(z.maxLength(MAX_NOTE_FIELD_LENGTH, `must be at most ${MAX_NOTE_FIELD_LENGTH} characters`), storableText());
 

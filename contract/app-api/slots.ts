@@ -1,5 +1,5 @@
 import * as z from "zod/mini";
-import { anyId, localDate, offsetDateTime, utcTimestamp } from "../clinic-api/primitives.ts";
+import { anyId, localDate, offsetDateTime, rawUuid, utcTimestamp } from "../clinic-api/primitives.ts";
 import { slotsQuery } from "../clinic-api/queries.ts";
 import { hold, slot, slotMeta } from "../clinic-api/schedule.ts";
 
@@ -114,3 +114,6 @@ export const HOLD_LIMIT_CODE = "hold_limit_reached";
 
 export const holdReleaseResponse = z.object({ released: z.literal(true) });
 export type HoldReleaseResponse = z.infer<typeof holdReleaseResponse>;
+
+/** `DELETE /api/holds/:id`: a hold's id is a raw UUID, as the service mints them (the assumed hold contract, DESIGN.md). */
+export const holdId = rawUuid;

@@ -1,4 +1,5 @@
 import * as z from "zod/mini";
+import { rawUuid } from "../clinic-api/primitives.ts";
 
 // Standalone sign-in, as the SPA sees it (DESIGN.md "Standalone mode"):
 // GET /auth/session, POST /auth/organization, POST /auth/logout, the
@@ -34,6 +35,11 @@ export const standaloneSessionList = z.object({
 });
 export type StandaloneSessionList = z.infer<typeof standaloneSessionList>;
 
+/** `DELETE /auth/sessions/:sessionId`: the BFF mints session ids with `randomUUID` (server/auth/standalone/session-registry.ts). */
+export const standaloneSessionId = rawUuid;
+
+/** POST /auth/organization: one of the organizations the user shared, by its id (a raw UUID, as `X-Organization-Id` takes it). */
+export const organizationChoice = z.strictObject({ organizationId: rawUuid });
 export const organizationChoiceResponse = z.object({ selectedOrganizationId: z.string() });
 
 /** Why a sign-in ended on /signin?error=…; the page words each one. */

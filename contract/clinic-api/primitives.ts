@@ -92,6 +92,27 @@ export const appointmentTypeId = prefixed("atp");
 export const availabilityTemplateId = prefixed("avt");
 export const imageId = prefixed("img");
 
+/**
+ * A v3 path parameter of one kind: a `kind_` id or a raw UUID, in either case
+ * (seed 000 "Conventions"). The `img_` one names a note's image.
+ */
+export const v3PathId = (kind: IdPrefix) =>
+  z.string().check(z.regex(new RegExp(`^${idPattern([kind])}$`, "i"), `must be a valid id (${kind}_ followed by 32 hexadecimal characters, or a UUID)`));
+
+/** A note: a v1 resource, so a raw UUID (seed 001 `/v1/notes/{noteId}`). */
+export const noteId = rawUuid;
+/** A note's image: a v3 resource (seed 001 `/v3/notes/{noteId}/images/{imageId}`). */
+export const noteImageId = v3PathId("img");
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * Text the BFF's store keeps (PostgreSQL text and jsonb, on either engine)
+ * refuses NUL and cannot encode an unpaired surrogate: a request carrying
+ * either is a 400 naming the field, never a failed write (issue 34 item 5).
+ */
+export const storableText = () => z.refine<string>((text) => !text.includes("\u0000") && !LONE_SURROGATE.test(text), "must not contain NUL characters or unpaired surrogates");
+
 /** An id the service accepts in either form (v3 path parameters, BFF inputs). */
 export const anyId = z.string().check(
   z.regex(new RegExp(`^${idPattern()}$`, "i"), "must be a valid id (a UUID or a prefixed id)"),

@@ -38,7 +38,10 @@ import {
 // a 4xx is the BFF's error body with a message, nothing leaks the data key or
 // a stack trace, and a refused request leaves the store and the emulator's
 // written state as they were. fast-check picks the seed and prints it on
-// failure.
+// failure. The route sweep (testing/route-sweep.ts, run by bad-input.test.ts
+// and bench/api-fuzz-bench.ts) sends the same kinds of input to every /api
+// and /auth route and method, standalone session cookie included, on both
+// store engines.
 
 const DATA_KEY = "svc_dev_ak_5a0d1e2f3a4b5c6d7e8f90a1b2c3d4e5";
 const STACK_FRAME = /\bat [^\s()]+ \([^)]*:\d+:\d+\)|\bat (?:file:\/\/|node:|\/)[^\s]*:\d+:\d+/;

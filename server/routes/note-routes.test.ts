@@ -117,7 +117,7 @@ describe("access", () => {
     const { note } = editableNote();
     const response = await call(`/api/notes/not-a-note`, { noteId: note.id });
     expect(response.status).toBe(400);
-    expect((await errorOf(response)).message).toMatch(/^id: /);
+    expect((await errorOf(response)).message).toMatch(/^noteId: /);
   });
 });
 

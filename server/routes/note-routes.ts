@@ -2,7 +2,8 @@ import type { Context, Hono } from "hono";
 import * as z from "zod/mini";
 import { noteDraftPutRequest, notePatchRequest, taskCreateRequest, type NoteDraftBody } from "#contract/app-api/note.ts";
 import { task as taskSchema, type Note } from "#contract/clinic-api/note.ts";
-import { isRawUuid, isSameId, parseV3PathId } from "#contract/ids.ts";
+import { noteId as noteIdSchema, noteImageId } from "#contract/clinic-api/primitives.ts";
+import { isSameId } from "#contract/ids.ts";
 import { APP_ERROR_CODES } from "#contract/app-api/errors.ts";
 import { requireClinicalRole, requireGrantedScope } from "../auth/scopes.ts";
 import type { ClinicClient } from "../clinic/clinic-client.ts";
@@ -10,7 +11,7 @@ import { UpstreamError } from "../clinic/upstream-error.ts";
 import type { LiveEventPublisher } from "../events/live-event-bus.ts";
 import type { AppEnv } from "../http/app-env.ts";
 import { AppError, badRequest, storeUnavailable } from "../http/app-error.ts";
-import { parseJsonBody } from "../http/validate.ts";
+import { parseJsonBody, parsePathParam } from "../http/validate.ts";
 import { createNoteReader } from "../notes/note-reader.ts";
 import { conflictWith, draftAfterSave, planNoteChange, signedConflict } from "../notes/note-change.ts";
 import { NOTE_FIELD_RESOURCE_TYPE, noteFieldResourceId } from "../notes/note-changes.ts";
@@ -49,8 +50,7 @@ export function noteAuthorizer(readNote: (organizationId: string, noteId: string
     requireClinicalRole(c);
     const session = c.get("session");
     if (session.kind === "host" && session.noteId === null) throw new AppError(403, "forbidden", "No note is open in the EHR: open the note there first");
-    const requested = c.req.param("id") ?? "";
-    if (!isRawUuid(requested)) throw badRequest("id: must be a note id (a UUID)");
+    const requested = parsePathParam(c, "id", noteIdSchema, "noteId");
     if (session.kind === "host") {
       if (requested.toLowerCase() !== session.noteId?.toLowerCase()) throw new AppError(403, "forbidden", "Tandem opens only the note that is open in the EHR");
       return { noteId: requested.toLowerCase(), note: null };
@@ -230,10 +230,10 @@ export function registerNoteRoutes(api: Hono<AppEnv>, { clinic, store, live, now
   });
 
   api.delete("/notes/:id/images/:imageId", async (c) => {
+    // Before the note is read (outside the EHR, to check it is the user's).
+    const imageId = parsePathParam(c, "imageId", noteImageId);
     const { noteId } = await noteInContext(c);
     requireGrantedScope(c, WRITE_SCOPE);
-    const imageId = c.req.param("imageId");
-    if (parseV3PathId(imageId, "img") === null) throw badRequest("imageId: must be an image id (img_ followed by 32 hex characters, or a UUID)");
     const session = c.get("session");
     const imagesRefusal = () => new AppError(409, "conflict", "This note is signed in the EHR, so its images can no longer be deleted", { reason: "note_signed" });
     if (await knownSigned(session.organizationId, noteId)) throw imagesRefusal();

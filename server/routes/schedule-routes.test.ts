@@ -381,7 +381,7 @@ describe("holds belong to the user", () => {
   it("refuses a release by an id that is not a UUID", async () => {
     const response = await release({ userId: nextUser() }, "prv_0123");
     expect(response.status).toBe(400);
-    expect(z.parse(appErrorBody, await response.json()).message).toMatch(/^id: /);
+    expect(z.parse(appErrorBody, await response.json()).message).toMatch(/^holdId: /);
   });
 
   it("releases the service's hold when the store cannot record it, so no hold exists that Tandem does not know", async () => {

@@ -2,6 +2,7 @@ import type { Context, Hono } from "hono";
 import { APP_ERROR_CODES } from "#contract/app-api/errors.ts";
 import {
   HOLD_LIMIT_CODE,
+  holdId as holdIdSchema,
   holdRequest,
   MAX_ACTIVE_HOLDS,
   MAX_SLOT_WINDOW_DAYS,
@@ -15,7 +16,7 @@ import {
   type SlotSelection,
 } from "#contract/app-api/slots.ts";
 import type { Hold } from "#contract/clinic-api/schedule.ts";
-import { isRawUuid, isSameId } from "#contract/ids.ts";
+import { isSameId } from "#contract/ids.ts";
 import { addDays, daysBetween } from "#contract/time/zoned-time.ts";
 import type { ClinicClient } from "../clinic/clinic-client.ts";
 import { holdIdKey } from "../clinic/id-forms.ts";
@@ -23,7 +24,7 @@ import { UpstreamError } from "../clinic/upstream-error.ts";
 import type { AppEnv } from "../http/app-env.ts";
 import { AppError, badRequest, storeUnavailable } from "../http/app-error.ts";
 import { sharedJson } from "../http/shared-json-body.ts";
-import { parseJsonBody, parseQuery } from "../http/validate.ts";
+import { parseJsonBody, parsePathParam, parseQuery } from "../http/validate.ts";
 import { heldSlotOf, slotHoldRecord } from "../schedule/held-slots.ts";
 import { pickAlternatives } from "../schedule/slot-alternatives.ts";
 import type { AuditTrail, SlotHoldRepository } from "../store/store.ts";
@@ -170,10 +171,9 @@ export function registerScheduleRoutes(api: Hono<AppEnv>, { clinic, holds, audit
 
   // The hold's owner only; Tandem releases only holds it knows of.
   api.delete("/holds/:id", async (c) => {
-    const id = c.req.param("id");
-    if (!isRawUuid(id)) throw badRequest("id: must be a hold id (a UUID)");
+    const holdId = parsePathParam(c, "id", holdIdSchema, "holdId");
     const { organizationId, userId } = c.get("session");
-    const stored = await holds.get(organizationId, holdIdKey(id));
+    const stored = await holds.get(organizationId, holdIdKey(holdId));
     // Already released, expired and purged, or never made through Tandem: nothing of the user's is held.
     if (stored === null) return c.json(released);
     if (stored.userId !== userId) throw new AppError(403, APP_ERROR_CODES.notOwner, "This slot is held by another user: only the user who held it can release it");

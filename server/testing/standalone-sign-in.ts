@@ -13,6 +13,8 @@ const SESSION_COOKIE = "__Host-tandem-session";
 export interface StandaloneUser {
   api(path: string, init?: { method?: string; body?: unknown }): Promise<Response>;
   chooseOrganization(organizationId: string): Promise<void>;
+  /** The session cookie's value as last set (the `__Host-tandem-session` secret). */
+  cookie(): string;
 }
 
 function locationOf(page: BrowserPage): string {
@@ -41,6 +43,7 @@ export async function signInStandalone(harness: BffHarness, accountId: string, o
   };
   const user: StandaloneUser = {
     api,
+    cookie: () => session ?? "",
     async chooseOrganization(id) {
       const chosen = await api("/auth/organization", { method: "POST", body: { organizationId: id } });
       if (chosen.status !== 200) throw new Error(`choosing ${id}: ${chosen.status} ${await chosen.text()}`);

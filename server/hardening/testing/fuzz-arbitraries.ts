@@ -163,15 +163,57 @@ export function queryString(knownKeys: readonly string[], values: fc.Arbitrary<s
   });
 }
 
-/** A path segment built from an id: percent-encoded, raw (a `/`, `?` or `#` in it changes the route), or a traversal/encoding trick. */
+/**
+ * Path segments as a hostile client writes them: NUL (PostgreSQL refuses it
+ * in text), traversal and encoded slashes and dots (`%2F`, `%5C`, overlong
+ * UTF-8 `%C0%AF`), invalid percent-encoding, bidi, BOM, emoji, full-width
+ * digits, CR/LF, overlong ids and ids a character off.
+ */
+export const HOSTILE_SEGMENTS: readonly string[] = [
+  "%00",
+  "a%00b",
+  "00000000-0000-4000-8000-000000000000%00",
+  "%2500",
+  "..",
+  ".",
+  "%2e%2e",
+  "%2E%2E%2F",
+  "%2F",
+  "a%2Fb",
+  "%2F%2F",
+  "..%2F..%2Fsession",
+  "..%5C..%5Csession",
+  "%5C",
+  "%C0%AE%C0%AE",
+  "%C0%AF",
+  "%FF",
+  "%zz",
+  "%",
+  "%E2%80%AE",
+  "%EF%BB%BF",
+  "%F0%9F%98%80",
+  "%EF%BC%90%EF%BC%91",
+  "%0D%0A",
+  "%09",
+  "%20",
+  "~",
+  "*",
+  ":id",
+  "recent",
+  "00000000-0000-4000-8000-00000000000",
+  "00000000-0000-4000-8000-0000000000000",
+  "00000000000040008000000000000000",
+  `img_${"0".repeat(31)}g`,
+  "0".repeat(4_096),
+  "x".repeat(20_000),
+];
+
+/** A path segment built from an id: percent-encoded, raw (a `/`, `?` or `#` in it changes the route), or a hostile one. */
 export function pathSegment(ids: fc.Arbitrary<string> = idLike): fc.Arbitrary<string> {
   return fc.oneof(
     { arbitrary: ids.map((id) => encodeURIComponent(wellFormed(id))), weight: 4 },
     { arbitrary: ids, weight: 2 },
-    {
-      arbitrary: fc.constantFrom("..", ".", "%2e%2e", "%2E%2E%2F", "%2F", "a%2Fb", "..%2F..%2Fsession", "%00", "%zz", "%", "%C0%AE%C0%AE", "%E2%80%AE", "%F0%9F%98%80", "~", "*", ":id", "%20", "x".repeat(20_000)),
-      weight: 2,
-    },
+    { arbitrary: fc.constantFrom(...HOSTILE_SEGMENTS), weight: 3 },
   );
 }
 
