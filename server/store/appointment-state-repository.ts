@@ -1,7 +1,7 @@
 import { and, asc, eq, lt, lte } from "drizzle-orm";
 import type { AppointmentState, AppointmentStateRepository } from "./store.ts";
 import type { StoreDatabase } from "./database.ts";
-import { dateFromIso } from "./instants.ts";
+import { timestamptzFromIso } from "./instants.ts";
 import { appointmentStates } from "./schema.ts";
 
 /** On equal `updatedAt` these statuses replace what is stored: a cancellation is never undone by a tie. */
@@ -30,7 +30,8 @@ export function createAppointmentStateRepository(db: StoreDatabase): Appointment
     },
 
     async applyIfNewer(state) {
-      const updatedAt = dateFromIso(state.updatedAt, "updatedAt");
+      // To the microsecond: two changes of one appointment within a millisecond still order.
+      const updatedAt = timestamptzFromIso(state.updatedAt, "updatedAt");
       const values = {
         organizationId: state.organizationId,
         appointmentId: state.appointmentId,
