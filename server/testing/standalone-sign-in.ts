@@ -13,6 +13,8 @@ const SESSION_COOKIE = "__Host-tandem-session";
 export interface StandaloneUser {
   api(path: string, init?: { method?: string; body?: unknown }): Promise<Response>;
   chooseOrganization(organizationId: string): Promise<void>;
+  /** The `Cookie` header the browser sends: to call another BFF process sharing the store as the same browser. */
+  cookieHeader(): string;
 }
 
 function locationOf(page: BrowserPage): string {
@@ -20,7 +22,7 @@ function locationOf(page: BrowserPage): string {
   return page.location;
 }
 
-export async function signInStandalone(harness: BffHarness, accountId: string, organizationId: string): Promise<StandaloneUser> {
+export async function signInStandalone(harness: Pick<BffHarness, "bff" | "emulator">, accountId: string, organizationId: string): Promise<StandaloneUser> {
   const app = new TestBrowser((path, init) => harness.bff.app.request(path.replace(APP, ""), init));
   const idp = new TestBrowser((path, init) => harness.emulator.emulator.app.request(path.replace(/^https?:\/\/[^/]+/, ""), init));
   const authorize = new URL(locationOf(await app.get("/auth/login?returnTo=/note")));
@@ -41,6 +43,7 @@ export async function signInStandalone(harness: BffHarness, accountId: string, o
   };
   const user: StandaloneUser = {
     api,
+    cookieHeader: () => `${SESSION_COOKIE}=${session ?? ""}`,
     async chooseOrganization(id) {
       const chosen = await api("/auth/organization", { method: "POST", body: { organizationId: id } });
       if (chosen.status !== 200) throw new Error(`choosing ${id}: ${chosen.status} ${await chosen.text()}`);
