@@ -17,6 +17,7 @@ import { attributeUpstreamCalls, currentRequester } from "./http/upstream-reques
 import { setResponseHeader } from "./http/set-response-header.ts";
 import { InstallationRegistry } from "./installations/installation-registry.ts";
 import { createStoreHealth, type StoreHealth } from "./lifecycle/store-health.ts";
+import { LIVE_EVENT_RETRY_MS } from "./lifecycle/graceful-shutdown.ts";
 import type { Logger } from "./logger.ts";
 import { readAppManifest } from "./manifest.ts";
 import { createMetricsRegistry, registerBffGauges } from "./metrics/bff-metrics.ts";
@@ -125,7 +126,14 @@ export function createBffApp(deps: BffDeps): Bff {
     requiredScopes: manifest.scopes.required,
     logger,
     now,
-    onChanged: (organizationId) => bus.installationChanged(organizationId),
+    onChanged: (installation) => {
+      const { organizationId, status } = installation;
+      bus.installationChanged(organizationId);
+      if (status === "active") return;
+      // Uninstalled or suspended, by a lifecycle event or learnt from the list: its users' streams are told, then end, on every process.
+      bus.publish(organizationId, { type: "installation.changed", status, grantedScopes: [...installations.grantedScopes(installation)] });
+      bus.revokeStreams({ scope: "organization", organizationId });
+    },
   });
   const hub = new LiveEventHub();
   const streams = new OpenStreams();
@@ -134,6 +142,11 @@ export function createBffApp(deps: BffDeps): Bff {
     hub,
     invalidateCache: (organizationId, prefix) => clinic.invalidate(organizationId, prefix),
     forgetInstallation: (organizationId) => installations.forget(organizationId),
+    revokeStreams: (revocation) => {
+      const ended = streams.revoke(revocation);
+      if (ended > 0) logger.info({ revocation, ended }, "live-event streams ended: their session or access was revoked");
+    },
+    reopenStreams: () => void streams.reopenAll(LIVE_EVENT_RETRY_MS),
     logger,
   });
   const processor = new WebhookProcessor({
@@ -153,7 +166,18 @@ export function createBffApp(deps: BffDeps): Bff {
   });
 
   const standalone = config.standalone
-    ? createStandaloneAuth({ config: config.standalone, publicUrl: config.publicUrl, slug: manifest.slug, dataKey: config.clinicApiKey, installations, logger, now, fetch: deps.fetch, sessions: store.standaloneSessions })
+    ? createStandaloneAuth({
+        config: config.standalone,
+        publicUrl: config.publicUrl,
+        slug: manifest.slug,
+        dataKey: config.clinicApiKey,
+        installations,
+        logger,
+        now,
+        fetch: deps.fetch,
+        sessions: store.standaloneSessions,
+        onSessionsEnded: (ended) => bus.revokeStreams(ended),
+      })
     : null;
 
   registerBffGauges(metrics, { clinic, store, hub, now, logger });
@@ -210,7 +234,16 @@ export function createBffApp(deps: BffDeps): Bff {
   api.use(attributeUpstreamCalls());
   registerSessionRoutes(api, clinic);
   registerDirectoryRoutes(api, clinic);
-  registerLiveEventRoutes(api, hub, { now, streams });
+  registerLiveEventRoutes(api, hub, {
+    now,
+    streams,
+    stillAllowed: async (c) => {
+      const session = c.get("session");
+      if ((await installations.find(session.organizationId))?.status !== "active") return false;
+      if (session.kind !== "standalone") return true;
+      return standalone !== null && (await standalone.sessionOf(c)) !== null;
+    },
+  });
   registerContextRoutes(api, clinic, store.audit, now);
   registerScheduleRoutes(api, { clinic, holds: store.holds, audit: store.audit, now });
   registerAvailabilityRoutes(api, clinic);

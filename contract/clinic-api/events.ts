@@ -1,14 +1,16 @@
 import * as z from "zod/mini";
-import { isoInstant, utcTimestamp } from "./primitives.ts";
+import { isoTimestamp } from "./primitives.ts";
 
 // Seed 001 "Events": the envelope and the payloads it shows. Payloads it does
-// not show are open objects (looseObject) and say so.
+// not show are open objects (looseObject) and say so. Seed 001 calls their
+// timestamps "ISO 8601" and nothing more: every form with a zone is read
+// (isoTimestamp), and ordered as instants (contract/time/timestamp.ts).
 
 export const webhookEnvelope = z.object({
   type: z.string(),
   data: z.looseObject({}),
-  /** When the change was recorded, not when the message was sent. Seed 001 says only "ISO 8601 timestamp": microseconds and offsets are read too. */
-  timestamp: isoInstant,
+  /** When the change was recorded, not when the message was sent. */
+  timestamp: isoTimestamp,
 });
 export type WebhookEnvelope = z.infer<typeof webhookEnvelope>;
 
@@ -28,9 +30,9 @@ export const appointmentEventData = z.object({
   /** null on a first sighting: a possibly historical appointment (events rule 2). */
   previousStatus: z.nullable(z.string()),
   cancelReasonName: z.nullable(z.string()),
-  scheduledStartDate: utcTimestamp,
-  scheduledEndDate: utcTimestamp,
-  updatedAt: utcTimestamp,
+  scheduledStartDate: isoTimestamp,
+  scheduledEndDate: isoTimestamp,
+  updatedAt: isoTimestamp,
 });
 export type AppointmentEventData = z.infer<typeof appointmentEventData>;
 
@@ -44,7 +46,7 @@ export const patientDocumentEventData = z.object({
   filename: z.string(),
   mimeType: z.string(),
   bytes: z.int(),
-  createdAt: utcTimestamp,
+  createdAt: isoTimestamp,
 });
 
 export const FAX_ERROR_KINDS = [
@@ -63,7 +65,7 @@ export const FAX_ERROR_KINDS = [
 export const faxEventData = z.looseObject({
   status: z.enum(["delivered", "failed"]),
   errorKind: z.optional(z.nullable(z.string())),
-  occurredAt: utcTimestamp,
+  occurredAt: isoTimestamp,
 });
 
 export const appInstalledEventData = z.object({

@@ -1,5 +1,6 @@
 import * as z from "zod/mini";
 import { idPattern, prefixedIdPattern, UUID_PATTERN, type IdPrefix } from "../ids.ts";
+import { isTimestamp } from "../time/timestamp.ts";
 
 // Wire formats of seed 000 "Conventions". Each is a string schema with the
 // exact pattern the seeds describe.
@@ -23,24 +24,13 @@ export const localDate = z.string().check(
 /** `HH:MM`, local wall-clock time. */
 export const localTime = z.string().check(z.regex(/^([01]\d|2[0-3]):[0-5]\d$/, "must be a time HH:MM"));
 
-const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T(\d{2}):(\d{2}):(\d{2})(?:\.\d{1,9})?(?:Z|[+-](\d{2}):(\d{2}))$/;
-
-/** A real day and time of day, with a zone, however many digits of the second it carries. */
-function isIsoDateTime(text: string): boolean {
-  const [, hours, minutes, seconds, offsetHours = "00", offsetMinutes = "00"] = ISO_DATE_TIME.exec(text) ?? [];
-  if (hours === undefined || !isCalendarDay(text)) return false;
-  return Number(hours) <= 23 && Number(minutes) <= 59 && Number(seconds) <= 59 && Number(offsetHours) <= 23 && Number(offsetMinutes) <= 59 && !Number.isNaN(Date.parse(text));
-}
-
 /**
- * Any ISO 8601 date-time with a zone (`Z` or `±hh:mm`) and any fraction of a
- * second (`.123456` too), read as the instant it names and given back as UTC
- * with milliseconds. For timestamps the seeds describe only as "ISO 8601".
+ * Any ISO 8601 date-time with a zone, however the service writes it
+ * (contract/time/timestamp.ts): for the timestamps of events, which seed 001
+ * describes only as "ISO 8601". Kept as sent; compared with
+ * `compareTimestamps`, as instants.
  */
-export const isoInstant = z.pipe(
-  z.string().check(z.refine(isIsoDateTime, "must be an ISO 8601 date-time with a zone")),
-  z.transform((text) => new Date(Date.parse(text)).toISOString()),
-);
+export const isoTimestamp = z.string().check(z.refine(isTimestamp, "must be an ISO 8601 date-time with a zone (Z or an offset such as +00:00)"));
 
 /** ISO 8601 UTC with milliseconds, e.g. `2026-11-22T05:00:00.000Z`. */
 export const utcTimestamp = z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/, "must be an ISO 8601 UTC timestamp with milliseconds"));

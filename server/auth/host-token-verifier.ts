@@ -41,6 +41,8 @@ export interface HostSession {
   providerId: string | null;
   /** From a standalone sign-in's profile (host tokens carry no name: the provider list does). */
   displayName?: string;
+  /** A standalone sign-in's session (what signing out revokes); host tokens have none. */
+  sessionId?: string;
   organizationId: string;
   roles: string[];
   facilityId: string | null;

@@ -33,6 +33,7 @@ function standaloneHostSession(session: StandaloneSession, organizationId: strin
     kind: "standalone",
     userId: session.sub,
     displayName: session.displayName,
+    sessionId: session.sessionId,
     providerId: provider.providerId.toLowerCase(),
     organizationId,
     roles: provider.roles,

@@ -1,9 +1,11 @@
 import * as z from "zod/mini";
 import { liveEvent } from "#contract/app-api/live-events.ts";
+import { streamRevocation } from "./stream-revocation.ts";
 
 // What one BFF process tells the others over the live-event bus (ADR 0009):
 // a live event for the streams of an organization, a cache invalidation, an
-// installation whose stored record changed. `origin` names the sending
+// installation whose stored record changed, streams to end now (a session or
+// a user's access revoked, an installation no longer active). `origin` names the sending
 // process, so it can skip what it already did itself. Validated on receipt;
 // anything else on the channel is ignored.
 
@@ -12,6 +14,7 @@ export const busMessage = z.discriminatedUnion("kind", [
   /** `prefix` null: every cached read of the organization. */
   z.object({ kind: z.literal("cache-invalidated"), origin: z.string(), organizationId: z.string(), prefix: z.nullable(z.string()) }),
   z.object({ kind: z.literal("installation-changed"), origin: z.string(), organizationId: z.string() }),
+  z.object({ kind: z.literal("streams-revoked"), origin: z.string(), revocation: streamRevocation }),
 ]);
 export type BusMessage = z.infer<typeof busMessage>;
 

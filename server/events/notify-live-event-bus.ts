@@ -3,6 +3,7 @@ import type { LiveEvent } from "#contract/app-api/live-events.ts";
 import type { NotificationListener, StoreNotifications } from "../store/store.ts";
 import { decodeBusMessage, encodeBusMessage, type BusMessage } from "./bus-message.ts";
 import type { LiveEventBus, LiveEventBusDeps } from "./live-event-bus.ts";
+import type { StreamRevocation } from "./stream-revocation.ts";
 
 // The live-event bus over PostgreSQL LISTEN/NOTIFY (ADR 0009). Sends are
 // chained, one NOTIFY after the other, so every process receives one
@@ -10,7 +11,9 @@ import type { LiveEventBus, LiveEventBusDeps } from "./live-event-bus.ts";
 // before the live event that makes a client refetch. A message lost while
 // the listening connection is down is not replayed: the installations
 // remembered are dropped on reconnection, cached reads still expire at the
-// service's own staleness bound.
+// service's own staleness bound, and every open stream is ended with a
+// reconnection hint, so that one whose revocation was missed is refused as it
+// reconnects.
 
 export class NotifyLiveEventBus implements LiveEventBus {
   private readonly origin = randomUUID();
@@ -34,6 +37,12 @@ export class NotifyLiveEventBus implements LiveEventBus {
     this.send({ kind: "installation-changed", origin: this.origin, organizationId });
   }
 
+  revokeStreams(revocation: StreamRevocation): void {
+    // Here at once, whatever becomes of the NOTIFY; the other processes on receipt.
+    this.deps.revokeStreams(revocation);
+    this.send({ kind: "streams-revoked", origin: this.origin, revocation });
+  }
+
   async start(): Promise<void> {
     if (this.listener !== null || this.closed) return;
     const { logger } = this.deps;
@@ -42,6 +51,7 @@ export class NotifyLiveEventBus implements LiveEventBus {
       onReconnected: () => {
         logger.warn("live-event bus: listening again after a lost connection; messages sent meanwhile were missed");
         this.deps.forgetInstallation();
+        this.deps.reopenStreams();
       },
       onError: (error) => logger.warn({ err: error }, "live-event bus: the listening connection failed; reconnecting"),
     });
@@ -70,7 +80,7 @@ export class NotifyLiveEventBus implements LiveEventBus {
     this.tail = this.tail
       .then(() => this.deps.notifications.notify(payload))
       .catch((error: unknown) => {
-        this.deps.logger.error({ err: error, kind: message.kind, organizationId: message.organizationId }, "live-event bus: sending failed");
+        this.deps.logger.error({ err: error, kind: message.kind, ...("organizationId" in message ? { organizationId: message.organizationId } : { revocation: message.revocation }) }, "live-event bus: sending failed");
         onFailure?.();
       });
   }
@@ -91,6 +101,9 @@ export class NotifyLiveEventBus implements LiveEventBus {
           break;
         case "installation-changed":
           if (message.origin !== this.origin) this.deps.forgetInstallation(message.organizationId);
+          break;
+        case "streams-revoked":
+          if (message.origin !== this.origin) this.deps.revokeStreams(message.revocation);
           break;
       }
     } catch (error) {

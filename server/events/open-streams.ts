@@ -1,12 +1,16 @@
-// The live-event streams (`GET /api/events`) this process has open, so a
-// shutdown ends each with an SSE `retry:` hint instead of cutting it: the
-// client reconnects after that delay, through the proxy, to another process.
+import { isRevoked, type LiveStreamOwner, type StreamRevocation } from "./stream-revocation.ts";
 
-/** Ends one stream after telling its client to reconnect in `retryMs`. */
-export type StreamCloser = (retryMs: number) => Promise<void>;
+// The live-event streams (`GET /api/events`) this process has open, with
+// whose each is: a revoked session or access ends its streams at once
+// (stream-revocation.ts), and a shutdown ends each with an SSE `retry:` hint
+// instead of cutting it: the client reconnects after that delay, through the
+// proxy, to another process.
+
+/** Ends one stream; with `retryMs`, after telling its client to reconnect in that long. */
+export type StreamCloser = (retryMs: number | null) => Promise<void>;
 
 export class OpenStreams {
-  private readonly closers = new Set<StreamCloser>();
+  private readonly open = new Map<StreamCloser, LiveStreamOwner>();
   private closingWith: number | null = null;
 
   /**
@@ -16,24 +20,43 @@ export class OpenStreams {
   constructor(private readonly random: () => number = Math.random) {}
 
   get size(): number {
-    return this.closers.size;
+    return this.open.size;
   }
 
   /** Registers an open stream; returns its removal. A stream opened while closing is closed at once. */
-  add(close: StreamCloser): () => void {
+  add(owner: LiveStreamOwner, close: StreamCloser): () => void {
     if (this.closingWith !== null) {
-      void close(this.hint(this.closingWith));
+      close(this.hint(this.closingWith)).catch(() => undefined);
       return () => undefined;
     }
-    this.closers.add(close);
-    return () => this.closers.delete(close);
+    this.open.set(close, owner);
+    return () => this.open.delete(close);
+  }
+
+  /** Ends every stream the revocation names, without a reconnection hint; answers how many. */
+  revoke(revocation: StreamRevocation): number {
+    let ended = 0;
+    for (const [close, owner] of this.open) {
+      if (!isRevoked(owner, revocation)) continue;
+      this.open.delete(close);
+      close(null).catch(() => undefined);
+      ended += 1;
+    }
+    return ended;
+  }
+
+  /** Ends every open stream with a reconnection hint, and lets new ones open: a revocation may have been missed. */
+  async reopenAll(baseRetryMs: number): Promise<void> {
+    const closing = [...this.open.keys()].map((close) => close(this.hint(baseRetryMs)));
+    this.open.clear();
+    await Promise.allSettled(closing);
   }
 
   /** Ends every open stream (and any opened later); resolves once each has been told and ended. */
   async closeAll(baseRetryMs: number): Promise<void> {
     this.closingWith = baseRetryMs;
-    const closing = [...this.closers].map((close) => close(this.hint(baseRetryMs)));
-    this.closers.clear();
+    const closing = [...this.open.keys()].map((close) => close(this.hint(baseRetryMs)));
+    this.open.clear();
     await Promise.allSettled(closing);
   }
 

@@ -15,8 +15,8 @@ export interface InstallationRegistryDeps {
   now?: () => number;
   /** Floor between list refreshes triggered by unknown organizations. */
   refreshFloorMs?: number;
-  /** A stored record was written (other BFF processes are told, so they forget theirs). */
-  onChanged?: (organizationId: string) => void;
+  /** A stored record was written (other BFF processes are told, so they forget theirs; an inactive one's live streams end). */
+  onChanged?: (installation: StoredInstallation) => void;
 }
 
 export type LifecycleEventType = "app.installed" | "app.uninstalled" | "app.suspended" | "app.reactivated" | "installation.permissions_updated";
@@ -46,7 +46,7 @@ export class InstallationRegistry {
           const stored: StoredInstallation = { ...installation, organizationId: installation.organizationId.toLowerCase() };
           if (await this.deps.repository.upsertIfNewer(stored)) {
             written += 1;
-            this.deps.onChanged?.(stored.organizationId);
+            this.deps.onChanged?.(stored);
           }
         }
         this.remembered.clear();
@@ -142,7 +142,7 @@ export class InstallationRegistry {
         next.grantedPermissions = data.grantedPermissions ?? base.grantedPermissions;
         break;
     }
-    if (await this.deps.repository.upsertIfNewer(next)) this.deps.onChanged?.(organizationId);
+    if (await this.deps.repository.upsertIfNewer(next)) this.deps.onChanged?.(next);
     return this.load(organizationId);
   }
 

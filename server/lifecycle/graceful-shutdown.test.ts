@@ -1,3 +1,7 @@
+import { serve } from "@hono/node-server";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { setTimeout as delay } from "node:timers/promises";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import * as z from "zod/mini";
 import { noteResponse } from "#contract/app-api/note.ts";
@@ -8,6 +12,7 @@ import type { Store } from "../store/store.ts";
 import { createBffHarness, type BffHarness } from "../testing/bff-harness.ts";
 import { drainAndClose, LIVE_EVENT_RETRY_MS, type Listener } from "./graceful-shutdown.ts";
 import { LifecycleGate } from "./lifecycle-gate.ts";
+import { keepIdleConnections, nodeListener } from "./node-listener.ts";
 
 // The drain of SIGTERM on the real BFF in-process (the emulator behind it),
 // with the upstream note write held until the test lets it go and the grace
@@ -183,5 +188,39 @@ describe("drainAndClose", () => {
     held.release();
     // The store is gone under it: whatever it answers, it is no longer this process's concern.
     await write.catch(() => undefined);
+  });
+});
+
+describe("drainAndClose over a real socket", () => {
+  it("ends a keep-alive client's live-event stream at the start of the drain and closes its connection, so the drain does not wait out the grace period", async () => {
+    const { token } = physicianOnUnsignedNote();
+    // As server/index.ts binds it: Node's HTTP server, idle connections kept 65 s.
+    const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
+      const bound = serve({ fetch: gate.fetch, port: 0, hostname: "127.0.0.1" }, () => resolve(bound));
+    });
+    keepIdleConnections(server, 65);
+    const { port } = server.address() as AddressInfo;
+    // A browser or a proxy: keeps the connection for another request once the stream has ended.
+    const agent = new http.Agent({ keepAlive: true });
+    const authorization = `Bearer ${await token()}`;
+    let opened: () => void = () => undefined;
+    const firstFrame = new Promise<void>((resolve) => (opened = resolve));
+    const streamEnded = new Promise<string>((resolve) => {
+      http.get({ host: "127.0.0.1", port, path: "/api/events", agent, headers: { authorization } }, (response) => {
+        let text = "";
+        response.on("data", (chunk: Buffer) => {
+          text += chunk.toString();
+          opened();
+        });
+        response.on("end", () => resolve(text));
+      });
+    });
+    await firstFrame;
+
+    // The real grace period's timer, kept short: a drain that waits for the stream's connection runs it out.
+    const drained = drainAndClose({ ...shutdownDeps(nodeListener(server), graceTimer()), graceMs: 5_000, wait: (ms, signal) => delay(ms, undefined, { signal }) });
+    expect(await streamEnded).toMatch(/^retry: \d+$/m);
+    expect(await drained).toEqual({ clean: true, cutOff: 0 });
+    agent.destroy();
   });
 });

@@ -3,10 +3,11 @@ import type { Logger } from "../logger.ts";
 import type { LifecycleGate } from "./lifecycle-gate.ts";
 
 // What SIGTERM does (ADR 0018; docs/deploy.md): report not ready and
-// refuse new requests (the gate), stop accepting connections, end the
-// live-event streams with a reconnection hint, wait for the requests in
-// flight (writes reach the EHR and are answered), stop the background work,
-// close the store. The waiting is bounded: when the grace period runs out,
+// refuse new requests (the gate), end the live-event streams at once with a
+// reconnection hint (their connections close with them, so a browser or a
+// proxy keeping them alive does not hold the drain for its grace period),
+// stop accepting connections, wait for the requests in flight (writes reach
+// the EHR and are answered), stop the background work, close the store. The waiting is bounded: when the grace period runs out,
 // the connections left are cut and the outcome says how many requests were.
 
 /** The HTTP server, as the drain uses it. */
@@ -46,8 +47,10 @@ export async function drainAndClose(deps: ShutdownDeps): Promise<ShutdownOutcome
   const { gate, listener, logger } = deps;
   const graceSeconds = deps.graceMs / 1000;
   gate.drain();
+  const liveEventStreams = deps.streams.size;
+  const streamsClosed = deps.streams.closeAll(LIVE_EVENT_RETRY_MS);
   const connectionsClosed = listener.stopAccepting();
-  logger.info({ requestsInFlight: gate.requestsInFlight, liveEventStreams: deps.streams.size, graceSeconds }, "draining: not ready, no new connections, finishing the requests in flight");
+  logger.info({ requestsInFlight: gate.requestsInFlight, liveEventStreams, graceSeconds }, "draining: not ready, no new connections, live-event streams ended, finishing the requests in flight");
 
   const giveUp = new AbortController();
   const graceOver = deps.wait(deps.graceMs, giveUp.signal).then(
@@ -55,7 +58,7 @@ export async function drainAndClose(deps: ShutdownDeps): Promise<ShutdownOutcome
     () => "aborted" as const,
   );
   const settled = (async () => {
-    await Promise.all([deps.streams.closeAll(LIVE_EVENT_RETRY_MS), gate.whenIdle()]);
+    await Promise.all([streamsClosed, gate.whenIdle()]);
     // The live-event streams' connections are idle now, kept alive by answers that began before the drain.
     listener.closeIdle();
     await connectionsClosed;

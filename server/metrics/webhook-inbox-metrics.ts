@@ -20,7 +20,7 @@ export function registerWebhookInboxGauges(registry: Registry, deps: { inbox: Pi
 
   new Gauge({
     name: "tandem_webhook_inbox_unprocessed",
-    help: "Verified webhook deliveries stored but not yet processed (dead letters are not counted; a delivery that failed 5 times stays here)",
+    help: "Verified webhook deliveries stored but not yet processed (dead letters are not counted)",
     registers: [registry],
     async collect() {
       this.reset();
@@ -47,7 +47,7 @@ export function registerWebhookInboxGauges(registry: Registry, deps: { inbox: Pi
   });
   new Gauge({
     name: "tandem_webhook_dead_letters",
-    help: "Verified webhook deliveries the BFF could not read, kept for a person to look at (as /healthz reports)",
+    help: "Verified webhook deliveries the BFF could not read, or could not process in 5 attempts, kept with the reason for a person to look at (as /healthz reports)",
     registers: [registry],
     async collect() {
       this.reset();

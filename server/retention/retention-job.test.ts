@@ -133,7 +133,7 @@ describe.each(engines)("retention on $name", (engine) => {
       ["still-retried-past", 4],
     ] as const) {
       await store.inbox.insert({ hookId, eventType: "appointment.updated", payload: {}, receivedAt: NOW - 30 * DAY - SECOND });
-      for (let attempt = 0; attempt < failures; attempt += 1) await store.inbox.markFailed(hookId, "unreadable");
+      for (let attempt = 0; attempt < failures; attempt += 1) await store.inbox.markFailed(hookId, "unreadable", { maxAttempts: 5, at: NOW - 30 * DAY - SECOND });
     }
 
     expect(await job().run()).toEqual({ webhook_dead_letters: 2 });

@@ -1,4 +1,4 @@
-import type { Hono } from "hono";
+import type { Context, Hono } from "hono";
 import { streamSSE } from "hono/streaming";
 import { HEARTBEAT_EVENT_NAME, LIVE_EVENT_NAME } from "#contract/app-api/live-events.ts";
 import type { LiveEventHub } from "../events/live-event-hub.ts";
@@ -9,10 +9,13 @@ import { AppError } from "../http/app-error.ts";
 
 // GET /api/events: server-sent events for the caller's organization only,
 // read with fetch so the token stays in the Authorization header; heartbeats;
-// closed at the token's exp, on uninstall, and when the process shuts down
-// (with an SSE `retry:` hint, server/events/open-streams.ts). A client that
-// reconnects refetches what it shows. Streams are capped per token, user and
-// organization (server/events/stream-quota.ts): beyond, 429 with Retry-After.
+// closed at the token's exp, on uninstall, when the caller's session or
+// access is revoked on any process (server/events/stream-revocation.ts), and
+// when the process shuts down (with an SSE `retry:` hint,
+// server/events/open-streams.ts). A client that reconnects refetches what it
+// shows; a revoked one is refused then (401, 403). Streams are capped per
+// token, user and organization (server/events/stream-quota.ts): beyond, 429
+// with Retry-After.
 
 /** How long a refused stream's client waits before trying again (its own backoff grows from there). */
 const STREAM_RETRY_AFTER_SECONDS = 30;
@@ -22,7 +25,20 @@ const SCOPE_TEXT: Record<keyof StreamQuotaLimits, string> = {
   perOrganization: "your organization",
 };
 
-export function registerLiveEventRoutes(api: Hono<AppEnv>, hub: LiveEventHub, options: { heartbeatMs?: number; now?: () => number; quota?: StreamQuota; streams?: OpenStreams } = {}): void {
+export interface LiveEventRouteOptions {
+  heartbeatMs?: number;
+  now?: () => number;
+  quota?: StreamQuota;
+  streams?: OpenStreams;
+  /**
+   * Asked once the stream is registered: whether its session and
+   * installation are still good. A revocation that ran between the request's
+   * checks and the registration reached no stream; this closes the gap.
+   */
+  stillAllowed?: (c: Context<AppEnv>) => Promise<boolean>;
+}
+
+export function registerLiveEventRoutes(api: Hono<AppEnv>, hub: LiveEventHub, options: LiveEventRouteOptions = {}): void {
   const quota = options.quota ?? new StreamQuota();
   const streams = options.streams ?? new OpenStreams();
   api.get("/events", (c) => {
@@ -37,12 +53,20 @@ export function registerLiveEventRoutes(api: Hono<AppEnv>, hub: LiveEventHub, op
         { "Retry-After": String(STREAM_RETRY_AFTER_SECONDS) },
       );
     }
-    return streamSSE(c, async (stream) => {
+    const response = streamSSE(c, async (stream) => {
       let finish: () => void = () => undefined;
       const finished = new Promise<void>((resolve) => {
         finish = resolve;
       });
-      const send = (event: string, data: string) => stream.writeSSE({ event, data }).catch(() => finish());
+      const owner = { organizationId: session.organizationId, userId: session.userId, sessionId: session.kind === "standalone" ? (session.sessionId ?? null) : null };
+      const removeFromOpen = streams.add(owner, async (retryMs) => {
+        if (retryMs !== null) await stream.write(`retry: ${retryMs}\n\n`).catch(() => undefined);
+        finish();
+      });
+      // Queued at once (writeSSE queues its frame a few ticks later), so a frame sent before the stream
+      // ends, such as the uninstall's `installation.changed` just before a revocation, is delivered first.
+      // The data is JSON text or empty: one line.
+      const send = (event: string, data: string) => stream.write(`event: ${event}\ndata: ${data}\n\n`).catch(() => finish());
       const unsubscribe = hub.subscribe(session.organizationId, (event) => {
         const written = send(LIVE_EVENT_NAME, JSON.stringify(event));
         // Uninstalled: say so, then close.
@@ -52,11 +76,16 @@ export function registerLiveEventRoutes(api: Hono<AppEnv>, hub: LiveEventHub, op
       const untilExpiry = Math.max(0, session.expiresAt * 1000 - (options.now ?? Date.now)());
       const expiry = setTimeout(finish, untilExpiry);
       stream.onAbort(finish);
-      const removeFromOpen = streams.add(async (retryMs) => {
-        await stream.write(`retry: ${retryMs}\n\n`).catch(() => undefined);
-        finish();
-      });
       void send(HEARTBEAT_EVENT_NAME, "");
+      if (options.stillAllowed) {
+        // A store that cannot say ends the stream too: the client reconnects and is told what is wrong.
+        options.stillAllowed(c).then(
+          (allowed) => {
+            if (!allowed) finish();
+          },
+          () => finish(),
+        );
+      }
       try {
         await finished;
       } finally {
@@ -67,5 +96,11 @@ export function registerLiveEventRoutes(api: Hono<AppEnv>, hub: LiveEventHub, op
         admission.release();
       }
     });
+    // Hono's SSE helper asks for keep-alive. A stream's connection is not
+    // reused once the stream ends (revoked, expired, shut down): else a
+    // browser or a proxy holds it idle, and a drain waits its whole grace
+    // period for the connection to close (graceful-shutdown.ts).
+    response.headers.set("Connection", "close");
+    return response;
   });
 }

@@ -1,7 +1,7 @@
 import { and, asc, eq, lt, lte } from "drizzle-orm";
 import type { AppointmentState, AppointmentStateRepository } from "./store.ts";
 import type { StoreDatabase } from "./database.ts";
-import { dateFromEpochMs, dateFromIso } from "./instants.ts";
+import { dateFromEpochMs, dateFromIso, timestamptzFromIso } from "./instants.ts";
 import { purgeBatch } from "./purge-batch.ts";
 import { appointmentStates } from "./schema.ts";
 
@@ -31,7 +31,8 @@ export function createAppointmentStateRepository(db: StoreDatabase): Appointment
     },
 
     async applyIfNewer(state) {
-      const updatedAt = dateFromIso(state.updatedAt, "updatedAt");
+      // To the microsecond: two changes of one appointment within a millisecond still order.
+      const updatedAt = timestamptzFromIso(state.updatedAt, "updatedAt");
       const values = {
         organizationId: state.organizationId,
         appointmentId: state.appointmentId,

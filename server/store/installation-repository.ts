@@ -3,7 +3,7 @@ import * as z from "zod/mini";
 import { INSTALLATION_STATUSES } from "#contract/clinic-api/installation.ts";
 import type { InstallationRepository, StoredInstallation } from "./store.ts";
 import type { StoreDatabase } from "./database.ts";
-import { dateFromIso } from "./instants.ts";
+import { dateFromIso, timestamptzFromIso } from "./instants.ts";
 import { installations } from "./schema.ts";
 
 const storedColumns = z.object({
@@ -43,7 +43,7 @@ export function createInstallationRepository(db: StoreDatabase): InstallationRep
         grantedPermissions: record.grantedPermissions,
         settings: record.settings,
         installedAt: record.installedAt === null ? null : dateFromIso(record.installedAt, "installedAt"),
-        updatedAt: dateFromIso(record.updatedAt, "updatedAt"),
+        updatedAt: timestamptzFromIso(record.updatedAt, "updatedAt"),
       };
       // One statement: the comparison and the write cannot be split by a concurrent writer.
       const written = await db

@@ -29,7 +29,7 @@ export const webhookInbox = pgTable(
     lastError: text("last_error"),
     // A processor's lease on the row: another BFF process skips it until then, and takes it over after (a crash).
     claimedUntil: instant("claimed_until"),
-    // A verified delivery the BFF cannot read (not JSON, not an envelope): kept, never processed, counted in /healthz.
+    // A verified delivery the BFF cannot read (not JSON, not an envelope, a payload it cannot parse) or failed to process on every attempt: kept with the reason, never taken again, counted in /healthz.
     deadLetterReason: text("dead_letter_reason"),
   },
   (table) => [

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { count, sql } from "drizzle-orm";
+import { count, eq, sql } from "drizzle-orm";
 import { integer, pgSchema, pgTable, text } from "drizzle-orm/pg-core";
 import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
@@ -222,6 +222,33 @@ describe.each(engines)("store on $name", (engine) => {
       expect(await store.inbox.countDeadLetters()).toBe(1);
     });
 
+    it("makes an entry a dead letter, with its reason, at its last allowed failure, or at once when it cannot be read; counts it and never claims it again", async () => {
+      await store.inbox.insert(delivery("msg_failing", BASE));
+      await store.inbox.insert(delivery("msg_unreadable", BASE + 1));
+      for (let attempt = 1; attempt < 3; attempt += 1) {
+        expect(await store.inbox.markFailed("msg_failing", `upstream 503 (${attempt})`, { maxAttempts: 3, at: BASE + attempt })).toEqual({ deadLetter: false });
+      }
+      expect(await store.inbox.markFailed("msg_failing", "upstream 503 (3)", { maxAttempts: 3, at: BASE + 3 })).toEqual({ deadLetter: true });
+      expect(await store.inbox.get("msg_failing")).toMatchObject({ attempts: 3, processedAt: BASE + 3, lastError: "upstream 503 (3)", deadLetterReason: "gave up after 3 attempts: upstream 503 (3)" });
+      await store.inbox.markDeadLetter("msg_unreadable", "the appointment payload cannot be read", BASE + 4);
+      expect(await store.inbox.get("msg_unreadable")).toMatchObject({ processedAt: BASE + 4, deadLetterReason: "the appointment payload cannot be read" });
+      expect(await store.inbox.countDeadLetters()).toBe(2);
+      expect(await store.inbox.backlog()).toEqual({ unprocessed: 0, oldestReceivedAt: null });
+      expect(await store.inbox.claimUnprocessed({ limit: 10, leaseMs: 1000, now: BASE + 10_000, maxAttempts: 5 })).toEqual([]);
+    });
+
+    it("turns entries an earlier version left unprocessed after every attempt into dead letters, with their last error", async () => {
+      await store.inbox.insert(delivery("msg_stuck", BASE));
+      await store.inbox.insert(delivery("msg_retrying", BASE + 1));
+      const { db } = handle;
+      await db.update(tables.webhookInbox).set({ attempts: 5, lastError: "store: updatedAt must be an ISO 8601 timestamp" }).where(eq(tables.webhookInbox.hookId, "msg_stuck"));
+      await db.update(tables.webhookInbox).set({ attempts: 2, lastError: "upstream 503" }).where(eq(tables.webhookInbox.hookId, "msg_retrying"));
+      expect(await store.inbox.deadLetterExhausted({ maxAttempts: 5, at: BASE + 50 })).toBe(1);
+      expect(await store.inbox.get("msg_stuck")).toMatchObject({ processedAt: BASE + 50, deadLetterReason: "gave up after 5 attempts: store: updatedAt must be an ISO 8601 timestamp" });
+      expect(await store.inbox.get("msg_retrying")).toMatchObject({ processedAt: null, deadLetterReason: null });
+      expect(await store.inbox.deadLetterExhausted({ maxAttempts: 5, at: BASE + 60 })).toBe(0);
+    });
+
     it("reports the backlog: how many entries are unprocessed and when the oldest arrived, dead letters and processed ones left out", async () => {
       expect(await store.inbox.backlog()).toEqual({ unprocessed: 0, oldestReceivedAt: null });
       await store.inbox.insert(delivery("msg_new", BASE + 2000));
@@ -244,8 +271,8 @@ describe.each(engines)("store on $name", (engine) => {
     it("takes a processed entry off the list and keeps a failed one on it", async () => {
       await store.inbox.insert(delivery("msg_a", BASE));
       await store.inbox.insert(delivery("msg_b", BASE + 1));
-      await store.inbox.markFailed("msg_a", "upstream 503");
-      await store.inbox.markFailed("msg_a", "x".repeat(5000));
+      expect(await store.inbox.markFailed("msg_a", "upstream 503", { maxAttempts: 5, at: BASE + 5 })).toEqual({ deadLetter: false });
+      expect(await store.inbox.markFailed("msg_a", "x".repeat(5000), { maxAttempts: 5, at: BASE + 6 })).toEqual({ deadLetter: false });
       await store.inbox.markProcessed("msg_b", BASE + 10);
 
       const unprocessed = await store.inbox.listUnprocessed(10);
@@ -294,6 +321,17 @@ describe.each(engines)("store on $name", (engine) => {
 
       await store.appointmentStates.applyIfNewer(appointment({ appointmentId: "appt-2", status: "arrived" }));
       expect((await store.appointmentStates.applyIfNewer(appointment({ appointmentId: "appt-2", status: "no_show" }))).applied).toBe(true);
+    });
+
+    it("orders states by the instant their updatedAt names, to the microsecond, however it is written", async () => {
+      await store.appointmentStates.applyIfNewer(appointment({ status: "confirmed", updatedAt: "2026-03-01T10:00:00.123456Z" }));
+      // The same millisecond, 56 µs earlier, in the seeds' database-style text: older.
+      expect((await store.appointmentStates.applyIfNewer(appointment({ status: "arrived", updatedAt: "2026-03-01 10:00:00.1234+00" }))).applied).toBe(false);
+      // 1 µs later, with an offset: newer.
+      expect((await store.appointmentStates.applyIfNewer(appointment({ status: "arrived", updatedAt: "2026-03-01T05:00:00.123457-05:00" }))).applied).toBe(true);
+      // No fraction at all: a second later.
+      expect((await store.appointmentStates.applyIfNewer(appointment({ status: "completed", updatedAt: "2026-03-01T10:00:01Z" }))).applied).toBe(true);
+      expect((await store.appointmentStates.get(ORG_A, "appt-1"))?.status).toBe("completed");
     });
 
     it("lists an organization's states by scheduled start", async () => {

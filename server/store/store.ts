@@ -37,7 +37,7 @@ export interface InboxEntry {
   processedAt: number | null;
   attempts: number;
   lastError: string | null;
-  /** Why a verified delivery could not be read; such an entry is never processed. */
+  /** Why a verified delivery could not be read or processed; such an entry is never taken again. */
   deadLetterReason: string | null;
 }
 
@@ -67,8 +67,17 @@ export interface WebhookInboxRepository {
   claimUnprocessed(options: { limit: number; leaseMs: number; now: number; maxAttempts: number }): Promise<InboxEntry[]>;
   /** Marks the entry processed and ends its lease. */
   markProcessed(hookId: string, at: number): Promise<void>;
-  /** Records the failure and ends the lease, so the entry is retried. */
-  markFailed(hookId: string, error: string): Promise<void>;
+  /**
+   * Records the failure and ends the lease, so the entry is retried; its
+   * `maxAttempts`-th failure makes it a dead letter instead, processed at
+   * `at`, whose reason names the attempts and the last error. Answers
+   * whether it did.
+   */
+  markFailed(hookId: string, error: string, options: { maxAttempts: number; at: number }): Promise<{ deadLetter: boolean }>;
+  /** Makes a stored entry a dead letter at `at` (processed, never taken again) with the reason: one the processor cannot read. */
+  markDeadLetter(hookId: string, reason: string, at: number): Promise<void>;
+  /** Dead-letters the unprocessed entries that already failed `maxAttempts` times (left so by an earlier version); answers how many. */
+  deadLetterExhausted(options: { maxAttempts: number; at: number }): Promise<number>;
   get(hookId: string): Promise<InboxEntry | null>;
   /** Deletes processed entries (dead letters aside) processed before `at`: past the sender's retries, a hook-id dedupes nothing. */
   purgeProcessedBefore(at: number, limit?: number): Promise<number>;

@@ -8,6 +8,8 @@ import { webhookInbox } from "./schema.ts";
 // An exception's text can be long (stack-like upstream bodies); the row keeps enough to diagnose.
 const MAX_ERROR_LENGTH = 2000;
 
+const exhaustedReason = (maxAttempts: number, lastError: string) => `gave up after ${maxAttempts} attempts: ${lastError}`.slice(0, MAX_ERROR_LENGTH);
+
 function toEntry(row: typeof webhookInbox.$inferSelect): InboxEntry {
   return {
     hookId: row.hookId,
@@ -101,11 +103,42 @@ export function createWebhookInboxRepository(db: StoreDatabase): WebhookInboxRep
         .where(eq(webhookInbox.hookId, hookId));
     },
 
-    async markFailed(hookId, error) {
+    async markFailed(hookId, error, { maxAttempts, at }) {
+      const lastError = error.slice(0, MAX_ERROR_LENGTH);
+      const exhausted = sql`${webhookInbox.attempts} + 1 >= ${maxAttempts}`;
+      // One statement: the count and the dead letter cannot be split by another process's failure of the same row.
+      const [row] = await db
+        .update(webhookInbox)
+        .set({
+          lastError,
+          attempts: sql`${webhookInbox.attempts} + 1`,
+          claimedUntil: null,
+          processedAt: sql`CASE WHEN ${exhausted} THEN ${dateFromEpochMs(at, "at").toISOString()}::timestamptz ELSE NULL END`,
+          deadLetterReason: sql`CASE WHEN ${exhausted} THEN ${exhaustedReason(maxAttempts, lastError)}::text ELSE NULL END`,
+        })
+        .where(and(eq(webhookInbox.hookId, hookId), isNull(webhookInbox.processedAt)))
+        .returning({ deadLetterReason: webhookInbox.deadLetterReason });
+      return { deadLetter: row !== undefined && row.deadLetterReason !== null };
+    },
+
+    async markDeadLetter(hookId, reason, at) {
       await db
         .update(webhookInbox)
-        .set({ lastError: error.slice(0, MAX_ERROR_LENGTH), attempts: sql`${webhookInbox.attempts} + 1`, claimedUntil: null })
-        .where(eq(webhookInbox.hookId, hookId));
+        .set({ deadLetterReason: reason.slice(0, MAX_ERROR_LENGTH), processedAt: dateFromEpochMs(at, "at"), attempts: sql`${webhookInbox.attempts} + 1`, claimedUntil: null })
+        .where(and(eq(webhookInbox.hookId, hookId), isNull(webhookInbox.processedAt)));
+    },
+
+    async deadLetterExhausted({ maxAttempts, at }) {
+      const rows = await db
+        .update(webhookInbox)
+        .set({
+          processedAt: dateFromEpochMs(at, "at"),
+          claimedUntil: null,
+          deadLetterReason: sql`left(${`gave up after ${maxAttempts} attempts: `}::text || coalesce(${webhookInbox.lastError}, 'no error was recorded'), ${MAX_ERROR_LENGTH})`,
+        })
+        .where(and(isNull(webhookInbox.processedAt), gte(webhookInbox.attempts, maxAttempts)))
+        .returning({ hookId: webhookInbox.hookId });
+      return rows.length;
     },
 
     async get(hookId) {

@@ -15,6 +15,8 @@ export interface StandaloneUser {
   chooseOrganization(organizationId: string): Promise<void>;
   /** The session cookie's value as last set (the `__Host-tandem-session` secret). */
   cookie(): string;
+  /** The `Cookie` header the browser sends: to call another BFF process sharing the store as the same browser. */
+  cookieHeader(): string;
 }
 
 function locationOf(page: BrowserPage): string {
@@ -22,7 +24,7 @@ function locationOf(page: BrowserPage): string {
   return page.location;
 }
 
-export async function signInStandalone(harness: BffHarness, accountId: string, organizationId: string): Promise<StandaloneUser> {
+export async function signInStandalone(harness: Pick<BffHarness, "bff" | "emulator">, accountId: string, organizationId: string): Promise<StandaloneUser> {
   const app = new TestBrowser((path, init) => harness.bff.app.request(path.replace(APP, ""), init));
   const idp = new TestBrowser((path, init) => harness.emulator.emulator.app.request(path.replace(/^https?:\/\/[^/]+/, ""), init));
   const authorize = new URL(locationOf(await app.get("/auth/login?returnTo=/note")));
@@ -44,6 +46,7 @@ export async function signInStandalone(harness: BffHarness, accountId: string, o
   const user: StandaloneUser = {
     api,
     cookie: () => session ?? "",
+    cookieHeader: () => `${SESSION_COOKIE}=${session ?? ""}`,
     async chooseOrganization(id) {
       const chosen = await api("/auth/organization", { method: "POST", body: { organizationId: id } });
       if (chosen.status !== 200) throw new Error(`choosing ${id}: ${chosen.status} ${await chosen.text()}`);

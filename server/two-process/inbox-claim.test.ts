@@ -48,18 +48,18 @@ describe.each(engines)("claiming inbox rows on $name", (engine) => {
     expect(await claim(store, BASE + LEASE_MS + 2)).toEqual(["msg_c", "msg_d"]);
   });
 
-  it("a processed row is done; a failed one is released at once and left alone after maxAttempts", async () => {
+  it("a processed row is done; a failed one is released at once, and is a dead letter at its last allowed attempt", async () => {
     await store.inbox.insert(delivery("msg_ok", BASE));
     await store.inbox.insert(delivery("msg_bad", BASE + 1));
     expect(await claim(store, BASE)).toEqual(["msg_ok", "msg_bad"]);
     await store.inbox.markProcessed("msg_ok", BASE + 5);
-    await store.inbox.markFailed("msg_bad", "upstream 503");
+    await store.inbox.markFailed("msg_bad", "upstream 503", { maxAttempts: 3, at: BASE + 6 });
     expect(await claim(store, BASE + 10)).toEqual(["msg_bad"]);
-    await store.inbox.markFailed("msg_bad", "upstream 503");
+    await store.inbox.markFailed("msg_bad", "upstream 503", { maxAttempts: 3, at: BASE + 16 });
     expect(await claim(store, BASE + 20)).toEqual(["msg_bad"]);
-    await store.inbox.markFailed("msg_bad", "upstream 503");
+    await store.inbox.markFailed("msg_bad", "upstream 503", { maxAttempts: 3, at: BASE + 26 });
     expect(await claim(store, BASE + LEASE_MS * 10)).toEqual([]);
-    expect(await store.inbox.get("msg_bad")).toMatchObject({ attempts: 3, processedAt: null });
+    expect(await store.inbox.get("msg_bad")).toMatchObject({ attempts: 3, processedAt: BASE + 26, deadLetterReason: "gave up after 3 attempts: upstream 503" });
     expect(await store.inbox.get("msg_ok")).toMatchObject({ attempts: 1, processedAt: BASE + 5 });
   });
 

@@ -1,5 +1,6 @@
 import * as z from "zod/mini";
 import { appInstalledEventData, appointmentEventData, lifecycleEventData, webhookEnvelope } from "#contract/clinic-api/events.ts";
+import { compareTimestamps, readTimestamp } from "#contract/time/timestamp.ts";
 import type { LiveEventPublisher } from "../events/live-event-bus.ts";
 import type { InstallationRegistry, LifecycleEventType } from "../installations/installation-registry.ts";
 import type { Logger } from "../logger.ts";
@@ -14,10 +15,13 @@ import type { InboxEntry, Store } from "../store/store.ts";
 // picked up at start-up and on a timer. Several BFF processes may drain one
 // inbox (ADR 0009): each batch is claimed under a lease, so a row is taken by
 // one process; a crashed process's lease runs out and another takes over.
+// Nothing verified vanishes: a payload the processor cannot read becomes a
+// dead letter at once, and one it keeps failing on after MAX_ATTEMPTS, each
+// with its reason, counted in /healthz and tandem_webhook_dead_letters.
 
 const LIFECYCLE_TYPES = new Set<string>(["app.installed", "app.uninstalled", "app.suspended", "app.reactivated", "installation.permissions_updated"]);
 const BATCH_SIZE = 100;
-/** A row that keeps failing stops being retried after this many attempts. */
+/** A row that keeps failing becomes a dead letter at this many attempts. */
 export const MAX_ATTEMPTS = 5;
 /** Far longer than a batch takes: processing is store writes and, rarely, one installations list. */
 const DEFAULT_LEASE_MS = 60_000;
@@ -33,6 +37,15 @@ export interface WebhookProcessorDeps {
   now?: () => number;
   /** How long a claimed batch stays this process's; default 60 s. */
   leaseMs?: number;
+}
+
+/** A stored payload the processor cannot read: retrying cannot help, so it is a dead letter at once. */
+class UnreadablePayload extends Error {}
+
+function readOrThrow<T extends z.ZodMiniType>(schema: T, value: unknown, what: string): z.infer<T> {
+  const parsed = z.safeParse(schema, value);
+  if (!parsed.success) throw new UnreadablePayload(`${what} cannot be read: ${z.prettifyError(parsed.error)}`);
+  return parsed.data;
 }
 
 export class WebhookProcessor {
@@ -77,6 +90,13 @@ export class WebhookProcessor {
 
   /** Runs `drain` on a timer; returns a stop function. */
   start(intervalMs = 5_000): () => void {
+    // Rows an earlier version stopped retrying without a trace become dead letters.
+    this.deps.store.inbox.deadLetterExhausted({ maxAttempts: MAX_ATTEMPTS, at: this.now() }).then(
+      (count) => {
+        if (count > 0) this.deps.logger.warn({ count, maxAttempts: MAX_ATTEMPTS }, "webhook deliveries that had failed every attempt are now dead letters");
+      },
+      (error: unknown) => this.deps.logger.warn({ err: error }, "dead-lettering exhausted webhook deliveries failed; will try at the next start"),
+    );
     const run = () => {
       this.drain().catch((error: unknown) => this.deps.logger.error({ err: error }, "webhook processing failed"));
     };
@@ -91,8 +111,8 @@ export class WebhookProcessor {
   }
 
   private async processBatch(batch: InboxEntry[], startBefore: number): Promise<number> {
-    // Appointment events in payload order (updatedAt), the rest as received.
-    const ordered = [...batch].sort((a, b) => sortKey(a).localeCompare(sortKey(b)));
+    // Appointment events in payload order (updatedAt, as instants), the rest as received.
+    const ordered = [...batch].sort((a, b) => compareTimestamps(appointmentUpdatedAt(a), appointmentUpdatedAt(b)) || a.receivedAt - b.receivedAt);
     let processed = 0;
     for (const [index, entry] of ordered.entries()) {
       if (this.now() >= startBefore) {
@@ -104,31 +124,42 @@ export class WebhookProcessor {
         await this.deps.store.inbox.markProcessed(entry.hookId, this.now());
         processed += 1;
       } catch (error) {
-        this.deps.logger.warn({ err: error, hookId: entry.hookId, type: entry.eventType }, "webhook processing failed; will retry");
-        await this.deps.store.inbox.markFailed(entry.hookId, error instanceof Error ? error.message : String(error));
+        await this.recordFailure(entry, error);
       }
     }
     return processed;
   }
 
+  private async recordFailure(entry: InboxEntry, error: unknown): Promise<void> {
+    const reason = error instanceof Error ? error.message : String(error);
+    const log = { hookId: entry.hookId, type: entry.eventType, reason };
+    if (error instanceof UnreadablePayload) {
+      await this.deps.store.inbox.markDeadLetter(entry.hookId, reason, this.now());
+      this.deps.logger.warn(log, "verified webhook kept as a dead letter: its payload cannot be read");
+      return;
+    }
+    const { deadLetter } = await this.deps.store.inbox.markFailed(entry.hookId, reason, { maxAttempts: MAX_ATTEMPTS, at: this.now() });
+    if (deadLetter) this.deps.logger.error({ ...log, attempts: MAX_ATTEMPTS }, "verified webhook kept as a dead letter: processing failed on every attempt");
+    else this.deps.logger.warn({ ...log, err: error }, "webhook processing failed; will retry");
+  }
+
   private async process(entry: InboxEntry): Promise<void> {
-    const envelope = z.parse(webhookEnvelope, entry.payload);
+    const envelope = readOrThrow(webhookEnvelope, entry.payload, "the event envelope");
     const [family] = envelope.type.split(".");
     if (family === "appointment") return this.processAppointment(envelope.data);
     if (LIFECYCLE_TYPES.has(envelope.type)) return this.processLifecycle(envelope.type as LifecycleEventType, envelope.data, envelope.timestamp);
-    const organizationId = z.safeParse(lifecycleEventData, envelope.data);
-    if (family === "facility" && organizationId.success) {
-      this.deps.invalidate(organizationId.data.organizationId, "GET /v1/facilities");
-      this.deps.live.publish(organizationId.data.organizationId, { type: "directory.changed", resource: "facilities" });
-    } else if (family === "provider" && organizationId.success) {
-      this.deps.invalidate(organizationId.data.organizationId, "GET /v1/providers");
-      this.deps.live.publish(organizationId.data.organizationId, { type: "directory.changed", resource: "providers" });
+    if (family === "facility" || family === "provider") {
+      // Without its organization the directory change cannot be applied: kept as a dead letter, not marked done.
+      const { organizationId } = readOrThrow(lifecycleEventData, envelope.data, `the ${envelope.type} payload`);
+      const resource = family === "facility" ? "facilities" : "providers";
+      this.deps.invalidate(organizationId, `GET /v1/${resource}`);
+      this.deps.live.publish(organizationId, { type: "directory.changed", resource });
     }
     // Faxes, documents, sync requests, test events: stored, not acted on.
   }
 
   private async processAppointment(raw: Record<string, unknown>): Promise<void> {
-    const data = z.parse(appointmentEventData, raw);
+    const data = readOrThrow(appointmentEventData, raw, "the appointment payload");
     const organizationId = data.organizationId.toLowerCase();
     const { applied, previous } = await this.deps.store.appointmentStates.applyIfNewer({
       organizationId,
@@ -148,14 +179,15 @@ export class WebhookProcessor {
     const touched = new Map<string, { facilityId: string; date: string }>();
     for (const state of [previous, data]) {
       if (!state) continue;
-      const date = state.scheduledStartDate.slice(0, 10);
+      // The UTC day, whatever offset the payload was written with.
+      const date = (readTimestamp(state.scheduledStartDate)?.utc ?? state.scheduledStartDate).slice(0, 10);
       touched.set(`${state.facilityId}|${date}`, { facilityId: state.facilityId, date });
     }
     for (const { facilityId, date } of touched.values()) this.deps.live.publish(organizationId, { type: "schedule.changed", facilityId, date });
   }
 
   private async processLifecycle(type: LifecycleEventType, raw: Record<string, unknown>, timestamp: string): Promise<void> {
-    const data = type === "app.installed" ? z.parse(appInstalledEventData, raw) : z.parse(lifecycleEventData, raw);
+    const data = type === "app.installed" ? readOrThrow(appInstalledEventData, raw, "the app.installed payload") : readOrThrow(lifecycleEventData, raw, `the ${type} payload`);
     const grantedPermissions = z.safeParse(z.array(z.string()), raw.grantedPermissions);
     const settings = z.safeParse(z.record(z.string(), z.unknown()), raw.settings);
     const stored = await this.deps.installations.applyLifecycleEvent(
@@ -173,8 +205,8 @@ export class WebhookProcessor {
   }
 }
 
-function sortKey(entry: InboxEntry): string {
+/** An appointment event's `updatedAt`; "" (before every instant) for other events and unreadable payloads. */
+function appointmentUpdatedAt(entry: InboxEntry): string {
   const parsed = z.safeParse(z.object({ data: z.object({ updatedAt: z.string() }) }), entry.payload);
-  const updatedAt = entry.eventType.startsWith("appointment.") && parsed.success ? parsed.data.data.updatedAt : "";
-  return `${updatedAt}|${String(entry.receivedAt).padStart(15, "0")}`;
+  return entry.eventType.startsWith("appointment.") && parsed.success ? parsed.data.data.updatedAt : "";
 }

@@ -152,19 +152,15 @@ describe("signature verification", () => {
     expect(await store.inbox.countDeadLetters()).toBe(deadBefore + 3);
   });
 
-  it("stores a verified event whose timestamp carries microseconds or an offset (seed 001 says only ISO 8601), as the instant it names", async () => {
-    for (const [timestamp, instant] of [
-      ["2026-11-24T10:00:00.123456Z", "2026-11-24T10:00:00.123Z"],
-      ["2026-11-24T05:00:00.5-05:00", "2026-11-24T10:00:00.500Z"],
-      ["2026-11-24T10:00:00Z", "2026-11-24T10:00:00.000Z"],
-    ] as const) {
+  it("stores a verified event whose timestamp carries microseconds, no fraction, an offset or the seeds' database-style text (seed 001 says only ISO 8601), as sent", async () => {
+    for (const timestamp of ["2026-11-24T10:00:00.123456Z", "2026-11-24T05:00:00.5-05:00", "2026-11-24T10:00:00Z", "2026-11-24 10:00:00.123456+00"]) {
       const body = JSON.stringify({ type: "test.event", data: { organizationId: ORG }, timestamp });
       const headers = signed(body);
       const answer = await post(body, headers);
       expect(await answer.json(), timestamp).toEqual({ received: true, duplicate: false });
       const stored = await store.inbox.get(headers["webhook-id"] ?? "");
       expect(stored?.deadLetterReason).toBeNull();
-      expect(stored?.payload).toMatchObject({ timestamp: instant });
+      expect(stored?.payload).toMatchObject({ timestamp });
     }
   });
 });

@@ -11,7 +11,11 @@ import { invalidateEveryRead, queryKeys } from "./query-keys.ts";
 // everything again (`invalidateEveryRead`), since events may have been
 // missed in between. A stream the
 // server ends with a `retry:` hint (its process shutting down) is reopened
-// after that delay, through the proxy, on another process.
+// after that delay, through the proxy, on another process. A stream ended
+// because its sign-in was revoked (signed out, elsewhere too, or access
+// changed) is refused as it reconnects: a 401 ends the sign-in, as for any
+// other call (bff-client.ts), after one fresh token inside the EHR; it is
+// never retried in a loop.
 
 function invalidationsFor(event: LiveEvent): readonly QueryKey[] {
   switch (event.type) {
@@ -33,6 +37,7 @@ export function startLiveEvents(queryClient: QueryClient, bridge: AppLink): () =
 
   const run = async () => {
     let firstConnection = true;
+    let refreshedAfter401 = false;
     while (!controller.signal.aborted) {
       let hintedMs: number | null = null;
       try {
@@ -42,10 +47,19 @@ export function startLiveEvents(queryClient: QueryClient, bridge: AppLink): () =
         const response = await fetch("/api/events", { headers, signal: controller.signal });
         if (response.status === 401 || response.status === 403) {
           await queryClient.invalidateQueries({ queryKey: queryKeys.session() });
-          if (response.status === 403 || bridge.mode === "standalone") return;
-          await bridge.freshToken();
-          continue;
+          if (response.status === 403) return;
+          if (bridge.mode === "embedded" && !refreshedAfter401) {
+            refreshedAfter401 = true;
+            await bridge.freshToken();
+            continue;
+          }
+          bridge.signInEnded();
+          // Signed out: nothing to reconnect to. Inside the EHR its session ended; a new one may come: back off, then one fresh token again.
+          if (bridge.mode === "standalone") return;
+          refreshedAfter401 = false;
+          throw new Error("live events: the EHR session was refused");
         }
+        refreshedAfter401 = false;
         if (!response.ok || !response.body) throw new Error(`live events answered ${response.status}`);
         if (!firstConnection) await invalidateEveryRead(queryClient);
         firstConnection = false;

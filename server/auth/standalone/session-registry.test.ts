@@ -6,7 +6,7 @@ import { createStore } from "../../store/create-store.ts";
 import type { Store } from "../../store/store.ts";
 import { createSealer } from "./sealed-value.ts";
 import type { CurrentProfile } from "./current-profile.ts";
-import { createSessionRegistry, REVERIFY_AFTER_MS, type SignInResult } from "./session-registry.ts";
+import { createSessionRegistry, REVERIFY_AFTER_MS, type SessionsEnded, type SignInResult } from "./session-registry.ts";
 import { SESSION_LIFETIME_MS, type StandaloneProfile } from "./standalone-session.ts";
 
 // The server-side standalone session (ADR 0010 "sessions live on the server") on the embedded store,
@@ -49,8 +49,9 @@ beforeEach(() => {
   user += 1;
 });
 
-function registry() {
+function registry(onEnded?: (ended: SessionsEnded) => void) {
   return createSessionRegistry({
+    ...(onEnded && { onEnded }),
     repository: store.standaloneSessions,
     accessTokens: createSealer("test-secret-test-secret-test-secret", "standalone-access-token", z.string()),
     checkProfile: (accessToken) => {
@@ -158,5 +159,35 @@ describe("standalone session registry", () => {
     expect(await sessions.revokeOthers(second.session)).toBe(1);
     expect(await sessions.find(first.secret)).toBeNull();
     expect(await sessions.find(second.secret)).not.toBeNull();
+  });
+
+  it("says which sessions ended, so their live streams end: the user's own, the user's others, the user's all when the re-check finds their access changed, and nothing for another user's id", async () => {
+    const ended: SessionsEnded[] = [];
+    const sessions = registry((entry) => ended.push(entry));
+    const { session: laptop } = await sessions.open(signIn(), "laptop");
+    const { session: phone } = await sessions.open(signIn(), "phone");
+    const { session: stranger } = await sessions.open(signIn({ sub: `stranger-${user}` }), "stranger");
+
+    expect(await sessions.revoke(stranger, laptop.sessionId)).toBe(false);
+    expect(ended).toEqual([]);
+    expect(await sessions.revoke(laptop, phone.sessionId)).toBe(true);
+    expect(ended).toEqual([{ scope: "session", sessionId: phone.sessionId }]);
+    const { session: tablet } = await sessions.open(signIn(), "tablet");
+    expect(await sessions.revokeOthers(tablet)).toBe(1);
+    expect(ended.at(-1)).toEqual({ scope: "user", userId: tablet.sub, exceptSessionId: tablet.sessionId });
+
+    // The same answer again: nothing changed, nothing ends.
+    clock += REVERIFY_AFTER_MS;
+    await sessions.confirmed(tablet, { write: false });
+    expect(ended).toHaveLength(2);
+    // Made Front Desk in the EHR.
+    const frontDesk = { ...physician, providers: physician.providers.map((provider) => ({ ...provider, roles: ["Front Desk"] })) };
+    answers.push({ kind: "ok", sub: tablet.sub, profile: frontDesk });
+    await sessions.confirmed(tablet, { write: true });
+    expect(ended.at(-1)).toEqual({ scope: "user", userId: tablet.sub, exceptSessionId: null });
+    // The sign-in no longer known to the service.
+    answers.push({ kind: "revoked" });
+    await refusal(sessions.confirmed(tablet, { write: true }));
+    expect(ended.at(-1)).toEqual({ scope: "session", sessionId: tablet.sessionId });
   });
 });

@@ -2,11 +2,12 @@ import { createHash, randomBytes, randomUUID } from "node:crypto";
 import * as z from "zod/mini";
 import { APP_ERROR_CODES } from "#contract/app-api/errors.ts";
 import { AppError } from "../../http/app-error.ts";
+import type { StreamRevocation } from "../../events/stream-revocation.ts";
 import type { Logger } from "../../logger.ts";
 import type { StandaloneSessionRepository, StoredStandaloneSession } from "../../store/store.ts";
 import type { CurrentProfile } from "./current-profile.ts";
 import type { Sealer } from "./sealed-value.ts";
-import { SESSION_LIFETIME_MS, standaloneProfile, type StandaloneProfile, type StandaloneSession } from "./standalone-session.ts";
+import { accessChanged, SESSION_LIFETIME_MS, standaloneProfile, type StandaloneProfile, type StandaloneSession } from "./standalone-session.ts";
 
 // Server-side standalone sessions (ADR 0010 "sessions live on the server"). The
 // browser's cookie carries a random secret; the store keeps its SHA-256 and
@@ -16,7 +17,9 @@ import { SESSION_LIFETIME_MS, standaloneProfile, type StandaloneProfile, type St
 // access token of the sign-in) when the last check is older than
 // REVERIFY_AFTER_MS and before every write: a user made inactive or given
 // another role in the EHR loses what they may no longer do within minutes,
-// and cannot change anything once the EHR has changed them.
+// and cannot change anything once the EHR has changed them. Whatever ends a
+// session, or finds the user's access changed, is told (`onEnded`), so their
+// open live-event streams end with it on every BFF process.
 
 export const REVERIFY_AFTER_MS = 5 * 60 * 1000;
 /** Ended sessions are kept this long for the user's own list, then purged. */
@@ -67,7 +70,12 @@ export interface SessionRegistryDeps {
   checkProfile: CheckProfile;
   logger: Logger;
   now: () => number;
+  /** Sessions signed out or revoked, or a user whose access changed: what they hold open ends. */
+  onEnded?: (ended: SessionsEnded) => void;
 }
+
+/** The sessions whose live streams must end: one, or a user's (all, or all but one). */
+export type SessionsEnded = Extract<StreamRevocation, { scope: "session" | "user" }>;
 
 const hashOf = (secret: string) => createHash("sha256").update(secret).digest("hex");
 /** A cookie's secret: 32 random bytes, base64url (43 characters). */
@@ -110,12 +118,18 @@ export function createSessionRegistry(deps: SessionRegistryDeps): StandaloneSess
         throw new AppError(503, APP_ERROR_CODES.upstreamUnavailable, "Tandem could not confirm your access with the clinic data service: try again in a moment", { retry_after_seconds: 30 }, { "Retry-After": "30" });
       case "revoked":
         await repository.revoke(session.sub, session.sessionId, at);
+        deps.onEnded?.({ scope: "session", sessionId: session.sessionId });
         deps.logger.info({ sessionId: session.sessionId }, "standalone session revoked: the service no longer confirms the sign-in");
         throw new AppError(401, APP_ERROR_CODES.invalidToken, "Your sign-in is no longer valid: sign in again");
       case "ok": {
         const profile: StandaloneProfile = { displayName: session.displayName, ...check.profile };
         if (!(await repository.recordVerified(session.sessionId, profile, at))) {
           throw new AppError(401, APP_ERROR_CODES.invalidToken, "You were signed out: sign in again");
+        }
+        if (accessChanged(session, profile)) {
+          // Roles or organizations changed in the EHR: the user's streams reconnect under what the service says now.
+          deps.onEnded?.({ scope: "user", userId: session.sub, exceptSessionId: null });
+          deps.logger.info({ sessionId: session.sessionId }, "standalone user's access changed at the re-check; their live streams end");
         }
         return { ...session, ...profile, verifiedAt: at };
       }
@@ -169,9 +183,18 @@ export function createSessionRegistry(deps: SessionRegistryDeps): StandaloneSess
 
     selectOrganization: (session, organizationId) => repository.selectOrganization(session.sessionId, organizationId),
 
-    revoke: (session, sessionId) => repository.revoke(session.sub, sessionId, now()),
+    async revoke(session, sessionId) {
+      // Only the user's own session is revoked, and only then are streams ended: another user's id changes nothing.
+      const revoked = await repository.revoke(session.sub, sessionId, now());
+      if (revoked) deps.onEnded?.({ scope: "session", sessionId });
+      return revoked;
+    },
 
-    revokeOthers: (session) => repository.revokeAllOfUser(session.sub, now(), session.sessionId),
+    async revokeOthers(session) {
+      const revoked = await repository.revokeAllOfUser(session.sub, now(), session.sessionId);
+      if (revoked > 0) deps.onEnded?.({ scope: "user", userId: session.sub, exceptSessionId: session.sessionId });
+      return revoked;
+    },
 
     async list(session) {
       const live = await repository.listLive(session.sub, now());

@@ -16,7 +16,7 @@ import { exchangeCode } from "./code-exchange.ts";
 import { fetchCurrentProfile, type CurrentProfile } from "./current-profile.ts";
 import { createOidcClient } from "./oidc-client.ts";
 import { createSealer, type Sealer } from "./sealed-value.ts";
-import { createSessionRegistry, type SignInResult } from "./session-registry.ts";
+import { createSessionRegistry, type SessionsEnded, type SignInResult } from "./session-registry.ts";
 import { LOGIN_LIFETIME_MS, loginTransaction, profileFromTokenResponse, safeReturnPath, SESSION_LIFETIME_MS, type LoginTransaction, type StandaloneSession } from "./standalone-session.ts";
 
 // Standalone sign-in (DESIGN.md "Standalone mode"; seed 001 "Sign-in for
@@ -59,6 +59,8 @@ export interface StandaloneDeps {
   /** Every request to the service (discovery, token, JWKS, userinfo); defaults to `fetch`. */
   fetch?: typeof fetch | undefined;
   sessions: StandaloneSessionRepository;
+  /** Sessions signed out or revoked, or a user whose access changed (session-registry.ts): their live streams end. */
+  onSessionsEnded?: (ended: SessionsEnded) => void;
 }
 
 export function createStandaloneAuth(deps: StandaloneDeps): StandaloneAuth {
@@ -81,6 +83,7 @@ export function createStandaloneAuth(deps: StandaloneDeps): StandaloneAuth {
     checkProfile: (accessToken, expectedSubject) => fetchCurrentProfile(client, deps.logger, accessToken, expectedSubject),
     logger: deps.logger,
     now,
+    onEnded: deps.onSessionsEnded,
   });
 
   const sessionOf = (c: Context) => registry.find(getCookie(c, SESSION_COOKIE, "host"));

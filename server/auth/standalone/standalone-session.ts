@@ -96,6 +96,19 @@ export function profileFromUserInfo(info: OAuthUserInfo): { sub: string; profile
   };
 }
 
+/** One organization's access as a comparable text: the provider and its roles, in any order. */
+const accessKeys = (profile: Pick<StandaloneProfile, "providers" | "organizations">): string[] =>
+  [
+    ...profile.providers.map((provider) => `provider ${provider.organizationId.toLowerCase()} ${provider.providerId.toLowerCase()} ${[...provider.roles].sort().join(",")}`),
+    ...profile.organizations.map((organization) => `organization ${organization.organizationId.toLowerCase()}`),
+  ].sort();
+
+/** Whether a re-check found other roles, providers or shared organizations than the session held. */
+export function accessChanged(before: Pick<StandaloneProfile, "providers" | "organizations">, after: Pick<StandaloneProfile, "providers" | "organizations">): boolean {
+  const [was, is] = [accessKeys(before), accessKeys(after)];
+  return was.length !== is.length || was.some((key, index) => key !== is[index]);
+}
+
 /** The SPA's own routes (src/routes/): the only places a sign-in returns to. */
 const APP_ROUTES: ReadonlySet<string> = new Set(["/", "/slots", "/availability", "/note"]);
 // C0 controls and DEL: browsers drop tabs and newlines from URLs, so "/\t/host" becomes "//host", another site.

@@ -1,0 +1,83 @@
+import { QueryClient } from "@tanstack/react-query";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { AppLink } from "../bridge/app-link.ts";
+import { startLiveEvents } from "./live-events.ts";
+
+// The SPA's side of issue 34 item 3: a live-event stream the BFF ends because
+// its sign-in was revoked is refused as it reconnects, and that 401 ends the
+// sign-in as it does for any other call, instead of reconnecting forever.
+
+function link(mode: AppLink["mode"]) {
+  return {
+    mode,
+    token: vi.fn(() => Promise.resolve(mode === "embedded" ? "host-token" : null)),
+    freshToken: vi.fn(() => Promise.resolve(mode === "embedded" ? "fresh-host-token" : null)),
+    writeToken: vi.fn(() => Promise.resolve(null)),
+    book: vi.fn(() => Promise.reject(new Error("not here"))),
+    signInEnded: vi.fn(),
+  } satisfies AppLink;
+}
+
+const ended = () => new Response(new ReadableStream({ start: (controller) => controller.close() }), { status: 200, headers: { "content-type": "text/event-stream" } });
+const refused = () => Response.json({ code: "invalid_token", message: "Your sign-in is no longer valid: sign in again", trace_id: "t" }, { status: 401 });
+
+/** `fetch` answering from `answers` in turn (the last one again after), each on a later turn of the event loop, as a network does. */
+function stubFetch(...answers: (() => Response)[]) {
+  const calls = vi.fn((_input: string, _init?: RequestInit) => undefined);
+  vi.stubGlobal("fetch", (input: string, init?: RequestInit) => {
+    calls(input, init);
+    const answer = answers[Math.min(calls.mock.calls.length - 1, answers.length - 1)] ?? refused;
+    return new Promise<Response>((resolve) => setImmediate(() => resolve(answer())));
+  });
+  return calls;
+}
+
+/** Lets the loop run whatever it does without waiting on a timer. */
+async function settle(): Promise<void> {
+  for (let turn = 0; turn < 50; turn += 1) await new Promise((resolve) => setImmediate(resolve));
+}
+
+let stop: () => void = () => undefined;
+
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+});
+
+afterEach(() => {
+  stop();
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
+
+describe("startLiveEvents", () => {
+  it("outside the EHR: a stream that ends and is refused 401 as it reconnects ends the sign-in, and is not reopened", async () => {
+    const calls = stubFetch(ended, refused);
+    const bridge = link("standalone");
+    stop = startLiveEvents(new QueryClient(), bridge);
+    await settle();
+    expect(calls).toHaveBeenCalledTimes(1);
+    await vi.advanceTimersByTimeAsync(1_000);
+    await settle();
+    expect(calls).toHaveBeenCalledTimes(2);
+    expect(bridge.signInEnded).toHaveBeenCalledTimes(1);
+    await vi.advanceTimersByTimeAsync(10 * 60_000);
+    await settle();
+    expect(calls).toHaveBeenCalledTimes(2);
+  });
+
+  it("inside the EHR: a 401 is tried once more with a fresh token; refused again, the sign-in is told and the stream backs off instead of looping", async () => {
+    const calls = stubFetch(refused);
+    const bridge = link("embedded");
+    stop = startLiveEvents(new QueryClient(), bridge);
+    await settle();
+    expect(calls).toHaveBeenCalledTimes(2);
+    expect(bridge.freshToken).toHaveBeenCalledTimes(1);
+    expect(bridge.signInEnded).toHaveBeenCalledTimes(1);
+    // The backoff: nothing more until its timer runs.
+    await settle();
+    expect(calls).toHaveBeenCalledTimes(2);
+    await vi.advanceTimersByTimeAsync(1_000);
+    await settle();
+    expect(calls).toHaveBeenCalledTimes(4);
+  });
+});
