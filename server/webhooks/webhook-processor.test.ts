@@ -81,6 +81,8 @@ async function searchSlots(): Promise<void> {
 }
 
 async function deadLetters(): Promise<{ healthz: number; metric: number | undefined }> {
+  // /healthz answers from memory (it never waits on the store): take a fresh reading first.
+  await harness.bff.health.refresh();
   const health = z.parse(z.object({ webhooks: z.object({ deadLetters: z.number() }) }), await (await harness.api("/healthz")).json());
   const metrics = Exposition.parse(await (await createMetricsApp(harness.bff.metrics).request("/metrics")).text());
   return { healthz: health.webhooks.deadLetters, metric: metrics.value("tandem_webhook_dead_letters") };
