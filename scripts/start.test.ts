@@ -148,7 +148,7 @@ describe("npm start (compiled, plain node)", () => {
     }
 
     expect(await json<unknown>(fetch(`${bff}/healthz`))).toMatchObject({ ok: true, store: "ready" });
-    expect(await json<unknown>(fetch(`${bff}/readyz`))).toEqual({ ready: true, state: "ready" });
+    expect(await json<unknown>(fetch(`${bff}/readyz`))).toEqual({ ready: true, state: "ready", store: "ready" });
     // docs/deploy.md "Behind a TLS proxy": an idle connection outlives the proxy's own 60 s (HTTP_KEEP_ALIVE_SECONDS).
     expect(await keepAliveOf(bffPort, "/healthz")).toBe("timeout=65");
     const hostPage = await fetch(`${emulator}/_sandbox/host`);
@@ -203,7 +203,7 @@ describe("npm start (compiled, plain node)", () => {
     const bff = `http://127.0.0.1:${bffPort}`;
     await waitUntilHealthy(`${bff}/healthz`, { child: start.child, log: start.output });
     expect(start.output()).not.toContain("[emulator]");
-    expect(await json<unknown>(fetch(`${bff}/readyz`))).toEqual({ ready: true, state: "ready" });
+    expect(await json<unknown>(fetch(`${bff}/readyz`))).toEqual({ ready: true, state: "ready", store: "ready" });
 
     const { notes } = await json<{ notes: { id: string; status: string }[] }>(fetch(`${emulator}/_sandbox/ehr/${ORG_A}/notes`));
     const { users } = await json<{ users: { id: string; roles: string[] }[] }>(fetch(`${emulator}/_sandbox/ehr/${ORG_A}/users`));
