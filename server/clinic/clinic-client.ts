@@ -8,6 +8,7 @@ import { listAllPages, type ItemOf, type ItemsKey, type PaginatedRoute } from ".
 import { FairShareLimiter } from "./fair-share-limiter.ts";
 import { SlidingWindowLimiter, type LimiterBudget } from "./rate-limiter.ts";
 import { takeIn } from "./answer-intake.ts";
+import { DEFAULT_MAX_BODY_BYTES } from "./bounded-body.ts";
 import { IntakeThread } from "./intake-thread.ts";
 import { readResponse, readSharedResponse, type ClinicData, type Intake, type ReadOutcome } from "./response-reader.ts";
 import { RefreshAhead } from "./refresh-ahead.ts";
@@ -100,6 +101,8 @@ export interface ClinicClientOptions {
   limiter?: LimiterOptions;
   /** Per attempt; default 10 s. */
   timeoutMs?: number;
+  /** Answers past this many bytes are cut off unread: 502 `upstream_too_large` (default `DEFAULT_MAX_BODY_BYTES`, UPSTREAM_MAX_BODY_BYTES). */
+  maxBodyBytes?: number;
   retry?: Partial<RetryOptions>;
   /** Lifetime of cached picker lists (providers, facilities, appointment types); default 60 s, 0 disables. */
   pickerTtlMs?: number;
@@ -258,7 +261,7 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
     refresh: (organization, prepared) => background.runInAsyncScope(() => refreshInBackground(organization, prepared)),
   });
 
-  const readContext = { redact, now, warn };
+  const readContext = { redact, now, warn, maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES };
   const intakeThreads: IntakeThreads | null =
     options.intakeThread === true ? { waitedFor: new IntakeThread(), background: new IntakeThread({ lowPriority: true }) } : options.intakeThread || null;
   const takeInHere: Intake = (route, body) => Promise.resolve(takeIn(route, utf8Decoder.decode(body)));

@@ -96,6 +96,10 @@ function holdLimitReached(): AppError {
   return new AppError(409, HOLD_LIMIT_CODE, `You already hold ${MAX_ACTIVE_HOLDS} slots: release one before holding another`);
 }
 
+function searchTooLarge(error: UpstreamError): AppError {
+  return new AppError(422, APP_ERROR_CODES.searchTooLarge, `This search is too large: choose fewer facilities or fewer days (${error.message})`, error.upstreamTraceId ? { upstream_trace_id: error.upstreamTraceId } : {});
+}
+
 function slotTaken(error: UpstreamError): AppError {
   return new AppError(409, "conflict", "That time was just taken: no capacity is left for this slot", error.upstreamTraceId ? { upstream_trace_id: error.upstreamTraceId } : {});
 }
@@ -117,7 +121,13 @@ export function registerScheduleRoutes(api: Hono<AppEnv>, { clinic, holds, audit
   api.get("/slots", async (c) => {
     const query = parseQuery(c, slotSearchQuery);
     checkWindow(query.startDate, query.endDate);
-    return sharedJson(c, await clinic.requestShared("GET /v2/schedule/slots", { organizationId: c.get("session").organizationId, query }));
+    try {
+      return sharedJson(c, await clinic.requestShared("GET /v2/schedule/slots", { organizationId: c.get("session").organizationId, query }));
+    } catch (error) {
+      // The answer passed UPSTREAM_MAX_BODY_BYTES: the user can ask for less.
+      if (error instanceof UpstreamError && error.code === APP_ERROR_CODES.upstreamTooLarge) throw searchTooLarge(error);
+      throw error;
+    }
   });
 
   api.post("/slots/check", async (c) => {
