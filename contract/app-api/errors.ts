@@ -43,6 +43,8 @@ export const APP_ERROR_CODES = {
   searchTooLarge: "search_too_large",
   /** Any other answer of the service past UPSTREAM_MAX_BODY_BYTES: refused unread (502). */
   upstreamTooLarge: "upstream_too_large",
+  /** The BFF's intake thread could not take the service's answer in (it failed or did not answer in time): 503, try again. */
+  intakeFailed: "intake_failed",
   /** This BFF process is starting or shutting down: try again (a proxy sends the retry to another process). */
   notReady: "not_ready",
 } as const;

@@ -9,8 +9,10 @@ import type { SharedRoute } from "./cache-policy.ts";
 
 // The thread that takes in shared answers off the event loop
 // (answer-intake.ts says why). One worker, started on first use and not
-// keeping the process alive; should it die, the calls it had fail (their
-// callers take the answer in themselves) and the next call starts another.
+// keeping the process alive; should it die, the calls it had fail and the
+// next call starts another. A failed call is not taken in on the event loop
+// instead: an answer too large for the thread's heap would stop the whole
+// process there (issue 34); the client logs and counts it.
 // A worker costs about 15 MB of RSS, so one left idle for `idleStopMs` is
 // stopped, and started again when a large answer next arrives. A thread for
 // answers nobody waits for (refreshes ahead) runs below the event loop's
@@ -30,8 +32,8 @@ const WORKER_HEAP_LIMITS = { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeM
 /** Default `idleStopMs`: under load answers arrive every few seconds, so the worker stops only when the load is gone. */
 const IDLE_STOP_MS = 60_000;
 
-/** An answer the thread has not handed back by then is taken in by the caller (a thread that hangs must not hang reads). */
-const REPLY_TIMEOUT_MS = 5_000;
+/** An answer the thread has not handed back by then fails (a thread that hangs must not hang reads). */
+export const REPLY_TIMEOUT_MS = 5_000;
 
 const bytes = z.custom<Uint8Array<ArrayBuffer>>((value) => value instanceof Uint8Array);
 const reply = z.object({
@@ -43,6 +45,18 @@ const reply = z.object({
   ]),
 });
 
+/** Why the thread did not take an answer in: no reply within {@link REPLY_TIMEOUT_MS}, or the worker failed (died, was closed, answered something else). */
+export class IntakeThreadError extends Error {
+  override readonly name = "IntakeThreadError";
+
+  constructor(
+    message: string,
+    readonly reason: "timeout" | "failed",
+  ) {
+    super(message);
+  }
+}
+
 interface Pending {
   resolve(result: IntakeResult): void;
   reject(error: Error): void;
@@ -53,10 +67,10 @@ interface Pending {
  * development and tests, the TypeScript source through tsx's API (a worker
  * does not inherit the loader the main thread was started with).
  */
-function startWorker(lowPriority: boolean): Worker {
+function startWorker(lowPriority: boolean, maxOldGenerationSizeMb: number): Worker {
   const extension = extname(fileURLToPath(import.meta.url));
   const script = new URL(`./intake-worker${extension}`, import.meta.url);
-  const resourceLimits = WORKER_HEAP_LIMITS;
+  const resourceLimits = { ...WORKER_HEAP_LIMITS, maxOldGenerationSizeMb };
   const workerData: IntakeWorkerData = { lowPriority };
   if (extension !== ".ts") return new Worker(script, { resourceLimits, workerData });
   // The ESM build of tsx's API, beside the CommonJS one `require` finds.
@@ -70,6 +84,8 @@ export interface IntakeThreadOptions {
   idleStopMs?: number;
   /** Run below the event loop's CPU priority (nice 10 on Linux): for answers no user waits for. */
   lowPriority?: boolean;
+  /** The worker's old generation (default 96 MB); an answer that needs more fails. */
+  maxOldGenerationSizeMb?: number;
 }
 
 export class IntakeThread {
@@ -79,10 +95,12 @@ export class IntakeThread {
   private idleTimer: ReturnType<typeof setTimeout> | null = null;
   private readonly idleStopMs: number;
   private readonly lowPriority: boolean;
+  private readonly maxOldGenerationSizeMb: number;
 
   constructor(options: IntakeThreadOptions = {}) {
     this.idleStopMs = options.idleStopMs ?? IDLE_STOP_MS;
     this.lowPriority = options.lowPriority ?? false;
+    this.maxOldGenerationSizeMb = options.maxOldGenerationSizeMb ?? WORKER_HEAP_LIMITS.maxOldGenerationSizeMb;
   }
 
   /** Whether a worker is running now (it is started by `takeIn` and stopped when idle or closed). */
@@ -90,7 +108,11 @@ export class IntakeThread {
     return this.worker !== null;
   }
 
-  /** Takes in a 2xx body of `route` (copied to the worker: the caller keeps it, to take it in itself should the thread fail). */
+  /**
+   * Takes in a 2xx body of `route`. A body that is a whole buffer of its own
+   * (as bounded-body.ts reads them) is handed over, not copied: the caller
+   * no longer has it, and fewer copies of large answers wait for the thread.
+   */
   takeIn(route: SharedRoute, body: Uint8Array<ArrayBuffer>): Promise<IntakeResult> {
     this.cancelIdleStop();
     const worker = this.workerNow();
@@ -99,7 +121,7 @@ export class IntakeThread {
       const timer = setTimeout(() => {
         this.pending.delete(id);
         this.stopWhenIdle();
-        reject(new Error(`the intake thread did not answer in ${REPLY_TIMEOUT_MS} ms`));
+        reject(new IntakeThreadError(`the intake thread did not answer in ${REPLY_TIMEOUT_MS} ms`, "timeout"));
       }, REPLY_TIMEOUT_MS);
       timer.unref();
       const settle = () => {
@@ -116,7 +138,8 @@ export class IntakeThread {
           reject(error);
         },
       });
-      worker.postMessage({ id, route, body });
+      const isWholeBuffer = body.byteOffset === 0 && body.byteLength === body.buffer.byteLength;
+      worker.postMessage({ id, route, body }, isWholeBuffer ? [body.buffer] : []);
     });
   }
 
@@ -124,7 +147,7 @@ export class IntakeThread {
     this.cancelIdleStop();
     const worker = this.worker;
     this.worker = null;
-    this.failAll(new Error("the intake thread was closed"));
+    this.failAll(new IntakeThreadError("the intake thread was closed", "failed"));
     void worker?.terminate();
   }
 
@@ -149,7 +172,7 @@ export class IntakeThread {
 
   private workerNow(): Worker {
     if (this.worker) return this.worker;
-    const worker = startWorker(this.lowPriority);
+    const worker = startWorker(this.lowPriority, this.maxOldGenerationSizeMb);
     worker.unref();
     worker.on("message", (message: unknown) => {
       const parsed = z.safeParse(reply, message);
@@ -158,20 +181,21 @@ export class IntakeThread {
       if (id === undefined || pending === undefined) return;
       this.pending.delete(id);
       if (parsed.success) pending.resolve(parsed.data.result);
-      else pending.reject(new Error("the intake thread answered something else than an intake result"));
+      else pending.reject(new IntakeThreadError("the intake thread answered something else than an intake result", "failed"));
     });
-    const lost = (error: Error) => {
+    const lost = (error: IntakeThreadError) => {
       if (this.worker !== worker) return;
       this.worker = null;
       this.failAll(error);
     };
-    worker.on("error", lost);
-    worker.on("exit", (code) => lost(new Error(`the intake thread exited (${code})`)));
+    // "Worker terminated due to reaching memory limit: JS heap out of memory" comes this way.
+    worker.on("error", (error) => lost(new IntakeThreadError(`the intake thread failed: ${error.message}`, "failed")));
+    worker.on("exit", (code) => lost(new IntakeThreadError(`the intake thread exited (${code})`, "failed")));
     this.worker = worker;
     return worker;
   }
 
-  private failAll(error: Error): void {
+  private failAll(error: IntakeThreadError): void {
     for (const pending of this.pending.values()) pending.reject(error);
     this.pending.clear();
   }

@@ -1,10 +1,13 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { APP_ERROR_CODES, appErrorBody } from "#contract/app-api/errors.ts";
 import { ORG_A_ID } from "../../emulator/world/identities.ts";
+import { IntakeThread } from "../clinic/intake-thread.ts";
 import type { BffConfig } from "../env.ts";
 import { createStore } from "../store/create-store.ts";
 import type { Store } from "../store/store.ts";
-import { createBffHarness, type BffHarness, type UpstreamInterceptor } from "../testing/bff-harness.ts";
+import { createBffHarness, type BffHarness, type BffHarnessOptions, type UpstreamInterceptor } from "../testing/bff-harness.ts";
+import { Exposition } from "../testing/prometheus-text.ts";
+import { createMetricsApp } from "../metrics/metrics-server.ts";
 
 // Issue 34 item 1, through the real BFF and the emulator: at the large
 // scale one slot search (9 facilities, 62 days, the shortest type) was
@@ -37,10 +40,11 @@ afterEach(async () => {
   harness = null;
 });
 
-async function start(configOverrides: Partial<BffConfig> = {}): Promise<BffHarness> {
+async function start(configOverrides: Partial<BffConfig> = {}, clinicOptions?: BffHarnessOptions["clinicOptions"]): Promise<BffHarness> {
   harness = await createBffHarness(store, {
     configOverrides: { upstreamMaxBodyBytes: MAX_BODY_BYTES, ...configOverrides },
     interceptUpstream: (request, forward) => (intercept ? intercept(request, forward) : forward(request)),
+    clinicOptions,
   });
   return harness;
 }
@@ -180,5 +184,42 @@ describe("an upstream answer past UPSTREAM_MAX_BODY_BYTES", () => {
     const body = appErrorBody.parse(await response.json());
     expect(body).toMatchObject({ code: APP_ERROR_CODES.upstreamTooLarge, message: "The Clinic Data Service answered more than Tandem reads (over 1 MB)" });
     expect(h.upstreamCount("GET", "/v1/providers")).toBe(1);
+  });
+});
+
+describe("an answer the intake thread cannot take in", () => {
+  it("its worker runs out of heap: 503 intake_failed, logged and counted, never taken in on the event loop instead; the BFF goes on serving", async () => {
+    // The production thread, its heap 4 MB instead of 96 MB: its worker dies "reaching memory limit", as the
+    // 96 MB one did on the large sandbox's widest search (a worker that runs out inside JSON.parse itself can
+    // take the whole process with it, which is why UPSTREAM_MAX_BODY_BYTES keeps answers well within its heap).
+    const thread = new IntakeThread({ maxOldGenerationSizeMb: 4 });
+    const h = await start({}, { intakeThread: { waitedFor: thread, background: thread } });
+    try {
+      intercept = async (request, forward) => {
+        if (new URL(request.url).pathname !== "/v2/schedule/slots") return forward(request);
+        // The service's answer, padded with blanks to 256 KB: one the thread takes in (64 KB or more).
+        return answerWith(request, forward, (json) => oversizedBody(json, 256 * 1024).stream);
+      };
+      const token = await h.hostToken();
+      const scrape = async () => Exposition.parse(await (await createMetricsApp(h.bff.metrics).request("/metrics")).text());
+      const response = await h.api(slotSearchPath(h, 2), { token });
+      expect(response.status).toBe(503);
+      const body = appErrorBody.parse(await response.json());
+      expect(body.code).toBe(APP_ERROR_CODES.intakeFailed);
+      expect(body.message).toMatch(/^Tandem could not read the Clinic Data Service's answer \(\d+ KB\): try again, or ask for less$/);
+      const logged = h.logLines.find((line) => line.includes("clinic: the intake thread could not take in an answer"));
+      expect(logged).toContain('"level":50');
+      expect(logged).toContain('"reason":"failed"');
+      expect(logged).toContain("reaching memory limit");
+      expect((await scrape()).value("tandem_upstream_intake_failures_total", { reason: "failed" })).toBe(1);
+      expect((await scrape()).value("tandem_upstream_intake_failures_total", { reason: "timeout" })).toBe(0);
+
+      // The process is up: a small read is served; the same search, not kept, fails the same way and is counted again.
+      expect((await h.api("/api/facilities", { token })).status).toBe(200);
+      expect((await h.api(slotSearchPath(h, 2), { token })).status).toBe(503);
+      expect((await scrape()).value("tandem_upstream_intake_failures_total", { reason: "failed" })).toBe(2);
+    } finally {
+      thread.close();
+    }
   });
 });
