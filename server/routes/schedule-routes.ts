@@ -5,17 +5,20 @@ import {
   holdRequest,
   MAX_ACTIVE_HOLDS,
   MAX_SLOT_WINDOW_DAYS,
+  maxSlotSearchDays,
   slotCheckRequest,
   slotSearchQuery,
+  slotSearchScopeProblem,
   type HeldSlotsResponse,
   type HoldReleaseResponse,
   type HoldResponse,
   type SlotCheckRequest,
   type SlotCheckResponse,
+  type SlotSearchQuery,
   type SlotSelection,
 } from "#contract/app-api/slots.ts";
 import type { Hold } from "#contract/clinic-api/schedule.ts";
-import { isRawUuid, isSameId } from "#contract/ids.ts";
+import { idKey, isRawUuid, isSameId } from "#contract/ids.ts";
 import { addDays, daysBetween } from "#contract/time/zoned-time.ts";
 import type { ClinicClient } from "../clinic/clinic-client.ts";
 import { holdIdKey } from "../clinic/id-forms.ts";
@@ -49,6 +52,20 @@ function checkWindow(startDate: string, endDate: string): void {
   if (days >= MAX_SLOT_WINDOW_DAYS) throw badRequest(`endDate: the window may span at most ${MAX_SLOT_WINDOW_DAYS} days`);
 }
 
+/**
+ * A search within MAX_SLOT_SEARCH_FACILITY_DAYS, else 400 `search_too_large`
+ * naming the parameters (issue 34). Without `facilityIds` the service
+ * searches every facility of the organization: counted from its list (the
+ * pickers' cached read).
+ */
+async function checkScope(clinic: ClinicClient, organizationId: string, query: SlotSearchQuery): Promise<void> {
+  const facilityCount = query.facilityIds
+    ? new Set(query.facilityIds.map(idKey)).size
+    : (await clinic.listAll("GET /v1/facilities", "facilities", { organizationId })).length;
+  const problem = slotSearchScopeProblem(facilityCount, daysBetween(query.startDate, query.endDate) + 1);
+  if (problem !== null) throw new AppError(400, APP_ERROR_CODES.searchTooLarge, query.facilityIds ? problem : `${problem}; without facilityIds the search covers all ${facilityCount} of the organization's facilities`);
+}
+
 const sameInstant = (a: string, b: string) => Date.parse(a) === Date.parse(b);
 
 /** The selection's local date is that of `startsAt` as the service wrote it (with the facility's offset); a day either side covers a client that sent another offset. */
@@ -70,14 +87,17 @@ async function strongCheck(clinic: ClinicClient, organizationId: string, request
   if (found !== null && found.remainingCapacity > 0) return { available: true, slot: found, alternatives: [], meta: data.meta };
 
   const date = selection.startsAt.slice(0, 10);
+  const facilityIds = searchedFacilityIds ?? [selection.facilityId];
+  // Within the search bound, as the search was: fewer days after when many facilities were searched.
+  const daysAfter = Math.max(0, Math.min(ALTERNATIVE_DAYS_AFTER, maxSlotSearchDays(facilityIds.length) - 1));
   const searched = await clinic.request("GET /v2/schedule/slots", {
     organizationId,
     query: {
       ...kind,
-      facilityIds: searchedFacilityIds ?? [selection.facilityId],
+      facilityIds,
       ...(searchedProviderIds ? { providerIds: searchedProviderIds } : {}),
       startDate: date,
-      endDate: addDays(date, ALTERNATIVE_DAYS_AFTER),
+      endDate: addDays(date, daysAfter),
     },
   });
   return { available: false, slot: found, alternatives: pickAlternatives(selection, [candidates, searched.slots]), meta: data.meta };
@@ -121,8 +141,10 @@ export function registerScheduleRoutes(api: Hono<AppEnv>, { clinic, holds, audit
   api.get("/slots", async (c) => {
     const query = parseQuery(c, slotSearchQuery);
     checkWindow(query.startDate, query.endDate);
+    const { organizationId } = c.get("session");
+    await checkScope(clinic, organizationId, query);
     try {
-      return sharedJson(c, await clinic.requestShared("GET /v2/schedule/slots", { organizationId: c.get("session").organizationId, query }));
+      return sharedJson(c, await clinic.requestShared("GET /v2/schedule/slots", { organizationId, query }));
     } catch (error) {
       // The answer passed UPSTREAM_MAX_BODY_BYTES: the user can ask for less.
       if (error instanceof UpstreamError && error.code === APP_ERROR_CODES.upstreamTooLarge) throw searchTooLarge(error);
