@@ -23,7 +23,7 @@ export async function readBoundedBody(response: Response, maxBytes: number): Pro
     return { kind: "too_large", maxBytes };
   }
   if (response.body === null) return { kind: "ok", bytes: new Uint8Array(0) };
-  const reader = response.body.getReader();
+  const reader: ReadableStreamDefaultReader<Uint8Array> = response.body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
   for (;;) {

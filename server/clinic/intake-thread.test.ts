@@ -168,9 +168,9 @@ describe("a client whose intake thread is gone", () => {
       const error = await client.request("GET /v1/facilities", { organizationId: ORG_A }).catch((caught: unknown) => caught);
       expect(error).toMatchObject({ status: 503, code: "intake_failed" });
       expect(client.stats()).toMatchObject({ intakeFailures: 1, intakeTimeouts: 0, retries: 0 });
-      expect(harness.logs.filter((line) => line.msg.startsWith("clinic: the intake thread could not take in an answer"))).toEqual([
-        expect.objectContaining({ level: "error", obj: expect.objectContaining({ route: "GET /v1/facilities", reason: "failed" }) }),
-      ]);
+      const logged = harness.logs.filter((line) => line.msg.startsWith("clinic: the intake thread could not take in an answer"));
+      expect(logged).toHaveLength(1);
+      expect(logged[0]).toMatchObject({ level: "error", obj: { route: "GET /v1/facilities", reason: "failed" } });
       // Not kept: the next read asks the service again.
       await client.request("GET /v1/facilities", { organizationId: ORG_A }).catch(() => undefined);
       expect(harness.count("GET", "/v1/facilities")).toBe(2);
