@@ -33,6 +33,14 @@ export function describeApiError(error: unknown, kind: CallKind = "read"): { tit
     case APP_ERROR_CODES.notReady:
       // A Tandem process starting or shutting down (a deploy): the next try goes to another one.
       return { title: "Tandem is restarting", detail: kind === "write" ? "Nothing was changed. Try again in a moment." : "Try again in a moment.", canRetry: true };
+    case APP_ERROR_CODES.searchTooLarge:
+      return { title: "This search is too large", detail: "Choose fewer facilities or fewer days, then search again.", canRetry: false };
+    case APP_ERROR_CODES.upstreamTooLarge:
+      return {
+        title: "The clinic data service answered more than Tandem reads",
+        detail: `Nothing was shown. Ask for less if you can; if it keeps happening, quote reference ${error.body.trace_id} to support.`,
+        canRetry: false,
+      };
     case "server_unresponsive":
     case "unexpected_integration_error":
     case APP_ERROR_CODES.upstreamUnavailable:
