@@ -181,14 +181,34 @@ describe("a client whose intake thread is gone", () => {
 });
 
 describe("a thread that does not answer", () => {
-  it(`fails the answer as a timeout after ${REPLY_TIMEOUT_MS} ms, without waiting on the worker`, async () => {
+  const small = () => new TextEncoder().encode("[]");
+
+  it(`fails the answer as a timeout after ${REPLY_TIMEOUT_MS} ms, without waiting on the worker, and gives the next answer a new worker`, async () => {
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
     const thread = new IntakeThread();
     try {
-      const answer = thread.takeIn("GET /v1/facilities", new TextEncoder().encode("[]"));
+      const answer = thread.takeIn("GET /v1/facilities", small());
       // Synchronously: the worker cannot have replied yet.
       vi.advanceTimersByTime(REPLY_TIMEOUT_MS);
       await expect(answer).rejects.toMatchObject({ name: "IntakeThreadError", reason: "timeout" });
+      expect((await thread.takeIn("GET /v1/facilities", small())).kind).toBe("contract_violation");
+    } finally {
+      vi.useRealTimers();
+      thread.close();
+    }
+  });
+
+  it("times an answer from when the worker is given it, not while it waits behind others (20 large answers at once)", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    const thread = new IntakeThread();
+    try {
+      const first = thread.takeIn("GET /v1/facilities", small());
+      const second = thread.takeIn("GET /v1/facilities", small());
+      vi.advanceTimersByTime(REPLY_TIMEOUT_MS - 1);
+      expect((await first).kind).toBe("contract_violation");
+      // The second has waited its turn for almost the whole timeout; it is timed from now.
+      vi.advanceTimersByTime(REPLY_TIMEOUT_MS - 1);
+      expect((await second).kind).toBe("contract_violation");
     } finally {
       vi.useRealTimers();
       thread.close();

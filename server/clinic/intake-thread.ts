@@ -9,8 +9,9 @@ import type { SharedRoute } from "./cache-policy.ts";
 
 // The thread that takes in shared answers off the event loop
 // (answer-intake.ts says why). One worker, started on first use and not
-// keeping the process alive; should it die, the calls it had fail and the
-// next call starts another. A failed call is not taken in on the event loop
+// keeping the process alive, given one answer at a time; should it die or
+// hang, the answer it had fails and the next starts another. A failed answer
+// is not taken in on the event loop
 // instead: an answer too large for the thread's heap would stop the whole
 // process there (issue 34); the client logs and counts it.
 // A worker costs about 15 MB of RSS, so one left idle for `idleStopMs` is
@@ -57,9 +58,13 @@ export class IntakeThreadError extends Error {
   }
 }
 
-interface Pending {
+/** An answer given to the thread, until it is settled. */
+interface Intake {
+  id: number;
+  route: SharedRoute;
+  body: Uint8Array<ArrayBuffer>;
   resolve(result: IntakeResult): void;
-  reject(error: Error): void;
+  reject(error: IntakeThreadError): void;
 }
 
 /**
@@ -90,7 +95,15 @@ export interface IntakeThreadOptions {
 
 export class IntakeThread {
   private worker: Worker | null = null;
-  private readonly pending = new Map<number, Pending>();
+  /**
+   * The answer the worker is taking in, and those waiting their turn: the
+   * worker is given one at a time, so the reply timeout measures the worker,
+   * not the queue (20 large answers at once took it 20-30 s in all, and with
+   * every one timed from its arrival most of them failed), and a worker that
+   * dies or hangs loses only the answer it had.
+   */
+  private active: (Intake & { timer: ReturnType<typeof setTimeout> }) | null = null;
+  private readonly waiting: Intake[] = [];
   private nextId = 1;
   private idleTimer: ReturnType<typeof setTimeout> | null = null;
   private readonly idleStopMs: number;
@@ -115,51 +128,57 @@ export class IntakeThread {
    */
   takeIn(route: SharedRoute, body: Uint8Array<ArrayBuffer>): Promise<IntakeResult> {
     this.cancelIdleStop();
-    const worker = this.workerNow();
-    const id = this.nextId++;
     return new Promise<IntakeResult>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.pending.delete(id);
-        this.stopWhenIdle();
-        reject(new IntakeThreadError(`the intake thread did not answer in ${REPLY_TIMEOUT_MS} ms`, "timeout"));
-      }, REPLY_TIMEOUT_MS);
-      timer.unref();
-      const settle = () => {
-        clearTimeout(timer);
-        this.stopWhenIdle();
-      };
-      this.pending.set(id, {
-        resolve: (result) => {
-          settle();
-          resolve(result);
-        },
-        reject: (error) => {
-          settle();
-          reject(error);
-        },
-      });
-      const isWholeBuffer = body.byteOffset === 0 && body.byteLength === body.buffer.byteLength;
-      worker.postMessage({ id, route, body }, isWholeBuffer ? [body.buffer] : []);
+      this.waiting.push({ id: this.nextId++, route, body, resolve, reject });
+      this.sendNext();
     });
   }
 
   close(): void {
     this.cancelIdleStop();
-    const worker = this.worker;
-    this.worker = null;
-    this.failAll(new IntakeThreadError("the intake thread was closed", "failed"));
-    void worker?.terminate();
+    this.stopWorker();
+    const error = new IntakeThreadError("the intake thread was closed", "failed");
+    if (this.active !== null) this.settle(this.active.id, { error });
+    for (const intake of this.waiting.splice(0)) intake.reject(error);
   }
 
-  /** Called as each answer is settled: with nothing left pending, the worker is stopped after `idleStopMs` unless another answer comes first. */
+  /** Gives the worker the next answer waiting, once it has none; with none waiting, lets it go idle. */
+  private sendNext(): void {
+    if (this.active !== null) return;
+    const next = this.waiting.shift();
+    if (next === undefined) {
+      this.stopWhenIdle();
+      return;
+    }
+    const worker = this.workerNow();
+    // A worker that does not answer is stopped: the answers after it get a new one.
+    const timer = setTimeout(() => {
+      this.stopWorker();
+      this.settle(next.id, { error: new IntakeThreadError(`the intake thread did not answer in ${REPLY_TIMEOUT_MS} ms`, "timeout") });
+    }, REPLY_TIMEOUT_MS);
+    timer.unref();
+    this.active = { ...next, timer };
+    const isWholeBuffer = next.body.byteOffset === 0 && next.body.byteLength === next.body.buffer.byteLength;
+    worker.postMessage({ id: next.id, route: next.route, body: next.body }, isWholeBuffer ? [next.body.buffer] : []);
+  }
+
+  /** Settles the answer the worker has, when it is `id`, and gives it the next. */
+  private settle(id: number, outcome: { result: IntakeResult } | { error: IntakeThreadError }): void {
+    const active = this.active;
+    if (active === null || active.id !== id) return;
+    clearTimeout(active.timer);
+    this.active = null;
+    if ("result" in outcome) active.resolve(outcome.result);
+    else active.reject(outcome.error);
+    this.sendNext();
+  }
+
+  /** With nothing to take in, the worker is stopped after `idleStopMs` unless another answer comes first. */
   private stopWhenIdle(): void {
-    if (this.pending.size > 0 || this.worker === null || this.idleTimer !== null) return;
+    if (this.active !== null || this.waiting.length > 0 || this.worker === null || this.idleTimer !== null) return;
     this.idleTimer = setTimeout(() => {
       this.idleTimer = null;
-      if (this.pending.size > 0) return;
-      const worker = this.worker;
-      this.worker = null;
-      void worker?.terminate();
+      if (this.active === null && this.waiting.length === 0) this.stopWorker();
     }, this.idleStopMs);
     this.idleTimer.unref();
   }
@@ -170,6 +189,12 @@ export class IntakeThread {
     this.idleTimer = null;
   }
 
+  private stopWorker(): void {
+    const worker = this.worker;
+    this.worker = null;
+    void worker?.terminate();
+  }
+
   private workerNow(): Worker {
     if (this.worker) return this.worker;
     const worker = startWorker(this.lowPriority, this.maxOldGenerationSizeMb);
@@ -177,26 +202,19 @@ export class IntakeThread {
     worker.on("message", (message: unknown) => {
       const parsed = z.safeParse(reply, message);
       const id = parsed.success ? parsed.data.id : z.safeParse(z.object({ id: z.number() }), message).data?.id;
-      const pending = id === undefined ? undefined : this.pending.get(id);
-      if (id === undefined || pending === undefined) return;
-      this.pending.delete(id);
-      if (parsed.success) pending.resolve(parsed.data.result);
-      else pending.reject(new IntakeThreadError("the intake thread answered something else than an intake result", "failed"));
+      if (id === undefined) return;
+      this.settle(id, parsed.success ? { result: parsed.data.result } : { error: new IntakeThreadError("the intake thread answered something else than an intake result", "failed") });
     });
     const lost = (error: IntakeThreadError) => {
       if (this.worker !== worker) return;
       this.worker = null;
-      this.failAll(error);
+      // The answer it had is lost with it; those waiting go to a new worker.
+      if (this.active !== null) this.settle(this.active.id, { error });
     };
     // "Worker terminated due to reaching memory limit: JS heap out of memory" comes this way.
     worker.on("error", (error) => lost(new IntakeThreadError(`the intake thread failed: ${error.message}`, "failed")));
     worker.on("exit", (code) => lost(new IntakeThreadError(`the intake thread exited (${code})`, "failed")));
     this.worker = worker;
     return worker;
-  }
-
-  private failAll(error: IntakeThreadError): void {
-    for (const pending of this.pending.values()) pending.reject(error);
-    this.pending.clear();
   }
 }
