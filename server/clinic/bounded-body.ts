@@ -6,11 +6,14 @@
 // rest.
 
 /**
- * Default of UPSTREAM_MAX_BODY_BYTES. Taking an answer in costs about four
+ * Default of UPSTREAM_MAX_BODY_BYTES. Taking an answer in costs four to five
  * times its size in heap (its text, the parse, the contract's copy, the
- * serialized data: a 15 MB slot search needed 64 MB of old generation in the
- * intake thread, 48 MB were not enough), so 16 MiB is about the most the
- * thread's 96 MB heap takes in with room to spare (docs/deploy.md "Memory").
+ * serialized data): measured in the compiled intake thread, a 16 MiB slot
+ * search needed 80 MB of old generation (72 MB were not enough) of the 96 MB
+ * it has (intake-thread.ts), and a 6 MB one fitted in 48 MB. An answer that outgrows
+ * the thread's heap kills the thread, and one that does so inside
+ * `JSON.parse` can abort the whole process (Node gives a dying worker 16 MB
+ * more, not what a large parse needs): raise this only with the thread's heap.
  */
 export const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
 
