@@ -223,3 +223,41 @@ describe("an answer the intake thread cannot take in", () => {
     }
   });
 });
+
+describe("many of the widest searches at once", () => {
+  it("no more than two of the widest the contract allows are read from the service at once; the others wait their turn and are served; a cached answer does not wait", async () => {
+    const h = await start({ upstreamMaxBodyBytes: 16 * 1024 * 1024 });
+    const org = h.emulator.emulator.state.org(ORG_A_ID);
+    const facilityIds = (org?.ehr.facilities ?? []).filter((facility) => facility.isVisible).map((facility) => facility.id);
+    const typeId = org?.ehr.appointmentTypes[0]?.id ?? "";
+    expect(facilityIds).toHaveLength(2);
+    const day = (offset: number) => new Date(h.now() + offset * 86_400_000).toISOString().slice(0, 10);
+    // Two facilities over 62 days: 124 facility-days, about the widest one search may be.
+    const widest = (offset: number) => `/api/slots?${new URLSearchParams({ appointmentTypeId: typeId, facilityIds: facilityIds.join(","), startDate: day(offset), endDate: day(offset + 61) }).toString()}`;
+    const token = await h.hostToken({ userId: h.userWithRole("Front Desk") });
+    expect((await h.api(widest(100), { token })).status).toBe(200);
+
+    const held: (() => void)[] = [];
+    intercept = async (request, forward) => {
+      if (new URL(request.url).pathname !== "/v2/schedule/slots") return forward(request);
+      await new Promise<void>((resolve) => held.push(resolve));
+      return forward(request);
+    };
+    const searches = Array.from({ length: 6 }, (_, index) => h.api(widest(index), { token }));
+    await expect.poll(() => held.length).toBe(2);
+    // However long the others are given, they stay at the gate (turns of the event loop, not time).
+    for (let turn = 0; turn < 50; turn += 1) await new Promise((resolve) => setImmediate(resolve));
+    expect(held.length).toBe(2);
+    // The cached one is served while the gate is full.
+    expect((await h.api(widest(100), { token })).status).toBe(200);
+
+    let released = 0;
+    while (released < 6) {
+      await expect.poll(() => held.length).toBeGreaterThan(released);
+      expect(held.length - released).toBeLessThanOrEqual(2);
+      held[released]?.();
+      released += 1;
+    }
+    expect((await Promise.all(searches)).map((response) => response.status)).toEqual([200, 200, 200, 200, 200, 200]);
+  });
+});

@@ -29,12 +29,15 @@ import { sharedJson } from "../http/shared-json-body.ts";
 import { parseJsonBody, parseQuery } from "../http/validate.ts";
 import { heldSlotOf, slotHoldRecord } from "../schedule/held-slots.ts";
 import { pickAlternatives } from "../schedule/slot-alternatives.ts";
+import { createSlotSearchGate } from "../schedule/slot-search-gate.ts";
 import type { AuditTrail, SlotHoldRepository } from "../store/store.ts";
 
 // GET /api/slots, POST /api/slots/check, GET /api/holds, POST /api/holds,
 // DELETE /api/holds/:id (DESIGN.md "The BFF's API"; seed 001 "Schedule";
-// docs/decisions/0012-holds-belong-to-the-user.md). Searches are served from
-// the upstream client's staleness cache; the check before a hold is one
+// docs/decisions/0012-holds-belong-to-the-user.md). Searches are bounded in
+// scope (MAX_SLOT_SEARCH_FACILITY_DAYS), served from the upstream client's
+// staleness cache, and otherwise wait at a gate weighed by their scope
+// (slot-search-gate.ts) before asking the service; the check before a hold is one
 // `consistency=strong` read of that slot's provider, facility and local date
 // (same type, length and new-patient flag) and bypasses every cache. When
 // the slot is gone, alternatives come from that live read and from the search
@@ -58,12 +61,14 @@ function checkWindow(startDate: string, endDate: string): void {
  * searches every facility of the organization: counted from its list (the
  * pickers' cached read).
  */
-async function checkScope(clinic: ClinicClient, organizationId: string, query: SlotSearchQuery): Promise<void> {
+async function checkScope(clinic: ClinicClient, organizationId: string, query: SlotSearchQuery): Promise<{ facilityDays: number }> {
   const facilityCount = query.facilityIds
     ? new Set(query.facilityIds.map(idKey)).size
     : (await clinic.listAll("GET /v1/facilities", "facilities", { organizationId })).length;
-  const problem = slotSearchScopeProblem(facilityCount, daysBetween(query.startDate, query.endDate) + 1);
+  const days = daysBetween(query.startDate, query.endDate) + 1;
+  const problem = slotSearchScopeProblem(facilityCount, days);
   if (problem !== null) throw new AppError(400, APP_ERROR_CODES.searchTooLarge, query.facilityIds ? problem : `${problem}; without facilityIds the search covers all ${facilityCount} of the organization's facilities`);
+  return { facilityDays: facilityCount * days };
 }
 
 const sameInstant = (a: string, b: string) => Date.parse(a) === Date.parse(b);
@@ -125,6 +130,7 @@ function slotTaken(error: UpstreamError): AppError {
 }
 
 export function registerScheduleRoutes(api: Hono<AppEnv>, { clinic, holds, audit, now }: ScheduleRouteDeps): void {
+  const slotSearchGate = createSlotSearchGate();
   const auditWrite = (c: Context<AppEnv>, holdId: string) => {
     const session = c.get("session");
     audit.record({ at: now(), organizationId: session.organizationId, userId: session.userId, action: "write", resourceType: "slot_hold", resourceId: holdId, traceId: c.get("traceId") });
@@ -142,9 +148,11 @@ export function registerScheduleRoutes(api: Hono<AppEnv>, { clinic, holds, audit
     const query = parseQuery(c, slotSearchQuery);
     checkWindow(query.startDate, query.endDate);
     const { organizationId } = c.get("session");
-    await checkScope(clinic, organizationId, query);
+    const { facilityDays } = await checkScope(clinic, organizationId, query);
+    const call = { organizationId, query };
     try {
-      return sharedJson(c, await clinic.requestShared("GET /v2/schedule/slots", { organizationId, query }));
+      const answer = clinic.cachedShared("GET /v2/schedule/slots", call) ?? (await slotSearchGate.run(facilityDays, () => clinic.requestShared("GET /v2/schedule/slots", call)));
+      return sharedJson(c, answer);
     } catch (error) {
       // The answer passed UPSTREAM_MAX_BODY_BYTES: the user can ask for less.
       if (error instanceof UpstreamError && error.code === APP_ERROR_CODES.upstreamTooLarge) throw searchTooLarge(error);
