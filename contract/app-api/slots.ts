@@ -20,7 +20,7 @@ export const MAX_SLOT_WINDOW_DAYS = 62;
  * than the BFF can take in. 126 is every facility of that group over the
  * default 14 days (5.9 MB measured) or two facilities over the whole 62
  * (7.9 MB): at the worst day's rate 12.6 MB, under the BFF's default read
- * limit of 16 MiB (UPSTREAM_MAX_BODY_BYTES; scripts/large-search-memory.ts).
+ * limit of 16 MiB (UPSTREAM_MAX_BODY_BYTES; bench/large-search-bench.ts).
  */
 export const MAX_SLOT_SEARCH_FACILITY_DAYS = 126;
 
