@@ -11,6 +11,7 @@ import { runSpaBench } from "./spa-bench.ts";
 const benches: (() => Promise<Record<string, unknown> | Record<string, unknown>[]>)[] = [runExpansionBench, runEmulatorSlotsBench, runBffBench, runBffMemoryBench, runSpaBench, runAvailabilityBench];
 benches.push(async () => (await import("./slots-bench.ts")).runSlotsBench());
 benches.push(async () => (await import("./slots-large-bench.ts")).runSlotsLargeBench());
+benches.push(async () => (await import("./large-search-bench.ts")).runLargeSearchBench());
 benches.push(async () => (await import("./note-bench.ts")).runNoteBench());
 benches.push(async () => (await import("./note-changes-bench.ts")).runNoteChangesBench());
 benches.push(async () => (await import("./load-bench.ts")).runLoadBench());

@@ -114,6 +114,7 @@ export function createBffApp(deps: BffDeps): Bff {
     fetch: deps.fetch,
     now,
     limiter: { scope: config.rateLimitScope, share: config.upstreamRateShare, perUser: config.upstreamUserLimit },
+    maxBodyBytes: config.upstreamMaxBodyBytes,
     requester: currentRequester,
     traceparent: upstreamTraceparent,
     onAttempt: recordUpstreamAttempts(metrics),

@@ -48,6 +48,12 @@ describe("BFF configuration (server/env.ts)", () => {
     for (const value of ["0", "", "1e3"]) expect(() => readBffConfig({ NOTE_DRAFT_RETENTION_DAYS: value })).toThrow(/NOTE_DRAFT_RETENTION_DAYS.*whole number of days, from 1 to 3650/);
   });
 
+  it("reads at most 16 MiB of one upstream answer unless UPSTREAM_MAX_BODY_BYTES says otherwise, naming the variable when it is not a size", () => {
+    expect(readBffConfig({}).upstreamMaxBodyBytes).toBe(16 * 1024 * 1024);
+    expect(readBffConfig({ UPSTREAM_MAX_BODY_BYTES: "33554432" }).upstreamMaxBodyBytes).toBe(33_554_432);
+    for (const value of ["0", "1000", "16MB", "2.5", "2147483648"]) expect(() => readBffConfig({ UPSTREAM_MAX_BODY_BYTES: value })).toThrow(/UPSTREAM_MAX_BODY_BYTES.*whole number of bytes from 1048576/);
+  });
+
   it("follows the emulator's URL in the sandbox", () => {
     const config = readBffConfig({ SANDBOX_EMULATOR_URL: "http://127.0.0.1:5099" });
     expect(config.hostTokenJwksUrl).toBe("http://127.0.0.1:5099/.well-known/jwks.json");

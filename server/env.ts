@@ -1,5 +1,6 @@
 import * as z from "zod/mini";
 import { parseDescribed } from "#contract/validation.ts";
+import { DEFAULT_MAX_BODY_BYTES } from "./clinic/bounded-body.ts";
 
 // The only module that reads process.env (STYLE.md 7). Without
 // CLINIC_API_BASE_URL the BFF runs against the sandbox emulator with its
@@ -80,6 +81,13 @@ const keepAliveSeconds = z.pipe(
  */
 export const DEFAULT_HTTP_KEEP_ALIVE_SECONDS = 65;
 
+// Issue 34: the most of one upstream answer the BFF reads (bounded-body.ts says why the default).
+const MAX_BODY_BYTES_RULE = "must be a whole number of bytes from 1048576 (1 MiB) to 1073741824 (1 GiB)";
+const maxBodyBytes = z.pipe(
+  z.string().check(z.regex(/^[1-9]\d{0,9}$/, MAX_BODY_BYTES_RULE)),
+  z.pipe(z.transform(Number), z.number().check(z.refine((bytes) => bytes >= 1024 * 1024 && bytes <= 1024 * 1024 * 1024, MAX_BODY_BYTES_RULE))),
+);
+
 /** Default of UPSTREAM_USER_LIMIT: well above what the SPA asks per minute of its busiest user (ADR 0017). */
 export const DEFAULT_UPSTREAM_USER_LIMIT = 200;
 
@@ -113,6 +121,7 @@ const rawEnv = z.object({
   RATE_LIMIT_SCOPE: z.optional(z.enum(["key", "organization"])),
   UPSTREAM_RATE_SHARE: z.optional(rateShare),
   UPSTREAM_USER_LIMIT: z.optional(userLimit),
+  UPSTREAM_MAX_BODY_BYTES: z.optional(maxBodyBytes),
   LOG_LEVEL: z.optional(z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"])),
   DIST_DIR: z.optional(z.string().check(z.minLength(1))),
   OAUTH_AUTHORIZE_URL: z.optional(z.url()),
@@ -153,6 +162,8 @@ export interface BffConfig {
   upstreamRateShare: number;
   /** Requests one user's session may have reach the service per 60 s in this process. */
   upstreamUserLimit: number;
+  /** The most of one upstream answer read (UPSTREAM_MAX_BODY_BYTES); past it, the answer is refused unread. */
+  upstreamMaxBodyBytes: number;
   logLevel: string;
   distDir: string;
   /** Standalone sign-in (OAuth 2.0 authorization code); null when not configured. */
@@ -269,6 +280,7 @@ export function readBffConfig(source: Record<string, string | undefined> = proce
     rateLimitScope: env.RATE_LIMIT_SCOPE ?? "key",
     upstreamRateShare: env.UPSTREAM_RATE_SHARE ?? 1,
     upstreamUserLimit: env.UPSTREAM_USER_LIMIT ?? DEFAULT_UPSTREAM_USER_LIMIT,
+    upstreamMaxBodyBytes: env.UPSTREAM_MAX_BODY_BYTES ?? DEFAULT_MAX_BODY_BYTES,
     logLevel: env.LOG_LEVEL ?? "info",
     distDir: env.DIST_DIR ?? "dist",
     standalone: standaloneConfig(env, isSandbox, sandbox, publicUrl),

@@ -40,6 +40,12 @@ export const APP_ERROR_CODES = {
   rateLimited: "rate_limited",
   /** The clinic data service itself could not be reached, or failed without its error body: the service, not the EHR behind it. */
   upstreamUnavailable: "upstream_unavailable",
+  /** A slot search covers more than the BFF reads (`/api/slots`): 400 for a scope past `MAX_SLOT_SEARCH_FACILITY_DAYS`, 422 for an answer past UPSTREAM_MAX_BODY_BYTES; choose fewer facilities or fewer days. */
+  searchTooLarge: "search_too_large",
+  /** Any other answer of the service past UPSTREAM_MAX_BODY_BYTES: refused unread (502). */
+  upstreamTooLarge: "upstream_too_large",
+  /** The BFF's intake thread could not take the service's answer in (it failed or did not answer in time): 503, try again. */
+  intakeFailed: "intake_failed",
   /** This BFF process is starting or shutting down: try again (a proxy sends the retry to another process). */
   notReady: "not_ready",
 } as const;

@@ -10,6 +10,38 @@ import { hold, slot, slotMeta } from "../clinic-api/schedule.ts";
 /** Maximum window the slot finder asks for; the service's bound is not shown (docs/assumed-contracts.md). */
 export const MAX_SLOT_WINDOW_DAYS = 62;
 
+/**
+ * The most facility-days (facilities × days of the window) one search may
+ * cover, whatever its providers (issue 34 item 1). Measured at
+ * EMULATOR_SCALE=large (a group of 9 facilities and about 300 providers),
+ * the shortest appointment type answers 47-65 KB of JSON per facility-day
+ * on average, up to 101 KB for one weekday at one facility; the widest
+ * search the form allowed (9 facilities × 62 days) answered 32.8 MB, more
+ * than the BFF can take in. 126 is every facility of that group over the
+ * default 14 days (5.9 MB measured) or two facilities over the whole 62
+ * (7.9 MB): at the worst day's rate 12.6 MB, under the BFF's default read
+ * limit of 16 MiB (UPSTREAM_MAX_BODY_BYTES; bench/large-search-bench.ts).
+ */
+export const MAX_SLOT_SEARCH_FACILITY_DAYS = 126;
+
+/** The most days a search over `facilityCount` facilities may span (0: too many facilities for even one day). */
+export function maxSlotSearchDays(facilityCount: number): number {
+  return Math.min(MAX_SLOT_WINDOW_DAYS, Math.floor(MAX_SLOT_SEARCH_FACILITY_DAYS / Math.max(1, facilityCount)));
+}
+
+/** The most facilities a search spanning `days` days may cover. */
+export function maxSlotSearchFacilities(days: number): number {
+  return Math.floor(MAX_SLOT_SEARCH_FACILITY_DAYS / Math.max(1, days));
+}
+
+/** Why the BFF refuses a search of `facilityCount` facilities over `days` days (naming the parameters), or null when it takes it. */
+export function slotSearchScopeProblem(facilityCount: number, days: number): string | null {
+  if (facilityCount * days <= MAX_SLOT_SEARCH_FACILITY_DAYS) return null;
+  const allowed = maxSlotSearchDays(facilityCount);
+  const hint = allowed > 0 ? `with ${facilityCount} facilities the window may span at most ${allowed} days` : `at most ${MAX_SLOT_SEARCH_FACILITY_DAYS} facilities`;
+  return `facilityIds, endDate: ${facilityCount} facilities over ${days} days is ${facilityCount * days} facility-days, more than one search may cover (${MAX_SLOT_SEARCH_FACILITY_DAYS}): choose fewer facilities or fewer days (${hint})`;
+}
+
 /** The service's slot query without `consistency`: searches always read the cache; only the check is strong. */
 export const slotSearchQuery = z.omit(slotsQuery, { consistency: true });
 export type SlotSearchQuery = z.infer<typeof slotSearchQuery>;

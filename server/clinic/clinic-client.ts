@@ -8,7 +8,8 @@ import { listAllPages, type ItemOf, type ItemsKey, type PaginatedRoute } from ".
 import { FairShareLimiter } from "./fair-share-limiter.ts";
 import { SlidingWindowLimiter, type LimiterBudget } from "./rate-limiter.ts";
 import { takeIn } from "./answer-intake.ts";
-import { IntakeThread } from "./intake-thread.ts";
+import { DEFAULT_MAX_BODY_BYTES } from "./bounded-body.ts";
+import { IntakeThread, IntakeThreadError } from "./intake-thread.ts";
 import { readResponse, readSharedResponse, type ClinicData, type Intake, type ReadOutcome } from "./response-reader.ts";
 import { RefreshAhead } from "./refresh-ahead.ts";
 import { ResponseCache } from "./response-cache.ts";
@@ -101,6 +102,8 @@ export interface ClinicClientOptions {
   limiter?: LimiterOptions;
   /** Per attempt; default 10 s. */
   timeoutMs?: number;
+  /** Answers past this many bytes are cut off unread: 502 `upstream_too_large` (default `DEFAULT_MAX_BODY_BYTES`, UPSTREAM_MAX_BODY_BYTES). */
+  maxBodyBytes?: number;
   retry?: Partial<RetryOptions>;
   /** Lifetime of cached picker lists (providers, facilities, appointment types); default 60 s, 0 disables. */
   pickerTtlMs?: number;
@@ -143,6 +146,9 @@ export interface ClinicClientStats {
   queuedForLimiter: number;
   rejectedByLimiter: number;
   rejectedByUserLimit: number;
+  /** Answers the intake thread could not take in (its worker died or failed), and those it did not hand back in time: each failed its read with 503 `intake_failed`. */
+  intakeFailures: number;
+  intakeTimeouts: number;
 }
 
 export interface ClinicClient {
@@ -249,6 +255,7 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
   // Called as methods: pino's need their `this`.
   const warn = (obj: object, msg: string) => logger?.warn(obj, msg);
   const info = (obj: object, msg: string) => logger?.info?.(obj, msg);
+  const logError = (obj: object, msg: string) => (logger?.error ? logger.error(obj, msg) : warn(obj, msg));
   const redact = createRedactor(options.apiKey);
   // Both scopes count per organization: `key` shares one window fairly among them, `organization` gives each its own.
   const limiter = createLimiter(options.limiter, now);
@@ -257,7 +264,7 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
   const userQuota = perUser === undefined ? null : new UserRequestQuota({ limit: perUser, windowMs, now });
   const cache = new ResponseCache({ now, maxEntries: options.maxCacheEntries, maxEntriesPerOrganization: options.maxCacheEntriesPerOrganization });
   const inFlight = new Map<string, InFlightRead>();
-  const counters = { upstreamRequests: 0, cacheHits: 0, coalesced: 0, retries: 0, refreshedAhead: 0 };
+  const counters = { upstreamRequests: 0, cacheHits: 0, coalesced: 0, retries: 0, refreshedAhead: 0, intakeFailures: 0, intakeTimeouts: 0 };
   let closed = false;
   // Made here, outside any request: refreshes run in this context, not in that of the user whose read started them (their trace id, their quota).
   const background = new AsyncResource("tandem-refresh-ahead");
@@ -269,14 +276,33 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
     refresh: (organization, prepared) => background.runInAsyncScope(() => refreshInBackground(organization, prepared)),
   });
 
-  const readContext = { redact, warn };
+  const readContext = { redact, warn, maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES };
   const intakeThreads: IntakeThreads | null =
     options.intakeThread === true ? { waitedFor: new IntakeThread(), background: new IntakeThread({ lowPriority: true }) } : options.intakeThread || null;
   const takeInHere: Intake = (route, body) => Promise.resolve(takeIn(route, utf8Decoder.decode(body)));
   const threadMinBytes = options.intakeThreadMinBytes ?? INTAKE_THREAD_MIN_BYTES;
-  // Should the thread fail (it died, or was closed), the answer is taken in here.
+  /**
+   * An answer the thread could not take in (its heap ran out, it hung) is
+   * not taken in on the event loop instead: at the large scale one slot
+   * search did that after the thread died, and the process ran out of heap
+   * with it, cutting every user (issue 34). The read fails, logged and
+   * counted (`tandem_upstream_intake_failures_total`).
+   */
+  const takeInOnThread = async (thread: IntakeWorker, route: SharedRoute, body: Uint8Array<ArrayBuffer>) => {
+    const bytes = body.byteLength;
+    try {
+      return await thread.takeIn(route, body);
+    } catch (error) {
+      const reason = error instanceof IntakeThreadError ? error.reason : "failed";
+      if (reason === "timeout") counters.intakeTimeouts += 1;
+      else counters.intakeFailures += 1;
+      logError({ route, bytes, reason, err: error }, "clinic: the intake thread could not take in an answer; it is not taken in on the event loop");
+      const what = reason === "timeout" ? "in time" : `(${Math.ceil(bytes / 1024)} KB)`;
+      throw new UpstreamError({ status: 503, code: "intake_failed", message: `Tandem could not read the Clinic Data Service's answer ${what}: try again, or ask for less` });
+    }
+  };
   const intakeOn = (thread: IntakeWorker | undefined): Intake =>
-    thread ? (route, body) => (body.byteLength < threadMinBytes ? takeInHere(route, body) : thread.takeIn(route, body).catch(() => takeInHere(route, body))) : takeInHere;
+    thread ? (route, body) => (body.byteLength < threadMinBytes ? takeInHere(route, body) : takeInOnThread(thread, route, body)) : takeInHere;
   const intake = intakeOn(intakeThreads?.waitedFor);
   const backgroundIntake = intakeOn(intakeThreads?.background);
 
@@ -312,6 +338,11 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
       observe(status);
       return outcome;
     } catch (error) {
+      // The BFF's own failure to read the answer (its intake thread): named as it is, not as the service's, and not retried.
+      if (error instanceof UpstreamError) {
+        observe(status ?? "unreachable");
+        return { kind: "error", error, retryableRead: false };
+      }
       const failure = failureOf(error, prepared.method !== "GET", redact);
       // A body that failed to arrive after its status still has that status.
       observe(status ?? (failure.code === "upstream_timeout" ? "timeout" : "unreachable"));

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { afterAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { takeIn } from "./answer-intake.ts";
-import { IntakeThread } from "./intake-thread.ts";
+import { IntakeThread, IntakeThreadError, REPLY_TIMEOUT_MS } from "./intake-thread.ts";
 import { createHarness, expectNoKeyLeak, ORG_A } from "./testing/emulator-harness.ts";
 
 // The BFF takes in shared answers on a worker thread (answer-intake.ts): what
@@ -150,14 +150,68 @@ describe("when the thread is used", () => {
 });
 
 describe("a client whose intake thread is gone", () => {
-  it("takes the answer in on the event loop", async () => {
-    const gone = { takeIn: () => Promise.reject(new Error("the intake thread exited (1)")), close: () => undefined };
+  const gone = { takeIn: () => Promise.reject(new IntakeThreadError("the intake thread exited (1)", "failed")), close: () => undefined };
+
+  it("still takes answers under the size bound in on the event loop (they never go to the thread)", async () => {
     const client = harness.client({ intakeThread: { waitedFor: gone, background: gone } });
     try {
       const facilities = await client.request("GET /v1/facilities", { organizationId: ORG_A });
       expect(facilities.facilities.length).toBeGreaterThan(0);
     } finally {
       client.close();
+    }
+  });
+
+  it("fails a larger answer with 503 intake_failed, logged and counted, instead of taking it in on the event loop (issue 34)", async () => {
+    const client = harness.client({ intakeThread: { waitedFor: gone, background: gone }, intakeThreadMinBytes: 1 });
+    try {
+      const error = await client.request("GET /v1/facilities", { organizationId: ORG_A }).catch((caught: unknown) => caught);
+      expect(error).toMatchObject({ status: 503, code: "intake_failed" });
+      expect(client.stats()).toMatchObject({ intakeFailures: 1, intakeTimeouts: 0, retries: 0 });
+      const logged = harness.logs.filter((line) => line.msg.startsWith("clinic: the intake thread could not take in an answer"));
+      expect(logged).toHaveLength(1);
+      expect(logged[0]).toMatchObject({ level: "error", obj: { route: "GET /v1/facilities", reason: "failed" } });
+      // Not kept: the next read asks the service again.
+      await client.request("GET /v1/facilities", { organizationId: ORG_A }).catch(() => undefined);
+      expect(harness.count("GET", "/v1/facilities")).toBe(2);
+    } finally {
+      client.close();
+    }
+  });
+});
+
+describe("a thread that does not answer", () => {
+  const small = () => new TextEncoder().encode("[]");
+
+  it(`fails the answer as a timeout after ${REPLY_TIMEOUT_MS} ms, without waiting on the worker, and gives the next answer a new worker`, async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    const thread = new IntakeThread();
+    try {
+      const answer = thread.takeIn("GET /v1/facilities", small());
+      // Synchronously: the worker cannot have replied yet.
+      vi.advanceTimersByTime(REPLY_TIMEOUT_MS);
+      await expect(answer).rejects.toMatchObject({ name: "IntakeThreadError", reason: "timeout" });
+      expect((await thread.takeIn("GET /v1/facilities", small())).kind).toBe("contract_violation");
+    } finally {
+      vi.useRealTimers();
+      thread.close();
+    }
+  });
+
+  it("times an answer from when the worker is given it, not while it waits behind others (20 large answers at once)", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    const thread = new IntakeThread();
+    try {
+      const first = thread.takeIn("GET /v1/facilities", small());
+      const second = thread.takeIn("GET /v1/facilities", small());
+      vi.advanceTimersByTime(REPLY_TIMEOUT_MS - 1);
+      expect((await first).kind).toBe("contract_violation");
+      // The second has waited its turn for almost the whole timeout; it is timed from now.
+      vi.advanceTimersByTime(REPLY_TIMEOUT_MS - 1);
+      expect((await second).kind).toBe("contract_violation");
+    } finally {
+      vi.useRealTimers();
+      thread.close();
     }
   });
 });

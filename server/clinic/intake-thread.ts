@@ -9,8 +9,11 @@ import type { SharedRoute } from "./cache-policy.ts";
 
 // The thread that takes in shared answers off the event loop
 // (answer-intake.ts says why). One worker, started on first use and not
-// keeping the process alive; should it die, the calls it had fail (their
-// callers take the answer in themselves) and the next call starts another.
+// keeping the process alive, given one answer at a time; should it die or
+// hang, the answer it had fails and the next starts another. A failed answer
+// is not taken in on the event loop
+// instead: an answer too large for the thread's heap would stop the whole
+// process there (issue 34); the client logs and counts it.
 // A worker costs about 15 MB of RSS, so one left idle for `idleStopMs` is
 // stopped, and started again when a large answer next arrives. A thread for
 // answers nobody waits for (refreshes ahead) runs below the event loop's
@@ -30,8 +33,8 @@ const WORKER_HEAP_LIMITS = { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeM
 /** Default `idleStopMs`: under load answers arrive every few seconds, so the worker stops only when the load is gone. */
 const IDLE_STOP_MS = 60_000;
 
-/** An answer the thread has not handed back by then is taken in by the caller (a thread that hangs must not hang reads). */
-const REPLY_TIMEOUT_MS = 5_000;
+/** An answer the thread has not handed back by then fails (a thread that hangs must not hang reads). */
+export const REPLY_TIMEOUT_MS = 5_000;
 
 const bytes = z.custom<Uint8Array<ArrayBuffer>>((value) => value instanceof Uint8Array);
 const reply = z.object({
@@ -43,9 +46,25 @@ const reply = z.object({
   ]),
 });
 
-interface Pending {
+/** Why the thread did not take an answer in: no reply within {@link REPLY_TIMEOUT_MS}, or the worker failed (died, was closed, answered something else). */
+export class IntakeThreadError extends Error {
+  override readonly name = "IntakeThreadError";
+
+  constructor(
+    message: string,
+    readonly reason: "timeout" | "failed",
+  ) {
+    super(message);
+  }
+}
+
+/** An answer given to the thread, until it is settled. */
+interface Intake {
+  id: number;
+  route: SharedRoute;
+  body: Uint8Array<ArrayBuffer>;
   resolve(result: IntakeResult): void;
-  reject(error: Error): void;
+  reject(error: IntakeThreadError): void;
 }
 
 /**
@@ -53,10 +72,10 @@ interface Pending {
  * development and tests, the TypeScript source through tsx's API (a worker
  * does not inherit the loader the main thread was started with).
  */
-function startWorker(lowPriority: boolean): Worker {
+function startWorker(lowPriority: boolean, maxOldGenerationSizeMb: number): Worker {
   const extension = extname(fileURLToPath(import.meta.url));
   const script = new URL(`./intake-worker${extension}`, import.meta.url);
-  const resourceLimits = WORKER_HEAP_LIMITS;
+  const resourceLimits = { ...WORKER_HEAP_LIMITS, maxOldGenerationSizeMb };
   const workerData: IntakeWorkerData = { lowPriority };
   if (extension !== ".ts") return new Worker(script, { resourceLimits, workerData });
   // The ESM build of tsx's API, beside the CommonJS one `require` finds.
@@ -70,19 +89,31 @@ export interface IntakeThreadOptions {
   idleStopMs?: number;
   /** Run below the event loop's CPU priority (nice 10 on Linux): for answers no user waits for. */
   lowPriority?: boolean;
+  /** The worker's old generation (default 96 MB); an answer that needs more fails. */
+  maxOldGenerationSizeMb?: number;
 }
 
 export class IntakeThread {
   private worker: Worker | null = null;
-  private readonly pending = new Map<number, Pending>();
+  /**
+   * The answer the worker is taking in, and those waiting their turn: the
+   * worker is given one at a time, so the reply timeout measures the worker,
+   * not the queue (20 large answers at once took it 20-30 s in all, and with
+   * every one timed from its arrival most of them failed), and a worker that
+   * dies or hangs loses only the answer it had.
+   */
+  private active: (Intake & { timer: ReturnType<typeof setTimeout> }) | null = null;
+  private readonly waiting: Intake[] = [];
   private nextId = 1;
   private idleTimer: ReturnType<typeof setTimeout> | null = null;
   private readonly idleStopMs: number;
   private readonly lowPriority: boolean;
+  private readonly maxOldGenerationSizeMb: number;
 
   constructor(options: IntakeThreadOptions = {}) {
     this.idleStopMs = options.idleStopMs ?? IDLE_STOP_MS;
     this.lowPriority = options.lowPriority ?? false;
+    this.maxOldGenerationSizeMb = options.maxOldGenerationSizeMb ?? WORKER_HEAP_LIMITS.maxOldGenerationSizeMb;
   }
 
   /** Whether a worker is running now (it is started by `takeIn` and stopped when idle or closed). */
@@ -90,53 +121,64 @@ export class IntakeThread {
     return this.worker !== null;
   }
 
-  /** Takes in a 2xx body of `route` (copied to the worker: the caller keeps it, to take it in itself should the thread fail). */
+  /**
+   * Takes in a 2xx body of `route`. A body that is a whole buffer of its own
+   * (as bounded-body.ts reads them) is handed over, not copied: the caller
+   * no longer has it, and fewer copies of large answers wait for the thread.
+   */
   takeIn(route: SharedRoute, body: Uint8Array<ArrayBuffer>): Promise<IntakeResult> {
     this.cancelIdleStop();
-    const worker = this.workerNow();
-    const id = this.nextId++;
     return new Promise<IntakeResult>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.pending.delete(id);
-        this.stopWhenIdle();
-        reject(new Error(`the intake thread did not answer in ${REPLY_TIMEOUT_MS} ms`));
-      }, REPLY_TIMEOUT_MS);
-      timer.unref();
-      const settle = () => {
-        clearTimeout(timer);
-        this.stopWhenIdle();
-      };
-      this.pending.set(id, {
-        resolve: (result) => {
-          settle();
-          resolve(result);
-        },
-        reject: (error) => {
-          settle();
-          reject(error);
-        },
-      });
-      worker.postMessage({ id, route, body });
+      this.waiting.push({ id: this.nextId++, route, body, resolve, reject });
+      this.sendNext();
     });
   }
 
   close(): void {
     this.cancelIdleStop();
-    const worker = this.worker;
-    this.worker = null;
-    this.failAll(new Error("the intake thread was closed"));
-    void worker?.terminate();
+    this.stopWorker();
+    const error = new IntakeThreadError("the intake thread was closed", "failed");
+    if (this.active !== null) this.settle(this.active.id, { error });
+    for (const intake of this.waiting.splice(0)) intake.reject(error);
   }
 
-  /** Called as each answer is settled: with nothing left pending, the worker is stopped after `idleStopMs` unless another answer comes first. */
+  /** Gives the worker the next answer waiting, once it has none; with none waiting, lets it go idle. */
+  private sendNext(): void {
+    if (this.active !== null) return;
+    const next = this.waiting.shift();
+    if (next === undefined) {
+      this.stopWhenIdle();
+      return;
+    }
+    const worker = this.workerNow();
+    // A worker that does not answer is stopped: the answers after it get a new one.
+    const timer = setTimeout(() => {
+      this.stopWorker();
+      this.settle(next.id, { error: new IntakeThreadError(`the intake thread did not answer in ${REPLY_TIMEOUT_MS} ms`, "timeout") });
+    }, REPLY_TIMEOUT_MS);
+    timer.unref();
+    this.active = { ...next, timer };
+    const isWholeBuffer = next.body.byteOffset === 0 && next.body.byteLength === next.body.buffer.byteLength;
+    worker.postMessage({ id: next.id, route: next.route, body: next.body }, isWholeBuffer ? [next.body.buffer] : []);
+  }
+
+  /** Settles the answer the worker has, when it is `id`, and gives it the next. */
+  private settle(id: number, outcome: { result: IntakeResult } | { error: IntakeThreadError }): void {
+    const active = this.active;
+    if (active === null || active.id !== id) return;
+    clearTimeout(active.timer);
+    this.active = null;
+    if ("result" in outcome) active.resolve(outcome.result);
+    else active.reject(outcome.error);
+    this.sendNext();
+  }
+
+  /** With nothing to take in, the worker is stopped after `idleStopMs` unless another answer comes first. */
   private stopWhenIdle(): void {
-    if (this.pending.size > 0 || this.worker === null || this.idleTimer !== null) return;
+    if (this.active !== null || this.waiting.length > 0 || this.worker === null || this.idleTimer !== null) return;
     this.idleTimer = setTimeout(() => {
       this.idleTimer = null;
-      if (this.pending.size > 0) return;
-      const worker = this.worker;
-      this.worker = null;
-      void worker?.terminate();
+      if (this.active === null && this.waiting.length === 0) this.stopWorker();
     }, this.idleStopMs);
     this.idleTimer.unref();
   }
@@ -147,32 +189,32 @@ export class IntakeThread {
     this.idleTimer = null;
   }
 
+  private stopWorker(): void {
+    const worker = this.worker;
+    this.worker = null;
+    void worker?.terminate();
+  }
+
   private workerNow(): Worker {
     if (this.worker) return this.worker;
-    const worker = startWorker(this.lowPriority);
+    const worker = startWorker(this.lowPriority, this.maxOldGenerationSizeMb);
     worker.unref();
     worker.on("message", (message: unknown) => {
       const parsed = z.safeParse(reply, message);
       const id = parsed.success ? parsed.data.id : z.safeParse(z.object({ id: z.number() }), message).data?.id;
-      const pending = id === undefined ? undefined : this.pending.get(id);
-      if (id === undefined || pending === undefined) return;
-      this.pending.delete(id);
-      if (parsed.success) pending.resolve(parsed.data.result);
-      else pending.reject(new Error("the intake thread answered something else than an intake result"));
+      if (id === undefined) return;
+      this.settle(id, parsed.success ? { result: parsed.data.result } : { error: new IntakeThreadError("the intake thread answered something else than an intake result", "failed") });
     });
-    const lost = (error: Error) => {
+    const lost = (error: IntakeThreadError) => {
       if (this.worker !== worker) return;
       this.worker = null;
-      this.failAll(error);
+      // The answer it had is lost with it; those waiting go to a new worker.
+      if (this.active !== null) this.settle(this.active.id, { error });
     };
-    worker.on("error", lost);
-    worker.on("exit", (code) => lost(new Error(`the intake thread exited (${code})`)));
+    // "Worker terminated due to reaching memory limit: JS heap out of memory" comes this way.
+    worker.on("error", (error) => lost(new IntakeThreadError(`the intake thread failed: ${error.message}`, "failed")));
+    worker.on("exit", (code) => lost(new IntakeThreadError(`the intake thread exited (${code})`, "failed")));
     this.worker = worker;
     return worker;
-  }
-
-  private failAll(error: Error): void {
-    for (const pending of this.pending.values()) pending.reject(error);
-    this.pending.clear();
   }
 }

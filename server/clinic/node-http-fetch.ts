@@ -5,7 +5,9 @@ import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 // with keep-alive agents. Measured here, a call through the global fetch
 // (undici) cost about 0.7 ms against 0.5 ms through node:http, on every
 // proxied read (bench/bff-bench.ts). Only what the client uses is supported:
-// string or URL input, method, headers, a string body, an abort signal.
+// string or URL input, method, headers, a string body, an abort signal. The
+// answer's body is a stream, read no faster than the caller reads it
+// (bounded-body.ts stops reading a body past its limit).
 
 /**
  * How long an idle connection is kept for reuse, at most. Node's agent closes
@@ -44,6 +46,48 @@ function headersOf(message: IncomingMessage): Headers {
   return headers;
 }
 
+/** What is read ahead of the caller before the socket is paused. */
+const READ_AHEAD_BYTES = 64 * 1024;
+
+/**
+ * The answer's body as it arrives. Cancelling it (a body past the reader's
+ * limit) destroys the connection: the rest is never read. A request aborted
+ * after its answer began (the client's timeout) fails the body with the
+ * signal's reason, as `fetch` does.
+ */
+function bodyOf(message: IncomingMessage, signal: AbortSignal | null | undefined): ReadableStream<Uint8Array> {
+  let isSettled = false;
+  return new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        message.on("data", (chunk: Buffer) => {
+          if (isSettled) return;
+          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+          if ((controller.desiredSize ?? 0) <= 0) message.pause();
+        });
+        message.on("end", () => {
+          if (isSettled) return;
+          isSettled = true;
+          controller.close();
+        });
+        message.on("error", (error) => {
+          if (isSettled) return;
+          isSettled = true;
+          controller.error(signal?.aborted && signal.reason instanceof Error ? signal.reason : error);
+        });
+      },
+      pull() {
+        message.resume();
+      },
+      cancel() {
+        isSettled = true;
+        message.destroy();
+      },
+    },
+    new ByteLengthQueuingStrategy({ highWaterMark: READ_AHEAD_BYTES }),
+  );
+}
+
 export const nodeHttpFetch: typeof fetch = (input, init) => {
   const url = new URL(typeof input === "string" || input instanceof URL ? input : input.url);
   const isHttps = url.protocol === "https:";
@@ -58,14 +102,11 @@ export const nodeHttpFetch: typeof fetch = (input, init) => {
   return new Promise<Response>((resolve, reject) => {
     const send = (isResend: boolean) => {
       const request = (isHttps ? httpsRequest : httpRequest)(url, { method, headers, agent: isHttps ? httpsAgent : httpAgent, signal: init?.signal ?? undefined }, (message) => {
-        const chunks: Buffer[] = [];
-        message.on("data", (chunk: Buffer) => chunks.push(chunk));
-        message.on("error", reject);
-        message.on("end", () => {
-          const status = message.statusCode ?? 502;
-          const payload = status === 204 || status === 304 ? null : Buffer.concat(chunks);
-          resolve(new Response(payload, { status, statusText: message.statusMessage, headers: headersOf(message) }));
-        });
+        const status = message.statusCode ?? 502;
+        const hasBody = status !== 204 && status !== 304;
+        // Read to its (empty) end, so the connection is free for the next request.
+        if (!hasBody) message.resume();
+        resolve(new Response(hasBody ? bodyOf(message, init?.signal) : null, { status, statusText: message.statusMessage, headers: headersOf(message) }));
       });
       request.on("error", (error: NodeJS.ErrnoException) => {
         if (!isResend && request.reusedSocket && error.code === "ECONNRESET" && RESENDABLE_METHODS.has(method)) send(true);

@@ -2,6 +2,7 @@ import * as z from "zod/mini";
 import { clinicApiResponses, errorBody, type ClinicApiRoute } from "#contract/clinic-api/responses.ts";
 import { describeZodError } from "#contract/validation.ts";
 import type { IntakeResult } from "./answer-intake.ts";
+import { readBoundedBody } from "./bounded-body.ts";
 import type { SharedRoute } from "./cache-policy.ts";
 import { SharedAnswer } from "./shared-answer.ts";
 import { bffStatusFor, UpstreamError } from "./upstream-error.ts";
@@ -43,6 +44,8 @@ export type Intake = (route: SharedRoute, body: Uint8Array<ArrayBuffer>) => Prom
 export interface ReadContext {
   redact: (text: string) => string;
   warn: (obj: object, msg: string) => void;
+  /** Bodies past this many bytes are not read (UPSTREAM_MAX_BODY_BYTES): 502 `upstream_too_large`. */
+  maxBodyBytes: number;
 }
 
 const TRACE_HEADERS = ["x-trace-id", "x-request-id", "trace-id"];
@@ -54,6 +57,29 @@ function headerTraceId(headers: Headers): string | null {
     if (value) return value;
   }
   return null;
+}
+
+const utf8Decoder = new TextDecoder();
+
+/** "16 MB", "256 KB": the limit as an operator set it, in a message. */
+function describeBytes(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB` : `${Math.round(bytes / 1024)} KB`;
+}
+
+/** The answer's body, or the outcome of one past the limit (never read to its end, never retried: it would be as large again). */
+async function readBody(route: ClinicApiRoute, response: Response, context: ReadContext): Promise<{ ok: true; bytes: Uint8Array<ArrayBuffer> } | { ok: false; outcome: ReadOutcome<never> }> {
+  const body = await readBoundedBody(response, context.maxBodyBytes);
+  if (body.kind === "ok") return { ok: true, bytes: body.bytes };
+  const traceId = headerTraceId(response.headers);
+  context.warn({ route, upstreamStatus: response.status, upstreamTraceId: traceId, maxBodyBytes: body.maxBytes }, "clinic: upstream answer larger than UPSTREAM_MAX_BODY_BYTES, not read");
+  const error = new UpstreamError({
+    status: 502,
+    code: "upstream_too_large",
+    message: `The Clinic Data Service answered more than Tandem reads (over ${describeBytes(body.maxBytes)})`,
+    upstreamTraceId: traceId,
+    upstreamStatus: response.status,
+  });
+  return { ok: false, outcome: { kind: "error", error, retryableRead: false } };
 }
 
 function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
@@ -72,8 +98,9 @@ function contractViolation(route: ClinicApiRoute, status: number, detail: string
 }
 
 export async function readResponse<R extends ClinicApiRoute>(route: R, response: Response, context: ReadContext): Promise<ReadOutcome<ClinicData<R>>> {
-  const text = await response.text();
-  const json = parseJson(text);
+  const body = await readBody(route, response, context);
+  if (!body.ok) return body.outcome;
+  const json = parseJson(utf8Decoder.decode(body.bytes));
   const bodyTraceId = json.ok ? z.safeParse(traceField, json.value).data?.trace_id : undefined;
   const traceId = bodyTraceId ?? headerTraceId(response.headers);
   const { status } = response;
@@ -94,13 +121,14 @@ export async function readResponse<R extends ClinicApiRoute>(route: R, response:
  */
 export async function readSharedResponse<R extends SharedRoute>(route: R, response: Response, context: ReadContext & { intake: Intake; keepParsed: boolean }): Promise<ReadOutcome<SharedRead<R>>> {
   const { status } = response;
+  const body = await readBody(route, response, context);
+  if (!body.ok) return body.outcome;
   if (status < 200 || status >= 300) {
-    const text = await response.text();
-    const json = parseJson(text);
+    const json = parseJson(utf8Decoder.decode(body.bytes));
     const traceId = (json.ok ? z.safeParse(traceField, json.value).data?.trace_id : undefined) ?? headerTraceId(response.headers);
     return failureOutcome(route, response, json, traceId, context);
   }
-  const result = await context.intake(route, new Uint8Array(await response.arrayBuffer()));
+  const result = await context.intake(route, body.bytes);
   if (result.kind === "not_json") return { kind: "error", error: contractViolation(route, status, "the body is not JSON", headerTraceId(response.headers), context), retryableRead: false };
   if (result.kind === "contract_violation") {
     return { kind: "error", error: contractViolation(route, status, result.detail, result.traceId ?? headerTraceId(response.headers), context), retryableRead: false };

@@ -5,7 +5,7 @@
 // (DESIGN.md); callers build it only from redacted text.
 
 /** Codes this client adds beside the spec's own (`bad_request`, `forbidden`, `conflict`, …). */
-export type ClientErrorCode = "contract_violation" | "upstream_unavailable" | "upstream_timeout" | "rate_limited";
+export type ClientErrorCode = "contract_violation" | "upstream_unavailable" | "upstream_timeout" | "rate_limited" | "upstream_too_large" | "intake_failed";
 
 export interface UpstreamErrorInit {
   status: number;

@@ -4,7 +4,7 @@ import { STORE_RETRY_AFTER_SECONDS } from "../store/store-timeouts.ts";
 /** A refusal the BFF answers with its error body (DESIGN.md: `{code, message, trace_id}`). */
 export class AppError extends Error {
   constructor(
-    readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 429 | 500 | 502 | 503 | 504,
+    readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 422 | 429 | 500 | 502 | 503 | 504,
     readonly code: string,
     message: string,
     readonly extras: Omit<AppErrorBody, "code" | "message" | "trace_id"> = {},

@@ -50,6 +50,7 @@ const NAMED_METRICS = [
   ["tandem_upstream_refreshed_ahead_total", "COUNTER"],
   ["tandem_upstream_retries_total", "COUNTER"],
   ["tandem_upstream_limiter_rejections_total", "COUNTER"],
+  ["tandem_upstream_intake_failures_total", "COUNTER"],
   ["tandem_webhook_inbox_unprocessed", "GAUGE"],
   ["tandem_webhook_inbox_oldest_unprocessed_age_seconds", "GAUGE"],
   ["tandem_webhook_dead_letters", "GAUGE"],

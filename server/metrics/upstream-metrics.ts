@@ -72,6 +72,21 @@ export function registerUpstreamGauges(registry: Registry, clinic: Pick<ClinicCl
   followTotal(registry, "tandem_upstream_coalesced_reads_total", "Reads that joined an identical read already on its way to the service", () => clinic.stats().coalesced);
   followTotal(registry, "tandem_upstream_refreshed_ahead_total", "Cached schedule reads read again in the background before they expired: once a newer sync of their mirror showed, or to find one near their bound", () => clinic.stats().refreshedAhead);
   followTotal(registry, "tandem_upstream_retries_total", "Attempts repeated after a failed read or a 429 from the service", () => clinic.stats().retries);
+  const intakeFailed = { failed: 0, timeout: 0 };
+  new Counter({
+    name: "tandem_upstream_intake_failures_total",
+    help: "Answers of the service the intake thread could not take in: `failed` (its worker died, e.g. its heap ran out, or was closed) or `timeout` (no reply in 5 s). Each failed its read with 503 intake_failed; none is taken in on the event loop instead",
+    labelNames: ["reason"] as const,
+    registers: [registry],
+    collect() {
+      const stats = clinic.stats();
+      const totals = { failed: stats.intakeFailures, timeout: stats.intakeTimeouts };
+      for (const reason of ["failed", "timeout"] as const) {
+        this.inc({ reason }, Math.max(0, totals[reason] - intakeFailed[reason]));
+        intakeFailed[reason] = totals[reason];
+      }
+    },
+  });
   const rejected = { key_budget: 0, user: 0 };
   new Counter({
     name: "tandem_upstream_limiter_rejections_total",

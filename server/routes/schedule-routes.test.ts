@@ -8,6 +8,7 @@ import {
   holdReleaseResponse,
   holdResponse,
   MAX_ACTIVE_HOLDS,
+  MAX_SLOT_SEARCH_FACILITY_DAYS,
   slotCheckResponse,
   slotSearchResponse,
   type HoldRequest,
@@ -92,6 +93,38 @@ describe("GET /api/slots", () => {
     const response = await harness.api(`/api/slots?${new URLSearchParams({ appointmentTypeId: typeId, ...window(), ...bad }).toString()}`, { token: await harness.hostToken() });
     expect(response.status).toBe(400);
     expect(z.parse(appErrorBody, await response.json()).message).toMatch(message);
+  });
+});
+
+describe("GET /api/slots: the scope of one search (issue 34)", () => {
+  const facilityIdsOf = () => (harness.emulator.emulator.state.org(ORG_A_ID)?.ehr.facilities ?? []).map((facility) => facility.id);
+  const slotReads = () => harness.upstreamCount("GET", "/v2/schedule/slots");
+
+  it(`refuses more than ${MAX_SLOT_SEARCH_FACILITY_DAYS} facility-days with a 400 naming facilityIds and endDate, before asking the service`, async () => {
+    const facilityIds = facilityIdsOf();
+    expect(facilityIds).toHaveLength(3);
+    const before = slotReads();
+    const response = await harness.api(`/api/slots?${new URLSearchParams({ appointmentTypeId: typeId, facilityIds: facilityIds.join(","), ...window(62) }).toString()}`, { token: await harness.hostToken() });
+    expect(response.status).toBe(400);
+    const body = z.parse(appErrorBody, await response.json());
+    expect(body.code).toBe(APP_ERROR_CODES.searchTooLarge);
+    expect(body.message).toBe(
+      "facilityIds, endDate: 3 facilities over 62 days is 186 facility-days, more than one search may cover (126): choose fewer facilities or fewer days (with 3 facilities the window may span at most 42 days)",
+    );
+    expect(slotReads()).toBe(before);
+  });
+
+  it("counts the organization's facilities when facilityIds is left out (the service then searches them all)", async () => {
+    const response = await harness.api(`/api/slots?${new URLSearchParams({ appointmentTypeId: typeId, ...window(43) }).toString()}`, { token: await harness.hostToken() });
+    expect(response.status).toBe(400);
+    expect(z.parse(appErrorBody, await response.json()).message).toMatch(/^facilityIds, endDate: 3 facilities over 43 days .*; without facilityIds the search covers all 3 of the organization's facilities$/);
+    expect((await search({ ...window(42) })).meta).toBeDefined();
+  });
+
+  it("takes the widest searches within the bound: two facilities over the whole 62 days, three over 42", async () => {
+    const [first, second, third] = facilityIdsOf();
+    expect((await search({ facilityIds: `${first},${second}`, ...window(62) })).slots.length).toBeGreaterThan(0);
+    expect((await search({ facilityIds: `${first},${second},${third}`, ...window(42) })).slots.length).toBeGreaterThan(0);
   });
 });
 

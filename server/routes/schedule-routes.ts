@@ -6,17 +6,20 @@ import {
   holdRequest,
   MAX_ACTIVE_HOLDS,
   MAX_SLOT_WINDOW_DAYS,
+  maxSlotSearchDays,
   slotCheckRequest,
   slotSearchQuery,
+  slotSearchScopeProblem,
   type HeldSlotsResponse,
   type HoldReleaseResponse,
   type HoldResponse,
   type SlotCheckRequest,
   type SlotCheckResponse,
+  type SlotSearchQuery,
   type SlotSelection,
 } from "#contract/app-api/slots.ts";
 import type { Hold } from "#contract/clinic-api/schedule.ts";
-import { isSameId } from "#contract/ids.ts";
+import { idKey, isSameId } from "#contract/ids.ts";
 import { addDays, daysBetween } from "#contract/time/zoned-time.ts";
 import type { ClinicClient } from "../clinic/clinic-client.ts";
 import { holdIdKey } from "../clinic/id-forms.ts";
@@ -27,12 +30,15 @@ import { sharedJson } from "../http/shared-json-body.ts";
 import { parseJsonBody, parsePathParam, parseQuery } from "../http/validate.ts";
 import { heldSlotOf, slotHoldRecord } from "../schedule/held-slots.ts";
 import { pickAlternatives } from "../schedule/slot-alternatives.ts";
+import { createSlotSearchGate } from "../schedule/slot-search-gate.ts";
 import type { AuditTrail, SlotHoldRepository } from "../store/store.ts";
 
 // GET /api/slots, POST /api/slots/check, GET /api/holds, POST /api/holds,
 // DELETE /api/holds/:id (DESIGN.md "The BFF's API"; seed 001 "Schedule";
-// docs/decisions/0012-holds-belong-to-the-user.md). Searches are served from
-// the upstream client's staleness cache; the check before a hold is one
+// docs/decisions/0012-holds-belong-to-the-user.md). Searches are bounded in
+// scope (MAX_SLOT_SEARCH_FACILITY_DAYS), served from the upstream client's
+// staleness cache, and otherwise wait at a gate weighed by their scope
+// (slot-search-gate.ts) before asking the service; the check before a hold is one
 // `consistency=strong` read of that slot's provider, facility and local date
 // (same type, length and new-patient flag) and bypasses every cache. When
 // the slot is gone, alternatives come from that live read and from the search
@@ -48,6 +54,22 @@ function checkWindow(startDate: string, endDate: string): void {
   const days = daysBetween(startDate, endDate);
   if (days < 0) throw badRequest("endDate: must not be before startDate");
   if (days >= MAX_SLOT_WINDOW_DAYS) throw badRequest(`endDate: the window may span at most ${MAX_SLOT_WINDOW_DAYS} days`);
+}
+
+/**
+ * A search within MAX_SLOT_SEARCH_FACILITY_DAYS, else 400 `search_too_large`
+ * naming the parameters (issue 34). Without `facilityIds` the service
+ * searches every facility of the organization: counted from its list (the
+ * pickers' cached read).
+ */
+async function checkScope(clinic: ClinicClient, organizationId: string, query: SlotSearchQuery): Promise<{ facilityDays: number }> {
+  const facilityCount = query.facilityIds
+    ? new Set(query.facilityIds.map(idKey)).size
+    : (await clinic.listAll("GET /v1/facilities", "facilities", { organizationId })).length;
+  const days = daysBetween(query.startDate, query.endDate) + 1;
+  const problem = slotSearchScopeProblem(facilityCount, days);
+  if (problem !== null) throw new AppError(400, APP_ERROR_CODES.searchTooLarge, query.facilityIds ? problem : `${problem}; without facilityIds the search covers all ${facilityCount} of the organization's facilities`);
+  return { facilityDays: facilityCount * days };
 }
 
 const sameInstant = (a: string, b: string) => Date.parse(a) === Date.parse(b);
@@ -71,14 +93,17 @@ async function strongCheck(clinic: ClinicClient, organizationId: string, request
   if (found !== null && found.remainingCapacity > 0) return { available: true, slot: found, alternatives: [], meta: data.meta };
 
   const date = selection.startsAt.slice(0, 10);
+  const facilityIds = searchedFacilityIds ?? [selection.facilityId];
+  // Within the search bound, as the search was: fewer days after when many facilities were searched.
+  const daysAfter = Math.max(0, Math.min(ALTERNATIVE_DAYS_AFTER, maxSlotSearchDays(facilityIds.length) - 1));
   const searched = await clinic.request("GET /v2/schedule/slots", {
     organizationId,
     query: {
       ...kind,
-      facilityIds: searchedFacilityIds ?? [selection.facilityId],
+      facilityIds,
       ...(searchedProviderIds ? { providerIds: searchedProviderIds } : {}),
       startDate: date,
-      endDate: addDays(date, ALTERNATIVE_DAYS_AFTER),
+      endDate: addDays(date, daysAfter),
     },
   });
   return { available: false, slot: found, alternatives: pickAlternatives(selection, [candidates, searched.slots]), meta: data.meta };
@@ -97,11 +122,16 @@ function holdLimitReached(): AppError {
   return new AppError(409, HOLD_LIMIT_CODE, `You already hold ${MAX_ACTIVE_HOLDS} slots: release one before holding another`);
 }
 
+function searchTooLarge(error: UpstreamError): AppError {
+  return new AppError(422, APP_ERROR_CODES.searchTooLarge, `This search is too large: choose fewer facilities or fewer days (${error.message})`, error.upstreamTraceId ? { upstream_trace_id: error.upstreamTraceId } : {});
+}
+
 function slotTaken(error: UpstreamError): AppError {
   return new AppError(409, "conflict", "That time was just taken: no capacity is left for this slot", error.upstreamTraceId ? { upstream_trace_id: error.upstreamTraceId } : {});
 }
 
 export function registerScheduleRoutes(api: Hono<AppEnv>, { clinic, holds, audit, now }: ScheduleRouteDeps): void {
+  const slotSearchGate = createSlotSearchGate();
   const auditWrite = (c: Context<AppEnv>, holdId: string) => {
     const session = c.get("session");
     audit.record({ at: now(), organizationId: session.organizationId, userId: session.userId, action: "write", resourceType: "slot_hold", resourceId: holdId, traceId: c.get("traceId") });
@@ -118,7 +148,17 @@ export function registerScheduleRoutes(api: Hono<AppEnv>, { clinic, holds, audit
   api.get("/slots", async (c) => {
     const query = parseQuery(c, slotSearchQuery);
     checkWindow(query.startDate, query.endDate);
-    return sharedJson(c, await clinic.requestShared("GET /v2/schedule/slots", { organizationId: c.get("session").organizationId, query }));
+    const { organizationId } = c.get("session");
+    const { facilityDays } = await checkScope(clinic, organizationId, query);
+    const call = { organizationId, query };
+    try {
+      const answer = clinic.cachedShared("GET /v2/schedule/slots", call) ?? (await slotSearchGate.run(facilityDays, () => clinic.requestShared("GET /v2/schedule/slots", call)));
+      return sharedJson(c, answer);
+    } catch (error) {
+      // The answer passed UPSTREAM_MAX_BODY_BYTES: the user can ask for less.
+      if (error instanceof UpstreamError && error.code === APP_ERROR_CODES.upstreamTooLarge) throw searchTooLarge(error);
+      throw error;
+    }
   });
 
   api.post("/slots/check", async (c) => {

@@ -1,7 +1,7 @@
 import { and, asc, eq, lt, lte } from "drizzle-orm";
 import type { AppointmentState, AppointmentStateRepository } from "./store.ts";
 import type { StoreDatabase } from "./database.ts";
-import { dateFromEpochMs, dateFromIso, timestamptzFromIso } from "./instants.ts";
+import { dateFromEpochMs, timestamptzFromIso } from "./instants.ts";
 import { purgeBatch } from "./purge-batch.ts";
 import { appointmentStates } from "./schema.ts";
 

@@ -45,4 +45,12 @@ describe("describeApiError", () => {
       expect(describeApiError(apiError(404, "not_found"))).toEqual({ title: "Something went wrong", detail: "not_found happened (reference tdm_1)", canRetry: false });
     });
   });
+
+  it("a search too large says what to narrow; an answer too large names the clinic data service (issue 34)", () => {
+    const tooLarge = new ApiError(422, { code: "search_too_large", message: "This search is too large: choose fewer facilities or fewer days (…)", trace_id: "tdm_2" });
+    expect(describeApiError(tooLarge)).toEqual({ title: "This search is too large", detail: "Choose fewer facilities or fewer days, then search again.", canRetry: false });
+    const upstream = new ApiError(502, { code: "upstream_too_large", message: "The Clinic Data Service answered more than Tandem reads (over 16 MB)", trace_id: "tdm_3" });
+    expect(describeApiError(upstream)).toMatchObject({ title: "The clinic data service answered more than Tandem reads", canRetry: false });
+    expect(describeApiError(upstream).detail).toContain("tdm_3");
+  });
 });

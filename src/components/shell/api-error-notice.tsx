@@ -51,6 +51,14 @@ export function describeApiError(error: unknown, kind: CallKind = "read"): ApiEr
     case APP_ERROR_CODES.storeUnavailable:
       // The BFF's message says what became of a write (a hold released, a task created in the EHR).
       return { title: "Tandem's server is having trouble", detail: sentence(message), canRetry: true };
+    case APP_ERROR_CODES.searchTooLarge:
+      return { title: "This search is too large", detail: "Choose fewer facilities or fewer days, then search again.", canRetry: false };
+    case APP_ERROR_CODES.upstreamTooLarge:
+      return {
+        title: "The clinic data service answered more than Tandem reads",
+        detail: `Nothing was shown. Ask for less if you can; if it keeps happening, quote reference ${error.body.trace_id} to support.`,
+        canRetry: false,
+      };
     case "server_unresponsive":
     case "unexpected_integration_error":
       return { title: "The EHR did not answer", detail: `${nothingChanged}Try again in a moment.`, canRetry: true };

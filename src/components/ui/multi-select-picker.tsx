@@ -27,6 +27,10 @@ interface MultiSelectPickerProps {
   isSearchable?: boolean;
   error?: string | undefined;
   isLoading?: boolean;
+  /** At most this many may be chosen: once reached, the others are disabled, and "Select all" while there are more options. */
+  maxSelected?: number | undefined;
+  /** Why there is a maximum, shown under the field (and in the list) while it binds. */
+  limitHint?: string | undefined;
 }
 
 const matches = (option: PickerOption, search: string) => {
@@ -34,7 +38,7 @@ const matches = (option: PickerOption, search: string) => {
   return needle === "" || option.label.toLowerCase().includes(needle) || (option.detail ?? "").toLowerCase().includes(needle);
 };
 
-export function MultiSelectPicker({ label, options, selected, onChange, allLabel, noun, isSearchable = false, error, isLoading = false }: MultiSelectPickerProps) {
+export function MultiSelectPicker({ label, options, selected, onChange, allLabel, noun, isSearchable = false, error, isLoading = false, maxSelected, limitHint }: MultiSelectPickerProps) {
   const id = useId();
   const [search, setSearch] = useState("");
   // Ids compare in either form (a shared link may carry `fac_…` where the picker lists raw UUIDs).
@@ -43,6 +47,10 @@ export function MultiSelectPicker({ label, options, selected, onChange, allLabel
   const chosen = options.filter((option) => selectedSet.has(idKey(option.value)));
   const summary =
     selected.length === 0 ? (allLabel ?? "None chosen") : chosen.length === 1 ? (chosen[0]?.label ?? `1 ${noun}`) : `${selected.length} ${noun}`;
+
+  const isFull = maxSelected !== undefined && selectedSet.size >= maxSelected;
+  const canSelectAll = maxSelected === undefined || options.length <= maxSelected;
+  const describedBy = [limitHint ? `${id}-hint` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined;
 
   const toggle = (value: string, isChecked: boolean) => {
     const others = selected.filter((candidate) => idKey(candidate) !== idKey(value));
@@ -58,7 +66,7 @@ export function MultiSelectPicker({ label, options, selected, onChange, allLabel
         <Popover.Trigger
           id={`${id}-trigger`}
           aria-labelledby={`${id}-label ${id}-trigger`}
-          aria-describedby={error ? `${id}-error` : undefined}
+          aria-describedby={describedBy}
           aria-invalid={error ? true : undefined}
           disabled={isLoading}
           className={`flex min-h-9 w-full min-w-0 items-center justify-between gap-2 rounded-md border bg-white px-3 text-left text-sm hover:bg-slate-50 disabled:text-slate-400 ${error ? "border-red-600" : "border-slate-300"}`}
@@ -92,29 +100,37 @@ export function MultiSelectPicker({ label, options, selected, onChange, allLabel
               </div>
             ) : null}
             <div className="mb-1 flex flex-wrap gap-1">
-              <button type="button" className="rounded px-2 py-1 text-xs font-medium text-brand-800 underline hover:bg-slate-100" onClick={() => onChange(options.map((option) => option.value))}>
+              <button
+                type="button"
+                className="rounded px-2 py-1 text-xs font-medium text-brand-800 underline hover:bg-slate-100 disabled:text-slate-400 disabled:no-underline"
+                disabled={!canSelectAll}
+                onClick={() => onChange(options.map((option) => option.value))}
+              >
                 Select all
               </button>
               <button type="button" className="rounded px-2 py-1 text-xs font-medium text-brand-800 underline hover:bg-slate-100" onClick={() => onChange([])}>
                 {allLabel ? `Clear (${allLabel.toLowerCase()})` : "Clear"}
               </button>
             </div>
+            {limitHint ? <p className="px-1 pb-1 text-xs text-slate-600">{limitHint}</p> : null}
             <ul aria-label={label} className="max-h-64 overflow-y-auto">
               {visible.map((option) => {
                 const optionId = `${id}-${option.value}`;
+                const isChecked = selectedSet.has(idKey(option.value));
                 return (
                   <li key={option.value} className="flex items-start gap-2 rounded px-1 py-1.5 hover:bg-slate-50">
                     <Checkbox.Root
                       id={optionId}
-                      checked={selectedSet.has(idKey(option.value))}
+                      checked={isChecked}
+                      disabled={isFull && !isChecked}
                       onCheckedChange={(checked) => toggle(option.value, checked === true)}
-                      className="mt-0.5 grid h-4 w-4 shrink-0 place-items-center rounded border border-slate-500 bg-white data-[state=checked]:border-brand-700 data-[state=checked]:bg-brand-700"
+                      className="mt-0.5 grid h-4 w-4 shrink-0 place-items-center rounded border border-slate-500 bg-white disabled:border-slate-300 disabled:bg-slate-100 data-[state=checked]:border-brand-700 data-[state=checked]:bg-brand-700"
                     >
                       <Checkbox.Indicator className="text-white">
                         <CheckIcon className="h-3 w-3" />
                       </Checkbox.Indicator>
                     </Checkbox.Root>
-                    <label htmlFor={optionId} className="min-w-0 flex-1 cursor-pointer">
+                    <label htmlFor={optionId} className={`min-w-0 flex-1 ${isFull && !isChecked ? "cursor-not-allowed text-slate-500" : "cursor-pointer"}`}>
                       <span className="block truncate">{option.label}</span>
                       {option.detail ? <span className="block truncate text-xs text-slate-600">{option.detail}</span> : null}
                     </label>
@@ -127,6 +143,11 @@ export function MultiSelectPicker({ label, options, selected, onChange, allLabel
           </Popover.Content>
         </Popover.Portal>
       </Popover.Root>
+      {limitHint ? (
+        <p id={`${id}-hint`} className="mt-1 text-xs text-slate-600">
+          {limitHint}
+        </p>
+      ) : null}
       {error ? (
         <p id={`${id}-error`} className="mt-1 text-sm text-red-700">
           <CrossIcon className="mr-1 h-[1em] w-[1em]" />

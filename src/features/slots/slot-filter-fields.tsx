@@ -64,7 +64,8 @@ export function AppointmentTypeField({ id, draft, errors, update, appointmentTyp
   );
 }
 
-export function DateRangeFields({ id, draft, errors, update }: FilterFieldProps) {
+/** `maxEndDate`: the last end date the chosen facilities allow; `limitHint`: why, while it binds. */
+export function DateRangeFields({ id, draft, errors, update, maxEndDate, limitHint }: FilterFieldProps & { maxEndDate?: string | undefined; limitHint?: string | undefined }) {
   return (
     <fieldset className="min-w-0">
       <legend className="mb-1 text-sm font-medium">Dates (each facility's local dates)</legend>
@@ -92,13 +93,19 @@ export function DateRangeFields({ id, draft, errors, update }: FilterFieldProps)
             type="date"
             value={draft.endDate}
             min={draft.startDate || undefined}
+            max={maxEndDate}
             onChange={(event) => update({ endDate: event.target.value })}
-            aria-describedby={describedBy(errors.endDate && `${id}-to-error`)}
+            aria-describedby={describedBy(limitHint && `${id}-dates-hint`, errors.endDate && `${id}-to-error`)}
             aria-invalid={errors.endDate ? true : undefined}
             className={`${inputClass} ${borderFor(errors.endDate)}`}
           />
         </div>
       </div>
+      {limitHint ? (
+        <p id={`${id}-dates-hint`} className="mt-1 text-xs text-slate-600">
+          {limitHint}
+        </p>
+      ) : null}
       <FieldError id={`${id}-from-error`} error={errors.startDate} />
       <FieldError id={`${id}-to-error`} error={errors.endDate} />
     </fieldset>

@@ -3,7 +3,7 @@ import type { PickerAppointmentType } from "#contract/app-api/session.ts";
 import type { SlotSearchQuery } from "#contract/app-api/slots.ts";
 import { Button } from "#src/components/ui/button.tsx";
 import { MultiSelectPicker, type PickerOption } from "#src/components/ui/multi-select-picker.tsx";
-import { effectiveSlotLength } from "./slot-filters.ts";
+import { effectiveSlotLength, searchScopeLimits } from "./slot-filters.ts";
 import { AppointmentTypeField, DateRangeFields, NewPatientField, SlotLengthField } from "./slot-filter-fields.tsx";
 import { SlotTimeFields } from "./slot-time-fields.tsx";
 import type { SlotTimeFilter } from "./slot-time-filter.ts";
@@ -33,6 +33,7 @@ export function SlotFilterForm({ applied, appliedTime, appointmentTypes, facilit
   const type = appointmentTypes.find((candidate) => candidate.id === draft.appointmentTypeId);
   const defaultLength = effectiveSlotLength({ isNewPatient: draft.isNewPatient }, type);
   const field = { id, draft, errors, update };
+  const limits = searchScopeLimits(draft, facilityOptions.length);
 
   return (
     <form data-testid="slot-search" aria-label="Find a slot" noValidate onSubmit={submit} className="rounded-lg border border-slate-200 bg-white p-3">
@@ -46,6 +47,8 @@ export function SlotFilterForm({ applied, appliedTime, appointmentTypes, facilit
           selected={draft.facilityIds}
           onChange={(facilityIds) => update({ facilityIds })}
           error={errors.facilityIds}
+          maxSelected={limits.maxFacilities}
+          limitHint={limits.facilityHint}
         />
 
         <MultiSelectPicker
@@ -59,7 +62,7 @@ export function SlotFilterForm({ applied, appliedTime, appointmentTypes, facilit
           isLoading={isLoadingProviders}
         />
 
-        <DateRangeFields {...field} />
+        <DateRangeFields {...field} maxEndDate={limits.maxEndDate} limitHint={limits.datesHint} />
 
         <SlotLengthField {...field} defaultLength={defaultLength} />
 

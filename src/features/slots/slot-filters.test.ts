@@ -1,6 +1,6 @@
 import { defaultParseSearch, defaultStringifySearch } from "@tanstack/react-router";
 import { describe, expect, it } from "vitest";
-import { draftOf, filtersFromDraft, isRunnable, resolveSlotFilters, toSlotSearchParams, widenedWindow, windowStartingOn } from "./slot-filters.ts";
+import { draftOf, filtersFromDraft, isRunnable, resolveSlotFilters, toSlotSearchParams, widenedWindow, widestWindowDays, windowStartingOn } from "./slot-filters.ts";
 import { validateSlotSearch } from "./slot-search-params.ts";
 
 const RIVERSIDE = "3b0f6a2e-5d41-4c8a-9e7b-1f2d3c4b5a61";
@@ -89,6 +89,23 @@ describe("the filter form", () => {
   it("does not run a shared link whose window the service would refuse", () => {
     const filters = resolveSlotFilters(readUrl("?startDate=2026-03-08&endDate=2026-03-01"), DEFAULTS);
     expect(filters && isRunnable(filters)).toBe(false);
+  });
+
+  it("refuses a scope the BFF would refuse (126 facility-days), naming the dates and what to narrow (issue 34)", () => {
+    const nine = Array.from({ length: 9 }, (_, index) => `0a1b2c3d-4e5f-4a6b-8c9d-0e1f2a3b4c${String(index).padStart(2, "0")}`);
+    expect(filtersFromDraft({ ...valid, facilityIds: nine, endDate: "2026-11-14" }).errors).toBeNull();
+    expect(filtersFromDraft({ ...valid, facilityIds: nine, endDate: "2026-11-15" }).errors).toEqual({ endDate: "With 9 facilities the window may span at most 14 days: choose fewer facilities or fewer days." });
+    expect(filtersFromDraft({ ...valid, facilityIds: [RIVERSIDE, LAKESIDE], endDate: "2027-01-01" }).errors).toBeNull();
+    const many = Array.from({ length: 127 }, (_, index) => `0a1b2c3d-4e5f-4a6b-8c9d-${String(index).padStart(12, "0")}`);
+    expect(filtersFromDraft({ ...valid, facilityIds: many, endDate: valid.startDate }).errors).toEqual({ facilityIds: "Choose at most 126 facilities." });
+    const link = resolveSlotFilters(readUrl(`?facilityIds=${nine.join(",")}&startDate=2026-11-01&endDate=2026-12-31`), DEFAULTS);
+    expect(link && isRunnable(link)).toBe(false);
+  });
+
+  it("widens no further than the facilities allow", () => {
+    const filters = { appointmentTypeId: FOLLOW_UP, facilityIds: [RIVERSIDE, LAKESIDE, DR_OKAFOR], startDate: "2026-11-01", endDate: "2026-11-14" };
+    expect(widestWindowDays(filters)).toBe(42);
+    expect(widenedWindow(filters, 62)).toMatchObject({ endDate: "2026-12-12" });
   });
 
   it("moves and widens the window keeping its length, capped at 62 days", () => {

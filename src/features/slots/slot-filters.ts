@@ -1,4 +1,4 @@
-import { MAX_SLOT_WINDOW_DAYS, type SlotSearchQuery } from "#contract/app-api/slots.ts";
+import { MAX_SLOT_SEARCH_FACILITY_DAYS, MAX_SLOT_WINDOW_DAYS, maxSlotSearchDays, maxSlotSearchFacilities, type SlotSearchQuery } from "#contract/app-api/slots.ts";
 import { addDays, daysBetween } from "#contract/time/zoned-time.ts";
 import type { SlotSearchParams } from "./slot-search-params.ts";
 
@@ -153,6 +153,12 @@ export function filtersFromDraft(draft: SlotFilterDraft): { filters: SlotSearchQ
     const span = daysBetween(draft.startDate, draft.endDate);
     if (span < 0) errors.endDate = "The end date must be on or after the start date.";
     else if (span >= MAX_SLOT_WINDOW_DAYS) errors.endDate = `The window may span at most ${MAX_SLOT_WINDOW_DAYS} days.`;
+    else if (draft.facilityIds.length > 0) {
+      // The BFF's bound on one search (MAX_SLOT_SEARCH_FACILITY_DAYS): the form never sends one it refuses.
+      const days = maxSlotSearchDays(draft.facilityIds.length);
+      if (days === 0) errors.facilityIds = `Choose at most ${MAX_SLOT_SEARCH_FACILITY_DAYS} facilities.`;
+      else if (span >= days) errors.endDate = `With ${draft.facilityIds.length} facilities the window may span at most ${days} days: choose fewer facilities or fewer days.`;
+    }
   }
   const slotLength = draft.slotLength.trim();
   let slotLengthMinutes: number | undefined;
@@ -179,9 +185,42 @@ export function windowStartingOn(filters: SlotSearchQuery, startDate: string): S
   return { ...filters, startDate, endDate: addDays(startDate, length) };
 }
 
-/** A wider window from the same start (capped at the service's bound). */
+/** The longest window a search of these facilities may span (the service's 62 days, fewer for many facilities). */
+export function widestWindowDays(filters: Pick<SlotSearchQuery, "facilityIds">): number {
+  return maxSlotSearchDays(filters.facilityIds?.length ?? 1);
+}
+
+/** A wider window from the same start (capped at the widest the search may span). */
 export function widenedWindow(filters: SlotSearchQuery, days: number): SlotSearchQuery {
-  return { ...filters, endDate: addDays(filters.startDate, Math.min(days, MAX_SLOT_WINDOW_DAYS) - 1) };
+  return { ...filters, endDate: addDays(filters.startDate, Math.max(1, Math.min(days, widestWindowDays(filters))) - 1) };
+}
+
+/** The draft's window in days, or null while its dates are not a window (the form then says so on submit). */
+export function draftWindowDays(draft: Pick<SlotFilterDraft, "startDate" | "endDate">): number | null {
+  if (!isDate(draft.startDate) || !isDate(draft.endDate)) return null;
+  const span = daysBetween(draft.startDate, draft.endDate);
+  return span < 0 ? null : span + 1;
+}
+
+/**
+ * What the BFF's bound on one search (MAX_SLOT_SEARCH_FACILITY_DAYS) leaves
+ * the form: how many facilities the window allows and how far the window may
+ * reach for the facilities chosen, each with why while it binds, so the form
+ * never offers a search the BFF refuses.
+ */
+export function searchScopeLimits(draft: SlotFilterDraft, facilityOptionCount: number): { maxFacilities?: number; facilityHint?: string; maxEndDate?: string; datesHint?: string } {
+  const limits: ReturnType<typeof searchScopeLimits> = {};
+  const days = draftWindowDays(draft);
+  if (days !== null) {
+    const maxFacilities = maxSlotSearchFacilities(days);
+    limits.maxFacilities = maxFacilities;
+    if (facilityOptionCount > maxFacilities) limits.facilityHint = `At most ${maxFacilities} facilities over ${days} days: a shorter window allows more.`;
+  }
+  const count = draft.facilityIds.length;
+  const widest = maxSlotSearchDays(Math.max(1, count));
+  if (isDate(draft.startDate) && widest > 0) limits.maxEndDate = addDays(draft.startDate, widest - 1);
+  if (count > 1 && widest < MAX_SLOT_WINDOW_DAYS) limits.datesHint = `With ${count} facilities the window may span at most ${widest} days: fewer facilities allow more.`;
+  return limits;
 }
 
 export function windowDays(filters: Pick<SlotSearchQuery, "startDate" | "endDate">): number {

@@ -3,7 +3,7 @@ import { Button } from "#src/components/ui/button.tsx";
 import { Notice } from "#src/components/ui/notice.tsx";
 import type { UserTimeSettings } from "#src/lib/use-time-display.tsx";
 import type { FreedSlot } from "./freed-slots.ts";
-import { widenedWindow, windowDays } from "./slot-filters.ts";
+import { widenedWindow, widestWindowDays, windowDays } from "./slot-filters.ts";
 import { formatLocalDay } from "./slot-text.ts";
 import { describeTimeFilter, isTimeFilterActive, NO_TIME_FILTER, type SlotTimeFilter } from "./slot-time-filter.ts";
 import { appointmentTypeOf, type AppointmentTypeOption, type SlotDescriber } from "./use-slot-describer.ts";
@@ -102,6 +102,9 @@ export function EmptyListNotice({ emptyRef, foundCount, timeFilter, shown, fallb
     );
   }
   if (!shown) return null;
+  // 4 weeks first, then as wide as the search may span (62 days, fewer over many facilities).
+  const widest = widestWindowDays(shown);
+  const widerDays = windowDays(shown) < 28 && widest > 28 ? 28 : widest;
   return (
     <div ref={emptyRef} tabIndex={-1} className="outline-none">
       <Notice
@@ -109,13 +112,9 @@ export function EmptyListNotice({ emptyRef, foundCount, timeFilter, shown, fallb
         title="No free slots in this window"
         actions={
           <>
-            {windowDays(shown) < 28 ? (
-              <Button variant="secondary" onClick={() => onSearch(widenedWindow(shown, 28))}>
-                Widen to 4 weeks
-              </Button>
-            ) : windowDays(shown) < 62 ? (
-              <Button variant="secondary" onClick={() => onSearch(widenedWindow(shown, 62))}>
-                Widen to 62 days
+            {windowDays(shown) < widerDays ? (
+              <Button variant="secondary" onClick={() => onSearch(widenedWindow(shown, widerDays))}>
+                {widerDays === 28 ? "Widen to 4 weeks" : `Widen to ${widerDays} days`}
               </Button>
             ) : null}
             {shown.providerIds && shown.providerIds.length > 0 ? (

@@ -1,5 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { useState, type KeyboardEvent as ReactKeyboardEvent } from "react";
+import { MAX_SLOT_SEARCH_FACILITY_DAYS } from "#contract/app-api/slots.ts";
 import { appointmentTypesQuery, facilitiesQuery } from "#src/api/directory-queries.ts";
 import { ApiErrorNotice } from "#src/components/shell/api-error-notice.tsx";
 import { useCurrentFacility } from "#src/components/shell/current-facility.tsx";
@@ -127,7 +128,7 @@ export function SlotsView() {
 
       {filters && !canRun ? (
         <Notice tone="warning" title="This search cannot run as it stands">
-          The link's dates are not a window the service accepts (the end on or after the start, at most 62 days). Correct the dates above and search.
+          The link's search is not one Tandem runs (the end on or after the start, at most 62 days, and at most {MAX_SLOT_SEARCH_FACILITY_DAYS} facility-days: fewer days over many facilities). Correct it above and search.
         </Notice>
       ) : null}
       {isRoleNoticeShown ? (
