@@ -1,5 +1,6 @@
 import { serve } from "@hono/node-server";
 import http from "node:http";
+import net from "node:net";
 import type { AddressInfo } from "node:net";
 import { setTimeout as delay } from "node:timers/promises";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -222,5 +223,20 @@ describe("drainAndClose over a real socket", () => {
     expect(await streamEnded).toMatch(/^retry: \d+$/m);
     expect(await drained).toEqual({ clean: true, cutOff: 0 });
     agent.destroy();
+  });
+
+  it("does not wait out the grace period for a connection that never carried a request (a browser's preconnect)", async () => {
+    const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
+      const bound = serve({ fetch: gate.fetch, port: 0, hostname: "127.0.0.1" }, () => resolve(bound));
+    });
+    keepIdleConnections(server, 65);
+    const { port } = server.address() as AddressInfo;
+    const preconnect = net.connect({ host: "127.0.0.1", port });
+    await new Promise<void>((resolve) => preconnect.once("connect", () => resolve()));
+    const closedByServer = new Promise<void>((resolve) => preconnect.once("close", () => resolve()));
+
+    const drained = drainAndClose({ ...shutdownDeps(nodeListener(server), graceTimer()), graceMs: 5_000, wait: (ms, signal) => delay(ms, undefined, { signal }) });
+    expect(await drained).toEqual({ clean: true, cutOff: 0 });
+    await closedByServer;
   });
 });

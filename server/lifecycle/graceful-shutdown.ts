@@ -40,6 +40,9 @@ export interface ShutdownOutcome {
   cutOff: number;
 }
 
+/** How long the drain lets connections with nothing in flight close by themselves before it cuts them. */
+const UNUSED_CONNECTION_WAIT_MS = 500;
+
 /** The base of the SSE `retry:` hint: clients reconnect, through the proxy, to another process within 1 to 2 s. */
 export const LIVE_EVENT_RETRY_MS = 1_000;
 
@@ -61,6 +64,10 @@ export async function drainAndClose(deps: ShutdownDeps): Promise<ShutdownOutcome
     await Promise.all([streamsClosed, gate.whenIdle()]);
     // The live-event streams' connections are idle now, kept alive by answers that began before the drain.
     listener.closeIdle();
+    // A connection a browser opened ahead of need (Chromium preconnects) has never carried a request, and Node does
+    // not count it idle: it would hold the drain for its whole grace period. Once nothing is in flight, cut what is left.
+    const closedInTime = await Promise.race([connectionsClosed.then(() => true), deps.wait(UNUSED_CONNECTION_WAIT_MS, giveUp.signal).then(() => false, () => false)]);
+    if (!closedInTime && gate.requestsInFlight === 0) listener.closeAll();
     await connectionsClosed;
     await deps.closeBackground();
     return "settled" as const;
