@@ -50,6 +50,12 @@ describe("the slot filter form within the search bound", () => {
     expect(html).not.toContain("a shorter window allows more");
   });
 
+  it("a window past 62 days: the dates say the window is too long, not that no facility may be chosen", () => {
+    const html = render({ appointmentTypeId: FOLLOW_UP.id, facilityIds: ids(1), startDate: "2026-11-28", endDate: "2027-06-30", isNewPatient: false });
+    expect(html).toContain("A search may span at most 62 days: choose an earlier end date.");
+    expect(html).not.toContain("At most 0 facilities");
+  });
+
   it("one facility over 14 days: no bound binds, nothing is said", () => {
     const html = render({ appointmentTypeId: FOLLOW_UP.id, facilityIds: ids(1), startDate: "2026-11-17", endDate: "2026-11-30", isNewPatient: false });
     expect(html).not.toContain("allows more");

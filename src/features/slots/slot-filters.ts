@@ -211,7 +211,9 @@ export function draftWindowDays(draft: Pick<SlotFilterDraft, "startDate" | "endD
 export function searchScopeLimits(draft: SlotFilterDraft, facilityOptionCount: number): { maxFacilities?: number; facilityHint?: string; maxEndDate?: string; datesHint?: string } {
   const limits: ReturnType<typeof searchScopeLimits> = {};
   const days = draftWindowDays(draft);
-  if (days !== null) {
+  // A window past the service's longest is wrong whatever the facilities: say so at the dates, not as "0 facilities".
+  if (days !== null && days > MAX_SLOT_WINDOW_DAYS) limits.datesHint = `A search may span at most ${MAX_SLOT_WINDOW_DAYS} days: choose an earlier end date.`;
+  else if (days !== null) {
     const maxFacilities = maxSlotSearchFacilities(days);
     limits.maxFacilities = maxFacilities;
     if (facilityOptionCount > maxFacilities) limits.facilityHint = `At most ${maxFacilities} facilities over ${days} days: a shorter window allows more.`;
@@ -219,7 +221,7 @@ export function searchScopeLimits(draft: SlotFilterDraft, facilityOptionCount: n
   const count = draft.facilityIds.length;
   const widest = maxSlotSearchDays(Math.max(1, count));
   if (isDate(draft.startDate) && widest > 0) limits.maxEndDate = addDays(draft.startDate, widest - 1);
-  if (count > 1 && widest < MAX_SLOT_WINDOW_DAYS) limits.datesHint = `With ${count} facilities the window may span at most ${widest} days: fewer facilities allow more.`;
+  if (count > 1 && widest < MAX_SLOT_WINDOW_DAYS) limits.datesHint ??= `With ${count} facilities the window may span at most ${widest} days: fewer facilities allow more.`;
   return limits;
 }
 
