@@ -99,7 +99,7 @@ describe("the embedded store (PGlite)", () => {
 
   it("a note saved in the EHR is answered as saved even when the store cannot tidy its draft; a task created in the EHR that the store cannot record says so, and not to create it again", async () => {
     const unavailable = () => Promise.reject(new StoreUnavailableError("timeout"));
-    const broken: Store = { ...store, noteDrafts: { ...store.noteDrafts, get: unavailable, put: unavailable, delete: unavailable }, tasks: { ...store.tasks, insert: unavailable } };
+    const broken: Store = { ...store, noteDrafts: { ...store.noteDrafts, get: unavailable, put: unavailable, delete: unavailable, replaceIfUnchanged: unavailable }, tasks: { ...store.tasks, insert: unavailable } };
     const other = await createBffHarness(broken);
     try {
       const noteId = editableNoteId(other);

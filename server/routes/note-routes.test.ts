@@ -305,6 +305,53 @@ describe("drafts", () => {
     const rest = z.parse(noteDraftResponse, await (await call(`/api/notes/${note.id}/draft`, { noteId: note.id })).json());
     expect(rest.draft).toMatchObject({ fields: { otherExamComments: "Saved part and more" }, baseline: { otherExamComments: "Saved part" } });
   });
+
+  it("keeps an autosave that lands between the save's read of the draft and its clean-up", async () => {
+    // The real store, with one hook: once armed, the next draft read (the save's) lets an autosave through the API land right after it.
+    let autosaveAfterRead: (() => Promise<void>) | null = null;
+    const racing: Store = {
+      ...store,
+      noteDrafts: {
+        ...store.noteDrafts,
+        async get(...args) {
+          const read = await store.noteDrafts.get(...args);
+          const autosave = autosaveAfterRead;
+          autosaveAfterRead = null;
+          await autosave?.();
+          return read;
+        },
+      },
+    };
+    const other = await createBffHarness(racing);
+    try {
+      const { note } = editableNote();
+      // A host token is used once.
+      const send = async (path: string, init: { method?: string; body?: unknown } = {}) => other.api(path, { token: await other.hostToken({ noteId: note.id }), method: init.method ?? "GET", body: init.body });
+      const start = note.soapNote.exam.otherExamComments;
+      const draftOf = (text: string, from: string) => ({ fields: { otherExamComments: text }, baseline: { otherExamComments: from }, noteVersion: note.version });
+      const putDraft = async (text: string, from: string) => expect((await send(`/api/notes/${note.id}/draft`, { method: "PUT", body: draftOf(text, from) })).status).toBe(200);
+      const storedDraft = async () => z.parse(noteDraftResponse, await (await send(`/api/notes/${note.id}/draft`)).json()).draft;
+      const save = (text: string, from: string) => send(`/api/notes/${note.id}`, { method: "PATCH", body: { otherExamComments: text, baseline: { otherExamComments: from } } });
+
+      // Without an autosave in between, the clean-up removes the saved draft.
+      await putDraft("Saved first", start);
+      expect((await save("Saved first", start)).status).toBe(200);
+      expect(await storedDraft()).toBeNull();
+
+      await putDraft("Saved second", "Saved first");
+      autosaveAfterRead = () => putDraft("Saved second and typed on", "Saved first");
+      expect((await save("Saved second", "Saved first")).status).toBe(200);
+      expect(await storedDraft()).toMatchObject(draftOf("Saved second and typed on", "Saved first"));
+
+      // Nor is it overwritten by what was left of the draft read.
+      await putDraft("Saved third and more", "Saved second");
+      autosaveAfterRead = () => putDraft("Saved third and more still", "Saved second");
+      expect((await save("Saved third", "Saved second")).status).toBe(200);
+      expect(await storedDraft()).toMatchObject(draftOf("Saved third and more still", "Saved second"));
+    } finally {
+      await other.close();
+    }
+  });
 });
 
 describe("tasks", () => {

@@ -135,11 +135,8 @@ export function registerNoteRoutes(api: Hono<AppEnv>, { clinic, store, live, now
     for (const field of change.changedFields) audit(c, "write", NOTE_FIELD_RESOURCE_TYPE, noteFieldResourceId(noteId, field));
     try {
       const draft = await store.noteDrafts.get(session.organizationId, session.userId, noteId);
-      if (draft) {
-        const rest = draftAfterSave(draft, change.upstreamBody, now());
-        if (rest) await store.noteDrafts.put(rest);
-        else await store.noteDrafts.delete(session.organizationId, session.userId, noteId);
-      }
+      // Conditional on the draft still being the one read: an autosave landing meanwhile holds newer text and stays.
+      if (draft) await store.noteDrafts.replaceIfUnchanged(draft, draftAfterSave(draft, change.upstreamBody, now()));
     } catch (error) {
       // The EHR has the change: a 503 now would tell the user it was not saved. The draft left behind holds
       // text the note already has, which the SPA only cleans up (editor-state.ts, initialEditorState).

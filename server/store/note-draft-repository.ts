@@ -1,4 +1,4 @@
-import { and, eq, exists, lt, sql } from "drizzle-orm";
+import { and, eq, exists, isNull, lt, sql } from "drizzle-orm";
 import * as z from "zod/mini";
 import type { NoteDraft, NoteDraftRepository } from "./store.ts";
 import type { StoreDatabase } from "./database.ts";
@@ -59,6 +59,26 @@ export function createNoteDraftRepository(db: StoreDatabase): NoteDraftRepositor
         .where(byKey(organizationId, userId, noteId))
         .returning({ noteId: noteDrafts.noteId });
       return deleted.length > 0;
+    },
+
+    async replaceIfUnchanged(read, next) {
+      // Compared by content, not by updated_at: two writes within one millisecond share it.
+      // jsonb equality ignores key order, so the row matches however the engine stored the object.
+      const unchanged = and(
+        byKey(read.organizationId, read.userId, read.noteId),
+        eq(noteDrafts.fields, read.fields),
+        eq(noteDrafts.baseline, read.baseline),
+        read.noteVersion === null ? isNull(noteDrafts.noteVersion) : eq(noteDrafts.noteVersion, read.noteVersion),
+      );
+      const changed =
+        next === null
+          ? await db.delete(noteDrafts).where(unchanged).returning({ noteId: noteDrafts.noteId })
+          : await db
+              .update(noteDrafts)
+              .set({ fields: next.fields, baseline: next.baseline, noteVersion: next.noteVersion, updatedAt: dateFromEpochMs(next.updatedAt, "updatedAt") })
+              .where(unchanged)
+              .returning({ noteId: noteDrafts.noteId });
+      return changed.length > 0;
     },
 
     purgeUntouchedBefore(at, limit) {

@@ -429,6 +429,64 @@ describe.each(engines)("store on $name", (engine) => {
       expect((await store.noteDrafts.get(ORG_A, "user-1", "note-1"))?.fields).toEqual(draft.fields);
       expect((await store.noteDrafts.get(ORG_A, "user-2", "note-1"))?.fields).toEqual({ plan: "Rest" });
     });
+
+    it("clean-up after a save deletes or replaces the draft it read, while it is still that draft", async () => {
+      await store.noteDrafts.put(draft);
+      const read = await store.noteDrafts.get(ORG_A, "user-1", "note-1");
+      if (!read) throw new Error("no draft read");
+      const rest = { ...read, fields: { plan: "" }, baseline: { plan: "" }, updatedAt: BASE + 5 };
+      expect(await store.noteDrafts.replaceIfUnchanged(read, rest)).toBe(true);
+      expect(await store.noteDrafts.get(ORG_A, "user-1", "note-1")).toEqual(rest);
+
+      expect(await store.noteDrafts.replaceIfUnchanged(rest, null)).toBe(true);
+      expect(await store.noteDrafts.get(ORG_A, "user-1", "note-1")).toBeNull();
+      // Nothing left to clean up: no draft appears.
+      expect(await store.noteDrafts.replaceIfUnchanged(rest, rest)).toBe(false);
+      expect(await store.noteDrafts.get(ORG_A, "user-1", "note-1")).toBeNull();
+
+      const unversioned = { ...draft, noteId: "note-2", noteVersion: null };
+      await store.noteDrafts.put(unversioned);
+      expect(await store.noteDrafts.replaceIfUnchanged(unversioned, null)).toBe(true);
+      expect(await store.noteDrafts.get(ORG_A, "user-1", "note-2")).toBeNull();
+    });
+
+    it.each([
+      ["deletes", null],
+      ["replaces", { fields: { plan: "" }, baseline: { plan: "" } }],
+    ])("clean-up that %s the draft it read keeps an autosave written between the read and the clean-up, even within the same millisecond", async (_, left) => {
+      await store.noteDrafts.put(draft);
+      const read = await store.noteDrafts.get(ORG_A, "user-1", "note-1");
+      if (!read) throw new Error("no draft read");
+      // The autosave lands after the read: newer text, same instant.
+      const autosaved = { ...draft, fields: { ...draft.fields, subjective: "Headache since Tuesday, worse at night" } };
+      await store.noteDrafts.put(autosaved);
+      const next = left === null ? null : { ...read, ...left, updatedAt: BASE + 5 };
+      expect(await store.noteDrafts.replaceIfUnchanged(read, next)).toBe(false);
+      expect(await store.noteDrafts.get(ORG_A, "user-1", "note-1")).toEqual(autosaved);
+      // A new baseline or note version alone is newer too.
+      const rebased = { ...autosaved, baseline: { ...autosaved.baseline, subjective: "Headache since Tuesday" } };
+      await store.noteDrafts.put(rebased);
+      expect(await store.noteDrafts.replaceIfUnchanged(autosaved, next)).toBe(false);
+      const reversioned = { ...rebased, noteVersion: 4 };
+      await store.noteDrafts.put(reversioned);
+      expect(await store.noteDrafts.replaceIfUnchanged(rebased, next)).toBe(false);
+      expect(await store.noteDrafts.get(ORG_A, "user-1", "note-1")).toEqual(reversioned);
+    });
+
+    it("clean-up matches the draft read whatever the order of its fields", async () => {
+      await store.noteDrafts.put(draft);
+      const reordered = { ...draft, fields: { plan: draft.fields.plan, subjective: draft.fields.subjective }, baseline: { plan: draft.baseline.plan, subjective: draft.baseline.subjective } };
+      expect(await store.noteDrafts.replaceIfUnchanged(reordered, null)).toBe(true);
+      expect(await store.noteDrafts.get(ORG_A, "user-1", "note-1")).toBeNull();
+    });
+
+    it("clean-up touches only its own organization, user and note", async () => {
+      await store.noteDrafts.put(draft);
+      for (const other of [{ organizationId: ORG_B }, { userId: "user-2" }, { noteId: "note-2" }]) {
+        expect(await store.noteDrafts.replaceIfUnchanged({ ...draft, ...other }, null)).toBe(false);
+      }
+      expect(await store.noteDrafts.get(ORG_A, "user-1", "note-1")).toEqual(draft);
+    });
   });
 
   describe("created tasks", () => {

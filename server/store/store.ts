@@ -136,6 +136,13 @@ export interface NoteDraftRepository {
   get(organizationId: string, userId: string, noteId: string): Promise<NoteDraft | null>;
   put(draft: NoteDraft): Promise<void>;
   delete(organizationId: string, userId: string, noteId: string): Promise<boolean>;
+  /**
+   * Replaces the draft `read` with `next`, or deletes it when `next` is null, in one statement and
+   * only while the stored draft still holds `read`'s fields, baseline and note version: a draft
+   * written since (an autosave landing after the read) is newer and stays as it is.
+   * True when it replaced or deleted.
+   */
+  replaceIfUnchanged(read: NoteDraft, next: NoteDraft | null): Promise<boolean>;
   /** Deletes drafts last written before `at`, in every organization. */
   purgeUntouchedBefore(at: number, limit?: number): Promise<number>;
   /** Deletes drafts last written before `at` of notes known signed (`note_states`): text that can only be copied. */
