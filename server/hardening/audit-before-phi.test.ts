@@ -67,11 +67,11 @@ const PHI_READS: PhiRead[] = [
 ];
 
 /** The real store, whose audit writes can be made to fail as a store that cannot answer does. */
-function withFailingAudit(store: Store): { store: Store; failAudit(failing: boolean): void } {
+function withFailingAudit(store: Store): { store: Store; failAudit: (failing: boolean) => void } {
   let failing = false;
   return {
     store: { ...store, audit: { ...store.audit, record: (entry) => (failing ? Promise.reject(new StoreUnavailableError("timeout")) : store.audit.record(entry)) } },
-    failAudit(value) {
+    failAudit: (value) => {
       failing = value;
     },
   };
