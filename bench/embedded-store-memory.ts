@@ -187,7 +187,7 @@ async function openAndMeasure(spec: RunSpec): Promise<Measured> {
   const beforeOpen = sample();
   const started = performance.now();
   // createStore() is openDatabase() then storeOnDatabase(); called apart here only to pass the tuning under test.
-  const store = storeOnDatabase(await openDatabase({ dataDir: spec.dataDir, embedded: spec.variant.tuning }), { auditFlushMs: 60_000 });
+  const store = storeOnDatabase(await openDatabase({ dataDir: spec.dataDir, embedded: spec.variant.tuning }));
   const openMs = Math.round(performance.now() - started);
   const afterOpen = sample();
   const mix = await runStoreMix(store, spec.rounds);
@@ -222,7 +222,7 @@ async function inChildProcess(spec: RunSpec): Promise<Measured> {
   try {
     const db = drizzle({ client: childProcessClient(server) });
     await migrate(db, { migrationsFolder: fileURLToPath(new URL("../server/store/migrations", import.meta.url)), migrationsSchema: "drizzle" });
-    const store = storeOnDatabase({ engine: "pglite", schema: "public", db, notifications: null, poolUse: () => ({ total: 1, idle: 0, waiting: 0 }), close: () => Promise.resolve() }, { auditFlushMs: 60_000 });
+    const store = storeOnDatabase({ engine: "pglite", schema: "public", db, notifications: null, poolUse: () => ({ total: 1, idle: 0, waiting: 0 }), close: () => Promise.resolve() });
     const openMs = Math.round(performance.now() - started);
     const afterOpen = sample();
     const storeAfterOpen = storeRss("VmRSS");

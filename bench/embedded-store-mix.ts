@@ -69,7 +69,7 @@ export async function runStoreMix(store: Store, rounds: number): Promise<MixResu
       await op(store.tasks.listByNote(organizationId, noteId));
     }
     for (const resourceType of ["note", "patient", "note_image"]) {
-      store.audit.record({ at: now, organizationId, userId, action: resourceType === "note" && round % 4 === 0 ? "write" : "read", resourceType, resourceId: noteId, traceId: `trace-${round}` });
+      await op(store.audit.record({ at: now, organizationId, userId, action: resourceType === "note" && round % 4 === 0 ? "write" : "read", resourceType, resourceId: noteId, traceId: `trace-${round}` }));
     }
     if (round % 50 === 49) {
       await op(store.audit.recentResources(organizationId, userId, ["note"], 15));

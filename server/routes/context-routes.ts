@@ -8,6 +8,7 @@ import type { AppEnv } from "../http/app-env.ts";
 import { AppError } from "../http/app-error.ts";
 import { parseQuery } from "../http/validate.ts";
 import type { AuditTrail } from "../store/store.ts";
+import { accessAudit } from "./access-audit.ts";
 
 // GET /api/context/patient: the patient the host has in view, for the banner.
 // GET /api/context/patient/appointments: that patient's upcoming appointments.
@@ -56,13 +57,14 @@ const toPatientAppointment = (record: Appointment): PatientAppointment => ({
   facilityName: record.facilityName,
 });
 
-export function registerContextRoutes(api: Hono<AppEnv>, clinic: ClinicClient, audit: AuditTrail, now: () => number): void {
+export function registerContextRoutes(api: Hono<AppEnv>, clinic: ClinicClient, trail: AuditTrail, now: () => number): void {
+  const audit = accessAudit(trail, now);
   api.get("/context/patient", async (c) => {
     const session = c.get("session");
     const patientId = contextPatientId(c);
     requireGrantedScope(c, "read:patients");
     const record = await clinic.request("GET /v1/patients/{id}", { organizationId: session.organizationId, params: { id: patientId } });
-    audit.record({ at: now(), organizationId: session.organizationId, userId: session.userId, action: "read", resourceType: "patient", resourceId: record.id, traceId: c.get("traceId") });
+    await audit.read(c, "patient", record.id);
     const patient: ContextPatient = {
       id: record.id,
       firstName: record.firstName,
@@ -85,7 +87,7 @@ export function registerContextRoutes(api: Hono<AppEnv>, clinic: ClinicClient, a
       organizationId: session.organizationId,
       query: { patientId, dateFrom: upcomingDateFrom(nowMs), sortBy: "scheduledStartDate", sortOrder: "asc", page: 1, pageSize: APPOINTMENTS_PAGE_SIZE },
     });
-    audit.record({ at: nowMs, organizationId: session.organizationId, userId: session.userId, action: "read", resourceType: "patient_appointments", resourceId: patientId, traceId: c.get("traceId") });
+    await audit.read(c, "patient_appointments", patientId);
     const body: PatientAppointmentsResponse = {
       patientId,
       // Sorted again: the order is what the panel promises, whatever the page's.

@@ -7,7 +7,8 @@ import type { AppEnv } from "../http/app-env.ts";
 import { parseJsonBody } from "../http/validate.ts";
 import { withKnownState } from "../notes/known-note-state.ts";
 import { describeNoteChanges, NOTE_FIELD_RESOURCE_TYPE, noteFieldResourceId } from "../notes/note-changes.ts";
-import type { AuditEntry, Store } from "../store/store.ts";
+import type { Store } from "../store/store.ts";
+import { accessAudit } from "./access-audit.ts";
 import { noteAuthorizer } from "./note-routes.ts";
 
 // What changed in a note since this user last looked at it in Tandem (issue
@@ -38,10 +39,7 @@ export interface NoteChangesRouteDeps {
 }
 
 export function registerNoteChangesRoutes(api: Hono<AppEnv>, { clinic, store, now }: NoteChangesRouteDeps): void {
-  const audit = (c: Context<AppEnv>, action: AuditEntry["action"], resourceType: string, resourceId: string) => {
-    const session = c.get("session");
-    store.audit.record({ at: now(), organizationId: session.organizationId, userId: session.userId, action, resourceType, resourceId, traceId: c.get("traceId") });
-  };
+  const audit = accessAudit(store.audit, now);
   /** The note as the note routes show it: signed once the service has said so (server/notes/known-note-state.ts). */
   const readNote = async (organizationId: string, noteId: string): Promise<Note> => {
     const [read, known] = await Promise.all([clinic.request("GET /v1/notes/{noteId}", { organizationId, params: { noteId } }), store.noteStates.get(organizationId, noteId)]);
@@ -78,7 +76,7 @@ export function registerNoteChangesRoutes(api: Hono<AppEnv>, { clinic, store, no
           ),
     ]);
     // The answer carries the note's text, then and now: a read of the note.
-    audit(c, "read", "note_changes", noteId);
+    await audit.read(c, "note_changes", noteId);
     return c.json(describeNoteChanges({ view, note, digests, noteWrites, fieldWrites, callerUserId: userId }) satisfies NoteChangesResponse);
   });
 
@@ -91,7 +89,7 @@ export function registerNoteChangesRoutes(api: Hono<AppEnv>, { clinic, store, no
       store.noteViews.put({ organizationId, userId, noteId, fields: body.fields, sectionDigests: body.sectionDigests, noteUpdatedAt: body.noteUpdatedAt, seenAt: at }),
       purgeOldViews(c, at),
     ]);
-    audit(c, "write", "note_view", noteId);
+    await audit.changed(c, "write", "note_view", noteId);
     return c.json({ seenAt: new Date(at).toISOString() } satisfies NoteViewResponse);
   });
 }

@@ -12,10 +12,11 @@ import type { LiveEventPublisher } from "../events/live-event-bus.ts";
 import type { AppEnv } from "../http/app-env.ts";
 import { AppError, badRequest, storeUnavailable } from "../http/app-error.ts";
 import { parseJsonBody, parsePathParam } from "../http/validate.ts";
+import { accessAudit } from "./access-audit.ts";
 import { createNoteReader } from "../notes/note-reader.ts";
 import { conflictWith, draftAfterSave, planNoteChange, signedConflict } from "../notes/note-change.ts";
 import { NOTE_FIELD_RESOURCE_TYPE, noteFieldResourceId } from "../notes/note-changes.ts";
-import type { AuditEntry, NoteDraft, Store } from "../store/store.ts";
+import type { NoteDraft, Store } from "../store/store.ts";
 import { StoreUnavailableError } from "../store/store-unavailable.ts";
 
 // The note routes (DESIGN.md "The BFF's API", "The host bridge" 4, "Rules"):
@@ -92,10 +93,7 @@ const draftBody = (draft: NoteDraft): NoteDraftBody => ({
 });
 
 export function registerNoteRoutes(api: Hono<AppEnv>, { clinic, store, live, now }: NoteRouteDeps): void {
-  const audit = (c: Context<AppEnv>, action: AuditEntry["action"], resourceType: string, resourceId: string) => {
-    const session = c.get("session");
-    store.audit.record({ at: now(), organizationId: session.organizationId, userId: session.userId, action, resourceType, resourceId, traceId: c.get("traceId") });
-  };
+  const audit = accessAudit(store.audit, now);
   const announce = (organizationId: string, noteId: string) => live.publish(organizationId, { type: "note.changed", noteId });
   // Tells the open views the first time Tandem learns the note is signed.
   const notes = createNoteReader({ clinic, noteStates: store.noteStates, now, onLearnedSigned: announce });
@@ -107,7 +105,7 @@ export function registerNoteRoutes(api: Hono<AppEnv>, { clinic, store, live, now
   api.get("/notes/:id", async (c) => {
     const { noteId, note: read } = await noteInContext(c);
     const note = read ?? (await readNote(c.get("session").organizationId, noteId));
-    audit(c, "read", "note", noteId);
+    await audit.read(c, "note", noteId);
     return c.json({ note });
   });
 
@@ -131,8 +129,10 @@ export function registerNoteRoutes(api: Hono<AppEnv>, { clinic, store, live, now
       }
       throw writeFailure(error, "the change");
     }
-    audit(c, "write", "note", noteId);
-    for (const field of change.changedFields) audit(c, "write", NOTE_FIELD_RESOURCE_TYPE, noteFieldResourceId(noteId, field));
+    await Promise.all([
+      audit.changed(c, "write", "note", noteId),
+      ...change.changedFields.map((field) => audit.changed(c, "write", NOTE_FIELD_RESOURCE_TYPE, noteFieldResourceId(noteId, field))),
+    ]);
     try {
       const draft = await store.noteDrafts.get(session.organizationId, session.userId, noteId);
       // Conditional on the draft still being the one read: an autosave landing meanwhile holds newer text and stays.
@@ -151,7 +151,7 @@ export function registerNoteRoutes(api: Hono<AppEnv>, { clinic, store, live, now
     const { noteId } = await noteInContext(c);
     const session = c.get("session");
     const draft = await store.noteDrafts.get(session.organizationId, session.userId, noteId);
-    audit(c, "read", "note_draft", noteId);
+    await audit.read(c, "note_draft", noteId);
     return c.json({ draft: draft ? draftBody(draft) : null });
   });
 
@@ -165,7 +165,7 @@ export function registerNoteRoutes(api: Hono<AppEnv>, { clinic, store, live, now
     // Kept even for a signed note: text typed before the signature reached Tandem is the user's to copy (never to save).
     const draft: NoteDraft = { organizationId: session.organizationId, userId: session.userId, noteId, fields: body.fields, baseline: body.baseline, noteVersion: body.noteVersion, updatedAt: now() };
     await store.noteDrafts.put(draft);
-    audit(c, "write", "note_draft", noteId);
+    await audit.changed(c, "write", "note_draft", noteId);
     return c.json({ draft: draftBody(draft) });
   });
 
@@ -173,7 +173,7 @@ export function registerNoteRoutes(api: Hono<AppEnv>, { clinic, store, live, now
     const { noteId } = await noteInContext(c);
     const session = c.get("session");
     const deleted = await store.noteDrafts.delete(session.organizationId, session.userId, noteId);
-    audit(c, "delete", "note_draft", noteId);
+    await audit.changed(c, "delete", "note_draft", noteId);
     return c.json({ deleted });
   });
 
@@ -181,7 +181,7 @@ export function registerNoteRoutes(api: Hono<AppEnv>, { clinic, store, live, now
     const { noteId } = await noteInContext(c);
     const session = c.get("session");
     const created = await store.tasks.listByNote(session.organizationId, noteId);
-    audit(c, "read", "task", noteId);
+    await audit.read(c, "task", noteId);
     return c.json({ tasks: created.map((entry) => z.parse(taskSchema, entry.task)), source: "tandem" as const });
   });
 
@@ -214,7 +214,7 @@ export function registerNoteRoutes(api: Hono<AppEnv>, { clinic, store, live, now
       if (error instanceof StoreUnavailableError) throw storeUnavailable("The task was created in the EHR, but Tandem's server could not keep its record, so Tandem's list of tasks may not show it. Do not create it again.");
       throw error;
     }
-    audit(c, "write", "task", created.id);
+    await audit.changed(c, "write", "task", created.id);
     announce(session.organizationId, noteId);
     return c.json({ task: created });
   });
@@ -222,7 +222,7 @@ export function registerNoteRoutes(api: Hono<AppEnv>, { clinic, store, live, now
   api.get("/notes/:id/images", async (c) => {
     const { noteId } = await noteInContext(c);
     const { images } = await clinic.request("GET /v3/notes/{noteId}/images", { organizationId: c.get("session").organizationId, params: { noteId } });
-    audit(c, "read", "note_image", noteId);
+    await audit.read(c, "note_image", noteId);
     return c.json({ images });
   });
 
@@ -245,7 +245,7 @@ export function registerNoteRoutes(api: Hono<AppEnv>, { clinic, store, live, now
       if (error instanceof UpstreamError && error.code === "not_found") throw new AppError(404, "not_found", "That image is no longer on this note");
       throw writeFailure(error, "the deletion");
     }
-    audit(c, "delete", "note_image", image.id);
+    await audit.changed(c, "delete", "note_image", image.id);
     announce(session.organizationId, noteId);
     return c.json({ image });
   });

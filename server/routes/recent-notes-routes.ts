@@ -60,7 +60,8 @@ export function registerRecentNotesRoutes(api: Hono<AppEnv>, { clinic, store, no
 
     // Names and visit dates of these patients were shown: a PHI read of each, under its own type so the list does not reorder itself.
     const traceId = c.get("traceId");
-    for (const note of notes) store.audit.record({ at: now(), organizationId, userId, action: "read", resourceType: "note_summary", resourceId: note.noteId, traceId });
+    // Committed before the list is answered; the rows share one insert.
+    await Promise.all(notes.map((note) => store.audit.record({ at: now(), organizationId, userId, action: "read", resourceType: "note_summary", resourceId: note.noteId, traceId })));
 
     const body: RecentNotesResponse = { notes, meta: { limit: RECENT_NOTES_LIMIT, unavailable: recent.length - notes.length } };
     return c.json(body);

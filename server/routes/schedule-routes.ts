@@ -32,6 +32,7 @@ import { heldSlotOf, slotHoldRecord } from "../schedule/held-slots.ts";
 import { pickAlternatives } from "../schedule/slot-alternatives.ts";
 import { createSlotSearchGate } from "../schedule/slot-search-gate.ts";
 import type { AuditTrail, SlotHoldRepository } from "../store/store.ts";
+import { accessAudit } from "./access-audit.ts";
 
 // GET /api/slots, POST /api/slots/check, GET /api/holds, POST /api/holds,
 // DELETE /api/holds/:id (DESIGN.md "The BFF's API"; seed 001 "Schedule";
@@ -132,10 +133,8 @@ function slotTaken(error: UpstreamError): AppError {
 
 export function registerScheduleRoutes(api: Hono<AppEnv>, { clinic, holds, audit, now }: ScheduleRouteDeps): void {
   const slotSearchGate = createSlotSearchGate();
-  const auditWrite = (c: Context<AppEnv>, holdId: string) => {
-    const session = c.get("session");
-    audit.record({ at: now(), organizationId: session.organizationId, userId: session.userId, action: "write", resourceType: "slot_hold", resourceId: holdId, traceId: c.get("traceId") });
-  };
+  const access = accessAudit(audit, now);
+  const auditWrite = (c: Context<AppEnv>, holdId: string) => access.changed(c, "write", "slot_hold", holdId);
   const releaseAtService = async (organizationId: string, holdId: string): Promise<void> => {
     try {
       await clinic.request("DELETE /v4/schedule/holds/{holdId}", { organizationId, params: { holdId } });
@@ -205,7 +204,7 @@ export function registerScheduleRoutes(api: Hono<AppEnv>, { clinic, holds, audit
       );
       throw holdLimitReached();
     }
-    auditWrite(c, record.holdId);
+    await auditWrite(c, record.holdId);
     return c.json({ hold, held: heldSlotOf(record) } satisfies HoldResponse);
   });
 
@@ -219,7 +218,7 @@ export function registerScheduleRoutes(api: Hono<AppEnv>, { clinic, holds, audit
     if (stored.userId !== userId) throw new AppError(403, APP_ERROR_CODES.notOwner, "This slot is held by another user: only the user who held it can release it");
     await releaseAtService(organizationId, stored.holdId);
     await holds.delete(organizationId, stored.holdId);
-    auditWrite(c, stored.holdId);
+    await auditWrite(c, stored.holdId);
     return c.json(released);
   });
 }

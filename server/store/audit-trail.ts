@@ -1,169 +1,106 @@
 import type { AuditTrailRepository } from "./audit-trail-repository.ts";
 import type { AuditEntry, AuditTrail } from "./store.ts";
-
-export interface AuditTrailStats {
-  /** Entries waiting for the next flush. */
-  queued: number;
-  /** Entries lost since start: the queue was full, or the store was closed. */
-  dropped: number;
-}
+import { StoreUnavailableError } from "./store-unavailable.ts";
 
 export interface AuditTrailOptions {
   repository: AuditTrailRepository;
-  /** How long an entry may wait before a flush; default 1000 ms. */
-  flushMs?: number;
-  /** Rows per insert statement; a queue this long is flushed without waiting for the timer. */
+  /** Rows per insert statement. */
   maxBatch?: number;
-  /** Entries kept while the database is failing; beyond it the oldest are dropped and counted. */
-  maxQueued?: number;
-  /** A background flush failed, or entries were dropped. Default: a process warning. */
-  onError?: (error: unknown, stats: AuditTrailStats) => void;
+  /**
+   * Records waiting for an insert; one more is refused (StoreUnavailableError) rather than kept:
+   * each waiting record is a request held open, so this only binds when the store has stopped answering.
+   */
+  maxWaiting?: number;
 }
 
-export interface BatchedAuditTrail extends AuditTrail {
-  stats(): AuditTrailStats;
-  /** Stops the timer and writes what is queued; a failure rejects and counts the unwritten entries as dropped. */
+export interface GroupCommitAuditTrail extends AuditTrail {
+  /** Records waiting for, or in, an insert. */
+  pending(): number;
+  /** Refuses new records and waits for those already taken. */
   close(): Promise<void>;
 }
 
 // PostgreSQL takes at most 65,535 parameters a statement; 7 columns × 1,000 rows stays well under.
 const DEFAULT_MAX_BATCH = 1000;
-const DEFAULT_MAX_QUEUED = 50_000;
+const DEFAULT_MAX_WAITING = 5000;
 
-function warn(error: unknown, stats: AuditTrailStats): void {
-  const reason = error instanceof Error ? error.message : String(error);
-  process.emitWarning(`audit trail: ${reason} (queued ${stats.queued}, dropped ${stats.dropped})`, "TandemAuditWarning");
+interface Waiting {
+  entry: AuditEntry;
+  resolve: () => void;
+  reject: (error: unknown) => void;
 }
 
-export function createBatchedAuditTrail(options: AuditTrailOptions): BatchedAuditTrail {
+/**
+ * DESIGN.md: "The audit record of a PHI read is durable before the PHI is answered".
+ * `record` resolves once the row is committed. Group commit: the records
+ * taken while one insert runs go together in the next, started as soon as it
+ * ends (no timer), so concurrent readers share one statement.
+ */
+export function createGroupCommitAuditTrail(options: AuditTrailOptions): GroupCommitAuditTrail {
   const { repository } = options;
-  const flushMs = options.flushMs ?? 1000;
   const maxBatch = options.maxBatch ?? DEFAULT_MAX_BATCH;
-  const maxQueued = options.maxQueued ?? DEFAULT_MAX_QUEUED;
-  const onError = options.onError ?? warn;
+  const maxWaiting = options.maxWaiting ?? DEFAULT_MAX_WAITING;
 
-  let queue: AuditEntry[] = [];
-  let dropped = 0;
-  let reportedDropped = 0;
-  let timer: NodeJS.Timeout | undefined;
+  let waiting: Waiting[] = [];
+  let inFlight = 0;
+  // Set and cleared in the same synchronous step as the check for waiting records, so none is left behind.
+  let writing: Promise<void> | null = null;
   let closed = false;
-  let flushesInFlight = 0;
-  // Flushes run one after another, so entries are written in the order they were recorded.
-  let tail: Promise<void> = Promise.resolve();
 
-  const stats = (): AuditTrailStats => ({ queued: queue.length, dropped });
-
-  function dropOldestBeyondCap(): void {
-    const excess = queue.length - maxQueued;
-    if (excess > 0) {
-      queue.splice(0, excess);
-      dropped += excess;
-    }
-  }
-
-  function reportNewDrops(): void {
-    if (dropped > reportedDropped) {
-      const count = dropped - reportedDropped;
-      reportedDropped = dropped;
-      onError(new Error(`${count} entries dropped (queue full or store closed)`), stats());
-    }
-  }
-
-  function schedule(): void {
-    if (timer !== undefined || closed || queue.length === 0) return;
-    timer = setTimeout(() => {
-      timer = undefined;
-      flushInBackground();
-    }, flushMs);
-    // The audit timer alone must not keep the process alive; close() writes what is left.
-    timer.unref();
-  }
-
-  function flushInBackground(): void {
-    flush().catch((error: unknown) => onError(error, stats()));
-  }
-
-  async function writeQueued(): Promise<void> {
-    if (timer !== undefined) {
-      clearTimeout(timer);
-      timer = undefined;
-    }
-    // Only what is queued when the flush starts: a steady stream of records cannot keep one flush going.
-    let remaining = queue.length;
-    try {
-      while (remaining > 0) {
-        const batch = queue.splice(0, Math.min(remaining, maxBatch));
-        remaining -= batch.length;
-        try {
-          await repository.insertMany(batch);
-        } catch (error) {
-          // Back to the front, in order, for the next flush.
-          queue = [...batch, ...queue];
-          dropOldestBeyondCap();
-          throw error;
-        }
+  async function writeAll(): Promise<void> {
+    // Records of the same tick (a list's rows, concurrent requests) join the first insert.
+    await Promise.resolve();
+    for (;;) {
+      const batch = waiting.slice(0, maxBatch);
+      if (batch.length === 0) {
+        writing = null;
+        return;
       }
-    } finally {
-      schedule();
+      waiting = waiting.slice(batch.length);
+      inFlight = batch.length;
+      try {
+        await repository.insertMany(batch.map((item) => item.entry));
+        for (const item of batch) item.resolve();
+      } catch (error) {
+        for (const item of batch) item.reject(error);
+      } finally {
+        inFlight = 0;
+      }
     }
-    reportNewDrops();
   }
 
-  function flush(): Promise<void> {
-    flushesInFlight += 1;
-    const run = tail.then(writeQueued).finally(() => {
-      flushesInFlight -= 1;
-    });
-    tail = run.catch(() => undefined);
-    return run;
+  function startWriting(): void {
+    writing ??= writeAll();
   }
 
   return {
     record(entry) {
-      if (!Number.isFinite(entry.at)) throw new TypeError("audit entry: `at` must be epoch milliseconds");
-      if (closed) {
-        dropped += 1;
-        reportNewDrops();
-        return;
-      }
-      queue.push({ ...entry });
-      dropOldestBeyondCap();
-      if (queue.length >= maxBatch && flushesInFlight === 0) flushInBackground();
-      else schedule();
+      if (!Number.isFinite(entry.at)) return Promise.reject(new TypeError("audit entry: `at` must be epoch milliseconds"));
+      if (closed) return Promise.reject(new StoreUnavailableError("closed"));
+      if (waiting.length >= maxWaiting) return Promise.reject(new StoreUnavailableError("audit_backlog"));
+      return new Promise<void>((resolve, reject) => {
+        waiting.push({ entry: { ...entry }, resolve, reject });
+        startWriting();
+      });
     },
 
-    flush,
+    async flush() {
+      while (writing) await writing;
+    },
 
     list: (organizationId) => repository.list(organizationId),
 
     purgeBefore: (at, limit) => repository.purgeBefore(at, limit),
 
-    async recentResources(organizationId, userId, resourceTypes, limit) {
-      // What the user did a moment ago is still queued: written first, so it is in the answer.
-      await flush();
-      return repository.recentResources(organizationId, userId, resourceTypes, limit);
-    },
+    recentResources: (organizationId, userId, resourceTypes, limit) => repository.recentResources(organizationId, userId, resourceTypes, limit),
 
-    async writesSince(organizationId, resourceType, resourceIds, after) {
-      await flush();
-      return repository.writesSince(organizationId, resourceType, resourceIds, after);
-    },
+    writesSince: (organizationId, resourceType, resourceIds, after) => repository.writesSince(organizationId, resourceType, resourceIds, after),
 
-    stats,
+    pending: () => waiting.length + inFlight,
 
     async close() {
       closed = true;
-      try {
-        await flush();
-      } catch (error) {
-        dropped += queue.length;
-        queue = [];
-        reportedDropped = dropped;
-        throw error;
-      } finally {
-        if (timer !== undefined) clearTimeout(timer);
-        timer = undefined;
-      }
+      while (writing) await writing;
     },
   };
 }

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { createAppointmentStateRepository } from "./appointment-state-repository.ts";
 import { createAuditTrailRepository } from "./audit-trail-repository.ts";
-import { createBatchedAuditTrail } from "./audit-trail.ts";
+import { createGroupCommitAuditTrail } from "./audit-trail.ts";
 import { createCreatedTaskRepository } from "./created-task-repository.ts";
 import { openDatabase, type DatabaseHandle } from "./database.ts";
 import { createEmbeddedVacuum } from "./embedded-vacuum.ts";
@@ -25,11 +25,8 @@ export interface CreateStoreOptions {
   dataDir?: string;
   /** Schema for the tables and the migrations' bookkeeping, e.g. one per test worker; default "public". */
   schema?: string;
-  /** How long an audit entry may wait in memory before it is written; default 1000 ms. */
-  auditFlushMs?: number;
   /**
-   * Errors no caller can be given: a background audit flush that failed (its entries are kept
-   * for the next one), audit entries dropped, an idle PostgreSQL connection lost.
+   * Errors no caller can be given: an idle PostgreSQL connection lost.
    * Default: a process warning.
    */
   onError?: (error: unknown) => void;
@@ -49,18 +46,12 @@ export async function createStore(options: CreateStoreOptions = {}): Promise<Sto
 }
 
 /** The store over an open database; exported so tests can reach the same database directly. */
-export function storeOnDatabase(handle: DatabaseHandle, options: Pick<CreateStoreOptions, "auditFlushMs" | "onError" | "timeouts"> = {}): Store {
+export function storeOnDatabase(handle: DatabaseHandle, options: Pick<CreateStoreOptions, "onError" | "timeouts"> = {}): Store {
   const { db } = handle;
-  const onError = options.onError ?? warn;
-  // Every call below, the audit trail's background flushes included, is bounded and says when the store cannot answer.
+  // Every call below, the audit trail's inserts included, is bounded and says when the store cannot answer.
   const guard = createStoreGuard({ callMs: options.timeouts?.callMs ?? STORE_TIMEOUTS.callMs, oneSession: handle.engine === "pglite" });
   const guarded = <T extends AsyncMethods<T>>(repository: T): T => guardRepository(repository, guard);
-  const audit = createBatchedAuditTrail({
-    repository: guarded(createAuditTrailRepository(db)),
-    ...(options.auditFlushMs === undefined ? {} : { flushMs: options.auditFlushMs }),
-    onError: (error, stats) =>
-      onError(new Error(`store: audit trail (queued ${stats.queued}, dropped ${stats.dropped})`, { cause: error })),
-  });
+  const audit = createGroupCommitAuditTrail({ repository: guarded(createAuditTrailRepository(db)) });
 
   let closing: Promise<void> | undefined;
   async function close(): Promise<void> {

@@ -1,13 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { AuditTrailRepository } from "./audit-trail-repository.ts";
-import { createBatchedAuditTrail } from "./audit-trail.ts";
+import { createGroupCommitAuditTrail } from "./audit-trail.ts";
 import { createStoreGuard, guardRepository } from "./store-guard.ts";
 import { StoreUnavailableError } from "./store-unavailable.ts";
 import type { AuditEntry } from "./store.ts";
 
 // The bound on every call into the store, on fake time: a store that does
 // not answer is a StoreUnavailableError after `callMs`, never a hang, for a
-// request and for the background audit trail alike.
+// request and for the audit trail's inserts alike.
 
 const CALL_MS = 1_000;
 const never = () => new Promise<never>(() => undefined);
@@ -85,7 +85,7 @@ describe("the store guard", () => {
 describe("the audit trail over a store that does not answer", () => {
   const entry = (n: number): AuditEntry => ({ at: 1_700_000_000_000 + n, organizationId: "org", userId: "user", action: "read", resourceType: "note", resourceId: `note-${n}`, traceId: `trace-${n}` });
 
-  it("a background flush fails within callMs and reports it; the entries wait for the next flush, which writes them once the store answers", async () => {
+  it("a PHI read's record is refused within callMs as the store unavailable, kept nowhere; once the store answers, the next is written", async () => {
     const written: AuditEntry[] = [];
     let answering = false;
     const raw: AuditTrailRepository = {
@@ -99,21 +99,13 @@ describe("the audit trail over a store that does not answer", () => {
       writesSince: () => Promise.resolve([]),
       purgeBefore: () => Promise.resolve(0),
     };
-    const errors: unknown[] = [];
-    const audit = createBatchedAuditTrail({ repository: guardRepository(raw, createStoreGuard({ callMs: CALL_MS })), flushMs: 100, onError: (error) => errors.push(error) });
-    audit.record(entry(1));
-    // The timer's flush, then the guard's bound.
-    await vi.advanceTimersByTimeAsync(100 + CALL_MS);
-    expect(errors).toHaveLength(1);
-    expect(errors[0]).toBeInstanceOf(StoreUnavailableError);
-    expect(audit.stats()).toEqual({ queued: 1, dropped: 0 });
-    // A request that needs the trail written first is answered, not held.
-    expect((await settledAfter(audit.recentResources("org", "user", ["note"], 10), CALL_MS)).error).toBeInstanceOf(StoreUnavailableError);
+    const audit = createGroupCommitAuditTrail({ repository: guardRepository(raw, createStoreGuard({ callMs: CALL_MS })) });
+    expect((await settledAfter(audit.record(entry(1)), CALL_MS)).error).toBeInstanceOf(StoreUnavailableError);
+    expect(audit.pending()).toBe(0);
 
     answering = true;
-    audit.record(entry(2));
-    await vi.advanceTimersByTimeAsync(100);
-    expect(written.map((row) => row.resourceId)).toEqual(["note-1", "note-2"]);
+    expect((await settledAfter(audit.record(entry(2)), 0)).error).toBeUndefined();
+    expect(written.map((row) => row.resourceId)).toEqual(["note-2"]);
     await audit.close();
   });
 });

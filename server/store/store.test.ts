@@ -6,10 +6,8 @@ import { join } from "node:path";
 import { count, eq, sql } from "drizzle-orm";
 import { integer, pgSchema, pgTable, text } from "drizzle-orm/pg-core";
 import pg from "pg";
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import * as z from "zod/mini";
-import { createAuditTrailRepository } from "./audit-trail-repository.ts";
-import { createBatchedAuditTrail } from "./audit-trail.ts";
 import { createStore, storeOnDatabase } from "./create-store.ts";
 import { openDatabase, type DatabaseHandle, type StoreDatabase } from "./database.ts";
 import * as tables from "./schema.ts";
@@ -128,7 +126,7 @@ describe.each(engines)("store on $name", (engine) => {
   beforeAll(async () => {
     handle = await openDatabase({ ...(engine.databaseUrl ? { databaseUrl: engine.databaseUrl } : {}), schema });
     // Long enough that no test sees a timer flush unless it asks for one.
-    store = storeOnDatabase(handle, { auditFlushMs: 60_000 });
+    store = storeOnDatabase(handle);
   });
 
   afterAll(async () => {
@@ -705,32 +703,30 @@ describe.each(engines)("store on $name", (engine) => {
   });
 
   describe("audit trail", () => {
-    it("writes queued entries on flush, not before", async () => {
-      store.audit.record(auditEntry());
-      store.audit.record(auditEntry({ organizationId: ORG_B, action: "write", resourceType: "task", resourceId: "task-1" }));
-      expect(await store.audit.list(ORG_A)).toEqual([]);
-      await store.audit.flush();
+    it("a record is in the table once it resolves", async () => {
+      await store.audit.record(auditEntry());
+      await store.audit.record(auditEntry({ organizationId: ORG_B, action: "write", resourceType: "task", resourceId: "task-1" }));
       expect(await store.audit.list(ORG_A)).toEqual([auditEntry()]);
       expect(await store.audit.list(ORG_B)).toEqual([auditEntry({ organizationId: ORG_B, action: "write", resourceType: "task", resourceId: "task-1" })]);
     });
 
-    it("writes many entries in one flush, in the order they were recorded", async () => {
+    it("writes many entries recorded at once, in the order they were recorded", async () => {
       const entries = Array.from({ length: 2500 }, (_, i) => auditEntry({ at: BASE + Math.floor(i / 10), traceId: `trace-${i}` }));
-      for (const entry of entries) store.audit.record(entry);
-      await store.audit.flush();
+      await Promise.all(entries.map((entry) => store.audit.record(entry)));
       expect(await store.audit.list(ORG_A)).toEqual(entries);
     });
 
     it("lists a user's recent resources of the asked types, newest first, each once, with whether they changed it", async () => {
       const touch = (at: number, resourceId: string, overrides: Partial<AuditEntry> = {}) => store.audit.record(auditEntry({ at: BASE + at, resourceType: "note", resourceId, ...overrides }));
-      touch(1, "note-old");
-      touch(2, "note-edited");
-      touch(3, "note-edited", { action: "write", resourceType: "note_draft" });
-      touch(4, "note-new");
-      touch(5, "note-colleague", { userId: "user-2" });
-      touch(6, "note-other-org", { organizationId: ORG_B });
-      touch(7, "task-1", { resourceType: "task" });
-      // Queued, not yet flushed: the list writes the queue first.
+      await Promise.all([
+        touch(1, "note-old"),
+        touch(2, "note-edited"),
+        touch(3, "note-edited", { action: "write", resourceType: "note_draft" }),
+        touch(4, "note-new"),
+        touch(5, "note-colleague", { userId: "user-2" }),
+        touch(6, "note-other-org", { organizationId: ORG_B }),
+        touch(7, "task-1", { resourceType: "task" }),
+      ]);
       const recent = await store.audit.recentResources(ORG_A, "user-1", ["note", "note_draft"], 10);
       expect(recent).toEqual([
         { resourceId: "note-new", lastAt: BASE + 4, changed: false },
@@ -751,20 +747,13 @@ describe.each(engines)("store on $name", (engine) => {
       const otherNote = entry(4, { resourceId: "note-2" });
       const otherType = entry(4, { resourceType: "note_draft", traceId: "draft" });
       const otherOrganization = entry(4, { organizationId: ORG_B, traceId: "org-b" });
-      for (const each of [notAfter, mine, read, colleagues, otherNote, otherType, otherOrganization, deletion]) store.audit.record(each);
-      // Queued, not yet flushed: the list writes the queue first.
+      await Promise.all([notAfter, mine, read, colleagues, otherNote, otherType, otherOrganization, deletion].map((each) => store.audit.record(each)));
       expect(await store.audit.writesSince(ORG_A, "note", ["note-1"], BASE + 1)).toEqual([mine, colleagues, deletion]);
       expect((await store.audit.writesSince(ORG_A, "note", ["note-1", "note-2"], BASE + 3)).map((each) => each.traceId)).toEqual(["t-4", "t-5"]);
       expect(await store.audit.writesSince(ORG_A, "note", [], BASE)).toEqual([]);
       expect(await store.audit.writesSince(ORG_B, "note", ["note-1"], BASE + 10)).toEqual([]);
     });
 
-    it("flushes on its own after the flush interval", async () => {
-      const trail = createBatchedAuditTrail({ repository: createAuditTrailRepository(handle.db), flushMs: 20 });
-      trail.record(auditEntry({ traceId: "timer" }));
-      await vi.waitFor(async () => expect(await trail.list(ORG_A)).toHaveLength(1), { timeout: 5000, interval: 20 });
-      await trail.close();
-    });
   });
 
   it("applies migrations again without change and keeps data across a reopen", async () => {
@@ -772,9 +761,9 @@ describe.each(engines)("store on $name", (engine) => {
     const reopenSchema = engine.name === "postgres" ? testSchemaName() : "public";
     const options = engine.databaseUrl ? { databaseUrl: engine.databaseUrl, schema: reopenSchema } : { dataDir: join(tempDir ?? "", "pglite") };
     try {
-      const first = await createStore({ ...options, auditFlushMs: 60_000 });
+      const first = await createStore(options);
       await first.installations.upsertIfNewer(installation());
-      first.audit.record(auditEntry({ traceId: "before-close" }));
+      await first.audit.record(auditEntry({ traceId: "before-close" }));
       await first.close();
 
       // Two at once on PostgreSQL: the migration lock makes the second wait rather than collide.

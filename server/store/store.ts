@@ -306,22 +306,26 @@ export interface AuditEntry {
 }
 
 export interface AuditTrail {
-  /** Queued and written in batches off the request path. */
-  record(entry: AuditEntry): void;
-  /** Writes what is queued now. */
+  /**
+   * Resolves once the entry is committed (concurrent entries share one insert); rejects, with
+   * StoreUnavailableError when the store cannot answer, when it could not be written.
+   * A PHI read awaits it before answering (DESIGN.md "Rules": audit before PHI).
+   */
+  record(entry: AuditEntry): Promise<void>;
+  /** Waits for the inserts in flight (nothing is held back in memory). */
   flush(): Promise<void>;
   list(organizationId: string): Promise<AuditEntry[]>;
   /**
    * The resources of the given types this user touched in the organization,
-   * most recently touched first, at most `limit`; what is queued is written first.
+   * most recently touched first, at most `limit`.
    */
   recentResources(organizationId: string, userId: string, resourceTypes: readonly string[], limit: number): Promise<RecentResource[]>;
   /**
    * Who wrote or deleted the given resources of one type in the organization
-   * after `after` (exclusive), oldest first; what is queued is written first.
+   * after `after` (exclusive), oldest first.
    */
   writesSince(organizationId: string, resourceType: string, resourceIds: readonly string[], after: number): Promise<AuditEntry[]>;
-  /** Deletes entries written before `at`, in every organization (what is queued is not touched). */
+  /** Deletes entries written before `at`, in every organization. */
   purgeBefore(at: number, limit?: number): Promise<number>;
 }
 
