@@ -2,7 +2,6 @@ import { ENDED_RETENTION_MS } from "../auth/standalone/session-registry.ts";
 import type { RetentionConfig } from "../env.ts";
 import { VIEW_RETENTION_MS } from "../routes/note-changes-routes.ts";
 import type { Store } from "../store/store.ts";
-import { MAX_ATTEMPTS } from "../webhooks/webhook-processor.ts";
 
 // What Tandem keeps, and for how long (docs/security.md, whose table says
 // why each period is what it is): one rule per kind of row, each a bounded
@@ -50,7 +49,7 @@ export function retentionRules(store: RetentionStore, config: RetentionConfig): 
   const draftMs = config.noteDraftDays * DAY_MS;
   return [
     { table: "webhook_inbox", purge: (now, limit) => store.inbox.purgeProcessedBefore(now - PROCESSED_WEBHOOK_RETENTION_MS, limit) },
-    { table: "webhook_dead_letters", purge: (now, limit) => store.inbox.purgeDeadLettersBefore(now - config.deadLetterDays * DAY_MS, MAX_ATTEMPTS, limit) },
+    { table: "webhook_dead_letters", purge: (now, limit) => store.inbox.purgeDeadLettersBefore(now - config.deadLetterDays * DAY_MS, limit) },
     { table: "appointment_states", purge: (now, limit) => store.appointmentStates.purgeEndedBefore(now - APPOINTMENT_STATE_RETENTION_MS, limit) },
     // `expiresAt` already carries the verifier's clock skew: a token id is kept while its token can be accepted.
     { table: "used_token_ids", purge: (now, limit) => store.usedTokenIds.purgeExpired(now, limit) },

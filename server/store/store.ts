@@ -82,11 +82,11 @@ export interface WebhookInboxRepository {
   /** Deletes processed entries (dead letters aside) processed before `at`: past the sender's retries, a hook-id dedupes nothing. */
   purgeProcessedBefore(at: number, limit?: number): Promise<number>;
   /**
-   * Deletes dead letters kept before `at`, and entries received before `at`
-   * that failed `maxAttempts` times (no longer retried): each with the raw
+   * Deletes dead letters that became one before `at` (a payload it could not
+   * read, or a delivery given up after its last failure), each with the raw
    * body a person may have needed.
    */
-  purgeDeadLettersBefore(at: number, maxAttempts: number, limit?: number): Promise<number>;
+  purgeDeadLettersBefore(at: number, limit?: number): Promise<number>;
 }
 
 export interface AppointmentState {

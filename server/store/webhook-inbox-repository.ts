@@ -150,14 +150,9 @@ export function createWebhookInboxRepository(db: StoreDatabase): WebhookInboxRep
       return purgeBatch(db, webhookInbox, and(lt(webhookInbox.processedAt, dateFromEpochMs(at, "at")), isNull(webhookInbox.deadLetterReason)), limit);
     },
 
-    async purgeDeadLettersBefore(at, maxAttempts, limit) {
-      const before = dateFromEpochMs(at, "at");
-      // A dead letter is stored processed at its arrival, so `processed_at` dates both kinds of settled entry.
-      const deadLetters = await purgeBatch(db, webhookInbox, and(lt(webhookInbox.processedAt, before), isNotNull(webhookInbox.deadLetterReason)), limit);
-      const left = (limit ?? Number.POSITIVE_INFINITY) - deadLetters;
-      if (left <= 0) return deadLetters;
-      const givenUp = and(isNull(webhookInbox.processedAt), lt(webhookInbox.receivedAt, before), gte(webhookInbox.attempts, maxAttempts));
-      return deadLetters + (await purgeBatch(db, webhookInbox, givenUp, limit === undefined ? undefined : left));
+    purgeDeadLettersBefore(at, limit) {
+      // A dead letter is stored processed when it became one (at arrival, or at its last failure), so `processed_at` dates it.
+      return purgeBatch(db, webhookInbox, and(lt(webhookInbox.processedAt, dateFromEpochMs(at, "at")), isNotNull(webhookInbox.deadLetterReason)), limit);
     },
   };
 }
