@@ -208,3 +208,34 @@ export const standaloneSessions = pgTable(
     index("standalone_sessions_revoked_at_idx").on(table.revokedAt).where(sql`${table.revokedAt} is not null`),
   ],
 );
+
+// Writes sent to the service whose outcome must outlive the request (issue 35
+// item 4): recorded before the service is called, settled from its answer.
+// `outcome` is `pending` until then; `done`, `refused` (the service answered
+// a definite refusal before acting), or `unknown` (it may have acted: a reset,
+// a timeout, or the BFF failing after the call). A `pending` row older than a
+// request's deadline reads as `unknown`: its process died mid-call. The `id`
+// is the BFF's, sent to the service as the write's idempotency key.
+export const writeIntents = pgTable(
+  "write_intents",
+  {
+    id: text("id").primaryKey(),
+    organizationId: text("organization_id").notNull(),
+    userId: text("user_id").notNull(),
+    // task | hold | note_patch | image_delete
+    kind: text("kind").notNull(),
+    // The note (task, note_patch, image_delete) or the slot's key (hold) the write is about.
+    subjectId: text("subject_id").notNull(),
+    request: jsonb("request").notNull(),
+    outcome: text("outcome").notNull(),
+    // What the service made, once known: the task's or the hold's id.
+    resultId: text("result_id"),
+    createdAt: instant("created_at").notNull(),
+    settledAt: instant("settled_at"),
+  },
+  (table) => [
+    index("write_intents_subject_idx").on(table.organizationId, table.kind, table.subjectId, table.createdAt),
+    index("write_intents_user_idx").on(table.organizationId, table.userId, table.kind, table.outcome),
+    index("write_intents_created_at_idx").on(table.createdAt),
+  ],
+);
