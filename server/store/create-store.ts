@@ -3,6 +3,7 @@ import { createAppointmentStateRepository } from "./appointment-state-repository
 import { createAuditTrailRepository } from "./audit-trail-repository.ts";
 import { createGroupCommitAuditTrail } from "./audit-trail.ts";
 import { createCreatedTaskRepository } from "./created-task-repository.ts";
+import { createWriteIntentRepository } from "./write-intent-repository.ts";
 import { openDatabase, type DatabaseHandle } from "./database.ts";
 import { createEmbeddedVacuum } from "./embedded-vacuum.ts";
 import { createInstallationRepository } from "./installation-repository.ts";
@@ -72,6 +73,7 @@ export function storeOnDatabase(handle: DatabaseHandle, options: Pick<CreateStor
     noteDrafts: guarded(createNoteDraftRepository(db)),
     tasks: guarded(createCreatedTaskRepository(db)),
     holds: guarded(createSlotHoldRepository(db)),
+    writeIntents: guarded(createWriteIntentRepository(db)),
     noteStates: guarded(createNoteStateRepository(db)),
     noteViews: guarded(createNoteViewRepository(db)),
     standaloneSessions: guarded(createStandaloneSessionRepository(db)),

@@ -136,7 +136,7 @@ describe.each(engines)("store on $name", (engine) => {
 
   beforeEach(async () => {
     await handle.db.execute(
-      sql`TRUNCATE ${tables.installations}, ${tables.webhookInbox}, ${tables.appointmentStates}, ${tables.usedTokenIds}, ${tables.noteDrafts}, ${tables.createdTasks}, ${tables.slotHolds}, ${tables.noteStates}, ${tables.noteViews}, ${tables.standaloneSessions}, ${tables.auditTrail}`,
+      sql`TRUNCATE ${tables.installations}, ${tables.webhookInbox}, ${tables.appointmentStates}, ${tables.usedTokenIds}, ${tables.noteDrafts}, ${tables.createdTasks}, ${tables.slotHolds}, ${tables.writeIntents}, ${tables.noteStates}, ${tables.noteViews}, ${tables.standaloneSessions}, ${tables.auditTrail}`,
     );
   });
 
@@ -520,6 +520,47 @@ describe.each(engines)("store on $name", (engine) => {
     });
   });
 
+  describe("write intents", () => {
+    const intent = (overrides: Partial<{ id: string; organizationId: string; userId: string; subjectId: string; createdAt: number }>) => ({
+      id: "11111111-1111-4111-8111-111111111111",
+      organizationId: ORG_A,
+      userId: "user-1",
+      kind: "task" as const,
+      subjectId: "note-1",
+      request: { notes: "Call back with labs", assigneeIds: ["prv_1"] },
+      createdAt: BASE,
+      ...overrides,
+    });
+
+    it("records a write as pending and settles it once from pending or unknown, never after done", async () => {
+      await store.writeIntents.record(intent({}));
+      expect(await store.writeIntents.get(ORG_A, intent({}).id)).toEqual({ ...intent({}), outcome: "pending", resultId: null, settledAt: null });
+      expect(await store.writeIntents.get(ORG_B, intent({}).id)).toBeNull();
+
+      expect(await store.writeIntents.settle(ORG_A, intent({}).id, { outcome: "unknown", at: BASE + 1 })).toBe(true);
+      expect(await store.writeIntents.settle(ORG_A, intent({}).id, { outcome: "done", resultId: "task-9", at: BASE + 2 })).toBe(true);
+      expect(await store.writeIntents.settle(ORG_A, intent({}).id, { outcome: "refused", at: BASE + 3 })).toBe(false);
+      expect(await store.writeIntents.get(ORG_A, intent({}).id)).toMatchObject({ outcome: "done", resultId: "task-9", settledAt: BASE + 2 });
+    });
+
+    it("lists the unsettled writes of one kind, narrowed to a user or a subject, oldest first", async () => {
+      const second = intent({ id: "22222222-2222-4222-8222-222222222222", createdAt: BASE + 5 });
+      const colleagues = intent({ id: "33333333-3333-4333-8333-333333333333", userId: "user-2", subjectId: "note-2" });
+      const settled = intent({ id: "44444444-4444-4444-8444-444444444444" });
+      for (const row of [second, intent({}), colleagues, settled, intent({ id: "55555555-5555-4555-8555-555555555555", organizationId: ORG_B })]) await store.writeIntents.record(row);
+      await store.writeIntents.settle(ORG_A, settled.id, { outcome: "refused", at: BASE });
+      await store.writeIntents.settle(ORG_A, second.id, { outcome: "unknown", at: BASE + 6 });
+
+      const ids = (rows: { id: string }[]) => rows.map((row) => row.id);
+      expect(ids(await store.writeIntents.listUnsettled(ORG_A, "task"))).toEqual([intent({}).id, colleagues.id, second.id]);
+      expect(ids(await store.writeIntents.listUnsettled(ORG_A, "task", { userId: "user-1" }))).toEqual([intent({}).id, second.id]);
+      expect(ids(await store.writeIntents.listUnsettled(ORG_A, "task", { subjectId: "note-2" }))).toEqual([colleagues.id]);
+      expect(await store.writeIntents.listUnsettled(ORG_A, "hold")).toEqual([]);
+      expect(await store.writeIntents.purgeCreatedBefore(BASE + 1)).toBe(4);
+      expect(ids(await store.writeIntents.listUnsettled(ORG_A, "task"))).toEqual([second.id]);
+    });
+  });
+
   describe("slot holds", () => {
     const holdIds = (holds: StoredSlotHold[]) => holds.map((hold) => hold.holdId);
 
@@ -806,6 +847,7 @@ describe.each(engines)("store on $name", (engine) => {
           "standalone_sessions",
           "used_token_ids",
           "webhook_inbox",
+          "write_intents",
         ]);
       } finally {
         await client.end();

@@ -166,6 +166,47 @@ export interface CreatedTaskRepository {
   purgeCreatedBefore(at: number, limit?: number): Promise<number>;
 }
 
+/** What a write to the service is about (`write_intents.kind`). */
+export type WriteIntentKind = "task" | "hold" | "note_patch" | "image_delete";
+/**
+ * `pending` until the service answers; `done`; `refused` (a definite refusal
+ * before the service acted); `unknown` (it may have acted).
+ */
+export type WriteOutcome = "pending" | "done" | "refused" | "unknown";
+
+/** A write recorded before the service is called (issue 35 item 4), so its outcome outlives the request. */
+export interface WriteIntent {
+  /** The BFF's UUID for the write, also sent to the service as its idempotency key. */
+  id: string;
+  organizationId: string;
+  userId: string;
+  kind: WriteIntentKind;
+  /** The note (task, note_patch, image_delete) or the slot's key (hold). */
+  subjectId: string;
+  /** What was asked: enough to show the user and to match the write on the next read. */
+  request: unknown;
+  outcome: WriteOutcome;
+  /** What the service made, once known: the task's or the hold's id. */
+  resultId: string | null;
+  createdAt: number;
+  settledAt: number | null;
+}
+
+export interface WriteIntentRepository {
+  /** Records a write about to be sent, as `pending`. */
+  record(intent: Pick<WriteIntent, "id" | "organizationId" | "userId" | "kind" | "subjectId" | "request" | "createdAt">): Promise<void>;
+  /**
+   * Settles a write that is still `pending` or `unknown` (a later read may settle an unknown one);
+   * true when it did. A settled `done` or `refused` is final.
+   */
+  settle(organizationId: string, id: string, settlement: { outcome: Exclude<WriteOutcome, "pending">; resultId?: string | null; at: number }): Promise<boolean>;
+  get(organizationId: string, id: string): Promise<WriteIntent | null>;
+  /** The `pending` and `unknown` writes of one kind, oldest first, narrowed to a user and/or a subject. */
+  listUnsettled(organizationId: string, kind: WriteIntentKind, filter?: { userId?: string; subjectId?: string }): Promise<WriteIntent[]>;
+  /** Deletes writes recorded before `at`, in every organization. */
+  purgeCreatedBefore(at: number, limit?: number): Promise<number>;
+}
+
 /** A slot hold Tandem made, and whose it is (DESIGN.md "Rules": a hold belongs to the user, not to a view). */
 export interface StoredSlotHold {
   organizationId: string;
@@ -370,6 +411,7 @@ export interface Store {
   noteDrafts: NoteDraftRepository;
   tasks: CreatedTaskRepository;
   holds: SlotHoldRepository;
+  writeIntents: WriteIntentRepository;
   noteStates: NoteStateRepository;
   noteViews: NoteViewRepository;
   standaloneSessions: StandaloneSessionRepository;
