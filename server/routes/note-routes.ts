@@ -284,13 +284,15 @@ export function registerNoteRoutes(api: Hono<AppEnv>, { clinic, store, live, now
     try {
       image = await clinic.request("DELETE /v3/notes/{noteId}/images/{imageId}", { organizationId: session.organizationId, params: { noteId, imageId } });
     } catch (error) {
-      const outcome = outcomeOfFailedWrite(error);
+      const isGone = error instanceof UpstreamError && error.code === "not_found";
+      // Gone is what the user asked for, whoever deleted it (a resend of this very delete, say: node-http-fetch.ts).
+      const outcome = isGone ? "done" : outcomeOfFailedWrite(error);
       await writes.settle(session.organizationId, intentId, outcome);
       if (error instanceof UpstreamError && error.code === "conflict") {
         await learnSigned(session.organizationId, noteId, "write_conflict");
         throw imagesRefusal();
       }
-      if (error instanceof UpstreamError && error.code === "not_found") throw new AppError(404, "not_found", "That image is no longer on this note");
+      if (isGone) throw new AppError(404, "not_found", "That image is no longer on this note");
       if (outcome === "unknown") {
         throw outcomeUnknownError(error, intentId, { mayHave: "The EHR may have deleted the image.", next: "The note's images, read again, show whether it is gone." });
       }
