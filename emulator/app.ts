@@ -150,7 +150,8 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
   app.get("/healthz", (c) => c.json({ ok: true }));
   app.all("*", async (c) => {
     if (!DATA_PATH.test(c.req.path)) return c.json({ code: "not_found", message: `No route ${c.req.method} ${c.req.path}` }, 404);
-    return service.fetch(c.req.raw);
+    // The connection's bindings go along: a fault may destroy the socket after acting.
+    return service.fetch(c.req.raw, c.env);
   });
 
   return { app, state, clock, faults, dispatcher, settings, close: () => dispatcher.close() };
