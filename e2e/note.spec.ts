@@ -34,7 +34,8 @@ test("a physician edits two fields, survives an EHR failure and a reload without
   await app.getByRole("textbox", { name: "Other exam comments", exact: true }).fill(EXAM_TEXT);
   await expect(statusOf(app)).toHaveText(/Unsaved changes$/);
   await saveButton(app).click();
-  await expect(statusOf(app)).toHaveText(/Not saved: the EHR did not answer$/);
+  // The EHR failed after the save was sent: it may have taken it (issue 35 item 4), so not "not saved".
+  await expect(statusOf(app)).toHaveText(/Not confirmed: the EHR did not confirm the save, so your text may be saved already$/);
   await expect(app.getByText("Draft kept", { exact: true })).toBeVisible();
   await expect(app.getByRole("textbox", { name: "Additional HPI comments", exact: true })).toHaveValue(HPI_TEXT);
   await saveScreenshot(page, "note-save-failed");
@@ -75,7 +76,7 @@ test("Retry saves after an integration error, and autosave saves without a click
   await injectFault("PATCH", "/v1/notes/{noteId}", { code: "unexpected_integration_error", count: 1 });
   await app.getByRole("textbox", { name: "Sticky note", exact: true }).fill("Call the lab about the biopsy result.");
   await saveButton(app).click();
-  await expect(statusOf(app)).toHaveText(/Not saved: the EHR did not answer$/);
+  await expect(statusOf(app)).toHaveText(/Not confirmed: the EHR did not confirm the save, so your text may be saved already$/);
   await app.getByTestId("save-status-bar").getByRole("button", { name: "Retry" }).click();
   await expect(statusOf(app)).toHaveText(SAVED_AT);
   expect((await readNote(scene.note.id)).soapNote.stickyNote.description).toBe("Call the lab about the biopsy result.");
@@ -94,7 +95,7 @@ test("a save the EHR did not answer in time is not called unsaved, and saving it
   await sandbox("POST", "/faults", { method: "PATCH", path: "/v1/notes/{noteId}", latencyMs: 12_000, count: 1 });
   await app.getByRole("textbox", { name: "Sticky note", exact: true }).fill(text);
   await saveButton(app).click();
-  await expect(statusOf(app)).toHaveText(/Not confirmed: the EHR did not answer in time, so your text may be saved already$/, { timeout: 20_000 });
+  await expect(statusOf(app)).toHaveText(/Not confirmed: the EHR did not confirm the save, so your text may be saved already$/, { timeout: 20_000 });
   await expect(app.getByRole("textbox", { name: "Sticky note", exact: true })).toHaveValue(text);
   await expect.poll(async () => (await readNote(scene.note.id)).soapNote.stickyNote.description, { timeout: 10_000 }).toBe(text);
 
