@@ -34,7 +34,8 @@ test("a physician edits two fields, survives an EHR failure and a reload without
   await app.getByRole("textbox", { name: "Other exam comments", exact: true }).fill(EXAM_TEXT);
   await expect(statusOf(app)).toHaveText(/Unsaved changes$/);
   await saveButton(app).click();
-  await expect(statusOf(app)).toHaveText(/Not saved: the EHR did not answer$/);
+  // The EHR failed after the save was sent: it may have taken it (issue 35 item 4), so not "not saved".
+  await expect(statusOf(app)).toHaveText(/Not confirmed: the EHR did not confirm the save, so your text may be saved already$/);
   await expect(app.getByText("Draft kept", { exact: true })).toBeVisible();
   await expect(app.getByRole("textbox", { name: "Additional HPI comments", exact: true })).toHaveValue(HPI_TEXT);
   await saveScreenshot(page, "note-save-failed");
@@ -75,7 +76,7 @@ test("Retry saves after an integration error, and autosave saves without a click
   await injectFault("PATCH", "/v1/notes/{noteId}", { code: "unexpected_integration_error", count: 1 });
   await app.getByRole("textbox", { name: "Sticky note", exact: true }).fill("Call the lab about the biopsy result.");
   await saveButton(app).click();
-  await expect(statusOf(app)).toHaveText(/Not saved: the EHR did not answer$/);
+  await expect(statusOf(app)).toHaveText(/Not confirmed: the EHR did not confirm the save, so your text may be saved already$/);
   await app.getByTestId("save-status-bar").getByRole("button", { name: "Retry" }).click();
   await expect(statusOf(app)).toHaveText(SAVED_AT);
   expect((await readNote(scene.note.id)).soapNote.stickyNote.description).toBe("Call the lab about the biopsy result.");
@@ -94,7 +95,7 @@ test("a save the EHR did not answer in time is not called unsaved, and saving it
   await sandbox("POST", "/faults", { method: "PATCH", path: "/v1/notes/{noteId}", latencyMs: 12_000, count: 1 });
   await app.getByRole("textbox", { name: "Sticky note", exact: true }).fill(text);
   await saveButton(app).click();
-  await expect(statusOf(app)).toHaveText(/Not confirmed: the EHR did not answer in time, so your text may be saved already$/, { timeout: 20_000 });
+  await expect(statusOf(app)).toHaveText(/Not confirmed: the EHR did not confirm the save, so your text may be saved already$/, { timeout: 20_000 });
   await expect(app.getByRole("textbox", { name: "Sticky note", exact: true })).toHaveValue(text);
   await expect.poll(async () => (await readNote(scene.note.id)).soapNote.stickyNote.description, { timeout: 10_000 }).toBe(text);
 
@@ -201,7 +202,7 @@ test("someone else's change to the same field is shown beside mine, and I choose
   expect((await readNote(scene.note.id)).soapNote.stickyNote.description).toBe("Mine: patient prefers morning calls.");
 });
 
-test("a task with two assignees, after the EHR refused the first try", async ({ page }) => {
+test("a task with two assignees, after the EHR failed the first try: it may have created it, so it is sent again only after a question", async ({ page }) => {
   const scene = await noteScene();
   const users = (await sandboxUsers(ORG_A)).filter((user) => !user.hidden && user.id !== scene.physician.id);
   const assistant = users.find((user) => user.roles.includes("Medical Assistant"));
@@ -221,18 +222,56 @@ test("a task with two assignees, after the EHR refused the first try", async ({ 
 
   await injectFault("POST", "/v2/tasks", { status: 502, count: 1 });
   await tasks.getByRole("button", { name: "Create task" }).click();
-  await expect(tasks).toContainText("The EHR did not take the task.");
+  // A 502 after the task was sent: the push may have landed, so never "Nothing was created" (issue 35 item 4).
+  await expect(tasks).toContainText("The EHR may have created the task.");
+  await expect(tasks).not.toContainText("Nothing was created");
   await expect(tasks.getByLabel("Task description")).toHaveValue("Schedule a follow-up biopsy review");
-  await tasks.getByRole("button", { name: "Retry" }).click();
+  const unconfirmed = tasks.getByRole("list", { name: "Tasks the EHR has not confirmed" });
+  await expect(unconfirmed).toContainText("The EHR may have created this task");
+  await unconfirmed.getByRole("button", { name: "Send again…" }).click();
+  await expect(unconfirmed).toContainText("If the EHR created it the first time, it will have it twice.");
+  await unconfirmed.getByRole("button", { name: "Send again", exact: true }).click();
+  await expect(unconfirmed).toHaveCount(0);
   const list = tasks.getByRole("list", { name: "Tasks created through Tandem" });
   await expect(list.getByRole("listitem")).toHaveCount(1);
   await expect(list).toContainText("Schedule a follow-up biopsy review");
   await expect(list).toContainText(assistant.displayName.split(",")[0] ?? "");
   await expect(list).toContainText(nurse.displayName.split(",")[0] ?? "");
   await expect(list).toContainText("Not started");
-  await expect(tasks.getByLabel("Task description")).toHaveValue("");
   await tasks.scrollIntoViewIfNeeded();
   await saveScreenshot(page, "note-task-created");
+});
+
+test("a task whose answer was lost after the EHR created it is listed as not confirmed, and a second try asks first and creates no second task", async ({ page }) => {
+  const scene = await noteScene();
+  const assistant = (await sandboxUsers(ORG_A)).find((user) => !user.hidden && user.roles.includes("Medical Assistant"));
+  if (!assistant) throw new Error("seed lacks a medical assistant");
+  const app = await openNote(page, scene);
+  const tasks = app.getByTestId("task-panel");
+  await tasks.getByLabel("Task description").fill("Send the pathology request");
+  await tasks.getByRole("button", { name: /Assign to/ }).click();
+  await app.getByRole("searchbox", { name: "Search providers" }).fill(assistant.displayName.split(",")[0] ?? assistant.displayName);
+  await app.getByRole("checkbox", { name: new RegExp(escapeRegExp(assistant.displayName.split(",")[0] ?? assistant.displayName)) }).first().check();
+  await page.keyboard.press("Escape");
+
+  await injectFault("POST", "/v2/tasks", { afterAction: "reset", count: 1 });
+  await tasks.getByRole("button", { name: "Create task" }).click();
+  await expect(tasks).toContainText("The EHR may have created the task.");
+  await expect(tasks).toContainText("The clinic data service's answer did not reach Tandem.");
+  await expect(tasks).not.toContainText("Nothing was created");
+  const unconfirmed = tasks.getByRole("list", { name: "Tasks the EHR has not confirmed" });
+  await expect(unconfirmed).toContainText("Send the pathology request");
+
+  // The same task again from the form: not sent until the user chooses, warned it may then be there twice.
+  await tasks.getByRole("button", { name: "Create task" }).click();
+  await expect(tasks).toContainText("This task may be in the EHR already.");
+  await expectAccessible(page);
+  await saveScreenshot(page, "note-task-possible-duplicate");
+  await tasks.getByRole("button", { name: "Send it again anyway" }).click();
+  // Sent under the first try's Idempotency-Key: the emulator answers the first task.
+  const list = tasks.getByRole("list", { name: "Tasks created through Tandem" });
+  await expect(list.getByRole("listitem").filter({ hasText: "Send the pathology request" })).toHaveCount(1);
+  await expect(unconfirmed).toHaveCount(0);
 });
 
 test("an image is deleted after a confirmation naming the file", async ({ page }) => {

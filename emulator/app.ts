@@ -4,6 +4,7 @@ import { JWKS_PATH, OAUTH_TOKEN_PATH, OAUTH_USERINFO_PATH, OPENID_CONFIGURATION_
 import type { SeededWorld } from "./world/types.ts";
 import { EmulatorClock } from "./clock.ts";
 import { FaultRegistry } from "./http/faults.ts";
+import { idempotentWrites } from "./http/idempotent-writes.ts";
 import type { ServiceEnv } from "./http/env.ts";
 import { RateLimiter } from "./http/rate-limiter.ts";
 import { ServiceError } from "./http/service-error.ts";
@@ -67,6 +68,7 @@ export const DEFAULT_SETTINGS: EmulatorSettings = {
   rateLimitWindowSeconds: 60,
   publicUrl: "http://127.0.0.1:4010",
   appUrl: "http://localhost:8787",
+  honourIdempotencyKey: true,
 };
 
 /** Seed 001 does not show a maximum body size; 1 MB is assumed. */
@@ -104,6 +106,8 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
   service.use(async (c, next) => (WITHOUT_ORGANIZATION.has(c.req.path) ? next() : withOrganization(c, next)));
   service.use(rateLimit(limiter));
   service.use(injectFaults(faults, settings.rateLimitWindowSeconds, () => clock.now(), options.faultDelay));
+  // After the faults: a request a fault answered was never carried out, so its key keeps no answer.
+  if (settings.honourIdempotencyKey) service.use(idempotentWrites(() => clock.now()));
   service.use(async (_c, next) => {
     state.syncIfDue();
     await next();
@@ -146,7 +150,8 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
   app.get("/healthz", (c) => c.json({ ok: true }));
   app.all("*", async (c) => {
     if (!DATA_PATH.test(c.req.path)) return c.json({ code: "not_found", message: `No route ${c.req.method} ${c.req.path}` }, 404);
-    return service.fetch(c.req.raw);
+    // The connection's bindings go along: a fault may destroy the socket after acting.
+    return service.fetch(c.req.raw, c.env);
   });
 
   return { app, state, clock, faults, dispatcher, settings, close: () => dispatcher.close() };

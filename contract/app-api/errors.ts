@@ -14,6 +14,10 @@ export const appErrorBody = z.looseObject({
   retry_after_seconds: z.optional(z.number()),
   /** The scope that is missing, when the installation does not grant it. */
   missing_scope: z.optional(z.string()),
+  /** `outcome_unknown`: the system whose lost or failed answer left the write's outcome unknown. */
+  failed_system: z.optional(z.enum(["tandem", "service", "ehr"])),
+  /** `outcome_unknown`, `possible_duplicate`: the write as Tandem recorded it before sending it. */
+  intent_id: z.optional(z.string()),
 });
 export type AppErrorBody = z.infer<typeof appErrorBody>;
 
@@ -48,4 +52,11 @@ export const APP_ERROR_CODES = {
   intakeFailed: "intake_failed",
   /** This BFF process is starting or shutting down: try again (a proxy sends the retry to another process). */
   notReady: "not_ready",
+  /**
+   * A write was sent and its answer lost (reset, timeout, the service or the EHR failing after it was sent,
+   * Tandem's store failing after it): the EHR may have carried it out. Never "nothing was saved" (issue 35 item 4).
+   */
+  outcomeUnknown: "outcome_unknown",
+  /** 409: a task like one whose outcome is unknown; sent only with `confirmPossibleDuplicate: true`. */
+  possibleDuplicate: "possible_duplicate",
 } as const;

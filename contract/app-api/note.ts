@@ -104,14 +104,40 @@ export const taskCreateRequest = z.object({
   assigneeIds: z
     .array(anyId)
     .check(z.minLength(1, "choose at least one assignee"), z.maxLength(MAX_TASK_ASSIGNEES, `at most ${MAX_TASK_ASSIGNEES} assignees`)),
+  /**
+   * The user chose to send a task although one with the same description and
+   * assignees may already be in the EHR (its outcome is unknown): without it
+   * such a task is refused with 409 `possible_duplicate`.
+   */
+  confirmPossibleDuplicate: z.optional(z.boolean()),
 });
 export type TaskCreateRequest = z.infer<typeof taskCreateRequest>;
 
 export const taskResponse = z.object({ task });
 
+/**
+ * A task Tandem sent to the service whose answer never came back (or whose
+ * record could not be kept): the EHR may have created it. The service has no
+ * task read, so it stays so until someone sends it again (confirmed) or it is
+ * past retention.
+ */
+export const unconfirmedTask = z.object({
+  /** The write's id (its `Idempotency-Key`). */
+  intentId: z.string(),
+  notes: z.string(),
+  assigneeIds: z.array(z.string()),
+  /** When Tandem sent it (ISO 8601). */
+  sentAt: z.string(),
+  /** Sent by the user reading the list. */
+  isOwn: z.boolean(),
+});
+export type UnconfirmedTask = z.infer<typeof unconfirmedTask>;
+
 /** The tasks Tandem created on the note (the service has no task read). */
 export const noteTasksResponse = z.object({
   tasks: z.array(task),
+  /** Tasks whose outcome is unknown, oldest first. */
+  unconfirmed: z.array(unconfirmedTask),
   /** Always `tandem`: tasks created elsewhere are not listed, and the UI says so. */
   source: z.literal("tandem"),
 });

@@ -59,7 +59,7 @@ export async function openNote(page: Page, scene: NoteScene, options: { width?: 
 
 export const readNote = (noteId: string) => upstream<UpstreamNote>(`/v1/notes/${noteId}`);
 
-export async function injectFault(method: string, path: string, fault: { code?: string; status?: number; count?: number }): Promise<void> {
+export async function injectFault(method: string, path: string, fault: { code?: string; status?: number; count?: number; afterAction?: "reset" }): Promise<void> {
   await sandbox("POST", "/faults", { method, path, ...fault });
 }
 

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { IncomingMessage } from "node:http";
 import type { Context, MiddlewareHandler } from "hono";
 import { isRawUuid } from "#contract/ids.ts";
 import type { ServiceState } from "../service/service-state.ts";
@@ -107,6 +108,8 @@ export function injectFaults(faults: FaultRegistry, limiterWindowSeconds: number
       throw new ServiceError(status, code, `Injected fault: ${code}`, headers);
     }
     await next();
+    // Acted, and the answer never leaves: only over a real connection (in-process calls have no socket and get the answer).
+    if (decision.resetAfterAction && c.env && typeof c.env === "object" && "incoming" in c.env && c.env.incoming instanceof IncomingMessage) c.env.incoming.socket.destroy();
   };
 }
 

@@ -26,6 +26,8 @@ export interface EmulatorSettings {
   publicUrl: string;
   /** The app the host page embeds in its iframe (`EMULATOR_APP_URL`). */
   appUrl: string;
+  /** False: `Idempotency-Key` is ignored, as a service without the assumed contract would (the BFF must stay correct then). */
+  honourIdempotencyKey: boolean;
 }
 
 export interface RouteDeps {

@@ -138,8 +138,8 @@ export function createSandboxRoutes(deps: SandboxDeps): Hono {
 
   app.post("/faults", async (c) => {
     const request = await body(c, faultRequest);
-    if (request.status === undefined && request.code === undefined && request.latencyMs === undefined) {
-      throw new SandboxError(400, "body: a fault needs status, code or latencyMs");
+    if (request.status === undefined && request.code === undefined && request.latencyMs === undefined && request.afterAction === undefined) {
+      throw new SandboxError(400, "body: a fault needs status, code, latencyMs or afterAction");
     }
     const fault = faults.add(request);
     return c.json({ id: fault.id, ...request });

@@ -26,6 +26,8 @@ export const faultRequest = z.object({
   latencyMs: z.optional(z.int().check(z.nonnegative(), z.maximum(120_000))),
   probability: z.optional(z.number().check(z.minimum(0), z.maximum(1))),
   count: z.optional(z.int().check(z.positive())),
+  /** `reset`: the request is carried out, then its connection destroyed before the answer (over a real socket only). */
+  afterAction: z.optional(z.enum(["reset"])),
 });
 
 export const webhookTargetRequest = z.object({

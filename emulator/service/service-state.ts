@@ -34,6 +34,16 @@ export interface OrgState {
   installation: Installation;
   holds: Map<string, HoldRecord>;
   tasks: Task[];
+  /** Answers kept by `Idempotency-Key` (emulator/http/idempotent-writes.ts), oldest first. */
+  idempotentAnswers: Map<string, IdempotentAnswer>;
+}
+
+/** A write's first answer, replayed to the same key and body (docs/assumed-contracts.md "Idempotency-Key"). */
+export interface IdempotentAnswer {
+  body: string;
+  status: number;
+  answer: string;
+  atMs: number;
 }
 
 /** Data events and the scope an installation must grant for them (seed 001, event catalogue). */
@@ -94,7 +104,7 @@ export class ServiceState {
       const seeded = world.installations.find((installation) => installation.organizationId === ehr.id);
       if (!seeded) return;
       const syncedAt = this.options.staggerSyncs === true ? this.generatedAt - Math.floor((index * intervalMs) / installed.length) : this.generatedAt;
-      this.orgs.set(ehr.id, { ehr, mirror: mirrorOf(ehr, syncedAt), installation: { ...seeded }, holds: new Map(), tasks: [] });
+      this.orgs.set(ehr.id, { ehr, mirror: mirrorOf(ehr, syncedAt), installation: { ...seeded }, holds: new Map(), tasks: [], idempotentAnswers: new Map() });
     });
   }
 

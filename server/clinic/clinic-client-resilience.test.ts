@@ -103,11 +103,20 @@ describe("retries of reads, never of writes", () => {
     harness.transport = () => Promise.reject(new TypeError("fetch failed", { cause: Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" }) }));
     await expect(client.request("GET /v1/patients", patients)).rejects.toMatchObject({ status: 503, code: "upstream_unavailable", message: expect.stringContaining("ECONNREFUSED") as unknown });
     expect(harness.count("GET", "/v1/patients")).toBe(3);
+    // A refused connection never carried the write: its answer is not lost, it never left.
     await expect(client.request("POST /v2/tasks", { organizationId: ORG_A, body: { noteId, providerId: "p", notes: "n", assigneeIds: ["p"] } })).rejects.toMatchObject({
       code: "upstream_unavailable",
-      message: expect.stringContaining("whether the change was applied is unknown") as unknown,
+      answerLost: false,
     });
     expect(harness.count("POST", "/v2/tasks")).toBe(1);
+    // A reset after sending (node:http puts the code on the error itself) may have followed the service's action.
+    harness.transport = () => Promise.reject(Object.assign(new Error("socket hang up"), { code: "ECONNRESET" }));
+    await expect(client.request("POST /v2/tasks", { organizationId: ORG_A, body: { noteId, providerId: "p", notes: "n", assigneeIds: ["p"] } })).rejects.toMatchObject({
+      code: "upstream_unavailable",
+      answerLost: true,
+      message: expect.stringContaining("whether the change was applied is unknown") as unknown,
+    });
+    expect(harness.count("POST", "/v2/tasks")).toBe(2);
   });
 
   it("a call that does not answer within timeoutMs fails with 504 upstream_timeout", async () => {

@@ -194,15 +194,27 @@ const DEFAULT_PICKER_TTL_MS = 60_000;
  */
 export const INTAKE_THREAD_MIN_BYTES = 64 * 1024;
 
+/** Failures of the connection itself: the request never reached the service. */
+const NOT_SENT_CODES: ReadonlySet<string> = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH"]);
+
+function errorCodeOf(error: unknown): string | undefined {
+  if (typeof error !== "object" || error === null) return undefined;
+  // node:http puts the code on the error itself, fetch (undici) on its cause.
+  if ("code" in error && typeof error.code === "string") return error.code;
+  const cause = "cause" in error ? error.cause : undefined;
+  return typeof cause === "object" && cause !== null && "code" in cause && typeof cause.code === "string" ? cause.code : undefined;
+}
+
 function failureOf(error: unknown, write: boolean, redact: (text: string) => string): UpstreamError {
   const name = typeof error === "object" && error !== null && "name" in error ? error.name : undefined;
   const unknownOutcome = write ? "; whether the change was applied is unknown" : "";
   if (name === "TimeoutError") {
-    return new UpstreamError({ status: 504, code: "upstream_timeout", message: `The Clinic Data Service did not answer in time${unknownOutcome}` });
+    return new UpstreamError({ status: 504, code: "upstream_timeout", message: `The Clinic Data Service did not answer in time${unknownOutcome}`, answerLost: true });
   }
-  const cause = error instanceof Error && typeof error.cause === "object" && error.cause !== null && "code" in error.cause ? error.cause.code : undefined;
-  const reason = typeof cause === "string" ? ` (${redact(cause)})` : "";
-  return new UpstreamError({ status: 503, code: "upstream_unavailable", message: `The Clinic Data Service could not be reached${reason}${unknownOutcome}` });
+  const code = errorCodeOf(error);
+  const reason = code === undefined ? "" : ` (${redact(code)})`;
+  const answerLost = code === undefined || !NOT_SENT_CODES.has(code);
+  return new UpstreamError({ status: 503, code: "upstream_unavailable", message: `The Clinic Data Service could not be reached${reason}${answerLost ? unknownOutcome : ""}`, answerLost });
 }
 
 /** This process's part of the service's limit: rounded down, so the processes together never exceed it; at least one. */
@@ -311,6 +323,7 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
     const headers: Record<string, string> = { authorization, accept: "application/json" };
     if (prepared.organizationId !== null) headers["x-organization-id"] = prepared.organizationId;
     if (prepared.bodyText !== undefined) headers["content-type"] = "application/json";
+    if (prepared.idempotencyKey !== undefined) headers["idempotency-key"] = prepared.idempotencyKey;
     const traceparent = options.traceparent?.();
     if (traceparent !== undefined) headers.traceparent = traceparent;
     return headers;

@@ -15,6 +15,12 @@ export interface UpstreamErrorInit {
   /** The HTTP status the service answered, null when it did not answer. */
   upstreamStatus?: number | null;
   retryAfterSeconds?: number;
+  /**
+   * The request may have reached the service and no answer came back (reset,
+   * timeout): a write may have been carried out. False when it never left
+   * (connection refused, the client closed) or an answer came.
+   */
+  answerLost?: boolean;
 }
 
 export class UpstreamError extends Error {
@@ -25,9 +31,11 @@ export class UpstreamError extends Error {
   readonly upstreamTraceId: string | null;
   readonly upstreamStatus: number | null;
   readonly retryAfterSeconds?: number;
+  readonly answerLost: boolean;
 
   constructor(init: UpstreamErrorInit) {
     super(init.message);
+    this.answerLost = init.answerLost ?? false;
     this.status = init.status;
     this.code = init.code;
     this.upstreamTraceId = init.upstreamTraceId ?? null;

@@ -108,8 +108,11 @@ describe("the embedded store (PGlite)", () => {
       expect(z.parse(noteResponse, await saved.json()).note.soapNote.exam.otherExamComments).toBe("Saved in the EHR");
 
       const created = await other.api(`/api/notes/${noteId}/tasks`, { token: await other.hostToken({ noteId }), method: "POST", body: { notes: "Call the patient", assigneeIds: [other.userWithRole("Physician")] } });
-      await expectStoreUnavailable(created.clone());
-      expect((await errorOf(created)).message).toMatch(/created in the EHR.*Do not create it again/);
+      // The EHR created it: never "not saved" nor "try again" (issue 35 item 4).
+      expect(created.status).toBe(503);
+      const body = await errorOf(created);
+      expect(body).toMatchObject({ code: "outcome_unknown", failed_system: "tandem" });
+      expect(body.message).toMatch(/EHR created the task.*Do not create it again/);
       expect(other.upstreamCount("POST", "/v2/tasks")).toBe(1);
     } finally {
       await other.close();

@@ -219,7 +219,7 @@ describe("500s", () => {
     expect(h.logLines.join("\n")).not.toContain(DATA_KEY);
   });
 
-  it("a 500 on a write (note PATCH) is not retried: 502, the draft stays, the note is unchanged", async () => {
+  it("a 500 on a write (note PATCH) is not retried: 502 outcome_unknown (never \"not saved\"), the draft stays, the note is unchanged", async () => {
     const note = editableNote(h);
     const before = note.soapNote.exam.otherExamComments;
     const draft = { fields: { otherExamComments: "Gait steady after the 500." }, baseline: { otherExamComments: before }, noteVersion: null };
@@ -227,7 +227,7 @@ describe("500s", () => {
     await h.fault({ method: "PATCH", path: "/v1/notes/{noteId}", status: 500, count: 1 });
     const response = await write(h, `/api/notes/${note.id}`, "PATCH", { otherExamComments: "Gait steady after the 500.", baseline: { otherExamComments: before } }, note.id);
     expect(response.status).toBe(502);
-    expect((await errorOf(response)).code).toBe("internal_error");
+    expect(await errorOf(response)).toMatchObject({ code: "outcome_unknown", failed_system: "service" });
     expect(h.upstreamCount("PATCH", `/v1/notes/${note.id}`)).toBe(1);
     expect(editableNote(h).soapNote.exam.otherExamComments).toBe(before);
     const kept = await h.api(`/api/notes/${note.id}/draft`, { token: await h.hostToken({ noteId: note.id }) });
@@ -236,7 +236,7 @@ describe("500s", () => {
 });
 
 describe("502 on tasks", () => {
-  it("answers 502 unexpected_integration_error and stores no task; a retry with a fresh token creates and stores exactly one", async () => {
+  it("answers 502 outcome_unknown and stores no task; a retry needs the user's confirmation, then creates and stores exactly one", async () => {
     const note = editableNote(h);
     const listed = async () => z.parse(noteTasksResponse, await (await h.api(`/api/notes/${note.id}/tasks`, { token: await h.hostToken({ noteId: note.id }) })).json()).tasks;
     const storedBefore = (await listed()).length;
@@ -247,8 +247,10 @@ describe("502 on tasks", () => {
     const failed = await h.api(`/api/notes/${note.id}/tasks`, { token, method: "POST", body: request });
     expect(failed.status).toBe(502);
     const body = await errorOf(failed);
-    expect(body.code).toBe("unexpected_integration_error");
-    expect(body.message).toBe("The EHR did not take the task: nothing was saved there. Your text is kept: try again.");
+    expect(body.code).toBe("outcome_unknown");
+    expect(body.message).toBe(
+      "The EHR reported a failure after the request reached it. The EHR may have created the task. Check the note's tasks in the EHR before sending it again: Tandem lists it as unconfirmed. Your text is kept.",
+    );
     expect(body.upstream_trace_id).toMatch(/^trc_/);
     expect(await listed()).toHaveLength(storedBefore);
     expect(orgState(h).tasks.filter((task) => task.noteId === note.id)).toHaveLength(0);
@@ -258,7 +260,10 @@ describe("502 on tasks", () => {
     expect(replayed.status).toBe(401);
     expect((await errorOf(replayed)).code).toBe("token_replayed");
 
-    const retried = await write(h, `/api/notes/${note.id}/tasks`, "POST", request, note.id);
+    const unconfirmed = await write(h, `/api/notes/${note.id}/tasks`, "POST", request, note.id);
+    expect(unconfirmed.status).toBe(409);
+    expect((await errorOf(unconfirmed)).code).toBe("possible_duplicate");
+    const retried = await write(h, `/api/notes/${note.id}/tasks`, "POST", { ...request, confirmPossibleDuplicate: true }, note.id);
     expect(retried.status).toBe(200);
     const { task } = z.parse(taskResponse, await retried.json());
     expect((await listed()).filter((listedTask) => listedTask.id === task.id)).toHaveLength(1);
@@ -269,7 +274,7 @@ describe("502 on tasks", () => {
 });
 
 describe("server_unresponsive", () => {
-  it("on the note PATCH: 503, the draft kept in the store, the note unchanged upstream, one PATCH sent; Try again saves and clears the draft", async () => {
+  it("on the note PATCH: 503 outcome_unknown, the draft kept in the store, the note unchanged upstream, one PATCH sent; Try again saves and clears the draft", async () => {
     const note = editableNote(h);
     const before = structuredClone(note.soapNote);
     const text = "Plan: start lisinopril 10 mg daily; recheck BP in two weeks.";
@@ -281,8 +286,8 @@ describe("server_unresponsive", () => {
     const failed = await write(h, `/api/notes/${note.id}`, "PATCH", change, note.id);
     expect(failed.status).toBe(503);
     const body = await errorOf(failed);
-    expect(body.code).toBe("server_unresponsive");
-    expect(body.message).toBe("The EHR did not answer, so the change was not saved. Your text is kept: try again.");
+    expect(body.code).toBe("outcome_unknown");
+    expect(body.message).toBe("The EHR reported a failure after the request reached it. The EHR may have saved the change. Your text is kept; the note's next read shows whether it was saved.");
     expect(h.upstreamCount("PATCH", `/v1/notes/${note.id}`)).toBe(1);
     expect(editableNote(h).soapNote).toEqual(before);
     const kept = await h.api(`/api/notes/${note.id}/draft`, { token: await h.hostToken({ noteId: note.id }) });
@@ -383,10 +388,12 @@ describe("5 s latency (scaled: the BFF's 10 s timeout becomes 300 ms, the servic
     const note = editableNote(slow);
     await slow.fault({ method: "POST", path: "/v2/tasks", latencyMs: 600, count: 1 });
     const response = await write(slow, `/api/notes/${note.id}/tasks`, "POST", { notes: "Fax the referral", assigneeIds: [slow.userWithRole("Medical Assistant")] }, note.id);
-    expect(response.status).toBe(503);
+    expect(response.status).toBe(504);
     const body = await errorOf(response);
-    expect(body.code).toBe("upstream_timeout");
-    expect(body.message).toBe("The EHR did not answer in time, so Tandem cannot tell whether the task was saved. Your text is kept: check the EHR before trying again.");
+    expect(body.code).toBe("outcome_unknown");
+    expect(body.message).toBe(
+      "The EHR did not answer in time. The EHR may have created the task. Check the note's tasks in the EHR before sending it again: Tandem lists it as unconfirmed. Your text is kept.",
+    );
     expect(slow.upstreamCount("POST", "/v2/tasks")).toBe(1);
     // The service finishes the request after the BFF gave up: the task exists in the EHR.
     await slow.upstreamSettled();
@@ -400,10 +407,10 @@ describe("5 s latency (scaled: the BFF's 10 s timeout becomes 300 ms, the servic
     expect((await write(slow, `/api/notes/${note.id}/draft`, "PUT", { fields: { stickyNoteDescription: text }, baseline: { stickyNoteDescription: before }, noteVersion: null }, note.id)).status).toBe(200);
     await slow.fault({ method: "PATCH", path: "/v1/notes/{noteId}", latencyMs: 600, count: 1 });
     const response = await write(slow, `/api/notes/${note.id}`, "PATCH", { stickyNoteDescription: text }, note.id);
-    expect(response.status).toBe(503);
+    expect(response.status).toBe(504);
     const body = await errorOf(response);
-    expect(body.code).toBe("upstream_timeout");
-    expect(body.message).toMatch(/cannot tell whether the change was saved/);
+    expect(body.code).toBe("outcome_unknown");
+    expect(body.message).toMatch(/The EHR may have saved the change/);
     expect(slow.upstreamCount("PATCH", `/v1/notes/${note.id}`)).toBe(1);
     const kept = await slow.api(`/api/notes/${note.id}/draft`, { token: await slow.hostToken({ noteId: note.id }) });
     expect(z.parse(noteDraftResponse, await kept.json()).draft?.fields).toEqual({ stickyNoteDescription: text });

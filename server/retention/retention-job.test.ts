@@ -231,6 +231,15 @@ describe.each(engines)("retention on $name", (engine) => {
     expect(await job({ retention: { noteDraftDays: 5 } }).run()).toEqual({ note_drafts: 3 });
   });
 
+  it("purges the record of a write (its text) two weeks after it was sent, whatever its outcome", async () => {
+    const intent = (id: string, createdAt: number) => store.writeIntents.record({ id, organizationId: ORG_A, userId: "user-1", kind: "task", subjectId: "note-1", request: { notes: "Call the patient" }, createdAt });
+    await intent("0d4a1e5e-0000-4000-8000-000000000001", NOW - 14 * DAY - SECOND);
+    await intent("0d4a1e5e-0000-4000-8000-000000000002", NOW - 14 * DAY + SECOND);
+    expect(await job().run()).toEqual({ write_intents: 1 });
+    expect(await store.writeIntents.get(ORG_A, "0d4a1e5e-0000-4000-8000-000000000001")).toBeNull();
+    expect(await store.writeIntents.get(ORG_A, "0d4a1e5e-0000-4000-8000-000000000002")).not.toBeNull();
+  });
+
   it("purges what Tandem learned of a signed note after 90 days, and the tasks it created after a year", async () => {
     await store.noteStates.recordSigned(ORG_A, "note-past", "write_conflict", NOW - 90 * DAY - SECOND);
     await store.noteStates.recordSigned(ORG_A, "note-inside", "read", NOW - 90 * DAY + SECOND);
@@ -340,7 +349,7 @@ describe.each(engines)("retention on $name", (engine) => {
     expect(lines.join("\n")).not.toMatch(/Jane Doe|dead-with-phi/);
     expect(purged).toContainEqual(["webhook_dead_letters", 1]);
     // Every rule reports, so each table's counter exists from the first run.
-    expect(purged).toHaveLength(11);
+    expect(purged).toHaveLength(12);
   });
 });
 

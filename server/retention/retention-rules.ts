@@ -22,6 +22,8 @@ export const SIGNED_NOTE_DRAFT_RETENTION_MS = 7 * DAY_MS;
 export const NOTE_STATE_RETENTION_MS = 90 * DAY_MS;
 /** The only list of a note's tasks (the service has no task read), for the sign-off panel while the note is worked on, delinquent notes included. */
 export const CREATED_TASK_RETENTION_MS = 365 * DAY_MS;
+/** A write's record (its text): past the service's 24 h Idempotency-Key window, and time to come back to a task the EHR never confirmed. */
+export const WRITE_INTENT_RETENTION_MS = 14 * DAY_MS;
 
 /** The label of a rule in logs and metrics: the table it purges (the inbox's dead letters apart). */
 export type RetentionTable =
@@ -35,6 +37,7 @@ export type RetentionTable =
   | "note_drafts"
   | "note_states"
   | "created_tasks"
+  | "write_intents"
   | "audit_trail";
 
 export interface RetentionRule {
@@ -43,7 +46,7 @@ export interface RetentionRule {
   purge(now: number, limit: number): Promise<number>;
 }
 
-export type RetentionStore = Pick<Store, "inbox" | "appointmentStates" | "usedTokenIds" | "holds" | "standaloneSessions" | "noteViews" | "noteDrafts" | "noteStates" | "tasks" | "audit">;
+export type RetentionStore = Pick<Store, "inbox" | "appointmentStates" | "usedTokenIds" | "holds" | "standaloneSessions" | "noteViews" | "noteDrafts" | "noteStates" | "tasks" | "writeIntents" | "audit">;
 
 export function retentionRules(store: RetentionStore, config: RetentionConfig): RetentionRule[] {
   const draftMs = config.noteDraftDays * DAY_MS;
@@ -65,6 +68,7 @@ export function retentionRules(store: RetentionStore, config: RetentionConfig): 
     },
     { table: "note_states", purge: (now, limit) => store.noteStates.purgeLearnedBefore(now - NOTE_STATE_RETENTION_MS, limit) },
     { table: "created_tasks", purge: (now, limit) => store.tasks.purgeCreatedBefore(now - CREATED_TASK_RETENTION_MS, limit) },
+    { table: "write_intents", purge: (now, limit) => store.writeIntents.purgeCreatedBefore(now - WRITE_INTENT_RETENTION_MS, limit) },
     { table: "audit_trail", purge: (now, limit) => store.audit.purgeBefore(now - config.auditTrailDays * DAY_MS, limit) },
   ];
 }

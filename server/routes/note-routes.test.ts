@@ -262,9 +262,11 @@ describe("PATCH /api/notes/:id", () => {
     await harness.emulator.sandbox("POST", "/faults", { method: "PATCH", path: "/v1/notes/{noteId}", code, count: 1 });
     const failed = await call(`/api/notes/${note.id}`, { noteId: note.id, method: "PATCH", body: { ...draft.fields, baseline: draft.baseline } });
     expect(failed.status).toBe(status);
+    // Sent, and the EHR failed after: it may have saved the change, so never "not saved" (issue 35 item 4).
     const error = await errorOf(failed);
-    expect(error.code).toBe(code);
-    expect(error.message).toMatch(/EHR/);
+    expect(error.code).toBe("outcome_unknown");
+    expect(error.message).toMatch(/EHR may have saved the change/);
+    expect(error.message).not.toMatch(/not saved/);
     const kept = z.parse(noteDraftResponse, await (await call(`/api/notes/${note.id}/draft`, { noteId: note.id })).json());
     expect(kept.draft?.fields).toEqual(draft.fields);
 
@@ -386,14 +388,18 @@ describe("tasks", () => {
     expect((await errorOf(response)).message).toMatch(message);
   });
 
-  it("answers 502 with a clear message when the EHR push fails, and records nothing", async () => {
+  it("answers 502 outcome_unknown when the EHR push fails (it may have landed), records no task, and lists it as unconfirmed", async () => {
     const { note } = editableNote();
     const before = (await store.tasks.listByNote(ORG_A_ID, note.id)).length;
     await harness.emulator.sandbox("POST", "/faults", { method: "POST", path: "/v2/tasks", status: 502, count: 1 });
     const response = await call(`/api/notes/${note.id}/tasks`, { noteId: note.id, method: "POST", body: { notes: "Refill request", assigneeIds: [harness.userWithRole("Medical Assistant")] } });
     expect(response.status).toBe(502);
-    expect((await errorOf(response)).message).toMatch(/EHR did not take the task/);
+    const error = await errorOf(response);
+    expect(error.code).toBe("outcome_unknown");
+    expect(error.message).toMatch(/EHR may have created the task/);
     expect((await store.tasks.listByNote(ORG_A_ID, note.id)).length).toBe(before);
+    const listed = z.parse(noteTasksResponse, await (await call(`/api/notes/${note.id}/tasks`, { noteId: note.id })).json());
+    expect(listed.unconfirmed.map((task) => task.notes)).toEqual(["Refill request"]);
   });
 });
 

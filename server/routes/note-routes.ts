@@ -1,22 +1,25 @@
 import type { Context, Hono } from "hono";
 import * as z from "zod/mini";
 import { noteDraftPutRequest, notePatchRequest, taskCreateRequest, type NoteDraftBody } from "#contract/app-api/note.ts";
-import { task as taskSchema, type Note } from "#contract/clinic-api/note.ts";
+import { task as taskSchema, type Note, type NoteImage, type Task } from "#contract/clinic-api/note.ts";
 import { noteId as noteIdSchema, noteImageId } from "#contract/clinic-api/primitives.ts";
 import { isSameId } from "#contract/ids.ts";
 import { APP_ERROR_CODES } from "#contract/app-api/errors.ts";
 import { requireClinicalRole, requireGrantedScope } from "../auth/scopes.ts";
 import type { ClinicClient } from "../clinic/clinic-client.ts";
 import { UpstreamError } from "../clinic/upstream-error.ts";
+import { outcomeOfFailedWrite } from "../clinic/write-outcome.ts";
 import type { LiveEventPublisher } from "../events/live-event-bus.ts";
 import type { AppEnv } from "../http/app-env.ts";
-import { AppError, badRequest, storeUnavailable } from "../http/app-error.ts";
+import { AppError, badRequest } from "../http/app-error.ts";
 import { parseJsonBody, parsePathParam } from "../http/validate.ts";
 import { accessAudit } from "./access-audit.ts";
 import { createNoteReader } from "../notes/note-reader.ts";
 import { conflictWith, draftAfterSave, planNoteChange, signedConflict } from "../notes/note-change.ts";
+import { createNoteWriteLog, outcomeUnknownError, type NoteWriteLog } from "../notes/note-write-log.ts";
+import { imageDeleteIntentRequest, imageDeleteSettlement, matchingTaskIntent, patchSettlement, taskIntentRequest, unconfirmedTaskOf } from "../notes/note-write-settlement.ts";
 import { NOTE_FIELD_RESOURCE_TYPE, noteFieldResourceId } from "../notes/note-changes.ts";
-import type { NoteDraft, Store } from "../store/store.ts";
+import type { NoteDraft, Store, WriteIntent } from "../store/store.ts";
 import { StoreUnavailableError } from "../store/store-unavailable.ts";
 
 // The note routes (DESIGN.md "The BFF's API", "The host bridge" 4, "Rules"):
@@ -33,7 +36,7 @@ const WRITE_SCOPE = "write:soap_notes";
 
 export interface NoteRouteDeps {
   clinic: ClinicClient;
-  store: Pick<Store, "noteDrafts" | "tasks" | "noteStates" | "audit">;
+  store: Pick<Store, "noteDrafts" | "tasks" | "noteStates" | "audit" | "writeIntents">;
   /** The live-event bus: the note's change reaches the streams of every BFF process. */
   live: LiveEventPublisher;
   now: () => number;
@@ -64,25 +67,26 @@ export function noteAuthorizer(readNote: (organizationId: string, noteId: string
   };
 }
 
-/** A write the EHR did not take, in words the user can act on; other failures pass through. */
+/**
+ * A write the service refused before acting, or that never left the BFF, in
+ * words the user can act on; other failures pass through. A write that may
+ * have been carried out never comes here (outcomeUnknownError).
+ */
 function writeFailure(error: unknown, what: string): unknown {
   if (!(error instanceof UpstreamError)) return error;
   const trace = error.upstreamTraceId ? { upstream_trace_id: error.upstreamTraceId } : {};
-  switch (error.code) {
-    case "server_unresponsive":
-      return new AppError(503, error.code, `The EHR did not answer, so ${what} was not saved. Your text is kept: try again.`, trace);
-    case "unexpected_integration_error":
-      return new AppError(502, error.code, `The EHR did not take ${what}: nothing was saved there. Your text is kept: try again.`, trace);
-    case "upstream_unavailable":
-      return new AppError(503, error.code, `The clinic data service could not be reached, so ${what} was not saved. Your text is kept: try again.`, trace);
-    case "upstream_timeout":
-      // The request was sent and the service may still carry it out: "not saved" would invite a duplicate (a second task).
-      return new AppError(503, error.code, `The EHR did not answer in time, so Tandem cannot tell whether ${what} was saved. Your text is kept: check the EHR before trying again.`, trace);
-    default:
-      // The service answers 502 on a failed task push without naming a code (seed 001 "Errors").
-      if (error.upstreamStatus === 502) return new AppError(502, "unexpected_integration_error", `The EHR did not take ${what}: nothing was saved there. Your text is kept: try again.`, trace);
-      return error;
+  if (error.code === "upstream_unavailable" && error.upstreamStatus === null) {
+    return new AppError(503, error.code, `The clinic data service could not be reached, so ${what} was not sent. Your text is kept: try again.`, trace);
   }
+  return error;
+}
+
+/** The log of one request's writes; a settlement the store cannot keep is logged (the row left `pending` reads as unknown later). */
+function writeLogOf(c: Context<AppEnv>, store: NoteRouteDeps["store"], now: () => number): NoteWriteLog {
+  return createNoteWriteLog(store.writeIntents, now, (error, intentId) => {
+    const storeReason = error instanceof StoreUnavailableError ? error.reason : "error";
+    c.get("logger").warn({ intentId, storeReason }, "the store could not settle a write's outcome; it reads as unknown until a later read settles it");
+  });
 }
 
 const draftBody = (draft: NoteDraft): NoteDraftBody => ({
@@ -105,6 +109,7 @@ export function registerNoteRoutes(api: Hono<AppEnv>, { clinic, store, live, now
   api.get("/notes/:id", async (c) => {
     const { noteId, note: read } = await noteInContext(c);
     const note = read ?? (await readNote(c.get("session").organizationId, noteId));
+    await settleByRead(writeLogOf(c, store, now), c.get("session").organizationId, "note_patch", noteId, (intent) => patchSettlement(intent, note));
     await audit.read(c, "note", noteId);
     return c.json({ note });
   });
@@ -118,17 +123,25 @@ export function registerNoteRoutes(api: Hono<AppEnv>, { clinic, store, live, now
     const before = read ?? (await readNote(session.organizationId, noteId));
     const refusal = conflictWith(before, change);
     if (refusal) throw noteConflict(refusal);
+    const writes = writeLogOf(c, store, now);
+    const intentId = await writes.begin({ organizationId: session.organizationId, userId: session.userId, kind: "note_patch", subjectId: noteId, request: change.upstreamBody });
     let saved: Note;
     try {
       saved = await clinic.request("PATCH /v1/notes/{noteId}", { organizationId: session.organizationId, params: { noteId }, body: change.upstreamBody });
     } catch (error) {
+      const outcome = outcomeOfFailedWrite(error);
+      await writes.settle(session.organizationId, intentId, outcome);
       // The EHR knew it was signed before the service's mirror did.
       if (error instanceof UpstreamError && error.code === "conflict") {
         await learnSigned(session.organizationId, noteId, "write_conflict");
         throw noteConflict(signedConflict(before));
       }
+      if (outcome === "unknown") {
+        throw outcomeUnknownError(error, intentId, { mayHave: "The EHR may have saved the change.", next: "Your text is kept; the note's next read shows whether it was saved." });
+      }
       throw writeFailure(error, "the change");
     }
+    await writes.settle(session.organizationId, intentId, "done");
     await Promise.all([
       audit.changed(c, "write", "note", noteId),
       ...change.changedFields.map((field) => audit.changed(c, "write", NOTE_FIELD_RESOURCE_TYPE, noteFieldResourceId(noteId, field))),
@@ -180,9 +193,10 @@ export function registerNoteRoutes(api: Hono<AppEnv>, { clinic, store, live, now
   api.get("/notes/:id/tasks", async (c) => {
     const { noteId } = await noteInContext(c);
     const session = c.get("session");
-    const created = await store.tasks.listByNote(session.organizationId, noteId);
+    const [created, unknown] = await Promise.all([store.tasks.listByNote(session.organizationId, noteId), writeLogOf(c, store, now).unsettled(session.organizationId, "task", noteId)]);
     await audit.read(c, "task", noteId);
-    return c.json({ tasks: created.map((entry) => z.parse(taskSchema, entry.task)), source: "tandem" as const });
+    const unconfirmed = unknown.flatMap((intent) => unconfirmedTaskOf(intent, session.userId) ?? []);
+    return c.json({ tasks: created.map((entry) => z.parse(taskSchema, entry.task)), unconfirmed, source: "tandem" as const });
   });
 
   api.post("/notes/:id/tasks", async (c) => {
@@ -193,27 +207,56 @@ export function registerNoteRoutes(api: Hono<AppEnv>, { clinic, store, live, now
     const actingProviderId = session.providerId;
     if (actingProviderId === null) throw new AppError(403, APP_ERROR_CODES.roleForbidden, "Your sign-in does not name you as a provider in this organization, so you cannot create tasks");
     if (await knownSigned(session.organizationId, noteId)) throw signedNoteRefusal("tasks can no longer be created on it from Tandem");
-    let created;
+    const writes = writeLogOf(c, store, now);
+    // Nothing is sent twice without the user's choice: a task like one the EHR may have created already needs it.
+    const earlier = matchingTaskIntent(await writes.open(session.organizationId, "task", noteId), request.notes, request.assigneeIds);
+    if (earlier && request.confirmPossibleDuplicate !== true) {
+      throw new AppError(
+        409,
+        APP_ERROR_CODES.possibleDuplicate,
+        "Tandem sent this task to the EHR before and got no answer, so the EHR may have created it already. Check the note's tasks in the EHR; send it again only if it is not there, as it may create a second task.",
+        { intent_id: earlier.id },
+      );
+    }
+    // Sent again under the earlier write's key: a service that honours Idempotency-Key answers the first task.
+    const intentId =
+      earlier?.id ??
+      (await writes.begin({ organizationId: session.organizationId, userId: session.userId, kind: "task", subjectId: noteId, request: taskIntentRequest(request.notes, request.assigneeIds, actingProviderId) }));
+    let created: Task;
     try {
       // The acting provider is the token's, whatever the body says (DESIGN.md "The host bridge" 3).
       created = await clinic.request("POST /v2/tasks", {
         organizationId: session.organizationId,
         body: { noteId, providerId: actingProviderId, notes: request.notes, assigneeIds: request.assigneeIds },
+        idempotencyKey: intentId,
       });
     } catch (error) {
+      const outcome = outcomeOfFailedWrite(error);
+      // A refused resend says nothing of the first send, which may have created the task: that stays unknown.
+      if (!(earlier && outcome === "refused")) await writes.settle(session.organizationId, intentId, outcome);
       if (error instanceof UpstreamError && error.code === "conflict") {
         await learnSigned(session.organizationId, noteId, "write_conflict");
         throw signedNoteRefusal("tasks can no longer be created on it from Tandem");
+      }
+      if (outcome === "unknown") {
+        throw outcomeUnknownError(error, intentId, {
+          mayHave: "The EHR may have created the task.",
+          next: "Check the note's tasks in the EHR before sending it again: Tandem lists it as unconfirmed. Your text is kept.",
+        });
       }
       throw writeFailure(error, "the task");
     }
     try {
       await store.tasks.insert({ organizationId: session.organizationId, noteId, taskId: created.id, createdBy: session.userId, task: created, createdAt: now() });
     } catch (error) {
-      // Created in the EHR: "try again" would create it twice.
-      if (error instanceof StoreUnavailableError) throw storeUnavailable("The task was created in the EHR, but Tandem's server could not keep its record, so Tandem's list of tasks may not show it. Do not create it again.");
-      throw error;
+      // Created in the EHR: "try again" would create it twice. Listed as unconfirmed where the store can still say so.
+      await writes.settle(session.organizationId, intentId, "unknown");
+      throw outcomeUnknownError(error, intentId, {
+        mayHave: "The EHR created the task, but Tandem could not record it, so Tandem's list may show it as unconfirmed.",
+        next: "Do not create it again.",
+      });
     }
+    await writes.settle(session.organizationId, intentId, "done", created.id);
     await audit.changed(c, "write", "task", created.id);
     announce(session.organizationId, noteId);
     return c.json({ task: created });
@@ -222,6 +265,7 @@ export function registerNoteRoutes(api: Hono<AppEnv>, { clinic, store, live, now
   api.get("/notes/:id/images", async (c) => {
     const { noteId } = await noteInContext(c);
     const { images } = await clinic.request("GET /v3/notes/{noteId}/images", { organizationId: c.get("session").organizationId, params: { noteId } });
+    await settleByRead(writeLogOf(c, store, now), c.get("session").organizationId, "image_delete", noteId, (intent) => imageDeleteSettlement(intent, images));
     await audit.read(c, "note_image", noteId);
     return c.json({ images });
   });
@@ -234,21 +278,39 @@ export function registerNoteRoutes(api: Hono<AppEnv>, { clinic, store, live, now
     const session = c.get("session");
     const imagesRefusal = () => new AppError(409, "conflict", "This note is signed in the EHR, so its images can no longer be deleted", { reason: "note_signed" });
     if (await knownSigned(session.organizationId, noteId)) throw imagesRefusal();
-    let image;
+    const writes = writeLogOf(c, store, now);
+    const intentId = await writes.begin({ organizationId: session.organizationId, userId: session.userId, kind: "image_delete", subjectId: noteId, request: imageDeleteIntentRequest(imageId) });
+    let image: NoteImage;
     try {
       image = await clinic.request("DELETE /v3/notes/{noteId}/images/{imageId}", { organizationId: session.organizationId, params: { noteId, imageId } });
     } catch (error) {
+      const isGone = error instanceof UpstreamError && error.code === "not_found";
+      // Gone is what the user asked for, whoever deleted it (a resend of this very delete, say: node-http-fetch.ts).
+      const outcome = isGone ? "done" : outcomeOfFailedWrite(error);
+      await writes.settle(session.organizationId, intentId, outcome);
       if (error instanceof UpstreamError && error.code === "conflict") {
         await learnSigned(session.organizationId, noteId, "write_conflict");
         throw imagesRefusal();
       }
-      if (error instanceof UpstreamError && error.code === "not_found") throw new AppError(404, "not_found", "That image is no longer on this note");
+      if (isGone) throw new AppError(404, "not_found", "That image is no longer on this note");
+      if (outcome === "unknown") {
+        throw outcomeUnknownError(error, intentId, { mayHave: "The EHR may have deleted the image.", next: "The note's images, read again, show whether it is gone." });
+      }
       throw writeFailure(error, "the deletion");
     }
+    await writes.settle(session.organizationId, intentId, "done", image.id);
     await audit.changed(c, "delete", "note_image", image.id);
     announce(session.organizationId, noteId);
     return c.json({ image });
   });
+}
+
+/** Settles the note's writes of a kind whose outcome was unknown by what the service's read shows now. */
+async function settleByRead(writes: NoteWriteLog, organizationId: string, kind: "note_patch" | "image_delete", noteId: string, settlementOf: (intent: WriteIntent) => "done" | "refused" | null): Promise<void> {
+  for (const intent of await writes.unsettled(organizationId, kind, noteId)) {
+    const outcome = settlementOf(intent);
+    if (outcome !== null) await writes.settle(organizationId, intent.id, outcome);
+  }
 }
 
 /** A write to a note Tandem knows is signed, refused before the service is asked. */

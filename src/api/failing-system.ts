@@ -21,7 +21,9 @@ const SERVICE_CODES = new Set<string>([APP_ERROR_CODES.upstreamUnavailable, "ups
 export function failingSystemOf(error: unknown): FailingSystem | null {
   // Not reached, or the connection lost before an answer.
   if (!(error instanceof ApiError)) return "tandem";
-  const { code, upstream_trace_id: upstreamTraceId } = error.body;
+  const { code, upstream_trace_id: upstreamTraceId, failed_system: failedSystem } = error.body;
+  // A write whose outcome is unknown names the system whose answer was lost or failed.
+  if (code === APP_ERROR_CODES.outcomeUnknown && failedSystem !== undefined) return failedSystem;
   if (TANDEM_CODES.has(code)) return "tandem";
   if (EHR_CODES.has(code)) return "ehr";
   if (SERVICE_CODES.has(code)) return "service";

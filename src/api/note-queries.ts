@@ -86,6 +86,14 @@ export function createNoteTask(noteId: string, request: TaskCreateRequest) {
   return callBff(`${notePath(noteId)}/tasks`, taskResponse, { method: "POST", body: request });
 }
 
+/** A write whose outcome is unknown (the EHR may have done it), or a task like one that may be in the EHR already: the error's write id. */
+export function unknownWriteOf(error: unknown): { code: "outcome_unknown" | "possible_duplicate"; intentId: string | null } | null {
+  if (!(error instanceof ApiError)) return null;
+  const { code, intent_id: intentId } = error.body;
+  if (code !== APP_ERROR_CODES.outcomeUnknown && code !== APP_ERROR_CODES.possibleDuplicate) return null;
+  return { code, intentId: intentId ?? null };
+}
+
 export function deleteNoteImage(noteId: string, imageId: string) {
   return callBff(`${notePath(noteId)}/images/${encodeURIComponent(imageId)}`, noteImageDeleteResponse, { method: "DELETE" });
 }
@@ -104,6 +112,8 @@ export function saveFailureReasonOf(error: unknown): SaveFailureReason {
   if (!(error instanceof ApiError)) return "unreached";
   if (error.body.code === "upstream_timeout") return "unconfirmed";
   if (error.body.code === APP_ERROR_CODES.rateLimited || error.status === 429) return "busy";
+  // Sent, and the answer lost or failed after: the change may be saved already (issue 35 item 4).
+  if (error.body.code === APP_ERROR_CODES.outcomeUnknown) return "unconfirmed";
   const system = failingSystemOf(error);
   return system === "tandem" || system === "service" ? system : "ehr";
 }

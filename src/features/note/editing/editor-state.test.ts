@@ -170,8 +170,8 @@ describe("saving", () => {
     const busy = run(typed, { type: "saveFailed", failure: { kind: "system", reason: "busy" } });
     expect(statusText(statusOf(busy), clock)).toBe("Not saved: the clinic data service is busy");
     const unconfirmed = run(typed, { type: "saveFailed", failure: { kind: "system", reason: "unconfirmed" } });
-    expect(statusText(statusOf(unconfirmed), clock)).toBe("Not confirmed: the EHR did not answer in time, so your text may be saved already");
-    expect(fieldStatusText(unconfirmed, "impressionsPlansComments")).toBe("Not confirmed: the EHR did not answer in time, so your text may be saved already");
+    expect(statusText(statusOf(unconfirmed), clock)).toBe("Not confirmed: the EHR did not confirm the save, so your text may be saved already");
+    expect(fieldStatusText(unconfirmed, "impressionsPlansComments")).toBe("Not confirmed: the EHR did not confirm the save, so your text may be saved already");
     // The same text again: harmless if the first save went through.
     expect(saveRequestOf(unconfirmed)).toEqual({ impressionsPlansComments: "Start topical steroid.", baseline: { impressionsPlansComments: "" } });
   });

@@ -114,7 +114,7 @@ const SYSTEM_FAILURE_TEXT: Record<SystemSaveFailure, string> = {
   tandem: "Not saved: Tandem's server is having trouble",
   unreached: "Not saved: Tandem could not reach its server",
   busy: "Not saved: the clinic data service is busy",
-  unconfirmed: "Not confirmed: the EHR did not answer in time, so your text may be saved already",
+  unconfirmed: "Not confirmed: the EHR did not confirm the save, so your text may be saved already",
 };
 
 const fieldsFrom = (values: AllWritableFieldValues): Record<WritableNoteField, FieldState> => ({

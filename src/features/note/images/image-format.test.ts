@@ -6,6 +6,7 @@ import {
   deletedAnnouncement,
   formatImageSize,
   imageDeleteFailure,
+  settledImageDelete,
   imageName,
   imageStatusText,
   imageSummary,
@@ -13,7 +14,7 @@ import {
   SIGNED_IMAGES_MESSAGE,
 } from "./image-format.ts";
 
-const apiError = (status: number, code: string) => new ApiError(status, { code, message: "The service said no", trace_id: "trace-1" });
+const apiError = (status: number, code: string, message = "The service said no", extra: Record<string, unknown> = {}) => new ApiError(status, { code, message, trace_id: "trace-1", ...extra });
 
 describe("image size", () => {
   it("shows KB below a megabyte", () => {
@@ -91,11 +92,22 @@ describe("deleting an image", () => {
     expect(SIGNED_IMAGES_MESSAGE).toBe("This note was signed in the EHR, so its images can no longer be deleted.");
   });
 
-  it("offers a retry when the EHR did not delete it", () => {
-    expect(imageDeleteFailure(apiError(502, "unexpected_integration_error"), "knee-xray.png")).toEqual({ kind: "ehr", message: "The EHR did not delete knee-xray.png. Try again." });
+  it("offers a retry that finds out when the EHR failed after the delete reached it (it may be deleted already), and when the service was not reached", () => {
+    expect(imageDeleteFailure(apiError(502, "unexpected_integration_error"), "knee-xray.png")).toEqual({ kind: "unreached", message: "The EHR reported a failure, so knee-xray.png may be deleted already. Try again to find out." });
     expect(imageDeleteFailure(apiError(503, "upstream_unavailable"), "knee-xray.png").kind).toBe("ehr");
     // No answer in time: the EHR may have deleted it, so "did not delete" would not be known.
     expect(imageDeleteFailure(apiError(503, "upstream_timeout"), "knee-xray.png")).toEqual({ kind: "unreached", message: "The EHR did not answer in time, so knee-xray.png may be deleted already. Try again to find out." });
+  });
+
+  it("an outcome_unknown names the system whose answer was lost and says the EHR may have deleted it, never that it was not deleted", () => {
+    const failure = imageDeleteFailure(apiError(503, "outcome_unknown", "…", { failed_system: "service", intent_id: "i-1" }), "knee-xray.png");
+    expect(failure).toEqual({ kind: "unknown", message: "The clinic data service's answer did not reach Tandem. The EHR may have deleted knee-xray.png: Tandem is reading the note's images again to find out." });
+    expect("message" in failure ? failure.message : "").not.toMatch(/not deleted|did not delete/);
+  });
+
+  it("after an unknown outcome, the images read again say what happened", () => {
+    expect(settledImageDelete("knee-xray.png", false)).toMatchObject({ kind: "gone", message: expect.stringMatching(/^The EHR deleted knee-xray\.png/) as unknown });
+    expect(settledImageDelete("knee-xray.png", true)).toEqual({ kind: "ehr", message: "The EHR did not delete knee-xray.png: it is still on the note. Try again." });
   });
 
   it("says an image already gone is gone", () => {

@@ -1,8 +1,10 @@
 import { APP_ERROR_CODES } from "#contract/app-api/errors.ts";
 import { ApiError } from "#src/api/bff-client.ts";
 import { failingSystemOf } from "#src/api/failing-system.ts";
+import { unknownWriteOf } from "#src/api/note-queries.ts";
 import { isolateText } from "#src/lib/bidi.ts";
 import { formatNumber } from "#src/lib/time-format.ts";
+import { unknownOutcomeLead } from "../unknown-outcome.ts";
 
 // The words the images panel shows: an image's size, type and status, and
 // what a failed delete means. Pure, so they are tested.
@@ -105,12 +107,15 @@ export type ImageDeleteFailure =
   | { kind: "ehr"; message: string }
   /** Tandem's server was not reached, its answer was lost, it failed, or the EHR did not answer in time: it may or may not be deleted; Retry finds out. */
   | { kind: "unreached"; message: string }
+  /** Sent, and the answer lost or failed after: the EHR may have deleted it; the note's images, read again, tell (settledImageDelete). */
+  | { kind: "unknown"; message: string }
   /** Anything else: described by `describeApiError`. */
   | { kind: "other" };
 
 /** What a failed delete means, naming the file. */
 export function imageDeleteFailure(error: unknown, fileName: string): ImageDeleteFailure {
   if (!(error instanceof ApiError)) return { kind: "unreached", message: `Tandem could not reach its server, so ${fileName} may not have been deleted. Try again.` };
+  if (unknownWriteOf(error)?.code === "outcome_unknown") return { kind: "unknown", message: `${unknownOutcomeLead(error)} The EHR may have deleted ${fileName}: Tandem is reading the note's images again to find out.` };
   if (error.status === 409 || error.body.code === "conflict") return { kind: "signed", message: SIGNED_IMAGES_MESSAGE };
   if (error.status === 404 || error.body.code === "not_found") return { kind: "gone", message: `${fileName} is no longer on this note: it was already deleted.` };
   // Sent, and the EHR may have carried it out after the BFF stopped waiting: a Try again finds out (404: deleted).
@@ -124,8 +129,16 @@ export function imageDeleteFailure(error: unknown, fileName: string): ImageDelet
         message: error.body.code === APP_ERROR_CODES.rateLimited ? `The clinic data service is busy, so ${fileName} was not deleted. Try again in a moment.` : `The clinic data service did not answer, so ${fileName} was not deleted. Try again.`,
       };
     case "ehr":
-      return { kind: "ehr", message: `The EHR did not delete ${fileName}. Try again.` };
+      // Failed after the delete reached it: it may have gone through (a Try again finds out: 404 is deleted).
+      return { kind: "unreached", message: `The EHR reported a failure, so ${fileName} may be deleted already. Try again to find out.` };
     case null:
-      return error.status === 502 ? { kind: "ehr", message: `The EHR did not delete ${fileName}. Try again.` } : { kind: "other" };
+      return error.status === 502 ? { kind: "unreached", message: `The EHR reported a failure, so ${fileName} may be deleted already. Try again to find out.` } : { kind: "other" };
   }
+}
+
+/** What the note's images, read again after a delete whose outcome was unknown, say happened to it. */
+export function settledImageDelete(fileName: string, isStillOnNote: boolean): ImageDeleteFailure {
+  return isStillOnNote
+    ? { kind: "ehr", message: `The EHR did not delete ${fileName}: it is still on the note. Try again.` }
+    : { kind: "gone", message: `The EHR deleted ${fileName}; its answer was lost on the way, and the note's images now show it gone.` };
 }

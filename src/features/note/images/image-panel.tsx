@@ -105,6 +105,7 @@ function OutcomeNotice({ outcome, isPending, onRetry }: { outcome: DeleteOutcome
       return <Notice tone="info" title={failure.message} />;
     case "ehr":
     case "unreached":
+    case "unknown":
       return (
         <Notice
           tone="error"

@@ -3,7 +3,8 @@ import { useEffect, useRef, useState } from "react";
 import type { NoteImage } from "#contract/clinic-api/note.ts";
 import { deleteNoteImage, markNoteSigned, noteImagesQuery } from "#src/api/note-queries.ts";
 import { queryKeys } from "#src/api/query-keys.ts";
-import { deletedAnnouncement, imageDeleteFailure, imageName, SIGNED_IMAGES_MESSAGE, type ImageDeleteFailure } from "./image-format.ts";
+import { idKey } from "#contract/ids.ts";
+import { deletedAnnouncement, imageDeleteFailure, imageName, settledImageDelete, SIGNED_IMAGES_MESSAGE, type ImageDeleteFailure } from "./image-format.ts";
 
 // Deleting one of the note's images in the EHR: one delete at a time, after a
 // confirmation; its outcome kept for the panel to show (a signed note's 409
@@ -59,6 +60,18 @@ export function useImageDelete(noteId: string, readOnlyReason: string | null) {
       }
       setAnnouncement((current) => ({ id: current.id + 1, text: "" }));
       setOutcome({ image, error, failure });
+      // The EHR may have deleted it: the note's images, read again, say whether it did (the BFF settles its record by the same read).
+      if (failure.kind === "unknown") {
+        void queryClient.fetchQuery({ ...noteImagesQuery(noteId), staleTime: 0 }).then(
+          ({ images }) => {
+            const isStillOnNote = images.some((listed) => idKey(listed.id) === idKey(image.id));
+            setOutcome({ image, error, failure: settledImageDelete(imageName(image), isStillOnNote) });
+            if (!isStillOnNote) setAnnouncement((current) => ({ id: current.id + 1, text: deletedAnnouncement(imageName(image)) }));
+          },
+          // Not read: the words stay "may have deleted", and Try again finds out (404: deleted).
+          () => undefined,
+        );
+      }
     },
     onSettled: (_data, error) => {
       isDeleting.current = false;
@@ -66,7 +79,7 @@ export function useImageDelete(noteId: string, readOnlyReason: string | null) {
       setConfirming(null);
       // The outcome state is not rendered yet here, so the failure is classified again (the file name plays no part in the kind).
       const kind = error ? imageDeleteFailure(error, "").kind : null;
-      const retryable = kind === "ehr" || kind === "unreached";
+      const retryable = kind === "ehr" || kind === "unreached" || kind === "unknown";
       setFocusRequest((current) => ({ target: retryable ? "retry" : "heading", id: (current?.id ?? 0) + 1 }));
     },
   });

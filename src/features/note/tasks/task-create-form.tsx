@@ -16,7 +16,7 @@ import { useTaskCreate } from "./use-task-create.ts";
 /** Only ids of elements that are rendered: a reference to a missing id is an accessibility error. */
 const describedBy = (...ids: (string | false | undefined)[]) => ids.filter(Boolean).join(" ") || undefined;
 
-function FailureNotice({ error, isPending, onRetry }: { error: unknown; isPending: boolean; onRetry: () => void }) {
+function FailureNotice({ error, isPending, onRetry, onSendAnyway }: { error: unknown; isPending: boolean; onRetry: () => void; onSendAnyway: () => void }) {
   const failure = taskCreateFailure(error);
   const retryButton = (
     <Button data-task-retry="" variant="secondary" onClick={onRetry} disabled={isPending}>
@@ -31,6 +31,21 @@ function FailureNotice({ error, isPending, onRetry }: { error: unknown; isPendin
           {failure.detail}
         </Notice>
       );
+    case "duplicate":
+      return (
+        <Notice
+          tone="warning"
+          title={failure.title}
+          actions={
+            <Button data-task-retry="" variant="secondary" onClick={onSendAnyway} disabled={isPending}>
+              Send it again anyway
+            </Button>
+          }
+        >
+          {failure.detail}
+        </Notice>
+      );
+    case "unknown":
     case "invalid":
     case "signed":
       return (
@@ -51,7 +66,7 @@ function FailureNotice({ error, isPending, onRetry }: { error: unknown; isPendin
 export function TaskCreateForm({ noteId }: { noteId: string }) {
   const id = useId();
   const session = useQuery(sessionQuery());
-  const { providers, options, draft, errors, announcement, mutation, isPending, formRef, descriptionRef, assigneesRef, update, submit } = useTaskCreate(noteId);
+  const { providers, options, draft, errors, announcement, mutation, isPending, formRef, descriptionRef, assigneesRef, update, submit, submitAnyway } = useTaskCreate(noteId);
 
   const userName = session.data?.user.displayName;
 
@@ -114,7 +129,7 @@ export function TaskCreateForm({ noteId }: { noteId: string }) {
         </Button>
       </fieldset>
 
-      {mutation.isError ? <FailureNotice error={mutation.error} isPending={isPending} onRetry={() => submit()} /> : null}
+      {mutation.isError ? <FailureNotice error={mutation.error} isPending={isPending} onRetry={() => submit()} onSendAnyway={submitAnyway} /> : null}
 
       <p aria-live="polite" aria-atomic="true" className="text-sm text-slate-700">
         {announcement.text ? (

@@ -18,8 +18,10 @@ import {
   sortTasksForDisplay,
   syncStatusOf,
   syncStatusText,
-  TASK_EHR_FAILURE_DETAIL,
-  TASK_EHR_FAILURE_TITLE,
+  TASK_DUPLICATE_TITLE,
+  TASK_EHR_FAILED_DETAIL,
+  TASK_NOT_CREATED_DETAIL,
+  TASK_UNKNOWN_TITLE,
   taskCreateFailure,
   taskStatusText,
   validateTaskForm,
@@ -236,11 +238,30 @@ describe("task times", () => {
 });
 
 describe("a failed create", () => {
-  it("says the EHR did not take it on a 502, and that nothing was created", () => {
-    expect(taskCreateFailure(apiError(502, "unexpected_integration_error"))).toEqual({ kind: "ehr", title: TASK_EHR_FAILURE_TITLE, detail: TASK_EHR_FAILURE_DETAIL });
-    expect(`${TASK_EHR_FAILURE_TITLE} ${TASK_EHR_FAILURE_DETAIL}`).toBe("The EHR did not take the task. Nothing was created. Your text is kept: try again.");
+  it("on a 502 or another failure of the EHR after sending, says the EHR may have created it, never that nothing was created", () => {
+    for (const error of [apiError(502, "unexpected_integration_error"), apiError(504, "server_unresponsive")]) {
+      expect(taskCreateFailure(error)).toEqual({ kind: "unknown", title: TASK_UNKNOWN_TITLE, detail: TASK_EHR_FAILED_DETAIL });
+    }
+    expect(taskCreateFailure(apiError(502, "internal_error", "…", { upstream_trace_id: "trc_1" }))).toMatchObject({ kind: "unknown", detail: expect.stringMatching(/^The clinic data service failed after/) as unknown });
+    expect(`${TASK_UNKNOWN_TITLE} ${TASK_EHR_FAILED_DETAIL}`).not.toMatch(/nothing was created/i);
     expect(taskCreateFailure(apiError(503, "upstream_unavailable")).kind).toBe("ehr");
-    expect(taskCreateFailure(apiError(504, "server_unresponsive")).kind).toBe("ehr");
+  });
+
+  it("an outcome_unknown names the system whose answer was lost and says the task is listed as not confirmed", () => {
+    const lost = taskCreateFailure(apiError(503, "outcome_unknown", "…", { failed_system: "service", intent_id: "i-1" }));
+    expect(lost).toEqual({
+      kind: "unknown",
+      title: "The EHR may have created the task.",
+      detail: "The clinic data service's answer did not reach Tandem. Check the note's tasks in the EHR before sending it again: Tandem lists it as not confirmed. Your text is kept.",
+    });
+    expect(taskCreateFailure(apiError(503, "outcome_unknown", "…", { failed_system: "tandem" }))).toMatchObject({ detail: expect.stringMatching(/^Tandem's server failed after sending it\./) as unknown });
+    expect(taskCreateFailure(apiError(504, "outcome_unknown", "…", { failed_system: "ehr" }))).toMatchObject({ detail: expect.stringMatching(/^The EHR did not confirm it\./) as unknown });
+  });
+
+  it("a possible duplicate warns that sending it again may create a second task", () => {
+    const failure = taskCreateFailure(apiError(409, "possible_duplicate", "…", { intent_id: "i-1" }));
+    expect(failure).toMatchObject({ kind: "duplicate", title: TASK_DUPLICATE_TITLE });
+    expect("detail" in failure ? failure.detail : "").toMatch(/it will have it twice/);
   });
 
   it("says how long to wait when rate limited", () => {
@@ -283,7 +304,7 @@ describe("a failed create", () => {
   });
 
   it("names the clinic data service when it was not reached or busy: nothing was created", () => {
-    expect(taskCreateFailure(apiError(503, "upstream_unavailable"))).toEqual({ kind: "ehr", title: "The clinic data service did not answer.", detail: TASK_EHR_FAILURE_DETAIL });
+    expect(taskCreateFailure(apiError(503, "upstream_unavailable"))).toEqual({ kind: "ehr", title: "The clinic data service did not answer.", detail: TASK_NOT_CREATED_DETAIL });
     expect(taskCreateFailure(apiError(503, "rate_limited", "busy", { retry_after_seconds: 3 }))).toMatchObject({ kind: "ehr", title: "The clinic data service is busy." });
   });
 

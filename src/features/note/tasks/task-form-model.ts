@@ -5,11 +5,12 @@ import type { Task } from "#contract/clinic-api/note.ts";
 import { ApiError } from "#src/api/bff-client.ts";
 import type { PickerOption } from "#src/components/ui/multi-select-picker.tsx";
 import { failingSystemOf } from "#src/api/failing-system.ts";
-import { noteConflictOf } from "#src/api/note-queries.ts";
+import { noteConflictOf, unknownWriteOf } from "#src/api/note-queries.ts";
 import { APP_ERROR_CODES } from "#contract/app-api/errors.ts";
 import { idKey } from "#contract/ids.ts";
 import { formatDayAndTime, formatNumber, usableZone, type TimeDisplay } from "#src/lib/time-format.ts";
 import { parseNoteInstant } from "../reading/note-format.ts";
+import { unknownOutcomeLead } from "../unknown-outcome.ts";
 import { personIdKey, providerName, UNNAMED_EHR_USER, UNNAMED_EHR_USER_LABEL, type PeopleDirectory } from "../reading/people.ts";
 
 // The task panel's logic, kept out of the component so it is tested: the
@@ -191,7 +192,7 @@ export function sortTasksForDisplay(tasks: readonly Task[]): Task[] {
 }
 
 export type TaskCreateFailure =
-  /** The EHR did not take the task, or the clinic data service did not (not reached, busy, failing): nothing was created; Retry. */
+  /** The clinic data service refused it before acting (busy) or was not reached: nothing was created; Retry. */
   | { kind: "ehr"; title: string; detail: string }
   /** Tandem's server was not reached, its answer was lost, or it failed after sending: the task may or may not exist. */
   | { kind: "unreached"; title: string; detail: string }
@@ -199,17 +200,41 @@ export type TaskCreateFailure =
   | { kind: "invalid"; title: string; detail: string }
   /** The note was signed in the EHR. */
   | { kind: "signed"; title: string; detail: string }
+  /** Sent, and no answer came (or Tandem could not keep it): the EHR may have created it; listed as unconfirmed, never retried by itself. */
+  | { kind: "unknown"; title: string; detail: string }
+  /** A task like one the EHR may have created already: sent again only when the user chooses, warned it may duplicate. */
+  | { kind: "duplicate"; title: string; detail: string }
   /** Anything else: described by `describeApiError`. */
   | { kind: "other" };
 
-export const TASK_EHR_FAILURE_TITLE = "The EHR did not take the task.";
-export const TASK_EHR_FAILURE_DETAIL = "Nothing was created. Your text is kept: try again.";
+export const TASK_UNKNOWN_TITLE = "The EHR may have created the task.";
+export const TASK_DUPLICATE_TITLE = "This task may be in the EHR already.";
+export const TASK_DUPLICATE_DETAIL =
+  "Tandem sent the same task before and got no answer. Check the note's tasks in the EHR, and send it again only if it is not there: if the EHR has it, it will have it twice. Your text is kept.";
+/** The question before a task whose outcome is unknown is sent again. */
+export const TASK_RESEND_QUESTION = "Send this task to the EHR again? If the EHR created it the first time, it will have it twice.";
+
+/** "Sent 17 Nov 2026, 09:05 EST" on the facility's clock, for a task whose outcome is unknown. */
+export function formatSentAt(iso: string, display: TimeDisplay): { label: string; iso: string | null } {
+  const ms = Date.parse(iso);
+  if (Number.isNaN(ms)) return { label: iso, iso: null };
+  return { label: formatDayAndTime(ms, { ...display, zone: usableZone(display.zone) }, { style: "short", weekday: false, year: true }), iso: new Date(ms).toISOString() };
+}
+
+export const TASK_EHR_FAILED_DETAIL = "The EHR reported a failure after Tandem sent the task. Check the note's tasks in the EHR before sending it again. Your text is kept.";
+/** Only for a task the service refused before acting, or that never left Tandem's server. */
+export const TASK_NOT_CREATED_DETAIL = "Nothing was created. Your text is kept: try again.";
 
 /** What a failed create means, in words; the form keeps every field in every case. */
 export function taskCreateFailure(error: unknown): TaskCreateFailure {
   if (!(error instanceof ApiError)) {
     // The request may have reached the BFF before the connection failed, so "nothing was created" is not known.
     return { kind: "unreached", title: "Tandem could not reach its server.", detail: "The task may not have been created: check the list of tasks, then try again. Your text is kept." };
+  }
+  const unknownWrite = unknownWriteOf(error);
+  if (unknownWrite?.code === "possible_duplicate") return { kind: "duplicate", title: TASK_DUPLICATE_TITLE, detail: TASK_DUPLICATE_DETAIL };
+  if (unknownWrite?.code === "outcome_unknown") {
+    return { kind: "unknown", title: TASK_UNKNOWN_TITLE, detail: `${unknownOutcomeLead(error)} Check the note's tasks in the EHR before sending it again: Tandem lists it as not confirmed. Your text is kept.` };
   }
   if (error.status === 409 || error.body.code === "conflict") {
     const conflict = noteConflictOf(error);
@@ -219,17 +244,21 @@ export function taskCreateFailure(error: unknown): TaskCreateFailure {
   // The BFF sent the task and the EHR did not answer in time: it may have been created there, so "nothing was created" would invite a duplicate.
   if (error.body.code === "upstream_timeout") return { kind: "unreached", title: "The EHR did not answer in time.", detail: "The task may have been created there: check the note's tasks in the EHR before trying again. Your text is kept." };
   const wait = error.body.retry_after_seconds;
-  const notCreated = wait ? `Nothing was created. Your text is kept: try again in ${wait} second${wait === 1 ? "" : "s"}.` : TASK_EHR_FAILURE_DETAIL;
+  const notCreated = wait ? `Nothing was created. Your text is kept: try again in ${wait} second${wait === 1 ? "" : "s"}.` : TASK_NOT_CREATED_DETAIL;
   switch (failingSystemOf(error)) {
     case "tandem":
       // Its store may have failed after the EHR created the task (the BFF's message says so): never "nothing was created".
       return { kind: "unreached", title: "Tandem's server is having trouble.", detail: "The task may have been created: check the note's tasks in the EHR before trying again. Your text is kept." };
     case "service":
-      return { kind: "ehr", title: error.body.code === APP_ERROR_CODES.rateLimited ? "The clinic data service is busy." : "The clinic data service did not answer.", detail: notCreated };
+      // Busy (refused before acting) or not reached (never sent): nothing was created. Any other failure came after sending.
+      if (error.body.code === APP_ERROR_CODES.rateLimited) return { kind: "ehr", title: "The clinic data service is busy.", detail: notCreated };
+      if (error.body.code === APP_ERROR_CODES.upstreamUnavailable) return { kind: "ehr", title: "The clinic data service did not answer.", detail: notCreated };
+      return { kind: "unknown", title: TASK_UNKNOWN_TITLE, detail: "The clinic data service failed after Tandem sent the task. Check the note's tasks in the EHR before sending it again. Your text is kept." };
     case "ehr":
-      return { kind: "ehr", title: TASK_EHR_FAILURE_TITLE, detail: notCreated };
+      // The EHR failed after the task was sent to it: the push may have landed, so never "nothing was created".
+      return { kind: "unknown", title: TASK_UNKNOWN_TITLE, detail: TASK_EHR_FAILED_DETAIL };
     case null:
       // The service answers 502 on a failed push to the EHR without naming a code (seed 001 "Errors").
-      return error.status === 502 ? { kind: "ehr", title: TASK_EHR_FAILURE_TITLE, detail: notCreated } : { kind: "other" };
+      return error.status === 502 ? { kind: "unknown", title: TASK_UNKNOWN_TITLE, detail: TASK_EHR_FAILED_DETAIL } : { kind: "other" };
   }
 }

@@ -10,9 +10,11 @@ import { taskElementId, TASKS_ID } from "../note-outline.ts";
 import type { PeopleDirectory } from "../reading/people.ts";
 import { assigneeSummary, formatTaskTime, isTaskOpen, sortTasksForDisplay, syncStatusOf, taskStatusText, type SyncTone } from "./task-form-model.ts";
 import { TaskCreateForm } from "./task-create-form.tsx";
+import { UnconfirmedTaskList } from "./unconfirmed-task-list.tsx";
 
 // The note's tasks: those Tandem created (the service has no task read, and
-// the panel says so) and the form that creates one in the EHR. The acting
+// the panel says so), those whose outcome is unknown (the EHR may have
+// created them), and the form that creates one in the EHR. The acting
 // provider is the signed-in user, taken by the BFF from the host token.
 
 export interface TaskPanelProps {
@@ -59,7 +61,7 @@ function TaskItem({ task, timezone, people }: { task: Task; timezone: string; pe
   );
 }
 
-function TaskList({ noteId, timezone, people }: { noteId: string; timezone: string; people: PeopleDirectory }) {
+function TaskList({ noteId, timezone, people, canResend }: { noteId: string; timezone: string; people: PeopleDirectory; canResend: boolean }) {
   const tasks = useQuery(noteTasksQuery(noteId));
   const sorted = useMemo(() => (tasks.data ? sortTasksForDisplay(tasks.data.tasks) : []), [tasks.data]);
   const retry = () => void tasks.refetch();
@@ -77,6 +79,7 @@ function TaskList({ noteId, timezone, people }: { noteId: string; timezone: stri
   return (
     <div className="space-y-2">
       {tasks.isError ? <ApiErrorNotice error={tasks.error} onRetry={retry} /> : null}
+      <UnconfirmedTaskList noteId={noteId} tasks={tasks.data.unconfirmed} timezone={timezone} people={people} canResend={canResend} />
       {sorted.length === 0 ? (
         <p className="rounded-lg border border-dashed border-slate-300 p-3 text-sm text-slate-700">No tasks created through Tandem on this note yet.</p>
       ) : (
@@ -98,7 +101,7 @@ export function TaskPanel({ noteId, readOnlyReason, timezone, people }: TaskPane
         Tasks
       </h2>
       <p className="text-sm text-slate-700">{TASKS_SOURCE_LINE}</p>
-      <TaskList noteId={noteId} timezone={timezone} people={people} />
+      <TaskList noteId={noteId} timezone={timezone} people={people} canResend={readOnlyReason === null} />
       {readOnlyReason ? <p className="rounded-lg border border-slate-200 bg-slate-50 p-3 text-sm text-slate-800">{readOnlyReason}</p> : <TaskCreateForm noteId={noteId} />}
     </section>
   );

@@ -9,7 +9,8 @@ import { assigneeOptions, EMPTY_TASK_DRAFT, firstInvalidField, taskCreateFailure
 // Creating a task from the note's form: the draft and its errors (checked by
 // task-form-model.ts), one create request at a time, the created task added
 // to the list, a refused submit focusing its first bad field, and focus put
-// back once the request settles.
+// back once the request settles. A task like one whose outcome is unknown is
+// sent only when the user chooses it (`submitAnyway`), warned it may duplicate.
 
 export function useTaskCreate(noteId: string) {
   const queryClient = useQueryClient();
@@ -29,7 +30,9 @@ export function useTaskCreate(noteId: string) {
   const shouldRestoreFocus = useRef(false);
 
   const mutation = useMutation({
-    mutationFn: (request: TaskCreateRequest) => createNoteTask(noteId, request),
+    // `confirmPossibleDuplicate`: the user chose to send a task the EHR may have already (its outcome is unknown).
+    mutationFn: ({ request, confirmPossibleDuplicate }: { request: TaskCreateRequest; confirmPossibleDuplicate: boolean }) =>
+      createNoteTask(noteId, confirmPossibleDuplicate ? { ...request, confirmPossibleDuplicate } : request),
     onSuccess: ({ task }) => {
       queryClient.setQueryData(noteTasksQuery(noteId).queryKey, (current) => (current ? { ...current, tasks: [...current.tasks.filter((other) => other.id !== task.id), task] } : current));
       void queryClient.invalidateQueries({ queryKey: queryKeys.note.tasks(noteId) });
@@ -39,7 +42,10 @@ export function useTaskCreate(noteId: string) {
       setAnnouncement((current) => ({ id: current.id + 1, text: "Task created" }));
     },
     onError: (error) => {
-      if (taskCreateFailure(error).kind === "signed") markNoteSigned(queryClient, noteId);
+      const { kind } = taskCreateFailure(error);
+      if (kind === "signed") markNoteSigned(queryClient, noteId);
+      // The list shows the task as not confirmed.
+      if (kind === "unknown" || kind === "duplicate") void queryClient.invalidateQueries({ queryKey: queryKeys.note.tasks(noteId) });
     },
     onSettled: () => {
       isSubmitting.current = false;
@@ -69,7 +75,7 @@ export function useTaskCreate(noteId: string) {
     else assigneesRef.current?.querySelector("button")?.focus();
   };
 
-  const submit = (event?: FormEvent) => {
+  const submit = (event?: FormEvent, confirmPossibleDuplicate = false) => {
     event?.preventDefault();
     if (isSubmitting.current) return;
     const result = validateTaskForm(draft);
@@ -84,8 +90,10 @@ export function useTaskCreate(noteId: string) {
     isSubmitting.current = true;
     shouldRestoreFocus.current = true;
     setAnnouncement((current) => ({ id: current.id + 1, text: "" }));
-    mutation.mutate(result.request);
+    mutation.mutate({ request: result.request, confirmPossibleDuplicate });
   };
+  /** Sends the form's task although the EHR may have it already: the user's explicit choice after the warning. */
+  const submitAnyway = () => submit(undefined, true);
 
-  return { providers, options, draft, errors, announcement, mutation, isPending, formRef, descriptionRef, assigneesRef, update, submit };
+  return { providers, options, draft, errors, announcement, mutation, isPending, formRef, descriptionRef, assigneesRef, update, submit, submitAnyway };
 }

@@ -1,0 +1,28 @@
+import { UpstreamError } from "./upstream-error.ts";
+
+// What a failed write to the service means for the write (issue 35 item 4,
+// DESIGN.md "Nothing typed is lost and nothing is done twice"): `refused`
+// only when the service answered a definite refusal before acting (a 4xx,
+// its 429 included) or the request never left the BFF; `unknown` whenever
+// the service may have acted: the answer was lost (reset, timeout), the
+// service failed after it was sent (a 5xx, seed 001's 502 on a failed EHR
+// push included: the push may have landed), or its answer could not be read.
+
+export type FailedWriteOutcome = "refused" | "unknown";
+
+export function outcomeOfFailedWrite(error: unknown): FailedWriteOutcome {
+  // Not the client's error: a fault of the BFF's own after the call was made may have followed a write.
+  if (!(error instanceof UpstreamError)) return "unknown";
+  if (error.upstreamStatus !== null) return error.upstreamStatus >= 400 && error.upstreamStatus < 500 ? "refused" : "unknown";
+  return error.answerLost ? "unknown" : "refused";
+}
+
+/** Which system left the outcome unknown, for the user's words (src/api/failing-system.ts). */
+export type UnknownOutcomeSystem = "service" | "ehr" | "tandem";
+
+export function systemOfUnknownOutcome(error: unknown): UnknownOutcomeSystem {
+  if (!(error instanceof UpstreamError)) return "tandem";
+  if (error.code === "upstream_timeout" || error.code === "server_unresponsive" || error.code === "unexpected_integration_error" || error.upstreamStatus === 502) return "ehr";
+  if (error.code === "intake_failed") return "tandem";
+  return "service";
+}
