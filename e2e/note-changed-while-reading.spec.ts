@@ -1,7 +1,7 @@
 import type { FrameLocator, Locator, Page } from "@playwright/test";
 import { expect, test } from "./support/fixtures.ts";
 import { editAsSomeoneElse, noteScene, openNote, readNote, returnToTab } from "./support/notes.ts";
-import { expectAccessible, saveScreenshot } from "./support/sandbox.ts";
+import { ORG_A, expectAccessible, sandbox, saveScreenshot, upstream } from "./support/sandbox.ts";
 
 // A field changed in the EHR while the physician reads the note (issue 35
 // item 3): the open note is re-read (every 20 s, or when the physician comes
@@ -19,6 +19,12 @@ const JUST_NOW = /^Changed in the EHR just now \(\d{1,2}:\d{2} [AP]M( EST)?\): O
 const examBox = (app: FrameLocator) => app.getByRole("textbox", { name: EXAM_FIELD, exact: true });
 const markOf = (app: FrameLocator, field: string) => app.getByTestId(`changed-under-reader-${field}`);
 const showEarlier = (mark: Locator) => mark.getByRole("button", { name: /earlier text/ });
+
+/** A clinician changes sections of the note in the EHR itself; the service's mirror has it after a sync. */
+async function changeInEhr(noteId: string, soapNote: Record<string, unknown>) {
+  await sandbox("PATCH", `/ehr/${ORG_A}/notes/${noteId}`, { soapNote });
+  await sandbox("POST", "/sync", { organizationId: ORG_A });
+}
 
 /** The note's 20-second re-read comes round, as when the physician just keeps reading. */
 async function waitForTheNextRead(page: Page) {
@@ -121,4 +127,31 @@ test("at 400 px, by keyboard alone: the mark is reached, the earlier text shown,
   await page.keyboard.press("Enter");
   await expect(mark).toHaveCount(0);
   await expect(examBox(app)).toBeFocused();
+});
+
+test("read-only section text changed in the EHR while the physician reads is marked at the section, with what it replaced", async ({ page }) => {
+  const scene = await noteScene();
+  const app = await openNote(page, scene);
+  const section = app.locator("#section-data-reviewed");
+  const { soapNote } = await upstream<{ soapNote: { dataReviewed: string | null } }>(`/v1/notes/${scene.note.id}`);
+  const earlier = soapNote.dataReviewed?.trim() || "Nothing recorded";
+  await changeInEhr(scene.note.id, { dataReviewed: "Outside pathology report (left upper back shave biopsy) reviewed with the patient." });
+  await waitForTheNextRead(page);
+
+  await expect(section).toContainText("Outside pathology report");
+  const mark = markOf(app, "section-data-reviewed");
+  await expect(mark).toContainText("Changed in the EHR just now");
+  await expect(app.getByTestId("field-change-announcement")).toHaveText("Data reviewed was changed in the EHR just now.");
+  await showEarlier(mark).click();
+  await expect(mark.getByTestId("replaced")).toContainText(earlier);
+  await expect(mark.getByTestId("replaced")).not.toContainText("Outside pathology report");
+  // Only what changed is marked: the writable fields were not touched.
+  await expect(app.locator('[data-testid^="changed-under-reader-"]')).toHaveCount(1);
+  await mark.scrollIntoViewIfNeeded();
+  await expectAccessible(page);
+  await saveScreenshot(page, "note-section-changed-while-reading-1280");
+
+  await mark.getByRole("button", { name: "Dismiss" }).click();
+  await expect(mark).toHaveCount(0);
+  await expect(section.getByRole("heading", { level: 2 })).toBeFocused();
 });

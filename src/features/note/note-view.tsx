@@ -10,7 +10,7 @@ import { useBridge } from "#src/bridge/bridge-provider.tsx";
 import { ApiErrorNotice } from "#src/components/shell/api-error-notice.tsx";
 import { Notice } from "#src/components/ui/notice.tsx";
 import { Skeleton } from "#src/components/ui/skeleton.tsx";
-import { ChangedUnderReaderMark } from "./changes/changed-under-reader-mark.tsx";
+import { fieldChangeMarkOf, sectionChangeMarkOf } from "./changes/changed-under-reader-mark.tsx";
 import { useChangesUnderReader } from "./changes/use-changes-under-reader.ts";
 import { usePrefetchNoteChanges } from "./changes/use-note-changes.ts";
 import { WhatChangedPanel } from "./changes/what-changed-panel.tsx";
@@ -29,7 +29,7 @@ import { NoteHeader } from "./reading/note-header.tsx";
 import { peopleOf } from "./reading/people.ts";
 import { NoteSectionList } from "./reading/note-section-list.tsx";
 import { hasText } from "./reading/note-format.ts";
-import { emptySectionIds, NOTE_SECTIONS, noteSectionById, SIGNER_USUALLY_FILLS } from "./reading/note-sections.ts";
+import { emptySectionIds, NOTE_SECTIONS, noteSectionById, SIGNER_USUALLY_FILLS, type NoteSectionInfo } from "./reading/note-sections.ts";
 import { buildNoteOutline } from "./note-outline.ts";
 import { NoteOutlineNav } from "./note-outline-nav.tsx";
 import { buildSignOffChecklist } from "./sign-off/sign-off-checklist.ts";
@@ -106,13 +106,11 @@ function NoteWorkspace({ noteId, note, initialDraft, canEdit, cannotEditReason }
   const guard = useLeaveGuard(editor.hasUnsavedChanges);
   const checklist = useSignOffChecklist(noteId, note, editor);
   const outline = useNoteOutline(noteId, note);
-  const changedUnderReader = useChangesUnderReader(editor.values, editor.dirtyFields);
+  const changedUnderReader = useChangesUnderReader(note, editor.values, editor.dirtyFields);
   const readOnlyReason = editor.readOnlyReason;
   useStickyScrollPadding(SAVE_STATUS_ID);
-  const renderWritableField = (field: WritableNoteField) => {
-    const mark = changedUnderReader.marks[field];
-    return <WritableFieldEditor field={field} editor={editor} mark={mark ? <ChangedUnderReaderMark field={field} mark={mark} timezone={timezone} onDismiss={changedUnderReader.dismiss} /> : null} />;
-  };
+  const renderWritableField = (field: WritableNoteField) => <WritableFieldEditor field={field} editor={editor} mark={fieldChangeMarkOf(changedUnderReader, field, timezone)} />;
+  const renderSectionMark = (section: NoteSectionInfo) => sectionChangeMarkOf(changedUnderReader, section, timezone);
 
   return (
     <div className="mx-auto max-w-6xl space-y-3" data-testid="note-view" data-state="ready" data-note-version={note.version} onKeyDown={(event) => handleSaveShortcut(event, editor)}>
@@ -133,7 +131,7 @@ function NoteWorkspace({ noteId, note, initialDraft, canEdit, cannotEditReason }
         <div className="min-w-0 space-y-3">
           <NoteHeader note={note} />
           <ReadyToSignPanel checklist={checklist.value} onReviewedChange={checklist.toggle} />
-          <NoteSectionList note={note} renderWritableField={renderWritableField} />
+          <NoteSectionList note={note} renderWritableField={renderWritableField} renderSectionMark={renderSectionMark} />
           <TaskPanel noteId={noteId} readOnlyReason={readOnlyReason} timezone={timezone} people={peopleOf(note)} />
           <ImagePanel noteId={noteId} readOnlyReason={readOnlyReason} timezone={timezone} />
         </div>
