@@ -116,7 +116,8 @@ function NoteWorkspace({ noteId, note, initialDraft, canEdit, cannotEditReason }
     <div className="mx-auto max-w-6xl space-y-3" data-testid="note-view" data-state="ready" data-note-version={note.version} onKeyDown={(event) => handleSaveShortcut(event, editor)}>
       <h1 className="sr-only">Visit note</h1>
       <p role="status" aria-live="polite" className="sr-only" data-testid="field-change-announcement">
-        {changedUnderReader.announcement}
+        {/* A new node each time, so the same words said again are announced again. */}
+        <span key={changedUnderReader.announcement.count}>{changedUnderReader.announcement.text}</span>
       </p>
       <SaveStatusBar editor={editor} timezone={timezone} />
       <DraftRestoreNotice editor={editor} />

@@ -15,10 +15,15 @@ import { dismissSectionMark, NO_SECTION_CHANGE_MARKS, sectionMarksAfter, section
 export interface ChangesUnderReader {
   fields: ChangeMarks;
   sections: SectionChangeMarks;
-  /** The latest polite announcement for screen readers ("… was changed in the EHR just now."). */
-  announcement: string;
+  /** The latest polite announcement for screen readers ("… was changed in the EHR just now."), numbered so the same words said again are a new announcement. */
+  announcement: Announcement;
   dismissField: (field: WritableNoteField) => void;
   dismissSection: (key: NoteSectionKey) => void;
+}
+
+export interface Announcement {
+  text: string;
+  count: number;
 }
 
 interface Screen {
@@ -31,7 +36,7 @@ export function useChangesUnderReader(note: Note, values: Readonly<Record<Writab
   const previous = useRef<Screen>(screen);
   const [fields, setFields] = useState<ChangeMarks>(NO_CHANGE_MARKS);
   const [sections, setSections] = useState<SectionChangeMarks>(NO_SECTION_CHANGE_MARKS);
-  const [announcement, setAnnouncement] = useState("");
+  const [announcement, setAnnouncement] = useState<Announcement>({ text: "", count: 0 });
 
   useEffect(() => {
     const before = previous.current;
@@ -42,7 +47,8 @@ export function useChangesUnderReader(note: Note, values: Readonly<Record<Writab
     const seenAtMs = Date.now();
     setFields((current) => marksAfter(current, before.fields, screen.fields, seenAtMs));
     setSections((current) => sectionMarksAfter(current, before.note, screen.note, seenAtMs));
-    setAnnouncement(changeAnnouncement([...changedSections.map(sectionTitleOf), ...changedFields.map((field) => WRITABLE_FIELD_INFO[field].label)]));
+    const text = changeAnnouncement([...changedSections.map(sectionTitleOf), ...changedFields.map((field) => WRITABLE_FIELD_INFO[field].label)]);
+    setAnnouncement((current) => ({ text, count: current.count + 1 }));
   }, [screen]);
 
   const dismissField = useCallback((field: WritableNoteField) => setFields((current) => dismissMark(current, field)), []);
