@@ -75,6 +75,20 @@ describe("notes (seed 001 Notes)", () => {
     expect(remove.status).toBe(409);
   });
 
+  it("a section changed in the EHR (sandbox control) is a new version there, read through the service after the next sync", async () => {
+    const test = createTestEmulator();
+    const { awaiting } = notesOf(test);
+    const before = await test.get("GET /v1/notes/{noteId}", { params: { noteId: awaiting.id } });
+    await test.sandbox("PATCH", `/ehr/${ORG_A_ID}/notes/${awaiting.id}`, { soapNote: { dataReviewed: "Outside pathology report reviewed." } });
+    const mirrored = await test.get("GET /v1/notes/{noteId}", { params: { noteId: awaiting.id } });
+    expect(mirrored.soapNote.dataReviewed).toBe(before.soapNote.dataReviewed);
+    await test.sandbox("POST", "/sync", { organizationId: ORG_A_ID });
+    const synced = await test.get("GET /v1/notes/{noteId}", { params: { noteId: awaiting.id } });
+    expect(synced.soapNote.dataReviewed).toBe("Outside pathology report reviewed.");
+    expect(synced.version).toBe(before.version + 1);
+    expect(synced.soapNote.exam).toEqual(before.soapNote.exam);
+  });
+
   it("a note signed in the EHR is refused at once, before the next sync", async () => {
     const test = createTestEmulator();
     const { awaiting } = notesOf(test);

@@ -9,6 +9,7 @@ import type { SigningKey } from "../tokens/signing-keys.ts";
 import type { WebhookDispatcher } from "../webhooks/webhook-dispatcher.ts";
 import type { EmulatorSettings } from "../routes/route-deps.ts";
 import { createHostPageRoutes } from "../host-page/host-page.ts";
+import { textTimestampAt } from "../routes/note-routes.ts";
 import { applyInstallationChange } from "./installation-changes.ts";
 import { createEhrAppointment, patchEhrAppointment } from "./ehr-appointments.ts";
 import { avatarSvg } from "./avatar-svg.ts";
@@ -20,6 +21,7 @@ import {
   ehrAppointmentCreate,
   ehrAppointmentPatch,
   ehrFacilityPatch,
+  ehrNotePatch,
   ehrProviderPatch,
   faultRequest,
   hostTokenRequest,
@@ -204,6 +206,18 @@ export function createSandboxRoutes(deps: SandboxDeps): Hono {
     if (!facility) throw new SandboxError(404, `unknown facility ${id}`);
     Object.assign(facility, await body(c, ehrFacilityPatch), { updatedAt: new Date(clock.now()).toISOString() });
     return c.json({ facility });
+  });
+
+  // A change made in the EHR: a new version there; the service's mirror shows it after the next sync.
+  app.patch("/ehr/:organizationId/notes/:noteId", async (c) => {
+    const org = orgOf(state, c.req.param("organizationId"));
+    const noteId = c.req.param("noteId").toLowerCase();
+    const note = org.ehr.notes.find((candidate) => candidate.id === noteId);
+    if (!note) throw new SandboxError(404, `unknown note ${noteId}`);
+    Object.assign(note.soapNote, (await body(c, ehrNotePatch)).soapNote);
+    note.version += 1;
+    note.updatedAt = textTimestampAt(clock.now());
+    return c.json({ id: note.id, version: note.version, updatedAt: note.updatedAt });
   });
 
   app.post("/ehr/:organizationId/notes/:noteId/sign", (c) => {

@@ -1,5 +1,6 @@
 import * as z from "zod/mini";
 import { INSTALLATION_STATUSES } from "#contract/clinic-api/installation.ts";
+import { soapNote } from "#contract/clinic-api/note.ts";
 import { anyId, offsetDateTime, rawUuid } from "#contract/clinic-api/primitives.ts";
 
 // Bodies of the `/_sandbox/` controls (DESIGN.md "Its controls").
@@ -76,6 +77,9 @@ export const ehrProviderPatch = z.object({
   roles: z.optional(z.array(z.string())),
   active: z.optional(z.boolean()),
 });
+
+/** Sections of a note changed in the EHR itself (any section, as a clinician there would), replacing each one given whole. */
+export const ehrNotePatch = z.strictObject({ soapNote: z.partial(soapNote) });
 
 export const ehrFacilityPatch = z.object({
   name: z.optional(z.string().check(z.minLength(1))),

@@ -2,7 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useMemo } from "react";
 import type { Session } from "#contract/app-api/session.ts";
 import { isClinicalRole } from "#contract/app-api/session.ts";
-import type { Note } from "#contract/clinic-api/note.ts";
+import type { Note, WritableNoteField } from "#contract/clinic-api/note.ts";
 import type { NoteDraftBody } from "#contract/app-api/note.ts";
 import { noteDraftQuery, noteImagesQuery, noteQuery, noteTasksQuery } from "#src/api/note-queries.ts";
 import { sessionQuery } from "#src/api/session-query.ts";
@@ -10,6 +10,8 @@ import { useBridge } from "#src/bridge/bridge-provider.tsx";
 import { ApiErrorNotice } from "#src/components/shell/api-error-notice.tsx";
 import { Notice } from "#src/components/ui/notice.tsx";
 import { Skeleton } from "#src/components/ui/skeleton.tsx";
+import { fieldChangeMarkOf, sectionChangeMarkOf } from "./changes/changed-under-reader-mark.tsx";
+import { useChangesUnderReader } from "./changes/use-changes-under-reader.ts";
 import { usePrefetchNoteChanges } from "./changes/use-note-changes.ts";
 import { WhatChangedPanel } from "./changes/what-changed-panel.tsx";
 import { DraftRestoreNotice } from "./editing/draft-restore-notice.tsx";
@@ -27,7 +29,7 @@ import { NoteHeader } from "./reading/note-header.tsx";
 import { peopleOf } from "./reading/people.ts";
 import { NoteSectionList } from "./reading/note-section-list.tsx";
 import { hasText } from "./reading/note-format.ts";
-import { emptySectionIds, NOTE_SECTIONS, noteSectionById, SIGNER_USUALLY_FILLS } from "./reading/note-sections.ts";
+import { emptySectionIds, NOTE_SECTIONS, noteSectionById, SIGNER_USUALLY_FILLS, type NoteSectionInfo } from "./reading/note-sections.ts";
 import { buildNoteOutline } from "./note-outline.ts";
 import { NoteOutlineNav } from "./note-outline-nav.tsx";
 import { buildSignOffChecklist } from "./sign-off/sign-off-checklist.ts";
@@ -104,12 +106,19 @@ function NoteWorkspace({ noteId, note, initialDraft, canEdit, cannotEditReason }
   const guard = useLeaveGuard(editor.hasUnsavedChanges);
   const checklist = useSignOffChecklist(noteId, note, editor);
   const outline = useNoteOutline(noteId, note);
+  const changedUnderReader = useChangesUnderReader(note, editor.values, editor.dirtyFields);
   const readOnlyReason = editor.readOnlyReason;
   useStickyScrollPadding(SAVE_STATUS_ID);
+  const renderWritableField = (field: WritableNoteField) => <WritableFieldEditor field={field} editor={editor} mark={fieldChangeMarkOf(changedUnderReader, field, timezone)} />;
+  const renderSectionMark = (section: NoteSectionInfo) => sectionChangeMarkOf(changedUnderReader, section, timezone);
 
   return (
     <div className="mx-auto max-w-6xl space-y-3" data-testid="note-view" data-state="ready" data-note-version={note.version} onKeyDown={(event) => handleSaveShortcut(event, editor)}>
       <h1 className="sr-only">Visit note</h1>
+      <p role="status" aria-live="polite" className="sr-only" data-testid="field-change-announcement">
+        {/* A new node each time, so the same words said again are announced again. */}
+        <span key={changedUnderReader.announcement.count}>{changedUnderReader.announcement.text}</span>
+      </p>
       <SaveStatusBar editor={editor} timezone={timezone} />
       <DraftRestoreNotice editor={editor} />
       <RemoteChangeNotice editor={editor} />
@@ -123,7 +132,7 @@ function NoteWorkspace({ noteId, note, initialDraft, canEdit, cannotEditReason }
         <div className="min-w-0 space-y-3">
           <NoteHeader note={note} />
           <ReadyToSignPanel checklist={checklist.value} onReviewedChange={checklist.toggle} />
-          <NoteSectionList note={note} renderWritableField={(field) => <WritableFieldEditor field={field} editor={editor} />} />
+          <NoteSectionList note={note} renderWritableField={renderWritableField} renderSectionMark={renderSectionMark} />
           <TaskPanel noteId={noteId} readOnlyReason={readOnlyReason} timezone={timezone} people={peopleOf(note)} />
           <ImagePanel noteId={noteId} readOnlyReason={readOnlyReason} timezone={timezone} />
         </div>

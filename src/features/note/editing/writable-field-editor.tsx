@@ -1,4 +1,4 @@
-import { useId, useRef } from "react";
+import { useId, useRef, type ReactNode } from "react";
 import { MAX_NOTE_FIELD_LENGTH } from "#contract/app-api/note.ts";
 import { Badge } from "#src/components/ui/badge.tsx";
 import { Button } from "#src/components/ui/button.tsx";
@@ -9,12 +9,13 @@ import type { NoteEditor } from "./use-note-editor.ts";
 // One writable field, edited in place: a labelled textarea that grows with
 // its text, its own status read with it, and, when the EHR changed the field
 // while the user was typing, both texts side by side with the choice at the
-// field. Read-only uses `readOnly`, so the text stays selectable.
+// field. Read-only uses `readOnly`, so the text stays selectable. `mark` is
+// shown between the label and the text (a change made under the reader).
 
 const textareaClass =
   "block max-h-[60vh] min-h-24 w-full resize-y rounded-md border border-slate-300 bg-white px-3 py-2 text-sm leading-6 field-sizing-content read-only:bg-slate-50 read-only:text-slate-800";
 
-export function WritableFieldEditor({ field, editor }: { field: WritableNoteField; editor: NoteEditor }) {
+export function WritableFieldEditor({ field, editor, mark }: { field: WritableNoteField; editor: NoteEditor; mark?: ReactNode }) {
   const info = WRITABLE_FIELD_INFO[field];
   const id = useId();
   const statusId = `${info.inputId}-status`;
@@ -53,6 +54,7 @@ export function WritableFieldEditor({ field, editor }: { field: WritableNoteFiel
         </label>
         {isChanged ? <Badge className="border-amber-400 bg-amber-50 text-amber-900">Changed</Badge> : null}
       </div>
+      {mark}
       {conflict ? (
         <div role="group" aria-labelledby={`${id}-conflict`} className="space-y-2 rounded-md border-2 border-amber-400 bg-amber-50 p-3">
           <p id={`${id}-conflict`} className="text-sm font-semibold text-amber-950">

@@ -31,7 +31,8 @@ import { ChevronRightIcon } from "#src/components/ui/icons.tsx";
 // Every section of the note in the seed's order, each a labelled <section>
 // with an <h2>. An empty section collapses to a closed <details> so the
 // reader still sees it exists; a section holding a writable field never
-// collapses, since the caller's editor lives there.
+// collapses, since the caller's editor lives there. `renderSectionMark` puts
+// the caller's mark under a section's title (a change made under the reader).
 
 /** Marks the element the section index focuses: the <h2> of an open section, the <summary> of a collapsed one. */
 export const SECTION_FOCUS_ATTRIBUTE = "data-section-focus";
@@ -61,7 +62,9 @@ const BODIES: Readonly<Record<string, ComponentType<SectionBodyProps>>> = {
 
 const focusProps = { [SECTION_FOCUS_ATTRIBUTE]: "" };
 
-function CollapsedSection({ section }: { section: NoteSectionInfo }) {
+type RenderSectionMark = (section: NoteSectionInfo) => ReactNode;
+
+function CollapsedSection({ section, mark }: { section: NoteSectionInfo; mark: ReactNode }) {
   const headingId = sectionHeadingId(section.id);
   return (
     <section id={section.id} aria-labelledby={headingId} data-empty="true" className="scroll-mt-4 rounded-lg border border-slate-200 bg-white">
@@ -77,34 +80,50 @@ function CollapsedSection({ section }: { section: NoteSectionInfo }) {
         </summary>
         <p className="px-4 pb-3 pl-9 text-sm text-slate-700">This section of the EHR note has no content.</p>
       </details>
+      {mark ? <div className="px-4 pb-3">{mark}</div> : null}
     </section>
   );
 }
 
-function OpenSection({ section, children }: { section: NoteSectionInfo; children: ReactNode }) {
+function OpenSection({ section, mark, children }: { section: NoteSectionInfo; mark: ReactNode; children: ReactNode }) {
   const headingId = sectionHeadingId(section.id);
   return (
     <section id={section.id} aria-labelledby={headingId} className="scroll-mt-4 rounded-lg border border-slate-200 bg-white p-4">
       <h2 id={headingId} tabIndex={-1} {...focusProps} className="mb-2 text-base font-semibold text-slate-900">
         {section.title}
       </h2>
+      {mark ? <div className="mb-3">{mark}</div> : null}
       {children}
     </section>
   );
 }
 
-export function NoteSectionList({ note, renderWritableField }: { note: Note; renderWritableField: (field: WritableNoteField) => ReactNode }) {
+export function NoteSectionList({ note, renderWritableField, renderSectionMark }: { note: Note; renderWritableField: (field: WritableNoteField) => ReactNode; renderSectionMark?: RenderSectionMark }) {
   return (
     <div data-testid="note-sections" className="space-y-3">
       {NOTE_SECTIONS.map((section) => {
         const Body = BODIES[section.id];
-        if (section.writableField === undefined && section.isEmpty(note)) return <CollapsedSection key={section.id} section={section} />;
+        const mark = renderSectionMark?.(section);
+        if (section.writableField === undefined && section.isEmpty(note)) return <CollapsedSection key={section.id} section={section} mark={mark} />;
         return (
-          <OpenSection key={section.id} section={section}>
+          <OpenSection key={section.id} section={section} mark={mark}>
             {Body ? <Body note={note} sectionId={section.id} renderWritableField={renderWritableField} /> : null}
           </OpenSection>
         );
       })}
     </div>
   );
+}
+
+const noWritableField = () => null;
+
+/**
+ * A section's read-only content as an earlier version of the note had it,
+ * to show what a change replaced: its writable field left out (that field has
+ * its own mark), its element ids kept apart from the section on screen.
+ */
+export function EarlierSectionBody({ section, note }: { section: NoteSectionInfo; note: Note }) {
+  const Body = BODIES[section.id];
+  if (section.isEmpty(note) || !Body) return <p className="text-sm text-slate-700 italic">Nothing recorded</p>;
+  return <Body note={note} sectionId={`${section.id}-earlier`} renderWritableField={noWritableField} />;
 }
