@@ -2,6 +2,7 @@ import * as z from "zod/mini";
 import { appErrorBody, type AppErrorBody } from "#contract/app-api/errors.ts";
 import { displayTraceId, formatTraceparent, newTraceContext } from "#contract/app-api/trace-context.ts";
 import type { AppLink } from "../bridge/app-link.ts";
+import { reportBffAnswered } from "./bff-reachability.ts";
 
 // Calls to the BFF: the host token in the Authorization header (or, signed in
 // outside the EHR, the session cookie alone), responses parsed with
@@ -75,6 +76,7 @@ export async function callBff<T extends z.ZodMiniType>(path: string, schema: T, 
   }
   if (sent.response.status === 401) bridge.signInEnded();
   if (!sent.response.ok) throw await errorOf(sent);
+  reportBffAnswered();
   const json: unknown = await sent.response.json();
   const parsed = z.safeParse(schema, json);
   if (!parsed.success) {

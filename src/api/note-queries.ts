@@ -97,11 +97,16 @@ export function noteConflictOf(error: unknown): NoteConflictDetails | null {
   return parsed.success ? parsed.data : null;
 }
 
-/** Why a note write that a retry may fix did not go through: which system failed (failing-system.ts), the service busy, or no answer in time (the write may have been applied). */
-export type SaveFailureReason = "ehr" | "service" | "tandem" | "unreached" | "busy" | "unconfirmed";
+/**
+ * Why a note write that a retry may fix did not go through: which system failed (failing-system.ts), Tandem's
+ * server restarting (`not_ready`, a deploy's drain) or not reached at all, the service busy, or no answer in time
+ * (the write may have been applied).
+ */
+export type SaveFailureReason = "ehr" | "service" | "tandem" | "restarting" | "unreached" | "busy" | "unconfirmed";
 
 export function saveFailureReasonOf(error: unknown): SaveFailureReason {
   if (!(error instanceof ApiError)) return "unreached";
+  if (error.body.code === APP_ERROR_CODES.notReady) return "restarting";
   if (error.body.code === "upstream_timeout") return "unconfirmed";
   if (error.body.code === APP_ERROR_CODES.rateLimited || error.status === 429) return "busy";
   const system = failingSystemOf(error);
