@@ -85,6 +85,29 @@ export async function callBff<T extends z.ZodMiniType>(path: string, schema: T, 
   return parsed.data;
 }
 
+/** Gets a write ready to go while the page is being left (see {@link sendWhileLeaving}): a token kept aside inside the EHR. */
+export function prepareWriteWhileLeaving(): void {
+  bridge?.prepareSpareWriteToken();
+}
+
+/**
+ * Sends a write as the page goes (pagehide): `keepalive`, so the request outlives the page, with the token got
+ * ready ahead (nothing can wait for the EHR then); its answer is never read. False when it could not be sent (no
+ * token ready, or the browser refused: a keepalive body is capped at 64 KB).
+ */
+export function sendWhileLeaving(path: string, method: "PUT", body: unknown): boolean {
+  const spare = bridge?.takeSpareWriteToken() ?? null;
+  if (spare === null) return false;
+  const headers: Record<string, string> = { accept: "application/json", "content-type": "application/json", traceparent: formatTraceparent(newTraceContext()) };
+  if (spare.token !== null) headers.authorization = `Bearer ${spare.token}`;
+  try {
+    fetch(path, { method, headers, body: JSON.stringify(body), keepalive: true }).catch(() => undefined);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The public configuration (no token): which EHR origins may host the app. */
 export const appConfig = z.object({ allowedHostOrigins: z.array(z.string()), slug: z.string() });
 

@@ -16,7 +16,7 @@ import {
 } from "#contract/app-api/note.ts";
 import { APP_ERROR_CODES } from "#contract/app-api/errors.ts";
 import { SIGNED_NOTE_STATUS } from "#contract/clinic-api/note.ts";
-import { ApiError, callBff } from "./bff-client.ts";
+import { ApiError, callBff, sendWhileLeaving } from "./bff-client.ts";
 import { failingSystemOf } from "./failing-system.ts";
 import { queryKeys } from "./query-keys.ts";
 
@@ -76,6 +76,11 @@ export function patchNote(noteId: string, request: NotePatchRequest) {
 
 export function saveNoteDraft(noteId: string, draft: NoteDraftPutRequest) {
   return callBff(`${notePath(noteId)}/draft`, noteDraftResponse, { method: "PUT", body: draft });
+}
+
+/** The draft sent as the page goes (a reload, a closed tab): fire and forget; false when it could not be sent. */
+export function saveNoteDraftWhileLeaving(noteId: string, draft: NoteDraftPutRequest): boolean {
+  return sendWhileLeaving(`${notePath(noteId)}/draft`, "PUT", draft);
 }
 
 export function deleteNoteDraft(noteId: string) {

@@ -1,8 +1,9 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useLayoutEffect, useRef, type Dispatch } from "react";
 import type { NoteDraftPutRequest } from "#contract/app-api/note.ts";
+import { prepareWriteWhileLeaving } from "#src/api/bff-client.ts";
 import { onBffAnswered } from "#src/api/bff-reachability.ts";
-import { deleteNoteDraft, noteDraftQuery, saveNoteDraft } from "#src/api/note-queries.ts";
+import { deleteNoteDraft, noteDraftQuery, saveNoteDraft, saveNoteDraftWhileLeaving } from "#src/api/note-queries.ts";
 import { isSessionCopyAcknowledged, sessionCopyOf, tandemRetryDelayMs } from "./draft-keeping.ts";
 import { draftBodyOf, needsDraftDelete, needsDraftPut, offeredDraftToKeep, type EditorAction, type EditorState } from "./editor-state.ts";
 import { removeSessionDraft, writeSessionDraft } from "./session-draft.ts";
@@ -13,7 +14,11 @@ import { removeSessionDraft, writeSessionDraft } from "./session-draft.ts";
 // every few seconds while it goes on, DELETE once nothing is dirty, one
 // request at a time. While the BFF cannot be reached the PUT is tried again
 // on a short backoff, and at once when the browser is back online, the tab
-// is shown again, or any other call to the BFF succeeds.
+// is shown again, or any other call to the BFF succeeds. A page left (a
+// reload, a closed tab) with text the BFF has not acknowledged sends it as it
+// goes (a keepalive PUT with a token got ready ahead): a browser may deny the
+// EHR's cross-site frame its sessionStorage, as Chromium does when it blocks
+// third-party cookies.
 
 /** The draft is stored this long after typing stops… */
 export const DRAFT_DEBOUNCE_MS = 800;
@@ -95,7 +100,9 @@ export function useDraftSync({ noteId, state, latest, dispatch }: DraftSyncInput
   // This tab's copy, written in the same commit as the keystroke: a reload a moment later finds it.
   const sessionCopy = sessionCopyOf(state);
   useLayoutEffect(() => {
-    if (sessionCopy !== null) writeSessionDraft(noteId, sessionCopy);
+    if (sessionCopy === null) return;
+    writeSessionDraft(noteId, sessionCopy);
+    prepareWriteWhileLeaving();
     // Written once per change of the draft's content, not on every render.
   }, [noteId, state.draftRevision, sessionCopy !== null]);
 
@@ -139,7 +146,9 @@ export function useDraftSync({ noteId, state, latest, dispatch }: DraftSyncInput
   useEffect(() => {
     const keepInTab = () => {
       const body = sessionCopyOf(latest.current);
-      if (body !== null) writeSessionDraft(noteId, body);
+      if (body === null) return;
+      writeSessionDraft(noteId, body);
+      saveNoteDraftWhileLeaving(noteId, body);
     };
     window.addEventListener("pagehide", keepInTab);
     return () => {
