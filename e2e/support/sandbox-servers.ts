@@ -10,12 +10,18 @@ import { waitUntilHealthy } from "../../scripts/wait-until-healthy.ts";
 // from build/ (`npm run build` first), under plain node. The emulator's clock
 // is pinned to `pinnedInstant` (its data is generated relative to it) and the
 // BFF runs on the emulator's clock (SANDBOX_CLOCK=emulator). Started once per
-// Playwright worker by the `sandboxServers` fixture (fixtures.ts).
+// Playwright worker by the `sandboxServers` fixture (fixtures.ts). A spec may
+// stop the BFF as a deploy or a crash does and start it again on the same
+// port and store (e2e/note-restart.spec.ts).
 
 export interface SandboxServers {
   emulatorUrl: string;
   appUrl: string;
   stop(): Promise<void>;
+  /** Stops the BFF and waits for it to exit: SIGTERM drains (ADR 0018), SIGKILL ends it at once. */
+  stopBff(signal: "SIGTERM" | "SIGKILL"): Promise<void>;
+  /** Starts the BFF again on the same port, store and settings, and waits until it is healthy. */
+  restartBff(): Promise<void>;
 }
 
 function start(label: string, program: Program, env: NodeJS.ProcessEnv): { child: ChildProcess; log: () => string } {
@@ -29,11 +35,11 @@ function start(label: string, program: Program, env: NodeJS.ProcessEnv): { child
   return { child, log: () => `[${label}]\n${output.slice(-4000)}` };
 }
 
-async function stopChild(child: ChildProcess): Promise<void> {
+async function stopChild(child: ChildProcess, signal: "SIGTERM" | "SIGKILL" = "SIGTERM", waitMs = 5_000): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  child.kill("SIGTERM");
-  await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000))]);
+  child.kill(signal);
+  await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, waitMs))]);
 }
 
 export interface SandboxServerOptions {
@@ -51,7 +57,7 @@ export async function startSandboxServers(pinnedInstant: string, options: Sandbo
 
   const emulator = start("emulator", "emulator", { ...base, PORT: String(emulatorPort), EMULATOR_APP_URL: appUrl, EMULATOR_CLOCK_START: pinnedInstant });
   await waitUntilHealthy(`${emulatorUrl}/healthz`, emulator);
-  const bff = start("bff", "server", {
+  const bffEnv: NodeJS.ProcessEnv = {
     ...base,
     PORT: String(bffPort),
     SANDBOX_EMULATOR_URL: emulatorUrl,
@@ -59,7 +65,8 @@ export async function startSandboxServers(pinnedInstant: string, options: Sandbo
     DATA_DIR: join(mkdtempSync(join(tmpdir(), "tandem-e2e-")), "pglite"),
     LOG_LEVEL: "warn",
     ...options.bffEnv,
-  });
+  };
+  let bff = start("bff", "server", bffEnv);
   await waitUntilHealthy(`${appUrl}/healthz`, bff);
   const registered = await fetch(`${emulatorUrl}/_sandbox/webhooks`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ url: `${appUrl}/webhooks/clinic`, headerStyle: "standard" }) });
   if (!registered.ok) throw new Error(`registering the BFF's webhook URL failed: ${registered.status}`);
@@ -70,6 +77,16 @@ export async function startSandboxServers(pinnedInstant: string, options: Sandbo
     async stop() {
       await stopChild(bff.child);
       await stopChild(emulator.child);
+    },
+    async stopBff(signal) {
+      // A drain waits for open requests up to its grace period (25 s by default).
+      await stopChild(bff.child, signal, 30_000);
+      if (bff.child.exitCode === null && bff.child.signalCode === null) throw new Error(`the BFF did not exit after ${signal}${bff.log()}`);
+    },
+    async restartBff() {
+      if (bff.child.exitCode === null && bff.child.signalCode === null) throw new Error("the BFF is still running: stop it first");
+      bff = start("bff", "server", bffEnv);
+      await waitUntilHealthy(`${appUrl}/healthz`, bff);
     },
   };
 }

@@ -12,6 +12,8 @@ const standaloneLink: AppLink = {
   token: () => Promise.resolve(null),
   freshToken: () => Promise.resolve(null),
   writeToken: () => Promise.resolve(null),
+  prepareSpareWriteToken: () => undefined,
+  takeSpareWriteToken: () => ({ token: null }),
   book: () => Promise.reject(new Error("no EHR to book in")),
   signInEnded: () => undefined,
 };

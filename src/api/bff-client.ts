@@ -2,6 +2,7 @@ import * as z from "zod/mini";
 import { appErrorBody, type AppErrorBody } from "#contract/app-api/errors.ts";
 import { displayTraceId, formatTraceparent, newTraceContext } from "#contract/app-api/trace-context.ts";
 import type { AppLink } from "../bridge/app-link.ts";
+import { reportBffAnswered } from "./bff-reachability.ts";
 
 // Calls to the BFF: the host token in the Authorization header (or, signed in
 // outside the EHR, the session cookie alone), responses parsed with
@@ -75,12 +76,36 @@ export async function callBff<T extends z.ZodMiniType>(path: string, schema: T, 
   }
   if (sent.response.status === 401) bridge.signInEnded();
   if (!sent.response.ok) throw await errorOf(sent);
+  reportBffAnswered();
   const json: unknown = await sent.response.json();
   const parsed = z.safeParse(schema, json);
   if (!parsed.success) {
     throw new ApiError(502, { code: "unexpected_response", message: "Tandem's server answered in an unexpected shape", trace_id: sent.traceId });
   }
   return parsed.data;
+}
+
+/** Gets a write ready to go while the page is being left (see {@link sendWhileLeaving}): a token kept aside inside the EHR. */
+export function prepareWriteWhileLeaving(): void {
+  bridge?.prepareSpareWriteToken();
+}
+
+/**
+ * Sends a write as the page goes (pagehide): `keepalive`, so the request outlives the page, with the token got
+ * ready ahead (nothing can wait for the EHR then); its answer is never read. False when it could not be sent (no
+ * token ready, or the browser refused: a keepalive body is capped at 64 KB).
+ */
+export function sendWhileLeaving(path: string, method: "PUT", body: unknown): boolean {
+  const spare = bridge?.takeSpareWriteToken() ?? null;
+  if (spare === null) return false;
+  const headers: Record<string, string> = { accept: "application/json", "content-type": "application/json", traceparent: formatTraceparent(newTraceContext()) };
+  if (spare.token !== null) headers.authorization = `Bearer ${spare.token}`;
+  try {
+    fetch(path, { method, headers, body: JSON.stringify(body), keepalive: true }).catch(() => undefined);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The public configuration (no token): which EHR origins may host the app. */

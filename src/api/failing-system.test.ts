@@ -48,4 +48,9 @@ describe("saveFailureReasonOf (the note editor's status)", () => {
     expect(saveFailureReasonOf(apiError(503, "upstream_timeout"))).toBe("unconfirmed");
     expect(isSystemFailure(apiError(503, "store_unavailable"))).toBe(true);
   });
+
+  it("tells Tandem's server restarting (a deploy's drain) from one not reached at all", () => {
+    expect(saveFailureReasonOf(apiError(503, "not_ready"))).toBe("restarting");
+    expect(saveFailureReasonOf(new TypeError("Failed to fetch"))).toBe("unreached");
+  });
 });

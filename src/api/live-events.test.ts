@@ -13,6 +13,8 @@ function link(mode: AppLink["mode"]) {
     token: vi.fn(() => Promise.resolve(mode === "embedded" ? "host-token" : null)),
     freshToken: vi.fn(() => Promise.resolve(mode === "embedded" ? "fresh-host-token" : null)),
     writeToken: vi.fn(() => Promise.resolve(null)),
+    prepareSpareWriteToken: vi.fn(),
+    takeSpareWriteToken: vi.fn(() => null),
     book: vi.fn(() => Promise.reject(new Error("not here"))),
     signInEnded: vi.fn(),
   } satisfies AppLink;

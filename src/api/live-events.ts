@@ -2,6 +2,7 @@ import type { QueryClient, QueryKey } from "@tanstack/react-query";
 import type { LiveEvent } from "#contract/app-api/live-events.ts";
 import { formatTraceparent, newTraceContext } from "#contract/app-api/trace-context.ts";
 import type { AppLink } from "../bridge/app-link.ts";
+import { reportBffAnswered } from "./bff-reachability.ts";
 import { parseFrames } from "./live-event-frames.ts";
 import { invalidateEveryRead, queryKeys } from "./query-keys.ts";
 
@@ -61,6 +62,7 @@ export function startLiveEvents(queryClient: QueryClient, bridge: AppLink): () =
         }
         refreshedAfter401 = false;
         if (!response.ok || !response.body) throw new Error(`live events answered ${response.status}`);
+        reportBffAnswered();
         if (!firstConnection) await invalidateEveryRead(queryClient);
         firstConnection = false;
         retryMs = 1_000;

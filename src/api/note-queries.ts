@@ -16,7 +16,7 @@ import {
 } from "#contract/app-api/note.ts";
 import { APP_ERROR_CODES } from "#contract/app-api/errors.ts";
 import { SIGNED_NOTE_STATUS } from "#contract/clinic-api/note.ts";
-import { ApiError, callBff } from "./bff-client.ts";
+import { ApiError, callBff, sendWhileLeaving } from "./bff-client.ts";
 import { failingSystemOf } from "./failing-system.ts";
 import { queryKeys } from "./query-keys.ts";
 
@@ -78,6 +78,11 @@ export function saveNoteDraft(noteId: string, draft: NoteDraftPutRequest) {
   return callBff(`${notePath(noteId)}/draft`, noteDraftResponse, { method: "PUT", body: draft });
 }
 
+/** The draft sent as the page goes (a reload, a closed tab): fire and forget; false when it could not be sent. */
+export function saveNoteDraftWhileLeaving(noteId: string, draft: NoteDraftPutRequest): boolean {
+  return sendWhileLeaving(`${notePath(noteId)}/draft`, "PUT", draft);
+}
+
 export function deleteNoteDraft(noteId: string) {
   return callBff(`${notePath(noteId)}/draft`, noteDraftDeleteResponse, { method: "DELETE" });
 }
@@ -105,11 +110,16 @@ export function noteConflictOf(error: unknown): NoteConflictDetails | null {
   return parsed.success ? parsed.data : null;
 }
 
-/** Why a note write that a retry may fix did not go through: which system failed (failing-system.ts), the service busy, or no answer in time (the write may have been applied). */
-export type SaveFailureReason = "ehr" | "service" | "tandem" | "unreached" | "busy" | "unconfirmed";
+/**
+ * Why a note write that a retry may fix did not go through: which system failed (failing-system.ts), Tandem's
+ * server restarting (`not_ready`, a deploy's drain) or not reached at all, the service busy, or no answer in time
+ * (the write may have been applied).
+ */
+export type SaveFailureReason = "ehr" | "service" | "tandem" | "restarting" | "unreached" | "busy" | "unconfirmed";
 
 export function saveFailureReasonOf(error: unknown): SaveFailureReason {
   if (!(error instanceof ApiError)) return "unreached";
+  if (error.body.code === APP_ERROR_CODES.notReady) return "restarting";
   if (error.body.code === "upstream_timeout") return "unconfirmed";
   if (error.body.code === APP_ERROR_CODES.rateLimited || error.status === 429) return "busy";
   // Sent, and the answer lost or failed after: the change may be saved already (issue 35 item 4).

@@ -19,6 +19,10 @@ export interface AppLink {
   freshToken(): Promise<string | null>;
   /** A token for one write alone: a write spends its token (its `jti`), so two writes at once never share one. */
   writeToken(): Promise<string | null>;
+  /** Gets a write token ready ahead, for a write that cannot wait for one: the page being left (issue 35 item 2). */
+  prepareSpareWriteToken(): void;
+  /** The token got ready, handed out once; null when none is ready or its time is nearly up. `{token: null}`: the session cookie authorises. */
+  takeSpareWriteToken(): { token: string | null } | null;
   /** Asks the EHR to book a held slot; resolves with the EHR's appointment id and its own reference, when given. */
   book(hold: BookingRequest): Promise<BookedInEhr>;
   /** Told when the BFF no longer accepts the sign-in (401 that no fresh token can mend): a standalone session ended. */

@@ -78,6 +78,32 @@ describe("the host bridge", () => {
     expect(await Promise.all([first, second])).toEqual(tokens);
   });
 
+  it("keeps a write token ready for a page being left, hands it out once, and never one nearly expired (issue 35 item 2)", async () => {
+    const { bridge, posted, deliver, nonce } = await connected();
+    expect(bridge.takeSpareWriteToken()).toBeNull();
+    bridge.prepareSpareWriteToken();
+    bridge.prepareSpareWriteToken(); // one request on its way is enough
+    const requests = posted.filter((entry) => entry.message.type === "tandem:token-request");
+    expect(requests).toHaveLength(1);
+    const request = requests[0]?.message;
+    if (request?.type !== "tandem:token-request") throw new Error("no token request");
+    const spare = token(Math.floor(Date.now() / 1000) + 290);
+    deliver({ type: "tandem:token", nonce, requestId: request.requestId, token: spare });
+    await Promise.resolve();
+    await Promise.resolve();
+    // Kept aside: reads go on with the token they had.
+    expect(await bridge.token()).not.toBe(spare);
+    expect(bridge.takeSpareWriteToken()).toEqual({ token: spare });
+    expect(bridge.takeSpareWriteToken()).toBeNull(); // a write spends it
+    bridge.prepareSpareWriteToken();
+    const next = posted.at(-1)?.message;
+    if (next?.type !== "tandem:token-request") throw new Error("no second token request");
+    deliver({ type: "tandem:token", nonce, requestId: next.requestId, token: token(Math.floor(Date.now() / 1000) + 20) });
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(bridge.takeSpareWriteToken()).toBeNull(); // 20 s left: the BFF could refuse it
+  });
+
   it("refreshes a token that is about to expire before using it", async () => {
     const fake = fakeWindow();
     const bridge = new HostBridge(fake.win, HOST);

@@ -12,6 +12,8 @@ import { tokenExpiresAt } from "./token-expiry.ts";
 const REPLY_TIMEOUT_MS = 10_000;
 /** Ask for a fresh token this long before the current one expires. */
 const REFRESH_MARGIN_MS = 60_000;
+/** A spare write token with less time left than this is not handed out (the BFF allows 30 s of skew). */
+const SPARE_MIN_LIFE_MS = 60_000;
 
 export interface BridgeState {
   token: string;
@@ -22,6 +24,11 @@ export class BridgeTimeout extends Error {}
 export class BookingDeclined extends Error {}
 
 type Pending = { resolve: (message: HostToAppMessage) => void; reject: (error: Error) => void; timer: ReturnType<typeof setTimeout> };
+
+function hasTimeLeft(token: string): boolean {
+  const expiresAt = tokenExpiresAt(token);
+  return expiresAt === null || expiresAt - Date.now() > SPARE_MIN_LIFE_MS;
+}
 
 function newNonce(): string {
   const bytes = new Uint8Array(24);
@@ -37,6 +44,9 @@ export class HostBridge implements AppLink {
   private readonly pending = new Map<string, Pending>();
   private refreshTimer: ReturnType<typeof setTimeout> | undefined;
   private refreshing: Promise<string> | null = null;
+  /** A write token asked for ahead and not yet spent (`prepareSpareWriteToken`). */
+  private spare: string | null = null;
+  private preparingSpare = false;
   private sequence = 0;
   private readonly onMessage = (event: MessageEvent) => this.receive(event);
 
@@ -98,6 +108,27 @@ export class HostBridge implements AppLink {
   /** A new token from the host for one write, never shared (concurrent writes would replay each other's). */
   writeToken(): Promise<string> {
     return this.requestToken();
+  }
+
+  /** Asks the host for a token kept aside, unspent, unless one with time left is ready or on its way. */
+  prepareSpareWriteToken(): void {
+    if (this.preparingSpare || (this.spare !== null && hasTimeLeft(this.spare))) return;
+    this.preparingSpare = true;
+    this.request({ type: "tandem:token-request", nonce: this.nonce, requestId: this.nextRequestId() })
+      .then((message) => {
+        if (message.type === "tandem:token") this.spare = message.token;
+      })
+      .catch(() => undefined)
+      .finally(() => {
+        this.preparingSpare = false;
+      });
+  }
+
+  /** The spare token, once: a write spends it. Synchronous, for a page being left. */
+  takeSpareWriteToken(): { token: string } | null {
+    const spare = this.spare;
+    this.spare = null;
+    return spare !== null && hasTimeLeft(spare) ? { token: spare } : null;
   }
 
   private async requestToken(): Promise<string> {

@@ -29,6 +29,12 @@ export class StandaloneLink implements AppLink {
     return Promise.resolve(null);
   }
 
+  prepareSpareWriteToken(): void {}
+
+  takeSpareWriteToken(): { token: string | null } {
+    return { token: null };
+  }
+
   book(_hold: BookingRequest): Promise<BookedInEhr> {
     return Promise.reject(new BookingDeclined(STANDALONE_BOOKING_REASON));
   }

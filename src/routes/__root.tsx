@@ -65,7 +65,8 @@ function SessionShell() {
       </main>
     );
   }
-  if (session.isError) {
+  // A failed re-read of a session already known (Tandem's server restarting) keeps the app, and any note being typed, in place.
+  if (session.data === undefined) {
     return (
       <main className="mx-auto max-w-xl p-4">
         <ApiErrorNotice

@@ -16,6 +16,7 @@ import { usePrefetchNoteChanges } from "./changes/use-note-changes.ts";
 import { WhatChangedPanel } from "./changes/what-changed-panel.tsx";
 import { DraftRestoreNotice } from "./editing/draft-restore-notice.tsx";
 import { LeaveGuardDialog } from "./editing/leave-guard-dialog.tsx";
+import { NoteRereadNotice } from "./editing/note-reread-notice.tsx";
 import { ReadOnlyDraftCopy, RemoteChangeNotice } from "./editing/remote-change-notice.tsx";
 import { handleSaveShortcut, SaveStatusBar } from "./editing/save-status-bar.tsx";
 import { useLeaveGuard } from "./editing/use-leave-guard.ts";
@@ -80,7 +81,8 @@ function NoteLoader({ noteId, session }: { noteId: string; session: Session }) {
       </div>
     );
   }
-  if (note.isError) {
+  // Only a note never read is replaced by the error: a failed re-read leaves the editor and its text in place (issue 35).
+  if (note.data === undefined) {
     return (
       <div data-testid="note-view" data-state="error">
         <ApiErrorNotice error={note.error} onRetry={() => void note.refetch()} />
@@ -92,6 +94,7 @@ function NoteLoader({ noteId, session }: { noteId: string; session: Session }) {
     <NoteWorkspace
       noteId={noteId}
       note={note.data.note}
+      rereadError={note.isError ? note.error : null}
       // A draft that could not be read is not offered; this tab's copy still is.
       initialDraft={draft.data?.draft ?? null}
       canEdit={canWrite}
@@ -100,7 +103,17 @@ function NoteLoader({ noteId, session }: { noteId: string; session: Session }) {
   );
 }
 
-function NoteWorkspace({ noteId, note, initialDraft, canEdit, cannotEditReason }: { noteId: string; note: Note; initialDraft: NoteDraftBody | null; canEdit: boolean; cannotEditReason: string | undefined }) {
+interface NoteWorkspaceProps {
+  noteId: string;
+  note: Note;
+  /** The latest re-read of the note failed (the note shown is the last one read); null when it did not. */
+  rereadError: Error | null;
+  initialDraft: NoteDraftBody | null;
+  canEdit: boolean;
+  cannotEditReason: string | undefined;
+}
+
+function NoteWorkspace({ noteId, note, rereadError, initialDraft, canEdit, cannotEditReason }: NoteWorkspaceProps) {
   const timezone = note.facility.timezone;
   const editor = useNoteEditor({ noteId, note, initialDraft, canEdit, ...(cannotEditReason ? { cannotEditReason } : {}), timezone });
   const guard = useLeaveGuard(editor.hasUnsavedChanges);
@@ -120,6 +133,7 @@ function NoteWorkspace({ noteId, note, initialDraft, canEdit, cannotEditReason }
         <span key={changedUnderReader.announcement.count}>{changedUnderReader.announcement.text}</span>
       </p>
       <SaveStatusBar editor={editor} timezone={timezone} />
+      {rereadError ? <NoteRereadNotice error={rereadError} editor={editor} /> : null}
       <DraftRestoreNotice editor={editor} />
       <RemoteChangeNotice editor={editor} />
       <ReadOnlyDraftCopy editor={editor} />

@@ -13,8 +13,10 @@ import {
   editorReducer,
   fieldStatusText,
   initialEditorState,
+  isSaveWaitingForTandem,
   needsDraftDelete,
   needsDraftPut,
+  offeredDraftToKeep,
   readOnlyReasonOf,
   saveRequestOf,
   sentValuesOf,
@@ -178,14 +180,33 @@ describe("saving", () => {
 
   it("names the system that failed: Tandem's server (its database, or not reached) and the clinic data service are not called the EHR", () => {
     const typed = startSave(run(open(), type("impressionsPlansComments", "Start topical steroid.")));
-    const textOf = (reason: "tandem" | "unreached" | "service") => statusText(statusOf(run(typed, { type: "saveFailed", failure: { kind: "system", reason } })), clock);
+    const textOf = (reason: "tandem" | "restarting" | "unreached" | "service") => statusText(statusOf(run(typed, { type: "saveFailed", failure: { kind: "system", reason } })), clock);
     expect(textOf("tandem")).toBe("Not saved: Tandem's server is having trouble");
-    expect(textOf("unreached")).toBe("Not saved: Tandem could not reach its server");
+    expect(textOf("restarting")).toBe("Not saved yet: Tandem's server is restarting; your text will be saved when Tandem is back");
+    expect(textOf("unreached")).toBe("Not saved yet: Tandem's server is not answering; your text will be saved when Tandem is back");
     expect(textOf("service")).toBe("Not saved: the clinic data service did not answer");
     const failed = run(typed, { type: "saveFailed", failure: { kind: "system", reason: "tandem" } });
     // What happened to the write stays the same: the text is kept, to save again.
     expect(failed.fields.impressionsPlansComments.value).toBe("Start topical steroid.");
     expect(needsDraftPut(failed)).toBe(true);
+  });
+
+  it("sends a save that met Tandem's server restarting or unreachable again by itself, and no other failed save", () => {
+    const typed = startSave(run(open(), type("impressionsPlansComments", "Start topical steroid.")));
+    const failedWith = (reason: "tandem" | "restarting" | "unreached" | "service" | "ehr" | "unconfirmed") => run(typed, { type: "saveFailed", failure: { kind: "system", reason } });
+    expect(isSaveWaitingForTandem(failedWith("restarting"))).toBe(true);
+    expect(isSaveWaitingForTandem(failedWith("unreached"))).toBe(true);
+    // Its own trouble (the store), the service or the EHR: Retry, as before.
+    for (const reason of ["tandem", "service", "ehr", "unconfirmed"] as const) expect(isSaveWaitingForTandem(failedWith(reason))).toBe(false);
+    expect(isSaveWaitingForTandem(typed)).toBe(false);
+    // The same request goes again, baselines and all: the BFF's conflict check applies as for any save.
+    expect(saveRequestOf(failedWith("unreached"))).toEqual({ impressionsPlansComments: "Start topical steroid.", baseline: { impressionsPlansComments: "" } });
+    // Text typed while it waits goes with it.
+    const typedOn = run(failedWith("restarting"), type("impressionsPlansComments", "Start topical steroid. Review in 2 weeks."));
+    expect(isSaveWaitingForTandem(typedOn)).toBe(true);
+    expect(saveRequestOf(typedOn)?.impressionsPlansComments).toBe("Start topical steroid. Review in 2 weeks.");
+    const saved = run(startSave(typedOn), { type: "saveSucceeded", note: note({ impressionsPlansComments: "Start topical steroid. Review in 2 weeks." }, 4), atMs: SAVED_AT });
+    expect(isSaveWaitingForTandem(saved)).toBe(false);
   });
 
   it("says why when another error refused the save, and keeps the text", () => {
@@ -370,6 +391,29 @@ describe("a stored draft found on open", () => {
     expect(needsDraftPut(state)).toBe(false);
     expect(needsDraftDelete(state)).toBe(false);
     expect(saveRequestOf(state)).toBeNull();
+  });
+
+  it("makes the header say there is unsaved text, as the notice does, never \"No unsaved changes\" (issue 35 item 2)", () => {
+    const state = open({ draft: draft({ otherExamComments: "Draft text" }, { otherExamComments: START.otherExamComments }) });
+    expect(draftOfferOf(state)).not.toBeNull();
+    expect(statusOf(state)).toEqual({ kind: "draftWaiting" });
+    expect(statusText(statusOf(state), clock)).toBe("Unsaved text from earlier: restore or discard it");
+    // Both follow the same state: once chosen, the header follows the fields.
+    expect(statusOf(run(state, { type: "draftDiscarded" }))).toEqual({ kind: "clean" });
+    expect(statusOf(run(state, { type: "draftRestored" }))).toEqual({ kind: "unsaved", count: 1, lastSavedAtMs: null });
+    // A draft whose text the note already has offers nothing, and the header says so too.
+    expect(statusOf(open({ draft: draft({ otherExamComments: START.otherExamComments }, { otherExamComments: "older" }) }))).toEqual({ kind: "clean" });
+    // On a signed note the read-only reason comes first (the draft is only to copy).
+    expect(statusOf(open({ note: note({}, 3, "signed"), draft: draft({ otherExamComments: "Draft text" }, { otherExamComments: START.otherExamComments }) })).kind).toBe("readOnly");
+  });
+
+  it("sends a draft only this tab holds to the BFF while it waits for the user's choice, and one the BFF has already, not again", () => {
+    const fromTab = initialEditorState({ note: note(), cannotEditReason: null, draft: draft({ otherExamComments: "Typed, then a reload" }, { otherExamComments: START.otherExamComments }), draftWhere: "session" });
+    expect(offeredDraftToKeep(fromTab)).toEqual({ fields: { otherExamComments: "Typed, then a reload" }, baseline: { otherExamComments: START.otherExamComments }, noteVersion: 3 });
+    const kept = run(fromTab, { type: "draftStored", where: "bff", revision: fromTab.draftRevision });
+    expect(offeredDraftToKeep(kept)).toBeNull();
+    expect(draftOfferOf(kept)).not.toBeNull(); // still the user's to restore or discard
+    expect(offeredDraftToKeep(open({ draft: draft({ otherExamComments: "Draft text" }, { otherExamComments: START.otherExamComments }) }))).toBeNull();
   });
 
   it("Restore puts the text back as unsaved changes, to be kept and saved", () => {

@@ -25,11 +25,13 @@ export interface FieldState {
  * the system that failed (DESIGN.md "Rules"): the EHR did not take it or
  * answer (`ehr`), the clinic data service was not reached or failed
  * (`service`), Tandem's server had trouble, its database for one (`tandem`),
- * or could not be reached (`unreached`); the service asked us to slow down
- * (`busy`); or no answer came in time, so the text may be there already
- * (`unconfirmed`: saving the same text again is harmless).
+ * was restarting (`restarting`: a deploy's drain) or could not be reached
+ * (`unreached`); the service asked us to slow down (`busy`); or no answer
+ * came in time, so the text may be there already (`unconfirmed`: saving the
+ * same text again is harmless). A save that met Tandem's server restarting
+ * or unreached is sent again by itself once it answers (issue 35).
  */
-export type SystemSaveFailure = "ehr" | "service" | "tandem" | "unreached" | "busy" | "unconfirmed";
+export type SystemSaveFailure = "ehr" | "service" | "tandem" | "restarting" | "unreached" | "busy" | "unconfirmed";
 export type SaveFailure = { kind: "system"; reason: SystemSaveFailure } | { kind: "other"; message: string; canRetry: boolean };
 
 export type SavePhase =
@@ -112,7 +114,8 @@ const SYSTEM_FAILURE_TEXT: Record<SystemSaveFailure, string> = {
   ehr: "Not saved: the EHR did not answer",
   service: "Not saved: the clinic data service did not answer",
   tandem: "Not saved: Tandem's server is having trouble",
-  unreached: "Not saved: Tandem could not reach its server",
+  restarting: "Not saved yet: Tandem's server is restarting; your text will be saved when Tandem is back",
+  unreached: "Not saved yet: Tandem's server is not answering; your text will be saved when Tandem is back",
   busy: "Not saved: the clinic data service is busy",
   unconfirmed: "Not confirmed: the EHR did not confirm the save, so your text may be saved already",
 };
@@ -248,8 +251,25 @@ export function draftKeptOf(state: EditorState): "bff" | "session" | null {
 /** Autosave may run: something to save, nothing to decide first. */
 export const canAutosave = (state: EditorState): boolean => saveRequestOf(state) !== null;
 
+/** The last save met Tandem's server restarting or unreachable: it is sent again by itself once the server answers. */
+export function isSaveWaitingForTandem(state: EditorState): boolean {
+  return state.save.kind === "failed" && state.save.failure.kind === "system" && (state.save.failure.reason === "restarting" || state.save.failure.reason === "unreached");
+}
+
+/**
+ * A draft found on open that only this tab holds (reloaded before the BFF had it): it goes to the BFF as it is,
+ * while it waits for Restore or Discard, so the tab's copy can go (sessionStorage only until the BFF has the text).
+ */
+export function offeredDraftToKeep(state: EditorState): NoteDraftPutRequest | null {
+  if (state.draftOffer === null || state.draftStore.where !== "session") return null;
+  const { fields, baseline, noteVersion } = state.draftOffer;
+  return { fields, baseline, noteVersion };
+}
+
 export type EditorStatus =
   | { kind: "readOnly"; reason: string }
+  /** A stored draft found on open waits for Restore or Discard: unsaved text, whatever the fields show. */
+  | { kind: "draftWaiting" }
   | { kind: "saving"; count: number }
   | { kind: "conflict"; count: number }
   | { kind: "failed"; failure: SaveFailure; count: number }
@@ -260,6 +280,8 @@ export type EditorStatus =
 export function statusOf(state: EditorState): EditorStatus {
   const readOnlyReason = readOnlyReasonOf(state);
   if (readOnlyReason !== null) return { kind: "readOnly", reason: readOnlyReason };
+  // The same derivation as the restore notice (draftOfferOf), so the header never says "No unsaved changes" beside it.
+  if (draftOfferOf(state) !== null) return { kind: "draftWaiting" };
   const count = dirtyFieldsOf(state).length;
   if (state.save.kind === "saving") return { kind: "saving", count: Object.keys(state.save.sent).length };
   const conflictCount = Object.keys(conflictsOf(state)).length;
@@ -275,6 +297,8 @@ export function statusText(status: EditorStatus, clock: (epochMs: number) => str
   switch (status.kind) {
     case "readOnly":
       return `Read-only: ${status.reason}`;
+    case "draftWaiting":
+      return "Unsaved text from earlier: restore or discard it";
     case "saving":
       return "Saving…";
     case "conflict":

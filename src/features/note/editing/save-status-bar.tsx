@@ -21,6 +21,7 @@ export function handleSaveShortcut(event: KeyboardEvent<HTMLElement>, editor: No
 
 const TONE: Record<EditorStatus["kind"], { text: string; icon: ReactNode }> = {
   readOnly: { text: "text-slate-800", icon: <LockIcon className="h-4 w-4" /> },
+  draftWaiting: { text: "text-amber-900", icon: <DotIcon className="h-4 w-4" /> },
   saving: { text: "text-slate-800", icon: null },
   conflict: { text: "text-amber-900", icon: <AlertIcon className="h-4 w-4" /> },
   failed: { text: "text-red-800", icon: <CrossIcon className="h-4 w-4" /> },

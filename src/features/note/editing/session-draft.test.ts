@@ -20,17 +20,17 @@ describe("which stored draft is offered on open", () => {
     expect(pickDraft(null, null)).toEqual({ draft: null, where: null });
   });
 
-  it("is the BFF's when this tab has none, or an older one", () => {
+  it("is the BFF's when this tab has none", () => {
     const fromBff = draft("2026-12-01T17:04:00.000Z");
     expect(pickDraft(fromBff, null)).toEqual({ draft: fromBff, where: "bff" });
-    expect(pickDraft(fromBff, draft("2026-12-01T17:03:00.000Z"))).toEqual({ draft: fromBff, where: "bff" });
-    expect(pickDraft(fromBff, draft("2026-12-01T17:04:00.000Z"))).toEqual({ draft: fromBff, where: "bff" });
   });
 
-  it("is this tab's when the BFF has none, or an older one", () => {
-    const fromSession = draft("2026-12-01T17:05:00.000Z");
+  it("is this tab's whenever it has one, whatever the two clocks stamped (a copy left holds text the BFF never acknowledged)", () => {
+    const fromSession = draft("2026-12-01T17:05:00.000Z", "Typed, then a reload");
     expect(pickDraft(null, fromSession)).toEqual({ draft: fromSession, where: "session" });
     expect(pickDraft(draft("2026-12-01T17:04:00.000Z"), fromSession)).toEqual({ draft: fromSession, where: "session" });
+    // The browser's clock behind the BFF's: before, the BFF's older text won and the sentence typed last was lost.
+    expect(pickDraft(draft("2026-12-01T17:09:00.000Z", "Typed"), fromSession)).toEqual({ draft: fromSession, where: "session" });
   });
 });
 

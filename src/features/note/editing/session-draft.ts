@@ -1,9 +1,9 @@
 import * as z from "zod/mini";
 import { noteDraft, type NoteDraftBody, type NoteDraftPutRequest } from "#contract/app-api/note.ts";
 
-// This tab's fallback copy of a note's draft, for while the BFF cannot take
-// it (ADR 0008): sessionStorage only, never localStorage, since it holds
-// patient data; and which of the two copies to offer on open.
+// This tab's copy of a note's draft, kept from the keystroke until the BFF
+// has the text (ADR 0008, issue 35): sessionStorage only, never localStorage,
+// since it holds patient data; and which of the two copies to offer on open.
 
 const sessionKey = (noteId: string) => `tandem.note-draft.${noteId}`;
 
@@ -36,8 +36,13 @@ export function removeSessionDraft(noteId: string): void {
   }
 }
 
-/** The newer of the BFF's draft and this tab's copy. */
+/**
+ * The draft to offer on open: this tab's copy when there is one, else the BFF's. The copy is kept from the
+ * keystroke until the BFF acknowledges a draft holding it (draft-keeping.ts), so one still here holds text the
+ * BFF may lack. Never chosen by `updatedAt`: the copy's stamp is the browser's clock and the BFF's its own, and
+ * comparing the two lost text typed just before a reload (issue 35 item 2).
+ */
 export function pickDraft(fromBff: NoteDraftBody | null, fromSession: NoteDraftBody | null): { draft: NoteDraftBody | null; where: "bff" | "session" | null } {
-  if (fromSession && (!fromBff || Date.parse(fromSession.updatedAt) > Date.parse(fromBff.updatedAt))) return { draft: fromSession, where: "session" };
+  if (fromSession) return { draft: fromSession, where: "session" };
   return fromBff ? { draft: fromBff, where: "bff" } : { draft: null, where: null };
 }

@@ -1,20 +1,29 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { useCallback, useEffect, useRef, type Dispatch } from "react";
-import { deleteNoteDraft, noteDraftQuery, saveNoteDraft } from "#src/api/note-queries.ts";
-import { draftBodyOf, needsDraftDelete, needsDraftPut, type EditorAction, type EditorState } from "./editor-state.ts";
+import { useCallback, useEffect, useLayoutEffect, useRef, type Dispatch } from "react";
+import type { NoteDraftPutRequest } from "#contract/app-api/note.ts";
+import { prepareWriteWhileLeaving } from "#src/api/bff-client.ts";
+import { onBffAnswered } from "#src/api/bff-reachability.ts";
+import { deleteNoteDraft, noteDraftQuery, saveNoteDraft, saveNoteDraftWhileLeaving } from "#src/api/note-queries.ts";
+import { isSessionCopyAcknowledged, sessionCopyOf, tandemRetryDelayMs } from "./draft-keeping.ts";
+import { draftBodyOf, needsDraftDelete, needsDraftPut, offeredDraftToKeep, type EditorAction, type EditorState } from "./editor-state.ts";
 import { removeSessionDraft, writeSessionDraft } from "./session-draft.ts";
 
-// Keeping the note's draft (ADR 0008): PUT to the BFF shortly after typing
-// and at least every few seconds while it goes on, DELETE once nothing is
-// dirty, one request at a time; this tab's copy while the BFF cannot be
-// reached (tried again on a timer), and on leaving the page.
+// Keeping the note's draft (ADR 0008, issue 35): this tab's copy from the
+// keystroke until the BFF has acknowledged a draft holding it
+// (draft-keeping.ts); a PUT to the BFF shortly after typing and at least
+// every few seconds while it goes on, DELETE once nothing is dirty, one
+// request at a time. While the BFF cannot be reached the PUT is tried again
+// on a short backoff, and at once when the browser is back online, the tab
+// is shown again, or any other call to the BFF succeeds. A page left (a
+// reload, a closed tab) with text the BFF has not acknowledged sends it as it
+// goes (a keepalive PUT with a token got ready ahead): a browser may deny the
+// EHR's cross-site frame its sessionStorage, as Chromium does when it blocks
+// third-party cookies.
 
 /** The draft is stored this long after typing stops… */
 export const DRAFT_DEBOUNCE_MS = 800;
 /** …and at least this often while typing goes on. */
 export const DRAFT_MAX_WAIT_MS = 2_000;
-/** While the BFF cannot take the draft (kept in this tab meanwhile), it is tried again this often. */
-export const DRAFT_RETRY_MS = 15_000;
 
 interface DraftSyncInput {
   noteId: string;
@@ -28,11 +37,32 @@ interface DraftSyncInput {
 export function useDraftSync({ noteId, state, latest, dispatch }: DraftSyncInput): () => void {
   const queryClient = useQueryClient();
   const draftChain = useRef<Promise<void>>(Promise.resolve());
+  const requestsInFlight = useRef(0);
   /** Runs after the draft requests already queued, so a PUT and a DELETE never cross. */
   const queueDraftRequest = useCallback((request: () => Promise<void>) => {
-    draftChain.current = draftChain.current.then(request).catch(() => undefined);
+    requestsInFlight.current += 1;
+    draftChain.current = draftChain.current
+      .then(request)
+      .catch(() => undefined)
+      .finally(() => {
+        requestsInFlight.current -= 1;
+      });
   }, []);
   const maxWaitTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+
+  const putDraft = useCallback(
+    async (body: NoteDraftPutRequest, revision: number) => {
+      try {
+        const answer = await saveNoteDraft(noteId, body);
+        if (isSessionCopyAcknowledged(latest.current, revision)) removeSessionDraft(noteId);
+        queryClient.setQueryData(noteDraftQuery(noteId).queryKey, answer);
+        dispatch({ type: "draftStored", where: "bff", revision });
+      } catch {
+        dispatch(writeSessionDraft(noteId, body) ? { type: "draftStored", where: "session", revision } : { type: "draftSyncFailed" });
+      }
+    },
+    [noteId, queryClient, latest, dispatch],
+  );
 
   const syncDraft = useCallback(() => {
     clearTimeout(maxWaitTimer.current);
@@ -50,22 +80,35 @@ export function useDraftSync({ noteId, state, latest, dispatch }: DraftSyncInput
         }
         return;
       }
-      const body = needsDraftPut(current) ? draftBodyOf(current) : null;
-      if (body === null) return;
-      const revision = current.draftRevision;
-      try {
-        const answer = await saveNoteDraft(noteId, body);
-        removeSessionDraft(noteId);
-        queryClient.setQueryData(noteDraftQuery(noteId).queryKey, answer);
-        dispatch({ type: "draftStored", where: "bff", revision });
-      } catch {
-        dispatch(writeSessionDraft(noteId, body) ? { type: "draftStored", where: "session", revision } : { type: "draftSyncFailed" });
+      const offered = offeredDraftToKeep(current);
+      if (offered !== null) {
+        try {
+          const answer = await saveNoteDraft(noteId, offered);
+          if (isSessionCopyAcknowledged(latest.current, current.draftRevision)) removeSessionDraft(noteId);
+          queryClient.setQueryData(noteDraftQuery(noteId).queryKey, answer);
+          dispatch({ type: "draftStored", where: "bff", revision: current.draftRevision });
+        } catch {
+          dispatch({ type: "draftSyncFailed" });
+        }
+        return;
       }
+      const body = needsDraftPut(current) ? draftBodyOf(current) : null;
+      if (body !== null) await putDraft(body, current.draftRevision);
     });
-  }, [noteId, queryClient, queueDraftRequest, latest, dispatch]);
+  }, [noteId, queryClient, queueDraftRequest, putDraft, latest, dispatch]);
+
+  // This tab's copy, written in the same commit as the keystroke: a reload a moment later finds it.
+  const sessionCopy = sessionCopyOf(state);
+  useLayoutEffect(() => {
+    if (sessionCopy === null) return;
+    writeSessionDraft(noteId, sessionCopy);
+    prepareWriteWhileLeaving();
+    // Written once per change of the draft's content, not on every render.
+  }, [noteId, state.draftRevision, sessionCopy !== null]);
 
   const wantsPut = needsDraftPut(state);
   const wantsDelete = needsDraftDelete(state);
+  const wantsOfferKept = offeredDraftToKeep(state) !== null;
   useEffect(() => {
     if (!wantsPut) return;
     const debounce = setTimeout(syncDraft, DRAFT_DEBOUNCE_MS);
@@ -73,26 +116,46 @@ export function useDraftSync({ noteId, state, latest, dispatch }: DraftSyncInput
     return () => clearTimeout(debounce);
   }, [state.draftRevision, wantsPut, syncDraft]);
   useEffect(() => {
-    if (wantsDelete) syncDraft();
-  }, [wantsDelete, syncDraft]);
+    if (wantsDelete || wantsOfferKept) syncDraft();
+  }, [wantsDelete, wantsOfferKept, syncDraft]);
   useEffect(() => {
-    if (state.draftStore.failures === 0 || (!wantsPut && !wantsDelete)) return;
-    const retry = setTimeout(syncDraft, DRAFT_RETRY_MS);
+    if (state.draftStore.failures === 0 || (!wantsPut && !wantsDelete && !wantsOfferKept)) return;
+    const retry = setTimeout(syncDraft, tandemRetryDelayMs(state.draftStore.failures));
     return () => clearTimeout(retry);
-  }, [state.draftStore.failures, wantsPut, wantsDelete, syncDraft]);
+  }, [state.draftStore.failures, wantsPut, wantsDelete, wantsOfferKept, syncDraft]);
+
+  // Tandem's server may be back: try at once rather than at the next backoff step.
+  useEffect(() => {
+    const tryNow = () => {
+      if (latest.current.draftStore.failures > 0 && requestsInFlight.current === 0) syncDraft();
+    };
+    const whenShown = () => {
+      if (document.visibilityState === "visible") tryNow();
+    };
+    const stopListening = onBffAnswered(tryNow);
+    window.addEventListener("online", tryNow);
+    document.addEventListener("visibilitychange", whenShown);
+    return () => {
+      stopListening();
+      window.removeEventListener("online", tryNow);
+      document.removeEventListener("visibilitychange", whenShown);
+    };
+  }, [latest, syncDraft]);
 
   // Leaving: the text not yet in the BFF goes there (fire-and-forget); a closing page keeps it in this tab too.
   useEffect(() => {
     const keepInTab = () => {
-      const body = needsDraftPut(latest.current) ? draftBodyOf(latest.current) : null;
-      if (body !== null) writeSessionDraft(noteId, body);
+      const body = sessionCopyOf(latest.current);
+      if (body === null) return;
+      writeSessionDraft(noteId, body);
+      saveNoteDraftWhileLeaving(noteId, body);
     };
     window.addEventListener("pagehide", keepInTab);
     return () => {
       window.removeEventListener("pagehide", keepInTab);
       clearTimeout(maxWaitTimer.current);
       maxWaitTimer.current = undefined;
-      const body = needsDraftPut(latest.current) ? draftBodyOf(latest.current) : null;
+      const body = sessionCopyOf(latest.current);
       if (body === null) return;
       queueDraftRequest(async () => {
         try {

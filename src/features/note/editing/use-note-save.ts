@@ -1,13 +1,19 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { useCallback, useEffect, useRef, type Dispatch } from "react";
+import { useCallback, useEffect, useRef, useState, type Dispatch } from "react";
+import { onBffAnswered } from "#src/api/bff-reachability.ts";
 import { isSystemFailure, markNoteSigned, noteConflictOf, noteQuery, patchNote, saveFailureReasonOf } from "#src/api/note-queries.ts";
 import { describeApiError } from "#src/components/shell/api-error-notice.tsx";
-import { canAutosave, saveRequestOf, sentValuesOf, serverNoteOf, type EditorAction, type EditorState } from "./editor-state.ts";
+import { tandemRetryDelayMs } from "./draft-keeping.ts";
+import { canAutosave, isSaveWaitingForTandem, needsDraftPut, offeredDraftToKeep, saveRequestOf, sentValuesOf, serverNoteOf, type EditorAction, type EditorState } from "./editor-state.ts";
 
 // Saving the note to the EHR (ADR 0008): autosave a little after typing
 // stops, explicit Save (queued behind one in flight), and each answer fed to
-// the state machine; a `note_signed` conflict marks the note signed. Never an
-// automatic retry of a failed save: typing again or Retry sends it.
+// the state machine; a `note_signed` conflict marks the note signed. A save
+// that failed is not retried by itself (typing again or Retry sends it),
+// except one that met Tandem's server restarting or unreachable (issue 35):
+// it goes again once the server answers (after the draft, so the text is in
+// the draft store first) or on a short backoff, with the same baselines, so
+// the BFF's conflict check applies as for any save.
 
 /** The EHR is written this long after typing stops. */
 export const AUTOSAVE_DEBOUNCE_MS = 3_000;
@@ -31,6 +37,11 @@ export function useNoteSave({ noteId, state, latest, dispatch, syncDraft }: Note
   /** The `changeRevision` last sent: autosave never re-sends the same text after a failure. */
   const attemptedRevision = useRef(-1);
   const autosaveTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  /** Saves in a row that met Tandem's server down: the backoff's step. */
+  const tandemFailures = useRef(0);
+  /** Successful answers of the BFF seen while a save waited for it, and how many of them a re-sent save followed. */
+  const [tandemAnswers, setTandemAnswers] = useState(0);
+  const resentForAnswers = useRef(0);
 
   const runSave = useCallback(
     async (trigger: "auto" | "explicit") => {
@@ -48,6 +59,7 @@ export function useNoteSave({ noteId, state, latest, dispatch, syncDraft }: Note
       dispatch({ type: "saveStarted", sent: sentValuesOf(request) });
       try {
         const { note: saved } = await patchNote(noteId, request);
+        tandemFailures.current = 0;
         dispatch({ type: "saveSucceeded", note: serverNoteOf(saved), atMs: Date.now() });
         queryClient.setQueryData(noteQuery(noteId).queryKey, { note: saved });
       } catch (error) {
@@ -60,7 +72,9 @@ export function useNoteSave({ noteId, state, latest, dispatch, syncDraft }: Note
           dispatch({ type: "saveConflict", details: conflict });
           if (conflict.reason === "note_signed") markNoteSigned(queryClient, noteId);
         } else if (isSystemFailure(error)) {
-          dispatch({ type: "saveFailed", failure: { kind: "system", reason: saveFailureReasonOf(error) } });
+          const reason = saveFailureReasonOf(error);
+          tandemFailures.current = reason === "restarting" || reason === "unreached" ? tandemFailures.current + 1 : 0;
+          dispatch({ type: "saveFailed", failure: { kind: "system", reason } });
         } else {
           const { title, canRetry } = describeApiError(error);
           dispatch({ type: "saveFailed", failure: { kind: "other", message: title, canRetry } });
@@ -88,6 +102,28 @@ export function useNoteSave({ noteId, state, latest, dispatch, syncDraft }: Note
   }, [state.save, runSave]);
 
   useEffect(() => () => clearTimeout(autosaveTimer.current), []);
+
+  // A save that met Tandem's server down goes again by itself: at once when the BFF answers any call, else on the
+  // backoff; never before the draft is in the BFF (or the draft found on open is), so the text is there first.
+  const waitingForTandem = isSaveWaitingForTandem(state);
+  const draftSettled = !needsDraftPut(state) && offeredDraftToKeep(state) === null;
+  useEffect(
+    () =>
+      onBffAnswered(() => {
+        if (isSaveWaitingForTandem(latest.current)) setTandemAnswers((count) => count + 1);
+      }),
+    [latest],
+  );
+  useEffect(() => {
+    if (!waitingForTandem || !draftSettled) return;
+    if (tandemAnswers > resentForAnswers.current) {
+      resentForAnswers.current = tandemAnswers;
+      void runSave("explicit");
+      return;
+    }
+    const retry = setTimeout(() => void runSave("explicit"), tandemRetryDelayMs(tandemFailures.current));
+    return () => clearTimeout(retry);
+  }, [waitingForTandem, draftSettled, tandemAnswers, runSave]);
 
   return useCallback(() => void runSave("explicit"), [runSave]);
 }
