@@ -311,6 +311,7 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
     const headers: Record<string, string> = { authorization, accept: "application/json" };
     if (prepared.organizationId !== null) headers["x-organization-id"] = prepared.organizationId;
     if (prepared.bodyText !== undefined) headers["content-type"] = "application/json";
+    if (prepared.idempotencyKey !== undefined) headers["idempotency-key"] = prepared.idempotencyKey;
     const traceparent = options.traceparent?.();
     if (traceparent !== undefined) headers.traceparent = traceparent;
     return headers;

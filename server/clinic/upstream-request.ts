@@ -23,6 +23,8 @@ export interface ClinicCall {
    * bound of the schedule read it is combined with (ADR 0020).
    */
   cacheUntil?: number;
+  /** A write's `Idempotency-Key` header (the BFF's write-intent id, issue 35 item 4); the BFF never relies on the service honouring it. */
+  idempotencyKey?: string;
 }
 
 export interface PreparedRequest {
@@ -36,6 +38,7 @@ export interface PreparedRequest {
   strong: boolean;
   /** The caller's bound on a caller-bounded read (ClinicCall.cacheUntil). */
   cacheUntil: number | undefined;
+  idempotencyKey: string | undefined;
   /** Same org, route, parameters and query: the same key (coalescing and cache). */
   key: string;
 }
@@ -90,5 +93,5 @@ export function prepareRequest(route: ClinicApiRoute, call: ClinicCall): Prepare
   }
   const body = call.body === undefined ? undefined : bodyIdForms(route, call.body);
   const bodyText = body === undefined ? undefined : JSON.stringify(body);
-  return { route, method, target, organizationId, bodyText, strong, cacheUntil: call.cacheUntil, key: `${organizationId ?? "-"} ${method} ${target}` };
+  return { route, method, target, organizationId, bodyText, strong, cacheUntil: call.cacheUntil, idempotencyKey: call.idempotencyKey, key: `${organizationId ?? "-"} ${method} ${target}` };
 }
