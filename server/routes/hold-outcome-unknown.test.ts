@@ -56,7 +56,7 @@ beforeAll(async () => {
         body: request.method === "GET" ? undefined : request.body,
         signal: request.signal,
         duplex: "half",
-      } as RequestInit);
+      });
     },
   });
   emulatorServer = await new Promise<ServerType>((resolve) => {
