@@ -34,6 +34,8 @@ import { startFaultProxy, type FaultProxy } from "../testing/fault-proxy.ts";
 let store: Store;
 let harness: BffHarness;
 let emulatorServer: ServerType;
+/** The `Idempotency-Key` of every hold the BFF sent: the intent's id. */
+const holdKeys: (string | null)[] = [];
 /** Undefined until the emulator is served on a port (the harness's own start-up reads go in-process). */
 let proxy: FaultProxy | undefined;
 let typeId: string;
@@ -50,6 +52,7 @@ beforeAll(async () => {
     interceptUpstream: (request, forward) => {
       if (proxy === undefined) return forward(request);
       const url = new URL(request.url);
+      if (request.method === "POST" && HOLD_PATH.test(url.pathname)) holdKeys.push(request.headers.get("idempotency-key"));
       return fetch(`${proxy.url}${url.pathname}${url.search}`, {
         method: request.method,
         headers: request.headers,
@@ -188,6 +191,8 @@ describe("a hold whose answer was lost stays the user's", () => {
     expect(message).toContain(`${clockTimeAt(slot, maybeHeld.freesAt)} at the latest`);
     expect(message).not.toMatch(/nothing|not held/i);
     expect(maybeHeld.canRelease).toBe(false);
+    // The attempt's id went to the service as the hold's idempotency key (nothing relies on the service honouring it).
+    expect(holdKeys.at(-1)).toBe(maybeHeld.id);
     await expectKeptAsTheUsers(userId, slot, maybeHeld);
 
     // Let it go: Tandem never learnt the EHR's hold id, so there is nothing to release; it says by when it frees itself.

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { Context, Hono } from "hono";
 import { APP_ERROR_CODES } from "#contract/app-api/errors.ts";
 import {
@@ -22,7 +23,6 @@ import {
   type SlotSelection,
 } from "#contract/app-api/slots.ts";
 import type { Hold } from "#contract/clinic-api/schedule.ts";
-import { randomUUID } from "node:crypto";
 import { idKey, isSameId } from "#contract/ids.ts";
 import { addDays, daysBetween } from "#contract/time/zoned-time.ts";
 import type { ClinicClient } from "../clinic/clinic-client.ts";
@@ -126,7 +126,7 @@ export interface ScheduleRouteDeps {
 
 const released = { released: true as const } satisfies HoldReleaseResponse;
 
-/** "10:42 AM": an instant in the facility's zone (its own offset when the zone is not known), for the BFF's messages. */
+/** "10:42 AM": an instant in the facility's zone (in UTC, named, when the zone is not known), for the BFF's messages. */
 function clockTime(epochMs: number, zone: string | null): string {
   const options: Intl.DateTimeFormatOptions = { hour: "numeric", minute: "2-digit" };
   try {
@@ -139,6 +139,11 @@ function clockTime(epochMs: number, zone: string | null): string {
 /** The user's own orphan answers the service's 409 for its slot, not "just taken" (issue 35 item 4). */
 function mayAlreadyHold(error: UpstreamError, freesAtText: string): AppError {
   return new AppError(409, "conflict", `You may already hold this slot (the EHR did not confirm); it frees itself by ${freesAtText} at the latest`, error.upstreamTraceId ? { upstream_trace_id: error.upstreamTraceId } : {});
+}
+
+/** The BFF's status for a hold whose answer was lost: the client's own (504 timeout, 503 unreachable, 502 a 5xx), else 502. */
+function lostAnswerStatus(status: number | undefined): 502 | 503 | 504 {
+  return status === 503 || status === 504 ? status : 502;
 }
 
 function holdLimitReached(): AppError {
@@ -247,7 +252,7 @@ export function registerScheduleRoutes(api: Hono<AppEnv>, { clinic, holds, inten
     } catch (error) {
       if (!isRefusedBeforeActing(error)) {
         const upstream = error instanceof UpstreamError ? error : null;
-        const status = upstream && [502, 503, 504].includes(upstream.status) ? (upstream.status as 502 | 503 | 504) : 502;
+        const status = lostAnswerStatus(upstream?.status);
         const lost = upstream?.message ?? "The Clinic Data Service's answer was lost";
         throw await unknownOutcome(status, upstream?.code ?? "upstream_unavailable", `${lost}, so the EHR may have held this slot for you`, null, upstream?.upstreamTraceId ? { upstream_trace_id: upstream.upstreamTraceId } : {});
       }
