@@ -23,7 +23,7 @@ export interface ClinicCall {
    * bound of the schedule read it is combined with (ADR 0020).
    */
   cacheUntil?: number;
-  /** A write's `Idempotency-Key` header (the BFF's write-intent id, issue 35 item 4); the BFF never relies on the service honouring it. */
+  /** A write's key (the write intent's id), sent as `Idempotency-Key` (docs/assumed-contracts.md); the BFF stays correct when the service ignores it. */
   idempotencyKey?: string;
 }
 
