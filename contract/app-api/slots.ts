@@ -137,14 +137,56 @@ export type HeldSlot = z.infer<typeof heldSlot>;
 export const holdResponse = z.object({ hold, held: heldSlot });
 export type HoldResponse = z.infer<typeof holdResponse>;
 
-/** GET /api/holds: this user's active holds in the token's organization, soonest to expire first. */
-export const heldSlotsResponse = z.object({ holds: z.array(heldSlot) });
+/**
+ * A hold Tandem asked the EHR for whose outcome is unknown (the answer was
+ * lost after the request was sent: a reset, a timeout, a 5xx, Tandem's server
+ * failing after the call; issue 35 item 4): the EHR may have held the slot
+ * for the user. It stays theirs, counted in their basket, until `freesAt`,
+ * when a hold made then would have run out by itself.
+ */
+export const maybeHeldSlot = z.object({
+  /** Tandem's id of the attempt (release it with DELETE /api/holds/:id). */
+  id: z.string(),
+  slot: slotPlace,
+  appointmentTypeId: z.string(),
+  slotLengthMinutes: z.int(),
+  isNewPatient: z.boolean(),
+  patientId: z.nullable(z.string()),
+  /** When Tandem asked the EHR. */
+  triedAt: utcTimestamp,
+  /** The latest instant a hold made by that request can last until. */
+  freesAt: utcTimestamp,
+  /** Tandem learnt the EHR's hold id (the EHR held it, Tandem's server failed to record it): Let it go releases it in the EHR. */
+  canRelease: z.boolean(),
+});
+export type MaybeHeldSlot = z.infer<typeof maybeHeldSlot>;
+
+/**
+ * GET /api/holds: this user's active holds in the token's organization,
+ * soonest to expire first, and the holds the EHR may have made for them
+ * (`maybeHeld`, oldest first).
+ */
+export const heldSlotsResponse = z.object({ holds: z.array(heldSlot), maybeHeld: z.array(maybeHeldSlot) });
 export type HeldSlotsResponse = z.infer<typeof heldSlotsResponse>;
+
+/**
+ * What POST /api/holds adds to its error body when the answer was lost after
+ * the request was sent: the code stays that of the failure (which system),
+ * `outcome` says the EHR may have held the slot, and `maybe_held` is the
+ * attempt as GET /api/holds lists it.
+ */
+export const holdOutcomeUnknownExtras = z.object({ outcome: z.literal("unknown"), maybe_held: maybeHeldSlot });
+export type HoldOutcomeUnknownExtras = z.infer<typeof holdOutcomeUnknownExtras>;
 
 /** The 409 code when the user already holds MAX_ACTIVE_HOLDS slots (a taken slot is `conflict`). */
 export const HOLD_LIMIT_CODE = "hold_limit_reached";
 
-export const holdReleaseResponse = z.object({ released: z.literal(true) });
+/**
+ * DELETE /api/holds/:id: released (or nothing of the user's was held), or,
+ * for a hold the EHR may have made whose id Tandem never learnt, nothing
+ * Tandem can release: it frees itself by `freesAt` at the latest.
+ */
+export const holdReleaseResponse = z.union([z.object({ released: z.literal(true) }), z.object({ released: z.literal(false), freesAt: utcTimestamp })]);
 export type HoldReleaseResponse = z.infer<typeof holdReleaseResponse>;
 
 /** `DELETE /api/holds/:id`: a hold's id is a raw UUID, as the service mints them (the assumed hold contract, DESIGN.md). */

@@ -110,17 +110,23 @@ export async function nextWeek(zone: string): Promise<{ startDate: string; endDa
 
 export { addDays, localDateOf };
 
-/** The front-desk user and a patient in view: the person on the phone. */
-export async function frontDeskSession(): Promise<{ userId: string; patientId: string }> {
-  const [frontDesk, notes] = await Promise.all([userWithRole(ORG_A, "Front Desk"), sandboxNotes(ORG_A)]);
+/** The front-desk user (or one of another role) and a patient in view: the person on the phone. */
+export async function frontDeskSession(role = "Front Desk"): Promise<{ userId: string; patientId: string }> {
+  const [frontDesk, notes] = await Promise.all([userWithRole(ORG_A, role), sandboxNotes(ORG_A)]);
   const patientId = notes[0]?.patientId;
   if (!patientId) throw new Error("no patient in org A");
   return { userId: frontDesk.id, patientId };
 }
 
-/** Opens the host page as front desk with a patient, and the app's slot finder (with the pointer, or by Tab and Enter from the host page); waits for the first (default) search to be answered. */
-export async function openSlotFinder(page: Page, options: { keyboard?: boolean } = {}): Promise<FrameLocator> {
-  const { userId, patientId } = await frontDeskSession();
+/**
+ * Opens the host page as front desk (or `role`: a user of their own, for a
+ * test that leaves what no later test may meet, such as a hold the EHR may
+ * have made) with a patient, and the app's slot finder (with the pointer, or
+ * by Tab and Enter from the host page); waits for the first (default) search
+ * to be answered.
+ */
+export async function openSlotFinder(page: Page, options: { keyboard?: boolean; role?: string } = {}): Promise<FrameLocator> {
+  const { userId, patientId } = await frontDeskSession(options.role);
   const app = await openInHost(page, { org: ORG_A, user: userId, patient: patientId, note: "none" });
   const link = app.getByRole("navigation", { name: "Tandem" }).getByRole("link", { name: "Slots" });
   if (options.keyboard) {

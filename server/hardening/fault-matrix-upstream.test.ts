@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import * as z from "zod/mini";
 import { noteDraftResponse, noteResponse, noteTasksResponse, taskResponse } from "#contract/app-api/note.ts";
-import { holdResponse, slotSearchResponse, type SlotSelection } from "#contract/app-api/slots.ts";
+import { heldSlotsResponse, holdResponse, slotSearchResponse, type SlotSelection } from "#contract/app-api/slots.ts";
 import type { Slot } from "#contract/clinic-api/schedule.ts";
 import { ORG_A_ID } from "../../emulator/world/identities.ts";
 import type { EhrNote } from "../../emulator/world/types.ts";
@@ -171,19 +171,25 @@ describe("429 on a write (hold)", () => {
     expect(await h.store.holds.get(ORG_A_ID, held.id)).not.toBeNull();
   });
 
-  it("a 5xx on the hold is not retried blindly: one upstream POST, 503 server_unresponsive, nothing held; Try again holds it", async () => {
+  it("a 5xx on the hold is not retried blindly: one upstream POST, 503 server_unresponsive, the outcome unknown (not 'nothing held'); Try again holds it", async () => {
     const slot = await firstSlot(h);
     const recorded = await storedHolds(h);
     await h.fault({ method: "POST", path: "/v4/schedule/holds", code: "server_unresponsive", count: 1 });
     const response = await write(h, "/api/holds", "POST", selectionOf(slot));
     expect(response.status).toBe(503);
-    expect((await errorOf(response)).code).toBe("server_unresponsive");
+    const body = await errorOf(response);
+    expect(body.code).toBe("server_unresponsive");
+    expect(body.message).toMatch(/so the EHR may have held this slot for you/);
     expect(h.upstreamCount("POST", "/v4/schedule/holds")).toBe(1);
     expect(activeHoldsOn(h, slot)).toBe(0);
     expect(await storedHolds(h)).toBe(recorded);
     expect((await write(h, "/api/holds", "POST", selectionOf(slot))).status).toBe(200);
     expect(activeHoldsOn(h, slot)).toBe(1);
     expect(await storedHolds(h)).toBe(recorded + 1);
+    // The attempt stays the user's, not confirmed, in its basket: settled here so the tests after this one start with room in it.
+    const attempts = await store.writeIntents.listUnsettled(ORG_A_ID, "hold", { userId: h.userWithRole("Physician") });
+    expect(attempts.map((attempt) => attempt.outcome)).toEqual(["unknown"]);
+    for (const attempt of attempts) await store.writeIntents.settle(ORG_A_ID, attempt.id, { outcome: "refused", at: h.now() });
   });
 });
 
@@ -369,19 +375,25 @@ describe("5 s latency (scaled: the BFF's 10 s timeout becomes 300 ms, the servic
     expect(slow.upstreamCount("GET", "/v2/schedule/slots")).toBe(1 + DEFAULT_RETRY.reads);
   });
 
-  it("a slow hold is not retried, and the answer says whether it was applied is unknown (the service may hold the slot until the hold expires)", async () => {
+  it("a slow hold is not retried, and the answer says the EHR may have held it: the user's until it frees itself, never 'not held' (issue 35 item 4)", async () => {
     const slot = await firstSlot(slow);
     const recorded = await storedHolds(slow);
     await slow.fault({ method: "POST", path: "/v4/schedule/holds", latencyMs: 600, count: 1 });
     const response = await write(slow, "/api/holds", "POST", selectionOf(slot));
     expect(response.status).toBe(504);
-    expect(await errorOf(response)).toMatchObject({ code: "upstream_timeout", message: "The Clinic Data Service did not answer in time; whether the change was applied is unknown" });
+    const body = await errorOf(response);
+    expect(body.code).toBe("upstream_timeout");
+    expect(body.message).toMatch(
+      /^The Clinic Data Service did not answer in time; whether the change was applied is unknown, so the EHR may have held this slot for you: Tandem lists it with your holds as not confirmed, and it frees itself by \d{1,2}:\d{2} [AP]M at the latest$/,
+    );
     expect(slow.upstreamCount("POST", "/v4/schedule/holds")).toBe(1);
     await slow.upstreamSettled();
     // The service carried the hold out after the BFF gave up: one hold (not two), which expires by itself.
     expect(activeHoldsOn(slow, slot)).toBe(1);
-    // Tandem never learnt its id: it is not the user's in Tandem (not listed, not counted in the basket).
+    // Tandem never learnt its id: no record of a hold, but the attempt is listed as the user's, not confirmed.
     expect(await storedHolds(slow)).toBe(recorded);
+    const listed = z.parse(heldSlotsResponse, await (await slow.api("/api/holds", { token: await slow.hostToken() })).json());
+    expect(listed.maybeHeld.map((maybe) => maybe.slot.startsAt)).toContain(slot.startsAt);
   });
 
   it("a slow task create is not retried, and the user is not told it was not created: the EHR may have taken it", async () => {

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { Context, Hono } from "hono";
 import { APP_ERROR_CODES } from "#contract/app-api/errors.ts";
 import {
@@ -11,8 +12,11 @@ import {
   slotSearchQuery,
   slotSearchScopeProblem,
   type HeldSlotsResponse,
+  type HoldOutcomeUnknownExtras,
   type HoldReleaseResponse,
+  type HoldRequest,
   type HoldResponse,
+  type MaybeHeldSlot,
   type SlotCheckRequest,
   type SlotCheckResponse,
   type SlotSearchQuery,
@@ -25,13 +29,14 @@ import type { ClinicClient } from "../clinic/clinic-client.ts";
 import { holdIdKey } from "../clinic/id-forms.ts";
 import { UpstreamError } from "../clinic/upstream-error.ts";
 import type { AppEnv } from "../http/app-env.ts";
-import { AppError, badRequest, storeUnavailable } from "../http/app-error.ts";
+import { AppError, badRequest } from "../http/app-error.ts";
 import { sharedJson } from "../http/shared-json-body.ts";
 import { parseJsonBody, parsePathParam, parseQuery } from "../http/validate.ts";
-import { heldSlotOf, slotHoldRecord } from "../schedule/held-slots.ts";
+import { heldRequestOf, heldSlotOf, slotHoldRecord } from "../schedule/held-slots.ts";
+import { holdSubjectOf, isRefusedBeforeActing, maybeHeldOf } from "../schedule/hold-intents.ts";
 import { pickAlternatives } from "../schedule/slot-alternatives.ts";
 import { createSlotSearchGate } from "../schedule/slot-search-gate.ts";
-import type { AuditTrail, SlotHoldRepository } from "../store/store.ts";
+import type { AuditTrail, SlotHoldRepository, WriteIntentRepository, WriteOutcome } from "../store/store.ts";
 import { accessAudit } from "./access-audit.ts";
 
 // GET /api/slots, POST /api/slots/check, GET /api/holds, POST /api/holds,
@@ -113,11 +118,33 @@ async function strongCheck(clinic: ClinicClient, organizationId: string, request
 export interface ScheduleRouteDeps {
   clinic: ClinicClient;
   holds: SlotHoldRepository;
+  /** Every hold is recorded here before the service is asked (issue 35 item 4). */
+  intents: WriteIntentRepository;
   audit: AuditTrail;
   now: () => number;
 }
 
 const released = { released: true as const } satisfies HoldReleaseResponse;
+
+/** "10:42 AM": an instant in the facility's zone (in UTC, named, when the zone is not known), for the BFF's messages. */
+function clockTime(epochMs: number, zone: string | null): string {
+  const options: Intl.DateTimeFormatOptions = { hour: "numeric", minute: "2-digit" };
+  try {
+    return new Intl.DateTimeFormat("en-US", { ...options, timeZone: zone ?? "UTC", ...(zone === null ? { timeZoneName: "short" } : {}) }).format(epochMs);
+  } catch {
+    return new Intl.DateTimeFormat("en-US", { ...options, timeZone: "UTC", timeZoneName: "short" }).format(epochMs);
+  }
+}
+
+/** The user's own orphan answers the service's 409 for its slot, not "just taken" (issue 35 item 4). */
+function mayAlreadyHold(error: UpstreamError, freesAtText: string): AppError {
+  return new AppError(409, "conflict", `You may already hold this slot (the EHR did not confirm); it frees itself by ${freesAtText} at the latest`, error.upstreamTraceId ? { upstream_trace_id: error.upstreamTraceId } : {});
+}
+
+/** The BFF's status for a hold whose answer was lost: the client's own (504 timeout, 503 unreachable, 502 a 5xx), else 502. */
+function lostAnswerStatus(status: number | undefined): 502 | 503 | 504 {
+  return status === 503 || status === 504 ? status : 502;
+}
 
 function holdLimitReached(): AppError {
   return new AppError(409, HOLD_LIMIT_CODE, `You already hold ${MAX_ACTIVE_HOLDS} slots: release one before holding another`);
@@ -131,7 +158,7 @@ function slotTaken(error: UpstreamError): AppError {
   return new AppError(409, "conflict", "That time was just taken: no capacity is left for this slot", error.upstreamTraceId ? { upstream_trace_id: error.upstreamTraceId } : {});
 }
 
-export function registerScheduleRoutes(api: Hono<AppEnv>, { clinic, holds, audit, now }: ScheduleRouteDeps): void {
+export function registerScheduleRoutes(api: Hono<AppEnv>, { clinic, holds, intents, audit, now }: ScheduleRouteDeps): void {
   const slotSearchGate = createSlotSearchGate();
   const access = accessAudit(audit, now);
   const auditWrite = (c: Context<AppEnv>, holdId: string) => access.changed(c, "write", "slot_hold", holdId);
@@ -143,6 +170,25 @@ export function registerScheduleRoutes(api: Hono<AppEnv>, { clinic, holds, audit
       if (!(error instanceof UpstreamError && error.code === "not_found")) throw error;
     }
   };
+  /** The holds the EHR may have made for the user (their answers were lost), oldest first; narrowed to one slot. */
+  const maybeHeldBy = async (organizationId: string, userId: string, at: number, slot?: HoldRequest): Promise<MaybeHeldSlot[]> => {
+    const unsettled = await intents.listUnsettled(organizationId, "hold", { userId, ...(slot ? { subjectId: holdSubjectOf(slot) } : {}) });
+    return unsettled.flatMap((intent) => maybeHeldOf(intent, at) ?? []);
+  };
+  /** Best effort: an intent left `pending` reads as unknown once its deadline has passed, which is never less cautious. */
+  const settle = (c: Context<AppEnv>, organizationId: string, id: string, outcome: Exclude<WriteOutcome, "pending">, resultId: string | null = null) =>
+    intents.settle(organizationId, id, { outcome, resultId, at: now() }).catch((error: unknown) => {
+      c.get("logger").warn({ err: error, intentId: id, outcome }, "settling a hold's write intent failed; it reads as unknown once its deadline has passed");
+    });
+  const facilityZone = async (organizationId: string, facilityId: string): Promise<string | null> => {
+    try {
+      const facilities = await clinic.listAll("GET /v1/facilities", "facilities", { organizationId });
+      return facilities.find((facility) => isSameId(facility.id, facilityId, "fac"))?.timezone ?? null;
+    } catch {
+      return null;
+    }
+  };
+  const freesAtText = async (organizationId: string, maybeHeld: MaybeHeldSlot) => clockTime(Date.parse(maybeHeld.freesAt), await facilityZone(organizationId, maybeHeld.slot.facilityId));
 
   api.get("/slots", async (c) => {
     const query = parseQuery(c, slotSearchQuery);
@@ -172,38 +218,77 @@ export function registerScheduleRoutes(api: Hono<AppEnv>, { clinic, holds, audit
     const { organizationId, userId } = c.get("session");
     const at = now();
     const purge = holds.purgeExpired(at).catch((error: unknown) => c.get("logger").warn({ err: error }, "purging expired slot holds failed"));
-    const [active] = await Promise.all([holds.listActive(organizationId, userId, at), purge]);
-    return c.json({ holds: active.map(heldSlotOf) } satisfies HeldSlotsResponse);
+    const [active, maybeHeld] = await Promise.all([holds.listActive(organizationId, userId, at), maybeHeldBy(organizationId, userId, at), purge]);
+    return c.json({ holds: active.map(heldSlotOf), maybeHeld } satisfies HeldSlotsResponse);
   });
 
   api.post("/holds", async (c) => {
     const request = await parseJsonBody(c, holdRequest);
     const session = c.get("session");
     const { organizationId, userId } = session;
-    if ((await holds.countActive(organizationId, userId, now())) >= MAX_ACTIVE_HOLDS) throw holdLimitReached();
+    const at = now();
+    // A hold the EHR may have made for the user takes a place in the basket until it frees itself.
+    const [recordedCount, maybeHeld] = await Promise.all([holds.countActive(organizationId, userId, at), maybeHeldBy(organizationId, userId, at)]);
+    if (recordedCount + maybeHeld.length >= MAX_ACTIVE_HOLDS) throw holdLimitReached();
     const { patientId: _patientId, ...selection } = request;
+
+    // Recorded before the service is asked: an answer lost from here on leaves the attempt, never nothing.
+    const intentId = randomUUID();
+    const attempt = { id: intentId, organizationId, userId, kind: "hold" as const, subjectId: holdSubjectOf(request), request: heldRequestOf(session, request), createdAt: at };
+    await intents.record(attempt);
+    /** The answer was lost, or not recorded: the attempt is the user's as a hold the EHR may have made. `lead` says what happened. */
+    const unknownOutcome = async (status: AppError["status"], code: string, lead: string, resultId: string | null, extras: AppError["extras"] = {}): Promise<AppError> => {
+      await settle(c, organizationId, intentId, "unknown", resultId);
+      const maybe = maybeHeldOf({ ...attempt, outcome: "unknown", resultId, settledAt: now() }, now());
+      if (maybe === null) return new AppError(status, code, lead, extras);
+      const body: HoldOutcomeUnknownExtras = { outcome: "unknown", maybe_held: maybe };
+      const by = await freesAtText(organizationId, maybe);
+      return new AppError(status, code, `${lead}: Tandem lists it with your holds as not confirmed, and it frees itself by ${by} at the latest`, { ...extras, ...body });
+    };
+
     let hold: Hold;
     try {
-      ({ hold } = await clinic.request("POST /v4/schedule/holds", { organizationId, body: selection }));
+      ({ hold } = await clinic.request("POST /v4/schedule/holds", { organizationId, body: selection, idempotencyKey: intentId }));
     } catch (error) {
-      if (error instanceof UpstreamError && error.code === "conflict") throw slotTaken(error);
+      if (!isRefusedBeforeActing(error)) {
+        const upstream = error instanceof UpstreamError ? error : null;
+        const status = lostAnswerStatus(upstream?.status);
+        const lost = upstream?.message ?? "The Clinic Data Service's answer was lost";
+        throw await unknownOutcome(status, upstream?.code ?? "upstream_unavailable", `${lost}, so the EHR may have held this slot for you`, null, upstream?.upstreamTraceId ? { upstream_trace_id: upstream.upstreamTraceId } : {});
+      }
+      await settle(c, organizationId, intentId, "refused");
+      if (error instanceof UpstreamError && error.code === "conflict") {
+        // The slot's capacity may be the user's own earlier attempt, made in the EHR and never confirmed.
+        const own = await maybeHeldBy(organizationId, userId, now(), request).catch(() => []);
+        const earlier = own[0];
+        if (earlier !== undefined) throw mayAlreadyHold(error, await freesAtText(organizationId, earlier));
+        throw slotTaken(error);
+      }
       throw error;
     }
     const heldAt = now();
     const record = slotHoldRecord({ session, request, hold, heldAt });
     let isRecorded: boolean;
     try {
-      isRecorded = await holds.insertWithinLimit(record, MAX_ACTIVE_HOLDS, heldAt);
+      // The basket's places taken by holds the EHR may have made are not in `slot_holds`: they lower the limit.
+      isRecorded = await holds.insertWithinLimit(record, MAX_ACTIVE_HOLDS - maybeHeld.length, heldAt);
     } catch (error) {
-      throw await undoUnrecordedHold(c, error, () => releaseAtService(organizationId, record.holdId));
+      c.get("logger").error({ err: error }, "recording a slot hold failed after the EHR made it");
+      // The EHR holds it: kept as the user's, with its id, so Let it go can release it.
+      throw await unknownOutcome(503, APP_ERROR_CODES.storeUnavailable, "The EHR held this slot for you, but Tandem's server could not record the hold", record.holdId);
     }
     // Another hold of the user's was recorded in the meantime (two clicks at once, two tabs): this one gives way.
     if (!isRecorded) {
-      await releaseAtService(organizationId, record.holdId).catch((error: unknown) =>
-        c.get("logger").warn({ err: error }, "releasing a hold over the user's limit failed; it stays held at the service until it expires"),
-      );
+      try {
+        await releaseAtService(organizationId, record.holdId);
+        await settle(c, organizationId, intentId, "done", record.holdId);
+      } catch (error) {
+        c.get("logger").warn({ err: error }, "releasing a hold over the user's limit failed; it stays the user's, not confirmed, until it expires");
+        await settle(c, organizationId, intentId, "unknown", record.holdId);
+      }
       throw holdLimitReached();
     }
+    await settle(c, organizationId, intentId, "done", record.holdId);
     await auditWrite(c, record.holdId);
     return c.json({ hold, held: heldSlotOf(record) } satisfies HoldResponse);
   });
@@ -213,28 +298,33 @@ export function registerScheduleRoutes(api: Hono<AppEnv>, { clinic, holds, audit
     const holdId = parsePathParam(c, "id", holdIdSchema, "holdId");
     const { organizationId, userId } = c.get("session");
     const stored = await holds.get(organizationId, holdIdKey(holdId));
-    // Already released, expired and purged, or never made through Tandem: nothing of the user's is held.
-    if (stored === null) return c.json(released);
-    if (stored.userId !== userId) throw new AppError(403, APP_ERROR_CODES.notOwner, "This slot is held by another user: only the user who held it can release it");
+    if (stored === null) return c.json(await letGo(c, holdIdKey(holdId)));
+    if (stored.userId !== userId) throw notOwner();
     await releaseAtService(organizationId, stored.holdId);
     await holds.delete(organizationId, stored.holdId);
     await auditWrite(c, stored.holdId);
     return c.json(released);
   });
+
+  /**
+   * An id that is no recorded hold: a hold the EHR may have made for the user
+   * (Tandem's attempt's id) is released in the EHR when Tandem learnt its id,
+   * else there is nothing to release and it frees itself by `freesAt`.
+   * Anything else (released, expired and purged, never made through Tandem):
+   * nothing of the user's is held.
+   */
+  async function letGo(c: Context<AppEnv>, id: string): Promise<HoldReleaseResponse> {
+    const { organizationId, userId } = c.get("session");
+    const intent = await intents.get(organizationId, id);
+    const maybe = intent === null ? null : maybeHeldOf(intent, now());
+    if (intent === null || maybe === null) return released;
+    if (intent.userId !== userId) throw notOwner();
+    if (intent.resultId === null) return { released: false, freesAt: maybe.freesAt };
+    await releaseAtService(organizationId, intent.resultId);
+    await intents.settle(organizationId, intent.id, { outcome: "done", resultId: intent.resultId, at: now() });
+    await auditWrite(c, intent.resultId);
+    return released;
+  }
 }
 
-/**
- * A hold the store could not record would be one no one can see or release
- * through Tandem: release it at the service (best effort) and fail the request.
- */
-async function undoUnrecordedHold(c: Context<AppEnv>, storeError: unknown, release: () => Promise<void>): Promise<AppError> {
-  const logger = c.get("logger");
-  logger.error({ err: storeError }, "recording a slot hold failed");
-  try {
-    await release();
-  } catch (releaseError) {
-    logger.warn({ err: releaseError }, "releasing the unrecorded slot hold failed; it stays held at the service until it expires");
-    return storeUnavailable("Tandem could not keep a record of the hold, and releasing it failed: the slot stays held until the hold expires. Try again later.");
-  }
-  return storeUnavailable("Tandem could not keep a record of the hold, so it released it: nothing is held. Try again.");
-}
+const notOwner = () => new AppError(403, APP_ERROR_CODES.notOwner, "This slot is held by another user: only the user who held it can release it");

@@ -19,13 +19,12 @@ export function holdPatientId(session: Pick<HostSession, "patientId">, requested
 
 const minutesBetween = (startsAt: string, endsAt: string) => Math.round((Date.parse(endsAt) - Date.parse(startsAt)) / 60_000);
 
-export function slotHoldRecord(options: { session: Pick<HostSession, "organizationId" | "userId" | "patientId">; request: HoldRequest; hold: Hold; heldAt: number }): StoredSlotHold {
-  const { session, request, hold, heldAt } = options;
+/** The hold as the user's basket shows it, whatever the service answers: the slot, what it is held as, and for whom. */
+export type HeldRequest = Omit<StoredSlotHold, "organizationId" | "holdId" | "userId" | "expiresAt" | "heldAt">;
+
+export function heldRequestOf(session: Pick<HostSession, "patientId">, request: HoldRequest): HeldRequest {
   const ids = holdIdsInServiceForm(request);
   return {
-    organizationId: session.organizationId,
-    holdId: holdIdKey(hold.id),
-    userId: session.userId,
     patientId: holdPatientId(session, request.patientId),
     providerId: ids.providerId,
     facilityId: ids.facilityId,
@@ -34,6 +33,16 @@ export function slotHoldRecord(options: { session: Pick<HostSession, "organizati
     appointmentTypeId: ids.appointmentTypeId,
     slotLengthMinutes: request.slotLengthMinutes ?? minutesBetween(request.startsAt, request.endsAt),
     isNewPatient: request.isNewPatient ?? false,
+  };
+}
+
+export function slotHoldRecord(options: { session: Pick<HostSession, "organizationId" | "userId" | "patientId">; request: HoldRequest; hold: Hold; heldAt: number }): StoredSlotHold {
+  const { session, request, hold, heldAt } = options;
+  return {
+    organizationId: session.organizationId,
+    holdId: holdIdKey(hold.id),
+    userId: session.userId,
+    ...heldRequestOf(session, request),
     expiresAt: Date.parse(hold.expiresAt),
     heldAt,
   };

@@ -1,5 +1,16 @@
 import { queryOptions } from "@tanstack/react-query";
-import { HOLD_LIMIT_CODE, heldSlotsResponse, holdReleaseResponse, holdResponse, type HoldRequest, type HoldResponse } from "#contract/app-api/slots.ts";
+import * as z from "zod/mini";
+import {
+  HOLD_LIMIT_CODE,
+  heldSlotsResponse,
+  holdOutcomeUnknownExtras,
+  holdReleaseResponse,
+  holdResponse,
+  type HoldReleaseResponse,
+  type HoldRequest,
+  type HoldResponse,
+  type MaybeHeldSlot,
+} from "#contract/app-api/slots.ts";
 import { ApiError, callBff } from "./bff-client.ts";
 import { queryKeys } from "./query-keys.ts";
 
@@ -20,8 +31,13 @@ export function createHold(request: HoldRequest): Promise<HoldResponse> {
   return callBff("/api/holds", holdResponse, { method: "POST", body: request });
 }
 
-/** Releases a hold. Idempotent: a hold that has already expired or gone (404) counts as released. */
-export async function releaseHold(holdId: string): Promise<{ released: true }> {
+/**
+ * Releases a hold, or lets go of one the EHR may have made (a `maybeHeld` id):
+ * `released: false` when there is nothing Tandem can release (it frees itself
+ * by `freesAt`). Idempotent: a hold that has already expired or gone (404)
+ * counts as released.
+ */
+export async function releaseHold(holdId: string): Promise<HoldReleaseResponse> {
   try {
     return await callBff(`/api/holds/${encodeURIComponent(holdId)}`, holdReleaseResponse, { method: "DELETE" });
   } catch (error) {
@@ -40,7 +56,18 @@ export function isHoldLimit(error: unknown): boolean {
   return error instanceof ApiError && error.body.code === HOLD_LIMIT_CODE;
 }
 
-/** The BFF gave up waiting for the EHR (504 `upstream_timeout`): the hold may have been made all the same. */
+/** The hold the EHR may have made when the BFF lost its answer (issue 35 item 4), from the error's body; null for any other failure. */
+export function maybeHeldOfError(error: unknown): MaybeHeldSlot | null {
+  if (!(error instanceof ApiError)) return null;
+  const extras = z.safeParse(holdOutcomeUnknownExtras, error.body);
+  return extras.success ? extras.data.maybe_held : null;
+}
+
+/**
+ * Whether the hold may have been made: the BFF lost the service's answer
+ * (its body says so), or Tandem's server itself did not answer (not reached,
+ * or the connection lost), so the SPA cannot know how far the request went.
+ */
 export function isHoldOutcomeUnknown(error: unknown): boolean {
-  return error instanceof ApiError && error.body.code === "upstream_timeout";
+  return !(error instanceof ApiError) || maybeHeldOfError(error) !== null;
 }

@@ -4,8 +4,10 @@ import { ApiErrorNotice } from "#src/components/shell/api-error-notice.tsx";
 import { useSlotDescriber } from "../slots/use-slot-describer.ts";
 import { HeldSlotCard } from "./held-slot-card.tsx";
 import { HeldSlotsList } from "./held-slots-list.tsx";
+import { maybeHeldHeading } from "./hold-outcome-text.ts";
 import { cannotBookReason, heldForText, isHoldsBarShown } from "./holds-bar-model.ts";
 import { useHolds } from "./holds-provider.tsx";
+import { MaybeHeldSlotCard } from "./maybe-held-slot-card.tsx";
 import { OutcomeNotice } from "./outcome-notice.tsx";
 import { PatientChangedNotice } from "./patient-changed-notice.tsx";
 import { SelectionPanel } from "./selection-panel.tsx";
@@ -21,7 +23,7 @@ import { useUnconfirmedHolds } from "./use-unconfirmed-holds.ts";
 // own, wired here.
 
 export function HoldsBar() {
-  const { canHold, holds, holdsError, refetchHolds, controller, activity, flow, selection, select } = useHolds();
+  const { canHold, holds, maybeHeld, letGo, forgetMaybeHeld, holdsError, refetchHolds, controller, activity, flow, selection, select } = useHolds();
   const { bridge, context } = useBridge();
   const { describe } = useSlotDescriber();
   const openPatientId = context.patientId ?? null;
@@ -29,9 +31,9 @@ export function HoldsBar() {
   const { unconfirmed, keepHolding } = useUnconfirmedHolds(holds, openPatientId);
   const { isFolded, toggleFold } = useFold(holds.length);
 
-  if (!isHoldsBarShown({ canHold, holdCount: holds.length, outcome: activity.outcome, selection, holdsError })) return null;
+  if (!isHoldsBarShown({ canHold, holdCount: holds.length + maybeHeld.length, outcome: activity.outcome, selection, holdsError })) return null;
 
-  const patientText = (held: HeldSlot) => heldForText(held, openPatientId, openPatientName);
+  const patientText = (held: Pick<HeldSlot, "patientId">) => heldForText(held, openPatientId, openPatientName);
   const bookingContext = { isStandalone: bridge.mode === "standalone", openPatientId };
 
   return (
@@ -59,6 +61,16 @@ export function HoldsBar() {
               />
             ))}
           </HeldSlotsList>
+        ) : null}
+        {maybeHeld.length > 0 ? (
+          <div>
+            <h2 className="px-1 text-sm font-semibold">{maybeHeldHeading(maybeHeld.length)}</h2>
+            <ul className="mt-1 space-y-2">
+              {maybeHeld.map((attempt) => (
+                <MaybeHeldSlotCard key={attempt.id} maybeHeld={attempt} describe={describe} patientText={patientText(attempt)} onLetGo={() => letGo(attempt)} onFreed={forgetMaybeHeld} />
+              ))}
+            </ul>
+          </div>
         ) : null}
       </div>
     </section>

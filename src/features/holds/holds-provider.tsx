@@ -1,9 +1,9 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouterState } from "@tanstack/react-router";
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from "react";
-import type { HeldSlot } from "#contract/app-api/slots.ts";
+import type { HeldSlot, HoldReleaseResponse, MaybeHeldSlot } from "#contract/app-api/slots.ts";
 import type { Slot } from "#contract/clinic-api/schedule.ts";
-import { createHold, heldSlotsQuery, isHoldLimit, isHoldOutcomeUnknown, isSlotConflict, releaseHold } from "#src/api/holds-queries.ts";
+import { createHold, heldSlotsQuery, isHoldLimit, isHoldOutcomeUnknown, isSlotConflict, maybeHeldOfError, releaseHold } from "#src/api/holds-queries.ts";
 import { queryKeys } from "#src/api/query-keys.ts";
 import { sessionQuery } from "#src/api/session-query.ts";
 import { checkSlot } from "#src/api/slots-queries.ts";
@@ -21,6 +21,12 @@ export interface HoldsValue {
   /** Whether this user's role may hold slots at all. */
   canHold: boolean;
   holds: readonly HeldSlot[];
+  /** Holds the EHR may have made for the user, not confirmed (their answers were lost): theirs until they free themselves. */
+  maybeHeld: readonly MaybeHeldSlot[];
+  /** Lets go of one: released in the EHR when Tandem learnt its id, else nothing to release (`released: false`). */
+  letGo: (maybeHeld: MaybeHeldSlot) => Promise<HoldReleaseResponse>;
+  /** It has freed itself (its `freesAt` passed): off the list. */
+  forgetMaybeHeld: (id: string) => void;
   /** The list could not be read (the holds are still in the store). */
   holdsError: unknown;
   refetchHolds: () => void;
@@ -57,8 +63,8 @@ export function HoldsProvider({ children }: { children: ReactNode }) {
       release: releaseHold,
       book: (request) => bridgeRef.current.book(request),
       declineReason: (error) => (error instanceof BookingDeclined ? error.message || "The EHR declined the booking" : null),
-      addHeld: (held) => queryClient.setQueryData(key, (old) => ({ holds: [...(old?.holds ?? []).filter((candidate) => candidate.id !== held.id), held] })),
-      removeHeld: (ids) => queryClient.setQueryData(key, (old) => (old ? { holds: old.holds.filter((candidate) => !ids.includes(candidate.id)) } : old)),
+      addHeld: (held) => queryClient.setQueryData(key, (old) => ({ holds: [...(old?.holds ?? []).filter((candidate) => candidate.id !== held.id), held], maybeHeld: old?.maybeHeld ?? [] })),
+      removeHeld: (ids) => queryClient.setQueryData(key, (old) => (old ? { ...old, holds: old.holds.filter((candidate) => !ids.includes(candidate.id)) } : old)),
       holdsChanged: () => void queryClient.invalidateQueries({ queryKey: key }),
       slotsChanged: () => void queryClient.invalidateQueries({ queryKey: queryKeys.slots.all }),
     });
@@ -71,6 +77,8 @@ export function HoldsProvider({ children }: { children: ReactNode }) {
         isConflict: isSlotConflict,
         isHoldLimit,
         isOutcomeUnknown: isHoldOutcomeUnknown,
+        maybeHeldOf: maybeHeldOfError,
+        holdsChanged: () => void queryClient.invalidateQueries({ queryKey: queryKeys.holds() }),
         release: releaseHold,
         onHeld: (fresh) => controller.added(fresh),
         slotsChanged: () => void queryClient.invalidateQueries({ queryKey: queryKeys.slots.all }),
@@ -79,11 +87,27 @@ export function HoldsProvider({ children }: { children: ReactNode }) {
   const activity = useSyncExternalStore(controller.subscribe, controller.getActivity);
   const selection = useSyncExternalStore(flow.subscribe, flow.getState);
   const holds = useMemo(() => holdsQuery.data?.holds ?? [], [holdsQuery.data]);
+  const maybeHeld = useMemo(() => holdsQuery.data?.maybeHeld ?? [], [holdsQuery.data]);
+  const forgetMaybeHeld = useCallback(
+    (id: string) => queryClient.setQueryData(heldSlotsQuery().queryKey, (old) => (old ? { ...old, maybeHeld: old.maybeHeld.filter((candidate) => candidate.id !== id) } : old)),
+    [queryClient],
+  );
+  const letGo = useCallback(
+    async (attempt: MaybeHeldSlot) => {
+      const answer = await releaseHold(attempt.id);
+      if (answer.released) {
+        forgetMaybeHeld(attempt.id);
+        void queryClient.invalidateQueries({ queryKey: queryKeys.slots.all });
+      }
+      return answer;
+    },
+    [forgetMaybeHeld, queryClient],
+  );
   const patientId = context.patientId ?? undefined;
 
   const select = useCallback(
-    (slot: Slot, params: SelectionParams) => void flow.select(slot, params, { patientId, holds }),
-    [flow, patientId, holds],
+    (slot: Slot, params: SelectionParams) => void flow.select(slot, params, { patientId, holds, maybeHeld }),
+    [flow, patientId, holds, maybeHeld],
   );
 
   // A selection's outcome belongs to the list it was chosen from: put away on leaving that view (not a hold in flight).
@@ -95,8 +119,8 @@ export function HoldsProvider({ children }: { children: ReactNode }) {
 
   const { refetch } = holdsQuery;
   const value: HoldsValue = useMemo(
-    () => ({ canHold, holds, holdsError: holdsQuery.error, refetchHolds: () => void refetch(), controller, activity, flow, selection, select }),
-    [canHold, holds, holdsQuery.error, refetch, controller, activity, flow, selection, select],
+    () => ({ canHold, holds, maybeHeld, letGo, forgetMaybeHeld, holdsError: holdsQuery.error, refetchHolds: () => void refetch(), controller, activity, flow, selection, select }),
+    [canHold, holds, maybeHeld, letGo, forgetMaybeHeld, holdsQuery.error, refetch, controller, activity, flow, selection, select],
   );
   return <HoldsContext.Provider value={value}>{children}</HoldsContext.Provider>;
 }

@@ -7,12 +7,14 @@ import { Notice } from "#src/components/ui/notice.tsx";
 import type { SelectionState } from "../slots/slot-selection-flow.ts";
 import { slotLengthMinutes } from "../slots/slot-text.ts";
 import type { SlotDescriber } from "../slots/use-slot-describer.ts";
+import { freesAtText, mayAlreadyHoldText, selectionFailureText } from "./hold-outcome-text.ts";
 
 // The slot being chosen, before it is held: checking live, holding, gone
 // (with alternatives; named as the user's own doing when one of their holds
-// overlaps it, or an earlier hold of it got no answer), the basket full, held
-// by the user already, or a failure. A gone slot is a normal outcome told in
-// plain words, not an error page.
+// overlaps it, or an earlier hold of it whose answer was lost may be theirs),
+// the basket full, held by the user already, or a failure. A gone slot is a
+// normal outcome told in plain words, not an error page. "Nothing is held" is
+// said only when the hold was refused before it reached the EHR.
 
 interface SelectionPanelProps {
   state: SelectionState;
@@ -88,22 +90,19 @@ export function SelectionPanel({ state, describe, onCancel, onSelect }: Selectio
         <div data-testid="slot-gone-notice" className="rounded-lg bg-white shadow-lg">
           <Notice
             tone="warning"
-            title={state.ownHold ? "Your own hold takes this time" : state.afterUnansweredHold ? "Your earlier try may have held this time" : "That time was just taken"}
+            title={state.maybeOwn ? "You may already hold this slot (the EHR did not confirm)" : state.ownHold ? "Your own hold takes this time" : "That time was just taken"}
             actions={
               <Button variant="secondary" onClick={onCancel}>
                 Dismiss
               </Button>
             }
           >
-            {state.ownHold ? (
+            {state.maybeOwn ? (
+              <p>{mayAlreadyHoldText(describe.phrase(state.slot), freesAtText(state.maybeOwn, describe))}</p>
+            ) : state.ownHold ? (
               <p>
                 {describe.phrase(state.slot)} is not free: you hold {describe.providerName(state.ownHold.slot.providerId)} from {describe.time(state.ownHold.slot)} as{" "}
                 {describe.appointmentTypeName(state.ownHold)}, {slotLengthMinutes(state.ownHold.slot)} minutes (below). Release that hold to take this time instead.
-              </p>
-            ) : state.afterUnansweredHold ? (
-              <p>
-                {describe.phrase(state.slot)} is not free. The EHR did not answer your earlier hold of it in time, and it may have been made: if so, it is held for you in the EHR
-                until it runs out, though Tandem cannot list or release it.
               </p>
             ) : (
               <p>{describe.phrase(state.slot)} is no longer free in the EHR, so it has been taken off the list.</p>
@@ -130,11 +129,7 @@ export function SelectionPanel({ state, describe, onCancel, onSelect }: Selectio
     case "failed":
       return (
         <div data-testid="selection-panel" data-state="failed" className={panelClass}>
-          <p className="mb-2 text-sm">
-            {state.outcomeUnknown
-              ? `The EHR did not answer in time while holding ${describe.phrase(state.slot)}, so whether it is held is unknown: if it is, it is held for you in the EHR until it runs out, though Tandem cannot list or release it.`
-              : `${state.step === "check" ? "Could not check" : "Could not hold"} ${describe.phrase(state.slot)}. Nothing is held.`}
-          </p>
+          <p className="mb-2 text-sm">{selectionFailureText(state, describe)}</p>
           <ApiErrorNotice error={state.error} onRetry={() => onSelect(state.slot)} />
           <div className="mt-2">
             <Button variant="ghost" onClick={onCancel}>

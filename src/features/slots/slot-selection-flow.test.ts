@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { HoldResponse, SlotCheckResponse, SlotSelection } from "#contract/app-api/slots.ts";
+import type { HoldResponse, MaybeHeldSlot, SlotCheckResponse, SlotSelection } from "#contract/app-api/slots.ts";
 import type { Slot } from "#contract/clinic-api/schedule.ts";
 import { SlotSelectionFlow, type FreshHold, type SelectionDeps, type SelectionParams } from "./slot-selection-flow.ts";
 
@@ -18,7 +18,25 @@ const NOW = Date.parse("2026-12-01T14:00:00.000Z");
 
 class Conflict extends Error {}
 class HoldLimit extends Error {}
-class Unanswered extends Error {}
+/** The BFF lost the service's answer and lists the attempt (`maybeHeld`), or null: Tandem's server itself did not answer. */
+class Unanswered extends Error {
+  constructor(readonly maybeHeld: MaybeHeldSlot | null) {
+    super("504");
+  }
+}
+
+/** The BFF's record of an attempt on `slot` whose answer was lost. */
+const maybeHeldOn = (slot: Slot): MaybeHeldSlot => ({
+  id: "0a0a0a0a-0000-4000-8000-000000000001",
+  slot: { providerId: slot.providerId, facilityId: slot.facilityId, startsAt: slot.startsAt, endsAt: slot.endsAt },
+  appointmentTypeId: FOLLOW_UP.appointmentTypeId,
+  slotLengthMinutes: 20,
+  isNewPatient: false,
+  patientId: null,
+  triedAt: "2026-12-01T14:00:00.000Z",
+  freesAt: "2026-12-01T14:11:00.000Z",
+  canRelease: false,
+});
 
 function deferred<T>() {
   let resolve!: (value: T) => void;
@@ -32,7 +50,7 @@ function deferred<T>() {
 
 /** A fake BFF that records every call, with the answers the test sets. */
 function fakeBackend() {
-  const calls = { check: [] as SlotSelection[], hold: [] as SlotSelection[], release: [] as string[], held: [] as FreshHold[], slotsChanged: 0 };
+  const calls = { check: [] as SlotSelection[], hold: [] as SlotSelection[], release: [] as string[], held: [] as FreshHold[], slotsChanged: 0, holdsChanged: 0 };
   let holdCount = 0;
   const answers = {
     check: (request: SlotSelection): Promise<SlotCheckResponse> => Promise.resolve({ available: true, slot: { ...TEN_OCLOCK, startsAt: request.startsAt, endsAt: request.endsAt }, alternatives: [], meta: META }),
@@ -58,6 +76,10 @@ function fakeBackend() {
     isConflict: (error) => error instanceof Conflict,
     isHoldLimit: (error) => error instanceof HoldLimit,
     isOutcomeUnknown: (error) => error instanceof Unanswered,
+    maybeHeldOf: (error) => (error instanceof Unanswered ? error.maybeHeld : null),
+    holdsChanged: () => {
+      calls.holdsChanged += 1;
+    },
     release: (holdId) => {
       calls.release.push(holdId);
       return answers.release();
@@ -202,20 +224,42 @@ describe("choosing a slot", () => {
     expect(flow.getState().kind).toBe("failed");
   });
 
-  it("says a hold that got no answer in time may have been made, and a later gone check of that slot may be that hold, for 15 minutes", async () => {
-    const { flow, answers } = fakeBackend();
-    answers.hold = () => Promise.reject(new Unanswered("504"));
+  it("says a hold whose answer was lost may have been made, with the BFF's record of it, and refetches the holds that now list it", async () => {
+    const { flow, calls, answers } = fakeBackend();
+    answers.hold = () => Promise.reject(new Unanswered(maybeHeldOn(TEN_OCLOCK)));
     await flow.select(TEN_OCLOCK, FOLLOW_UP);
-    expect(flow.getState()).toMatchObject({ kind: "failed", step: "hold", outcomeUnknown: true });
+    expect(flow.getState()).toMatchObject({ kind: "failed", step: "hold", outcomeUnknown: true, maybeHeld: maybeHeldOn(TEN_OCLOCK) });
+    expect(calls.holdsChanged).toBe(1);
 
-    answers.check = () => Promise.resolve({ available: false, slot: null, alternatives: [], meta: META });
-    await flow.select(TEN_OCLOCK, FOLLOW_UP);
-    expect(flow.getState()).toMatchObject({ kind: "gone", afterUnansweredHold: true });
+    // Tandem's server did not answer at all: unknown too, without a record to show yet.
+    answers.hold = () => Promise.reject(new Unanswered(null));
     await flow.select(TEN_TWENTY, FOLLOW_UP);
-    expect(flow.getState()).toMatchObject({ kind: "gone", afterUnansweredHold: false });
-    vi.advanceTimersByTime(15 * 60_000);
-    await flow.select(TEN_OCLOCK, FOLLOW_UP);
-    expect(flow.getState()).toMatchObject({ kind: "gone", afterUnansweredHold: false });
+    expect(flow.getState()).toMatchObject({ kind: "failed", outcomeUnknown: true, maybeHeld: null });
+  });
+
+  it("names the user's own attempt the EHR may have made when the live check or the hold finds that very slot taken, never 'just taken'", async () => {
+    const { flow, answers } = fakeBackend();
+    const maybeHeld = [maybeHeldOn(TEN_OCLOCK)];
+    answers.check = () => Promise.resolve({ available: false, slot: null, alternatives: [], meta: META });
+    await flow.select(TEN_OCLOCK, FOLLOW_UP, { maybeHeld });
+    expect(flow.getState()).toMatchObject({ kind: "gone", maybeOwn: maybeHeldOn(TEN_OCLOCK) });
+    // Another slot is not the attempt's.
+    await flow.select(TEN_TWENTY, FOLLOW_UP, { maybeHeld });
+    expect(flow.getState()).toMatchObject({ kind: "gone", maybeOwn: null });
+
+    answers.check = () => Promise.resolve({ available: true, slot: TEN_OCLOCK, alternatives: [], meta: META });
+    answers.hold = () => Promise.reject(new Conflict("conflict"));
+    await flow.select(TEN_OCLOCK, FOLLOW_UP, { maybeHeld });
+    expect(flow.getState()).toMatchObject({ kind: "gone", maybeOwn: maybeHeldOn(TEN_OCLOCK) });
+  });
+
+  it("counts holds the EHR may have made in the basket: a full basket is said without checking", async () => {
+    const { flow, calls } = fakeBackend();
+    const held = { slot: TEN_TWENTY, appointmentTypeId: FOLLOW_UP.appointmentTypeId, isNewPatient: false };
+    const maybeHeld = [maybeHeldOn({ ...TEN_TWENTY, startsAt: "2026-12-01T11:00:00-05:00" }), maybeHeldOn({ ...TEN_TWENTY, startsAt: "2026-12-01T11:20:00-05:00" })];
+    await flow.select(TEN_OCLOCK, FOLLOW_UP, { holds: [held], maybeHeld });
+    expect(flow.getState()).toMatchObject({ kind: "basketFull" });
+    expect(calls.check).toHaveLength(0);
   });
 
   it("a hold refused outright (503) is known not to be made", async () => {

@@ -1,4 +1,4 @@
-import { MAX_ACTIVE_HOLDS, type HeldSlot, type HoldRequest, type HoldResponse, type SlotCheckRequest, type SlotCheckResponse, type SlotSelection } from "#contract/app-api/slots.ts";
+import { MAX_ACTIVE_HOLDS, type HeldSlot, type HoldRequest, type HoldResponse, type MaybeHeldSlot, type SlotCheckRequest, type SlotCheckResponse, type SlotSelection } from "#contract/app-api/slots.ts";
 import type { Slot } from "#contract/clinic-api/schedule.ts";
 import { isSameId } from "#contract/ids.ts";
 import { slotKey } from "./group-slots.ts";
@@ -44,16 +44,21 @@ export type SelectionState =
    * `seenGoneAtMs`: when the live read saw it gone; a cached list older than
    * that still shows it. `ownHold`: a hold of the user's own on that provider's
    * time (as another type or length), which may be what took it.
-   * `afterUnansweredHold`: this page tried to hold this very slot a little
-   * earlier and the EHR did not answer in time: that hold may have been made.
+   * `maybeOwn`: an earlier hold of this very slot by the user whose answer
+   * was lost (the BFF lists it as not confirmed): the EHR may have made it,
+   * and it may be what takes the slot.
    */
-  | ({ kind: "gone"; alternatives: Slot[]; seenGoneAtMs: number; ownHold: UsersHold | null; afterUnansweredHold: boolean } & Chosen)
+  | ({ kind: "gone"; alternatives: Slot[]; seenGoneAtMs: number; ownHold: UsersHold | null; maybeOwn: MaybeHeldSlot | null } & Chosen)
   /** The user already holds as many slots as Tandem allows: nothing was checked. */
   | ({ kind: "basketFull" } & Chosen)
   /** The user already holds this very slot, as this kind: nothing was checked (the check would find it taken, by them). */
   | ({ kind: "alreadyHeld" } & Chosen)
-  /** `outcomeUnknown`: the hold got no answer in time, so it may have been made (the BFF never learnt of it). */
-  | ({ kind: "failed"; step: "check" | "hold"; error: unknown; outcomeUnknown: boolean } & Chosen);
+  /**
+   * `outcomeUnknown`: the hold's answer was lost after it was sent, so the EHR
+   * may have made it; `maybeHeld` is how the BFF lists it (null when Tandem's
+   * server itself did not answer).
+   */
+  | ({ kind: "failed"; step: "check" | "hold"; error: unknown; outcomeUnknown: boolean; maybeHeld: MaybeHeldSlot | null } & Chosen);
 
 /** The slot chosen, what it is checked and held as, and the search it came from (for a retry or an alternative). */
 export interface Chosen {
@@ -70,8 +75,12 @@ export interface SelectionDeps {
   isConflict: (error: unknown) => boolean;
   /** The hold was refused because the basket is full (the server's count may be ahead of this page's). */
   isHoldLimit: (error: unknown) => boolean;
-  /** The hold got no answer in time (a 504): whether the EHR made it is unknown. */
+  /** The hold's answer was lost after it was sent: whether the EHR made it is unknown. */
   isOutcomeUnknown: (error: unknown) => boolean;
+  /** The BFF's record of such a hold, from the error, or null. */
+  maybeHeldOf: (error: unknown) => MaybeHeldSlot | null;
+  /** A hold the EHR may have made is the user's from now on (the holds bar lists it): the holds list has changed. */
+  holdsChanged: () => void;
   /** DELETE /api/holds/:id, for a hold that arrives after the user moved on; idempotent. */
   release: (holdId: string) => Promise<unknown>;
   /** The slot is held: from here the holds bar owns it. */
@@ -113,18 +122,17 @@ export interface SelectOptions {
   patientId?: string | undefined;
   /** The user's holds: choosing one of them again, or any slot once they hold as many as allowed, says so instead of checking. */
   holds?: readonly UsersHold[];
+  /** Holds the EHR may have made for the user (not confirmed): they take places in the basket, and may be what takes their slot. */
+  maybeHeld?: readonly MaybeHeldSlot[];
 }
 
-/**
- * How long a hold that got no answer is remembered as possibly made. The
- * contract gives no hold lifetime; the sandbox's holds last 10 minutes.
- */
-const UNANSWERED_HOLD_MEMORY_MS = 15 * 60_000;
+/** The user's hold of this very slot that the EHR may have made, if any. */
+function maybeOwnOf(maybeHeld: readonly MaybeHeldSlot[] | undefined, slot: Slot): MaybeHeldSlot | null {
+  return maybeHeld?.find((candidate) => isSameId(candidate.slot.providerId, slot.providerId) && isSameId(candidate.slot.facilityId, slot.facilityId) && Date.parse(candidate.slot.startsAt) === Date.parse(slot.startsAt) && Date.parse(candidate.slot.endsAt) === Date.parse(slot.endsAt)) ?? null;
+}
 
 export class SlotSelectionFlow {
   private state: SelectionState = { kind: "idle" };
-  /** Slots (by key) whose hold got no answer in time, and when: a later "gone" for one may be that hold. */
-  private readonly unansweredHolds = new Map<string, number>();
   private readonly listeners = new Set<() => void>();
   /** Bumped by every new selection and cancel: answers to an older one are dropped (and a late hold released). */
   private generation = 0;
@@ -152,7 +160,7 @@ export class SlotSelectionFlow {
       this.set({ kind: "alreadyHeld", ...chosen });
       return;
     }
-    if ((options.holds?.length ?? 0) >= MAX_ACTIVE_HOLDS) {
+    if ((options.holds?.length ?? 0) + (options.maybeHeld?.length ?? 0) >= MAX_ACTIVE_HOLDS) {
       this.set({ kind: "basketFull", ...chosen });
       return;
     }
@@ -166,7 +174,7 @@ export class SlotSelectionFlow {
         ...(params.searchedProviderIds?.length ? { searchedProviderIds: params.searchedProviderIds } : {}),
       });
     } catch (error) {
-      if (generation === this.generation) this.set({ kind: "failed", ...chosen, step: "check", error, outcomeUnknown: false });
+      if (generation === this.generation) this.set({ kind: "failed", ...chosen, step: "check", error, outcomeUnknown: false, maybeHeld: null });
       return;
     }
     if (generation !== this.generation) return;
@@ -176,7 +184,7 @@ export class SlotSelectionFlow {
       alternatives: check.alternatives,
       seenGoneAtMs: Date.parse(check.meta.sourceSyncedAt),
       ownHold: ownHoldOverlapping(options.holds, slot),
-      afterUnansweredHold: this.wasHoldUnanswered(request),
+      maybeOwn: maybeOwnOf(options.maybeHeld, slot),
     });
     if (!check.available) {
       this.set(gone());
@@ -200,8 +208,9 @@ export class SlotSelectionFlow {
         this.set({ kind: "basketFull", ...chosen });
       } else {
         const outcomeUnknown = this.deps.isOutcomeUnknown(error);
-        if (outcomeUnknown) this.unansweredHolds.set(slotKey(request), this.now());
-        this.set({ kind: "failed", ...chosen, step: "hold", error, outcomeUnknown });
+        // The BFF lists the attempt as the user's: the holds bar shows it, and the basket counts it.
+        if (outcomeUnknown) this.deps.holdsChanged();
+        this.set({ kind: "failed", ...chosen, step: "hold", error, outcomeUnknown, maybeHeld: this.deps.maybeHeldOf(error) });
       }
       return;
     }
@@ -230,14 +239,6 @@ export class SlotSelectionFlow {
   dismissSettled(): void {
     if (this.state.kind === "idle" || this.state.kind === "checking" || this.state.kind === "holding") return;
     this.cancel();
-  }
-
-  private wasHoldUnanswered(request: SlotSelection): boolean {
-    const triedAt = this.unansweredHolds.get(slotKey(request));
-    if (triedAt === undefined) return false;
-    if (this.now() - triedAt < UNANSWERED_HOLD_MEMORY_MS) return true;
-    this.unansweredHolds.delete(slotKey(request));
-    return false;
   }
 
   /** Release is idempotent and best effort: a failure only means the hold runs out on its own. */

@@ -22,6 +22,8 @@ export interface SlotDescriber {
   phrase: (slot: SlotPlace) => string;
   /** "10:20 AM EST": the time in the facility's zone, the zone named where it differs from the user's. */
   time: (slot: SlotPlace) => string;
+  /** "10:42 AM EST": any instant (epoch ms) in a facility's zone, as `time` says a slot's start. */
+  timeAt: (epochMs: number, facilityId: string) => string;
   /** The full accessible name, as in the list. */
   label: (slot: Slot) => string;
   /** "Thu 19 Nov": the slot's local day in its facility's zone. */
@@ -70,6 +72,7 @@ export function useSlotDescriber() {
     return {
       phrase: (slot) => slotPhrase(slot, providerName(slot.providerId), dateOf(slot), zoneOf(slot.facilityId), reader),
       time: (slot) => formatSlotTimeInText(Date.parse(slot.startsAt), zoneOf(slot.facilityId), reader),
+      timeAt: (epochMs, facilityId) => formatSlotTimeInText(epochMs, zoneOf(facilityId), reader),
       label: (slot) => slotAccessibleName({ slot, providerName: providerName(slot.providerId), localDate: dateOf(slot), zone: zoneOf(slot.facilityId), reader }),
       day: (slot) => formatLocalDay(dateOf(slot), reader, { short: true }),
       providerName,

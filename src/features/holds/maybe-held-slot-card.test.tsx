@@ -1,0 +1,52 @@
+import { renderToStaticMarkup } from "react-dom/server";
+import { describe, expect, it } from "vitest";
+import type { MaybeHeldSlot } from "#contract/app-api/slots.ts";
+import type { SlotDescriber } from "../slots/use-slot-describer.ts";
+import { MaybeHeldSlotCard } from "./maybe-held-slot-card.tsx";
+
+// Server-rendered markup of a hold the EHR may have made, as the holds bar
+// lists it: what it says, not how it looks (Let it go is clicked in e2e
+// `holds.spec.ts`).
+
+const MAYBE_HELD: MaybeHeldSlot = {
+  id: "0a0a0a0a-0000-4000-8000-000000000001",
+  slot: { providerId: "prv_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", facilityId: "fac_11111111111111111111111111111111", startsAt: "2026-12-01T10:00:00-05:00", endsAt: "2026-12-01T10:20:00-05:00" },
+  appointmentTypeId: "atp_dddddddddddddddddddddddddddddddd",
+  slotLengthMinutes: 20,
+  isNewPatient: false,
+  patientId: null,
+  triedAt: "2026-11-17T15:31:00.000Z",
+  freesAt: "2026-11-17T15:42:00.000Z",
+  canRelease: false,
+};
+
+const describeSlot: SlotDescriber = {
+  phrase: () => "10:00 AM with Dr Brooks on Tuesday 1 December",
+  time: () => "10:00 AM",
+  timeAt: (epochMs) => new Intl.DateTimeFormat("en-US", { hour: "numeric", minute: "2-digit", timeZone: "America/New_York" }).format(epochMs),
+  label: () => "",
+  day: () => "Tue 1 Dec",
+  providerName: () => "Dr Brooks",
+  facilityName: () => "Upper West Side",
+  appointmentTypeName: () => "Follow-up",
+};
+
+const textOf = (html: string) =>
+  html
+    .replace(/<[^>]+>/g, " ")
+    .replaceAll("&#x27;", "'")
+    .replace(/\s+/g, " ")
+    .trim();
+
+describe("MaybeHeldSlotCard", () => {
+  it("names the slot, what it was asked as and for whom, says it is not confirmed and when it frees itself, and offers Let it go", () => {
+    const html = renderToStaticMarkup(
+      <MaybeHeldSlotCard maybeHeld={MAYBE_HELD} describe={describeSlot} patientText="with no patient open" onLetGo={() => Promise.resolve({ released: true })} onFreed={() => undefined} />,
+    );
+    expect(textOf(html)).toBe(
+      "Follow-up, 20 minutes with no patient open 10:00 AM with Dr Brooks on Tuesday 1 December · Upper West Side Let it go Not confirmed: the EHR may have held this slot for you (its answer did not reach Tandem). It frees itself by 10:42 AM at the latest.",
+    );
+    expect(html).toContain('data-maybe-held-id="0a0a0a0a-0000-4000-8000-000000000001"');
+    expect(html).not.toMatch(/Nothing is held|not held/);
+  });
+});
