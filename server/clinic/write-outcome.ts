@@ -10,6 +10,15 @@ import { UpstreamError } from "./upstream-error.ts";
 
 export type FailedWriteOutcome = "refused" | "unknown";
 
+/**
+ * How long one write of the BFF's can be in flight, from its intent to the
+ * last moment the service can receive it: the limiter's queue (2 s), the
+ * attempt's timeout (10 s), and two retries after a 429 (each at most a 5 s
+ * Retry-After and a 10 s attempt), 42 s, rounded up. A `pending` intent older
+ * than this was left by a process that died mid-call: it reads as unknown.
+ */
+export const WRITE_IN_FLIGHT_MS = 60_000;
+
 export function outcomeOfFailedWrite(error: unknown): FailedWriteOutcome {
   // Not the client's error: a fault of the BFF's own after the call was made may have followed a write.
   if (!(error instanceof UpstreamError)) return "unknown";

@@ -7,7 +7,7 @@ import { noteImagesResponse, noteResponse, noteTasksResponse, taskResponse } fro
 import { ORG_A_ID } from "../../emulator/world/identities.ts";
 import type { EhrNote } from "../../emulator/world/types.ts";
 import { nodeHttpFetch } from "../clinic/node-http-fetch.ts";
-import { WRITE_IN_FLIGHT_MS } from "../notes/note-write-log.ts";
+import { WRITE_IN_FLIGHT_MS } from "../clinic/write-outcome.ts";
 import { createStore } from "../store/create-store.ts";
 import type { Store } from "../store/store.ts";
 import { StoreUnavailableError } from "../store/store-unavailable.ts";

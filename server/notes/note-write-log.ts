@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { APP_ERROR_CODES } from "#contract/app-api/errors.ts";
-import { systemOfUnknownOutcome } from "../clinic/write-outcome.ts";
+import { systemOfUnknownOutcome, WRITE_IN_FLIGHT_MS } from "../clinic/write-outcome.ts";
 import { UpstreamError } from "../clinic/upstream-error.ts";
 import { AppError } from "../http/app-error.ts";
 import type { WriteIntent, WriteIntentKind, WriteIntentRepository, WriteOutcome } from "../store/store.ts";
@@ -11,13 +11,6 @@ import type { WriteIntent, WriteIntentKind, WriteIntentRepository, WriteOutcome 
 // the service may have acted is an outcome of its own, `unknown`, which the
 // user sees as "the EHR may have done this" and which a later read settles
 // where the service can show it (the note's fields, its images).
-
-/**
- * How long a write may be in flight: the upstream timeout (10 s) twice (a
- * note PATCH re-reads the note first) and a margin. A `pending` row older
- * than this was left by a process that died mid-call: it reads as unknown.
- */
-export const WRITE_IN_FLIGHT_MS = 30_000;
 
 export interface NoteWriteLog {
   /** Records the write as `pending` (throws when the store cannot: then nothing is sent); answers its id. */

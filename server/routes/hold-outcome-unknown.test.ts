@@ -17,7 +17,8 @@ import {
 import type { Slot } from "#contract/clinic-api/schedule.ts";
 import { toPrefixedId } from "#contract/ids.ts";
 import { ORG_A_ID } from "../../emulator/world/identities.ts";
-import { HOLD_REQUEST_DEADLINE_MS, holdSubjectOf, SERVICE_HOLD_LIFETIME_MS } from "../schedule/hold-intents.ts";
+import { WRITE_IN_FLIGHT_MS } from "../clinic/write-outcome.ts";
+import { holdSubjectOf, SERVICE_HOLD_LIFETIME_MS } from "../schedule/hold-intents.ts";
 import { createStore } from "../store/create-store.ts";
 import type { Store } from "../store/store.ts";
 import { createBffHarness, type BffHarness } from "../testing/bff-harness.ts";
@@ -163,7 +164,7 @@ async function unknownOutcome(response: Response): Promise<{ code: string; messa
 /** What every lost answer must leave: one hold at the service, listed as the user's, not confirmed, and the retry's words. */
 async function expectKeptAsTheUsers(userId: string, slot: Slot, maybeHeld: MaybeHeldSlot) {
   expect(serviceHoldsOn(slot)).toHaveLength(1);
-  expect(Date.parse(maybeHeld.freesAt) - Date.parse(maybeHeld.triedAt)).toBe(HOLD_REQUEST_DEADLINE_MS + SERVICE_HOLD_LIFETIME_MS);
+  expect(Date.parse(maybeHeld.freesAt) - Date.parse(maybeHeld.triedAt)).toBe(WRITE_IN_FLIGHT_MS + SERVICE_HOLD_LIFETIME_MS);
   expect(maybeHeld.slot).toEqual({ providerId: slot.providerId, facilityId: slot.facilityId, startsAt: slot.startsAt, endsAt: slot.endsAt });
   expect((await listed(userId)).maybeHeld).toEqual([maybeHeld]);
 
@@ -266,7 +267,7 @@ describe("a hold whose answer was lost stays the user's", () => {
     await store.writeIntents.record({ ...intent, id: "0a0a0a0a-0000-4000-8000-000000000001", createdAt: harness.now() - 1_000 });
     expect((await listed(userId)).maybeHeld).toEqual([]);
 
-    await store.writeIntents.record({ ...intent, id: "0a0a0a0a-0000-4000-8000-000000000002", createdAt: harness.now() - HOLD_REQUEST_DEADLINE_MS - 1_000 });
+    await store.writeIntents.record({ ...intent, id: "0a0a0a0a-0000-4000-8000-000000000002", createdAt: harness.now() - WRITE_IN_FLIGHT_MS - 1_000 });
     const [maybeHeld] = (await listed(userId)).maybeHeld;
     expect(maybeHeld).toMatchObject({ id: "0a0a0a0a-0000-4000-8000-000000000002", canRelease: false });
     if (!maybeHeld) throw new Error("not listed");

@@ -33,7 +33,8 @@ import { AppError, badRequest } from "../http/app-error.ts";
 import { sharedJson } from "../http/shared-json-body.ts";
 import { parseJsonBody, parsePathParam, parseQuery } from "../http/validate.ts";
 import { heldRequestOf, heldSlotOf, slotHoldRecord } from "../schedule/held-slots.ts";
-import { holdSubjectOf, isRefusedBeforeActing, maybeHeldOf } from "../schedule/hold-intents.ts";
+import { holdSubjectOf, maybeHeldOf } from "../schedule/hold-intents.ts";
+import { outcomeOfFailedWrite } from "../clinic/write-outcome.ts";
 import { pickAlternatives } from "../schedule/slot-alternatives.ts";
 import { createSlotSearchGate } from "../schedule/slot-search-gate.ts";
 import type { AuditTrail, SlotHoldRepository, WriteIntentRepository, WriteOutcome } from "../store/store.ts";
@@ -250,7 +251,7 @@ export function registerScheduleRoutes(api: Hono<AppEnv>, { clinic, holds, inten
     try {
       ({ hold } = await clinic.request("POST /v4/schedule/holds", { organizationId, body: selection, idempotencyKey: intentId }));
     } catch (error) {
-      if (!isRefusedBeforeActing(error)) {
+      if (outcomeOfFailedWrite(error) === "unknown") {
         const upstream = error instanceof UpstreamError ? error : null;
         const status = lostAnswerStatus(upstream?.status);
         const lost = upstream?.message ?? "The Clinic Data Service's answer was lost";

@@ -1,7 +1,7 @@
 import * as z from "zod/mini";
 import type { HoldRequest, MaybeHeldSlot } from "#contract/app-api/slots.ts";
 import { idKey } from "#contract/ids.ts";
-import { UpstreamError } from "../clinic/upstream-error.ts";
+import { WRITE_IN_FLIGHT_MS } from "../clinic/write-outcome.ts";
 import type { WriteIntent } from "../store/store.ts";
 
 // A hold asked of the service is recorded as a write intent (kind `hold`)
@@ -10,15 +10,6 @@ import type { WriteIntent } from "../store/store.ts";
 // request's deadline: its process died mid-call) may be a hold the EHR made
 // for the user: it stays theirs, listed and counted, until a hold made by
 // that request would have run out by itself.
-
-/**
- * How long one `POST /v4/schedule/holds` of the BFF can last, from the intent
- * to the last moment the service can receive it: the limiter's queue (2 s),
- * the attempt's timeout (10 s), and two retries after a 429 (each at most a
- * 5 s Retry-After and a 10 s attempt): 42 s, rounded up. A `pending` intent
- * older than this belongs to a process that died mid-call.
- */
-export const HOLD_REQUEST_DEADLINE_MS = 60_000;
 
 /**
  * The service's hold lifetime. The contract gives none (the hold's record is
@@ -48,21 +39,8 @@ export function holdSubjectOf(slot: Pick<HoldRequest, "providerId" | "facilityId
   return [idKey(slot.providerId), idKey(slot.facilityId), new Date(slot.startsAt).toISOString(), new Date(slot.endsAt).toISOString()].join("|");
 }
 
-/**
- * Whether the service refused the hold before acting on it: it answered a
- * 4xx (a 409 `conflict`, a 400, a 403...), or the request never left the
- * BFF (its limiter or the user's quota refused it; a 429 the client could
- * not wait out was not processed). Anything else (no answer, a timeout, a
- * 5xx, an answer the BFF could not read) may have followed the service's act.
- */
-export function isRefusedBeforeActing(error: unknown): boolean {
-  if (!(error instanceof UpstreamError)) return false;
-  if (error.code === "rate_limited") return true;
-  return error.upstreamStatus !== null && error.upstreamStatus >= 400 && error.upstreamStatus < 500;
-}
-
 /** The latest instant a hold made by this request can last until. */
-export const freesAtOf = (intent: Pick<WriteIntent, "createdAt">) => intent.createdAt + HOLD_REQUEST_DEADLINE_MS + SERVICE_HOLD_LIFETIME_MS;
+export const freesAtOf = (intent: Pick<WriteIntent, "createdAt">) => intent.createdAt + WRITE_IN_FLIGHT_MS + SERVICE_HOLD_LIFETIME_MS;
 
 /**
  * The intent as a hold the EHR may have made for the user, or null: settled
@@ -71,7 +49,7 @@ export const freesAtOf = (intent: Pick<WriteIntent, "createdAt">) => intent.crea
  */
 export function maybeHeldOf(intent: WriteIntent, now: number): MaybeHeldSlot | null {
   if (intent.kind !== "hold") return null;
-  const isUnknown = intent.outcome === "unknown" || (intent.outcome === "pending" && now - intent.createdAt >= HOLD_REQUEST_DEADLINE_MS);
+  const isUnknown = intent.outcome === "unknown" || (intent.outcome === "pending" && now - intent.createdAt >= WRITE_IN_FLIGHT_MS);
   const freesAt = freesAtOf(intent);
   if (!isUnknown || now >= freesAt) return null;
   const request = z.safeParse(heldRequest, intent.request);
