@@ -178,8 +178,8 @@ describe("429 on a write (hold)", () => {
     const response = await write(h, "/api/holds", "POST", selectionOf(slot));
     expect(response.status).toBe(503);
     const body = await errorOf(response);
-    expect(body.code).toBe("server_unresponsive");
-    expect(body.message).toMatch(/so the EHR may have held this slot for you/);
+    expect(body.code).toBe("outcome_unknown");
+    expect(body.message).toMatch(/^The EHR reported a failure after the request reached it\. The EHR may have held this slot for you\./);
     expect(h.upstreamCount("POST", "/v4/schedule/holds")).toBe(1);
     expect(activeHoldsOn(h, slot)).toBe(0);
     expect(await storedHolds(h)).toBe(recorded);
@@ -382,9 +382,9 @@ describe("5 s latency (scaled: the BFF's 10 s timeout becomes 300 ms, the servic
     const response = await write(slow, "/api/holds", "POST", selectionOf(slot));
     expect(response.status).toBe(504);
     const body = await errorOf(response);
-    expect(body.code).toBe("upstream_timeout");
+    expect(body.code).toBe("outcome_unknown");
     expect(body.message).toMatch(
-      /^The Clinic Data Service did not answer in time; whether the change was applied is unknown, so the EHR may have held this slot for you: Tandem lists it with your holds as not confirmed, and it frees itself by \d{1,2}:\d{2} [AP]M at the latest$/,
+      /^The EHR did not answer in time\. The EHR may have held this slot for you\. Tandem lists it with your holds as not confirmed, and it frees itself by \d{1,2}:\d{2} [AP]M at the latest\.$/,
     );
     expect(slow.upstreamCount("POST", "/v4/schedule/holds")).toBe(1);
     await slow.upstreamSettled();

@@ -1,8 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { APP_ERROR_CODES } from "#contract/app-api/errors.ts";
-import { systemOfUnknownOutcome, WRITE_IN_FLIGHT_MS } from "../clinic/write-outcome.ts";
-import { UpstreamError } from "../clinic/upstream-error.ts";
-import { AppError } from "../http/app-error.ts";
+import { WRITE_IN_FLIGHT_MS } from "../clinic/write-outcome.ts";
 import type { WriteIntent, WriteIntentKind, WriteIntentRepository, WriteOutcome } from "../store/store.ts";
 
 // The note's writes (a task, a note PATCH, an image delete) recorded before
@@ -44,40 +41,4 @@ export function createNoteWriteLog(intents: WriteIntentRepository, now: () => nu
     },
     open: (organizationId, kind, noteId) => intents.listUnsettled(organizationId, kind, { subjectId: noteId }),
   };
-}
-
-/** What the user is told a write may have done, and what happens next. */
-export interface UnknownOutcomeWords {
-  /** "The EHR may have created the task." */
-  mayHave: string;
-  /** "Check the note's tasks in the EHR before sending it again." */
-  next: string;
-}
-
-function leadOf(error: unknown): string {
-  if (!(error instanceof UpstreamError)) return "Tandem's server failed after the request was sent to the EHR.";
-  if (error.code === "upstream_timeout") return "The EHR did not answer in time.";
-  if (error.code === "intake_failed") return "Tandem's server could not read the clinic data service's answer.";
-  switch (systemOfUnknownOutcome(error)) {
-    case "ehr":
-      return "The EHR reported a failure after the request reached it.";
-    case "service":
-      return error.upstreamStatus === null ? "The connection to the clinic data service was lost before its answer came." : "The clinic data service failed after the request reached it.";
-    case "tandem":
-      return "Tandem's server failed after the request was sent to the EHR.";
-  }
-}
-
-/**
- * The answer to a write whose outcome is unknown, with the status the
- * failure had (504 a timeout, 502/503 the service's own); never "not saved".
- */
-export function outcomeUnknownError(error: unknown, intentId: string, words: UnknownOutcomeWords): AppError {
-  const status = error instanceof UpstreamError && (error.status === 502 || error.status === 503 || error.status === 504) ? error.status : error instanceof UpstreamError && error.upstreamStatus !== null ? 502 : 503;
-  const trace = error instanceof UpstreamError && error.upstreamTraceId ? { upstream_trace_id: error.upstreamTraceId } : {};
-  return new AppError(status, APP_ERROR_CODES.outcomeUnknown, `${leadOf(error)} ${words.mayHave} ${words.next}`, {
-    ...trace,
-    failed_system: systemOfUnknownOutcome(error),
-    intent_id: intentId,
-  });
 }

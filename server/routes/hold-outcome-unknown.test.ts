@@ -155,10 +155,12 @@ function clockTimeAt(slot: Slot, iso: string): string {
 }
 
 /** The error body of an answer lost after the service may have acted, with the attempt it leaves. */
-async function unknownOutcome(response: Response): Promise<{ code: string; message: string; maybeHeld: MaybeHeldSlot }> {
+const failedSystemOf = z.object({ failed_system: z.string() });
+
+async function unknownOutcome(response: Response): Promise<{ code: string; failedSystem: string; message: string; maybeHeld: MaybeHeldSlot }> {
   const body = z.parse(appErrorBody, await response.json());
   const extras = z.parse(holdOutcomeUnknownExtras, body);
-  return { code: body.code, message: body.message, maybeHeld: extras.maybe_held };
+  return { code: body.code, failedSystem: z.parse(failedSystemOf, body).failed_system, message: body.message, maybeHeld: extras.maybe_held };
 }
 
 /** What every lost answer must leave: one hold at the service, listed as the user's, not confirmed, and the retry's words. */
@@ -186,9 +188,9 @@ describe("a hold whose answer was lost stays the user's", () => {
     const response = await hold(userId, slot);
     expect(faults().cutOff).toContain("POST /v4/schedule/holds 200");
     expect(response.status).toBe(503);
-    const { code, message, maybeHeld } = await unknownOutcome(response);
-    expect(code).toBe(APP_ERROR_CODES.upstreamUnavailable);
-    expect(message).toMatch(/^The Clinic Data Service could not be reached.*, so the EHR may have held this slot for you: Tandem lists it with your holds as not confirmed, and it frees itself by /);
+    const { code, failedSystem, message, maybeHeld } = await unknownOutcome(response);
+    expect([code, failedSystem]).toEqual([APP_ERROR_CODES.outcomeUnknown, "service"]);
+    expect(message).toMatch(/^The connection to the clinic data service was lost before its answer came\. The EHR may have held this slot for you\. Tandem lists it with your holds as not confirmed, and it frees itself by /);
     expect(message).toContain(`${clockTimeAt(slot, maybeHeld.freesAt)} at the latest`);
     expect(message).not.toMatch(/nothing|not held/i);
     expect(maybeHeld.canRelease).toBe(false);
@@ -211,9 +213,9 @@ describe("a hold whose answer was lost stays the user's", () => {
 
     const response = await hold(userId, slot);
     expect(response.status).toBe(504);
-    const { code, message, maybeHeld } = await unknownOutcome(response);
-    expect(code).toBe("upstream_timeout");
-    expect(message).toMatch(/^The Clinic Data Service did not answer in time.*, so the EHR may have held this slot for you/);
+    const { code, failedSystem, message, maybeHeld } = await unknownOutcome(response);
+    expect([code, failedSystem]).toEqual([APP_ERROR_CODES.outcomeUnknown, "ehr"]);
+    expect(message).toMatch(/^The EHR did not answer in time\. The EHR may have held this slot for you\. Tandem lists it/);
     expect(message).not.toMatch(/nothing|not held/i);
     await expectKeptAsTheUsers(userId, slot, maybeHeld);
   });
@@ -224,8 +226,8 @@ describe("a hold whose answer was lost stays the user's", () => {
     await harness.fault({ method: "POST", path: "/v4/schedule/holds", code: "server_unresponsive", count: 1 });
     const response = await hold(userId, slot);
     expect(response.status).toBe(503);
-    const { code, maybeHeld } = await unknownOutcome(response);
-    expect(code).toBe("server_unresponsive");
+    const { code, failedSystem, maybeHeld } = await unknownOutcome(response);
+    expect([code, failedSystem]).toEqual([APP_ERROR_CODES.outcomeUnknown, "ehr"]);
     expect((await listed(userId)).maybeHeld).toEqual([maybeHeld]);
     await harness.emulator.sandbox("DELETE", "/faults");
   });
@@ -239,8 +241,8 @@ describe("a hold whose answer was lost stays the user's", () => {
       const response = await hold(userId, slot);
       expect(response.status).toBe(503);
       const outcome = await unknownOutcome(response);
-      expect(outcome.code).toBe(APP_ERROR_CODES.storeUnavailable);
-      expect(outcome.message).toMatch(/^The EHR held this slot for you, but Tandem's server could not record the hold: Tandem lists it with your holds as not confirmed/);
+      expect([outcome.code, outcome.failedSystem]).toEqual([APP_ERROR_CODES.outcomeUnknown, "tandem"]);
+      expect(outcome.message).toMatch(/^Tandem's server failed after the request was sent to the EHR\. The EHR held this slot for you, but Tandem's server could not record the hold\. Tandem lists it with your holds as not confirmed/);
       maybeHeld = outcome.maybeHeld;
     } finally {
       insert.mockRestore();

@@ -35,6 +35,7 @@ import { parseJsonBody, parsePathParam, parseQuery } from "../http/validate.ts";
 import { heldRequestOf, heldSlotOf, slotHoldRecord } from "../schedule/held-slots.ts";
 import { holdSubjectOf, maybeHeldOf } from "../schedule/hold-intents.ts";
 import { outcomeOfFailedWrite } from "../clinic/write-outcome.ts";
+import { outcomeUnknownError } from "../http/outcome-unknown-error.ts";
 import { pickAlternatives } from "../schedule/slot-alternatives.ts";
 import { createSlotSearchGate } from "../schedule/slot-search-gate.ts";
 import type { AuditTrail, SlotHoldRepository, WriteIntentRepository, WriteOutcome } from "../store/store.ts";
@@ -142,11 +143,6 @@ function mayAlreadyHold(error: UpstreamError, freesAtText: string): AppError {
   return new AppError(409, "conflict", `You may already hold this slot (the EHR did not confirm); it frees itself by ${freesAtText} at the latest`, error.upstreamTraceId ? { upstream_trace_id: error.upstreamTraceId } : {});
 }
 
-/** The BFF's status for a hold whose answer was lost: the client's own (504 timeout, 503 unreachable, 502 a 5xx), else 502. */
-function lostAnswerStatus(status: number | undefined): 502 | 503 | 504 {
-  return status === 503 || status === 504 ? status : 502;
-}
-
 function holdLimitReached(): AppError {
   return new AppError(409, HOLD_LIMIT_CODE, `You already hold ${MAX_ACTIVE_HOLDS} slots: release one before holding another`);
 }
@@ -237,26 +233,21 @@ export function registerScheduleRoutes(api: Hono<AppEnv>, { clinic, holds, inten
     const intentId = randomUUID();
     const attempt = { id: intentId, organizationId, userId, kind: "hold" as const, subjectId: holdSubjectOf(request), request: heldRequestOf(session, request), createdAt: at };
     await intents.record(attempt);
-    /** The answer was lost, or not recorded: the attempt is the user's as a hold the EHR may have made. `lead` says what happened. */
-    const unknownOutcome = async (status: AppError["status"], code: string, lead: string, resultId: string | null, extras: AppError["extras"] = {}): Promise<AppError> => {
+    /** The answer was lost, or not recorded: the attempt is the user's as a hold the EHR may have made. */
+    const unknownOutcome = async (error: unknown, mayHave: string, resultId: string | null): Promise<AppError> => {
       await settle(c, organizationId, intentId, "unknown", resultId);
       const maybe = maybeHeldOf({ ...attempt, outcome: "unknown", resultId, settledAt: now() }, now());
-      if (maybe === null) return new AppError(status, code, lead, extras);
-      const body: HoldOutcomeUnknownExtras = { outcome: "unknown", maybe_held: maybe };
-      const by = await freesAtText(organizationId, maybe);
-      return new AppError(status, code, `${lead}: Tandem lists it with your holds as not confirmed, and it frees itself by ${by} at the latest`, { ...extras, ...body });
+      if (maybe === null) return outcomeUnknownError(error, intentId, { mayHave, next: "It frees itself within minutes." });
+      const extras: HoldOutcomeUnknownExtras = { outcome: "unknown", maybe_held: maybe };
+      const next = `Tandem lists it with your holds as not confirmed, and it frees itself by ${await freesAtText(organizationId, maybe)} at the latest.`;
+      return outcomeUnknownError(error, intentId, { mayHave, next }, extras);
     };
 
     let hold: Hold;
     try {
       ({ hold } = await clinic.request("POST /v4/schedule/holds", { organizationId, body: selection, idempotencyKey: intentId }));
     } catch (error) {
-      if (outcomeOfFailedWrite(error) === "unknown") {
-        const upstream = error instanceof UpstreamError ? error : null;
-        const status = lostAnswerStatus(upstream?.status);
-        const lost = upstream?.message ?? "The Clinic Data Service's answer was lost";
-        throw await unknownOutcome(status, upstream?.code ?? "upstream_unavailable", `${lost}, so the EHR may have held this slot for you`, null, upstream?.upstreamTraceId ? { upstream_trace_id: upstream.upstreamTraceId } : {});
-      }
+      if (outcomeOfFailedWrite(error) === "unknown") throw await unknownOutcome(error, "The EHR may have held this slot for you.", null);
       await settle(c, organizationId, intentId, "refused");
       if (error instanceof UpstreamError && error.code === "conflict") {
         // The slot's capacity may be the user's own earlier attempt, made in the EHR and never confirmed.
@@ -276,7 +267,7 @@ export function registerScheduleRoutes(api: Hono<AppEnv>, { clinic, holds, inten
     } catch (error) {
       c.get("logger").error({ err: error }, "recording a slot hold failed after the EHR made it");
       // The EHR holds it: kept as the user's, with its id, so Let it go can release it.
-      throw await unknownOutcome(503, APP_ERROR_CODES.storeUnavailable, "The EHR held this slot for you, but Tandem's server could not record the hold", record.holdId);
+      throw await unknownOutcome(error, "The EHR held this slot for you, but Tandem's server could not record the hold.", record.holdId);
     }
     // Another hold of the user's was recorded in the meantime (two clicks at once, two tabs): this one gives way.
     if (!isRecorded) {
