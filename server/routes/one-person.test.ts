@@ -119,7 +119,7 @@ describe.each(engines)("one person is one user, on $name", ({ databaseUrl: url }
     for (const attempt of [() => outside.api("/api/holds", { method: "POST", body: selectionOf(last) }), () => inEhr(providerId, "/api/holds", { method: "POST", body: selectionOf(last) })]) {
       const refused = await attempt();
       expect(refused.status).toBe(409);
-      expect(z.parse(appErrorBody, await refused.json()).error.code).toBe("hold_limit_reached");
+      expect(z.parse(appErrorBody, await refused.json()).code).toBe("hold_limit_reached");
     }
 
     // The one made outside is released inside, and one made inside is released outside.
@@ -134,7 +134,7 @@ describe.each(engines)("one person is one user, on $name", ({ databaseUrl: url }
     expect(await holdsListed(await inEhr(other.id, "/api/holds"))).toEqual([]);
     const refused = await inEhr(other.id, `/api/holds/${made[1] ?? ""}`, { method: "DELETE" });
     expect(refused.status).toBe(403);
-    expect(z.parse(appErrorBody, await refused.json()).error.code).toBe(APP_ERROR_CODES.notOwner);
+    expect(z.parse(appErrorBody, await refused.json()).code).toBe(APP_ERROR_CODES.notOwner);
     expect((await outside.api(`/api/holds/${made[1] ?? ""}`, { method: "DELETE" })).status).toBe(200);
   });
 

@@ -89,11 +89,15 @@ function slotHold(overrides: Partial<StoredSlotHold> = {}): StoredSlotHold {
   };
 }
 
+/** A person's entries: their key, and the account their entries from before person keys are under. */
+const USER_1 = { userId: "user-1", accountId: "account-1" };
+
 function auditEntry(overrides: Partial<AuditEntry> = {}): AuditEntry {
   return {
     at: BASE,
     organizationId: ORG_A,
     userId: "user-1",
+    accountId: "account-1",
     action: "read",
     resourceType: "note",
     resourceId: "note-1",
@@ -768,14 +772,36 @@ describe.each(engines)("store on $name", (engine) => {
         touch(6, "note-other-org", { organizationId: ORG_B }),
         touch(7, "task-1", { resourceType: "task" }),
       ]);
-      const recent = await store.audit.recentResources(ORG_A, "user-1", ["note", "note_draft"], 10);
+      const recent = await store.audit.recentResources(ORG_A, USER_1, ["note", "note_draft"], 10);
       expect(recent).toEqual([
         { resourceId: "note-new", lastAt: BASE + 4, changed: false },
         { resourceId: "note-edited", lastAt: BASE + 3, changed: true },
         { resourceId: "note-old", lastAt: BASE + 1, changed: false },
       ]);
-      expect((await store.audit.recentResources(ORG_A, "user-1", ["note"], 2)).map((entry) => entry.resourceId)).toEqual(["note-new", "note-edited"]);
-      expect(await store.audit.recentResources(ORG_A, "user-1", [], 10)).toEqual([]);
+      expect((await store.audit.recentResources(ORG_A, USER_1, ["note"], 2)).map((entry) => entry.resourceId)).toEqual(["note-new", "note-edited"]);
+      expect(await store.audit.recentResources(ORG_A, USER_1, [], 10)).toEqual([]);
+    });
+
+    it("lists as a person's recent resources their account's entries from before person keys (ADR 0024), never another account's", async () => {
+      const person = { userId: "provider:p-1", accountId: "account-1" };
+      const touch = (at: number, resourceId: string, overrides: Partial<AuditEntry>) =>
+        store.audit.record(auditEntry({ organizationId: ORG_B, at: BASE + at, resourceType: "note", resourceId, ...overrides }));
+      await Promise.all([
+        // Inside the EHR and outside it, under the person key, each naming its account.
+        touch(1, "note-in-ehr", { userId: person.userId, accountId: "host-sub-1" }),
+        touch(2, "note-outside", { userId: person.userId, accountId: "account-1", action: "write" }),
+        // Before person keys: the account signed in now, and another one.
+        touch(3, "note-before", { userId: "account-1", accountId: null }),
+        touch(4, "note-other-account", { userId: "account-2", accountId: null }),
+        // Someone whose person key is the account's text: only an entry from before person keys is read by the account.
+        touch(5, "note-not-legacy", { userId: "account-1", accountId: "account-9" }),
+      ]);
+      expect((await store.audit.recentResources(ORG_B, person, ["note"], 10)).map((entry) => [entry.resourceId, entry.changed])).toEqual([
+        ["note-before", false],
+        ["note-outside", true],
+        ["note-in-ehr", false],
+      ]);
+      expect((await store.audit.list(ORG_B)).find((entry) => entry.resourceId === "note-before")?.accountId).toBeNull();
     });
 
     it("lists who wrote given resources after a time, oldest first, reads and other resources left out", async () => {
