@@ -60,14 +60,15 @@ describe.each(engines)("one person is one user, on $name", ({ databaseUrl: url }
   const notesOf = (providerId: string): EhrNote[] =>
     orgA().ehr.notes.filter((note) => note.status !== "signed" && note.assignedProviders.some((provider) => provider.id === providerId));
 
-  /** A physician of org A with a few unsigned notes: their account (signed in outside the EHR) and their provider id (the host token's `sub` and `provider_id`). */
-  function physician(): { account: SandboxAccount; providerId: string } {
+  /** The `skip`th physician of org A with `notes` unsigned notes: their account (signed in outside the EHR) and their provider id (the host token's `sub` and `provider_id`). */
+  function physician(skip = 0, notes = 3): { account: SandboxAccount; providerId: string } {
+    let skipped = 0;
     for (const account of sandboxAccounts(h.emulator.emulator.state)) {
       const membership = account.memberships.find((candidate) => candidate.organizationId === ORG_A_ID && candidate.roles.includes("Physician"));
-      if (membership === undefined) continue;
-      if (notesOf(membership.providerId).length >= 3) return { account, providerId: membership.providerId };
+      if (membership === undefined || notesOf(membership.providerId).length < notes) continue;
+      if (skipped++ === skip) return { account, providerId: membership.providerId };
     }
-    throw new Error("the seed has no physician of org A with three unsigned notes");
+    throw new Error(`the seed has too few physicians of org A with ${notes} unsigned notes`);
   }
 
   const inEhr = async (providerId: string, path: string, init: { method?: string; body?: unknown; noteId?: string } = {}) =>
@@ -190,5 +191,36 @@ describe.each(engines)("one person is one user, on $name", ({ databaseUrl: url }
     expect(write?.userId).toBe(summary?.userId);
     expect(write?.accountId).toBe(providerId);
     expect(summary?.accountId).toBe(account.id);
+  });
+
+  it("keeps what the account had before person keys: its holds, drafts and recent notes are the person's once the account is seen", async () => {
+    // A physician no other test here signs in with: the BFF moves an account's rows the first time it sees it.
+    const { account, providerId } = physician(1, 2);
+    const [drafted, opened] = notesOf(providerId) as [EhrNote, EhrNote];
+    const [slot] = await freeSlots(1);
+    if (!slot) throw new Error("no slot");
+    // What the BFF kept before: a hold made inside the EHR under the host token's `sub`, a draft typed outside
+    // it and a note opened there under the standalone account's `sub`, the audit entry without an account.
+    // Made at the service by someone else (this BFF must not see the physician yet), then filed as the physician's.
+    const held = await h.api("/api/holds", { token: await h.hostToken({ userId: h.userWithRole("Front Desk") }), method: "POST", body: selectionOf(slot) });
+    expect(held.status).toBe(200);
+    const holdId = z.parse(holdResponse, await held.json()).hold.id;
+    const hold = await store.holds.get(ORG_A_ID, holdId);
+    if (!hold) throw new Error("the hold was not recorded");
+    await store.holds.delete(ORG_A_ID, holdId);
+    await store.holds.insert({ ...hold, userId: providerId });
+    await store.noteDrafts.put({ organizationId: ORG_A_ID, userId: account.id, noteId: drafted.id, fields: { otherExamComments: "Typed before" }, baseline: { otherExamComments: "" }, noteVersion: drafted.version, updatedAt: h.now() });
+    await store.audit.record({ at: h.now(), organizationId: ORG_A_ID, userId: account.id, accountId: null, action: "read", resourceType: "note", resourceId: opened.id, traceId: "before-person-keys" });
+
+    // Inside the EHR: the hold is listed, and so is the draft typed outside once the account has signed in there.
+    expect(await holdsListed(await inEhr(providerId, "/api/holds"))).toEqual([holdId]);
+    const outside = await signInStandalone(h, account.id, ORG_A_ID);
+    expect(await holdsListed(await outside.api("/api/holds"))).toEqual([holdId]);
+    const draft = await inEhr(providerId, `/api/notes/${drafted.id}/draft`, { noteId: drafted.id });
+    expect(z.parse(noteDraftResponse, await draft.json()).draft?.fields).toEqual({ otherExamComments: "Typed before" });
+    const recent = await outside.api("/api/notes/recent");
+    expect(recent.status).toBe(200);
+    expect(z.parse(recentNotesResponse, await recent.json()).notes.map((note) => note.noteId)).toContain(opened.id);
+    expect((await outside.api(`/api/holds/${holdId}`, { method: "DELETE" })).status).toBe(200);
   });
 });
