@@ -69,10 +69,10 @@ export async function runStoreMix(store: Store, rounds: number): Promise<MixResu
       await op(store.tasks.listByNote(organizationId, noteId));
     }
     for (const resourceType of ["note", "patient", "note_image"]) {
-      await op(store.audit.record({ at: now, organizationId, userId, action: resourceType === "note" && round % 4 === 0 ? "write" : "read", resourceType, resourceId: noteId, traceId: `trace-${round}` }));
+      await op(store.audit.record({ at: now, organizationId, userId, accountId: userId, action: resourceType === "note" && round % 4 === 0 ? "write" : "read", resourceType, resourceId: noteId, traceId: `trace-${round}` }));
     }
     if (round % 50 === 49) {
-      await op(store.audit.recentResources(organizationId, userId, ["note"], 15));
+      await op(store.audit.recentResources(organizationId, { userId, accountId: userId }, ["note"], 15));
       await op(store.audit.writesSince(organizationId, "note", [noteId], now - 60_000));
       await op(store.usedTokenIds.purgeExpired(now));
       await op(store.holds.purgeExpired(now));

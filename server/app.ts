@@ -2,6 +2,7 @@ import { Hono, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { Registry } from "prom-client";
 import { createHostTokenVerifier, type HostTokenVerifier } from "./auth/host-token-verifier.ts";
+import { createAccountAdoption } from "./auth/account-adoption.ts";
 import { requireHostSession } from "./auth/require-host-session.ts";
 import { createStandaloneAuth } from "./auth/standalone/standalone-routes.ts";
 import { createClinicClient, UpstreamError, type ClinicClient, type ClinicClientOptions } from "./clinic/clinic-client.ts";
@@ -228,7 +229,7 @@ export function createBffApp(deps: BffDeps): Bff {
     setResponseHeader(c, "Cache-Control", "no-store");
   });
   // Authenticated first: a body is read (and, chunked, held in memory to be measured) only for a verified session.
-  api.use(requireHostSession({ verify: verifyHostToken, installations, usedTokenIds: store.usedTokenIds, standalone }));
+  api.use(requireHostSession({ verify: verifyHostToken, installations, usedTokenIds: store.usedTokenIds, standalone, adoptAccountRows: createAccountAdoption(store.accountRows) }));
   const noteTextLimit = tooLarge(MAX_NOTE_TEXT_BODY_BYTES);
   const apiLimit = tooLarge(MAX_API_BODY_BYTES);
   api.use((c, next) => (NOTE_TEXT_ROUTE.test(c.req.path) ? noteTextLimit(c, next) : apiLimit(c, next)));

@@ -82,7 +82,7 @@ beforeAll(async () => {
 describe("host token verification", () => {
   it("accepts a valid token and reads the session from its claims", async () => {
     const session = await verifier()(await token({ claims: { facility_id: "fac-1", patient_id: "pat-1" } }));
-    expect(session).toMatchObject({ organizationId: ORG, providerId: PROVIDER, userId: PROVIDER, roles: ["Physician"], noteId: "n-1", facilityId: "fac-1", patientId: "pat-1", expiresAt: NOW_S + 300 });
+    expect(session).toMatchObject({ organizationId: ORG, providerId: PROVIDER, userId: `provider:${PROVIDER}`, accountId: PROVIDER, roles: ["Physician"], noteId: "n-1", facilityId: "fac-1", patientId: "pat-1", expiresAt: NOW_S + 300 });
   });
 
   it("refuses a malformed token", async () => {

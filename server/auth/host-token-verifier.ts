@@ -2,6 +2,7 @@ import { createRemoteJWKSet, customFetch, errors, jwtVerify, type JWTPayload } f
 import * as z from "zod/mini";
 import { rawUuid } from "#contract/clinic-api/primitives.ts";
 import { describeZodError } from "#contract/validation.ts";
+import { personKeyOf } from "./person-key.ts";
 
 // DESIGN.md "The host bridge" 2-3: ES256 only, key from the platform's JWKS
 // (cached, refetched on an unknown kid with a floor between refetches), exact
@@ -36,7 +37,14 @@ const hostTokenClaims = z.object({
 export interface HostSession {
   /** A host token from the EHR's bridge, or a standalone sign-in's session cookie. */
   kind: "host" | "standalone";
+  /**
+   * Who the user is to Tandem's own records (holds, drafts, views, recent
+   * notes, limits): the person key of `personKeyOf` (ADR 0024), the same
+   * inside and outside the EHR. Never the account: that is `accountId`.
+   */
   userId: string;
+  /** Who signed in: the host token's `sub`, or the standalone sign-in's id_token `sub`. The audit trail names it. */
+  accountId: string;
   /** The user's provider in the organization; null when a standalone sign-in names none there. */
   providerId: string | null;
   /** From a standalone sign-in's profile (host tokens carry no name: the provider list does). */
@@ -138,7 +146,8 @@ export function createHostTokenVerifier(options: HostTokenVerifierOptions): Host
     if (data.iat > now() / 1000 + MAX_SKEW_SECONDS) throw new InvalidHostToken("the host token was issued in the future");
     const session: HostSession = {
       kind: "host",
-      userId: data.sub,
+      userId: personKeyOf({ providerId: data.provider_id, accountId: data.sub }),
+      accountId: data.sub,
       providerId: data.provider_id,
       organizationId: data.org_id.toLowerCase(),
       roles: data.roles,

@@ -4,6 +4,8 @@ import { AppError } from "../http/app-error.ts";
 import type { AppEnv } from "../http/app-env.ts";
 import type { InstallationRegistry } from "../installations/installation-registry.ts";
 import type { UsedTokenIdRepository } from "../store/store.ts";
+import type { AccountAdoption } from "./account-adoption.ts";
+import { personKeyOf } from "./person-key.ts";
 import { InvalidHostToken, acceptedUntilMs, type HostSession, type HostTokenVerifier } from "./host-token-verifier.ts";
 import type { StandaloneAuth } from "./standalone/standalone-routes.ts";
 import type { StandaloneSession } from "./standalone/standalone-session.ts";
@@ -29,12 +31,14 @@ function standaloneHostSession(session: StandaloneSession, organizationId: strin
   if (!organization || !provider) {
     throw new AppError(403, APP_ERROR_CODES.accountInactive, "Your account is not active in this organization: ask its administrator, or sign in again to choose another");
   }
+  const providerId = provider.providerId.toLowerCase();
   return {
     kind: "standalone",
-    userId: session.sub,
+    userId: personKeyOf({ providerId, accountId: session.sub }),
+    accountId: session.sub,
     displayName: session.displayName,
     sessionId: session.sessionId,
-    providerId: provider.providerId.toLowerCase(),
+    providerId,
     organizationId,
     roles: provider.roles,
     facilityId: null,
@@ -45,7 +49,14 @@ function standaloneHostSession(session: StandaloneSession, organizationId: strin
   };
 }
 
-export function requireHostSession(deps: { verify: HostTokenVerifier; installations: InstallationRegistry; usedTokenIds: UsedTokenIdRepository; standalone?: StandaloneAuth | null }): MiddlewareHandler<AppEnv> {
+export function requireHostSession(deps: {
+  verify: HostTokenVerifier;
+  installations: InstallationRegistry;
+  usedTokenIds: UsedTokenIdRepository;
+  standalone?: StandaloneAuth | null;
+  /** Files the account's rows from before person keys under its person (ADR 0024), before any route reads them. */
+  adoptAccountRows?: AccountAdoption;
+}): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const header = c.req.header("authorization");
     let session: HostSession;
@@ -85,6 +96,7 @@ export function requireHostSession(deps: { verify: HostTokenVerifier; installati
       throw new AppError(401, APP_ERROR_CODES.tokenReplayed, "This EHR session token was already used for a change: the app asks the EHR for a fresh one before each change");
     }
 
+    await deps.adoptAccountRows?.(session, c.get("logger"));
     c.set("session", session);
     c.set("installation", installation);
     c.set("grantedScopes", deps.installations.grantedScopes(installation));

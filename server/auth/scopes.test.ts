@@ -14,7 +14,7 @@ function appFor(roles: string[], granted: string[]) {
   app.use(async (c, next) => {
     c.set("traceId", "t");
     c.set("logger", createLogger({ level: "silent", secrets: [] }));
-    const session: HostSession = { kind: "host", userId: "u", providerId: "u", organizationId: "o", roles, facilityId: null, patientId: null, noteId: "n", jti: "j", expiresAt: 0 };
+    const session: HostSession = { kind: "host", userId: "provider:u", accountId: "u", providerId: "u", organizationId: "o", roles, facilityId: null, patientId: null, noteId: "n", jti: "j", expiresAt: 0 };
     c.set("session", session);
     c.set("grantedScopes", new Set(granted));
     await next();

@@ -6,6 +6,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import * as z from "zod/mini";
 import { appErrorBody } from "#contract/app-api/errors.ts";
+import { personKeyOf } from "../auth/person-key.ts";
 import { ORG_A_ID, ORG_B_ID, ORG_C_ID } from "../../emulator/world/identities.ts";
 import type { EhrNote } from "../../emulator/world/types.ts";
 import { storeOnDatabase } from "../store/create-store.ts";
@@ -102,10 +103,10 @@ async function snapshot() {
   const org = orgA();
   const current = org.ehr.notes.find((candidate) => candidate.id === note.id);
   const [draft, createdTasks, storedHolds, appointmentStates, inbox] = await Promise.all([
-    store.noteDrafts.get(ORG_A_ID, physicianId, note.id),
+    store.noteDrafts.get(ORG_A_ID, personKeyOf({ providerId: physicianId, accountId: physicianId }), note.id),
     store.tasks.listByNote(ORG_A_ID, note.id),
     // Every record of the user's holds, expired ones too (active at the epoch).
-    store.holds.listActive(ORG_A_ID, physicianId, 0),
+    store.holds.listActive(ORG_A_ID, personKeyOf({ providerId: physicianId, accountId: physicianId }), 0),
     store.appointmentStates.list(ORG_A_ID),
     handle.db.select({ rows: count() }).from(webhookInbox),
   ]);

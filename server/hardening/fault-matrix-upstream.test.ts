@@ -3,6 +3,7 @@ import * as z from "zod/mini";
 import { noteDraftResponse, noteResponse, noteTasksResponse, taskResponse } from "#contract/app-api/note.ts";
 import { heldSlotsResponse, holdResponse, slotSearchResponse, type SlotSelection } from "#contract/app-api/slots.ts";
 import type { Slot } from "#contract/clinic-api/schedule.ts";
+import { personKeyOf } from "../auth/person-key.ts";
 import { ORG_A_ID } from "../../emulator/world/identities.ts";
 import type { EhrNote } from "../../emulator/world/types.ts";
 import { DEFAULT_RETRY } from "../clinic/retry-policy.ts";
@@ -71,7 +72,7 @@ function activeHoldsOn(harness: BffHarness, slot: Slot): number {
 
 /** Every hold record the store keeps of the default user's (`hostToken()`'s physician), expired ones too. */
 async function storedHolds(harness: BffHarness): Promise<number> {
-  return (await harness.store.holds.listActive(ORG_A_ID, harness.userWithRole("Physician"), 0)).length;
+  return (await harness.store.holds.listActive(ORG_A_ID, personKeyOf({ providerId: harness.userWithRole("Physician"), accountId: harness.userWithRole("Physician") }), 0)).length;
 }
 
 function editableNote(harness: BffHarness): EhrNote {

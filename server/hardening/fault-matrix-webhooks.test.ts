@@ -6,6 +6,7 @@ import { noteDraftResponse } from "#contract/app-api/note.ts";
 import { session as sessionSchema } from "#contract/app-api/session.ts";
 import { slotCheckResponse, slotSearchResponse, type SlotSelection } from "#contract/app-api/slots.ts";
 import type { Slot } from "#contract/clinic-api/schedule.ts";
+import { personKeyOf } from "../auth/person-key.ts";
 import { ORG_A_ID, ORG_B_ID } from "../../emulator/world/identities.ts";
 import { createLogger } from "../logger.ts";
 import { createStore } from "../store/create-store.ts";
@@ -366,7 +367,7 @@ describe("an uninstall while a user is working", () => {
       expect(save.status).toBe(403);
       expect((await errorOf(save)).code).toBe("installation_inactive");
       expect(w.upstreamCount("PATCH", "/v1/notes/")).toBe(patchesBefore);
-      expect((await store.noteDrafts.get(ORG_A_ID, w.userWithRole("Physician"), note.id))?.fields).toEqual(draft.fields);
+      expect((await store.noteDrafts.get(ORG_A_ID, personKeyOf({ providerId: w.userWithRole("Physician"), accountId: w.userWithRole("Physician") }), note.id))?.fields).toEqual(draft.fields);
 
       await tick();
       await w.emulator.sandbox("POST", `/installations/${ORG_A_ID}`, { status: "active" });

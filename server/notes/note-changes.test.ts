@@ -3,6 +3,7 @@ import { writableValues, type Note } from "#contract/clinic-api/note.ts";
 import { sectionDigestsOf, type SectionDigests } from "#contract/note/section-digests.ts";
 import { createTestEmulator } from "../../emulator/testing/emulator-client.ts";
 import { ORG_A_ID } from "../../emulator/world/identities.ts";
+import { personKeyOf } from "../auth/person-key.ts";
 import type { AuditEntry, NoteView } from "../store/store.ts";
 import { describeNoteChanges, NOTE_FIELD_RESOURCE_TYPE, noteFieldResourceId, type NoteChangesInput } from "./note-changes.ts";
 import { tandemUserName } from "./tandem-user-name.ts";
@@ -38,7 +39,18 @@ function withSticky(text: string): Note {
   return { ...note, soapNote: { ...note.soapNote, stickyNote: { ...note.soapNote.stickyNote, description: text } } };
 }
 
-const write = (userId: string, traceId: string, at = SEEN_AT + 1000): AuditEntry => ({ at, organizationId: ORG_A_ID, userId, action: "write", resourceType: "note", resourceId: note.id, traceId });
+/** A clinician's person key (ADR 0024): the same whichever account they signed in with. */
+const person = (providerId: string) => personKeyOf({ providerId, accountId: `account-of-${providerId}` });
+const write = (userId: string, traceId: string, at = SEEN_AT + 1000, accountId: string | null = `account ${traceId}`): AuditEntry => ({
+  at,
+  organizationId: ORG_A_ID,
+  userId,
+  accountId,
+  action: "write",
+  resourceType: "note",
+  resourceId: note.id,
+  traceId,
+});
 const fieldWrite = (userId: string, traceId: string, field: "stickyNoteDescription" | "otherExamComments" = "stickyNoteDescription"): AuditEntry => ({
   ...write(userId, traceId),
   resourceType: NOTE_FIELD_RESOURCE_TYPE,
@@ -46,7 +58,7 @@ const fieldWrite = (userId: string, traceId: string, field: "stickyNoteDescripti
 });
 
 function input(overrides: Partial<NoteChangesInput>): NoteChangesInput {
-  return { view: viewOf(note, digests), note, digests, noteWrites: [], fieldWrites: [], callerUserId: ME, ...overrides };
+  return { view: viewOf(note, digests), note, digests, noteWrites: [], fieldWrites: [], caller: { userId: person(ME), accountId: ME }, ...overrides };
 }
 
 describe("describeNoteChanges", () => {
@@ -55,7 +67,7 @@ describe("describeNoteChanges", () => {
   });
 
   it("says nothing when nothing changed, whoever wrote the note since", () => {
-    expect(describeNoteChanges(input({ noteWrites: [write(STRANGER, "t1")] }))).toEqual({ lastSeenAt: new Date(SEEN_AT).toISOString(), noteUpdatedAt: note.updatedAt, fields: [], sections: [] });
+    expect(describeNoteChanges(input({ noteWrites: [write(person(STRANGER), "t1")] }))).toEqual({ lastSeenAt: new Date(SEEN_AT).toISOString(), noteUpdatedAt: note.updatedAt, fields: [], sections: [] });
   });
 
   it("gives a field that changed with no Tandem write to the EHR, with before and after", () => {
@@ -69,8 +81,8 @@ describe("describeNoteChanges", () => {
     const changes = describeNoteChanges(
       input({
         note: after,
-        noteWrites: [write(colleague.id, "t1"), write(ME, "t2"), write(STRANGER, "t3"), write(ME, "t4")],
-        fieldWrites: [fieldWrite(colleague.id, "t1"), fieldWrite(ME, "t2"), fieldWrite(STRANGER, "t3"), fieldWrite(ME, "t4", "otherExamComments")],
+        noteWrites: [write(person(colleague.id), "t1"), write(person(ME), "t2"), write(person(STRANGER), "t3"), write(person(ME), "t4")],
+        fieldWrites: [fieldWrite(person(colleague.id), "t1"), fieldWrite(person(ME), "t2"), fieldWrite(person(STRANGER), "t3"), fieldWrite(person(ME), "t4", "otherExamComments")],
       }),
     );
     expect(changes.fields).toEqual([
@@ -79,15 +91,27 @@ describe("describeNoteChanges", () => {
     expect(colleague.name).not.toBe("");
   });
 
+  it("counts the caller's entries from before person keys (under the account they signed in with) as theirs, and names a colleague's by the id they carry", () => {
+    const after = withSticky("Changed in Tandem before person keys.");
+    const before = (userId: string, traceId: string): AuditEntry[] => [write(userId, traceId, SEEN_AT + 1000, null), { ...fieldWrite(userId, traceId), accountId: null }];
+    const [mine, theirs, someone] = [before(ME, "t1"), before(colleague.id, "t2"), before(STRANGER, "t3")];
+    const changes = describeNoteChanges(
+      input({ note: after, noteWrites: [mine[0], theirs[0], someone[0]].flatMap((entry) => (entry ? [entry] : [])), fieldWrites: [mine[1], theirs[1], someone[1]].flatMap((entry) => (entry ? [entry] : [])) }),
+    );
+    expect(changes.fields).toEqual([
+      expect.objectContaining({ attribution: "tandem", changedBy: [{ kind: "you" }, { kind: "tandem_user", name: colleague.name }, { kind: "other_tandem_users", count: 1 }] }),
+    ]);
+  });
+
   it("gives a field Tandem wrote another field of to the EHR", () => {
     const after = withSticky("Changed in the EHR.");
-    const changes = describeNoteChanges(input({ note: after, noteWrites: [write(ME, "t1")], fieldWrites: [fieldWrite(ME, "t1", "otherExamComments")] }));
+    const changes = describeNoteChanges(input({ note: after, noteWrites: [write(person(ME), "t1")], fieldWrites: [fieldWrite(person(ME), "t1", "otherExamComments")] }));
     expect(changes.fields).toEqual([expect.objectContaining({ attribution: "ehr", changedBy: [{ kind: "ehr" }] })]);
   });
 
   it("names both when a Tandem write has no record of its fields", () => {
     const after = withSticky("Who did this?");
-    const changes = describeNoteChanges(input({ note: after, noteWrites: [write(STRANGER, "t1")] }));
+    const changes = describeNoteChanges(input({ note: after, noteWrites: [write(person(STRANGER), "t1")] }));
     expect(changes.fields).toEqual([expect.objectContaining({ attribution: "unclear", changedBy: [{ kind: "other_tandem_users", count: 1 }, { kind: "ehr" }] })]);
   });
 

@@ -1,7 +1,8 @@
 import type { NoteChangeActor, NoteChangesResponse, NoteFieldChange } from "#contract/app-api/note-changes.ts";
 import { WRITABLE_NOTE_FIELDS, writableValues, type Note, type WritableNoteField } from "#contract/clinic-api/note.ts";
 import { changedSections, type SectionDigests } from "#contract/note/section-digests.ts";
-import type { AuditEntry, NoteView } from "../store/store.ts";
+import { providerOfPersonKey } from "../auth/person-key.ts";
+import type { AuditEntry, NoteView, PersonOfEntries } from "../store/store.ts";
 import { tandemUserName } from "./tandem-user-name.ts";
 
 // What changed in a note since a user's last view (ADR 0016), from three
@@ -34,13 +35,17 @@ export interface NoteChangesInput {
   noteWrites: readonly AuditEntry[];
   /** Tandem's writes of the note's fields after the view (resource `note_field`). */
   fieldWrites: readonly AuditEntry[];
-  /** Who is asking: named "you". */
-  callerUserId: string;
+  /** Who is asking (their person key, and the account signed in): named "you". */
+  caller: PersonOfEntries;
 }
 
-/** Each user once, in the order they first wrote. */
-function usersOf(entries: readonly AuditEntry[]): string[] {
-  return [...new Set(entries.map((entry) => entry.userId))];
+/**
+ * Each person once, in the order they first wrote: an entry's person key
+ * (ADR 0024); one from before person keys names an account, which is the
+ * caller when it is the account they signed in with.
+ */
+function usersOf(entries: readonly AuditEntry[], caller: PersonOfEntries): string[] {
+  return [...new Set(entries.map((entry) => (entry.accountId === null && entry.userId === caller.accountId ? caller.userId : entry.userId)))];
 }
 
 function actorsOf(userIds: readonly string[], note: Note, callerUserId: string): NoteChangeActor[] {
@@ -49,7 +54,8 @@ function actorsOf(userIds: readonly string[], note: Note, callerUserId: string):
   let unnamed = 0;
   for (const userId of userIds) {
     if (userId === callerUserId) continue;
-    const name = tandemUserName(note, userId);
+    // A person key names the provider; an entry from before them, the host token's `sub`, which is the provider's id there.
+    const name = tandemUserName(note, providerOfPersonKey(userId) ?? userId);
     if (name === null) unnamed += 1;
     else if (!names.has(name)) {
       names.add(name);
@@ -60,10 +66,11 @@ function actorsOf(userIds: readonly string[], note: Note, callerUserId: string):
 }
 
 function attribute(field: WritableNoteField, input: NoteChangesInput, fieldTraces: ReadonlySet<string>): Pick<NoteFieldChange, "attribution" | "changedBy"> {
-  const { note, noteWrites, fieldWrites, callerUserId } = input;
+  const { note, noteWrites, fieldWrites, caller } = input;
+  const callerUserId = caller.userId;
   const resourceId = noteFieldResourceId(note.id, field);
-  const writers = usersOf(fieldWrites.filter((entry) => entry.resourceId === resourceId));
-  const unrecorded = usersOf(noteWrites.filter((entry) => !fieldTraces.has(entry.traceId)));
+  const writers = usersOf(fieldWrites.filter((entry) => entry.resourceId === resourceId), caller);
+  const unrecorded = usersOf(noteWrites.filter((entry) => !fieldTraces.has(entry.traceId)), caller);
   if (writers.length > 0) return { attribution: "tandem", changedBy: actorsOf([...new Set([...writers, ...unrecorded])], note, callerUserId) };
   if (unrecorded.length > 0) return { attribution: "unclear", changedBy: [...actorsOf(unrecorded, note, callerUserId), { kind: "ehr" }] };
   return { attribution: "ehr", changedBy: [{ kind: "ehr" }] };

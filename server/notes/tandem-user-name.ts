@@ -1,7 +1,8 @@
 import type { Note } from "#contract/clinic-api/note.ts";
 import { isSameId } from "#contract/ids.ts";
 
-// A Tandem user is known to the audit trail by their provider id (the host
+// A Tandem user is known to the audit trail by their provider id (the
+// provider of their person key, ADR 0024; before person keys, the host
 // token's `sub`). They are named only as the note itself names them, as the
 // note view does (ADR 0013): an assigned provider by their display name, else
 // the care-team member with the same username, else that username. Anyone

@@ -254,7 +254,7 @@ describe.each(engines)("retention on $name", (engine) => {
   });
 
   it("keeps the audit trail six years by default, and as long as AUDIT_RETENTION_DAYS says", async () => {
-    const entry = (traceId: string, at: number) => store.audit.record({ at, organizationId: ORG_A, userId: "user-1", action: "read", resourceType: "note", resourceId: "note-1", traceId });
+    const entry = (traceId: string, at: number) => store.audit.record({ at, organizationId: ORG_A, userId: "user-1", accountId: "account-1", action: "read", resourceType: "note", resourceId: "note-1", traceId });
     await entry("past-six-years", NOW - 2192 * DAY - SECOND);
     await entry("inside-six-years", NOW - 2192 * DAY + SECOND);
     await entry("past-400-days", NOW - 400 * DAY - SECOND);

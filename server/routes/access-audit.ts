@@ -20,7 +20,7 @@ export interface AccessAudit {
 export function accessAudit(audit: Pick<AuditTrail, "record">, now: () => number): AccessAudit {
   const entryOf = (c: Context<AppEnv>, action: AuditEntry["action"], resourceType: string, resourceId: string): AuditEntry => {
     const session = c.get("session");
-    return { at: now(), organizationId: session.organizationId, userId: session.userId, action, resourceType, resourceId, traceId: c.get("traceId") };
+    return { at: now(), organizationId: session.organizationId, userId: session.userId, accountId: session.accountId, action, resourceType, resourceId, traceId: c.get("traceId") };
   };
   return {
     read: (c, resourceType, resourceId) => audit.record(entryOf(c, "read", resourceType, resourceId)),

@@ -209,6 +209,6 @@ describe("GET /api/context/patient/appointments", () => {
     expect(response.status).toBe(200);
     await store.audit.flush();
     const entries = (await store.audit.list(ORG_A_ID)).filter((entry) => entry.resourceType === "patient_appointments");
-    expect(entries.some((entry) => entry.action === "read" && entry.resourceId === patientId && entry.userId === frontDesk)).toBe(true);
+    expect(entries.some((entry) => entry.action === "read" && entry.resourceId === patientId && entry.accountId === frontDesk)).toBe(true);
   });
 });

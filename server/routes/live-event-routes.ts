@@ -58,7 +58,8 @@ export function registerLiveEventRoutes(api: Hono<AppEnv>, hub: LiveEventHub, op
       const finished = new Promise<void>((resolve) => {
         finish = resolve;
       });
-      const owner = { organizationId: session.organizationId, userId: session.userId, sessionId: session.kind === "standalone" ? (session.sessionId ?? null) : null };
+      // The account's: revoking its sign-ins ("sign out everywhere") ends its streams, not those of its person's other accounts.
+      const owner = { organizationId: session.organizationId, userId: session.accountId, sessionId: session.kind === "standalone" ? (session.sessionId ?? null) : null };
       const removeFromOpen = streams.add(owner, async (retryMs) => {
         if (retryMs !== null) await stream.write(`retry: ${retryMs}\n\n`).catch(() => undefined);
         finish();

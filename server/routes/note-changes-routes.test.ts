@@ -9,6 +9,7 @@ import { isSameId } from "#contract/ids.ts";
 import { sectionDigestsOf } from "#contract/note/section-digests.ts";
 import { ORG_A_ID, ORG_B_ID } from "../../emulator/world/identities.ts";
 import type { EhrNote, EhrProvider } from "../../emulator/world/types.ts";
+import { personKeyOf } from "../auth/person-key.ts";
 import { createStore } from "../store/create-store.ts";
 import type { Store } from "../store/store.ts";
 import { createBffHarness, type BffHarness } from "../testing/bff-harness.ts";
@@ -22,6 +23,8 @@ import { VIEW_RETENTION_MS } from "./note-changes-routes.ts";
 
 let store: Store;
 let harness: BffHarness;
+/** A user's key in the store (ADR 0024): their provider's, as a host token's `provider_id` gives it. */
+const personOf = (providerId: string) => personKeyOf({ providerId, accountId: providerId });
 
 beforeAll(async () => {
   store = await createStore();
@@ -188,7 +191,7 @@ describe("GET /api/notes/:id/changes", () => {
     const { note, me } = scene();
     await changes(note.id, me.id);
     await store.audit.flush();
-    expect((await store.audit.list(ORG_A_ID)).some((entry) => entry.userId === me.id && entry.resourceType === "note_changes" && entry.resourceId === note.id && entry.action === "read")).toBe(true);
+    expect((await store.audit.list(ORG_A_ID)).some((entry) => entry.userId === personOf(me.id) && entry.accountId === me.id && entry.resourceType === "note_changes" && entry.resourceId === note.id && entry.action === "read")).toBe(true);
   });
 });
 
@@ -235,13 +238,13 @@ describe("retention", () => {
   it("ignores a view older than views are kept, and a recorded view purges such views", async () => {
     const { note, me, colleague } = scene();
     const shown = await readNote(note.id, me.id);
-    const old = { organizationId: ORG_A_ID, userId: me.id, noteId: note.id, fields: { ...writableValues(shown), stickyNoteDescription: "long ago" }, sectionDigests: {}, noteUpdatedAt: null, seenAt: harness.now() - VIEW_RETENTION_MS - 1000 };
+    const old = { organizationId: ORG_A_ID, userId: personOf(me.id), noteId: note.id, fields: { ...writableValues(shown), stickyNoteDescription: "long ago" }, sectionDigests: {}, noteUpdatedAt: null, seenAt: harness.now() - VIEW_RETENTION_MS - 1000 };
     await store.noteViews.put(old);
     expect(await changes(note.id, me.id)).toMatchObject({ lastSeenAt: null, fields: [] });
     // Purges run at most hourly per process: a recorded view after that purges the old one.
     harness.advanceClocks(2 * 60 * 60);
     await look(note.id, colleague.id);
-    expect(await store.noteViews.get(ORG_A_ID, me.id, note.id)).toBeNull();
-    expect(await store.noteViews.get(ORG_A_ID, colleague.id, note.id)).not.toBeNull();
+    expect(await store.noteViews.get(ORG_A_ID, personOf(me.id), note.id)).toBeNull();
+    expect(await store.noteViews.get(ORG_A_ID, personOf(colleague.id), note.id)).not.toBeNull();
   });
 });

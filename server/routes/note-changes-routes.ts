@@ -60,7 +60,7 @@ export function registerNoteChangesRoutes(api: Hono<AppEnv>, { clinic, store, no
 
   api.get("/notes/:id/changes", async (c) => {
     const { noteId, note: read } = await noteInContext(c);
-    const { organizationId, userId } = c.get("session");
+    const { organizationId, userId, accountId } = c.get("session");
     const [note, stored] = await Promise.all([read ?? readNote(organizationId, noteId), store.noteViews.get(organizationId, userId, noteId)]);
     const view = stored !== null && stored.seenAt >= now() - VIEW_RETENTION_MS ? stored : null;
     const [digests, noteWrites, fieldWrites] = await Promise.all([
@@ -77,7 +77,7 @@ export function registerNoteChangesRoutes(api: Hono<AppEnv>, { clinic, store, no
     ]);
     // The answer carries the note's text, then and now: a read of the note.
     await audit.read(c, "note_changes", noteId);
-    return c.json(describeNoteChanges({ view, note, digests, noteWrites, fieldWrites, callerUserId: userId }) satisfies NoteChangesResponse);
+    return c.json(describeNoteChanges({ view, note, digests, noteWrites, fieldWrites, caller: { userId, accountId } }) satisfies NoteChangesResponse);
   });
 
   api.put("/notes/:id/view", async (c) => {

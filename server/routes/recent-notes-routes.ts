@@ -44,11 +44,11 @@ export function registerRecentNotesRoutes(api: Hono<AppEnv>, { clinic, store, no
     if (providerId === null) {
       throw new AppError(403, APP_ERROR_CODES.roleForbidden, "Your sign-in does not name you as a provider in this organization, so its notes are not open to you");
     }
-    const { organizationId, userId } = session;
+    const { organizationId, userId, accountId } = session;
 
     const readNote = (noteId: string): Promise<Note> => noteReader.read(organizationId, noteId);
 
-    const recent = await store.audit.recentResources(organizationId, userId, NOTE_RESOURCE_TYPES, RECENT_NOTES_LIMIT);
+    const recent = await store.audit.recentResources(organizationId, { userId, accountId }, NOTE_RESOURCE_TYPES, RECENT_NOTES_LIMIT);
     const reads = await mapAtMost(recent, RECENT_NOTE_READS_AT_ONCE, (entry) => readIfAvailable(entry.resourceId, readNote));
     const notes = recent.flatMap((entry, index) => {
       const note = reads[index];
@@ -61,7 +61,7 @@ export function registerRecentNotesRoutes(api: Hono<AppEnv>, { clinic, store, no
     // Names and visit dates of these patients were shown: a PHI read of each, under its own type so the list does not reorder itself.
     const traceId = c.get("traceId");
     // Committed before the list is answered; the rows share one insert.
-    await Promise.all(notes.map((note) => store.audit.record({ at: now(), organizationId, userId, action: "read", resourceType: "note_summary", resourceId: note.noteId, traceId })));
+    await Promise.all(notes.map((note) => store.audit.record({ at: now(), organizationId, userId, accountId, action: "read", resourceType: "note_summary", resourceId: note.noteId, traceId })));
 
     const body: RecentNotesResponse = { notes, meta: { limit: RECENT_NOTES_LIMIT, unavailable: recent.length - notes.length } };
     return c.json(body);

@@ -21,7 +21,7 @@ export function registerSessionRoutes(api: Hono<AppEnv>, clinic: ClinicClient): 
     const provider = providerId === null ? undefined : providers.find((candidate) => isSameId(candidate.id, providerId));
     const body: Session = {
       user: {
-        id: providerId ?? session.userId,
+        id: providerId ?? session.accountId,
         firstName: provider?.firstName ?? "",
         lastName: provider?.lastName ?? "",
         displayName: provider ? `${provider.displayFirstName} ${provider.displayLastName}`.trim() : (session.displayName ?? "Unknown user"),

@@ -1,6 +1,6 @@
-import { and, asc, desc, eq, gt, inArray, lt, max, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, isNull, lt, max, or, sql } from "drizzle-orm";
 import * as z from "zod/mini";
-import type { AuditEntry, RecentResource } from "./store.ts";
+import type { AuditEntry, PersonOfEntries, RecentResource } from "./store.ts";
 import type { StoreDatabase } from "./database.ts";
 import { dateFromEpochMs } from "./instants.ts";
 import { purgeBatch } from "./purge-batch.ts";
@@ -10,7 +10,7 @@ export interface AuditTrailRepository {
   /** One multi-row insert. */
   insertMany(entries: readonly AuditEntry[]): Promise<void>;
   list(organizationId: string): Promise<AuditEntry[]>;
-  recentResources(organizationId: string, userId: string, resourceTypes: readonly string[], limit: number): Promise<RecentResource[]>;
+  recentResources(organizationId: string, user: PersonOfEntries, resourceTypes: readonly string[], limit: number): Promise<RecentResource[]>;
   writesSince(organizationId: string, resourceType: string, resourceIds: readonly string[], after: number): Promise<AuditEntry[]>;
   purgeBefore(at: number, limit?: number): Promise<number>;
 }
@@ -22,6 +22,7 @@ function toEntry(row: typeof auditTrail.$inferSelect): AuditEntry {
     at: row.at.getTime(),
     organizationId: row.organizationId,
     userId: row.userId,
+    accountId: row.accountId,
     action: action.parse(row.action),
     resourceType: row.resourceType,
     resourceId: row.resourceId,
@@ -38,6 +39,7 @@ export function createAuditTrailRepository(db: StoreDatabase): AuditTrailReposit
           at: dateFromEpochMs(entry.at, "at"),
           organizationId: entry.organizationId,
           userId: entry.userId,
+          accountId: entry.accountId,
           action: entry.action,
           resourceType: entry.resourceType,
           resourceId: entry.resourceId,
@@ -46,7 +48,7 @@ export function createAuditTrailRepository(db: StoreDatabase): AuditTrailReposit
       );
     },
 
-    async recentResources(organizationId, userId, resourceTypes, limit) {
+    async recentResources(organizationId, user, resourceTypes, limit) {
       if (resourceTypes.length === 0 || limit <= 0) return [];
       const lastAt = max(auditTrail.at);
       const rows = await db
@@ -56,7 +58,14 @@ export function createAuditTrailRepository(db: StoreDatabase): AuditTrailReposit
           changed: sql<boolean>`bool_or(${auditTrail.action} <> 'read')`,
         })
         .from(auditTrail)
-        .where(and(eq(auditTrail.organizationId, organizationId), eq(auditTrail.userId, userId), inArray(auditTrail.resourceType, [...resourceTypes])))
+        .where(
+          and(
+            eq(auditTrail.organizationId, organizationId),
+            // Both halves are served by the (organization, user, at) index.
+            or(eq(auditTrail.userId, user.userId), and(eq(auditTrail.userId, user.accountId), isNull(auditTrail.accountId))),
+            inArray(auditTrail.resourceType, [...resourceTypes]),
+          ),
+        )
         .groupBy(auditTrail.resourceId)
         .orderBy(desc(lastAt), asc(auditTrail.resourceId))
         .limit(limit);

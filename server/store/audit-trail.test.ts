@@ -7,7 +7,7 @@ import type { AuditEntry } from "./store.ts";
 // The group commit alone, over an in-memory repository that can be made to fail or to hang.
 
 function entry(n: number): AuditEntry {
-  return { at: 1_700_000_000_000 + n, organizationId: "org", userId: "user", action: "read", resourceType: "note", resourceId: `note-${n}`, traceId: `trace-${n}` };
+  return { at: 1_700_000_000_000 + n, organizationId: "org", userId: "user", accountId: "account", action: "read", resourceType: "note", resourceId: `note-${n}`, traceId: `trace-${n}` };
 }
 
 function fakeRepository() {

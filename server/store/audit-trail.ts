@@ -92,7 +92,7 @@ export function createGroupCommitAuditTrail(options: AuditTrailOptions): GroupCo
 
     purgeBefore: (at, limit) => repository.purgeBefore(at, limit),
 
-    recentResources: (organizationId, userId, resourceTypes, limit) => repository.recentResources(organizationId, userId, resourceTypes, limit),
+    recentResources: (organizationId, user, resourceTypes, limit) => repository.recentResources(organizationId, user, resourceTypes, limit),
 
     writesSince: (organizationId, resourceType, resourceIds, after) => repository.writesSince(organizationId, resourceType, resourceIds, after),
 

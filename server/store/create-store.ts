@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { createAccountRowsRepository } from "./account-rows-repository.ts";
 import { createAppointmentStateRepository } from "./appointment-state-repository.ts";
 import { createAuditTrailRepository } from "./audit-trail-repository.ts";
 import { createGroupCommitAuditTrail } from "./audit-trail.ts";
@@ -77,11 +78,12 @@ export function storeOnDatabase(handle: DatabaseHandle, options: Pick<CreateStor
     noteStates: guarded(createNoteStateRepository(db)),
     noteViews: guarded(createNoteViewRepository(db)),
     standaloneSessions: guarded(createStandaloneSessionRepository(db)),
+    accountRows: guarded(createAccountRowsRepository(db)),
     audit: {
       record: (entry) => audit.record(entry),
       flush: () => audit.flush(),
       list: (organizationId) => audit.list(organizationId),
-      recentResources: (organizationId, userId, resourceTypes, limit) => audit.recentResources(organizationId, userId, resourceTypes, limit),
+      recentResources: (organizationId, user, resourceTypes, limit) => audit.recentResources(organizationId, user, resourceTypes, limit),
       writesSince: (organizationId, resourceType, resourceIds, after) => audit.writesSince(organizationId, resourceType, resourceIds, after),
       purgeBefore: (at, limit) => audit.purgeBefore(at, limit),
     },

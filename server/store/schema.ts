@@ -106,7 +106,11 @@ export const auditTrail = pgTable(
     id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
     at: instant("at").notNull(),
     organizationId: text("organization_id").notNull(),
+    // The person (ADR 0024: their person key, the same inside and outside the EHR); in entries written
+    // before person keys (account_id null), the account's `sub`.
     userId: text("user_id").notNull(),
+    // The account that acted: the host token's or the standalone sign-in's `sub`. Null before ADR 0024.
+    accountId: text("account_id"),
     action: text("action").notNull(),
     resourceType: text("resource_type").notNull(),
     resourceId: text("resource_id").notNull(),

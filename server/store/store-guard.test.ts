@@ -83,7 +83,7 @@ describe("the store guard", () => {
 });
 
 describe("the audit trail over a store that does not answer", () => {
-  const entry = (n: number): AuditEntry => ({ at: 1_700_000_000_000 + n, organizationId: "org", userId: "user", action: "read", resourceType: "note", resourceId: `note-${n}`, traceId: `trace-${n}` });
+  const entry = (n: number): AuditEntry => ({ at: 1_700_000_000_000 + n, organizationId: "org", userId: "user", accountId: "account", action: "read", resourceType: "note", resourceId: `note-${n}`, traceId: `trace-${n}` });
 
   it("a PHI read's record is refused within callMs as the store unavailable, kept nowhere; once the store answers, the next is written", async () => {
     const written: AuditEntry[] = [];

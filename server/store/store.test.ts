@@ -11,7 +11,7 @@ import * as z from "zod/mini";
 import { createStore, storeOnDatabase } from "./create-store.ts";
 import { openDatabase, type DatabaseHandle, type StoreDatabase } from "./database.ts";
 import * as tables from "./schema.ts";
-import type { AppointmentState, AuditEntry, NoteView, StoredInstallation, StoredSlotHold, StoredStandaloneSession, Store } from "./store.ts";
+import type { AppointmentState, AuditEntry, NoteDraft, NoteView, StoredInstallation, StoredSlotHold, StoredStandaloneSession, Store } from "./store.ts";
 import { dropSchema } from "./testing/drop-schema.ts";
 
 // One suite, every engine: PGlite in memory always, PostgreSQL too when
@@ -89,11 +89,15 @@ function slotHold(overrides: Partial<StoredSlotHold> = {}): StoredSlotHold {
   };
 }
 
+/** A person's entries: their key, and the account their entries from before person keys are under. */
+const USER_1 = { userId: "user-1", accountId: "account-1" };
+
 function auditEntry(overrides: Partial<AuditEntry> = {}): AuditEntry {
   return {
     at: BASE,
     organizationId: ORG_A,
     userId: "user-1",
+    accountId: "account-1",
     action: "read",
     resourceType: "note",
     resourceId: "note-1",
@@ -685,6 +689,92 @@ describe.each(engines)("store on $name", (engine) => {
     });
   });
 
+  describe("an account's rows from before person keys (ADR 0024)", () => {
+    const PERSON = "provider:9c1a6f98-f0fb-4012-a800-8dcbd76bd1c9";
+    const ACCOUNT = "account-sub-1";
+    const draft = (userId: string, overrides: Partial<NoteDraft> = {}): NoteDraft => ({
+      organizationId: ORG_A,
+      userId,
+      noteId: "note-1",
+      fields: { subjectiveText: "Cough" },
+      baseline: { subjectiveText: "" },
+      noteVersion: 3,
+      updatedAt: BASE,
+      ...overrides,
+    });
+    const view = (userId: string, overrides: Partial<NoteView> = {}): NoteView => ({
+      organizationId: ORG_A,
+      userId,
+      noteId: "note-1",
+      fields: { subjectiveText: "Cough" },
+      sectionDigests: { subjective: "a1" },
+      noteUpdatedAt: null,
+      seenAt: BASE,
+      ...overrides,
+    });
+
+    it("moves the account's holds, drafts and views in the organization to the person, and nobody else's", async () => {
+      await store.holds.insert(slotHold({ userId: ACCOUNT }));
+      await store.holds.insert(slotHold({ holdId: "1b6c1f7e-3d2a-4e59-8f10-2a3b4c5d6e7f", userId: ACCOUNT, organizationId: ORG_B }));
+      await store.holds.insert(slotHold({ holdId: "2b6c1f7e-3d2a-4e59-8f10-2a3b4c5d6e7f", userId: "account-sub-2" }));
+      await store.noteDrafts.put(draft(ACCOUNT));
+      await store.noteViews.put(view(ACCOUNT));
+
+      expect(await store.accountRows.adopt(ORG_A, ACCOUNT, PERSON)).toEqual({ holds: 1, drafts: 1, views: 1 });
+
+      expect((await store.holds.listActive(ORG_A, PERSON, BASE)).map((hold) => hold.holdId)).toEqual([slotHold().holdId]);
+      expect(await store.holds.countActive(ORG_A, ACCOUNT, BASE)).toBe(0);
+      expect(await store.holds.countActive(ORG_A, "account-sub-2", BASE)).toBe(1);
+      // Another organization's rows wait for the account to act there: the same account may be another provider in it.
+      expect(await store.holds.countActive(ORG_B, ACCOUNT, BASE)).toBe(1);
+      expect(await store.noteDrafts.get(ORG_A, PERSON, "note-1")).toEqual(draft(PERSON));
+      expect(await store.noteDrafts.get(ORG_A, ACCOUNT, "note-1")).toBeNull();
+      expect(await store.noteViews.get(ORG_A, PERSON, "note-1")).toEqual(view(PERSON));
+      expect(await store.noteViews.get(ORG_A, ACCOUNT, "note-1")).toBeNull();
+      // Done once: the next time finds nothing to move.
+      expect(await store.accountRows.adopt(ORG_A, ACCOUNT, PERSON)).toEqual({ holds: 0, drafts: 0, views: 0 });
+    });
+
+    it("makes two drafts of one note one, losing no field: the newer text where both typed the same field", async () => {
+      await store.noteDrafts.put(draft(PERSON, { fields: { subjectiveText: "Cough, newer", planText: "Rest" }, baseline: { subjectiveText: "", planText: "" }, noteVersion: 4, updatedAt: BASE + 10 }));
+      await store.noteDrafts.put(draft(ACCOUNT, { fields: { subjectiveText: "Cough, older", assessmentText: "Viral" }, baseline: { subjectiveText: "", assessmentText: "Unclear" }, noteVersion: 3, updatedAt: BASE }));
+      await store.accountRows.adopt(ORG_A, ACCOUNT, PERSON);
+      expect(await store.noteDrafts.get(ORG_A, PERSON, "note-1")).toEqual(
+        draft(PERSON, {
+          fields: { subjectiveText: "Cough, newer", planText: "Rest", assessmentText: "Viral" },
+          baseline: { subjectiveText: "", planText: "", assessmentText: "Unclear" },
+          noteVersion: 4,
+          updatedAt: BASE + 10,
+        }),
+      );
+      expect(await store.noteDrafts.get(ORG_A, ACCOUNT, "note-1")).toBeNull();
+
+      // The account's draft newer: its text wins the field both have.
+      await store.noteDrafts.put(draft(ACCOUNT, { fields: { subjectiveText: "Cough, newest" }, baseline: { subjectiveText: "" }, noteVersion: 5, updatedAt: BASE + 20 }));
+      await store.accountRows.adopt(ORG_A, ACCOUNT, PERSON);
+      expect(await store.noteDrafts.get(ORG_A, PERSON, "note-1")).toMatchObject({ fields: { subjectiveText: "Cough, newest", planText: "Rest", assessmentText: "Viral" }, noteVersion: 5, updatedAt: BASE + 20 });
+    });
+
+    it("keeps the newer of two views of one note", async () => {
+      await store.noteViews.put(view(PERSON, { seenAt: BASE + 10, fields: { subjectiveText: "Seen inside" } }));
+      await store.noteViews.put(view(ACCOUNT, { seenAt: BASE }));
+      await store.noteViews.put(view(ACCOUNT, { noteId: "note-2", seenAt: BASE + 30, fields: { subjectiveText: "Seen outside" } }));
+      await store.noteViews.put(view(PERSON, { noteId: "note-2", seenAt: BASE + 20 }));
+      await store.accountRows.adopt(ORG_A, ACCOUNT, PERSON);
+      expect(await store.noteViews.get(ORG_A, PERSON, "note-1")).toEqual(view(PERSON, { seenAt: BASE + 10, fields: { subjectiveText: "Seen inside" } }));
+      expect(await store.noteViews.get(ORG_A, PERSON, "note-2")).toEqual(view(PERSON, { noteId: "note-2", seenAt: BASE + 30, fields: { subjectiveText: "Seen outside" } }));
+      expect(await store.noteViews.get(ORG_A, ACCOUNT, "note-2")).toBeNull();
+    });
+
+    it("counts one person's holds per organization: one provider id in two organizations is two people", async () => {
+      for (const [index, organizationId] of [ORG_A, ORG_A, ORG_B].entries()) {
+        expect(await store.holds.insertWithinLimit(slotHold({ organizationId, userId: PERSON, holdId: `${index}b6c1f7e-3d2a-4e59-8f10-2a3b4c5d6e7f` }), 2, BASE)).toBe(true);
+      }
+      expect(await store.holds.insertWithinLimit(slotHold({ userId: PERSON, holdId: "9b6c1f7e-3d2a-4e59-8f10-2a3b4c5d6e7f" }), 2, BASE)).toBe(false);
+      expect(await store.holds.countActive(ORG_B, PERSON, BASE)).toBe(1);
+    });
+  });
+
   describe("standalone sessions", () => {
     const session = (overrides: Partial<StoredStandaloneSession> = {}): StoredStandaloneSession => ({
       secretHash: "hash-1",
@@ -768,14 +858,36 @@ describe.each(engines)("store on $name", (engine) => {
         touch(6, "note-other-org", { organizationId: ORG_B }),
         touch(7, "task-1", { resourceType: "task" }),
       ]);
-      const recent = await store.audit.recentResources(ORG_A, "user-1", ["note", "note_draft"], 10);
+      const recent = await store.audit.recentResources(ORG_A, USER_1, ["note", "note_draft"], 10);
       expect(recent).toEqual([
         { resourceId: "note-new", lastAt: BASE + 4, changed: false },
         { resourceId: "note-edited", lastAt: BASE + 3, changed: true },
         { resourceId: "note-old", lastAt: BASE + 1, changed: false },
       ]);
-      expect((await store.audit.recentResources(ORG_A, "user-1", ["note"], 2)).map((entry) => entry.resourceId)).toEqual(["note-new", "note-edited"]);
-      expect(await store.audit.recentResources(ORG_A, "user-1", [], 10)).toEqual([]);
+      expect((await store.audit.recentResources(ORG_A, USER_1, ["note"], 2)).map((entry) => entry.resourceId)).toEqual(["note-new", "note-edited"]);
+      expect(await store.audit.recentResources(ORG_A, USER_1, [], 10)).toEqual([]);
+    });
+
+    it("lists as a person's recent resources their account's entries from before person keys (ADR 0024), never another account's", async () => {
+      const person = { userId: "provider:p-1", accountId: "account-1" };
+      const touch = (at: number, resourceId: string, overrides: Partial<AuditEntry>) =>
+        store.audit.record(auditEntry({ organizationId: ORG_B, at: BASE + at, resourceType: "note", resourceId, ...overrides }));
+      await Promise.all([
+        // Inside the EHR and outside it, under the person key, each naming its account.
+        touch(1, "note-in-ehr", { userId: person.userId, accountId: "host-sub-1" }),
+        touch(2, "note-outside", { userId: person.userId, accountId: "account-1", action: "write" }),
+        // Before person keys: the account signed in now, and another one.
+        touch(3, "note-before", { userId: "account-1", accountId: null }),
+        touch(4, "note-other-account", { userId: "account-2", accountId: null }),
+        // Someone whose person key is the account's text: only an entry from before person keys is read by the account.
+        touch(5, "note-not-legacy", { userId: "account-1", accountId: "account-9" }),
+      ]);
+      expect((await store.audit.recentResources(ORG_B, person, ["note"], 10)).map((entry) => [entry.resourceId, entry.changed])).toEqual([
+        ["note-before", false],
+        ["note-outside", true],
+        ["note-in-ehr", false],
+      ]);
+      expect((await store.audit.list(ORG_B)).find((entry) => entry.resourceId === "note-before")?.accountId).toBeNull();
     });
 
     it("lists who wrote given resources after a time, oldest first, reads and other resources left out", async () => {

@@ -338,12 +338,21 @@ export interface RecentResource {
 export interface AuditEntry {
   at: number;
   organizationId: string;
+  /** The person (ADR 0024: their person key); in an entry from before person keys (`accountId` null), the account's `sub`. */
   userId: string;
+  /** The account that acted (the host token's or the standalone sign-in's `sub`); null in entries from before ADR 0024. */
+  accountId: string | null;
   action: "read" | "write" | "delete";
   /** e.g. `note`, `note_image`, `task`, `patient`. */
   resourceType: string;
   resourceId: string;
   traceId: string;
+}
+
+/** Whose trail: the person key (ADR 0024), and the account signed in, whose entries from before person keys are theirs too. */
+export interface PersonOfEntries {
+  userId: string;
+  accountId: string;
 }
 
 export interface AuditTrail {
@@ -357,10 +366,11 @@ export interface AuditTrail {
   flush(): Promise<void>;
   list(organizationId: string): Promise<AuditEntry[]>;
   /**
-   * The resources of the given types this user touched in the organization,
-   * most recently touched first, at most `limit`.
+   * The resources of the given types this person touched in the organization,
+   * most recently touched first, at most `limit`: their entries under their
+   * person key, and the account's own from before person keys (ADR 0024).
    */
-  recentResources(organizationId: string, userId: string, resourceTypes: readonly string[], limit: number): Promise<RecentResource[]>;
+  recentResources(organizationId: string, user: PersonOfEntries, resourceTypes: readonly string[], limit: number): Promise<RecentResource[]>;
   /**
    * Who wrote or deleted the given resources of one type in the organization
    * after `after` (exclusive), oldest first.
@@ -401,6 +411,24 @@ export interface PoolUse {
   waiting: number;
 }
 
+/** What `AccountRowsRepository.adopt` moved: rows of the account, now the person's. */
+export interface AdoptedRows {
+  holds: number;
+  drafts: number;
+  views: number;
+}
+
+/** Rows kept under an account before person keys (ADR 0024), and the person they belong to. */
+export interface AccountRowsRepository {
+  /**
+   * Moves the account's holds, drafts and last views in the organization to
+   * the person key `userId`, in one transaction; where the person has a draft
+   * or view of the same note already, the two become one (a draft keeps every
+   * field of both, the newer text of a field both have; a view, the newer).
+   */
+  adopt(organizationId: string, accountId: string, userId: string): Promise<AdoptedRows>;
+}
+
 export interface Store {
   /** Null on PGlite: one process owns the embedded database, so there is no one to tell. */
   notifications: StoreNotifications | null;
@@ -415,6 +443,7 @@ export interface Store {
   noteStates: NoteStateRepository;
   noteViews: NoteViewRepository;
   standaloneSessions: StandaloneSessionRepository;
+  accountRows: AccountRowsRepository;
   audit: AuditTrail;
   /** Readiness: a trivial query on one of the store's tables. Like every call, it fails with StoreUnavailableError when the store cannot answer. */
   ping(): Promise<void>;

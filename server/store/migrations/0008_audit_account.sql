@@ -1,0 +1,1 @@
+ALTER TABLE "audit_trail" ADD COLUMN "account_id" text;
