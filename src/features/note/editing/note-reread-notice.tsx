@@ -1,5 +1,6 @@
 import { Notice } from "#src/components/ui/notice.tsx";
 import { noteRereadText } from "./note-reread-text.ts";
+import { canKeepInTab } from "./session-draft.ts";
 import type { NoteEditor } from "./use-note-editor.ts";
 
 /** Shown above the note while its latest re-read failed; the editor below stays as it is. */
@@ -7,6 +8,7 @@ export function NoteRereadNotice({ error, editor }: { error: unknown; editor: No
   const text = noteRereadText(error, {
     hasUnsavedText: editor.hasUnsavedChanges || editor.draftOffer !== null,
     isDraftInBff: editor.draftKept === "bff",
+    canKeepInTab: canKeepInTab(),
     isReadOnly: editor.readOnlyReason !== null,
   });
   return (

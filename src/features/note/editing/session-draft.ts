@@ -28,6 +28,22 @@ export function writeSessionDraft(noteId: string, body: NoteDraftPutRequest): bo
   }
 }
 
+/**
+ * Whether this tab can keep a copy at all: a browser that blocks a cross-site
+ * frame's storage (third-party storage blocked, as this Chromium does by
+ * default) denies sessionStorage to the app inside the EHR.
+ */
+export function canKeepInTab(): boolean {
+  try {
+    const probe = "tandem.storage-probe";
+    window.sessionStorage.setItem(probe, "1");
+    window.sessionStorage.removeItem(probe);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export function removeSessionDraft(noteId: string): void {
   try {
     window.sessionStorage.removeItem(sessionKey(noteId));
