@@ -188,7 +188,8 @@ describe("429 on a write (hold)", () => {
     expect(activeHoldsOn(h, slot)).toBe(1);
     expect(await storedHolds(h)).toBe(recorded + 1);
     // The attempt stays the user's, not confirmed, in its basket: settled here so the tests after this one start with room in it.
-    const attempts = await store.writeIntents.listUnsettled(ORG_A_ID, "hold", { userId: h.userWithRole("Physician") });
+    const physician = h.userWithRole("Physician");
+    const attempts = await store.writeIntents.listUnsettled(ORG_A_ID, "hold", { userId: personKeyOf({ providerId: physician, accountId: physician }) });
     expect(attempts.map((attempt) => attempt.outcome)).toEqual(["unknown"]);
     for (const attempt of attempts) await store.writeIntents.settle(ORG_A_ID, attempt.id, { outcome: "refused", at: h.now() });
   });

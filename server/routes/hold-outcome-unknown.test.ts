@@ -17,6 +17,7 @@ import {
 import type { Slot } from "#contract/clinic-api/schedule.ts";
 import { toPrefixedId } from "#contract/ids.ts";
 import { ORG_A_ID } from "../../emulator/world/identities.ts";
+import { personKeyOf } from "../auth/person-key.ts";
 import { WRITE_IN_FLIGHT_MS } from "../clinic/write-outcome.ts";
 import { holdSubjectOf, SERVICE_HOLD_LIFETIME_MS } from "../schedule/hold-intents.ts";
 import { createStore } from "../store/create-store.ts";
@@ -263,7 +264,8 @@ describe("a hold whose answer was lost stays the user's", () => {
     const made = await harness.emulator.call("POST /v4/schedule/holds", { body: { ...selectionOf(slot), appointmentTypeId: typeId } });
     expect(made.status).toBe(200);
     const request = { providerId: slot.providerId, facilityId: slot.facilityId, startsAt: slot.startsAt, endsAt: slot.endsAt, appointmentTypeId: typeId, slotLengthMinutes: 30, isNewPatient: false, patientId: null };
-    const intent = { organizationId: ORG_A_ID, userId, kind: "hold" as const, subjectId: holdSubjectOf(slot), request };
+    // Kept under the person, as the route keeps it (ADR 0024).
+    const intent = { organizationId: ORG_A_ID, userId: personKeyOf({ providerId: userId, accountId: userId }), kind: "hold" as const, subjectId: holdSubjectOf(slot), request };
 
     // Still within its deadline: in flight elsewhere, not listed.
     await store.writeIntents.record({ ...intent, id: "0a0a0a0a-0000-4000-8000-000000000001", createdAt: harness.now() - 1_000 });
