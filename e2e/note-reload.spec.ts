@@ -1,6 +1,6 @@
 import { type FrameLocator, type Page } from "@playwright/test";
 import { expect, test } from "./support/fixtures.ts";
-import { noteScene, openNote } from "./support/notes.ts";
+import { noteScene, openNote, typeThenReload } from "./support/notes.ts";
 import { saveScreenshot } from "./support/sandbox.ts";
 
 // A reload just after typing (issue 35 item 2) in this Chromium as it comes:
@@ -38,13 +38,7 @@ test("a reload 150 ms after typing, with the frame's storage denied, loses nothi
   const start = await field.inputValue();
   await field.fill(`${start}${SENTENCE_1}`);
   await expect(app.getByText("Draft kept", { exact: true })).toBeVisible();
-  await field.press("End");
-  await field.pressSequentially(SENTENCE_2);
-  // About 150 ms after the last keystroke: the draft's debounce (800 ms) has not run.
-  await page.waitForTimeout(150);
-  await page.reload();
-  app = page.frameLocator("iframe#tandem-app");
-  await expect(app.getByTestId("note-view")).toHaveAttribute("data-state", "ready", { timeout: 20_000 });
+  app = await typeThenReload(page, field, SENTENCE_2);
 
   const offer = app.getByTestId("draft-restore-notice");
   await expect(offer).toContainText(/You have unsaved text from/);

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { type FrameLocator, type Page } from "@playwright/test";
 import pg from "pg";
 import { expect, test } from "./support/fixtures.ts";
-import { noteScene, openNote, readNote, returnToTab, type NoteScene } from "./support/notes.ts";
+import { noteScene, openNote, readNote, returnToTab, typeThenReload, type NoteScene } from "./support/notes.ts";
 import { ORG_A, callApp, saveScreenshot } from "./support/sandbox.ts";
 import { startSandboxServers, type SandboxServers } from "./support/sandbox-servers.ts";
 
@@ -197,13 +197,7 @@ test.describe("a reload just after typing", () => {
     await field.fill(`${start}${SENTENCE_1}`);
     await expect.poll(() => storedDraftText(scene), { timeout: 10_000 }).toBe(`${start}${SENTENCE_1}`);
 
-    await field.press("End");
-    await field.pressSequentially(SENTENCE_2);
-    // About 150 ms after the last keystroke: the draft's debounce (800 ms) has not run.
-    await page.waitForTimeout(150);
-    await page.reload();
-    app = page.frameLocator("iframe#tandem-app");
-    await expect(app.getByTestId("note-view")).toHaveAttribute("data-state", "ready", { timeout: 20_000 });
+    app = await typeThenReload(page, field, SENTENCE_2);
 
     const offer = app.getByTestId("draft-restore-notice");
     await expect(offer).toContainText(/You have unsaved text from/);

@@ -114,6 +114,16 @@ export type HoldRequest = z.infer<typeof holdRequest>;
 export const slotPlace = z.pick(slot, { providerId: true, facilityId: true, startsAt: true, endsAt: true });
 export type SlotPlace = z.infer<typeof slotPlace>;
 
+/** What a slot is held as (the type, length and new-patient flag of the list it came from), and for whom. */
+const heldAs = {
+  slot: slotPlace,
+  appointmentTypeId: z.string(),
+  slotLengthMinutes: z.int(),
+  isNewPatient: z.boolean(),
+  /** The patient open in the EHR when it was held, or null when none was. */
+  patientId: z.nullable(z.string()),
+};
+
 /**
  * A hold Tandem made for this user, as kept in the BFF's store: it belongs to
  * the user, not to a view, and lasts until it is booked, released or expires.
@@ -121,13 +131,7 @@ export type SlotPlace = z.infer<typeof slotPlace>;
 export const heldSlot = z.object({
   /** The service's hold id (release it with DELETE /api/holds/:id). */
   id: z.string(),
-  slot: slotPlace,
-  /** What it is held as: the type, length and new-patient flag of the list it came from. */
-  appointmentTypeId: z.string(),
-  slotLengthMinutes: z.int(),
-  isNewPatient: z.boolean(),
-  /** The patient open in the EHR when it was held, or null when none was. */
-  patientId: z.nullable(z.string()),
+  ...heldAs,
   expiresAt: utcTimestamp,
   heldAt: utcTimestamp,
 });
@@ -147,11 +151,7 @@ export type HoldResponse = z.infer<typeof holdResponse>;
 export const maybeHeldSlot = z.object({
   /** Tandem's id of the attempt (release it with DELETE /api/holds/:id). */
   id: z.string(),
-  slot: slotPlace,
-  appointmentTypeId: z.string(),
-  slotLengthMinutes: z.int(),
-  isNewPatient: z.boolean(),
-  patientId: z.nullable(z.string()),
+  ...heldAs,
   /** When Tandem asked the EHR. */
   triedAt: utcTimestamp,
   /** The latest instant a hold made by that request can last until. */

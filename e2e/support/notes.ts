@@ -1,4 +1,4 @@
-import { expect, type FrameLocator, type Page } from "@playwright/test";
+import { expect, type FrameLocator, type Locator, type Page } from "@playwright/test";
 import { ORG_A, callApp, openInHost, resetSandbox, sandbox, sandboxNotes, sandboxUsers, upstream, type SandboxNote, type SandboxUser } from "./sandbox.ts";
 
 // What the note specs share: a fresh unsigned note with images and a
@@ -82,4 +82,19 @@ export async function returnToTab(page: Page): Promise<void> {
   if (!frame) throw new Error("app frame not found");
   // TanStack Query's focus manager listens for this on the window.
   await frame.evaluate(() => window.dispatchEvent(new Event("visibilitychange")));
+}
+
+/**
+ * Types `text` at the end of `field` and reloads the page about 150 ms after
+ * the last keystroke, before the draft's debounce (800 ms) has run; answers
+ * the app's frame once the note is on screen again.
+ */
+export async function typeThenReload(page: Page, field: Locator, text: string): Promise<FrameLocator> {
+  await field.press("End");
+  await field.pressSequentially(text);
+  await page.waitForTimeout(150);
+  await page.reload();
+  const app = page.frameLocator("iframe#tandem-app");
+  await expect(app.getByTestId("note-view")).toHaveAttribute("data-state", "ready", { timeout: 20_000 });
+  return app;
 }
