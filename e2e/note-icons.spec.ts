@@ -26,7 +26,8 @@ test("the status icons of the note are drawn, not font glyphs: unsaved, failed, 
   await app.getByRole("textbox", { name: "Sticky note", exact: true }).fill("Call the lab about the biopsy result.");
   await expect(statusOf(app).locator('svg[data-icon="dot"]')).toBeVisible();
   await app.getByTestId("save-status-bar").getByRole("button", { name: "Save", exact: true }).click();
-  await expect(statusOf(app)).toHaveText(/Not saved/);
+  // A 5xx after the PATCH was sent: the EHR may have saved it (issue 35 item 4), shown as failed until the next read settles it.
+  await expect(statusOf(app)).toHaveText(/Not confirmed/);
   await expect(statusOf(app).locator('svg[data-icon="cross"]')).toBeVisible();
   expect(await glyphsIn(app)).toEqual([]);
 
