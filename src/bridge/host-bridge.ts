@@ -124,11 +124,15 @@ export class HostBridge implements AppLink {
       });
   }
 
-  /** The spare token, once: a write spends it. Synchronous, for a page being left. */
+  /**
+   * The spare token, once: a write spends it. Synchronous, for a page being left. Handed out even when this
+   * browser's clock says it is nearly spent: the BFF judges it, and a browser whose clock differs from the
+   * EHR's would otherwise never send the text (`prepareSpareWriteToken` keeps asking for a newer one meanwhile).
+   */
   takeSpareWriteToken(): { token: string } | null {
     const spare = this.spare;
     this.spare = null;
-    return spare !== null && hasTimeLeft(spare) ? { token: spare } : null;
+    return spare !== null ? { token: spare } : null;
   }
 
   private async requestToken(): Promise<string> {
