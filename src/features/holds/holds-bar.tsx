@@ -23,7 +23,7 @@ import { useUnconfirmedHolds } from "./use-unconfirmed-holds.ts";
 // own, wired here.
 
 export function HoldsBar() {
-  const { canHold, holds, maybeHeld, letGo, forgetMaybeHeld, holdsError, refetchHolds, controller, activity, flow, selection, select } = useHolds();
+  const { canHold, holds, maybeHeld, letGo, holdsError, refetchHolds, controller, activity, flow, selection, select } = useHolds();
   const { bridge, context } = useBridge();
   const { describe } = useSlotDescriber();
   const openPatientId = context.patientId ?? null;
@@ -67,7 +67,7 @@ export function HoldsBar() {
             <h2 className="px-1 text-sm font-semibold">{maybeHeldHeading(maybeHeld.length)}</h2>
             <ul className="mt-1 space-y-2">
               {maybeHeld.map((attempt) => (
-                <MaybeHeldSlotCard key={attempt.id} maybeHeld={attempt} describe={describe} patientText={patientText(attempt)} onLetGo={() => letGo(attempt)} onFreed={forgetMaybeHeld} />
+                <MaybeHeldSlotCard key={attempt.id} maybeHeld={attempt} describe={describe} patientText={patientText(attempt)} onLetGo={() => letGo(attempt)} onFreed={refetchHolds} />
               ))}
             </ul>
           </div>

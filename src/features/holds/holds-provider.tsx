@@ -25,8 +25,6 @@ export interface HoldsValue {
   maybeHeld: readonly MaybeHeldSlot[];
   /** Lets go of one: released in the EHR when Tandem learnt its id, else nothing to release (`released: false`). */
   letGo: (maybeHeld: MaybeHeldSlot) => Promise<HoldReleaseResponse>;
-  /** It has freed itself (its `freesAt` passed): off the list. */
-  forgetMaybeHeld: (id: string) => void;
   /** The list could not be read (the holds are still in the store). */
   holdsError: unknown;
   refetchHolds: () => void;
@@ -119,8 +117,8 @@ export function HoldsProvider({ children }: { children: ReactNode }) {
 
   const { refetch } = holdsQuery;
   const value: HoldsValue = useMemo(
-    () => ({ canHold, holds, maybeHeld, letGo, forgetMaybeHeld, holdsError: holdsQuery.error, refetchHolds: () => void refetch(), controller, activity, flow, selection, select }),
-    [canHold, holds, maybeHeld, letGo, forgetMaybeHeld, holdsQuery.error, refetch, controller, activity, flow, selection, select],
+    () => ({ canHold, holds, maybeHeld, letGo, holdsError: holdsQuery.error, refetchHolds: () => void refetch(), controller, activity, flow, selection, select }),
+    [canHold, holds, maybeHeld, letGo, holdsQuery.error, refetch, controller, activity, flow, selection, select],
   );
   return <HoldsContext.Provider value={value}>{children}</HoldsContext.Provider>;
 }

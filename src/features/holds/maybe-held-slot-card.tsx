@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { HoldReleaseResponse, MaybeHeldSlot } from "#contract/app-api/slots.ts";
 import { describeApiError } from "#src/components/shell/api-error-notice.tsx";
 import { Button } from "#src/components/ui/button.tsx";
@@ -18,8 +18,11 @@ export interface MaybeHeldSlotCardProps {
   /** "for Alvarez, Maria", "with no patient open". */
   patientText: string;
   onLetGo: () => Promise<HoldReleaseResponse>;
-  /** Its `freesAt` has passed: whatever the EHR held has run out. Called with its id. */
-  onFreed: (id: string) => void;
+  /**
+   * Its `freesAt` has passed by this browser's clock: the list is read again, and Tandem's server, whose clock
+   * decides, no longer lists it (a browser clock ahead of the EHR's must not drop it early).
+   */
+  onFreed: () => void;
 }
 
 type LetGoState = { kind: "idle" } | { kind: "lettingGo" } | { kind: "nothingToRelease" } | { kind: "failed"; error: unknown };
@@ -28,10 +31,13 @@ export function MaybeHeldSlotCard({ maybeHeld, describe, patientText, onLetGo, o
   const [letGo, setLetGo] = useState<LetGoState>({ kind: "idle" });
   const { id } = maybeHeld;
   const freesAtMs = Date.parse(maybeHeld.freesAt);
+  const onFreedRef = useRef(onFreed);
+  onFreedRef.current = onFreed;
   useEffect(() => {
-    const timer = setTimeout(() => onFreed(id), Math.max(0, freesAtMs - Date.now()));
+    // Once per attempt: a list read again that still has it (a browser clock ahead) asks no more.
+    const timer = setTimeout(() => onFreedRef.current(), Math.max(0, freesAtMs - Date.now()));
     return () => clearTimeout(timer);
-  }, [id, freesAtMs, onFreed]);
+  }, [id, freesAtMs]);
 
   const freesAt = freesAtText(maybeHeld, describe);
   const titleId = `maybe-held-${id}`;

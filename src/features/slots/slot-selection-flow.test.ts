@@ -243,6 +243,9 @@ describe("choosing a slot", () => {
     answers.check = () => Promise.resolve({ available: false, slot: null, alternatives: [], meta: META });
     await flow.select(TEN_OCLOCK, FOLLOW_UP, { maybeHeld });
     expect(flow.getState()).toMatchObject({ kind: "gone", maybeOwn: maybeHeldOn(TEN_OCLOCK) });
+    // The list's slot may be shorter than the length the attempt asked for (a 15-minute grid, a 20-minute type).
+    await flow.select({ ...TEN_OCLOCK, endsAt: "2026-12-01T10:15:00-05:00" }, FOLLOW_UP, { maybeHeld });
+    expect(flow.getState()).toMatchObject({ kind: "gone", maybeOwn: maybeHeldOn(TEN_OCLOCK) });
     // Another slot is not the attempt's.
     await flow.select(TEN_TWENTY, FOLLOW_UP, { maybeHeld });
     expect(flow.getState()).toMatchObject({ kind: "gone", maybeOwn: null });

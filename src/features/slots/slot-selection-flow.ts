@@ -111,10 +111,14 @@ function isSameSelection(a: SlotSelection, b: SlotSelection): boolean {
 export type UsersHold = Pick<HeldSlot, "slot" | "appointmentTypeId" | "isNewPatient">;
 
 /** The user's hold on the same provider's time as `slot`, if any: the service counts a hold against every slot it overlaps. */
-function ownHoldOverlapping(holds: readonly UsersHold[] | undefined, slot: Slot): UsersHold | null {
+/**
+ * The user's hold (or attempt) with the slot's provider that overlaps it: a hold is asked for the type's
+ * length, so it need not end where the listed slot does.
+ */
+function ownOverlapping<T extends { slot: Pick<Slot, "providerId" | "startsAt" | "endsAt"> }>(held: readonly T[] | undefined, slot: Slot): T | null {
   const startMs = Date.parse(slot.startsAt);
   const endMs = Date.parse(slot.endsAt);
-  return holds?.find((hold) => isSameId(hold.slot.providerId, slot.providerId) && Date.parse(hold.slot.startsAt) < endMs && startMs < Date.parse(hold.slot.endsAt)) ?? null;
+  return held?.find((hold) => isSameId(hold.slot.providerId, slot.providerId) && Date.parse(hold.slot.startsAt) < endMs && startMs < Date.parse(hold.slot.endsAt)) ?? null;
 }
 
 export interface SelectOptions {
@@ -124,11 +128,6 @@ export interface SelectOptions {
   holds?: readonly UsersHold[];
   /** Holds the EHR may have made for the user (not confirmed): they take places in the basket, and may be what takes their slot. */
   maybeHeld?: readonly MaybeHeldSlot[];
-}
-
-/** The user's hold of this very slot that the EHR may have made, if any. */
-function maybeOwnOf(maybeHeld: readonly MaybeHeldSlot[] | undefined, slot: Slot): MaybeHeldSlot | null {
-  return maybeHeld?.find((candidate) => isSameId(candidate.slot.providerId, slot.providerId) && isSameId(candidate.slot.facilityId, slot.facilityId) && Date.parse(candidate.slot.startsAt) === Date.parse(slot.startsAt) && Date.parse(candidate.slot.endsAt) === Date.parse(slot.endsAt)) ?? null;
 }
 
 export class SlotSelectionFlow {
@@ -183,8 +182,8 @@ export class SlotSelectionFlow {
       ...chosen,
       alternatives: check.alternatives,
       seenGoneAtMs: Date.parse(check.meta.sourceSyncedAt),
-      ownHold: ownHoldOverlapping(options.holds, slot),
-      maybeOwn: maybeOwnOf(options.maybeHeld, slot),
+      ownHold: ownOverlapping(options.holds, slot),
+      maybeOwn: ownOverlapping(options.maybeHeld, slot),
     });
     if (!check.available) {
       this.set(gone());
