@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { addDays, dayLengthMinutes, todayIn } from "#contract/time/zoned-time.ts";
-import { createTestEmulator, TEST_NOW } from "../../../emulator/testing/emulator-client.ts";
-import { ORG_A_ID, ORG_B_ID } from "../../../emulator/world/identities.ts";
-import { expandTemplate } from "./expand-template.ts";
+import { createTestEmulator, TEST_NOW } from "../testing/emulator-client.ts";
+import { ORG_A_ID, ORG_B_ID } from "../world/identities.ts";
+import { expandTemplate } from "#contract/recurrence/expand-template.ts";
 
-// Wiring, not correctness. The emulator computes its `instances` with the
+// Wiring, not correctness (moved here from src/: the SPA's tests do not
+// depend on the emulator). The emulator computes its `instances` with the
 // same contract/recurrence/expand-template.ts the SPA uses (DESIGN.md: one
 // expansion in contract/ that the emulator, the BFF and the SPA share;
 // docs/decisions/0002-own-rule-evaluator.md), so agreement here cannot show
