@@ -60,6 +60,16 @@ export default tseslint.config(
     },
   },
   {
+    // The SPA's tests stand on contract/ and the SPA alone: a test of what the emulator does belongs in emulator/.
+    files: ["src/**/*.test.ts", "src/**/*.test.tsx", "src/**/testing/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { patterns: [{ group: ["**/emulator/**"], message: "The SPA's tests do not import the emulator: test the emulator in emulator/." }] },
+      ],
+    },
+  },
+  {
     files: ["server/**"],
     ignores: TEST_FILES,
     rules: {
