@@ -19,6 +19,11 @@ export type FailedWriteOutcome = "refused" | "unknown";
  */
 export const WRITE_IN_FLIGHT_MS = 60_000;
 
+/** A recorded write whose outcome is not known at `now`: settled `unknown`, or still `pending` past {@link WRITE_IN_FLIGHT_MS}. */
+export function readsAsUnknown(intent: { outcome: string; createdAt: number }, now: number): boolean {
+  return intent.outcome === "unknown" || (intent.outcome === "pending" && now - intent.createdAt >= WRITE_IN_FLIGHT_MS);
+}
+
 export function outcomeOfFailedWrite(error: unknown): FailedWriteOutcome {
   // Not the client's error: a fault of the BFF's own after the call was made may have followed a write.
   if (!(error instanceof UpstreamError)) return "unknown";

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { WRITE_IN_FLIGHT_MS } from "../clinic/write-outcome.ts";
+import { readsAsUnknown } from "../clinic/write-outcome.ts";
 import type { WriteIntent, WriteIntentKind, WriteIntentRepository, WriteOutcome } from "../store/store.ts";
 
 // The note's writes (a task, a note PATCH, an image delete) recorded before
@@ -14,7 +14,7 @@ export interface NoteWriteLog {
   begin(intent: { organizationId: string; userId: string; kind: WriteIntentKind; subjectId: string; request: unknown }): Promise<string>;
   /** Settles it; false when it was settled already or the store could not (a `pending` row left behind reads as unknown). */
   settle(organizationId: string, id: string, outcome: Exclude<WriteOutcome, "pending">, resultId?: string | null): Promise<boolean>;
-  /** The note's writes of a kind whose outcome is not known: `unknown`, and `pending` ones past {@link WRITE_IN_FLIGHT_MS}. */
+  /** The note's writes of a kind whose outcome is not known: `unknown`, and `pending` ones past their time in flight (readsAsUnknown). */
   unsettled(organizationId: string, kind: WriteIntentKind, noteId: string): Promise<WriteIntent[]>;
   /** The same, `pending` ones still in flight included. */
   open(organizationId: string, kind: WriteIntentKind, noteId: string): Promise<WriteIntent[]>;
@@ -37,7 +37,7 @@ export function createNoteWriteLog(intents: WriteIntentRepository, now: () => nu
     },
     async unsettled(organizationId, kind, noteId) {
       const open = await intents.listUnsettled(organizationId, kind, { subjectId: noteId });
-      return open.filter((intent) => intent.outcome === "unknown" || now() - intent.createdAt > WRITE_IN_FLIGHT_MS);
+      return open.filter((intent) => readsAsUnknown(intent, now()));
     },
     open: (organizationId, kind, noteId) => intents.listUnsettled(organizationId, kind, { subjectId: noteId }),
   };

@@ -1,7 +1,7 @@
 import * as z from "zod/mini";
 import type { HoldRequest, MaybeHeldSlot } from "#contract/app-api/slots.ts";
 import { idKey } from "#contract/ids.ts";
-import { WRITE_IN_FLIGHT_MS } from "../clinic/write-outcome.ts";
+import { readsAsUnknown, WRITE_IN_FLIGHT_MS } from "../clinic/write-outcome.ts";
 import type { WriteIntent } from "../store/store.ts";
 
 // A hold asked of the service is recorded as a write intent (kind `hold`)
@@ -49,9 +49,8 @@ export const freesAtOf = (intent: Pick<WriteIntent, "createdAt">) => intent.crea
  */
 export function maybeHeldOf(intent: WriteIntent, now: number): MaybeHeldSlot | null {
   if (intent.kind !== "hold") return null;
-  const isUnknown = intent.outcome === "unknown" || (intent.outcome === "pending" && now - intent.createdAt >= WRITE_IN_FLIGHT_MS);
   const freesAt = freesAtOf(intent);
-  if (!isUnknown || now >= freesAt) return null;
+  if (!readsAsUnknown(intent, now) || now >= freesAt) return null;
   const request = z.safeParse(heldRequest, intent.request);
   if (!request.success) return null;
   const { providerId, facilityId, startsAt, endsAt, ...kind } = request.data;
