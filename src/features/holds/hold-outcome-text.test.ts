@@ -1,34 +1,16 @@
 import { describe, expect, it } from "vitest";
-import type { MaybeHeldSlot } from "#contract/app-api/slots.ts";
 import type { Slot } from "#contract/clinic-api/schedule.ts";
 import { ApiError } from "#src/api/bff-client.ts";
 import { isHoldOutcomeUnknown, maybeHeldOfError } from "#src/api/holds-queries.ts";
 import type { SelectionState } from "../slots/slot-selection-flow.ts";
+import { MAYBE_HELD } from "./testing/maybe-held.ts";
 import { maybeHeldHeading, maybeHeldText, mayAlreadyHoldText, nothingToReleaseText, selectionFailureText } from "./hold-outcome-text.ts";
 
 // Issue 35 item 4: a hold whose answer was lost is said as "the EHR may have
 // held this", with the time it frees itself at the latest; "Nothing is held"
 // only when the hold was refused before it reached the EHR.
 
-const SLOT: Slot = {
-  providerId: "prv_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
-  facilityId: "fac_11111111111111111111111111111111",
-  startsAt: "2026-12-01T10:00:00-05:00",
-  endsAt: "2026-12-01T10:20:00-05:00",
-  remainingCapacity: 1,
-  templateIds: [],
-};
-const MAYBE_HELD: MaybeHeldSlot = {
-  id: "0a0a0a0a-0000-4000-8000-000000000001",
-  slot: { providerId: SLOT.providerId, facilityId: SLOT.facilityId, startsAt: SLOT.startsAt, endsAt: SLOT.endsAt },
-  appointmentTypeId: "atp_dddddddddddddddddddddddddddddddd",
-  slotLengthMinutes: 20,
-  isNewPatient: false,
-  patientId: null,
-  triedAt: "2026-11-17T15:31:00.000Z",
-  freesAt: "2026-11-17T15:42:00.000Z",
-  canRelease: false,
-};
+const SLOT: Slot = { ...MAYBE_HELD.slot, remainingCapacity: 1, templateIds: [] };
 const describeSlot = {
   phrase: () => "10:00 AM with Dr Brooks on Tuesday 1 December",
   timeAt: (epochMs: number) => new Intl.DateTimeFormat("en-US", { hour: "numeric", minute: "2-digit", timeZone: "America/New_York" }).format(epochMs),

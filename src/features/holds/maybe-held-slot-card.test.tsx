@@ -1,24 +1,13 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import type { MaybeHeldSlot } from "#contract/app-api/slots.ts";
 import type { SlotDescriber } from "../slots/use-slot-describer.ts";
 import { MaybeHeldSlotCard } from "./maybe-held-slot-card.tsx";
+import { MAYBE_HELD } from "./testing/maybe-held.ts";
 
 // Server-rendered markup of a hold the EHR may have made, as the holds bar
 // lists it: what it says, not how it looks (Let it go is clicked in e2e
 // `holds.spec.ts`).
 
-const MAYBE_HELD: MaybeHeldSlot = {
-  id: "0a0a0a0a-0000-4000-8000-000000000001",
-  slot: { providerId: "prv_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", facilityId: "fac_11111111111111111111111111111111", startsAt: "2026-12-01T10:00:00-05:00", endsAt: "2026-12-01T10:20:00-05:00" },
-  appointmentTypeId: "atp_dddddddddddddddddddddddddddddddd",
-  slotLengthMinutes: 20,
-  isNewPatient: false,
-  patientId: null,
-  triedAt: "2026-11-17T15:31:00.000Z",
-  freesAt: "2026-11-17T15:42:00.000Z",
-  canRelease: false,
-};
 
 const describeSlot: SlotDescriber = {
   phrase: () => "10:00 AM with Dr Brooks on Tuesday 1 December",
