@@ -2,6 +2,7 @@
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 import globals from "globals";
+import { readdirSync } from "node:fs";
 
 const processEnvOnlyInEnvModules = {
   "no-restricted-properties": [
@@ -20,6 +21,32 @@ const TEST_FILES = ["**/*.test.ts", "**/*.test.tsx", "**/testing/**"];
 // comment: hence the backslash. `#contract/…` needs no entry: every folder may
 // import the contract, and `**/testing/**` matches an alias's path too.
 const SPA = ["**/src/**", "\\#src/**"];
+
+// Each folder of src/features/ is one view's feature; features do not import
+// each other (what two share lives in src/scheduling/, src/api/, src/lib/ or
+// src/components/), so a feature can change without reading another.
+const FEATURES = readdirSync(new URL("./src/features/", import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+const SRC_IMPORTS_CONTRACT_ONLY = { group: ["**/server/**", "**/emulator/**"], message: "src/ imports contract/ only." };
+const featureOwnImportsOnly = (feature) => ({
+  files: [`src/features/${feature}/**`],
+  ignores: TEST_FILES,
+  rules: {
+    "no-restricted-imports": [
+      "error",
+      {
+        patterns: [
+          SRC_IMPORTS_CONTRACT_ONLY,
+          {
+            group: ["\\#src/features/**", `!\\#src/features/${feature}/**`, ...FEATURES.filter((other) => other !== feature).flatMap((other) => [`../${other}/**`, `../../${other}/**`])],
+            message: "Features do not import each other: move what they share to src/scheduling/, src/api/, src/lib/ or src/components/.",
+          },
+        ],
+      },
+    ],
+  },
+});
 
 export default tseslint.config(
   { ignores: ["dist/", "build/", "node_modules/", "coverage/", "test-results/", "playwright-report/", "src/routeTree.gen.ts"] },
@@ -55,10 +82,11 @@ export default tseslint.config(
     rules: {
       "no-restricted-imports": [
         "error",
-        { patterns: [{ group: ["**/server/**", "**/emulator/**"], message: "src/ imports contract/ only." }] },
+        { patterns: [SRC_IMPORTS_CONTRACT_ONLY] },
       ],
     },
   },
+  ...FEATURES.map(featureOwnImportsOnly),
   {
     // The SPA's tests stand on contract/ and the SPA alone: a test of what the emulator does belongs in emulator/.
     files: ["src/**/*.test.ts", "src/**/*.test.tsx", "src/**/testing/**"],

@@ -14,7 +14,7 @@ import { MainNav } from "../components/shell/main-nav.tsx";
 import { PatientBanner } from "../components/shell/patient-banner.tsx";
 import { Skeleton } from "../components/ui/skeleton.tsx";
 import { HoldsBar } from "../features/holds/holds-bar.tsx";
-import { HoldsProvider } from "../features/holds/holds-provider.tsx";
+import { HoldsProvider } from "../scheduling/holds-provider.tsx";
 
 export const Route = createRootRouteWithContext<{ queryClient: QueryClient }>()({
   component: RootLayout,

@@ -1,6 +1,6 @@
 import { createFileRoute } from "@tanstack/react-router";
 import { prefetchDirectory } from "../api/directory-queries.ts";
-import { validateSlotSearch } from "../features/slots/slot-search-params.ts";
+import { validateSlotSearch } from "#src/scheduling/slot-search-params.ts";
 import { SlotsView } from "../features/slots/slots-view.tsx";
 
 // Thin (STYLE.md 6): the filters as validated search params; the view, split

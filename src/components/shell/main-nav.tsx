@@ -1,6 +1,6 @@
 import { Link } from "@tanstack/react-router";
 import type { Session } from "#contract/app-api/session.ts";
-import { lastSlotSearch } from "#src/features/slots/last-slot-search.ts";
+import { lastSlotSearch } from "#src/scheduling/last-slot-search.ts";
 
 const linkClass = "rounded-md px-3 py-1.5 text-sm font-medium text-slate-700 hover:bg-slate-100";
 const activeClass = "bg-brand-50 text-brand-800";

@@ -3,9 +3,9 @@ import type { HeldSlot } from "#contract/app-api/slots.ts";
 import { describeApiError } from "#src/components/shell/api-error-notice.tsx";
 import { Button } from "#src/components/ui/button.tsx";
 import { Notice } from "#src/components/ui/notice.tsx";
-import { formatCountdown, holdAnnouncement, holdStage } from "../slots/hold-countdown.ts";
-import type { SlotDescriber } from "../slots/use-slot-describer.ts";
-import type { HoldNotice } from "./held-slots-controller.ts";
+import { formatCountdown, holdAnnouncement, holdStage } from "#src/scheduling/hold-countdown.ts";
+import type { SlotDescriber } from "#src/scheduling/use-slot-describer.ts";
+import type { HoldNotice } from "#src/scheduling/held-slots-controller.ts";
 
 // One held slot in the holds bar: what it is held as (type, length, patient),
 // when and with whom, the countdown, and Book in EHR / Release.

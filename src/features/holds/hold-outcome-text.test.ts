@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Slot } from "#contract/clinic-api/schedule.ts";
 import { ApiError } from "#src/api/bff-client.ts";
 import { isHoldOutcomeUnknown, maybeHeldOfError } from "#src/api/holds-queries.ts";
-import type { SelectionState } from "../slots/slot-selection-flow.ts";
+import type { SelectionState } from "#src/scheduling/slot-selection-flow.ts";
 import { MAYBE_HELD } from "./testing/maybe-held.ts";
 import { maybeHeldHeading, maybeHeldText, mayAlreadyHoldText, nothingToReleaseText, selectionFailureText } from "./hold-outcome-text.ts";
 

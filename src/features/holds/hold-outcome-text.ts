@@ -1,6 +1,6 @@
 import type { MaybeHeldSlot } from "#contract/app-api/slots.ts";
-import type { SelectionState } from "../slots/slot-selection-flow.ts";
-import type { SlotDescriber } from "../slots/use-slot-describer.ts";
+import type { SelectionState } from "#src/scheduling/slot-selection-flow.ts";
+import type { SlotDescriber } from "#src/scheduling/use-slot-describer.ts";
 
 // What Tandem says of a hold whose outcome it does not know (issue 35 item
 // 4): the EHR may have made it, so it is the user's until it frees itself.

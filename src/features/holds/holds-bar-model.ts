@@ -1,7 +1,7 @@
 import type { HeldSlot } from "#contract/app-api/slots.ts";
 import { STANDALONE_BOOKING_REASON } from "#src/bridge/standalone-link.ts";
-import type { SelectionState } from "../slots/slot-selection-flow.ts";
-import type { HoldOutcome } from "./held-slots-controller.ts";
+import type { SelectionState } from "#src/scheduling/slot-selection-flow.ts";
+import type { HoldOutcome } from "#src/scheduling/held-slots-controller.ts";
 
 // What the holds bar shows, derived from the holds and the patient open in
 // the EHR: whether it shows at all, who each hold is for, why one cannot be

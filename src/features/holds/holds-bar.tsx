@@ -1,12 +1,12 @@
 import type { HeldSlot } from "#contract/app-api/slots.ts";
 import { useBridge } from "#src/bridge/bridge-provider.tsx";
 import { ApiErrorNotice } from "#src/components/shell/api-error-notice.tsx";
-import { useSlotDescriber } from "../slots/use-slot-describer.ts";
+import { useSlotDescriber } from "#src/scheduling/use-slot-describer.ts";
 import { HeldSlotCard } from "./held-slot-card.tsx";
 import { HeldSlotsList } from "./held-slots-list.tsx";
 import { maybeHeldHeading } from "./hold-outcome-text.ts";
 import { cannotBookReason, heldForText, isHoldsBarShown } from "./holds-bar-model.ts";
-import { useHolds } from "./holds-provider.tsx";
+import { useHolds } from "#src/scheduling/holds-provider.tsx";
 import { MaybeHeldSlotCard } from "./maybe-held-slot-card.tsx";
 import { OutcomeNotice } from "./outcome-notice.tsx";
 import { PatientChangedNotice } from "./patient-changed-notice.tsx";

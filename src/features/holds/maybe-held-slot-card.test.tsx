@@ -1,6 +1,6 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import type { SlotDescriber } from "../slots/use-slot-describer.ts";
+import type { SlotDescriber } from "#src/scheduling/use-slot-describer.ts";
 import { MaybeHeldSlotCard } from "./maybe-held-slot-card.tsx";
 import { MAYBE_HELD } from "./testing/maybe-held.ts";
 

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import type { HoldReleaseResponse, MaybeHeldSlot } from "#contract/app-api/slots.ts";
 import { describeApiError } from "#src/components/shell/api-error-notice.tsx";
 import { Button } from "#src/components/ui/button.tsx";
-import type { SlotDescriber } from "../slots/use-slot-describer.ts";
+import type { SlotDescriber } from "#src/scheduling/use-slot-describer.ts";
 import { HeldAs } from "./held-slot-card.tsx";
 import { freesAtText, maybeHeldText, nothingToReleaseText } from "./hold-outcome-text.ts";
 

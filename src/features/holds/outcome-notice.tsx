@@ -2,9 +2,9 @@ import { useEffect, useRef } from "react";
 import type { HeldSlot } from "#contract/app-api/slots.ts";
 import { Button } from "#src/components/ui/button.tsx";
 import { CheckIcon } from "#src/components/ui/icons.tsx";
-import type { SlotDescriber } from "../slots/use-slot-describer.ts";
+import type { SlotDescriber } from "#src/scheduling/use-slot-describer.ts";
 import { HeldAs } from "./held-slot-card.tsx";
-import type { HoldOutcome } from "./held-slots-controller.ts";
+import type { HoldOutcome } from "#src/scheduling/held-slots-controller.ts";
 import { releasedAfterBookingText } from "./holds-text.ts";
 import { useSearchAgain } from "./use-search-again.ts";
 

@@ -4,9 +4,9 @@ import { MAX_ACTIVE_HOLDS } from "#contract/app-api/slots.ts";
 import { ApiErrorNotice } from "#src/components/shell/api-error-notice.tsx";
 import { Button } from "#src/components/ui/button.tsx";
 import { Notice } from "#src/components/ui/notice.tsx";
-import type { SelectionState } from "../slots/slot-selection-flow.ts";
-import { slotLengthMinutes } from "../slots/slot-text.ts";
-import type { SlotDescriber } from "../slots/use-slot-describer.ts";
+import type { SelectionState } from "#src/scheduling/slot-selection-flow.ts";
+import { slotLengthMinutes } from "#src/scheduling/slot-text.ts";
+import type { SlotDescriber } from "#src/scheduling/use-slot-describer.ts";
 import { freesAtText, mayAlreadyHoldText, selectionFailureText } from "./hold-outcome-text.ts";
 
 // The slot being chosen, before it is held: checking live, holding, gone

@@ -1,7 +1,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "@tanstack/react-router";
 import { queryKeys } from "#src/api/query-keys.ts";
-import { lastSlotSearch } from "../slots/last-slot-search.ts";
+import { lastSlotSearch } from "#src/scheduling/last-slot-search.ts";
 
 /** Back to the last search (from any view), read afresh from the service. */
 export function useSearchAgain(onDone: () => void): () => void {

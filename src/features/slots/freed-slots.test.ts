@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { HeldSlot } from "#contract/app-api/slots.ts";
 import type { Slot } from "#contract/clinic-api/schedule.ts";
 import { freedEarlierSlots } from "./freed-slots.ts";
-import { slotKey } from "./group-slots.ts";
+import { slotKey } from "#src/scheduling/slot-identity.ts";
 
 const BROOKS = "prv_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
 const ADAMS = "prv_bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb";

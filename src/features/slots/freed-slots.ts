@@ -1,7 +1,7 @@
 import type { HeldSlot } from "#contract/app-api/slots.ts";
 import type { Slot } from "#contract/clinic-api/schedule.ts";
 import { isSameId } from "#contract/ids.ts";
-import { slotKey } from "./group-slots.ts";
+import { slotKey } from "#src/scheduling/slot-identity.ts";
 
 // The freed-slot alert: when the list is read again (a cancellation in the
 // EHR reached it through the webhook) and a slot appears that was not there

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { Slot } from "#contract/clinic-api/schedule.ts";
 import { formatInstant, localToInstant } from "#contract/time/zoned-time.ts";
-import { countSlots, earliestSlot, groupSlotsByDay, groupSlotsByTime, slotKey } from "./group-slots.ts";
+import { countSlots, earliestSlot, groupSlotsByDay, groupSlotsByTime } from "./group-slots.ts";
+import { slotKey } from "#src/scheduling/slot-identity.ts";
 
 const NEW_YORK_FACILITY = "fac_11111111111111111111111111111111";
 const CHICAGO_FACILITY = "fac_22222222222222222222222222222222";

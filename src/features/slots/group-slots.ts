@@ -1,18 +1,13 @@
 import type { Slot } from "#contract/clinic-api/schedule.ts";
 import { idKey } from "#contract/ids.ts";
 import { dayLengthMinutes, localDateOf, localTimeOf, offsetMsAt } from "#contract/time/zoned-time.ts";
+import { slotKey } from "#src/scheduling/slot-identity.ts";
 
 // Slots grouped by local day, then by provider or (in time order) by hour
 // across providers. A slot belongs to the local date it starts on in its
 // facility's zone (DESIGN.md, time rules), so a 23:30 slot in Chicago and a
 // 00:30 slot in New York at the same instant sit on different days. Days
 // with a clock change are marked from `dayLengthMinutes`.
-
-/** One identity for a slot whatever form its ids or offset take: provider, facility, start instant. */
-export function slotKey(slot: Pick<Slot, "providerId" | "facilityId" | "startsAt">): string {
-  return `${idKey(slot.providerId)}|${idKey(slot.facilityId)}|${Date.parse(slot.startsAt)}`;
-}
-
 
 export interface GroupedSlot {
   key: string;

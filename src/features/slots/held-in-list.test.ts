@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { HeldSlot, SlotSearchQuery } from "#contract/app-api/slots.ts";
 import type { Slot } from "#contract/clinic-api/schedule.ts";
-import { slotKey } from "./group-slots.ts";
+import { slotKey } from "#src/scheduling/slot-identity.ts";
 import { heldKeysOnList, heldSlotsMissingFromList } from "./held-in-list.ts";
 
 const PROVIDER = "prv_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";

@@ -1,8 +1,8 @@
-import type { HeldSlot, SlotSearchQuery, SlotSelection } from "#contract/app-api/slots.ts";
+import type { HeldSlot, SlotSearchQuery } from "#contract/app-api/slots.ts";
 import type { Slot } from "#contract/clinic-api/schedule.ts";
 import { isSameId } from "#contract/ids.ts";
 import { localDateOf } from "#contract/time/zoned-time.ts";
-import { slotKey } from "./group-slots.ts";
+import { isHeldAs, slotKey } from "#src/scheduling/slot-identity.ts";
 
 // A slot the user holds stays on the list it was held from, marked Held: the
 // service subtracts active holds from its slots (seed 001 "Schedule"), so the
@@ -33,16 +33,6 @@ export function heldSlotsMissingFromList(holds: readonly HeldSlot[], listed: rea
       return date >= search.startDate && date <= search.endDate;
     })
     .map((held) => ({ ...held.slot, remainingCapacity: 0, templateIds: [] }));
-}
-
-/** The user's hold is of this slot, as the same type, length (the end) and new-patient flag. */
-export function isHeldAs(hold: Pick<HeldSlot, "slot" | "appointmentTypeId" | "isNewPatient">, selection: Pick<SlotSelection, "providerId" | "facilityId" | "startsAt" | "endsAt" | "appointmentTypeId" | "isNewPatient">): boolean {
-  return (
-    slotKey(hold.slot) === slotKey(selection) &&
-    Date.parse(hold.slot.endsAt) === Date.parse(selection.endsAt) &&
-    isSameId(hold.appointmentTypeId, selection.appointmentTypeId) &&
-    hold.isNewPatient === (selection.isNewPatient ?? false)
-  );
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { SlotSearchQuery } from "#contract/app-api/slots.ts";
 import { Button } from "#src/components/ui/button.tsx";
 import type { UserTimeSettings } from "#src/lib/use-time-display.tsx";
-import { formatLocalDay } from "./slot-text.ts";
+import { formatLocalDay } from "#src/scheduling/slot-text.ts";
 
 export interface NextAvailableProps {
   headingRef: React.Ref<HTMLHeadingElement>;

@@ -10,7 +10,7 @@ import { ApiErrorNotice } from "#src/components/shell/api-error-notice.tsx";
 import { Badge } from "#src/components/ui/badge.tsx";
 import { Skeleton } from "#src/components/ui/skeleton.tsx";
 import type { UserTimeSettings } from "#src/lib/use-time-display.tsx";
-import { formatLocalDay, formatSlotTime, slotZoneName } from "./slot-text.ts";
+import { formatLocalDay, formatSlotTime, slotZoneName } from "#src/scheduling/slot-text.ts";
 
 // The open patient's upcoming appointments, beside the slot finder, so the
 // front desk does not double-book the patient on the phone. Times are the

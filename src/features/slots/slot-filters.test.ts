@@ -1,7 +1,7 @@
 import { defaultParseSearch, defaultStringifySearch } from "@tanstack/react-router";
 import { describe, expect, it } from "vitest";
 import { draftOf, filtersFromDraft, isRunnable, resolveSlotFilters, toSlotSearchParams, widenedWindow, widestWindowDays, windowStartingOn } from "./slot-filters.ts";
-import { validateSlotSearch } from "./slot-search-params.ts";
+import { validateSlotSearch } from "#src/scheduling/slot-search-params.ts";
 
 const RIVERSIDE = "3b0f6a2e-5d41-4c8a-9e7b-1f2d3c4b5a61";
 const LAKESIDE = "0a1b2c3d-4e5f-4a6b-8c9d-0e1f2a3b4c5d";

@@ -1,6 +1,6 @@
 import { MAX_SLOT_SEARCH_FACILITY_DAYS, MAX_SLOT_WINDOW_DAYS, maxSlotSearchDays, maxSlotSearchFacilities, type SlotSearchQuery } from "#contract/app-api/slots.ts";
 import { addDays, daysBetween } from "#contract/time/zoned-time.ts";
-import type { SlotSearchParams } from "./slot-search-params.ts";
+import type { SlotSearchParams } from "#src/scheduling/slot-search-params.ts";
 
 // From the URL's params to the search the BFF gets, and back; and the
 // filter form's draft. Pure functions, so the round trip is tested.

@@ -4,9 +4,9 @@ import { Notice } from "#src/components/ui/notice.tsx";
 import type { UserTimeSettings } from "#src/lib/use-time-display.tsx";
 import type { FreedSlot } from "./freed-slots.ts";
 import { widenedWindow, widestWindowDays, windowDays } from "./slot-filters.ts";
-import { formatLocalDay } from "./slot-text.ts";
+import { formatLocalDay } from "#src/scheduling/slot-text.ts";
 import { describeTimeFilter, isTimeFilterActive, NO_TIME_FILTER, type SlotTimeFilter } from "./slot-time-filter.ts";
-import { appointmentTypeOf, type AppointmentTypeOption, type SlotDescriber } from "./use-slot-describer.ts";
+import { appointmentTypeOf, type AppointmentTypeOption, type SlotDescriber } from "#src/scheduling/use-slot-describer.ts";
 
 // What the slot finder says about the list on screen: an earlier time come
 // free, a slot the user was on gone, nothing free (and how to widen), and

@@ -4,7 +4,7 @@ import type { GroupedSlot, SlotDay, SlotRow } from "./group-slots.ts";
 import { moveForKey, moveInGrid, slotGridOf } from "./slot-navigation.ts";
 import type { UserTimeSettings } from "#src/lib/use-time-display.tsx";
 import { formatZoneCity, isOtherZone } from "#src/lib/time-format.ts";
-import { capacityText, clockChangeText, formatLocalDay, formatSlotTime, schedulesText, slotAccessibleName, slotZoneName } from "./slot-text.ts";
+import { capacityText, clockChangeText, formatLocalDay, formatSlotTime, schedulesText, slotAccessibleName, slotZoneName } from "#src/scheduling/slot-text.ts";
 import { localTimeOf } from "#contract/time/zoned-time.ts";
 import { ClockChangeIcon } from "#src/components/ui/icons.tsx";
 

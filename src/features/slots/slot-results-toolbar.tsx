@@ -3,7 +3,7 @@ import { Button } from "#src/components/ui/button.tsx";
 import { formatZoneName } from "#src/lib/time-format.ts";
 import type { UserTimeSettings } from "#src/lib/use-time-display.tsx";
 import type { SlotOrder } from "./group-slots.ts";
-import { formatLocalDay, freshnessText } from "./slot-text.ts";
+import { formatLocalDay, freshnessText } from "#src/scheduling/slot-text.ts";
 
 // Above the slot list: what the list is (count, window, narrowing, how fresh),
 // and its controls (order, First available, Refresh).

@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { HeldSlot, SlotSearchQuery, SlotSearchResponse } from "#contract/app-api/slots.ts";
-import type { HoldOutcome } from "../holds/held-slots-controller.ts";
+import type { HoldOutcome } from "#src/scheduling/held-slots-controller.ts";
 import { freedEarlierSlots, type FreedSlot } from "./freed-slots.ts";
-import { slotKey } from "./group-slots.ts";
+import { slotKey } from "#src/scheduling/slot-identity.ts";
 
 // "An earlier time has come free": each list read for the same search is
 // compared with the one before it (freed-slots.ts decides what counts).

@@ -2,7 +2,7 @@ import { useCallback, useMemo, useState } from "react";
 import type { SlotSearchQuery } from "#contract/app-api/slots.ts";
 import type { Slot } from "#contract/clinic-api/schedule.ts";
 import { useLatest } from "#src/lib/use-latest.ts";
-import type { SelectionParams } from "./slot-selection-flow.ts";
+import type { SelectionParams } from "#src/scheduling/slot-selection-flow.ts";
 
 // Choosing a slot on the list: one live check, then a hold that joins the
 // user's holds (holds-provider.tsx), made as the search the list answers

@@ -1,9 +1,10 @@
 import { useEffect, useMemo, useState } from "react";
 import type { HeldSlot, SlotSearchQuery, SlotSearchResponse } from "#contract/app-api/slots.ts";
-import type { HoldOutcome } from "../holds/held-slots-controller.ts";
+import type { HoldOutcome } from "#src/scheduling/held-slots-controller.ts";
 import { heldKeysOnList, heldSlotsMissingFromList } from "./held-in-list.ts";
-import { countSlots, earliestSlot, groupSlotsByDay, groupSlotsByTime, slotKey, type SlotOrder } from "./group-slots.ts";
-import type { SelectionState } from "./slot-selection-flow.ts";
+import { countSlots, earliestSlot, groupSlotsByDay, groupSlotsByTime, type SlotOrder } from "./group-slots.ts";
+import { slotKey } from "#src/scheduling/slot-identity.ts";
+import type { SelectionState } from "#src/scheduling/slot-selection-flow.ts";
 import { matchesTimeFilter, type SlotTimeFilter } from "./slot-time-filter.ts";
 
 // The list the slot finder shows, from the search's answer: the user's own

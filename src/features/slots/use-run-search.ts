@@ -2,7 +2,7 @@ import type { UseQueryResult } from "@tanstack/react-query";
 import type { UseNavigateResult } from "@tanstack/react-router";
 import { useCallback, useEffect, useRef } from "react";
 import type { SlotSearchQuery, SlotSearchResponse } from "#contract/app-api/slots.ts";
-import type { SlotSelectionFlow } from "./slot-selection-flow.ts";
+import type { SlotSelectionFlow } from "#src/scheduling/slot-selection-flow.ts";
 import { toSlotSearchParams } from "./slot-filters.ts";
 import { sameTimeFilter, toTimeFilterParams, type SlotTimeFilter } from "./slot-time-filter.ts";
 

@@ -6,10 +6,10 @@ import type { SlotSearchQuery } from "#contract/app-api/slots.ts";
 import { todayIn } from "#contract/time/zoned-time.ts";
 import { slotsQuery } from "#src/api/slots-queries.ts";
 import type { SlotOrder } from "./group-slots.ts";
-import { rememberSlotSearch } from "./last-slot-search.ts";
+import { rememberSlotSearch } from "#src/scheduling/last-slot-search.ts";
 import { defaultAppointmentType, isRunnable, resolveSlotFilters } from "./slot-filters.ts";
 import { timeFilterOf } from "./slot-time-filter.ts";
-import type { AppointmentTypeOption } from "./use-slot-describer.ts";
+import type { AppointmentTypeOption } from "#src/scheduling/use-slot-describer.ts";
 
 // The slot finder's search as the URL holds it (ADR 0007): the filters with
 // their defaults filled in, the slots query they run, the search the list on

@@ -2,8 +2,9 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import type { SlotSearchResponse } from "#contract/app-api/slots.ts";
 import type { UserTimeSettings } from "#src/lib/use-time-display.tsx";
 import { useLatest } from "#src/lib/use-latest.ts";
-import { slotKey, type GroupedSlot, type SlotRow } from "./group-slots.ts";
-import { formatLocalDay, formatSlotTimeInText } from "./slot-text.ts";
+import { type GroupedSlot, type SlotRow } from "./group-slots.ts";
+import { slotKey } from "#src/scheduling/slot-identity.ts";
+import { formatLocalDay, formatSlotTimeInText } from "#src/scheduling/slot-text.ts";
 
 // The slot the user is on (focused, not yet held): if a refresh of the same
 // search drops it, the view says so ("A slot you were on has gone").

@@ -9,7 +9,7 @@ import { sessionQuery } from "#src/api/session-query.ts";
 import { checkSlot } from "#src/api/slots-queries.ts";
 import { useBridge } from "#src/bridge/bridge-provider.tsx";
 import { BookingDeclined } from "#src/bridge/host-bridge.ts";
-import { SlotSelectionFlow, type SelectionParams, type SelectionState } from "../slots/slot-selection-flow.ts";
+import { SlotSelectionFlow, type SelectionParams, type SelectionState } from "./slot-selection-flow.ts";
 import { HeldSlotsController, type HoldsActivity } from "./held-slots-controller.ts";
 
 // The user's holds, above every view (DESIGN.md: a hold belongs to the user,

@@ -2,7 +2,7 @@ import type { HeldSlot } from "#contract/app-api/slots.ts";
 import { isSameId } from "#contract/ids.ts";
 import type { BookingRequest } from "#contract/bridge/messages.ts";
 import type { BookedInEhr } from "#src/bridge/app-link.ts";
-import type { FreshHold, LiveRead } from "../slots/slot-selection-flow.ts";
+import type { FreshHold, LiveRead } from "./slot-selection-flow.ts";
 
 // What the user does with the slots they hold (DESIGN.md: a hold belongs to
 // the user, not to a view). The holds themselves are the BFF's (GET

@@ -1,8 +1,7 @@
 import { MAX_ACTIVE_HOLDS, type HeldSlot, type HoldRequest, type HoldResponse, type MaybeHeldSlot, type SlotCheckRequest, type SlotCheckResponse, type SlotSelection } from "#contract/app-api/slots.ts";
 import type { Slot } from "#contract/clinic-api/schedule.ts";
 import { isSameId } from "#contract/ids.ts";
-import { slotKey } from "./group-slots.ts";
-import { isHeldAs } from "./held-in-list.ts";
+import { isHeldAs, slotKey } from "./slot-identity.ts";
 import { holdDeadlineMs } from "./hold-countdown.ts";
 
 // Choosing a slot, as DESIGN.md "Rules that come from the spec" asks: slots
