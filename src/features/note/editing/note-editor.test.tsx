@@ -158,14 +158,15 @@ describe("a field changed in the EHR while the user typed in it", () => {
     expect(saveButton().hasAttribute("disabled")).toBe(true);
   });
 
-  it("Keep my text (from the keyboard) saves the user's text over the EHR's", async () => {
+  it("Keep my text (from the keyboard) keeps focus in the field and saves the user's text over the EHR's", async () => {
     const { user, choice } = await typeAndMeetConflict();
     within(choice).getByRole("button", { name: "Keep my text" }).focus();
     await user.keyboard("{Enter}");
 
     expect(screen.queryByRole("group", { name: CONFLICT_TITLE })).toBeNull();
+    expect(document.activeElement).toBe(stickyNoteBox());
     expect(textIn(stickyNoteBox())).toBe(`${STICKY_NOTE}${ADDED}`);
-    await user.click(saveButton());
+    await user.keyboard("{Control>}s{/Control}");
     await screen.findByText(/^Saved /);
     expect(patchBodies(bff).at(-1)).toEqual({ stickyNoteDescription: `${STICKY_NOTE}${ADDED}`, baseline: { stickyNoteDescription: THEIRS } });
   });
@@ -176,6 +177,7 @@ describe("a field changed in the EHR while the user typed in it", () => {
 
     expect(screen.queryByRole("group", { name: CONFLICT_TITLE })).toBeNull();
     expect(textIn(stickyNoteBox())).toBe(THEIRS);
+    expect(document.activeElement).toBe(stickyNoteBox());
     expect(screen.queryByText("1 field changed")).toBeNull();
     expect(saveButton().hasAttribute("disabled")).toBe(true);
   });
