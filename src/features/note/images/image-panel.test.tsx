@@ -71,7 +71,7 @@ describe("the note's images", () => {
 });
 
 describe("deleting an image", () => {
-  it("asks first, naming the file and that the EHR deletes it; Cancel and Escape keep it", async () => {
+  it("asks first, naming the file and that the EHR deletes it; Cancel and Escape keep it and give focus back", async () => {
     const { user } = renderPanel();
     const deleteButton = within(await imageList()).getByRole("button", { name: "Delete lesion-upper-back.png" });
     deleteButton.focus();
@@ -80,12 +80,13 @@ describe("deleting an image", () => {
     expect(dialog.textContent).toContain("lesion-upper-back.png will be deleted from this note in the EHR, not only in Tandem. This cannot be undone.");
     await user.click(within(dialog).getByRole("button", { name: "Cancel" }));
     expect(screen.queryByRole("alertdialog")).toBeNull();
+    await waitFor(() => expect(document.activeElement).toBe(deleteButton));
 
-    deleteButton.focus();
     await user.keyboard("{Enter}");
     await screen.findByRole("alertdialog");
     await user.keyboard("{Escape}");
     expect(screen.queryByRole("alertdialog")).toBeNull();
+    await waitFor(() => expect(document.activeElement).toBe(deleteButton));
     expect(bff.calls("DELETE", DELETE_LESION)).toHaveLength(0);
     expect(within(await imageList()).getAllByRole("listitem")).toHaveLength(2);
   });
