@@ -9,8 +9,9 @@ import { failure, heldAnswer, installFakeBff, ok, type BffCall, type FakeBff } f
 import { buildNoteFixture, buildSignedNoteFixture } from "../reading/testing/note-fixture.ts";
 import { NoteEditorHarness } from "./testing/note-editor-harness.tsx";
 
-// The note editor as a clinician uses it: typing, the save bar's words,
-// saving (Save, Ctrl+S, Retry) and what a failure names, a field changed in
+// The note editor as a clinician uses it: typing, the save bar's words and
+// where the draft is kept, saving (autosave, Save, Ctrl+S, Retry, a save
+// sent again once Tandem is back) and what a failure names, a field changed in
 // the EHR meanwhile (keep mine / use the EHR's), a draft kept from earlier
 // (Restore / Discard), and a note that cannot be changed. The BFF is faked at
 // `fetch` (src/testing/fake-bff.ts); the editor's own hooks run as in the app.
@@ -87,6 +88,14 @@ describe("typing in the note editor", () => {
     expect(screen.getByText("No unsaved changes")).toBeTruthy();
     expect(screen.queryByText("Changed, not saved yet")).toBeNull();
   });
+
+  it("keeps the draft in this browser tab when Tandem's server cannot keep it, and says so", async () => {
+    bff.on("PUT", DRAFT_PATH, failure(503, { code: "store_unavailable", message: "Tandem's store did not answer", retry_after_seconds: 1 }));
+    const { user } = renderWithUser(<NoteEditorHarness note={NOTE} />);
+    await user.type(stickyNoteBox(), ADDED);
+    expect(await screen.findByText("Draft kept in this browser tab only", {}, { timeout: 3_000 })).toBeTruthy();
+    expect(sessionStorage.getItem(`tandem.note-draft.${NOTE.id}`)).toContain(ADDED);
+  });
 });
 
 describe("saving", () => {
@@ -106,6 +115,26 @@ describe("saving", () => {
     expect(await screen.findByText(/^Saved \d{1,2}:\d{2}\s?[AP]M$/)).toBeTruthy();
     expect(screen.queryByText("1 field changed")).toBeNull();
     expect(saveButton().hasAttribute("disabled")).toBe(true);
+  });
+
+  it("saves by itself a few seconds after typing stops", async () => {
+    const { user } = renderWithUser(<NoteEditorHarness note={NOTE} />);
+    await user.type(stickyNoteBox(), ADDED);
+    expect(await screen.findByText(/^Saved /, {}, { timeout: 6_000 })).toBeTruthy();
+    expect(patchBodies(bff)).toEqual([{ stickyNoteDescription: `${STICKY_NOTE}${ADDED}`, baseline: { stickyNoteDescription: STICKY_NOTE } }]);
+  });
+
+  it("a save that met Tandem's server restarting says the text will be saved when it is back, and goes again by itself", async () => {
+    bff.once("PATCH", NOTE_PATH, failure(503, { code: "not_ready", message: "Tandem is restarting" }));
+    const { user } = renderWithUser(<NoteEditorHarness note={NOTE} />);
+    await user.type(stickyNoteBox(), ADDED);
+    await user.click(saveButton());
+
+    expect(await screen.findAllByText("Not saved yet: Tandem's server is restarting; your text will be saved when Tandem is back")).toHaveLength(2);
+    // The draft reaches the BFF first; its answer says Tandem is back, and the save goes again without a click.
+    expect(await screen.findByText(/^Saved /, {}, { timeout: 3_000 })).toBeTruthy();
+    expect(patchBodies(bff)).toHaveLength(2);
+    expect(bff.calls("PUT", DRAFT_PATH).length).toBeGreaterThan(0);
   });
 
   it.each([
@@ -237,7 +266,7 @@ describe("unsaved text kept from earlier", () => {
     const question = await screen.findByRole("alertdialog", { name: "Discard your unsaved text?" });
     await user.click(within(question).getByRole("button", { name: "Keep it" }));
     expect(screen.queryByRole("alertdialog")).toBeNull();
-    expect(notice()).toBeTruthy();
+    await waitFor(() => expect(document.activeElement).toBe(within(notice()).getByRole("button", { name: "Discard" })));
 
     await user.click(within(notice()).getByRole("button", { name: "Discard" }));
     await screen.findByRole("alertdialog", { name: "Discard your unsaved text?" });
