@@ -74,7 +74,7 @@ describe("typing in the note editor", () => {
     expect(screen.getByText("1 field changed")).toBeTruthy();
     expect(screen.getByText("Changed, not saved yet")).toBeTruthy();
     expect(saveButton().hasAttribute("disabled")).toBe(false);
-    expect(await screen.findByText("Draft kept", {}, { timeout: 3_000 })).toBeTruthy();
+    expect(await screen.findByText("Draft kept", {}, { timeout: 6_000 })).toBeTruthy();
     const kept = z.parse(noteDraftPutRequest, bff.calls("PUT", DRAFT_PATH).at(-1)?.body);
     expect(kept.fields).toEqual({ stickyNoteDescription: `${STICKY_NOTE}${ADDED}` });
     expect(kept.baseline).toEqual({ stickyNoteDescription: STICKY_NOTE });
@@ -93,7 +93,7 @@ describe("typing in the note editor", () => {
     bff.on("PUT", DRAFT_PATH, failure(503, { code: "store_unavailable", message: "Tandem's store did not answer", retry_after_seconds: 1 }));
     const { user } = renderWithUser(<NoteEditorHarness note={NOTE} />);
     await user.type(stickyNoteBox(), ADDED);
-    expect(await screen.findByText("Draft kept in this browser tab only", {}, { timeout: 3_000 })).toBeTruthy();
+    expect(await screen.findByText("Draft kept in this browser tab only", {}, { timeout: 6_000 })).toBeTruthy();
     expect(sessionStorage.getItem(`tandem.note-draft.${NOTE.id}`)).toContain(ADDED);
   });
 });
@@ -120,7 +120,7 @@ describe("saving", () => {
   it("saves by itself a few seconds after typing stops", async () => {
     const { user } = renderWithUser(<NoteEditorHarness note={NOTE} />);
     await user.type(stickyNoteBox(), ADDED);
-    expect(await screen.findByText(/^Saved /, {}, { timeout: 6_000 })).toBeTruthy();
+    expect(await screen.findByText(/^Saved /, {}, { timeout: 10_000 })).toBeTruthy();
     expect(patchBodies(bff)).toEqual([{ stickyNoteDescription: `${STICKY_NOTE}${ADDED}`, baseline: { stickyNoteDescription: STICKY_NOTE } }]);
   });
 
@@ -132,7 +132,7 @@ describe("saving", () => {
 
     expect(await screen.findAllByText("Not saved yet: Tandem's server is restarting; your text will be saved when Tandem is back")).toHaveLength(2);
     // The draft reaches the BFF first; its answer says Tandem is back, and the save goes again without a click.
-    expect(await screen.findByText(/^Saved /, {}, { timeout: 3_000 })).toBeTruthy();
+    expect(await screen.findByText(/^Saved /, {}, { timeout: 6_000 })).toBeTruthy();
     expect(patchBodies(bff)).toHaveLength(2);
     expect(bff.calls("PUT", DRAFT_PATH).length).toBeGreaterThan(0);
   });
