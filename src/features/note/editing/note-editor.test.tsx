@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { screen, waitFor, within } from "@testing-library/react";
-import { beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import * as z from "zod/mini";
 import { noteDraftDeleteResponse, noteDraftPutRequest, noteDraftResponse, notePatchRequest, noteResponse, type NoteDraftBody, type WritableFieldValues } from "#contract/app-api/note.ts";
 import { writableValues, type Note } from "#contract/clinic-api/note.ts";
@@ -60,6 +60,8 @@ beforeEach(() => {
   bff.on("DELETE", DRAFT_PATH, ok(noteDraftDeleteResponse, { deleted: true }));
   bff.on("PATCH", NOTE_PATH, savedAnswer);
 });
+// Every call the editor made was one the test expected.
+afterEach(() => expect(bff.unanswered).toEqual([]));
 
 describe("typing in the note editor", () => {
   it("says the text is unsaved, at the field and in the save bar, and keeps the draft in Tandem", async () => {

@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { screen, waitFor, within } from "@testing-library/react";
-import { beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { noteImageDeleteResponse, noteImagesResponse } from "#contract/app-api/note.ts";
 import type { NoteImage } from "#contract/clinic-api/note.ts";
 import { renderWithUser } from "#src/testing/render.tsx";
@@ -28,6 +28,8 @@ beforeEach(() => {
   bff = installFakeBff();
   bff.on("GET", IMAGES_PATH, () => ok(noteImagesResponse, { images: listed }));
 });
+// Every call the panel made was one the test expected.
+afterEach(() => expect(bff.unanswered).toEqual([]));
 
 const deletedAnswer = () => {
   listed = listed.filter((image) => image.id !== LESION.id);

@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { screen, waitFor, within } from "@testing-library/react";
-import { beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import * as z from "zod/mini";
 import { noteTasksResponse, taskCreateRequest, taskResponse, type UnconfirmedTask } from "#contract/app-api/note.ts";
 import { providersResponse, session } from "#contract/app-api/session.ts";
@@ -70,6 +70,8 @@ beforeEach(() => {
   bff.on("GET", "/api/providers", PROVIDERS);
   bff.on("GET", TASKS_PATH, () => ok(noteTasksResponse, { ...listed, source: "tandem" }));
 });
+// Every call the panel made was one the test expected.
+afterEach(() => expect(bff.unanswered).toEqual([]));
 
 function renderPanel(readOnlyReason: string | null = null) {
   return renderWithUser(
