@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { screen } from "@testing-library/react";
+import { screen, waitFor } from "@testing-library/react";
 import { useState } from "react";
 import { describe, expect, it, vi } from "vitest";
 import { renderWithUser } from "#src/testing/render.tsx";
@@ -7,8 +7,8 @@ import { LeaveGuardDialog } from "./leave-guard-dialog.tsx";
 
 // The question asked when the user moves to another page with unsaved text
 // (useLeaveGuard blocks the move; the router's part is the e2e suite's): it
-// says the draft is kept, Stay and Escape keep the user where they were, and
-// Leave lets the move go on.
+// says the draft is kept, Stay and Escape keep the user where they were, with
+// focus back on what they used to move, and Leave lets the move go on.
 
 function Page({ onLeave }: { onLeave: () => void }) {
   const [isAsking, setIsAsking] = useState(false);
@@ -24,7 +24,7 @@ function Page({ onLeave }: { onLeave: () => void }) {
 }
 
 describe("LeaveGuardDialog", () => {
-  it("asks, says the draft is kept, and Stay (or Escape) keeps the user on the note", async () => {
+  it("asks, says the draft is kept, and Stay (or Escape) gives focus back to what the user moved with", async () => {
     const leave = vi.fn();
     const { user } = renderWithUser(<Page onLeave={leave} />);
     const slots = screen.getByRole("button", { name: "Slots" });
@@ -36,12 +36,13 @@ describe("LeaveGuardDialog", () => {
     expect(document.activeElement).toBe(screen.getByRole("button", { name: "Stay on this note" }));
     await user.keyboard("{Enter}");
     expect(screen.queryByRole("alertdialog")).toBeNull();
+    await waitFor(() => expect(document.activeElement).toBe(slots));
 
-    slots.focus();
     await user.keyboard("{Enter}");
     await screen.findByRole("alertdialog");
     await user.keyboard("{Escape}");
     expect(screen.queryByRole("alertdialog")).toBeNull();
+    await waitFor(() => expect(document.activeElement).toBe(slots));
     expect(leave).not.toHaveBeenCalled();
   });
 
