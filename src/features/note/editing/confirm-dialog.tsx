@@ -22,6 +22,8 @@ interface ConfirmDialogProps {
 
 export function ConfirmDialog({ title, description, confirmLabel, cancelLabel, onConfirm, onCancel, open, trigger, focusAfterConfirm }: ConfirmDialogProps) {
   const confirmed = useRef(false);
+  /** Focused when the dialog opened: where focus goes back to when there is no trigger (Radix returns it only to one). */
+  const openedFrom = useRef<HTMLElement | null>(null);
   return (
     <AlertDialog.Root
       open={open}
@@ -35,9 +37,12 @@ export function ConfirmDialog({ title, description, confirmLabel, cancelLabel, o
         <AlertDialog.Overlay className="fixed inset-0 z-50 bg-slate-900/40" />
         <AlertDialog.Content
           className="fixed top-1/2 left-1/2 z-50 w-[min(28rem,calc(100vw-2rem))] -translate-x-1/2 -translate-y-1/2 rounded-lg border border-slate-300 bg-white p-4 shadow-xl"
+          onOpenAutoFocus={() => {
+            openedFrom.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+          }}
           onCloseAutoFocus={(event) => {
-            const target = confirmed.current ? focusAfterConfirm?.() : null;
-            if (target) {
+            const target = (confirmed.current ? focusAfterConfirm?.() : null) ?? (trigger ? null : openedFrom.current);
+            if (target?.isConnected) {
               event.preventDefault();
               target.focus();
             }

@@ -1,4 +1,4 @@
-import { useId, useRef, type ReactNode } from "react";
+import { useEffect, useId, useRef, type ReactNode } from "react";
 import { MAX_NOTE_FIELD_LENGTH } from "#contract/app-api/note.ts";
 import { Badge } from "#src/components/ui/badge.tsx";
 import { Button } from "#src/components/ui/button.tsx";
@@ -25,10 +25,18 @@ export function WritableFieldEditor({ field, editor, mark }: { field: WritableNo
   const status = editor.fieldStatus[field];
   const isChanged = editor.dirtyFields.includes(field);
 
-  const resolve = (choice: "mine" | "theirs") => {
-    editor.resolveConflict(field, choice);
-    // The choice buttons go away: keep focus on the field.
+  // The choice buttons go away with the choice, and the field's textarea is mounted anew outside the choice's
+  // group: focus it once that render is committed (focusing it in the click would focus the one unmounted).
+  const focusAfterChoice = useRef(false);
+  useEffect(() => {
+    if (conflict || !focusAfterChoice.current) return;
+    focusAfterChoice.current = false;
     textarea.current?.focus();
+  }, [conflict]);
+
+  const resolve = (choice: "mine" | "theirs") => {
+    focusAfterChoice.current = true;
+    editor.resolveConflict(field, choice);
   };
 
   const input = (

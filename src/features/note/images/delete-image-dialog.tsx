@@ -14,10 +14,12 @@ interface DeleteImageDialogProps {
   /** The dialog closed because the delete finished: the panel places focus, not Radix. */
   closedBySettle: { readonly current: boolean };
   onCancel: () => void;
+  /** Closed without deleting: focus goes back to the image's own Delete button. */
+  returnFocus: (image: NoteImage) => void;
   onDelete: (image: NoteImage) => void;
 }
 
-export function DeleteImageDialog({ confirming, isOpen, isPending, closedBySettle, onCancel, onDelete }: DeleteImageDialogProps) {
+export function DeleteImageDialog({ confirming, isOpen, isPending, closedBySettle, onCancel, returnFocus, onDelete }: DeleteImageDialogProps) {
   return (
     <AlertDialog.Root
       open={isOpen}
@@ -35,8 +37,10 @@ export function DeleteImageDialog({ confirming, isOpen, isPending, closedBySettl
               if (isPending) event.preventDefault();
             }}
             onCloseAutoFocus={(event) => {
-              // On Cancel Radix returns focus to the row's Delete button; after a delete the panel places it.
-              if (closedBySettle.current) event.preventDefault();
+              // Radix gives focus back only to a Trigger, and this dialog has none (each row opens it): on Cancel it
+              // goes back to the row's Delete button here; after a delete the panel places it.
+              event.preventDefault();
+              if (!closedBySettle.current) returnFocus(confirming);
             }}
             className="fixed top-1/2 left-1/2 z-50 w-[min(28rem,calc(100vw-2rem))] -translate-x-1/2 -translate-y-1/2 rounded-lg border border-slate-300 bg-white p-4 text-slate-900 shadow-lg"
           >

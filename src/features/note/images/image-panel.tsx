@@ -25,7 +25,7 @@ export interface ImagePanelProps {
 export function ImagePanel({ noteId, readOnlyReason }: ImagePanelProps) {
   const id = useId();
   const images = useQuery(noteImagesQuery(noteId));
-  const { isSignedByConflict, isReadOnly, confirming, setConfirming, outcome, announcement, mutation, pendingImageId, headingRef, panelRef, closedBySettle, startDelete, openConfirm } = useImageDelete(noteId, readOnlyReason);
+  const { isSignedByConflict, isReadOnly, confirming, setConfirming, outcome, announcement, mutation, pendingImageId, headingRef, panelRef, closedBySettle, startDelete, openConfirm, returnFocusToRow } = useImageDelete(noteId, readOnlyReason);
 
   const list = images.data?.images ?? [];
 
@@ -91,7 +91,7 @@ export function ImagePanel({ noteId, readOnlyReason }: ImagePanelProps) {
         {announcement.text ? <span key={announcement.id}>{announcement.text}</span> : null}
       </p>
 
-      <DeleteImageDialog confirming={confirming} isOpen={confirming !== null && !isReadOnly} isPending={mutation.isPending} closedBySettle={closedBySettle} onCancel={() => setConfirming(null)} onDelete={startDelete} />
+      <DeleteImageDialog confirming={confirming} isOpen={confirming !== null && !isReadOnly} isPending={mutation.isPending} closedBySettle={closedBySettle} onCancel={() => setConfirming(null)} returnFocus={returnFocusToRow} onDelete={startDelete} />
     </section>
   );
 }

@@ -100,11 +100,17 @@ export function useImageDelete(noteId: string, readOnlyReason: string | null) {
     mutation.mutate(image);
   };
 
+  /** Back to the Delete button of the image's row, once its confirmation is closed without deleting. */
+  const returnFocusToRow = (image: NoteImage) => {
+    const rows = panelRef.current?.querySelectorAll<HTMLElement>("[data-image-id]") ?? [];
+    [...rows].find((row) => row.dataset.imageId === image.id)?.querySelector("button")?.focus();
+  };
+
   const openConfirm = (image: NoteImage) => {
     if (isDeleting.current) return;
     closedBySettle.current = false;
     setConfirming(image);
   };
 
-  return { isReadOnly, isSignedByConflict, confirming, setConfirming, outcome, announcement, mutation, pendingImageId, headingRef, panelRef, closedBySettle, startDelete, openConfirm };
+  return { isReadOnly, isSignedByConflict, confirming, setConfirming, outcome, announcement, mutation, pendingImageId, headingRef, panelRef, closedBySettle, startDelete, openConfirm, returnFocusToRow };
 }

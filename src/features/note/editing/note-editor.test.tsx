@@ -1,0 +1,318 @@
+// @vitest-environment happy-dom
+import { screen, waitFor, within } from "@testing-library/react";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import * as z from "zod/mini";
+import { noteDraftDeleteResponse, noteDraftPutRequest, noteDraftResponse, notePatchRequest, noteResponse, type NoteDraftBody, type WritableFieldValues } from "#contract/app-api/note.ts";
+import { writableValues, type Note } from "#contract/clinic-api/note.ts";
+import { renderWithUser } from "#src/testing/render.tsx";
+import { failure, heldAnswer, installFakeBff, ok, type BffCall, type FakeBff } from "#src/testing/fake-bff.ts";
+import { buildNoteFixture, buildSignedNoteFixture } from "../reading/testing/note-fixture.ts";
+import { NoteEditorHarness } from "./testing/note-editor-harness.tsx";
+
+// The note editor as a clinician uses it: typing, the save bar's words and
+// where the draft is kept, saving (autosave, Save, Ctrl+S, Retry, a save
+// sent again once Tandem is back) and what a failure names, a field changed in
+// the EHR meanwhile (keep mine / use the EHR's), a draft kept from earlier
+// (Restore / Discard), and a note that cannot be changed. The BFF is faked at
+// `fetch` (src/testing/fake-bff.ts); the editor's own hooks run as in the app.
+
+const NOTE = buildNoteFixture();
+const NOTE_PATH = `/api/notes/${NOTE.id}`;
+const DRAFT_PATH = `${NOTE_PATH}/draft`;
+const STICKY_NOTE = NOTE.soapNote.stickyNote.description;
+const ADDED = " Before Friday.";
+const CONFLICT_TITLE = "This field was changed in the EHR while you were editing. Choose which text to keep.";
+
+/** The fixture note with some writable fields changed, as the EHR would answer it at `version`. */
+function noteWith(values: WritableFieldValues, version: number): Note {
+  const soap = NOTE.soapNote;
+  return buildNoteFixture({
+    version,
+    soapNote: {
+      hpi: { ...soap.hpi, additionalHpiComments: values.additionalHpiComments ?? soap.hpi.additionalHpiComments },
+      exam: { ...soap.exam, otherExamComments: values.otherExamComments ?? soap.exam.otherExamComments },
+      impressionsPlansComments: values.impressionsPlansComments ?? soap.impressionsPlansComments,
+      stickyNote: { ...soap.stickyNote, description: values.stickyNoteDescription ?? soap.stickyNote.description },
+    },
+  });
+}
+
+/** The service's answer to a save: the note with the sent fields, one version on. */
+const savedAnswer = (call: BffCall) => {
+  const { baseline: _baseline, ...values } = z.parse(notePatchRequest, call.body);
+  return ok(noteResponse, { note: noteWith(values, NOTE.version + 1) });
+};
+
+const patchBodies = (bff: FakeBff) => bff.calls("PATCH", NOTE_PATH).map((call) => z.parse(notePatchRequest, call.body));
+const stickyNoteBox = () => screen.getByRole("textbox", { name: "Sticky note" });
+/** The text in a text box (a textarea's value, which is not its text content). */
+function textIn(box: HTMLElement): string {
+  if (!(box instanceof HTMLTextAreaElement)) throw new Error("not a textarea");
+  return box.value;
+}
+const saveButton = () => screen.getByRole("button", { name: "Save" });
+
+let bff: FakeBff;
+beforeEach(() => {
+  sessionStorage.clear();
+  bff = installFakeBff();
+  bff.on("PUT", DRAFT_PATH, (call) => ok(noteDraftResponse, { draft: { ...z.parse(noteDraftPutRequest, call.body), updatedAt: "2026-11-20T15:00:00.000Z" } }));
+  bff.on("DELETE", DRAFT_PATH, ok(noteDraftDeleteResponse, { deleted: true }));
+  bff.on("PATCH", NOTE_PATH, savedAnswer);
+});
+// Every call the editor made was one the test expected.
+afterEach(() => expect(bff.unanswered).toEqual([]));
+
+describe("typing in the note editor", () => {
+  it("says the text is unsaved, at the field and in the save bar, and keeps the draft in Tandem", async () => {
+    const { user } = renderWithUser(<NoteEditorHarness note={NOTE} />);
+    expect(screen.getByText("No unsaved changes")).toBeTruthy();
+    expect(saveButton().hasAttribute("disabled")).toBe(true);
+
+    await user.type(stickyNoteBox(), ADDED);
+
+    expect(textIn(stickyNoteBox())).toBe(`${STICKY_NOTE}${ADDED}`);
+    expect(screen.getByText("Unsaved changes")).toBeTruthy();
+    expect(screen.getByText("1 field changed")).toBeTruthy();
+    expect(screen.getByText("Changed, not saved yet")).toBeTruthy();
+    expect(saveButton().hasAttribute("disabled")).toBe(false);
+    expect(await screen.findByText("Draft kept", {}, { timeout: 6_000 })).toBeTruthy();
+    const kept = z.parse(noteDraftPutRequest, bff.calls("PUT", DRAFT_PATH).at(-1)?.body);
+    expect(kept.fields).toEqual({ stickyNoteDescription: `${STICKY_NOTE}${ADDED}` });
+    expect(kept.baseline).toEqual({ stickyNoteDescription: STICKY_NOTE });
+  });
+
+  it("typing the note's own text back leaves nothing to save", async () => {
+    const { user } = renderWithUser(<NoteEditorHarness note={NOTE} />);
+    await user.type(stickyNoteBox(), "x");
+    expect(screen.getByText("Unsaved changes")).toBeTruthy();
+    await user.keyboard("{Backspace}");
+    expect(screen.getByText("No unsaved changes")).toBeTruthy();
+    expect(screen.queryByText("Changed, not saved yet")).toBeNull();
+  });
+
+  it("keeps the draft in this browser tab when Tandem's server cannot keep it, and says so", async () => {
+    bff.on("PUT", DRAFT_PATH, failure(503, { code: "store_unavailable", message: "Tandem's store did not answer", retry_after_seconds: 1 }));
+    const { user } = renderWithUser(<NoteEditorHarness note={NOTE} />);
+    await user.type(stickyNoteBox(), ADDED);
+    expect(await screen.findByText("Draft kept in this browser tab only", {}, { timeout: 6_000 })).toBeTruthy();
+    expect(sessionStorage.getItem(`tandem.note-draft.${NOTE.id}`)).toContain(ADDED);
+  });
+});
+
+describe("saving", () => {
+  it("saves on Ctrl+S the changed field with the text the user started from, and says Saving… then Saved", async () => {
+    const held = heldAnswer();
+    bff.once("PATCH", NOTE_PATH, held.answer);
+    const { user } = renderWithUser(<NoteEditorHarness note={NOTE} />);
+    await user.type(stickyNoteBox(), ADDED);
+    await user.keyboard("{Control>}s{/Control}");
+
+    // The save bar and the field both say it.
+    expect(await screen.findAllByText("Saving…")).toHaveLength(2);
+    expect(saveButton().hasAttribute("disabled")).toBe(true);
+    expect(patchBodies(bff)).toEqual([{ stickyNoteDescription: `${STICKY_NOTE}${ADDED}`, baseline: { stickyNoteDescription: STICKY_NOTE } }]);
+
+    held.release(ok(noteResponse, { note: noteWith({ stickyNoteDescription: `${STICKY_NOTE}${ADDED}` }, NOTE.version + 1) }));
+    expect(await screen.findByText(/^Saved \d{1,2}:\d{2}\s?[AP]M$/)).toBeTruthy();
+    expect(screen.queryByText("1 field changed")).toBeNull();
+    expect(saveButton().hasAttribute("disabled")).toBe(true);
+  });
+
+  it("saves by itself a few seconds after typing stops", async () => {
+    const { user } = renderWithUser(<NoteEditorHarness note={NOTE} />);
+    await user.type(stickyNoteBox(), ADDED);
+    expect(await screen.findByText(/^Saved /, {}, { timeout: 10_000 })).toBeTruthy();
+    expect(patchBodies(bff)).toEqual([{ stickyNoteDescription: `${STICKY_NOTE}${ADDED}`, baseline: { stickyNoteDescription: STICKY_NOTE } }]);
+  });
+
+  it("a save that met Tandem's server restarting says the text will be saved when it is back, and goes again by itself", async () => {
+    bff.once("PATCH", NOTE_PATH, failure(503, { code: "not_ready", message: "Tandem is restarting" }));
+    const { user } = renderWithUser(<NoteEditorHarness note={NOTE} />);
+    await user.type(stickyNoteBox(), ADDED);
+    await user.click(saveButton());
+
+    expect(await screen.findAllByText("Not saved yet: Tandem's server is restarting; your text will be saved when Tandem is back")).toHaveLength(2);
+    // The draft reaches the BFF first; its answer says Tandem is back, and the save goes again without a click.
+    expect(await screen.findByText(/^Saved /, {}, { timeout: 6_000 })).toBeTruthy();
+    expect(patchBodies(bff)).toHaveLength(2);
+    expect(bff.calls("PUT", DRAFT_PATH).length).toBeGreaterThan(0);
+  });
+
+  it.each([
+    { system: "the clinic data service", answer: failure(502, { code: "upstream_unavailable", message: "The clinic data service did not answer" }), words: "Not saved: the clinic data service did not answer" },
+    { system: "the EHR", answer: failure(502, { code: "server_unresponsive", message: "The EHR did not answer", upstream_trace_id: "svc_1" }), words: "Not saved: the EHR did not answer" },
+    { system: "Tandem's server", answer: failure(503, { code: "store_unavailable", message: "Tandem's store did not answer", retry_after_seconds: 1 }), words: "Not saved: Tandem's server is having trouble" },
+  ])("a save that failed in $system names it, keeps the text, and Retry sends it again", async ({ answer, words }) => {
+    bff.once("PATCH", NOTE_PATH, answer);
+    const { user } = renderWithUser(<NoteEditorHarness note={NOTE} />);
+    await user.type(stickyNoteBox(), ADDED);
+    await user.click(saveButton());
+
+    // In the save bar and at the field.
+    expect(await screen.findAllByText(words)).toHaveLength(2);
+    expect(textIn(stickyNoteBox())).toBe(`${STICKY_NOTE}${ADDED}`);
+
+    await user.click(screen.getByRole("button", { name: "Retry" }));
+    expect(await screen.findByText(/^Saved /)).toBeTruthy();
+    expect(screen.queryByRole("button", { name: "Retry" })).toBeNull();
+    expect(patchBodies(bff)).toHaveLength(2);
+  });
+});
+
+describe("a field changed in the EHR while the user typed in it", () => {
+  const THEIRS = "Call the son instead: the daughter is travelling.";
+  const conflictAnswer = failure(409, {
+    code: "conflict",
+    message: "The note changed since you started",
+    reason: "stale_baseline",
+    current: { ...writableValues(NOTE), stickyNoteDescription: THEIRS },
+    conflictingFields: ["stickyNoteDescription"],
+    noteStatus: NOTE.status,
+    noteVersion: NOTE.version + 1,
+  });
+
+  async function typeAndMeetConflict() {
+    bff.once("PATCH", NOTE_PATH, conflictAnswer);
+    const rendered = renderWithUser(<NoteEditorHarness note={NOTE} />);
+    await rendered.user.type(stickyNoteBox(), ADDED);
+    await rendered.user.click(saveButton());
+    const choice = await screen.findByRole("group", { name: CONFLICT_TITLE });
+    return { ...rendered, choice };
+  }
+
+  it("shows both texts at the field and saves nothing until the user chooses", async () => {
+    const { choice } = await typeAndMeetConflict();
+    expect(textIn(within(choice).getByRole("textbox", { name: "Sticky note" }))).toBe(`${STICKY_NOTE}${ADDED}`);
+    expect(textIn(within(choice).getByRole("textbox", { name: "Sticky note The EHR's text now" }))).toBe(THEIRS);
+    expect(screen.getByText("Not saved: a field was changed in the EHR; choose which text to keep")).toBeTruthy();
+    expect(saveButton().hasAttribute("disabled")).toBe(true);
+  });
+
+  it("Keep my text (from the keyboard) keeps focus in the field and saves the user's text over the EHR's", async () => {
+    const { user, choice } = await typeAndMeetConflict();
+    within(choice).getByRole("button", { name: "Keep my text" }).focus();
+    await user.keyboard("{Enter}");
+
+    expect(screen.queryByRole("group", { name: CONFLICT_TITLE })).toBeNull();
+    expect(document.activeElement).toBe(stickyNoteBox());
+    expect(textIn(stickyNoteBox())).toBe(`${STICKY_NOTE}${ADDED}`);
+    await user.keyboard("{Control>}s{/Control}");
+    await screen.findByText(/^Saved /);
+    expect(patchBodies(bff).at(-1)).toEqual({ stickyNoteDescription: `${STICKY_NOTE}${ADDED}`, baseline: { stickyNoteDescription: THEIRS } });
+  });
+
+  it("Use the EHR's text puts the EHR's text in the field and leaves nothing to save", async () => {
+    const { user, choice } = await typeAndMeetConflict();
+    await user.click(within(choice).getByRole("button", { name: "Use the EHR's text" }));
+
+    expect(screen.queryByRole("group", { name: CONFLICT_TITLE })).toBeNull();
+    expect(textIn(stickyNoteBox())).toBe(THEIRS);
+    expect(document.activeElement).toBe(stickyNoteBox());
+    expect(screen.queryByText("1 field changed")).toBeNull();
+    expect(saveButton().hasAttribute("disabled")).toBe(true);
+  });
+
+  it("a re-read of the note updates untouched fields, says so, and turns a touched one into a choice", async () => {
+    const EXAM_NOW = "Exam performed with dermatoscope; no other lesions.";
+    const { user, rerender } = renderWithUser(<NoteEditorHarness note={NOTE} />);
+    await user.type(stickyNoteBox(), ADDED);
+
+    rerender(<NoteEditorHarness note={noteWith({ otherExamComments: EXAM_NOW }, NOTE.version + 1)} />);
+    const notice = screen.getByRole("region", { name: "The note changed in the EHR" });
+    expect(notice.textContent).toContain("Fields you had not touched were updated (other exam comments). Your unsaved text was kept as it is.");
+    expect(textIn(screen.getByRole("textbox", { name: "Other exam comments" }))).toBe(EXAM_NOW);
+    expect(textIn(stickyNoteBox())).toBe(`${STICKY_NOTE}${ADDED}`);
+
+    rerender(<NoteEditorHarness note={noteWith({ otherExamComments: EXAM_NOW, stickyNoteDescription: THEIRS }, NOTE.version + 2)} />);
+    expect(screen.getByRole("region", { name: "The note changed in the EHR" }).textContent).toContain("Someone also changed text you were editing (sticky note): choose which text to keep at the field.");
+    expect(screen.getByRole("group", { name: CONFLICT_TITLE })).toBeTruthy();
+
+    await user.click(screen.getByRole("button", { name: "Dismiss" }));
+    expect(screen.queryByRole("region", { name: "The note changed in the EHR" })).toBeNull();
+  });
+});
+
+describe("unsaved text kept from earlier", () => {
+  const KEPT = "Call the daughter on Monday with the pathology.";
+  const draft: NoteDraftBody = { fields: { stickyNoteDescription: KEPT }, baseline: { stickyNoteDescription: STICKY_NOTE }, noteVersion: NOTE.version, updatedAt: "2026-11-20T14:30:00.000Z" };
+  const notice = () => screen.getByRole("region", { name: "Unsaved text from earlier" });
+
+  it("shows what it would change, and takes no typing until the user restores or discards it", async () => {
+    const { user } = renderWithUser(<NoteEditorHarness note={NOTE} initialDraft={draft} />);
+    expect(within(notice()).getByText(/^You have unsaved text from .+ on this note$/)).toBeTruthy();
+    expect(within(notice()).getByText(KEPT)).toBeTruthy();
+    expect(within(notice()).getByText(STICKY_NOTE)).toBeTruthy();
+    expect(screen.getByText("Unsaved text from earlier: restore or discard it")).toBeTruthy();
+    expect(screen.getAllByText("Restore or discard your earlier unsaved text first")).toHaveLength(4);
+
+    await user.type(stickyNoteBox(), "typed over");
+    expect(textIn(stickyNoteBox())).toBe(STICKY_NOTE);
+  });
+
+  it("Restore puts the text back in its field, focused, as unsaved changes", async () => {
+    const { user } = renderWithUser(<NoteEditorHarness note={NOTE} initialDraft={draft} />);
+    await user.click(within(notice()).getByRole("button", { name: "Restore" }));
+
+    expect(screen.queryByRole("region", { name: "Unsaved text from earlier" })).toBeNull();
+    expect(textIn(stickyNoteBox())).toBe(KEPT);
+    await waitFor(() => expect(document.activeElement).toBe(stickyNoteBox()));
+    expect(screen.getByText("Unsaved changes")).toBeTruthy();
+    await user.type(stickyNoteBox(), "!");
+    expect(textIn(stickyNoteBox())).toBe(`${KEPT}!`);
+  });
+
+  it("Discard asks first (Keep it, or Escape, keeps it), then deletes the kept text and opens the fields", async () => {
+    const { user } = renderWithUser(<NoteEditorHarness note={NOTE} initialDraft={draft} />);
+    await user.click(within(notice()).getByRole("button", { name: "Discard" }));
+    const question = await screen.findByRole("alertdialog", { name: "Discard your unsaved text?" });
+    await user.click(within(question).getByRole("button", { name: "Keep it" }));
+    expect(screen.queryByRole("alertdialog")).toBeNull();
+    await waitFor(() => expect(document.activeElement).toBe(within(notice()).getByRole("button", { name: "Discard" })));
+
+    await user.click(within(notice()).getByRole("button", { name: "Discard" }));
+    await screen.findByRole("alertdialog", { name: "Discard your unsaved text?" });
+    await user.keyboard("{Escape}");
+    expect(screen.queryByRole("alertdialog")).toBeNull();
+    expect(notice()).toBeTruthy();
+    expect(bff.calls("DELETE", DRAFT_PATH)).toHaveLength(0);
+
+    await user.click(within(notice()).getByRole("button", { name: "Discard" }));
+    await user.click(within(await screen.findByRole("alertdialog")).getByRole("button", { name: "Discard the text" }));
+    expect(screen.queryByRole("region", { name: "Unsaved text from earlier" })).toBeNull();
+    expect(textIn(stickyNoteBox())).toBe(STICKY_NOTE);
+    await waitFor(() => expect(bff.calls("DELETE", DRAFT_PATH)).toHaveLength(1));
+    await waitFor(() => expect(document.activeElement).toBe(stickyNoteBox()));
+    expect(screen.getByText("No unsaved changes")).toBeTruthy();
+  });
+});
+
+describe("a note that cannot be changed", () => {
+  const REASON = "This organization has not granted Tandem permission to change notes.";
+
+  it("without permission: every field read-only, the reason in the save bar, no Save, nothing sent", async () => {
+    const { user } = renderWithUser(<NoteEditorHarness note={NOTE} canEdit={false} cannotEditReason={REASON} />);
+    expect(screen.getByText(`Read-only: ${REASON}`)).toBeTruthy();
+    expect(screen.queryByRole("button", { name: "Save" })).toBeNull();
+    for (const name of ["Additional HPI comments", "Other exam comments", "Impressions and plans comments", "Sticky note"]) {
+      expect(screen.getByRole("textbox", { name }).hasAttribute("readonly")).toBe(true);
+    }
+    await user.type(stickyNoteBox(), "x");
+    await user.keyboard("{Control>}s{/Control}");
+    expect(textIn(stickyNoteBox())).toBe(STICKY_NOTE);
+    expect(bff.calls("PATCH", NOTE_PATH)).toHaveLength(0);
+  });
+
+  it("signed in the EHR while the user typed: read-only, and the unsaved text offered to copy", async () => {
+    const { user, rerender } = renderWithUser(<NoteEditorHarness note={NOTE} />);
+    await user.type(stickyNoteBox(), ADDED);
+    rerender(<NoteEditorHarness note={buildSignedNoteFixture()} />);
+
+    expect(screen.getByText("Read-only: This note was signed in the EHR; it can no longer be changed here. Your unsaved text is below to copy.")).toBeTruthy();
+    expect(stickyNoteBox().hasAttribute("readonly")).toBe(true);
+    const copyBox = screen.getByRole("region", { name: "Your unsaved text" });
+    await user.click(within(copyBox).getByRole("button", { name: "Copy my unsaved text" }));
+    expect(await within(copyBox).findByText("Copied to the clipboard.")).toBeTruthy();
+    expect(await navigator.clipboard.readText()).toBe(`Sticky note:\n${STICKY_NOTE}${ADDED}`);
+  });
+});
