@@ -39,6 +39,32 @@ export const slotSearchParams = z.object({
 
 export type SlotSearchParams = z.output<typeof slotSearchParams>;
 
+/** What each param is called on screen, for the message about a link's unreadable filters. */
+const PARAM_LABELS: Record<keyof SlotSearchParams, string> = {
+  appointmentTypeId: "appointment type",
+  facilityIds: "facilities",
+  providerIds: "providers",
+  startDate: "start date",
+  endDate: "end date",
+  slotLengthMinutes: "slot length (whole minutes from 5 to 480)",
+  isNewPatient: "new patient",
+  order: "order",
+  startsFrom: "starting from",
+  startsBefore: "starting before",
+  days: "weekdays",
+};
+
+/**
+ * The filters a link carries that {@link validateSlotSearch} dropped, named as
+ * the form names them (in the form's order), so the view can say which took
+ * their defaults. `raw` is the URL's search as parsed, before validation.
+ */
+export function unreadSlotParams(raw: Record<string, unknown>): string[] {
+  return Object.entries(slotSearchParams.shape)
+    .filter(([name, schema]) => raw[name] !== undefined && !z.safeParse(schema, raw[name]).success)
+    .map(([name]) => PARAM_LABELS[name as keyof SlotSearchParams]);
+}
+
 /** `validateSearch`: each param checked on its own and dropped when it does not parse, so one bad value does not discard the rest. */
 export function validateSlotSearch(raw: Record<string, unknown>): SlotSearchParams {
   const params: Record<string, unknown> = {};
