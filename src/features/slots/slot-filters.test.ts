@@ -53,7 +53,7 @@ describe("the filter schema and defaults", () => {
 
   it("drops values that do not parse instead of failing the page", () => {
     const params = readUrl("?appointmentTypeId=nope&facilityIds=not-an-id&startDate=2026-13-40&slotLengthMinutes=2000&isNewPatient=maybe&endDate=2026-03-01");
-    expect(params).toEqual({ appointmentTypeId: undefined, facilityIds: undefined, startDate: undefined, slotLengthMinutes: undefined, isNewPatient: undefined, endDate: "2026-03-01" });
+    expect(params).toEqual({ endDate: "2026-03-01", dropped: "appointmentTypeId,facilityIds,startDate,slotLengthMinutes,isNewPatient" });
   });
 
   it("reads duplicates and spaces in a hand-written list as one id each", () => {
@@ -117,10 +117,23 @@ describe("the filter form", () => {
 });
 
 describe("a shared link's filters that cannot be used (issue 36 item 8)", () => {
-  it("names each dropped filter as the form names it, and nothing for a clean link", () => {
-    const raw = defaultParseSearch("?appointmentTypeId=nope&startDate=2026-13-40&slotLengthMinutes=2&order=sideways&endDate=2026-03-01");
-    expect(unreadSlotParams(raw)).toEqual(["appointment type", "start date", "slot length (whole minutes from 5 to 480)", "order"]);
-    expect(unreadSlotParams(defaultParseSearch(`?appointmentTypeId=${FOLLOW_UP}&slotLengthMinutes=40&order=time`))).toEqual([]);
+  it("reach the view as undefined, not with their bad values, once the router merges the validated params over the raw ones", () => {
+    const raw = defaultParseSearch("?startDate=2026-13-40&endDate=2026-02-31&slotLengthMinutes=2&isNewPatient=perhaps&order=time");
+    // What TanStack Router's match gives the route: the raw params, then validateSearch's answer over them.
+    const params = { ...raw, ...validateSlotSearch(raw) };
+    expect(params).toEqual({ order: "time", dropped: "startDate,endDate,slotLengthMinutes,isNewPatient" });
+    expect(resolveSlotFilters(params, DEFAULTS)).toMatchObject({ startDate: "2026-11-01", endDate: "2026-11-14" });
+  });
+
+  it("names each dropped filter as the form names it, across the router's rewrite of the URL, and nothing for a clean link", () => {
+    const params = readUrl("?appointmentTypeId=nope&startDate=2026-13-40&slotLengthMinutes=2&order=sideways&endDate=2026-03-01");
+    expect(params.dropped).toBe("appointmentTypeId,startDate,slotLengthMinutes,order");
+    expect(unreadSlotParams(params)).toEqual(["appointment type", "start date", "slot length (whole minutes from 5 to 480)", "order"]);
+    // The router writes the validated params back to the URL (bad values gone): read again, the message stays.
+    expect(unreadSlotParams(readUrl(`?${writeUrl(params)}`))).toEqual(unreadSlotParams(params));
+    // A search writes fresh params: no message.
+    expect(readUrl(`?${writeUrl(toSlotSearchParams({ appointmentTypeId: FOLLOW_UP, facilityIds: [RIVERSIDE], startDate: "2026-03-01", endDate: "2026-03-14" }))}`).dropped).toBeUndefined();
+    expect(unreadSlotParams(readUrl(`?appointmentTypeId=${FOLLOW_UP}&slotLengthMinutes=40&order=time&dropped=nonsense`))).toEqual([]);
   });
 
   it("drops ids the organization does not have (in either id form), keeping the facilities it has", () => {

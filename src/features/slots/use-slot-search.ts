@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import { useNavigate, useRouterState, useSearch } from "@tanstack/react-router";
+import { useNavigate, useSearch } from "@tanstack/react-router";
 import { useEffect, useMemo, useState } from "react";
 import type { SessionFacility } from "#contract/app-api/session.ts";
 import type { SlotSearchQuery } from "#contract/app-api/slots.ts";
@@ -29,7 +29,6 @@ interface SlotSearchDefaults {
 
 export function useSlotSearch({ appointmentTypes, facilityList, facility, userZone }: SlotSearchDefaults) {
   const linkParams = useSearch({ from: "/slots" });
-  const rawSearch = useRouterState({ select: (state) => state.location.search });
   useEffect(() => rememberSlotSearch(linkParams), [linkParams]);
   const navigate = useNavigate({ from: "/slots" });
 
@@ -38,7 +37,7 @@ export function useSlotSearch({ appointmentTypes, facilityList, facility, userZo
   const facilityIds = useMemo(() => facilityList.map((candidate) => candidate.id), [facilityList]);
   const known = useMemo(() => withKnownIds(linkParams, { appointmentTypeIds, facilityIds }), [linkParams, appointmentTypeIds, facilityIds]);
   const params = known.params;
-  const unreadFilters = useMemo(() => [...unreadSlotParams(rawSearch), ...known.unknown], [rawSearch, known.unknown]);
+  const unreadFilters = useMemo(() => [...unreadSlotParams(linkParams), ...known.unknown], [linkParams, known.unknown]);
 
   // Defaults: the first appointment type, the header's facility, today in its zone.
   const today = todayIn(facility?.timezone ?? userZone, Date.now());
