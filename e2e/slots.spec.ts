@@ -312,7 +312,7 @@ test("the keyboard-only path: into the form, search with Enter, arrows through s
   // Type-ahead on the closed select: "M" is Minor Procedure.
   await page.keyboard.press("m");
   await expect(searchForm(app).getByLabel("Appointment type")).toHaveValue(proc.id);
-  await tabUntil(page, app, (element) => element.tag === "input" && element.type === "number");
+  await tabUntil(page, app, (element) => element.tag === "input" && element.label === "Slot length (minutes)");
   await page.keyboard.press("Enter");
   await expect(results(app)).toHaveAttribute("aria-busy", "false");
   const expected = await upstreamSlots({ appointmentTypeId: proc.id, facilityIds: [UPPER_WEST_SIDE.id], startDate: await todayIn(UPPER_WEST_SIDE.timezone), endDate: addDays(await todayIn(UPPER_WEST_SIDE.timezone), 13), isNewPatient: false });

@@ -8,8 +8,8 @@ const activeClass = "bg-brand-50 text-brand-800";
 export function MainNav({ session }: { session: Session }) {
   return (
     <nav aria-label="Tandem" className="flex gap-1 overflow-x-auto border-b border-slate-200 bg-white px-2 py-1">
-      {/* Back to the last search, not the defaults. */}
-      <Link to="/slots" search={lastSlotSearch} className={linkClass} activeProps={{ className: activeClass, "aria-current": "page" }}>
+      {/* Back to the last search, not the defaults; the current page whatever filters its URL carries. */}
+      <Link to="/slots" search={lastSlotSearch} activeOptions={{ includeSearch: false }} className={linkClass} activeProps={{ className: activeClass, "aria-current": "page" }}>
         Slots
       </Link>
       <Link to="/availability" className={linkClass} activeProps={{ className: activeClass, "aria-current": "page" }}>

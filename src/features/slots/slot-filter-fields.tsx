@@ -1,5 +1,5 @@
 import type { PickerAppointmentType } from "#contract/app-api/session.ts";
-import { CrossIcon } from "#src/components/ui/icons.tsx";
+import { AlertIcon, CrossIcon } from "#src/components/ui/icons.tsx";
 import { isNewPatientType, type SlotFilterDraft, type SlotFilterErrors } from "./slot-filters.ts";
 
 // The slot filter form's own fields (the pickers and the times of day are
@@ -112,28 +112,37 @@ export function DateRangeFields({ id, draft, errors, update, maxEndDate, limitHi
   );
 }
 
-export function SlotLengthField({ id, draft, errors, update, defaultLength }: FilterFieldProps & { defaultLength: number | undefined }) {
+/** `defaultLength`: the type's usual length for the new-patient flag; `warning`: why the typed length may not fit the visit (it is still searched). */
+export function SlotLengthField({ id, draft, errors, update, defaultLength, warning }: FilterFieldProps & { defaultLength: number | undefined; warning: string | null }) {
   return (
     <div className="min-w-0">
       <label htmlFor={`${id}-length`} className="mb-1 block text-sm font-medium">
         Slot length (minutes)
       </label>
+      {/* Text, not a number input: a number input reads "1e" as empty, which would search the default without a word. */}
       <input
         id={`${id}-length`}
-        type="number"
+        type="text"
         inputMode="numeric"
-        min={5}
-        max={480}
-        step={5}
+        autoComplete="off"
         value={draft.slotLength}
         placeholder={defaultLength === undefined ? "" : String(defaultLength)}
         onChange={(event) => update({ slotLength: event.target.value })}
-        aria-describedby={describedBy(`${id}-length-hint`, errors.slotLength && `${id}-length-error`)}
+        aria-describedby={describedBy(`${id}-length-hint`, warning !== null && !errors.slotLength && `${id}-length-warning`, errors.slotLength && `${id}-length-error`)}
         aria-invalid={errors.slotLength ? true : undefined}
         className={`${inputClass} ${borderFor(errors.slotLength)}`}
       />
       <p id={`${id}-length-hint`} className="mt-1 text-xs text-slate-600">
         {defaultLength === undefined ? "Leave empty for the type's default." : `Leave empty for the default: ${defaultLength} min${draft.isNewPatient ? " (new patient)" : ""}.`}
+      </p>
+      {/* Always in the page, so the warning is announced as it appears while typing. */}
+      <p id={`${id}-length-warning`} aria-live="polite" className="text-sm text-amber-800">
+        {warning !== null && !errors.slotLength ? (
+          <span data-testid="slot-length-warning" className="mt-1 block">
+            <AlertIcon className="mr-1 h-[1em] w-[1em]" />
+            {warning}
+          </span>
+        ) : null}
       </p>
       <FieldError id={`${id}-length-error`} error={errors.slotLength} />
     </div>

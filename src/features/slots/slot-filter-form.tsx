@@ -3,7 +3,7 @@ import type { PickerAppointmentType } from "#contract/app-api/session.ts";
 import type { SlotSearchQuery } from "#contract/app-api/slots.ts";
 import { Button } from "#src/components/ui/button.tsx";
 import { MultiSelectPicker, type PickerOption } from "#src/components/ui/multi-select-picker.tsx";
-import { effectiveSlotLength, searchScopeLimits } from "./slot-filters.ts";
+import { effectiveSlotLength, parseSlotLength, searchScopeLimits, slotLengthWarning } from "./slot-filters.ts";
 import { AppointmentTypeField, DateRangeFields, NewPatientField, SlotLengthField } from "./slot-filter-fields.tsx";
 import { SlotTimeFields } from "./slot-time-fields.tsx";
 import type { SlotTimeFilter } from "./slot-time-filter.ts";
@@ -32,6 +32,8 @@ export function SlotFilterForm({ applied, appliedTime, appointmentTypes, facilit
   const { draft, update, errors, timeDraft, setTimeDraft, timeError, submit } = useSlotFilterDraft({ applied, appliedTime, onSearch, onChangedChange });
   const type = appointmentTypes.find((candidate) => candidate.id === draft.appointmentTypeId);
   const defaultLength = effectiveSlotLength({ isNewPatient: draft.isNewPatient }, type);
+  const typedLength = parseSlotLength(draft.slotLength);
+  const lengthWarning = slotLengthWarning(typeof typedLength === "number" ? typedLength : undefined, type && defaultLength !== undefined ? { typeName: type.name, minutes: defaultLength } : undefined);
   const field = { id, draft, errors, update };
   const limits = searchScopeLimits(draft, facilityOptions.length);
 
@@ -64,7 +66,7 @@ export function SlotFilterForm({ applied, appliedTime, appointmentTypes, facilit
 
         <DateRangeFields {...field} maxEndDate={limits.maxEndDate} limitHint={limits.datesHint} />
 
-        <SlotLengthField {...field} defaultLength={defaultLength} />
+        <SlotLengthField {...field} defaultLength={defaultLength} warning={lengthWarning} />
 
         <div className="sm:col-span-2 lg:col-span-3">
           <SlotTimeFields value={timeDraft} onChange={setTimeDraft} error={timeError} />

@@ -1,7 +1,7 @@
 import { defaultParseSearch, defaultStringifySearch } from "@tanstack/react-router";
 import { describe, expect, it } from "vitest";
-import { draftOf, filtersFromDraft, isRunnable, resolveSlotFilters, toSlotSearchParams, widenedWindow, widestWindowDays, windowStartingOn } from "./slot-filters.ts";
-import { validateSlotSearch } from "#src/scheduling/slot-search-params.ts";
+import { draftOf, filtersFromDraft, isRunnable, parseSlotLength, resolveSlotFilters, slotLengthWarning, toSlotSearchParams, widenedWindow, widestWindowDays, windowStartingOn, withKnownIds } from "./slot-filters.ts";
+import { unreadSlotParams, validateSlotSearch } from "#src/scheduling/slot-search-params.ts";
 
 const RIVERSIDE = "3b0f6a2e-5d41-4c8a-9e7b-1f2d3c4b5a61";
 const LAKESIDE = "0a1b2c3d-4e5f-4a6b-8c9d-0e1f2a3b4c5d";
@@ -53,7 +53,7 @@ describe("the filter schema and defaults", () => {
 
   it("drops values that do not parse instead of failing the page", () => {
     const params = readUrl("?appointmentTypeId=nope&facilityIds=not-an-id&startDate=2026-13-40&slotLengthMinutes=2000&isNewPatient=maybe&endDate=2026-03-01");
-    expect(params).toEqual({ appointmentTypeId: undefined, facilityIds: undefined, startDate: undefined, slotLengthMinutes: undefined, isNewPatient: undefined, endDate: "2026-03-01" });
+    expect(params).toEqual({ endDate: "2026-03-01", dropped: "appointmentTypeId,facilityIds,startDate,slotLengthMinutes,isNewPatient" });
   });
 
   it("reads duplicates and spaces in a hand-written list as one id each", () => {
@@ -113,5 +113,55 @@ describe("the filter form", () => {
     expect(windowStartingOn(filters, "2026-12-30")).toMatchObject({ startDate: "2026-12-30", endDate: "2027-01-12" });
     expect(widenedWindow(filters, 28)).toMatchObject({ startDate: "2026-11-01", endDate: "2026-11-28" });
     expect(widenedWindow(filters, 90)).toMatchObject({ endDate: "2027-01-01" });
+  });
+});
+
+describe("a shared link's filters that cannot be used (issue 36 item 8)", () => {
+  it("reach the view as undefined, not with their bad values, once the router merges the validated params over the raw ones", () => {
+    const raw = defaultParseSearch("?startDate=2026-13-40&endDate=2026-02-31&slotLengthMinutes=2&isNewPatient=perhaps&order=time");
+    // What TanStack Router's match gives the route: the raw params, then validateSearch's answer over them.
+    const params = { ...raw, ...validateSlotSearch(raw) };
+    expect(params).toEqual({ order: "time", dropped: "startDate,endDate,slotLengthMinutes,isNewPatient" });
+    expect(resolveSlotFilters(params, DEFAULTS)).toMatchObject({ startDate: "2026-11-01", endDate: "2026-11-14" });
+  });
+
+  it("names each dropped filter as the form names it, across the router's rewrite of the URL, and nothing for a clean link", () => {
+    const params = readUrl("?appointmentTypeId=nope&startDate=2026-13-40&slotLengthMinutes=2&order=sideways&endDate=2026-03-01");
+    expect(params.dropped).toBe("appointmentTypeId,startDate,slotLengthMinutes,order");
+    expect(unreadSlotParams(params)).toEqual(["appointment type", "start date", "slot length (whole minutes from 5 to 480)", "order"]);
+    // The router writes the validated params back to the URL (bad values gone): read again, the message stays.
+    expect(unreadSlotParams(readUrl(`?${writeUrl(params)}`))).toEqual(unreadSlotParams(params));
+    // A search writes fresh params: no message.
+    expect(readUrl(`?${writeUrl(toSlotSearchParams({ appointmentTypeId: FOLLOW_UP, facilityIds: [RIVERSIDE], startDate: "2026-03-01", endDate: "2026-03-14" }))}`).dropped).toBeUndefined();
+    expect(unreadSlotParams(readUrl(`?appointmentTypeId=${FOLLOW_UP}&slotLengthMinutes=40&order=time&dropped=nonsense`))).toEqual([]);
+  });
+
+  it("drops ids the organization does not have (in either id form), keeping the facilities it has", () => {
+    const known = { appointmentTypeIds: [FOLLOW_UP], facilityIds: [RIVERSIDE] };
+    expect(withKnownIds({ appointmentTypeId: "atp_00000000000000000000000000000000", facilityIds: `${LAKESIDE},${RIVERSIDE}` }, known)).toEqual({ params: { facilityIds: RIVERSIDE }, unknown: ["appointment type", "facilities"] });
+    expect(withKnownIds({ appointmentTypeId: "aaaabbbb-cccc-dddd-eeee-ffff00001111", facilityIds: RIVERSIDE }, known).unknown).toEqual([]);
+    expect(withKnownIds({ facilityIds: LAKESIDE }, known).params.facilityIds).toBeUndefined();
+    // Lists not loaded yet: nothing is judged.
+    expect(withKnownIds({ appointmentTypeId: FOLLOW_UP, facilityIds: LAKESIDE }, { appointmentTypeIds: [], facilityIds: [] }).unknown).toEqual([]);
+  });
+});
+
+describe("the slot length (issue 36 item 6)", () => {
+  it("takes whole minutes from 5 to 480, as the service does, and refuses the rest naming the field", () => {
+    expect(parseSlotLength(" ")).toBe("default");
+    expect(parseSlotLength("5")).toBe(5);
+    expect(parseSlotLength("480")).toBe(480);
+    for (const typed of ["4", "481", "0", "7.5", "-10", "1e2", "twenty"]) expect(parseSlotLength(typed)).toBe("invalid");
+    const valid = draftOf({ appointmentTypeId: FOLLOW_UP, facilityIds: [RIVERSIDE], startDate: "2026-11-01", endDate: "2026-11-14", isNewPatient: false });
+    expect(filtersFromDraft({ ...valid, slotLength: "2" }).errors?.slotLength).toMatch(/^Slot length must be whole minutes from 5 to 480/);
+  });
+
+  it("warns under half or over twice the type's usual length, and says nothing within it", () => {
+    const followUp = { typeName: "Follow-Up Visit", minutes: 20 };
+    expect(slotLengthWarning(7, followUp)).toBe("7 min is under half the Follow-Up Visit's usual 20 min: check the visit fits.");
+    expect(slotLengthWarning(45, followUp)).toBe("45 min is over twice the Follow-Up Visit's usual 20 min: check this is the length you mean.");
+    for (const minutes of [10, 15, 20, 30, 40]) expect(slotLengthWarning(minutes, followUp)).toBeNull();
+    expect(slotLengthWarning(undefined, followUp)).toBeNull();
+    expect(slotLengthWarning(7, undefined)).toBeNull();
   });
 });

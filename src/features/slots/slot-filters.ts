@@ -1,4 +1,5 @@
 import { MAX_SLOT_SEARCH_FACILITY_DAYS, MAX_SLOT_WINDOW_DAYS, maxSlotSearchDays, maxSlotSearchFacilities, type SlotSearchQuery } from "#contract/app-api/slots.ts";
+import { isSameId } from "#contract/ids.ts";
 import { addDays, daysBetween } from "#contract/time/zoned-time.ts";
 import type { SlotSearchParams } from "#src/scheduling/slot-search-params.ts";
 
@@ -89,6 +90,32 @@ function resolveSearch(params: SlotSearchInput, defaults: SlotFilterDefaults): S
   return filters;
 }
 
+/**
+ * A link's ids that this organization does not have (another one's, or gone)
+ * dropped, so the search takes its defaults rather than failing; `unknown`
+ * names the filters that lost an id, as the form names them. A list not yet
+ * loaded (empty) checks nothing.
+ */
+export function withKnownIds(params: SlotSearchParams, known: { appointmentTypeIds: readonly string[]; facilityIds: readonly string[] }): { params: SlotSearchParams; unknown: string[] } {
+  const next = { ...params };
+  const unknown: string[] = [];
+  const isKnown = (id: string, ids: readonly string[]) => ids.some((candidate) => isSameId(candidate, id));
+  if (next.appointmentTypeId !== undefined && known.appointmentTypeIds.length > 0 && !isKnown(next.appointmentTypeId, known.appointmentTypeIds)) {
+    delete next.appointmentTypeId;
+    unknown.push("appointment type");
+  }
+  if (next.facilityIds !== undefined && known.facilityIds.length > 0) {
+    const listed = splitIds(next.facilityIds);
+    const kept = listed.filter((id) => isKnown(id, known.facilityIds));
+    if (kept.length < listed.length) {
+      if (kept.length > 0) next.facilityIds = kept.join(",");
+      else delete next.facilityIds;
+      unknown.push("facilities");
+    }
+  }
+  return { params: next, unknown };
+}
+
 /** The URL params of a search (lists comma-separated, the one place they are joined for the URL; defaults written out, so a shared link means the same search). */
 export function toSlotSearchParams(filters: SlotSearchQuery): SlotSearchParams {
   return {
@@ -142,6 +169,32 @@ function isDate(value: string): boolean {
   }
 }
 
+/** The slot lengths the service takes (its `slotLengthMinutes`, contract/clinic-api/queries.ts). */
+export const MIN_SLOT_LENGTH_MINUTES = 5;
+export const MAX_SLOT_LENGTH_MINUTES = 480;
+const SLOT_LENGTH_REFUSAL = `Slot length must be whole minutes from ${MIN_SLOT_LENGTH_MINUTES} to ${MAX_SLOT_LENGTH_MINUTES} (what the EHR accepts), or empty for the type's default.`;
+
+/** The slot length as typed: empty (the type's default), whole minutes the service takes, or not one it takes. */
+export function parseSlotLength(typed: string): number | "default" | "invalid" {
+  const text = typed.trim();
+  if (text === "") return "default";
+  if (!/^\d{1,3}$/.test(text)) return "invalid";
+  const minutes = Number(text);
+  return minutes >= MIN_SLOT_LENGTH_MINUTES && minutes <= MAX_SLOT_LENGTH_MINUTES ? minutes : "invalid";
+}
+
+/**
+ * A length the service takes but that does not fit the visit: under half or
+ * over twice the type's usual length (new patient or not). Said, not refused:
+ * a clinic may book a short recheck on purpose.
+ */
+export function slotLengthWarning(minutes: number | undefined, usual: { typeName: string; minutes: number } | undefined): string | null {
+  if (minutes === undefined || !usual) return null;
+  if (minutes * 2 < usual.minutes) return `${minutes} min is under half the ${usual.typeName}'s usual ${usual.minutes} min: check the visit fits.`;
+  if (minutes > usual.minutes * 2) return `${minutes} min is over twice the ${usual.typeName}'s usual ${usual.minutes} min: check this is the length you mean.`;
+  return null;
+}
+
 /** Checks the draft the way the BFF will (names the field, says what to do), and gives the search when it is valid. */
 export function filtersFromDraft(draft: SlotFilterDraft): { filters: SlotSearchQuery; errors: null } | { filters: null; errors: SlotFilterErrors } {
   const errors: SlotFilterErrors = {};
@@ -160,12 +213,9 @@ export function filtersFromDraft(draft: SlotFilterDraft): { filters: SlotSearchQ
       else if (span >= days) errors.endDate = `With ${draft.facilityIds.length} facilities the window may span at most ${days} days: choose fewer facilities or fewer days.`;
     }
   }
-  const slotLength = draft.slotLength.trim();
-  let slotLengthMinutes: number | undefined;
-  if (slotLength !== "") {
-    slotLengthMinutes = /^\d{1,3}$/.test(slotLength) ? Number(slotLength) : Number.NaN;
-    if (!Number.isInteger(slotLengthMinutes) || slotLengthMinutes < 5 || slotLengthMinutes > 480) errors.slotLength = "Enter whole minutes from 5 to 480, or leave it empty for the default.";
-  }
+  const slotLength = parseSlotLength(draft.slotLength);
+  if (slotLength === "invalid") errors.slotLength = SLOT_LENGTH_REFUSAL;
+  const slotLengthMinutes = typeof slotLength === "number" ? slotLength : undefined;
   if (Object.keys(errors).length > 0) return { filters: null, errors };
   const filters = resolveSearch(
     { appointmentTypeId: draft.appointmentTypeId, facilityIds: draft.facilityIds, providerIds: draft.providerIds, startDate: draft.startDate, endDate: draft.endDate, slotLengthMinutes, isNewPatient: draft.isNewPatient },

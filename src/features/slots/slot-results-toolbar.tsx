@@ -13,6 +13,8 @@ export interface ResultsToolbarProps {
   data: SlotSearchResponse | undefined;
   slotCount: number;
   shown: SlotSearchQuery | null;
+  /** The length of the slots listed (the search's, else its type's default). */
+  slotLengthMinutes: number | undefined;
   isFetching: boolean;
   isPlaceholderData: boolean;
   /** The search failed with no list to show (its error is shown below the toolbar). */
@@ -29,7 +31,7 @@ export interface ResultsToolbarProps {
   onOrderChange: (order: SlotOrder) => void;
 }
 
-export function ResultsToolbar({ summaryRef, data, slotCount, shown, isFetching, isPlaceholderData, hasFailed, reader, facilityZone, narrowing, showsOtherZones, onRefresh, onFirstAvailable, order, onOrderChange }: ResultsToolbarProps) {
+export function ResultsToolbar({ summaryRef, data, slotCount, shown, slotLengthMinutes, isFetching, isPlaceholderData, hasFailed, reader, facilityZone, narrowing, showsOtherZones, onRefresh, onFirstAvailable, order, onOrderChange }: ResultsToolbarProps) {
   return (
     <div className="flex flex-wrap items-start justify-between gap-x-4 gap-y-2 rounded-lg border border-slate-200 bg-white p-3">
       <div className="min-w-0 space-y-1 text-sm">
@@ -39,7 +41,7 @@ export function ResultsToolbar({ summaryRef, data, slotCount, shown, isFetching,
             : hasFailed
               ? "The search did not complete: no list for these filters yet."
               : data && shown
-              ? `${slotCount} free ${slotCount === 1 ? "slot" : "slots"}, ${formatLocalDay(shown.startDate, reader, { short: true })} to ${formatLocalDay(shown.endDate, reader, { short: true })}${narrowing ? `, ${narrowing}` : ""}`
+              ? `${slotCount} free ${slotCount === 1 ? "slot" : "slots"}, ${formatLocalDay(shown.startDate, reader, { short: true })} to ${formatLocalDay(shown.endDate, reader, { short: true })}${slotLengthMinutes === undefined ? "" : `, ${slotLengthMinutes} min each`}${narrowing ? `, ${narrowing}` : ""}`
               : isFetching
                 ? "Searching…"
                 : "Choose filters and search."}

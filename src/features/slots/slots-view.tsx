@@ -13,7 +13,7 @@ import { slotKey } from "#src/scheduling/slot-identity.ts";
 import { NextAvailable } from "./next-available.tsx";
 import { PatientAppointments } from "./patient-appointments.tsx";
 import { SlotFilterForm } from "./slot-filter-form.tsx";
-import { windowStartingOn } from "./slot-filters.ts";
+import { effectiveSlotLength, windowStartingOn } from "./slot-filters.ts";
 import { EmptyListNotice, FiltersChangedNotice, FreedSlotNotice, PreviousSearchNotice, SlotGoneNotice } from "./slot-list-notices.tsx";
 import { SlotList } from "./slot-list.tsx";
 import { ResultsToolbar } from "./slot-results-toolbar.tsx";
@@ -25,7 +25,7 @@ import { useFreedSlots } from "./use-freed-slots.ts";
 import { useHoldOnSelect } from "./use-hold-on-select.ts";
 import { useListedSlots } from "./use-listed-slots.ts";
 import { useRunSearch } from "./use-run-search.ts";
-import { useSlotDescriber } from "#src/scheduling/use-slot-describer.ts";
+import { appointmentTypeOf, useSlotDescriber } from "#src/scheduling/use-slot-describer.ts";
 import { NO_FILTERS, useSlotSearch } from "./use-slot-search.ts";
 import { useVanishedSlot } from "./use-vanished-slot.ts";
 
@@ -44,7 +44,7 @@ export function SlotsView() {
   const facilities = useQuery(facilitiesQuery());
   const { describe, reader, providerName, facilityName, listedProviderName, listedFacilityName, zoneOf, fallbackZone, userZone, appointmentTypes, facilityList } = useSlotDescriber();
   const { context } = useBridge();
-  const { params, navigate, filters, filtersKey, canRun, slots, shownFilters, timeFilter, order } = useSlotSearch({ appointmentTypes, facility, userZone });
+  const { params, navigate, filters, filtersKey, canRun, slots, shownFilters, timeFilter, order, unreadFilters } = useSlotSearch({ appointmentTypes, facilityList, facility, userZone });
   // Selecting: one strong check, then a hold that joins the user's holds (holds-provider.tsx).
   const { canHold, holds, select, selection, activity, flow } = useHolds();
   const outcome = activity.outcome;
@@ -126,6 +126,13 @@ export function SlotsView() {
         </div>
       )}
 
+      {unreadFilters.length > 0 ? (
+        <div data-testid="unread-link-filters">
+          <Notice tone="warning" title="Some of this link's filters could not be used">
+            Tandem could not use the {new Intl.ListFormat("en", { type: "conjunction" }).format(unreadFilters)} in this link, so {unreadFilters.length === 1 ? "it takes its default" : "they take their defaults"}. Check the filters above and search.
+          </Notice>
+        </div>
+      ) : null}
       {filters && !canRun ? (
         <Notice tone="warning" title="This search cannot run as it stands">
           The link's search is not one Tandem runs (the end on or after the start, at most 62 days, and at most {MAX_SLOT_SEARCH_FACILITY_DAYS} facility-days: fewer days over many facilities). Correct it above and search.
@@ -145,6 +152,7 @@ export function SlotsView() {
           data={slots.data}
           slotCount={slotCount}
           shown={shown}
+          slotLengthMinutes={shown ? effectiveSlotLength(shown, appointmentTypeOf(appointmentTypes, shown.appointmentTypeId)) : undefined}
           isFetching={slots.isFetching}
           isPlaceholderData={slots.isPlaceholderData}
           hasFailed={slots.isError && !slots.isFetching && !slots.data}

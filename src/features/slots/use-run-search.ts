@@ -39,8 +39,10 @@ export function useRunSearch({ filtersKey, timeFilter, order, navigate, slots, f
       isSearchFocusPending.current = true;
       // A gone, refused or failed pick belongs to the list being replaced; one in flight carries on.
       if (flow.getState().kind !== "checking" && flow.getState().kind !== "holding") flow.cancel();
-      if (JSON.stringify(next) === filtersKey && sameTimeFilter(time, timeFilter)) void refetch();
-      else void navigate({ search: { ...toSlotSearchParams(next), ...toTimeFilterParams(time), order } });
+      const isSameSearch = JSON.stringify(next) === filtersKey && sameTimeFilter(time, timeFilter);
+      if (isSameSearch) void refetch();
+      // The same search too: the URL then says exactly it (defaults written out, a link's note of filters it could not use gone).
+      void navigate({ search: { ...toSlotSearchParams(next), ...toTimeFilterParams(time), order }, replace: isSameSearch });
     },
     [filtersKey, navigate, refetch, order, flow, timeFilter, onSearch],
   );

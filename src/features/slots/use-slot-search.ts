@@ -7,7 +7,8 @@ import { todayIn } from "#contract/time/zoned-time.ts";
 import { slotsQuery } from "#src/api/slots-queries.ts";
 import type { SlotOrder } from "./group-slots.ts";
 import { rememberSlotSearch } from "#src/scheduling/last-slot-search.ts";
-import { defaultAppointmentType, isRunnable, resolveSlotFilters } from "./slot-filters.ts";
+import { unreadSlotParams } from "#src/scheduling/slot-search-params.ts";
+import { defaultAppointmentType, isRunnable, resolveSlotFilters, withKnownIds } from "./slot-filters.ts";
 import { timeFilterOf } from "./slot-time-filter.ts";
 import type { AppointmentTypeOption } from "#src/scheduling/use-slot-describer.ts";
 
@@ -20,14 +21,23 @@ export const NO_FILTERS: SlotSearchQuery = { appointmentTypeId: "", startDate: "
 
 interface SlotSearchDefaults {
   appointmentTypes: readonly AppointmentTypeOption[];
+  /** The facilities the user sees: a link's other ids are dropped. */
+  facilityList: readonly { id: string }[];
   facility: SessionFacility | null;
   userZone: string;
 }
 
-export function useSlotSearch({ appointmentTypes, facility, userZone }: SlotSearchDefaults) {
-  const params = useSearch({ from: "/slots" });
-  useEffect(() => rememberSlotSearch(params), [params]);
+export function useSlotSearch({ appointmentTypes, facilityList, facility, userZone }: SlotSearchDefaults) {
+  const linkParams = useSearch({ from: "/slots" });
+  useEffect(() => rememberSlotSearch(linkParams), [linkParams]);
   const navigate = useNavigate({ from: "/slots" });
+
+  // A shared link's filters that cannot be used (unreadable, or ids this organization does not have) take their defaults, and the view says which.
+  const appointmentTypeIds = useMemo(() => appointmentTypes.map((type) => type.id), [appointmentTypes]);
+  const facilityIds = useMemo(() => facilityList.map((candidate) => candidate.id), [facilityList]);
+  const known = useMemo(() => withKnownIds(linkParams, { appointmentTypeIds, facilityIds }), [linkParams, appointmentTypeIds, facilityIds]);
+  const params = known.params;
+  const unreadFilters = useMemo(() => [...unreadSlotParams(linkParams), ...known.unknown], [linkParams, known.unknown]);
 
   // Defaults: the first appointment type, the header's facility, today in its zone.
   const today = todayIn(facility?.timezone ?? userZone, Date.now());
@@ -48,5 +58,5 @@ export function useSlotSearch({ appointmentTypes, facility, userZone }: SlotSear
   const timeFilter = useMemo(() => timeFilterOf({ startsFrom, startsBefore, days: weekdayParam }), [startsFrom, startsBefore, weekdayParam]);
   const order: SlotOrder = params.order === "time" ? "time" : "provider";
 
-  return { params, navigate, filters, filtersKey, canRun, slots, shownFilters, timeFilter, order };
+  return { params, navigate, filters, filtersKey, canRun, slots, shownFilters, timeFilter, order, unreadFilters };
 }

@@ -1,0 +1,123 @@
+import type { FrameLocator } from "@playwright/test";
+import { expect, test } from "./support/fixtures.ts";
+import { expectAccessible, saveScreenshot } from "./support/sandbox.ts";
+import { UPPER_WEST_SIDE, appointmentType, listDrawn, listedSlots, nextWeek, openSlotFinder, resetSandbox, resultsStatus, search, searchForm, setFilters } from "./support/slots.ts";
+
+// The slot finder's filters (issue 36 items 6 and 8), in Chromium through the
+// host page: every filter in the frame's URL, so reloading the frame shows the
+// same list; the Slots tab marked as the current page whatever filters the URL
+// carries; a shared link with filters Tandem cannot use opens on the defaults
+// and says which; a slot length far from the type's usual one warned about,
+// one the service refuses stopped at the field; at 1280 and 400 px, axe clean.
+
+test.beforeEach(async () => {
+  await resetSandbox();
+});
+
+const nav = (app: FrameLocator) => app.getByRole("navigation", { name: "Tandem" });
+const slotsTab = (app: FrameLocator) => nav(app).getByRole("link", { name: "Slots" });
+const lengthField = (app: FrameLocator) => searchForm(app).getByRole("textbox", { name: "Slot length (minutes)" });
+const frameSearch = (app: FrameLocator) => app.locator("html").evaluate(() => location.search);
+
+async function noSidewaysScroll(app: FrameLocator): Promise<void> {
+  expect(await app.locator("html").evaluate((html: HTMLElement) => html.scrollWidth - html.clientWidth)).toBeLessThanOrEqual(1);
+}
+
+test("reloading the frame keeps every filter, the order and the same list; the Slots tab stays the current page with filters in the URL", async ({ page }) => {
+  const followUp = await appointmentType("FU");
+  const week = await nextWeek(UPPER_WEST_SIDE.timezone);
+  const app = await openSlotFinder(page);
+  await expect(slotsTab(app)).toHaveAttribute("aria-current", "page");
+
+  const form = searchForm(app);
+  await setFilters(app, { typeId: followUp.id, facilities: ["Upper West Side", "Lincoln Park"], ...week, isNewPatient: true });
+  await lengthField(app).fill("30");
+  await form.getByRole("group", { name: "Times of day" }).getByRole("button", { name: "Afternoons" }).click();
+  for (const day of ["Tue", "Wed", "Thu"]) await form.getByRole("group", { name: "Weekdays" }).getByRole("button", { name: day, exact: true }).click();
+  await search(app);
+  await app.getByTestId("order-time").click();
+  await expect(app.getByTestId("order-time")).toHaveAttribute("aria-pressed", "true");
+  await listDrawn(app);
+
+  const summary = (await resultsStatus(app).textContent()) ?? "";
+  expect(summary).toMatch(/^\d+ free slots?, .*, 30 min each, starting 12:00 PM–5:00 PM, Tue–Thu$/);
+  const listed = await listedSlots(app);
+  expect(listed.length).toBeGreaterThan(0);
+  const url = await frameSearch(app);
+  for (const param of ["appointmentTypeId=", "facilityIds=", "startDate=", "endDate=", "slotLengthMinutes=30", "isNewPatient=true", "order=time", "startsFrom=", "startsBefore=", "days="]) expect(url).toContain(param);
+  // The filters are in the URL, and the tab is still the current page.
+  await expect(slotsTab(app)).toHaveAttribute("aria-current", "page");
+
+  await app.locator("html").evaluate(() => location.reload());
+  await expect(resultsStatus(app)).toHaveText(summary, { timeout: 15_000 });
+  await listDrawn(app);
+  expect(await listedSlots(app)).toEqual(listed);
+  expect(await frameSearch(app)).toBe(url);
+  await expect(form.getByLabel("Appointment type")).toHaveValue(followUp.id);
+  await expect(form.getByLabel("From", { exact: true })).toHaveValue(week.startDate);
+  await expect(form.getByLabel("To", { exact: true })).toHaveValue(week.endDate);
+  await expect(lengthField(app)).toHaveValue("30");
+  await expect(form.getByLabel("New patient")).toBeChecked();
+  await expect(form.getByRole("button", { name: /^Facilities/ })).toContainText("2 facilities");
+  await expect(form.getByRole("group", { name: "Times of day" }).getByRole("button", { name: "Afternoons" })).toHaveAttribute("aria-pressed", "true");
+  for (const day of ["Tue", "Wed", "Thu"]) await expect(form.getByRole("group", { name: "Weekdays" }).getByRole("button", { name: day, exact: true })).toHaveAttribute("aria-pressed", "true");
+  await expect(app.getByTestId("order-time")).toHaveAttribute("aria-pressed", "true");
+  await expect(slotsTab(app)).toHaveAttribute("aria-current", "page");
+  await expect(app.getByTestId("unread-link-filters")).toHaveCount(0);
+  await expectAccessible(page);
+});
+
+test("a shared link with filters Tandem cannot use (no such day, a length the service refuses, another organization's type) opens on their defaults, never a crash, and says which; a search clears the message", async ({ page }) => {
+  const app = await openSlotFinder(page);
+  const defaultSummary = (await resultsStatus(app).textContent()) ?? "";
+  await app.locator("html").evaluate(() => {
+    location.assign("/slots?appointmentTypeId=atp_00000000000000000000000000000000&startDate=2026-02-31&endDate=2026-13-40&slotLengthMinutes=2&isNewPatient=perhaps&order=time");
+  });
+  const notice = app.getByTestId("unread-link-filters");
+  await expect(notice).toContainText("Some of this link's filters could not be used", { timeout: 15_000 });
+  for (const named of ["start date", "end date", "slot length (whole minutes from 5 to 480)", "new patient", "appointment type"]) await expect(notice).toContainText(named);
+  // The defaults are searched (the first type, this facility, two weeks from today); what could be read is kept.
+  await expect(resultsStatus(app)).toHaveText(defaultSummary);
+  await expect(app.getByTestId("order-time")).toHaveAttribute("aria-pressed", "true");
+  await expect(lengthField(app)).toHaveValue("");
+  await expect(slotsTab(app)).toHaveAttribute("aria-current", "page");
+  await expectAccessible(page);
+
+  await search(app);
+  await expect(notice).toHaveCount(0);
+  expect(await frameSearch(app)).not.toContain("slotLengthMinutes=2");
+});
+
+for (const width of [1280, 400]) {
+  test(`the slot length at ${width} px: a length far from the type's usual one is warned about and searched (the summary says it), one the service refuses is stopped at the field`, async ({ page }) => {
+    await page.setViewportSize({ width, height: 860 });
+    const followUp = await appointmentType("FU");
+    const app = await openSlotFinder(page);
+    await setFilters(app, { typeId: followUp.id, isNewPatient: false });
+
+    await lengthField(app).fill("7");
+    const warning = searchForm(app).getByTestId("slot-length-warning");
+    await expect(warning).toHaveText("7 min is under half the Follow-Up Visit's usual 20 min: check the visit fits.");
+    await search(app);
+    await expect(resultsStatus(app)).toHaveText(/^\d+ free slots?, .*, 7 min each$/);
+    await expect(lengthField(app)).toHaveValue("7");
+    await expect(warning).toBeVisible();
+    await noSidewaysScroll(app);
+    await saveScreenshot(page, `slots-length-warning-${width}`);
+    await expectAccessible(page);
+
+    const searched = await resultsStatus(app).textContent();
+    await lengthField(app).fill("2");
+    await searchForm(app).getByRole("button", { name: "Search", exact: true }).click();
+    await expect(searchForm(app).getByText("Slot length must be whole minutes from 5 to 480 (what the EHR accepts), or empty for the type's default.")).toBeVisible();
+    await expect(lengthField(app)).toHaveAttribute("aria-invalid", "true");
+    await expect(lengthField(app)).toHaveAccessibleDescription(/Slot length must be whole minutes from 5 to 480/);
+    // Not searched: the list is still the 7-minute one.
+    await expect(resultsStatus(app)).toHaveText(searched ?? "");
+    expect(await frameSearch(app)).toContain("slotLengthMinutes=7");
+    await noSidewaysScroll(app);
+    await saveScreenshot(page, `slots-length-refused-${width}`);
+    await expectAccessible(page);
+  });
+}
+

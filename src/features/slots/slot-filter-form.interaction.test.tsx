@@ -1,0 +1,111 @@
+// @vitest-environment happy-dom
+import { screen } from "@testing-library/react";
+import { describe, expect, it, vi } from "vitest";
+import type { SlotSearchQuery } from "#contract/app-api/slots.ts";
+import { renderWithUser } from "#src/testing/render.tsx";
+import { SlotFilterForm } from "./slot-filter-form.tsx";
+import { NO_TIME_FILTER, type SlotTimeFilter } from "./slot-time-filter.ts";
+
+// The filter form as the front desk drives it (issue 36 items 6 and 16): the
+// appointment type chosen by keyboard, a slot length that does not fit the
+// visit warned about but searched, one the service refuses stopped with a
+// message on the field, and Search from the keyboard.
+
+const FOLLOW_UP = { id: "atp_aaaabbbbccccddddeeeeffff00001111", name: "Follow-Up Visit", abbreviation: "FU", defaultDurationMinutes: 20, newPatientDurationMinutes: 30 };
+const NEW_PATIENT = { id: "atp_aaaabbbbccccddddeeeeffff00002222", name: "New Patient Visit", abbreviation: "NPV", defaultDurationMinutes: 40, newPatientDurationMinutes: 60 };
+const RIVERSIDE = "3b0f6a2e-5d41-4c8a-9e7b-1f2d3c4b5a61";
+const APPLIED: SlotSearchQuery = { appointmentTypeId: FOLLOW_UP.id, facilityIds: [RIVERSIDE], startDate: "2026-11-30", endDate: "2026-12-13", isNewPatient: false };
+
+function renderForm(applied: SlotSearchQuery = APPLIED) {
+  const onSearch = vi.fn<(filters: SlotSearchQuery, time: SlotTimeFilter) => void>();
+  const rendered = renderWithUser(
+    <SlotFilterForm
+      applied={applied}
+      appliedTime={NO_TIME_FILTER}
+      appointmentTypes={[FOLLOW_UP, NEW_PATIENT]}
+      facilityOptions={[{ value: RIVERSIDE, label: "Upper West Side" }]}
+      providerOptions={[]}
+      isLoadingProviders={false}
+      isSearching={false}
+      onSearch={onSearch}
+    />,
+  );
+  return { ...rendered, onSearch };
+}
+
+const lengthField = () => screen.getByRole("textbox", { name: "Slot length (minutes)" });
+const describedText = (element: HTMLElement) =>
+  (element.getAttribute("aria-describedby") ?? "")
+    .split(" ")
+    .map((id) => document.getElementById(id)?.textContent ?? "")
+    .join(" ");
+
+describe("the slot filter form, driven by a user", () => {
+  it("choosing a type changes the default length, and a new-patient type ticks New patient", async () => {
+    const { user, onSearch } = renderForm();
+    const type = screen.getByRole("combobox", { name: "Appointment type" });
+    expect(describedText(lengthField())).toContain("Leave empty for the default: 20 min.");
+    await user.selectOptions(type, "New Patient Visit (40 min)");
+    expect(screen.getByRole("checkbox", { name: "New patient" })).toHaveProperty("checked", true);
+    expect(describedText(lengthField())).toContain("Leave empty for the default: 60 min (new patient).");
+    await user.click(screen.getByRole("button", { name: "Search" }));
+    expect(onSearch).toHaveBeenCalledWith({ ...APPLIED, appointmentTypeId: NEW_PATIENT.id, isNewPatient: true }, NO_TIME_FILTER);
+  });
+
+  it("a length far from the type's usual one is warned about as it is typed, and still searched", async () => {
+    const { user, onSearch } = renderForm();
+    expect(screen.queryByText(/under half/)).toBeNull();
+    await user.type(lengthField(), "7");
+    expect(screen.getByText("7 min is under half the Follow-Up Visit's usual 20 min: check the visit fits.")).toBeTruthy();
+    expect(describedText(lengthField())).toContain("under half the Follow-Up Visit's usual 20 min");
+    expect(lengthField().getAttribute("aria-invalid")).toBeNull();
+    // Enter in the field submits the form, as in any form.
+    await user.keyboard("{Enter}");
+    expect(onSearch).toHaveBeenCalledWith({ ...APPLIED, slotLengthMinutes: 7 }, NO_TIME_FILTER);
+  });
+
+  it("the warning follows the type: 45 min is over twice a Follow-Up's 20, within a New Patient Visit's range", async () => {
+    const { user } = renderForm();
+    await user.type(lengthField(), "45");
+    expect(screen.getByText(/45 min is over twice the Follow-Up Visit's usual 20 min/)).toBeTruthy();
+    await user.selectOptions(screen.getByRole("combobox", { name: "Appointment type" }), NEW_PATIENT.id);
+    expect(screen.queryByText(/over twice|under half/)).toBeNull();
+  });
+
+  it("a length the service refuses is not searched: the field says why and is marked invalid", async () => {
+    const { user, onSearch } = renderForm();
+    await user.type(lengthField(), "2");
+    await user.click(screen.getByRole("button", { name: "Search" }));
+    expect(onSearch).not.toHaveBeenCalled();
+    expect(lengthField().getAttribute("aria-invalid")).toBe("true");
+    expect(describedText(lengthField())).toContain("Slot length must be whole minutes from 5 to 480 (what the EHR accepts), or empty for the type's default.");
+    // Corrected, it searches.
+    await user.clear(lengthField());
+    await user.type(lengthField(), "15");
+    await user.click(screen.getByRole("button", { name: "Search" }));
+    expect(onSearch).toHaveBeenCalledWith({ ...APPLIED, slotLengthMinutes: 15 }, NO_TIME_FILTER);
+  });
+
+  it("a length that is not whole minutes (1e2, 7.5) is refused, never read as the default", async () => {
+    const { user, onSearch } = renderForm();
+    for (const typed of ["1e2", "7.5"]) {
+      await user.clear(lengthField());
+      await user.type(lengthField(), typed);
+      await user.click(screen.getByRole("button", { name: "Search" }));
+      expect(lengthField().getAttribute("aria-invalid")).toBe("true");
+    }
+    expect(onSearch).not.toHaveBeenCalled();
+  });
+
+  it("the whole form by keyboard: Tab to the length, type, Tab on to Search, Enter", async () => {
+    const { user, onSearch } = renderForm({ ...APPLIED, slotLengthMinutes: 30 });
+    expect(lengthField()).toHaveProperty("value", "30");
+    lengthField().focus();
+    await user.clear(lengthField());
+    await user.type(lengthField(), "25");
+    for (let presses = 0; presses < 20 && document.activeElement !== screen.getByRole("button", { name: "Search" }); presses += 1) await user.tab();
+    expect(document.activeElement).toBe(screen.getByRole("button", { name: "Search" }));
+    await user.keyboard("{Enter}");
+    expect(onSearch).toHaveBeenCalledWith({ ...APPLIED, slotLengthMinutes: 25 }, NO_TIME_FILTER);
+  });
+});
