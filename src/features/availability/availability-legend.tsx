@@ -1,4 +1,5 @@
-import { legendKey } from "./availability-text.ts";
+import { useUserTimeSettings } from "#src/lib/use-time-display.tsx";
+import { legendKey, templateHoursText } from "./availability-text.ts";
 import type { TemplateInfo } from "./band-details.tsx";
 import { bandLook } from "./band-style.ts";
 import type { TemplateEntry } from "./week-model.ts";
@@ -8,6 +9,7 @@ import type { TemplateEntry } from "./week-model.ts";
 // is inactive or unreadable, in words.
 
 export function AvailabilityLegend({ templates, infoOf, showsProvider, isInactiveShown }: { templates: TemplateEntry[]; infoOf: (entry: TemplateEntry) => TemplateInfo; showsProvider: boolean; isInactiveShown: boolean }) {
+  const { locale } = useUserTimeSettings();
   if (templates.length === 0) return null;
   return (
     <div className="mt-2">
@@ -27,8 +29,8 @@ export function AvailabilityLegend({ templates, infoOf, showsProvider, isInactiv
                   {showsProvider ? `${info.providerName}: ` : ""}
                   {info.name}
                 </span>{" "}
-                <span className="tabular-nums">
-                  {entry.template.startTimeLocal}–{entry.template.endTimeLocal}
+                <span data-testid="availability-legend-hours" className="tabular-nums">
+                  {templateHoursText(entry.template.startTimeLocal, entry.template.endTimeLocal, locale)}
                 </span>
                 {", "}
                 {info.ruleText ?? "a rule Tandem cannot read"}
