@@ -12,7 +12,7 @@ import type { AvailabilityTemplate } from "./expand-template.ts";
 import { FacilityLanes } from "./facility-lanes.tsx";
 import { availabilityTemplate } from "./testing/template-fixture.ts";
 import { WeekGrid } from "./week-grid.tsx";
-import { buildWeekModel, groupIntoGrids, type Band, type TemplateEntry } from "./week-model.ts";
+import { buildWeekModel, groupIntoGrids, type Band, type GridModel, type TemplateEntry } from "./week-model.ts";
 import { weekWindow } from "./week-window.ts";
 
 // Issue 36 item 16: the week grid, the facility lanes and the agenda as a
@@ -45,8 +45,13 @@ function infoOfEntry(entry: TemplateEntry | null, providerKey: string): Template
 const infoOf = (band: Band) => infoOfEntry(band.entry, band.providerKey);
 
 const model = buildWeekModel({ templates: TEMPLATES, serviceInstances: null, week: WEEK, providerKey: null, showInactive: false });
-const [brooksGrid] = groupIntoGrids(model, WEEK, { mode: "provider", providerName });
-const [facilityGrid] = groupIntoGrids(model, WEEK, { mode: "facility", providerName });
+function firstGrid(mode: "provider" | "facility"): GridModel {
+  const [grid] = groupIntoGrids(model, WEEK, { mode, providerName });
+  if (!grid) throw new Error(`no ${mode} grid`);
+  return grid;
+}
+const brooksGrid = firstGrid("provider");
+const facilityGrid = firstGrid("facility");
 
 function renderInNewYork(ui: ReactElement) {
   return renderWithUser(<UserTimeSettingsProvider settings={{ locale: "en-US", userZone: ZONE }}>{ui}</UserTimeSettingsProvider>);
@@ -55,8 +60,6 @@ function renderInNewYork(ui: ReactElement) {
 const bandNamed = (pattern: RegExp) => screen.getByRole("button", { name: pattern });
 
 describe("the week grid", () => {
-  if (!brooksGrid) throw new Error("no grid for Dr. Brooks");
-
   function renderGrid() {
     return renderInNewYork(
       <>
@@ -120,8 +123,6 @@ describe("the week grid", () => {
 });
 
 describe("the facility lanes", () => {
-  if (!facilityGrid) throw new Error("no facility grid");
-
   function renderLanes() {
     return renderInNewYork(<FacilityLanes grid={facilityGrid} week={WEEK} today={TODAY} infoOf={infoOf} providerName={providerName} load={NO_LOAD} hours={HOURS} />);
   }
@@ -152,7 +153,7 @@ describe("the facility lanes", () => {
 
 describe("the agenda", () => {
   it("lists the week by day: each provider's time, who, and how many at once, overlaps summed", () => {
-    renderInNewYork(<AgendaList bands={model.bands} templates={facilityGrid?.templates ?? []} week={WEEK} today={TODAY} infoOf={infoOf} providerName={providerName} load={NO_LOAD} />);
+    renderInNewYork(<AgendaList bands={model.bands} templates={facilityGrid.templates} week={WEEK} today={TODAY} infoOf={infoOf} providerName={providerName} load={NO_LOAD} />);
     const days = within(screen.getByRole("list", { name: "Availability by day" })).getAllByRole("heading", { level: 3 });
     expect(days.map((day) => day.textContent)).toEqual(["Monday, November 30Today", "Tuesday, December 1", "Wednesday, December 2", "Thursday, December 3", "Friday, December 4", "Saturday, December 5", "Sunday, December 6"]);
     const tuesday = screen.getAllByTestId("availability-agenda-day").find((day) => day.getAttribute("data-date") === "2026-12-01");
