@@ -1,4 +1,3 @@
-import { useUserTimeSettings } from "#src/lib/use-time-display.tsx";
 import { legendKey, templateHoursText } from "./availability-text.ts";
 import type { TemplateInfo } from "./band-details.tsx";
 import { bandLook } from "./band-style.ts";
@@ -8,8 +7,7 @@ import type { TemplateEntry } from "./week-model.ts";
 // (the same three on its bands), name, hours, rule in words, and whether it
 // is inactive or unreadable, in words.
 
-export function AvailabilityLegend({ templates, infoOf, showsProvider, isInactiveShown }: { templates: TemplateEntry[]; infoOf: (entry: TemplateEntry) => TemplateInfo; showsProvider: boolean; isInactiveShown: boolean }) {
-  const { locale } = useUserTimeSettings();
+export function AvailabilityLegend({ templates, infoOf, showsProvider, isInactiveShown, locale }: { templates: TemplateEntry[]; infoOf: (entry: TemplateEntry) => TemplateInfo; showsProvider: boolean; isInactiveShown: boolean; /** The reader's: hours as the grid writes them. */ locale: string }) {
   if (templates.length === 0) return null;
   return (
     <div className="mt-2">

@@ -253,7 +253,7 @@ export function AvailabilityView() {
             {layout === "agenda" ? (
               <section aria-label={`Agenda, week of ${formatLocalDay(week.startDate, display.locale, { style: "short", weekday: false, year: true })}`} className="rounded-lg border border-slate-200 bg-slate-50 p-3">
                 <AgendaList bands={model.bands} templates={agendaTemplates} week={week} today={today} infoOf={templateInfo.ofBand} providerName={providerName} load={load} />
-                <AvailabilityLegend templates={agendaTemplates} infoOf={templateInfo.ofEntry} showsProvider isInactiveShown={filters.showInactive} />
+                <AvailabilityLegend templates={agendaTemplates} infoOf={templateInfo.ofEntry} showsProvider isInactiveShown={filters.showInactive} locale={display.locale} />
               </section>
             ) : null}
             {layout === "day" && grids.length === 0 ? <p data-testid="availability-day-empty" data-date={filters.day} className="rounded-lg border border-slate-200 bg-white p-3 text-sm text-slate-700">No bookable time on {formatLocalDay(filters.day, display.locale)}.</p> : null}
@@ -277,7 +277,7 @@ export function AvailabilityView() {
                   ) : (
                     <p className="text-sm text-slate-700">No bookable time this week.</p>
                   )}
-                  <AvailabilityLegend templates={grid.templates} infoOf={templateInfo.ofEntry} showsProvider={grid.providerKey === null} isInactiveShown={filters.showInactive} />
+                  <AvailabilityLegend templates={grid.templates} infoOf={templateInfo.ofEntry} showsProvider={grid.providerKey === null} isInactiveShown={filters.showInactive} locale={display.locale} />
                 </section>
               );
             })}

@@ -64,7 +64,7 @@ describe("the week grid", () => {
     return renderInNewYork(
       <>
         <WeekGrid grid={brooksGrid} load={NO_LOAD} week={WEEK} hours={HOURS} today={TODAY} showsProvider={false} infoOf={infoOf} label="Dr. Ada Brooks, week of Nov 30, 2026, EST" />
-        <AvailabilityLegend templates={brooksGrid.templates} infoOf={(entry) => infoOfEntry(entry, entry.providerKey)} showsProvider={false} isInactiveShown={false} />
+        <AvailabilityLegend templates={brooksGrid.templates} infoOf={(entry) => infoOfEntry(entry, entry.providerKey)} showsProvider={false} isInactiveShown={false} locale="en-US" />
       </>,
     );
   }

@@ -171,8 +171,9 @@ const BandItem = memo(function BandItem({ band, bandLoad, segment, info, legendI
         </Popover.Trigger>
         <Popover.Portal>
           <Popover.Content
-            // Beside the band where there is room; below it on a phone, where a 20rem box fits beside nothing.
-            side={isNarrowViewport() ? "bottom" : "right"}
+            // Beside the band where there is room; below it on a phone, where a 20rem box fits beside nothing (the width is
+            // asked only of an open band: a media query per band drawn showed in the profile).
+            side={isOpen && isNarrowViewport() ? "bottom" : "right"}
             align="start"
             sideOffset={6}
             collisionPadding={8}
