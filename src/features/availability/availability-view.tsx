@@ -125,7 +125,8 @@ export function AvailabilityView() {
   const nextBands = useMemo(() => nextBandByProvider(shownTemplates, today, nowMinute * 60_000), [shownTemplates, today, nowMinute]);
   const nextOpening = params.startDate === undefined && data && !availability.isPlaceholderData ? openingWeek(nextBands.values(), thisWeek, zone) : null;
   useEffect(() => {
-    if (nextOpening !== null && (opening?.scope !== openingScope || opening.week !== nextOpening)) setOpening({ scope: openingScope, week: nextOpening });
+    // Decided once per facility, provider and week: a band ending while the user reads does not move the week away.
+    if (nextOpening !== null && opening?.scope !== openingScope) setOpening({ scope: openingScope, week: nextOpening });
   }, [nextOpening, opening, openingScope]);
   const serviceInstances = data && !availability.isPlaceholderData ? data.instances : null;
   const model = useMemo(
