@@ -12,6 +12,7 @@ const benches: (() => Promise<Record<string, unknown> | Record<string, unknown>[
 benches.push(async () => (await import("./slots-bench.ts")).runSlotsBench());
 benches.push(async () => (await import("./slots-large-bench.ts")).runSlotsLargeBench());
 benches.push(async () => (await import("./large-search-bench.ts")).runLargeSearchBench());
+benches.push(async () => (await import("./availability-large-bench.ts")).runAvailabilityLargeBench());
 benches.push(async () => (await import("./note-bench.ts")).runNoteBench());
 benches.push(async () => (await import("./note-changes-bench.ts")).runNoteChangesBench());
 benches.push(async () => (await import("./load-bench.ts")).runLoadBench());

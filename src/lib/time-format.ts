@@ -91,10 +91,18 @@ function formatter(locale: string, options: Intl.DateTimeFormatOptions): Intl.Da
   return cached;
 }
 
+const twelveHourLocales = new Map<string, boolean>();
+
 /** Whether the locale writes times on a 12-hour clock ("9:40 AM") rather than a 24-hour one ("09:40"). */
 export function usesTwelveHourClock(locale: string): boolean {
-  const cycle = formatter(locale, { hour: "numeric", timeZone: "UTC" }).resolvedOptions().hourCycle;
-  return cycle === "h12" || cycle === "h11";
+  // Asked for every time drawn; `resolvedOptions()` is slow enough to show in a week of hundreds of bands (profiled).
+  let isTwelveHour = twelveHourLocales.get(locale);
+  if (isTwelveHour === undefined) {
+    const cycle = formatter(locale, { hour: "numeric", timeZone: "UTC" }).resolvedOptions().hourCycle;
+    isTwelveHour = cycle === "h12" || cycle === "h11";
+    twelveHourLocales.set(locale, isTwelveHour);
+  }
+  return isTwelveHour;
 }
 
 function timeOptions(locale: string, seconds: boolean): Intl.DateTimeFormatOptions {

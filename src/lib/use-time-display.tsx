@@ -16,10 +16,16 @@ export function UserTimeSettingsProvider({ settings, children }: { settings: Use
   return <UserTimeSettingsContext.Provider value={settings}>{children}</UserTimeSettingsContext.Provider>;
 }
 
-/** The browser's locale (`navigator.language`; APP_LOCALE where there is none, as under Node) and zone. */
+/** How long the browser's zone, read once, is reused: reading it costs a `resolvedOptions()` per grid mounted (profiled). */
+const ZONE_READ_MS = 60_000;
+let browserZone: { zone: string; readAtMs: number } | null = null;
+
+/** The browser's locale (`navigator.language`; APP_LOCALE where there is none, as under Node) and zone (read again after a minute). */
 export function browserTimeSettings(): UserTimeSettings {
   const locale = typeof navigator === "undefined" ? "" : navigator.language;
-  return { locale: locale || APP_LOCALE, userZone: Intl.DateTimeFormat().resolvedOptions().timeZone };
+  const nowMs = Date.now();
+  if (!browserZone || nowMs - browserZone.readAtMs > ZONE_READ_MS || nowMs < browserZone.readAtMs) browserZone = { zone: Intl.DateTimeFormat().resolvedOptions().timeZone, readAtMs: nowMs };
+  return { locale: locale || APP_LOCALE, userZone: browserZone.zone };
 }
 
 /** The user's locale and zone: the pinned ones, else the browser's. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { cachedIdKey } from "#contract/ids.ts";
-import { nextBandByProvider, nextWeekWithBands } from "./availability-jumps.ts";
+import { nextBandByProvider, nextWeekWithBands, openingWeek } from "./availability-jumps.ts";
 import type { AvailabilityTemplate } from "./expand-template.ts";
 import { availabilityTemplate } from "./testing/template-fixture.ts";
 
@@ -39,5 +39,22 @@ describe("jumps", () => {
     expect(next.get(cachedIdKey(BEN))?.startsAt).toMatch(/^2026-12-01T14:00:00/);
     // After it ends, Ann's next is a week on.
     expect(nextBandByProvider(templates, "2026-11-30", Date.parse("2026-11-30T12:00:00+11:00")).get(cachedIdKey(ANN))?.startsAt).toMatch(/^2026-12-07T09:00:00/);
+  });
+
+  it("opens on this week while bookable time is left in it, else on the week of the next band (issue 36 item 11)", () => {
+    const weekdays = template("1", { recurrence: { rrule: `DTSTART;TZID=${ZONE}:20260105T090000\nRRULE:FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR`, until: null } });
+    const opening = (localNow: string) => {
+      const nowMs = Date.parse(localNow);
+      const today = localNow.slice(0, 10);
+      return openingWeek(nextBandByProvider([weekdays], today, nowMs).values(), "2026-11-30", ZONE);
+    };
+    // Friday 4 December 2026 in Sydney: during the last band of the week, and after it.
+    expect(opening("2026-12-04T11:59:00+11:00")).toBe("2026-11-30");
+    expect(opening("2026-12-04T12:00:00+11:00")).toBe("2026-12-07");
+    // Saturday and Sunday: the coming week.
+    expect(opening("2026-12-05T08:00:00+11:00")).toBe("2026-12-07");
+    expect(opening("2026-12-06T23:00:00+11:00")).toBe("2026-12-07");
+    // No band within a year: this week.
+    expect(openingWeek([], "2026-11-30", ZONE)).toBe("2026-11-30");
   });
 });

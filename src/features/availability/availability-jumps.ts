@@ -51,3 +51,17 @@ export function nextBandByProvider(templates: readonly AvailabilityTemplate[], t
   }
   return next;
 }
+
+/**
+ * The week availability opens on when the URL names none: this week while
+ * any of its bookable time is still ahead (a band under way counts), else
+ * the week of the next band (a Saturday, or a Friday evening after the last
+ * band, opens on the coming week). `nextBands` as from nextBandByProvider.
+ */
+export function openingWeek(nextBands: Iterable<AvailabilityInstance>, thisWeek: string, zone: string): string {
+  let firstMs = Number.POSITIVE_INFINITY;
+  for (const instance of nextBands) firstMs = Math.min(firstMs, Date.parse(instance.startsAt));
+  if (!Number.isFinite(firstMs)) return thisWeek;
+  const week = mondayOf(localDateOf(firstMs, zone));
+  return week > thisWeek ? week : thisWeek;
+}

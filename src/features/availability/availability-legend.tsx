@@ -1,4 +1,4 @@
-import { legendKey } from "./availability-text.ts";
+import { legendKey, templateHoursText } from "./availability-text.ts";
 import type { TemplateInfo } from "./band-details.tsx";
 import { bandLook } from "./band-style.ts";
 import type { TemplateEntry } from "./week-model.ts";
@@ -7,7 +7,7 @@ import type { TemplateEntry } from "./week-model.ts";
 // (the same three on its bands), name, hours, rule in words, and whether it
 // is inactive or unreadable, in words.
 
-export function AvailabilityLegend({ templates, infoOf, showsProvider, isInactiveShown }: { templates: TemplateEntry[]; infoOf: (entry: TemplateEntry) => TemplateInfo; showsProvider: boolean; isInactiveShown: boolean }) {
+export function AvailabilityLegend({ templates, infoOf, showsProvider, isInactiveShown, locale }: { templates: TemplateEntry[]; infoOf: (entry: TemplateEntry) => TemplateInfo; showsProvider: boolean; isInactiveShown: boolean; /** The reader's: hours as the grid writes them. */ locale: string }) {
   if (templates.length === 0) return null;
   return (
     <div className="mt-2">
@@ -27,8 +27,8 @@ export function AvailabilityLegend({ templates, infoOf, showsProvider, isInactiv
                   {showsProvider ? `${info.providerName}: ` : ""}
                   {info.name}
                 </span>{" "}
-                <span className="tabular-nums">
-                  {entry.template.startTimeLocal}–{entry.template.endTimeLocal}
+                <span data-testid="availability-legend-hours" className="tabular-nums">
+                  {templateHoursText(entry.template.startTimeLocal, entry.template.endTimeLocal, locale)}
                 </span>
                 {", "}
                 {info.ruleText ?? "a rule Tandem cannot read"}

@@ -4,8 +4,9 @@ import { idPattern } from "#contract/ids.ts";
 // The availability view's filters and week as URL search params (the route's
 // `validateSearch`), so a view can be shared or reloaded. Every param is
 // optional: a missing one takes its default in the view (the current
-// facility, all its providers, this week, per provider, inactive hidden). A
-// value that does not parse is dropped rather than failing the page.
+// facility, all its providers, the week of the next bookable time, per
+// provider, inactive hidden). A value that does not parse is dropped rather
+// than failing the page.
 //
 // Loaded with the route table (the initial chunk): only the zod/mini pieces
 // the shell already loads (objects, optional, strings with regexes, booleans).
@@ -17,7 +18,7 @@ export const availabilitySearchParams = z.object({
   facilityId: z.optional(z.string().check(z.regex(ID))),
   /** One provider; absent means every provider with templates at the facility. */
   providerId: z.optional(z.string().check(z.regex(ID))),
-  /** Any date of the week to show (the view snaps it to that week's Monday); absent means this week in the facility's zone. */
+  /** Any date of the week to show (the view snaps it to that week's Monday); absent means the week of the next bookable time in the facility's zone (this week until its last band ends). */
   startDate: z.optional(z.string().check(z.regex(DATE))),
   /** `provider` (a grid per provider) or `facility` (one grid for the facility). */
   view: z.optional(z.string().check(z.regex(/^(provider|facility)$/))),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { allowedTypesText, bandAccessibleName, bandSpanText, clockShiftText, dayLengthText, differsText, durationText, freshnessText, legendKey, overlapText } from "./availability-text.ts";
+import { allowedTypesText, bandAccessibleName, bandSpanText, clockShiftText, dayLengthText, differsText, durationText, freshnessText, legendKey, overlapText, templateHoursText } from "./availability-text.ts";
 
 // Days, weeks and wall-clock times are the app's formatter's now
 // (src/lib/time-format.ts, tested there across locales and zones); these
@@ -83,5 +83,13 @@ describe("words", () => {
     expect(differsText(1)).toBe("The service's schedule differs from the templates for 1 band: showing the service's; the EHR may have changed a template since the last sync.");
     expect(differsText(3)).toMatch(/for 3 bands:/);
     expect([0, 1, 25, 26, 27].map(legendKey)).toEqual(["A", "B", "Z", "AA", "AB"]);
+  });
+});
+
+describe("a template's hours in the legend", () => {
+  it("says them as the grid does, in the reader's locale (issue 36 item 12)", () => {
+    expect(templateHoursText("08:30", "12:30", "en-US")).toBe("8:30 AM–12:30 PM");
+    expect(templateHoursText("08:30", "12:30", "en-GB")).toBe("08:30–12:30");
+    expect(templateHoursText("22:00", "06:00", "en-US")).toBe("10:00 PM–6:00 AM next day");
   });
 });

@@ -86,6 +86,22 @@ export function bandTimeText(startMs: number, endMs: number, endsNextDay: boolea
   return `${wall(startMs)}–${wall(endMs)}${endsNextDay ? " next day" : ""}`;
 }
 
+/** Minutes after midnight of a template's `HH:MM` local time. */
+function minutesOfLocalTime(localTime: string): number {
+  const [hours = 0, minutes = 0] = localTime.split(":").map(Number);
+  return hours * 60 + minutes;
+}
+
+/**
+ * A template's hours as its bands say them, in the user's locale ("8:30 AM–12:30 PM" in en-US, "08:30–12:30" in
+ * en-GB), with "next day" when it ends past midnight: the legend and the grid read the same.
+ */
+export function templateHoursText(startTimeLocal: string, endTimeLocal: string, locale: string): string {
+  const start = minutesOfLocalTime(startTimeLocal);
+  const end = minutesOfLocalTime(endTimeLocal);
+  return `${formatWallTime(start, locale)}–${formatWallTime(end, locale)}${end <= start ? " next day" : ""}`;
+}
+
 /**
  * A band's span on the facility's clock. Where the clocks change inside it,
  * each end names its zone abbreviation and the real length follows ("01:00

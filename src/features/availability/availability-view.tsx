@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { useRouter, useSearch } from "@tanstack/react-router";
-import { useCallback, useMemo, type KeyboardEvent as ReactKeyboardEvent, type ReactNode } from "react";
+import { useCallback, useEffect, useMemo, useState, type KeyboardEvent as ReactKeyboardEvent, type ReactNode } from "react";
 import { addDays, localDateOf, todayIn } from "#contract/time/zoned-time.ts";
 import { availabilityLoadWindowQuery, availabilityWindowQuery } from "#src/api/availability-queries.ts";
 import { appointmentTypesQuery, facilitiesQuery, providersQuery } from "#src/api/directory-queries.ts";
@@ -28,7 +28,7 @@ import { WeekGrid } from "./week-grid.tsx";
 import { WeekNavigation } from "./week-navigation.tsx";
 import { currentWeekStart, shiftWeek, weekWindow, type WeekWindow } from "./week-window.ts";
 import { DayStrip, LayoutSwitch } from "./layout-switch.tsx";
-import { nextBandByProvider, nextWeekWithBands } from "./availability-jumps.ts";
+import { nextBandByProvider, nextWeekWithBands, openingWeek } from "./availability-jumps.ts";
 import { InfoIcon } from "#src/components/ui/icons.tsx";
 import { useTemplateInfo } from "./use-template-info.ts";
 import { useWeekShortcuts } from "./use-week-shortcuts.ts";
@@ -61,7 +61,13 @@ export function AvailabilityView() {
   const display = useTimeDisplay(zone);
   const today = todayIn(zone, nowMs);
   const thisWeek = currentWeekStart(zone, nowMs);
-  const filters = resolveAvailabilityFilters(params, { facilityId: currentFacility?.id ?? null, thisWeek, today });
+  // Without a week in the URL, the week of the next bookable time (this week's may be over, on a Saturday); known once
+  // the facility's templates are in, and remembered for the facility and provider it was worked out for.
+  const [opening, setOpening] = useState<{ scope: string; week: string } | null>(null);
+  const openingScope = `${params.facilityId ?? currentFacility?.id ?? ""}|${params.providerId ?? ""}|${thisWeek}`;
+  const isOpeningKnown = params.startDate !== undefined || opening?.scope === openingScope;
+  const defaultWeek = opening?.scope === openingScope ? opening.week : thisWeek;
+  const filters = resolveAvailabilityFilters(params, { facilityId: currentFacility?.id ?? null, thisWeek: defaultWeek, today });
   const week = useMemo(() => weekWindow(filters?.startDate ?? thisWeek, zone), [filters?.startDate, thisWeek, zone]);
   // A week's grid needs about 40rem; a narrower panel starts on the agenda, and the user's choice is kept in the URL.
   const isNarrow = useMediaQuery("(max-width: 40rem)");
@@ -117,6 +123,11 @@ export function AvailabilityView() {
   // Recomputed once a minute at most (a band ending moves a provider's next one on), not on every render.
   const nowMinute = Math.floor(nowMs / 60_000);
   const nextBands = useMemo(() => nextBandByProvider(shownTemplates, today, nowMinute * 60_000), [shownTemplates, today, nowMinute]);
+  const nextOpening = params.startDate === undefined && data && !availability.isPlaceholderData ? openingWeek(nextBands.values(), thisWeek, zone) : null;
+  useEffect(() => {
+    // Decided once per facility, provider and week: a band ending while the user reads does not move the week away.
+    if (nextOpening !== null && opening?.scope !== openingScope) setOpening({ scope: openingScope, week: nextOpening });
+  }, [nextOpening, opening, openingScope]);
   const serviceInstances = data && !availability.isPlaceholderData ? data.instances : null;
   const model = useMemo(
     () => (templates ? buildWeekModel({ templates, serviceInstances, week, providerKey, showInactive }) : null),
@@ -232,18 +243,18 @@ export function AvailabilityView() {
           </Notice>
         ) : null}
 
-        {!data && availability.isPending ? <GridSkeleton /> : null}
-        {model && model.templates.length === 0 && !availability.isPlaceholderData ? (
+        {(!data && availability.isPending) || (data && !isOpeningKnown) ? <GridSkeleton /> : null}
+        {model && isOpeningKnown && model.templates.length === 0 && !availability.isPlaceholderData ? (
           <Notice tone="info" title={selectedProviderName ? `${selectedProviderName} has no availability templates at ${facilityName}` : `No availability templates at ${facilityName}`}>
             {selectedProviderName ? "Choose all providers, or another facility." : "The EHR lists no availability for this facility. Choose another facility."}
           </Notice>
         ) : null}
-        {model && model.templates.length > 0 ? (
+        {model && isOpeningKnown && model.templates.length > 0 ? (
           <div data-testid="availability-week" data-start-date={week.startDate} data-layout={layout} data-state={isChecking ? "checking" : "ready"} data-load-state={loadQuery.data ? "ready" : loadQuery.isError ? "error" : "loading"} className={`space-y-3 ${isChecking ? "opacity-80" : ""}`}>
             {layout === "agenda" ? (
               <section aria-label={`Agenda, week of ${formatLocalDay(week.startDate, display.locale, { style: "short", weekday: false, year: true })}`} className="rounded-lg border border-slate-200 bg-slate-50 p-3">
                 <AgendaList bands={model.bands} templates={agendaTemplates} week={week} today={today} infoOf={templateInfo.ofBand} providerName={providerName} load={load} />
-                <AvailabilityLegend templates={agendaTemplates} infoOf={templateInfo.ofEntry} showsProvider isInactiveShown={filters.showInactive} />
+                <AvailabilityLegend templates={agendaTemplates} infoOf={templateInfo.ofEntry} showsProvider isInactiveShown={filters.showInactive} locale={display.locale} />
               </section>
             ) : null}
             {layout === "day" && grids.length === 0 ? <p data-testid="availability-day-empty" data-date={filters.day} className="rounded-lg border border-slate-200 bg-white p-3 text-sm text-slate-700">No bookable time on {formatLocalDay(filters.day, display.locale)}.</p> : null}
@@ -267,7 +278,7 @@ export function AvailabilityView() {
                   ) : (
                     <p className="text-sm text-slate-700">No bookable time this week.</p>
                   )}
-                  <AvailabilityLegend templates={grid.templates} infoOf={templateInfo.ofEntry} showsProvider={grid.providerKey === null} isInactiveShown={filters.showInactive} />
+                  <AvailabilityLegend templates={grid.templates} infoOf={templateInfo.ofEntry} showsProvider={grid.providerKey === null} isInactiveShown={filters.showInactive} locale={display.locale} />
                 </section>
               );
             })}

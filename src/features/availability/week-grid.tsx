@@ -28,7 +28,12 @@ const HOUR_PX = 40;
 const AXIS_REM = 3.25;
 const GUTTER_REM = 1.25;
 const MIN_DAY_REM = 7.5;
-const LANE_REM = 2.75;
+/** Wide enough for a band's time on one line ("12:30 PM–12:30 PM" at 11 px) beside another: overlapping bands wrap their names rather than cut them. */
+const LANE_REM = 7;
+/** Height from which a band shows its time under its name (two lines of text). */
+const TIME_LINE_PX = 26;
+/** Height from which a band also shows its capacity. */
+const DETAIL_LINES_PX = 40;
 
 export interface WeekGridProps {
   grid: GridModel;
@@ -95,7 +100,8 @@ const BandItem = memo(function BandItem({ band, bandLoad, segment, info, legendI
     left: `calc((100% - ${gutterRem}rem) * ${segment.lane / segment.laneCount})`,
     width: `calc((100% - ${gutterRem}rem) / ${segment.laneCount} - 2px)`,
   };
-  const isShort = heightPx < 40;
+  const showsTime = heightPx >= TIME_LINE_PX;
+  const showsCapacity = heightPx >= DETAIL_LINES_PX;
   return (
     <li className="contents">
       <Popover.Root
@@ -111,6 +117,7 @@ const BandItem = memo(function BandItem({ band, bandLoad, segment, info, legendI
             type="button"
             ref={(element) => register(band.key, element)}
             {...bandDataAttributes(band, bandLoad)}
+            data-lanes={segment.laneCount}
             tabIndex={isTabStop ? 0 : -1}
             aria-label={label}
             aria-describedby={isOpen ? contentId : undefined}
@@ -143,29 +150,30 @@ const BandItem = memo(function BandItem({ band, bandLoad, segment, info, legendI
           >
             <span aria-hidden="true" className="flex min-w-0 items-baseline gap-1">
               <span className="shrink-0 font-bold">{key}</span>
-              <span className="truncate font-medium">
+              <span data-testid="availability-band-name" className="min-w-0 break-words font-medium">
                 {showsProvider ? `${info.providerShortName} · ` : ""}
                 {info.name}
               </span>
             </span>
-            {isShort ? null : (
-              <>
-                <span aria-hidden="true" className={`block tabular-nums ${isClockChanged ? "" : "truncate"}`}>
-                  {segment.isContinuation ? `until ${end}` : isClockChanged ? bandSpanText(band.startMs, band.endMs, false, display) : `${start}–${end}${endsNextDay ? " +1" : ""}`}
-                </span>
-                <span aria-hidden="true" className="block truncate">
-                  {band.isInactive ? "inactive" : `cap ${band.instance.concurrency}`}
-                  {bandLoad ? ` · ${bandLoad.taken}/${bandLoad.capacity} taken` : ""}
-                  {band.isFromService ? " · service" : ""}
-                </span>
-              </>
-            )}
+            {showsTime ? (
+              <span aria-hidden="true" data-testid="availability-band-time" className="block break-words tabular-nums">
+                {segment.isContinuation ? `until ${end}` : isClockChanged ? bandSpanText(band.startMs, band.endMs, false, display) : `${start}–${end}${endsNextDay ? " +1" : ""}`}
+              </span>
+            ) : null}
+            {showsCapacity ? (
+              <span aria-hidden="true" className="block break-words">
+                {band.isInactive ? "inactive" : `cap ${band.instance.concurrency}`}
+                {bandLoad ? ` · ${bandLoad.taken}/${bandLoad.capacity} taken` : ""}
+                {band.isFromService ? " · service" : ""}
+              </span>
+            ) : null}
           </button>
         </Popover.Trigger>
         <Popover.Portal>
           <Popover.Content
-            // Beside the band where there is room; below it on a phone, where a 20rem box fits beside nothing.
-            side={isNarrowViewport() ? "bottom" : "right"}
+            // Beside the band where there is room; below it on a phone, where a 20rem box fits beside nothing (the width is
+            // asked only of an open band: a media query per band drawn showed in the profile).
+            side={isOpen && isNarrowViewport() ? "bottom" : "right"}
             align="start"
             sideOffset={6}
             collisionPadding={8}
@@ -205,10 +213,10 @@ function ContinuationItem({ band, segment, info, legendIndex, display, topPx, he
       }}
       className="absolute overflow-hidden rounded-md border px-1 py-0.5 text-[11px] leading-tight opacity-80"
     >
-      <span className="block truncate">
+      <span className="block break-words">
         <span className="font-bold">{legendKey(legendIndex)}</span> <ContinuesIcon /> {info.name}
       </span>
-      {heightPx >= 28 ? <span className="block truncate tabular-nums">until {wallTime(band.endMs, display)}</span> : null}
+      {heightPx >= 28 ? <span className="block break-words tabular-nums">until {wallTime(band.endMs, display)}</span> : null}
     </li>
   );
 }
@@ -299,7 +307,7 @@ export const WeekGrid = memo(function WeekGrid({ grid, load, week, hours, today,
   const heightPx = (hours.toHour - hours.fromHour) * HOUR_PX;
   const toPx = (minute: number) => ((Math.min(Math.max(minute, fromMinute), hours.toHour * 60) - fromMinute) / 60) * HOUR_PX;
   // Each day as wide as its lanes need (a busy day in the facility view widens only itself).
-  const dayRems = grid.days.map((day) => Math.max(MIN_DAY_REM, day.laneCount * LANE_REM + GUTTER_REM));
+  const dayRems = grid.days.map((day) => (day.laneCount > 1 ? day.laneCount * LANE_REM + GUTTER_REM : MIN_DAY_REM));
   const tableRem = AXIS_REM + dayRems.reduce((sum, rem) => sum + rem, 0);
   const hasOverlaps = grid.days.some((day) => day.overlaps.length > 0);
   const labelOf = (key: string) => {
