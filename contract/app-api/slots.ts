@@ -132,6 +132,13 @@ export const heldSlot = z.object({
   /** The service's hold id (release it with DELETE /api/holds/:id). */
   id: z.string(),
   ...heldAs,
+  /**
+   * "Alvarez, Maria": the patient as the EHR named them when the hold was made
+   * (the BFF's read, never the client's word), so a hold kept for a patient
+   * no longer open says who it is for; null when none was open or Tandem may
+   * not read patients.
+   */
+  patientName: z.nullable(z.string()),
   expiresAt: utcTimestamp,
   heldAt: utcTimestamp,
 });
@@ -180,6 +187,9 @@ export type HoldOutcomeUnknownExtras = z.infer<typeof holdOutcomeUnknownExtras>;
 
 /** The 409 code when the user already holds MAX_ACTIVE_HOLDS slots (a taken slot is `conflict`). */
 export const HOLD_LIMIT_CODE = "hold_limit_reached";
+
+/** The 409 code when the user already holds this very slot (another tab of theirs held it): no second hold is made. */
+export const ALREADY_HELD_CODE = "already_held";
 
 /**
  * DELETE /api/holds/:id: released (or nothing of the user's was held), or,
