@@ -89,6 +89,12 @@ export const slotCheckResponse = z.object({
    */
   alternatives: z.array(slot),
   meta: slotMeta,
+  /**
+   * Present, true, when the slot is gone to a hold of the caller's own (made
+   * in another tab of theirs, one this page may not have heard of yet): "You
+   * already hold this", never "just taken" (issue 36 item 1).
+   */
+  heldByYou: z.optional(z.literal(true)),
 });
 export type SlotCheckResponse = z.infer<typeof slotCheckResponse>;
 

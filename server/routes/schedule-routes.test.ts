@@ -200,10 +200,15 @@ describe("holds", () => {
     expect(hold.status).toBe("active");
     expect(Date.parse(hold.expiresAt)).toBeGreaterThan(harness.now());
     // The same user again (another tab of theirs): held already, not taken; another user: taken.
+    const checked = await post("/api/slots/check", selectionOf(slot), slotCheckResponse);
+    expect(checked).toMatchObject({ available: false, heldByYou: true });
     const again = await post("/api/holds", selectionOf(slot), appErrorBody, 409);
     expect(again.code).toBe(ALREADY_HELD_CODE);
-    const conflict = await harness.api("/api/holds", { token: await harness.hostToken({ userId: harness.emulator.emulator.state.org(ORG_A_ID)?.ehr.providers.find((provider) => !provider.hidden && provider.id !== harness.userWithRole("Physician"))?.id ?? "" }), method: "POST", body: selectionOf(slot) });
+    const colleague = harness.emulator.emulator.state.org(ORG_A_ID)?.ehr.providers.find((provider) => !provider.hidden && provider.id !== harness.userWithRole("Physician"))?.id ?? "";
+    const conflict = await harness.api("/api/holds", { token: await harness.hostToken({ userId: colleague }), method: "POST", body: selectionOf(slot) });
     expect(conflict.status).toBe(409);
+    const checkedByAnother = await harness.api("/api/slots/check", { token: await harness.hostToken({ userId: colleague }), method: "POST", body: selectionOf(slot) });
+    expect(z.parse(slotCheckResponse, await checkedByAnother.json()).heldByYou).toBeUndefined();
     expect(z.parse(appErrorBody, await conflict.json()).code).toBe("conflict");
     for (let i = 0; i < 2; i += 1) {
       const response = await harness.api(`/api/holds/${hold.id}`, { token: await harness.hostToken(), method: "DELETE" });

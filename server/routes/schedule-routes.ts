@@ -236,8 +236,12 @@ export function registerScheduleRoutes(api: Hono<AppEnv>, { clinic, holds, inten
 
   api.post("/slots/check", async (c) => {
     const request = await parseJsonBody(c, slotCheckRequest);
-    const result = await strongCheck(clinic, c.get("session").organizationId, request);
-    return c.json(result);
+    const { organizationId, userId } = c.get("session");
+    const result = await strongCheck(clinic, organizationId, request);
+    if (result.available) return c.json(result);
+    // Gone, perhaps to the user's own hold made in another tab of theirs.
+    const own = await holds.listActive(organizationId, userId, now());
+    return c.json(own.some((held) => isHoldOfSlot(held, request)) ? { ...result, heldByYou: true as const } : result);
   });
 
   // Every role may hold (DESIGN.md "The host bridge" 4; the session's

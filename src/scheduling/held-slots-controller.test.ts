@@ -168,7 +168,6 @@ describe("booking while a slot is being checked (issue 36 item 7)", () => {
     isConflict: () => false,
     isHoldLimit: () => false,
     isAlreadyHeld: () => false,
-    currentHolds: () => Promise.resolve([]),
     isOutcomeUnknown: () => false,
     maybeHeldOf: () => null,
     holdsChanged: () => undefined,

@@ -73,7 +73,6 @@ export function HoldsProvider({ children }: { children: ReactNode }) {
       isConflict: isSlotConflict,
       isHoldLimit,
       isAlreadyHeld,
-      currentHolds: async () => (await queryClient.fetchQuery({ ...heldSlotsQuery(), staleTime: 0 })).holds,
       isOutcomeUnknown: isHoldOutcomeUnknown,
       maybeHeldOf: maybeHeldOfError,
       holdsChanged: () => void queryClient.invalidateQueries({ queryKey: key }),

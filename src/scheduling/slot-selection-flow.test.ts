@@ -64,7 +64,6 @@ function fakeBackend() {
       });
     },
     release: (): Promise<unknown> => Promise.resolve({ released: true }),
-    currentHolds: (): Promise<readonly UsersHold[]> => Promise.resolve([]),
   };
   const deps: SelectionDeps = {
     check: (request) => {
@@ -78,7 +77,6 @@ function fakeBackend() {
     isConflict: (error) => error instanceof Conflict,
     isHoldLimit: (error) => error instanceof HoldLimit,
     isAlreadyHeld: (error) => error instanceof AlreadyHeld,
-    currentHolds: () => answers.currentHolds(),
     isOutcomeUnknown: (error) => error instanceof Unanswered,
     maybeHeldOf: (error) => (error instanceof Unanswered ? error.maybeHeld : null),
     holdsChanged: () => {
@@ -184,19 +182,14 @@ describe("choosing a slot", () => {
     expect(flow.getState().kind).toBe("basketFull");
   });
 
-  it("says a slot the user holds from another tab is held already, not 'just taken', when the live check finds it gone (issue 36 item 1)", async () => {
+  it("says a slot the user holds from another tab is held already, not 'just taken', when the live check finds it gone to their hold (issue 36 item 1)", async () => {
     const { flow, calls, answers } = fakeBackend();
-    answers.check = () => Promise.resolve({ available: false, slot: null, alternatives: [TEN_TWENTY], meta: META });
-    // This page has not heard of the other tab's hold yet; the BFF's holds list it.
-    answers.currentHolds = () => Promise.resolve([{ slot: TEN_OCLOCK, appointmentTypeId: FOLLOW_UP.appointmentTypeId, isNewPatient: false }]);
+    // This page has not heard of the other tab's hold yet; the BFF knows it is the user's.
+    answers.check = () => Promise.resolve({ available: false, slot: null, alternatives: [TEN_TWENTY], meta: META, heldByYou: true });
     await flow.select(TEN_OCLOCK, FOLLOW_UP, { holds: [] });
     expect(flow.getState()).toMatchObject({ kind: "alreadyHeld", slot: TEN_OCLOCK });
     expect(calls.hold).toHaveLength(0);
     expect(calls.holdsChanged).toBe(1);
-    // The holds cannot be read: the gone slot is said as before.
-    answers.currentHolds = () => Promise.reject(new Error("503"));
-    await flow.select(TEN_OCLOCK, FOLLOW_UP, { holds: [] });
-    expect(flow.getState().kind).toBe("gone");
   });
 
   it("says the slot is held already when the BFF refuses a second hold of it (another tab held it meanwhile), and reads the holds again", async () => {

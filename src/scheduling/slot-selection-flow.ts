@@ -76,12 +76,6 @@ export interface SelectionDeps {
   isHoldLimit: (error: unknown) => boolean;
   /** The hold was refused because the user already holds this slot (another tab of theirs held it). */
   isAlreadyHeld: (error: unknown) => boolean;
-  /**
-   * The user's holds read afresh from the BFF: a slot the check found gone may
-   * be gone to the user's own hold made in another tab, which this page has not
-   * heard of yet. Rejects when they cannot be read.
-   */
-  currentHolds: () => Promise<readonly UsersHold[]>;
   /** The hold's answer was lost after it was sent: whether the EHR made it is unknown. */
   isOutcomeUnknown: (error: unknown) => boolean;
   /** The BFF's record of such a hold, from the error, or null. */
@@ -193,10 +187,9 @@ export class SlotSelectionFlow {
       maybeOwn: ownOverlapping(options.maybeHeld, slot),
     });
     if (!check.available) {
-      const ownHold = await this.ownHoldOf(request);
-      if (generation !== this.generation) return;
-      this.set(ownHold ? { kind: "alreadyHeld", ...chosen } : gone());
-      if (ownHold) this.deps.holdsChanged();
+      // Gone to a hold of the user's own from another tab, which this page has not heard of yet: theirs, not taken.
+      this.set(check.heldByYou ? { kind: "alreadyHeld", ...chosen } : gone());
+      if (check.heldByYou) this.deps.holdsChanged();
       this.deps.slotsChanged();
       return;
     }
@@ -267,15 +260,6 @@ export class SlotSelectionFlow {
       (state.kind === "gone" && state.ownHold !== null && ownOverlapping(holds, state.slot) === null) ||
       (state.kind === "gone" && state.maybeOwn !== null && !maybeHeld.some((attempt) => attempt.id === state.maybeOwn?.id));
     if (isStale) this.cancel();
-  }
-
-  /** The user's own hold of this very slot as this kind, read afresh; null when none, or when the holds cannot be read. */
-  private async ownHoldOf(request: SlotSelection): Promise<UsersHold | null> {
-    try {
-      return (await this.deps.currentHolds()).find((hold) => isHeldAs(hold, request)) ?? null;
-    } catch {
-      return null;
-    }
   }
 
   /** Release is idempotent and best effort: a failure only means the hold runs out on its own. */
