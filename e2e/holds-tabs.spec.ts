@@ -6,8 +6,9 @@ import { UPPER_WEST_SIDE, addDays, appointmentType, frontDeskSession, listedSlot
 
 // Two tabs of one user (issue 36 item 1): a hold belongs to the user, so every
 // tab lists the same holds within 2 s without a reload (the BFF tells each of
-// the user's live-event streams), and the user's own held slot reads "You hold
-// this slot already" in the other tab, never "That time was just taken".
+// the user's live-event streams), the user's own held slot reads "You hold
+// this slot already" in the other tab, never "That time was just taken", and
+// a hold ended in one tab is told in the other (item 3).
 
 test.beforeEach(async () => {
   await resetSandbox();
@@ -60,6 +61,8 @@ test("a hold made in one tab is listed in the other within 2 s; the other's clic
   // Released in the second tab: gone from the first within 2 s, and "held already" goes with it.
   await secondBar.getByTestId("release-hold").click();
   await expect(firstBar.locator('[data-testid="hold-panel"][data-state="held"]')).toHaveCount(0, { timeout: 2_000 });
+  // … and the first tab says so: the hold did not just vanish.
+  await expect(firstBar.getByRole("status").filter({ hasText: "No longer held (booked or released in another tab or window)" })).toBeVisible();
   await expect(panel).toHaveCount(0);
   await expect.poll(() => holdsOf(ORG_A, userId)).toEqual([]);
   await otherPage.close();

@@ -231,6 +231,18 @@ describe("releasing and expiry", () => {
     expect(controller.getActivity().outcome?.held.id).toBe("hold-2");
   });
 
+  it("tells a hold that left the list without this page ending it (another tab booked, released or expired it), and not one it ended itself", async () => {
+    const { controller } = fakeDeps();
+    await controller.release(heldSlot("hold-1"));
+    const expiring = heldSlot("hold-3", { expiresAt: "2026-12-01T14:00:30.000Z" });
+    controller.leftTheList([heldSlot("hold-1"), heldSlot("hold-2"), expiring]);
+    expect(controller.getActivity().outcomes.map((outcome) => [outcome.kind, outcome.held.id])).toEqual([
+      ["released", "hold-1"],
+      ["endedElsewhere", "hold-2"],
+      ["expired", "hold-3"],
+    ]);
+  });
+
   it("uses the stored expiry for a hold listed after a reload", () => {
     const { controller } = fakeDeps();
     expect(controller.deadlineOf(heldSlot("hold-1"))).toBe(Date.parse("2026-12-01T14:05:00.000Z"));

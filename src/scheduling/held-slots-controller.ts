@@ -18,7 +18,9 @@ export type HoldOutcome =
   /** `seenGoneAtMs`: the booking, on the service's clock (estimated); a cached list older than that still shows the slot. */
   | { kind: "booked"; held: HeldSlot; appointment: BookedInEhr; releasedOthers: HeldSlot[]; seenGoneAtMs: number }
   | { kind: "expired"; held: HeldSlot }
-  | { kind: "released"; held: HeldSlot };
+  | { kind: "released"; held: HeldSlot }
+  /** No longer listed, and not ended in this page: booked or released in another tab or window of the user's. */
+  | { kind: "endedElsewhere"; held: HeldSlot };
 
 export interface HoldsActivity {
   /** Hold ids the EHR is booking now. */
@@ -56,6 +58,8 @@ export interface HeldSlotsDeps {
 }
 
 const RELEASE_RETRY_DELAYS_MS = [1_000, 3_000];
+/** Another tab counts a hold down from when it sent the request, so it ends it a little before the stored expiry. */
+const EXPIRY_MARGIN_MS = 60_000;
 const sleepFor = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export class HeldSlotsController {
@@ -64,6 +68,8 @@ export class HeldSlotsController {
   /** Holds made in this page: their countdown runs from when the request was sent, and when the EHR was read live. */
   private readonly timings = new Map<string, { deadlineMs: number; liveRead: LiveRead }>();
   private readonly now: () => number;
+  /** Holds this page took off the list itself (booked, released, expired here): their outcome is told already. */
+  private readonly endedHere = new Set<string>();
 
   constructor(private readonly deps: HeldSlotsDeps) {
     this.now = deps.now ?? Date.now;
@@ -124,7 +130,7 @@ export class HeldSlotsController {
     const seenGoneAtMs = timing ? timing.liveRead.serviceMs + (this.now() - timing.liveRead.localMs) : this.now();
     // A check started while the EHR was booking is as stale as one started before.
     this.deps.abandonSelection();
-    this.deps.removeHeld([held.id, ...others.map((other) => other.id)]);
+    this.removeHeld([held.id, ...others.map((other) => other.id)]);
     this.update({
       booking: withoutMember(this.activity.booking, held.id),
       outcomes: withOutcome(this.activity.outcomes, { kind: "booked", held, appointment, releasedOthers: others, seenGoneAtMs }, others),
@@ -144,12 +150,14 @@ export class HeldSlotsController {
     const releasing = holds.filter((held) => !this.activity.booking.has(held.id));
     if (releasing.length === 0) return;
     for (const held of releasing) {
-      this.deps.removeHeld([held.id]);
+      this.removeHeld([held.id]);
       this.update({ notices: without(this.activity.notices, held.id), outcomes: withOutcome(this.activity.outcomes, { kind: "released", held }) });
       try {
         await this.deps.release(held.id);
         this.timings.delete(held.id);
       } catch (error) {
+        // Still held (the list is read again): if it leaves the list later, that is news.
+        this.endedHere.delete(held.id);
         this.update({ notices: new Map(this.activity.notices).set(held.id, { kind: "releaseFailed", error }), outcomes: withoutOutcomesOf(this.activity.outcomes, [held.id]) });
       }
     }
@@ -160,12 +168,28 @@ export class HeldSlotsController {
   /** The countdown reached zero: say so and give the slot back (our count errs early, so "expired" is true for everyone). */
   expire(held: HeldSlot, options: { force?: boolean } = {}): void {
     if (!options.force && (this.activity.booking.has(held.id) || this.now() < this.deadlineOf(held))) return;
-    this.deps.removeHeld([held.id]);
+    this.removeHeld([held.id]);
     this.update({ notices: without(this.activity.notices, held.id), outcomes: withOutcome(this.activity.outcomes, { kind: "expired", held }) });
     void this.releaseQuietly(held.id).then(() => {
       this.deps.holdsChanged();
       this.deps.slotsChanged();
     });
+  }
+
+  /**
+   * Holds that left the user's list without this page ending them (another
+   * tab booked or released them, or expired them a little earlier): each is
+   * told too, so no hold vanishes unannounced (issue 36 item 3).
+   */
+  leftTheList(holds: readonly HeldSlot[]): void {
+    const unannounced = holds.filter((held) => !this.endedHere.has(held.id) && !this.activity.booking.has(held.id));
+    if (unannounced.length === 0) return;
+    let outcomes = this.activity.outcomes;
+    for (const held of unannounced) {
+      this.timings.delete(held.id);
+      outcomes = withOutcome(outcomes, this.now() >= Date.parse(held.expiresAt) - EXPIRY_MARGIN_MS ? { kind: "expired", held } : { kind: "endedElsewhere", held });
+    }
+    this.update({ outcomes });
   }
 
   /** Puts away the outcomes of these holds (one notice may tell several). */
@@ -200,6 +224,11 @@ export class HeldSlotsController {
         // Tried again after the next wait; after the last, the hold runs out on its own, in the service and in the store.
       }
     }
+  }
+
+  private removeHeld(holdIds: readonly string[]): void {
+    for (const id of holdIds) this.endedHere.add(id);
+    this.deps.removeHeld(holdIds);
   }
 
   private update(changes: Partial<Omit<HoldsActivity, "outcome">>): void {

@@ -112,6 +112,18 @@ export function HoldsProvider({ children }: { children: ReactNode }) {
   const pathname = useRouterState({ select: (state) => state.location.pathname });
   useEffect(() => flow.dismissSettled(), [pathname, flow]);
 
+  // A hold that leaves the list read from the BFF without this page ending it (another tab booked or released it) is told too.
+  // Compared only between two lists read for the same user: a list dropped on an identity change is not news.
+  const listedBefore = useRef<readonly HeldSlot[] | null>(null);
+  useEffect(() => {
+    const listed = holdsQuery.data?.holds;
+    const before = listedBefore.current;
+    listedBefore.current = listed ?? null;
+    if (!listed || !before) return;
+    const left = before.filter((held) => !listed.some((candidate) => candidate.id === held.id));
+    if (left.length > 0) controller.leftTheList(left);
+  }, [holdsQuery.data, controller]);
+
   // An outcome the holds made untrue (a full basket with a place free again, "held already" for a hold that ended) goes.
   useEffect(() => flow.holdsChanged(holds, maybeHeld), [flow, holds, maybeHeld]);
 

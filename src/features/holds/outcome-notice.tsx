@@ -8,9 +8,10 @@ import type { HoldOutcome } from "#src/scheduling/held-slots-controller.ts";
 import { releasedAfterBookingText } from "./holds-text.ts";
 import { useSearchAgain } from "./use-search-again.ts";
 
-// Every hold that ended in this page, until dismissed (issue 36 item 3): each
-// booking in the EHR on its own, the holds that expired in one notice (with a
-// way back to the search), the holds released in one line. Three holds
+// Every hold that ended, until dismissed (issue 36 item 3): each booking in
+// the EHR on its own, the holds that expired in one notice (with a way back to
+// the search), the holds released in one line, and those another tab of the
+// user's booked or released in another. Three holds
 // expiring together are three slots named in one notice, not one announced
 // and two vanished.
 
@@ -34,6 +35,7 @@ export function OutcomeNotices({ outcomes, describe, patientTextOf, onDismiss }:
   const booked = outcomes.filter(isKind("booked"));
   const expired = outcomes.filter(isKind("expired")).map((outcome) => outcome.held);
   const released = outcomes.filter(isKind("released")).map((outcome) => outcome.held);
+  const endedElsewhere = outcomes.filter(isKind("endedElsewhere")).map((outcome) => outcome.held);
   const idsOf = (holds: readonly HeldSlot[]) => holds.map((held) => held.id);
   return (
     <>
@@ -42,6 +44,7 @@ export function OutcomeNotices({ outcomes, describe, patientTextOf, onDismiss }:
       ))}
       {expired.length > 0 ? <ExpiredNotice holds={expired} describe={describe} onDismiss={() => onDismiss(idsOf(expired))} /> : null}
       {released.length > 0 ? <ReleasedNotice holds={released} describe={describe} onDismiss={() => onDismiss(idsOf(released))} /> : null}
+      {endedElsewhere.length > 0 ? <EndedElsewhereNotice holds={endedElsewhere} describe={describe} onDismiss={() => onDismiss(idsOf(endedElsewhere))} /> : null}
     </>
   );
 }
@@ -64,6 +67,22 @@ function ReleasedNotice({ holds, describe, onDismiss }: { holds: readonly HeldSl
     <div role="status" className="flex flex-wrap items-center justify-between gap-2 rounded-lg border border-slate-300 bg-white p-2">
       <div className="text-sm">
         {holds.length === 1 ? "Released the hold on " : `Released the holds on ${holds.length} slots:`}
+        <SlotPhrases holds={holds} describe={describe} />
+        {holds.length === 1 ? "." : null}
+      </div>
+      <Button variant="ghost" onClick={onDismiss}>
+        Dismiss
+      </Button>
+    </div>
+  );
+}
+
+/** Holds another tab or window of the user's booked or released: this page cannot say which. */
+function EndedElsewhereNotice({ holds, describe, onDismiss }: { holds: readonly HeldSlot[]; describe: SlotDescriber; onDismiss: () => void }) {
+  return (
+    <div role="status" className="flex flex-wrap items-center justify-between gap-2 rounded-lg border border-slate-300 bg-white p-2">
+      <div className="text-sm">
+        {holds.length === 1 ? "No longer held (booked or released in another tab or window): " : `${holds.length} slots no longer held (booked or released in another tab or window):`}
         <SlotPhrases holds={holds} describe={describe} />
         {holds.length === 1 ? "." : null}
       </div>
