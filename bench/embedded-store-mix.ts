@@ -58,7 +58,7 @@ export async function runStoreMix(store: Store, rounds: number): Promise<MixResu
     await op(store.noteStates.get(organizationId, noteId));
 
     const holdId = uuid(round + 1);
-    const hold = { organizationId, holdId, userId, patientId: uuid(round % 500), providerId: "prv_9c1a6f98f0fb4012a8008dcbd76bd1c9", facilityId: "fac_decb7415a45c4b13859361ec146879bf", startsAt: iso(now + 3_600_000), endsAt: iso(now + 4_800_000), appointmentTypeId: "atp_a378f9f991a9266eb094d4a92c343856", slotLengthMinutes: 20, isNewPatient: round % 3 === 0, expiresAt: now + 600_000, heldAt: now };
+    const hold = { organizationId, holdId, userId, patientId: uuid(round % 500), patientName: null, providerId: "prv_9c1a6f98f0fb4012a8008dcbd76bd1c9", facilityId: "fac_decb7415a45c4b13859361ec146879bf", startsAt: iso(now + 3_600_000), endsAt: iso(now + 4_800_000), appointmentTypeId: "atp_a378f9f991a9266eb094d4a92c343856", slotLengthMinutes: 20, isNewPatient: round % 3 === 0, expiresAt: now + 600_000, heldAt: now };
     if (await op(store.holds.insertWithinLimit(hold, 3, now))) {
       await op(store.holds.listActive(organizationId, userId, now));
       await op(store.holds.delete(organizationId, holdId));

@@ -247,7 +247,7 @@ export function createBffApp(deps: BffDeps): Bff {
     },
   });
   registerContextRoutes(api, clinic, store.audit, now);
-  registerScheduleRoutes(api, { clinic, holds: store.holds, intents: store.writeIntents, audit: store.audit, now });
+  registerScheduleRoutes(api, { clinic, holds: store.holds, intents: store.writeIntents, audit: store.audit, live: bus, now });
   registerAvailabilityRoutes(api, clinic);
   registerAvailabilityLoadRoutes(api, { clinic, now });
   // Before the note routes: `/notes/:id` would otherwise take "recent" for a note id.

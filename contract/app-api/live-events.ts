@@ -1,12 +1,16 @@
 import * as z from "zod/mini";
 
-// GET /api/events: the server-sent events of one organization.
+// GET /api/events: the server-sent events of one organization. `holds.changed`
+// reaches only the streams of the user it names (every tab of theirs, on any
+// BFF process): one of their holds was made or released, so every tab reads
+// the holds again (issue 36 item 1).
 
 export const liveEvent = z.discriminatedUnion("type", [
   z.object({ type: z.literal("schedule.changed"), facilityId: z.string(), date: z.nullable(z.string()) }),
   z.object({ type: z.literal("note.changed"), noteId: z.string() }),
   z.object({ type: z.literal("installation.changed"), status: z.string(), grantedScopes: z.array(z.string()) }),
   z.object({ type: z.literal("directory.changed"), resource: z.enum(["providers", "facilities"]) }),
+  z.object({ type: z.literal("holds.changed"), userId: z.string() }),
 ]);
 export type LiveEvent = z.infer<typeof liveEvent>;
 

@@ -89,6 +89,12 @@ export const slotCheckResponse = z.object({
    */
   alternatives: z.array(slot),
   meta: slotMeta,
+  /**
+   * Present, true, when the slot is gone to a hold of the caller's own (made
+   * in another tab of theirs, one this page may not have heard of yet): "You
+   * already hold this", never "just taken" (issue 36 item 1).
+   */
+  heldByYou: z.optional(z.literal(true)),
 });
 export type SlotCheckResponse = z.infer<typeof slotCheckResponse>;
 
@@ -132,6 +138,13 @@ export const heldSlot = z.object({
   /** The service's hold id (release it with DELETE /api/holds/:id). */
   id: z.string(),
   ...heldAs,
+  /**
+   * "Alvarez, Maria": the patient as the EHR named them when the hold was made
+   * (the BFF's read, never the client's word), so a hold kept for a patient
+   * no longer open says who it is for; null when none was open or Tandem may
+   * not read patients.
+   */
+  patientName: z.nullable(z.string()),
   expiresAt: utcTimestamp,
   heldAt: utcTimestamp,
 });
@@ -180,6 +193,9 @@ export type HoldOutcomeUnknownExtras = z.infer<typeof holdOutcomeUnknownExtras>;
 
 /** The 409 code when the user already holds MAX_ACTIVE_HOLDS slots (a taken slot is `conflict`). */
 export const HOLD_LIMIT_CODE = "hold_limit_reached";
+
+/** The 409 code when the user already holds this very slot (another tab of theirs held it): no second hold is made. */
+export const ALREADY_HELD_CODE = "already_held";
 
 /**
  * DELETE /api/holds/:id: released (or nothing of the user's was held), or,

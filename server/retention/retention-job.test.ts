@@ -36,6 +36,7 @@ const slotHold = (holdId: string, expiresAt: number): StoredSlotHold => ({
   holdId,
   userId: "user-1",
   patientId: "5f0e3c2a-1b4d-4e6f-9a8b-7c6d5e4f3a2b",
+  patientName: null,
   providerId: "prv_9c1a6f98f0fb4012a8008dcbd76bd1c9",
   facilityId: "fac_decb7415a45c4b13859361ec146879bf",
   startsAt: "2026-11-17T08:00:00-05:00",

@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as z from "zod/mini";
 import { liveEvent, type LiveEvent } from "#contract/app-api/live-events.ts";
+import { appointmentTypesResponse } from "#contract/app-api/session.ts";
+import { holdResponse, slotSearchResponse } from "#contract/app-api/slots.ts";
+import { addDays } from "#contract/time/zoned-time.ts";
 import { ORG_A_ID, ORG_B_ID } from "../../emulator/world/identities.ts";
 import { createStore } from "../store/create-store.ts";
 import type { Store } from "../store/store.ts";
@@ -95,6 +98,37 @@ describe("GET /api/events", () => {
     await expect.poll(() => harness.bff.hub.subscriberCount(ORG_B_ID)).toBe(2);
     const again = await openStream(token);
     for (const stream of [...open.slice(1), again]) await stream.cancel();
+  });
+
+  it("tells every stream of the user, on every tab, and no other user's, when one of their holds is made or released (issue 36 item 1)", async () => {
+    const org = harness.emulator.emulator.state.org(ORG_A_ID);
+    const physician = harness.userWithRole("Physician");
+    const otherUser = org?.ehr.providers.find((provider) => !provider.hidden && provider.id !== physician)?.id;
+    if (!otherUser) throw new Error("no second user");
+    const [firstTab, secondTab, someoneElse] = [await openStream(await harness.hostToken()), await openStream(await harness.hostToken()), await openStream(await harness.hostToken({ userId: otherUser }))];
+    const token = await harness.hostToken();
+    const { appointmentTypes } = z.parse(appointmentTypesResponse, await (await harness.api("/api/appointment-types", { token })).json());
+    const typeId = appointmentTypes[0]?.id ?? "";
+    const day = new Date(harness.now() + 40 * 86_400_000).toISOString().slice(0, 10);
+    const found = await harness.api(`/api/slots?${new URLSearchParams({ appointmentTypeId: typeId, startDate: day, endDate: addDays(day, 6) }).toString()}`, { token });
+    const slot = z.parse(slotSearchResponse, await found.json()).slots.find((candidate) => candidate.remainingCapacity > 0);
+    if (!slot) throw new Error("no free slot");
+
+    const held = await harness.api("/api/holds", { token: await harness.hostToken(), method: "POST", body: { providerId: slot.providerId, facilityId: slot.facilityId, startsAt: slot.startsAt, endsAt: slot.endsAt, appointmentTypeId: typeId } });
+    expect(held.status).toBe(200);
+    const { hold } = z.parse(holdResponse, await held.json());
+    // Named by the user's person key (provider:<id>), which their streams carry.
+    const changed = { type: "holds.changed", userId: `provider:${physician}` };
+    expect(await firstTab.next()).toEqual(changed);
+    expect(await secondTab.next()).toEqual(changed);
+    expect((await harness.api(`/api/holds/${hold.id}`, { token: await harness.hostToken(), method: "DELETE" })).status).toBe(200);
+    expect(await firstTab.next()).toEqual(changed);
+    expect(await secondTab.next()).toEqual(changed);
+
+    // The other user's stream heard neither: the next event it gets is the organization's next one.
+    harness.bff.hub.publish(ORG_A_ID, { type: "directory.changed", resource: "providers" });
+    expect(await someoneElse.next()).toEqual({ type: "directory.changed", resource: "providers" });
+    for (const stream of [firstTab, secondTab, someoneElse]) await stream.cancel();
   });
 
   it("refuses a stream without a token", async () => {

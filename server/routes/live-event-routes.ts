@@ -7,7 +7,8 @@ import { StreamQuota, type StreamQuotaLimits } from "../events/stream-quota.ts";
 import type { AppEnv } from "../http/app-env.ts";
 import { AppError } from "../http/app-error.ts";
 
-// GET /api/events: server-sent events for the caller's organization only,
+// GET /api/events: server-sent events for the caller's organization only (a
+// user's `holds.changed` for that user's streams only),
 // read with fetch so the token stays in the Authorization header; heartbeats;
 // closed at the token's exp, on uninstall, when the caller's session or
 // access is revoked on any process (server/events/stream-revocation.ts), and
@@ -69,6 +70,8 @@ export function registerLiveEventRoutes(api: Hono<AppEnv>, hub: LiveEventHub, op
       // The data is JSON text or empty: one line.
       const send = (event: string, data: string) => stream.write(`event: ${event}\ndata: ${data}\n\n`).catch(() => finish());
       const unsubscribe = hub.subscribe(session.organizationId, (event) => {
+        // A user's holds are theirs alone: only their own streams hear of them.
+        if (event.type === "holds.changed" && event.userId !== session.userId) return;
         const written = send(LIVE_EVENT_NAME, JSON.stringify(event));
         // Uninstalled: say so, then close.
         if (event.type === "installation.changed" && event.status !== "active") void written.then(finish);

@@ -3,6 +3,7 @@ import * as z from "zod/mini";
 import { APP_ERROR_CODES, appErrorBody } from "#contract/app-api/errors.ts";
 import { appointmentTypesResponse } from "#contract/app-api/session.ts";
 import {
+  ALREADY_HELD_CODE,
   HOLD_LIMIT_CODE,
   heldSlotsResponse,
   holdReleaseResponse,
@@ -191,15 +192,24 @@ describe("POST /api/slots/check", () => {
 });
 
 describe("holds", () => {
-  it("holds a slot, refuses the last place twice with 409 conflict, and releases idempotently", async () => {
+  it("holds a slot, refuses the last place again (already_held to the same user, conflict to another), and releases idempotently", async () => {
     const { slots } = await search({});
     const slot = slots.find((candidate) => candidate.remainingCapacity === 1 && Date.parse(candidate.startsAt) > harness.now() + 7 * 86_400_000);
     if (!slot) throw new Error("no single-capacity slot");
     const { hold } = await post("/api/holds", selectionOf(slot), holdResponse);
     expect(hold.status).toBe("active");
     expect(Date.parse(hold.expiresAt)).toBeGreaterThan(harness.now());
-    const conflict = await post("/api/holds", selectionOf(slot), appErrorBody, 409);
-    expect(conflict.code).toBe("conflict");
+    // The same user again (another tab of theirs): held already, not taken; another user: taken.
+    const checked = await post("/api/slots/check", selectionOf(slot), slotCheckResponse);
+    expect(checked).toMatchObject({ available: false, heldByYou: true });
+    const again = await post("/api/holds", selectionOf(slot), appErrorBody, 409);
+    expect(again.code).toBe(ALREADY_HELD_CODE);
+    const colleague = harness.emulator.emulator.state.org(ORG_A_ID)?.ehr.providers.find((provider) => !provider.hidden && provider.id !== harness.userWithRole("Physician"))?.id ?? "";
+    const conflict = await harness.api("/api/holds", { token: await harness.hostToken({ userId: colleague }), method: "POST", body: selectionOf(slot) });
+    expect(conflict.status).toBe(409);
+    const checkedByAnother = await harness.api("/api/slots/check", { token: await harness.hostToken({ userId: colleague }), method: "POST", body: selectionOf(slot) });
+    expect(z.parse(slotCheckResponse, await checkedByAnother.json()).heldByYou).toBeUndefined();
+    expect(z.parse(appErrorBody, await conflict.json()).code).toBe("conflict");
     for (let i = 0; i < 2; i += 1) {
       const response = await harness.api(`/api/holds/${hold.id}`, { token: await harness.hostToken(), method: "DELETE" });
       expect(z.parse(holdReleaseResponse, await response.json())).toEqual({ released: true });
@@ -263,6 +273,13 @@ describe("holds belong to the user", () => {
     return picked;
   }
 
+  /** "Okafor, Ada": the patient as the EHR names them. */
+  const patientNameOf = (index: number) => {
+    const patient = orgA().ehr.patients[index];
+    if (!patient) throw new Error(`no patient ${index}`);
+    return `${patient.lastName}, ${patient.firstName}`;
+  };
+
   async function freeSlot(): Promise<Slot> {
     const [slot] = await freeSlots(1);
     if (!slot) throw new Error("no free slot");
@@ -310,6 +327,7 @@ describe("holds belong to the user", () => {
       slotLengthMinutes: (Date.parse(slot.endsAt) - Date.parse(slot.startsAt)) / 60_000,
       isNewPatient: false,
       patientId: tokenPatient,
+      patientName: patientNameOf(3),
       expiresAt: hold.expiresAt,
       heldAt: held.heldAt,
     });
@@ -409,6 +427,46 @@ describe("holds belong to the user", () => {
     expect(serviceHoldStatus(held.id)).toBe("released");
     expect(await heldBy({ userId: owner })).toEqual([]);
     expect(await store.holds.get(ORG_A_ID, held.id)).toBeNull();
+  });
+
+  it("refuses a second hold of a slot the user already holds (another tab of theirs) with already_held, without asking the service (issue 36 item 1)", async () => {
+    const userId = nextUser();
+    const slot = await freeSlot();
+    expect((await holdAs({ userId }, selectionOf(slot))).status).toBe(200);
+    const holdsAsked = upstreamCalls(HOLD_PATH);
+    // Held again as another type or flag: still the very slot the user holds.
+    const again = await holdAs({ userId }, selectionOf(slot, { isNewPatient: true }));
+    expect(again.status).toBe(409);
+    expect(z.parse(appErrorBody, await again.json())).toMatchObject({ code: ALREADY_HELD_CODE, message: "You already hold this slot: book it in the EHR or release it" });
+    expect(upstreamCalls(HOLD_PATH)).toBe(holdsAsked);
+    expect(await heldBy({ userId })).toHaveLength(1);
+  });
+
+  it("names the hold's patient as the EHR did when it was held, audited as a PHI read when read and when listed; no name without read:patients (issue 36 item 4)", async () => {
+    const userId = nextUser();
+    const slot = await freeSlot();
+    const patientId = patientOf(6);
+    const patientReads = async () => (await store.audit.list(ORG_A_ID)).filter((row) => row.action === "read" && row.resourceType === "patient" && row.resourceId === patientId).length;
+    const response = await holdAs({ userId, patientId }, selectionOf(slot));
+    expect(response.status).toBe(200);
+    expect(z.parse(holdResponse, await response.json()).held.patientName).toBe(patientNameOf(6));
+    expect(await patientReads()).toBe(1);
+    // Listed in another patient's chart: still named, and shown only with its record.
+    expect((await heldBy({ userId, patientId: patientOf(2) })).map((held) => held.patientName)).toEqual([patientNameOf(6)]);
+    expect(await patientReads()).toBe(2);
+
+    // Org B's installation does not grant read:patients: the hold is made, unnamed.
+    const orgBUser = harness.userWithRole("Physician", ORG_B_ID);
+    const orgB = harness.emulator.emulator.state.org(ORG_B_ID);
+    const orgBPatient = orgB?.ehr.patients[0]?.id;
+    const orgBToken = () => harness.hostToken({ organizationId: ORG_B_ID, userId: orgBUser });
+    const orgBTypeId = z.parse(appointmentTypesResponse, await (await harness.api("/api/appointment-types", { token: await orgBToken() })).json()).appointmentTypes[0]?.id ?? "";
+    const { slots } = z.parse(slotSearchResponse, await (await harness.api(`/api/slots?${new URLSearchParams({ appointmentTypeId: orgBTypeId, ...window() }).toString()}`, { token: await orgBToken() })).json());
+    const orgBSlot = slots.filter((candidate) => candidate.remainingCapacity > 0).at(-1);
+    if (!orgBSlot || !orgBPatient) throw new Error("no slot or patient in org B");
+    const unnamed = await holdAs({ organizationId: ORG_B_ID, userId: orgBUser, patientId: orgBPatient }, { ...selectionOf(orgBSlot), appointmentTypeId: orgBTypeId });
+    expect(unnamed.status).toBe(200);
+    expect(z.parse(holdResponse, await unnamed.json()).held).toMatchObject({ patientId: orgBPatient, patientName: null });
   });
 
   it("refuses a release by an id that is not a UUID", async () => {

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Context, Hono } from "hono";
 import { APP_ERROR_CODES } from "#contract/app-api/errors.ts";
 import {
+  ALREADY_HELD_CODE,
   HOLD_LIMIT_CODE,
   holdId as holdIdSchema,
   holdRequest,
@@ -32,12 +33,13 @@ import type { AppEnv } from "../http/app-env.ts";
 import { AppError, badRequest } from "../http/app-error.ts";
 import { sharedJson } from "../http/shared-json-body.ts";
 import { parseJsonBody, parsePathParam, parseQuery } from "../http/validate.ts";
-import { heldRequestOf, heldSlotOf, slotHoldRecord } from "../schedule/held-slots.ts";
+import { heldRequestOf, heldSlotOf, isHoldOfSlot, slotHoldRecord } from "../schedule/held-slots.ts";
 import { holdSubjectOf, maybeHeldOf } from "../schedule/hold-intents.ts";
 import { outcomeOfFailedWrite } from "../clinic/write-outcome.ts";
 import { outcomeUnknownError } from "../http/outcome-unknown-error.ts";
 import { pickAlternatives } from "../schedule/slot-alternatives.ts";
 import { createSlotSearchGate } from "../schedule/slot-search-gate.ts";
+import type { LiveEventPublisher } from "../events/live-event-bus.ts";
 import type { AuditTrail, SlotHoldRepository, WriteIntentRepository, WriteOutcome } from "../store/store.ts";
 import { accessAudit } from "./access-audit.ts";
 
@@ -123,6 +125,8 @@ export interface ScheduleRouteDeps {
   /** Every hold is recorded here before the service is asked (issue 35 item 4). */
   intents: WriteIntentRepository;
   audit: AuditTrail;
+  /** Tells every tab of the user, on every process, that their holds changed. */
+  live: LiveEventPublisher;
   now: () => number;
 }
 
@@ -143,6 +147,10 @@ function mayAlreadyHold(error: UpstreamError, freesAtText: string): AppError {
   return new AppError(409, "conflict", `You may already hold this slot (the EHR did not confirm); it frees itself by ${freesAtText} at the latest`, error.upstreamTraceId ? { upstream_trace_id: error.upstreamTraceId } : {});
 }
 
+function alreadyHeld(): AppError {
+  return new AppError(409, ALREADY_HELD_CODE, "You already hold this slot: book it in the EHR or release it");
+}
+
 function holdLimitReached(): AppError {
   return new AppError(409, HOLD_LIMIT_CODE, `You already hold ${MAX_ACTIVE_HOLDS} slots: release one before holding another`);
 }
@@ -155,10 +163,15 @@ function slotTaken(error: UpstreamError): AppError {
   return new AppError(409, "conflict", "That time was just taken: no capacity is left for this slot", error.upstreamTraceId ? { upstream_trace_id: error.upstreamTraceId } : {});
 }
 
-export function registerScheduleRoutes(api: Hono<AppEnv>, { clinic, holds, intents, audit, now }: ScheduleRouteDeps): void {
+export function registerScheduleRoutes(api: Hono<AppEnv>, { clinic, holds, intents, audit, live, now }: ScheduleRouteDeps): void {
   const slotSearchGate = createSlotSearchGate();
   const access = accessAudit(audit, now);
-  const auditWrite = (c: Context<AppEnv>, holdId: string) => access.changed(c, "write", "slot_hold", holdId);
+  /** Audited, then every tab of the user hears of it. */
+  const holdWritten = async (c: Context<AppEnv>, holdId: string) => {
+    await access.changed(c, "write", "slot_hold", holdId);
+    const { organizationId, userId } = c.get("session");
+    live.publish(organizationId, { type: "holds.changed", userId });
+  };
   const releaseAtService = async (organizationId: string, holdId: string): Promise<void> => {
     try {
       await clinic.request("DELETE /v4/schedule/holds/{holdId}", { organizationId, params: { holdId } });
@@ -185,6 +198,24 @@ export function registerScheduleRoutes(api: Hono<AppEnv>, { clinic, holds, inten
       return null;
     }
   };
+  /**
+   * "Alvarez, Maria": the hold's patient as the EHR names them, read while the
+   * hold is made and audited as a PHI read, so a hold kept for a patient no
+   * longer open names them (issue 36 item 4). Null when there is no patient,
+   * Tandem may not read patients, or the read or its audit record fails: the
+   * hold never waits on it.
+   */
+  const patientNameOf = async (c: Context<AppEnv>, patientId: string | null): Promise<string | null> => {
+    if (patientId === null || !c.get("grantedScopes").has("read:patients")) return null;
+    try {
+      const record = await clinic.request("GET /v1/patients/{id}", { organizationId: c.get("session").organizationId, params: { id: patientId } });
+      await access.read(c, "patient", record.id);
+      return `${record.lastName}, ${record.firstName}`;
+    } catch (error) {
+      c.get("logger").warn({ err: error }, "reading the held slot's patient failed; the hold is kept without the name");
+      return null;
+    }
+  };
   const freesAtText = async (organizationId: string, maybeHeld: MaybeHeldSlot) => clockTime(Date.parse(maybeHeld.freesAt), await facilityZone(organizationId, maybeHeld.slot.facilityId));
 
   api.get("/slots", async (c) => {
@@ -205,8 +236,12 @@ export function registerScheduleRoutes(api: Hono<AppEnv>, { clinic, holds, inten
 
   api.post("/slots/check", async (c) => {
     const request = await parseJsonBody(c, slotCheckRequest);
-    const result = await strongCheck(clinic, c.get("session").organizationId, request);
-    return c.json(result);
+    const { organizationId, userId } = c.get("session");
+    const result = await strongCheck(clinic, organizationId, request);
+    if (result.available) return c.json(result);
+    // Gone, perhaps to the user's own hold made in another tab of theirs.
+    const own = await holds.listActive(organizationId, userId, now());
+    return c.json(own.some((held) => isHoldOfSlot(held, request)) ? { ...result, heldByYou: true as const } : result);
   });
 
   // Every role may hold (DESIGN.md "The host bridge" 4; the session's
@@ -216,6 +251,9 @@ export function registerScheduleRoutes(api: Hono<AppEnv>, { clinic, holds, inten
     const at = now();
     const purge = holds.purgeExpired(at).catch((error: unknown) => c.get("logger").warn({ err: error }, "purging expired slot holds failed"));
     const [active, maybeHeld] = await Promise.all([holds.listActive(organizationId, userId, at), maybeHeldBy(organizationId, userId, at), purge]);
+    // The names kept with the holds are PHI: each patient's shown is a read, on the record before the answer.
+    const named = new Set(active.flatMap((held) => (held.patientId !== null && held.patientName !== null ? [held.patientId] : [])));
+    for (const patientId of named) await access.read(c, "patient", patientId);
     return c.json({ holds: active.map(heldSlotOf), maybeHeld } satisfies HeldSlotsResponse);
   });
 
@@ -225,14 +263,18 @@ export function registerScheduleRoutes(api: Hono<AppEnv>, { clinic, holds, inten
     const { organizationId, userId } = session;
     const at = now();
     // A hold the EHR may have made for the user takes a place in the basket until it frees itself.
-    const [recordedCount, maybeHeld] = await Promise.all([holds.countActive(organizationId, userId, at), maybeHeldBy(organizationId, userId, at)]);
-    if (recordedCount + maybeHeld.length >= MAX_ACTIVE_HOLDS) throw holdLimitReached();
+    const [active, maybeHeld] = await Promise.all([holds.listActive(organizationId, userId, at), maybeHeldBy(organizationId, userId, at)]);
+    // Another tab of the user's may hold it already: never a second hold of one slot (issue 36 item 1).
+    if (active.some((held) => isHoldOfSlot(held, request))) throw alreadyHeld();
+    if (active.length + maybeHeld.length >= MAX_ACTIVE_HOLDS) throw holdLimitReached();
     const { patientId: _patientId, ...selection } = request;
 
     // Recorded before the service is asked: an answer lost from here on leaves the attempt, never nothing.
     const intentId = randomUUID();
     const attempt = { id: intentId, organizationId, userId, kind: "hold" as const, subjectId: holdSubjectOf(request), request: heldRequestOf(session, request), createdAt: at };
     await intents.record(attempt);
+    // Read beside the hold, not after it: the name costs the hold no time.
+    const patientName = patientNameOf(c, attempt.request.patientId);
     /** The answer was lost, or not recorded: the attempt is the user's as a hold the EHR may have made. */
     const unknownOutcome = async (error: unknown, mayHave: string, resultId: string | null): Promise<AppError> => {
       await settle(c, organizationId, intentId, "unknown", resultId);
@@ -259,7 +301,7 @@ export function registerScheduleRoutes(api: Hono<AppEnv>, { clinic, holds, inten
       throw error;
     }
     const heldAt = now();
-    const record = slotHoldRecord({ session, request, hold, heldAt });
+    const record = slotHoldRecord({ session, request, hold, heldAt, patientName: await patientName });
     let isRecorded: boolean;
     try {
       // The basket's places taken by holds the EHR may have made are not in `slot_holds`: they lower the limit.
@@ -281,7 +323,7 @@ export function registerScheduleRoutes(api: Hono<AppEnv>, { clinic, holds, inten
       throw holdLimitReached();
     }
     await settle(c, organizationId, intentId, "done", record.holdId);
-    await auditWrite(c, record.holdId);
+    await holdWritten(c, record.holdId);
     return c.json({ hold, held: heldSlotOf(record) } satisfies HoldResponse);
   });
 
@@ -294,7 +336,7 @@ export function registerScheduleRoutes(api: Hono<AppEnv>, { clinic, holds, inten
     if (stored.userId !== userId) throw notOwner();
     await releaseAtService(organizationId, stored.holdId);
     await holds.delete(organizationId, stored.holdId);
-    await auditWrite(c, stored.holdId);
+    await holdWritten(c, stored.holdId);
     return c.json(released);
   });
 
@@ -314,7 +356,7 @@ export function registerScheduleRoutes(api: Hono<AppEnv>, { clinic, holds, inten
     if (intent.resultId === null) return { released: false, freesAt: maybe.freesAt };
     await releaseAtService(organizationId, intent.resultId);
     await intents.settle(organizationId, intent.id, { outcome: "done", resultId: intent.resultId, at: now() });
-    await auditWrite(c, intent.resultId);
+    await holdWritten(c, intent.resultId);
     return released;
   }
 }

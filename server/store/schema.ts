@@ -167,6 +167,9 @@ export const slotHolds = pgTable(
     holdId: text("hold_id").notNull(),
     userId: text("user_id").notNull(),
     patientId: text("patient_id"),
+    // PHI: "Alvarez, Maria", as the EHR named the patient when the hold was made (read:patients granted), so a hold
+    // kept for a patient no longer open names them (issue 36 item 4). Gone with the hold's row.
+    patientName: text("patient_name"),
     providerId: text("provider_id").notNull(),
     facilityId: text("facility_id").notNull(),
     // The service's text with the facility's offset: shown and sent back as given, never compared here.

@@ -76,6 +76,7 @@ function slotHold(overrides: Partial<StoredSlotHold> = {}): StoredSlotHold {
     holdId: "0b6c1f7e-3d2a-4e59-8f10-2a3b4c5d6e7f",
     userId: "user-1",
     patientId: "5f0e3c2a-1b4d-4e6f-9a8b-7c6d5e4f3a2b",
+    patientName: "Okafor, Ada",
     providerId: "prv_9c1a6f98f0fb4012a8008dcbd76bd1c9",
     facilityId: "fac_decb7415a45c4b13859361ec146879bf",
     startsAt: "2026-03-02T08:00:00-05:00",

@@ -215,6 +215,8 @@ export interface StoredSlotHold {
   /** The host token's `sub`: only this user sees and releases the hold. */
   userId: string;
   patientId: string | null;
+  /** PHI: the patient's name as the EHR gave it when the hold was made ("Alvarez, Maria"), or null (none, or read:patients not granted). */
+  patientName: string | null;
   /** The slot, in the form the service gives (`prv_`, `fac_`; times with the facility's offset). */
   providerId: string;
   facilityId: string;

@@ -1,6 +1,7 @@
 import { queryOptions } from "@tanstack/react-query";
 import * as z from "zod/mini";
 import {
+  ALREADY_HELD_CODE,
   HOLD_LIMIT_CODE,
   heldSlotsResponse,
   holdOutcomeUnknownExtras,
@@ -16,7 +17,8 @@ import { queryKeys } from "./query-keys.ts";
 
 // The user's holds (DESIGN.md "The BFF's API"): kept in the BFF's store, so
 // a hold belongs to the user, not to a view, and survives navigation and
-// reloads. `queryKeys.holds()` is invalidated by every hold, release and booking.
+// reloads. `queryKeys.holds()` is invalidated by every hold, release and booking,
+// in this tab and, through the live events' `holds.changed`, in every other tab of the user.
 
 export const heldSlotsQuery = () =>
   queryOptions({
@@ -54,6 +56,11 @@ export function isSlotConflict(error: unknown): boolean {
 /** The hold was refused because the user already holds as many slots as Tandem allows. */
 export function isHoldLimit(error: unknown): boolean {
   return error instanceof ApiError && error.body.code === HOLD_LIMIT_CODE;
+}
+
+/** The hold was refused because the user already holds this very slot (another tab of theirs held it). */
+export function isAlreadyHeld(error: unknown): boolean {
+  return error instanceof ApiError && error.body.code === ALREADY_HELD_CODE;
 }
 
 /** The hold the EHR may have made when the BFF lost its answer (issue 35 item 4), from the error's body; null for any other failure. */

@@ -28,6 +28,8 @@ function invalidationsFor(event: LiveEvent): readonly QueryKey[] {
       return [queryKeys.session()];
     case "directory.changed":
       return [queryKeys.directory.resource(event.resource)];
+    case "holds.changed":
+      return [queryKeys.holds()];
   }
 }
 

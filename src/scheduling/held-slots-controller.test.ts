@@ -1,8 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { HeldSlot } from "#contract/app-api/slots.ts";
+import type { HeldSlot, SlotCheckResponse } from "#contract/app-api/slots.ts";
 import type { BookingRequest } from "#contract/bridge/messages.ts";
 import type { BookedInEhr } from "#src/bridge/app-link.ts";
 import { HeldSlotsController, type HeldSlotsDeps } from "./held-slots-controller.ts";
+import { SlotSelectionFlow, type SelectionDeps } from "./slot-selection-flow.ts";
 
 const NOW = Date.parse("2026-12-01T14:00:00.000Z");
 
@@ -14,6 +15,7 @@ function heldSlot(id: string, overrides: Partial<HeldSlot> = {}): HeldSlot {
     slotLengthMinutes: 20,
     isNewPatient: false,
     patientId: "patient-7",
+    patientName: null,
     expiresAt: "2026-12-01T14:05:00.000Z",
     heldAt: "2026-12-01T14:00:00.000Z",
     ...overrides,
@@ -30,8 +32,9 @@ function deferred<T>() {
   return { promise, resolve };
 }
 
-function fakeDeps() {
-  const calls = { release: [] as string[], book: [] as BookingRequest[], removed: [] as string[], holdsChanged: 0, slotsChanged: 0, slept: [] as number[] };
+/** `abandonSelection`: what the provider wires it to (the selection flow's cancel). */
+function fakeDeps({ abandonSelection = () => undefined }: { abandonSelection?: () => void } = {}) {
+  const calls = { release: [] as string[], book: [] as BookingRequest[], removed: [] as string[], holdsChanged: 0, slotsChanged: 0, slept: [] as number[], abandoned: 0 };
   const answers = {
     book: (): Promise<BookedInEhr> => Promise.resolve({ appointmentId: "3f0c9a52-1111-4222-8333-444455556666", reference: "EHR-3F0C9A52" }),
     release: (): Promise<unknown> => Promise.resolve({ released: true }),
@@ -53,6 +56,10 @@ function fakeDeps() {
     },
     slotsChanged: () => {
       calls.slotsChanged += 1;
+    },
+    abandonSelection: () => {
+      calls.abandoned += 1;
+      abandonSelection();
     },
     now: () => Date.now(),
     sleep: (ms) => {
@@ -148,6 +155,42 @@ describe("booking a held slot", () => {
   });
 });
 
+describe("booking while a slot is being checked (issue 36 item 7)", () => {
+  const slot = heldSlot("hold-9").slot;
+  const check = deferred<SlotCheckResponse>();
+  const selectionDeps = (made: string[]): SelectionDeps => ({
+    check: () => check.promise,
+    hold: (request) => {
+      made.push(request.startsAt);
+      const held = heldSlot("hold-9");
+      return Promise.resolve({ hold: { id: held.id, status: "active", expiresAt: held.expiresAt }, held });
+    },
+    isConflict: () => false,
+    isHoldLimit: () => false,
+    isAlreadyHeld: () => false,
+    isOutcomeUnknown: () => false,
+    maybeHeldOf: () => null,
+    holdsChanged: () => undefined,
+    release: () => Promise.resolve(),
+    onHeld: () => undefined,
+    slotsChanged: () => undefined,
+  });
+
+  it("a check started before the booking makes no hold once it answers: no stray hold is left for ten minutes", async () => {
+    const made: string[] = [];
+    const flow = new SlotSelectionFlow(selectionDeps(made));
+    const { controller, calls } = fakeDeps({ abandonSelection: () => flow.cancel() });
+    const checking = flow.select({ ...slot, startsAt: "2026-12-01T11:00:00-05:00", endsAt: "2026-12-01T11:20:00-05:00", remainingCapacity: 1, templateIds: [] }, { appointmentTypeId: "atp_dddddddddddddddddddddddddddddddd", isNewPatient: false });
+    expect(flow.getState().kind).toBe("checking");
+    await controller.book(heldSlot("hold-1"), "patient-7", [heldSlot("hold-1")]);
+    check.resolve({ available: true, slot: null, alternatives: [], meta: { sourceSyncedAt: "2026-12-01T14:00:00.000Z", sourceKind: "ehr_kind_a", maxStalenessSeconds: 0, strongConsistency: true, strategy: "ehr_live", completeness: "complete", generatedAt: "2026-12-01T14:00:00.000Z" } });
+    await checking;
+    expect(made).toEqual([]);
+    expect(flow.getState().kind).toBe("idle");
+    expect(calls.abandoned).toBeGreaterThan(0);
+  });
+});
+
 describe("releasing and expiry", () => {
   it("releases on request and says so; a failed release keeps it listed with a notice", async () => {
     const { controller, calls, answers } = fakeDeps();
@@ -156,7 +199,7 @@ describe("releasing and expiry", () => {
     answers.release = () => Promise.reject(new Error("503"));
     await controller.release(heldSlot("hold-2"));
     expect(controller.getActivity().notices.get("hold-2")?.kind).toBe("releaseFailed");
-    expect(controller.getActivity().outcome).toBeNull();
+    expect(controller.getActivity().outcomes.map((outcome) => outcome.held.id)).toEqual(["hold-1"]);
     expect(calls.holdsChanged).toBe(2);
   });
 
@@ -171,6 +214,33 @@ describe("releasing and expiry", () => {
     controller.expire(held);
     expect(controller.getActivity().outcome).toMatchObject({ kind: "expired" });
     expect(calls.release).toEqual(["hold-1"]);
+  });
+
+  it("announces every hold that ends: three expiring together are three outcomes, until each is dismissed (issue 36 item 3)", () => {
+    const { controller } = fakeDeps();
+    const holds = ["hold-1", "hold-2", "hold-3"].map((id) => heldSlot(id));
+    vi.setSystemTime(Date.parse("2026-12-01T14:05:00.000Z"));
+    for (const held of holds) controller.expire(held);
+    expect(controller.getActivity().outcomes.map((outcome) => [outcome.kind, outcome.held.id])).toEqual([
+      ["expired", "hold-1"],
+      ["expired", "hold-2"],
+      ["expired", "hold-3"],
+    ]);
+    controller.dismissOutcomes(["hold-1", "hold-3"]);
+    expect(controller.getActivity().outcomes.map((outcome) => outcome.held.id)).toEqual(["hold-2"]);
+    expect(controller.getActivity().outcome?.held.id).toBe("hold-2");
+  });
+
+  it("tells a hold that left the list without this page ending it (another tab booked, released or expired it), and not one it ended itself", async () => {
+    const { controller } = fakeDeps();
+    await controller.release(heldSlot("hold-1"));
+    const expiring = heldSlot("hold-3", { expiresAt: "2026-12-01T14:00:30.000Z" });
+    controller.leftTheList([heldSlot("hold-1"), heldSlot("hold-2"), expiring]);
+    expect(controller.getActivity().outcomes.map((outcome) => [outcome.kind, outcome.held.id])).toEqual([
+      ["released", "hold-1"],
+      ["endedElsewhere", "hold-2"],
+      ["expired", "hold-3"],
+    ]);
   });
 
   it("uses the stored expiry for a hold listed after a reload", () => {

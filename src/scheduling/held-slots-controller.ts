@@ -18,13 +18,17 @@ export type HoldOutcome =
   /** `seenGoneAtMs`: the booking, on the service's clock (estimated); a cached list older than that still shows the slot. */
   | { kind: "booked"; held: HeldSlot; appointment: BookedInEhr; releasedOthers: HeldSlot[]; seenGoneAtMs: number }
   | { kind: "expired"; held: HeldSlot }
-  | { kind: "released"; held: HeldSlot };
+  | { kind: "released"; held: HeldSlot }
+  /** No longer listed, and not ended in this page: booked or released in another tab or window of the user's. */
+  | { kind: "endedElsewhere"; held: HeldSlot };
 
 export interface HoldsActivity {
   /** Hold ids the EHR is booking now. */
   booking: ReadonlySet<string>;
   notices: ReadonlyMap<string, HoldNotice>;
-  /** The latest outcome, until dismissed. */
+  /** Every hold that ended in this page (booked, expired, released), oldest first, each until dismissed: three expiring at once are three outcomes. */
+  outcomes: readonly HoldOutcome[];
+  /** The latest of `outcomes`, or null. */
   outcome: HoldOutcome | null;
 }
 
@@ -40,6 +44,12 @@ export interface HeldSlotsDeps {
   removeHeld: (holdIds: readonly string[]) => void;
   /** Refetch the holds from the store. */
   holdsChanged: () => void;
+  /**
+   * The user is booking: a slot check or hold started before it is abandoned
+   * (a hold that still arrives is given back at once), so booking never
+   * leaves a stray hold behind (issue 36 item 7).
+   */
+  abandonSelection: () => void;
   slotsChanged: () => void;
   now?: () => number;
   /** The waits before trying a quiet release again (booked, expired); default 1 s then 3 s. */
@@ -48,14 +58,18 @@ export interface HeldSlotsDeps {
 }
 
 const RELEASE_RETRY_DELAYS_MS = [1_000, 3_000];
+/** Another tab counts a hold down from when it sent the request, so it ends it a little before the stored expiry. */
+const EXPIRY_MARGIN_MS = 60_000;
 const sleepFor = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export class HeldSlotsController {
-  private activity: HoldsActivity = { booking: new Set(), notices: new Map(), outcome: null };
+  private activity: HoldsActivity = { booking: new Set(), notices: new Map(), outcomes: [], outcome: null };
   private readonly listeners = new Set<() => void>();
   /** Holds made in this page: their countdown runs from when the request was sent, and when the EHR was read live. */
   private readonly timings = new Map<string, { deadlineMs: number; liveRead: LiveRead }>();
   private readonly now: () => number;
+  /** Holds this page took off the list itself (booked, released, expired here): their outcome is told already. */
+  private readonly endedHere = new Set<string>();
 
   constructor(private readonly deps: HeldSlotsDeps) {
     this.now = deps.now ?? Date.now;
@@ -86,6 +100,7 @@ export class HeldSlotsController {
    */
   async book(held: HeldSlot, patientId: string | null, basket: readonly HeldSlot[]): Promise<void> {
     if (this.activity.booking.has(held.id)) return;
+    this.deps.abandonSelection();
     this.update({ booking: new Set(this.activity.booking).add(held.id), notices: without(this.activity.notices, held.id) });
     let appointment: BookedInEhr;
     try {
@@ -113,8 +128,13 @@ export class HeldSlotsController {
     const others = basket.filter((candidate) => !isSameId(candidate.id, held.id) && candidate.patientId === held.patientId);
     const timing = this.timings.get(held.id);
     const seenGoneAtMs = timing ? timing.liveRead.serviceMs + (this.now() - timing.liveRead.localMs) : this.now();
-    this.deps.removeHeld([held.id, ...others.map((other) => other.id)]);
-    this.update({ booking: withoutMember(this.activity.booking, held.id), outcome: { kind: "booked", held, appointment, releasedOthers: others, seenGoneAtMs } });
+    // A check started while the EHR was booking is as stale as one started before.
+    this.deps.abandonSelection();
+    this.removeHeld([held.id, ...others.map((other) => other.id)]);
+    this.update({
+      booking: withoutMember(this.activity.booking, held.id),
+      outcomes: withOutcome(this.activity.outcomes, { kind: "booked", held, appointment, releasedOthers: others, seenGoneAtMs }, others),
+    });
     await Promise.all([held, ...others].map((done) => this.releaseQuietly(done.id)));
     this.deps.holdsChanged();
     this.deps.slotsChanged();
@@ -130,13 +150,15 @@ export class HeldSlotsController {
     const releasing = holds.filter((held) => !this.activity.booking.has(held.id));
     if (releasing.length === 0) return;
     for (const held of releasing) {
-      this.deps.removeHeld([held.id]);
-      this.update({ notices: without(this.activity.notices, held.id), outcome: { kind: "released", held } });
+      this.removeHeld([held.id]);
+      this.update({ notices: without(this.activity.notices, held.id), outcomes: withOutcome(this.activity.outcomes, { kind: "released", held }) });
       try {
         await this.deps.release(held.id);
         this.timings.delete(held.id);
       } catch (error) {
-        this.update({ notices: new Map(this.activity.notices).set(held.id, { kind: "releaseFailed", error }), outcome: null });
+        // Still held (the list is read again): if it leaves the list later, that is news.
+        this.endedHere.delete(held.id);
+        this.update({ notices: new Map(this.activity.notices).set(held.id, { kind: "releaseFailed", error }), outcomes: withoutOutcomesOf(this.activity.outcomes, [held.id]) });
       }
     }
     this.deps.holdsChanged();
@@ -146,16 +168,34 @@ export class HeldSlotsController {
   /** The countdown reached zero: say so and give the slot back (our count errs early, so "expired" is true for everyone). */
   expire(held: HeldSlot, options: { force?: boolean } = {}): void {
     if (!options.force && (this.activity.booking.has(held.id) || this.now() < this.deadlineOf(held))) return;
-    this.deps.removeHeld([held.id]);
-    this.update({ notices: without(this.activity.notices, held.id), outcome: { kind: "expired", held } });
+    this.removeHeld([held.id]);
+    this.update({ notices: without(this.activity.notices, held.id), outcomes: withOutcome(this.activity.outcomes, { kind: "expired", held }) });
     void this.releaseQuietly(held.id).then(() => {
       this.deps.holdsChanged();
       this.deps.slotsChanged();
     });
   }
 
-  dismissOutcome(): void {
-    if (this.activity.outcome !== null) this.update({ outcome: null });
+  /**
+   * Holds that left the user's list without this page ending them (another
+   * tab booked or released them, or expired them a little earlier): each is
+   * told too, so no hold vanishes unannounced (issue 36 item 3).
+   */
+  leftTheList(holds: readonly HeldSlot[]): void {
+    const unannounced = holds.filter((held) => !this.endedHere.has(held.id) && !this.activity.booking.has(held.id));
+    if (unannounced.length === 0) return;
+    let outcomes = this.activity.outcomes;
+    for (const held of unannounced) {
+      this.timings.delete(held.id);
+      outcomes = withOutcome(outcomes, this.now() >= Date.parse(held.expiresAt) - EXPIRY_MARGIN_MS ? { kind: "expired", held } : { kind: "endedElsewhere", held });
+    }
+    this.update({ outcomes });
+  }
+
+  /** Puts away the outcomes of these holds (one notice may tell several). */
+  dismissOutcomes(holdIds: readonly string[]): void {
+    const outcomes = withoutOutcomesOf(this.activity.outcomes, holdIds);
+    if (outcomes.length !== this.activity.outcomes.length) this.update({ outcomes });
   }
 
   dismissNotices(): void {
@@ -186,10 +226,25 @@ export class HeldSlotsController {
     }
   }
 
-  private update(changes: Partial<HoldsActivity>): void {
-    this.activity = { ...this.activity, ...changes };
+  private removeHeld(holdIds: readonly string[]): void {
+    for (const id of holdIds) this.endedHere.add(id);
+    this.deps.removeHeld(holdIds);
+  }
+
+  private update(changes: Partial<Omit<HoldsActivity, "outcome">>): void {
+    const next = { ...this.activity, ...changes };
+    this.activity = { ...next, outcome: next.outcomes.at(-1) ?? null };
     for (const listener of [...this.listeners]) listener();
   }
+}
+
+/** The outcomes with `outcome` last; an older outcome of the same hold, or of a hold it also settles, is replaced. */
+function withOutcome(outcomes: readonly HoldOutcome[], outcome: HoldOutcome, alsoSettled: readonly HeldSlot[] = []): readonly HoldOutcome[] {
+  return [...withoutOutcomesOf(outcomes, [outcome.held.id, ...alsoSettled.map((held) => held.id)]), outcome];
+}
+
+function withoutOutcomesOf(outcomes: readonly HoldOutcome[], holdIds: readonly string[]): readonly HoldOutcome[] {
+  return outcomes.filter((outcome) => !holdIds.includes(outcome.held.id));
 }
 
 function without<V>(map: ReadonlyMap<string, V>, key: string): ReadonlyMap<string, V> {

@@ -3,7 +3,7 @@ import { useRouterState } from "@tanstack/react-router";
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from "react";
 import type { HeldSlot, HoldReleaseResponse, MaybeHeldSlot } from "#contract/app-api/slots.ts";
 import type { Slot } from "#contract/clinic-api/schedule.ts";
-import { createHold, heldSlotsQuery, isHoldLimit, isHoldOutcomeUnknown, isSlotConflict, maybeHeldOfError, releaseHold } from "#src/api/holds-queries.ts";
+import { createHold, heldSlotsQuery, isAlreadyHeld, isHoldLimit, isHoldOutcomeUnknown, isSlotConflict, maybeHeldOfError, releaseHold } from "#src/api/holds-queries.ts";
 import { queryKeys } from "#src/api/query-keys.ts";
 import { sessionQuery } from "#src/api/session-query.ts";
 import { checkSlot } from "#src/api/slots-queries.ts";
@@ -55,9 +55,9 @@ export function HoldsProvider({ children }: { children: ReactNode }) {
     bridgeRef.current = bridge;
   }, [bridge]);
 
-  const [controller] = useState(() => {
+  const [{ controller, flow }] = useState(() => {
     const key = heldSlotsQuery().queryKey;
-    return new HeldSlotsController({
+    const controller = new HeldSlotsController({
       release: releaseHold,
       book: (request) => bridgeRef.current.book(request),
       declineReason: (error) => (error instanceof BookingDeclined ? error.message || "The EHR declined the booking" : null),
@@ -65,23 +65,23 @@ export function HoldsProvider({ children }: { children: ReactNode }) {
       removeHeld: (ids) => queryClient.setQueryData(key, (old) => (old ? { ...old, holds: old.holds.filter((candidate) => !ids.includes(candidate.id)) } : old)),
       holdsChanged: () => void queryClient.invalidateQueries({ queryKey: key }),
       slotsChanged: () => void queryClient.invalidateQueries({ queryKey: queryKeys.slots.all }),
+      abandonSelection: () => flow.cancel(),
     });
+    const flow = new SlotSelectionFlow({
+      check: checkSlot,
+      hold: createHold,
+      isConflict: isSlotConflict,
+      isHoldLimit,
+      isAlreadyHeld,
+      isOutcomeUnknown: isHoldOutcomeUnknown,
+      maybeHeldOf: maybeHeldOfError,
+      holdsChanged: () => void queryClient.invalidateQueries({ queryKey: key }),
+      release: releaseHold,
+      onHeld: (fresh) => controller.added(fresh),
+      slotsChanged: () => void queryClient.invalidateQueries({ queryKey: queryKeys.slots.all }),
+    });
+    return { controller, flow };
   });
-  const [flow] = useState(
-    () =>
-      new SlotSelectionFlow({
-        check: checkSlot,
-        hold: createHold,
-        isConflict: isSlotConflict,
-        isHoldLimit,
-        isOutcomeUnknown: isHoldOutcomeUnknown,
-        maybeHeldOf: maybeHeldOfError,
-        holdsChanged: () => void queryClient.invalidateQueries({ queryKey: queryKeys.holds() }),
-        release: releaseHold,
-        onHeld: (fresh) => controller.added(fresh),
-        slotsChanged: () => void queryClient.invalidateQueries({ queryKey: queryKeys.slots.all }),
-      }),
-  );
   const activity = useSyncExternalStore(controller.subscribe, controller.getActivity);
   const selection = useSyncExternalStore(flow.subscribe, flow.getState);
   const holds = useMemo(() => holdsQuery.data?.holds ?? [], [holdsQuery.data]);
@@ -111,6 +111,21 @@ export function HoldsProvider({ children }: { children: ReactNode }) {
   // A selection's outcome belongs to the list it was chosen from: put away on leaving that view (not a hold in flight).
   const pathname = useRouterState({ select: (state) => state.location.pathname });
   useEffect(() => flow.dismissSettled(), [pathname, flow]);
+
+  // A hold that leaves the list read from the BFF without this page ending it (another tab booked or released it) is told too.
+  // Compared only between two lists read for the same user: a list dropped on an identity change is not news.
+  const listedBefore = useRef<readonly HeldSlot[] | null>(null);
+  useEffect(() => {
+    const listed = holdsQuery.data?.holds;
+    const before = listedBefore.current;
+    listedBefore.current = listed ?? null;
+    if (!listed || !before) return;
+    const left = before.filter((held) => !listed.some((candidate) => candidate.id === held.id));
+    if (left.length > 0) controller.leftTheList(left);
+  }, [holdsQuery.data, controller]);
+
+  // An outcome the holds made untrue (a full basket with a place free again, "held already" for a hold that ended) goes.
+  useEffect(() => flow.holdsChanged(holds, maybeHeld), [flow, holds, maybeHeld]);
 
   // A decline about the patient ("Pick a patient in the EHR first") is stale once another patient is open.
   useEffect(() => controller.dismissNotices(), [patientId, controller]);

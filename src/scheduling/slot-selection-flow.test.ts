@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { HoldResponse, MaybeHeldSlot, SlotCheckResponse, SlotSelection } from "#contract/app-api/slots.ts";
 import type { Slot } from "#contract/clinic-api/schedule.ts";
-import { SlotSelectionFlow, type FreshHold, type SelectionDeps, type SelectionParams } from "./slot-selection-flow.ts";
+import { SlotSelectionFlow, type FreshHold, type SelectionDeps, type SelectionParams, type UsersHold } from "./slot-selection-flow.ts";
 
 const TEN_OCLOCK: Slot = {
   providerId: "prv_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
@@ -18,6 +18,7 @@ const NOW = Date.parse("2026-12-01T14:00:00.000Z");
 
 class Conflict extends Error {}
 class HoldLimit extends Error {}
+class AlreadyHeld extends Error {}
 /** The BFF lost the service's answer and lists the attempt (`maybeHeld`), or null: Tandem's server itself did not answer. */
 class Unanswered extends Error {
   constructor(readonly maybeHeld: MaybeHeldSlot | null) {
@@ -59,7 +60,7 @@ function fakeBackend() {
       const id = `hold-${holdCount}`;
       return Promise.resolve({
         hold: { id, status: "active", expiresAt: "2026-12-01T14:05:00.000Z", createdAt: "2026-12-01T14:00:00.000Z" },
-        held: { id, slot: TEN_OCLOCK, appointmentTypeId: request.appointmentTypeId, slotLengthMinutes: 20, isNewPatient: request.isNewPatient ?? false, patientId: null, expiresAt: "2026-12-01T14:05:00.000Z", heldAt: "2026-12-01T14:00:00.000Z" },
+        held: { id, slot: TEN_OCLOCK, appointmentTypeId: request.appointmentTypeId, slotLengthMinutes: 20, isNewPatient: request.isNewPatient ?? false, patientId: null, patientName: null, expiresAt: "2026-12-01T14:05:00.000Z", heldAt: "2026-12-01T14:00:00.000Z" },
       });
     },
     release: (): Promise<unknown> => Promise.resolve({ released: true }),
@@ -75,6 +76,7 @@ function fakeBackend() {
     },
     isConflict: (error) => error instanceof Conflict,
     isHoldLimit: (error) => error instanceof HoldLimit,
+    isAlreadyHeld: (error) => error instanceof AlreadyHeld,
     isOutcomeUnknown: (error) => error instanceof Unanswered,
     maybeHeldOf: (error) => (error instanceof Unanswered ? error.maybeHeld : null),
     holdsChanged: () => {
@@ -178,6 +180,45 @@ describe("choosing a slot", () => {
     answers.hold = () => Promise.reject(new HoldLimit());
     await flow.select(TEN_OCLOCK, FOLLOW_UP);
     expect(flow.getState().kind).toBe("basketFull");
+  });
+
+  it("says a slot the user holds from another tab is held already, not 'just taken', when the live check finds it gone to their hold (issue 36 item 1)", async () => {
+    const { flow, calls, answers } = fakeBackend();
+    // This page has not heard of the other tab's hold yet; the BFF knows it is the user's.
+    answers.check = () => Promise.resolve({ available: false, slot: null, alternatives: [TEN_TWENTY], meta: META, heldByYou: true });
+    await flow.select(TEN_OCLOCK, FOLLOW_UP, { holds: [] });
+    expect(flow.getState()).toMatchObject({ kind: "alreadyHeld", slot: TEN_OCLOCK });
+    expect(calls.hold).toHaveLength(0);
+    expect(calls.holdsChanged).toBe(1);
+  });
+
+  it("says the slot is held already when the BFF refuses a second hold of it (another tab held it meanwhile), and reads the holds again", async () => {
+    const { flow, calls, answers } = fakeBackend();
+    answers.hold = () => Promise.reject(new AlreadyHeld());
+    await flow.select(TEN_OCLOCK, FOLLOW_UP);
+    expect(flow.getState()).toMatchObject({ kind: "alreadyHeld", slot: TEN_OCLOCK });
+    expect(calls.held).toHaveLength(0);
+    expect(calls.holdsChanged).toBe(1);
+  });
+
+  it("puts away an outcome the holds made untrue: a full basket once a place is free, held already once that hold ends (issue 36 item 3)", async () => {
+    const { flow } = fakeBackend();
+    const heldAs = (slot: Slot): UsersHold => ({ slot, appointmentTypeId: FOLLOW_UP.appointmentTypeId, isNewPatient: false });
+    const three = [TEN_TWENTY, { ...TEN_TWENTY, startsAt: "2026-12-01T11:00:00-05:00" }, { ...TEN_TWENTY, startsAt: "2026-12-01T11:20:00-05:00" }].map(heldAs);
+    await flow.select(TEN_OCLOCK, FOLLOW_UP, { holds: three });
+    expect(flow.getState().kind).toBe("basketFull");
+    flow.holdsChanged(three, []);
+    expect(flow.getState().kind).toBe("basketFull");
+    flow.holdsChanged(three.slice(1), []);
+    expect(flow.getState().kind).toBe("idle");
+
+    const tenOclock = heldAs(TEN_OCLOCK);
+    await flow.select(TEN_OCLOCK, FOLLOW_UP, { holds: [tenOclock] });
+    expect(flow.getState().kind).toBe("alreadyHeld");
+    flow.holdsChanged([tenOclock], []);
+    expect(flow.getState().kind).toBe("alreadyHeld");
+    flow.holdsChanged([], []);
+    expect(flow.getState().kind).toBe("idle");
   });
 
   it("says a gone slot plainly, offers the alternatives, refetches the list and does not hold", async () => {
@@ -302,7 +343,7 @@ describe("choosing a slot", () => {
     expect(flow.getState().kind).toBe("idle");
     lateHold.resolve({
       hold: { id: "late", status: "active", expiresAt: "2026-12-01T14:05:00.000Z" },
-      held: { id: "late", slot: TEN_OCLOCK, appointmentTypeId: FOLLOW_UP.appointmentTypeId, slotLengthMinutes: 20, isNewPatient: false, patientId: null, expiresAt: "2026-12-01T14:05:00.000Z", heldAt: "2026-12-01T14:00:00.000Z" },
+      held: { id: "late", slot: TEN_OCLOCK, appointmentTypeId: FOLLOW_UP.appointmentTypeId, slotLengthMinutes: 20, isNewPatient: false, patientId: null, patientName: null, expiresAt: "2026-12-01T14:05:00.000Z", heldAt: "2026-12-01T14:00:00.000Z" },
     });
     await first;
     expect(flow.getState().kind).toBe("idle");

@@ -74,6 +74,8 @@ export interface SelectionDeps {
   isConflict: (error: unknown) => boolean;
   /** The hold was refused because the basket is full (the server's count may be ahead of this page's). */
   isHoldLimit: (error: unknown) => boolean;
+  /** The hold was refused because the user already holds this slot (another tab of theirs held it). */
+  isAlreadyHeld: (error: unknown) => boolean;
   /** The hold's answer was lost after it was sent: whether the EHR made it is unknown. */
   isOutcomeUnknown: (error: unknown) => boolean;
   /** The BFF's record of such a hold, from the error, or null. */
@@ -185,7 +187,9 @@ export class SlotSelectionFlow {
       maybeOwn: ownOverlapping(options.maybeHeld, slot),
     });
     if (!check.available) {
-      this.set(gone());
+      // Gone to a hold of the user's own from another tab, which this page has not heard of yet: theirs, not taken.
+      this.set(check.heldByYou ? { kind: "alreadyHeld", ...chosen } : gone());
+      if (check.heldByYou) this.deps.holdsChanged();
       this.deps.slotsChanged();
       return;
     }
@@ -202,6 +206,9 @@ export class SlotSelectionFlow {
         // Taken between the check and the hold: the same plain outcome as a failed check.
         this.set(gone());
         this.deps.slotsChanged();
+      } else if (this.deps.isAlreadyHeld(error)) {
+        this.set({ kind: "alreadyHeld", ...chosen });
+        this.deps.holdsChanged();
       } else if (this.deps.isHoldLimit(error)) {
         this.set({ kind: "basketFull", ...chosen });
       } else {
@@ -237,6 +244,22 @@ export class SlotSelectionFlow {
   dismissSettled(): void {
     if (this.state.kind === "idle" || this.state.kind === "checking" || this.state.kind === "holding") return;
     this.cancel();
+  }
+
+  /**
+   * The user's holds changed (made, released, booked, expired, here or in
+   * another tab): an outcome they made untrue goes. A full basket with a place
+   * free again, "held already" for a slot no longer held, a slot said to be
+   * taken by a hold of the user's that has ended.
+   */
+  holdsChanged(holds: readonly UsersHold[], maybeHeld: readonly MaybeHeldSlot[]): void {
+    const state = this.state;
+    const isStale =
+      (state.kind === "basketFull" && holds.length + maybeHeld.length < MAX_ACTIVE_HOLDS) ||
+      (state.kind === "alreadyHeld" && !holds.some((hold) => slotKey(hold.slot) === slotKey(state.request))) ||
+      (state.kind === "gone" && state.ownHold !== null && ownOverlapping(holds, state.slot) === null) ||
+      (state.kind === "gone" && state.maybeOwn !== null && !maybeHeld.some((attempt) => attempt.id === state.maybeOwn?.id));
+    if (isStale) this.cancel();
   }
 
   /** Release is idempotent and best effort: a failure only means the hold runs out on its own. */

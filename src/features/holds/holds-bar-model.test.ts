@@ -14,6 +14,7 @@ function held(id: string, patientId: string | null): HeldSlot {
     slotLengthMinutes: 30,
     isNewPatient: false,
     patientId,
+    patientName: null,
     expiresAt: "2026-12-01T13:10:00.000Z",
     heldAt: "2026-12-01T13:00:00.000Z",
   };
@@ -44,6 +45,11 @@ describe("heldForText", () => {
 
   it("says when no patient was open and none is", () => {
     expect(heldForText({ patientId: null }, null, null)).toBe("with no patient open");
+  });
+
+  it("a hold of the patient open before names them as the EHR did when it was held (issue 36 item 4)", () => {
+    expect(heldForText({ patientId: BEFORE, patientName: "Okafor, Ada" }, OPEN, "Alvarez, Maria")).toBe("for Okafor, Ada (the patient open before)");
+    expect(cannotBookReason({ patientId: BEFORE, patientName: "Okafor, Ada" }, { isStandalone: false, openPatientId: OPEN })).toMatch(/^Held for Okafor, Ada, the patient who was open before/);
   });
 
   it("a hold of the patient open before says so, whatever is open now", () => {
@@ -92,7 +98,7 @@ describe("unconfirmedHolds", () => {
 });
 
 describe("isHoldsBarShown", () => {
-  const quiet = { canHold: true, holdCount: 0, outcome: null, selection: { kind: "idle" as const }, holdsError: null };
+  const quiet = { canHold: true, holdCount: 0, outcomeCount: 0, selection: { kind: "idle" as const }, holdsError: null };
 
   it("is hidden with nothing to show", () => {
     expect(isHoldsBarShown(quiet)).toBe(false);
@@ -100,7 +106,7 @@ describe("isHoldsBarShown", () => {
 
   it("shows for a hold, an outcome, a slot being chosen or an error", () => {
     expect(isHoldsBarShown({ ...quiet, holdCount: 1 })).toBe(true);
-    expect(isHoldsBarShown({ ...quiet, outcome: { kind: "released", held: held("h1", null) } })).toBe(true);
+    expect(isHoldsBarShown({ ...quiet, outcomeCount: 1 })).toBe(true);
     expect(isHoldsBarShown({ ...quiet, selection: { kind: "checking" } })).toBe(true);
     expect(isHoldsBarShown({ ...quiet, holdsError: new Error("down") })).toBe(true);
   });

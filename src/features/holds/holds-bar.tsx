@@ -5,10 +5,10 @@ import { useSlotDescriber } from "#src/scheduling/use-slot-describer.ts";
 import { HeldSlotCard } from "./held-slot-card.tsx";
 import { HeldSlotsList } from "./held-slots-list.tsx";
 import { maybeHeldHeading } from "./hold-outcome-text.ts";
-import { cannotBookReason, heldForText, isHoldsBarShown } from "./holds-bar-model.ts";
+import { cannotBookReason, heldForText, isHoldsBarShown, onePatientNameOf } from "./holds-bar-model.ts";
 import { useHolds } from "#src/scheduling/holds-provider.tsx";
 import { MaybeHeldSlotCard } from "./maybe-held-slot-card.tsx";
-import { OutcomeNotice } from "./outcome-notice.tsx";
+import { OutcomeNotices } from "./outcome-notice.tsx";
 import { PatientChangedNotice } from "./patient-changed-notice.tsx";
 import { SelectionPanel } from "./selection-panel.tsx";
 import { useFold } from "./use-fold.ts";
@@ -31,7 +31,7 @@ export function HoldsBar() {
   const { unconfirmed, keepHolding } = useUnconfirmedHolds(holds, openPatientId);
   const { isFolded, toggleFold } = useFold(holds.length);
 
-  if (!isHoldsBarShown({ canHold, holdCount: holds.length + maybeHeld.length, outcome: activity.outcome, selection, holdsError })) return null;
+  if (!isHoldsBarShown({ canHold, holdCount: holds.length + maybeHeld.length, outcomeCount: activity.outcomes.length, selection, holdsError })) return null;
 
   const patientText = (held: Pick<HeldSlot, "patientId">) => heldForText(held, openPatientId, openPatientName);
   const bookingContext = { isStandalone: bridge.mode === "standalone", openPatientId };
@@ -40,9 +40,9 @@ export function HoldsBar() {
     <section data-testid="holds-bar" aria-label="Your holds" className="sticky bottom-0 z-20 space-y-2 border-t border-slate-200 bg-slate-50/95 p-2 shadow-[0_-4px_12px_rgba(15,23,42,0.08)] backdrop-blur">
       <div className="mx-auto max-h-[55vh] max-w-6xl space-y-2 overflow-y-auto">
         <SelectionPanel state={selection} describe={describe} onCancel={() => flow.cancel()} onSelect={(slot) => selection.kind !== "idle" && select(slot, selection.params)} />
-        {activity.outcome ? <OutcomeNotice outcome={activity.outcome} describe={describe} patientText={patientText(activity.outcome.held)} onDismiss={() => controller.dismissOutcome()} /> : null}
+        <OutcomeNotices outcomes={activity.outcomes} describe={describe} patientTextOf={patientText} onDismiss={(ids) => controller.dismissOutcomes(ids)} />
         {holdsError && holds.length === 0 ? <ApiErrorNotice error={holdsError} onRetry={refetchHolds} /> : null}
-        {unconfirmed.length > 0 ? <PatientChangedNotice count={unconfirmed.length} onRelease={() => void controller.releaseAll(unconfirmed)} onKeep={keepHolding} /> : null}
+        {unconfirmed.length > 0 ? <PatientChangedNotice count={unconfirmed.length} patientName={onePatientNameOf(unconfirmed)} onRelease={() => void controller.releaseAll(unconfirmed)} onKeep={keepHolding} /> : null}
         {holds.length > 0 ? (
           <HeldSlotsList count={holds.length} isFolded={isFolded} onToggleFold={toggleFold}>
             {holds.map((held) => (

@@ -17,6 +17,7 @@ describe("the patient-changed notice", () => {
   it("counts several holds and speaks of 'them'", () => {
     expect(releaseUnconfirmedLabel(2)).toBe("Release them");
     expect(patientChangedText(2)).toBe("You hold 2 slots for the patient who was open before. Release them, or keep holding while you come back to that patient.");
+    expect(patientChangedText(2, "Okafor, Ada")).toBe("You hold 2 slots for Okafor, Ada, who was open before. Release them, or keep holding while you come back to that patient.");
   });
 });
 

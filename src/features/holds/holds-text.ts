@@ -10,9 +10,10 @@ export function releaseUnconfirmedLabel(count: number): string {
   return `Release ${count === 1 ? "it" : "them"}`;
 }
 
-/** The patient-changed notice's body for `count` holds of the patient open before. */
-export function patientChangedText(count: number): string {
-  return `You hold ${count === 1 ? "a slot" : `${count} slots`} for the patient who was open before. Release ${count === 1 ? "it" : "them"}, or keep holding while you come back to that patient.`;
+/** The patient-changed notice's body for `count` holds of the patient open before, named when their name was kept with the holds (`patientName`). */
+export function patientChangedText(count: number, patientName: string | null = null): string {
+  const whom = patientName ? `${patientName}, who was open before` : "the patient who was open before";
+  return `You hold ${count === 1 ? "a slot" : `${count} slots`} for ${whom}. Release ${count === 1 ? "it" : "them"}, or keep holding while you come back to that patient.`;
 }
 
 /** After booking: "The hold was released, and so was the other slot held for this patient." */

@@ -8,36 +8,92 @@ import type { HoldOutcome } from "#src/scheduling/held-slots-controller.ts";
 import { releasedAfterBookingText } from "./holds-text.ts";
 import { useSearchAgain } from "./use-search-again.ts";
 
-// The latest thing that happened to a hold, until dismissed: booked in the
-// EHR, expired (with a way back to the search), or released.
+// Every hold that ended, until dismissed (issue 36 item 3): each booking in
+// the EHR on its own, the holds that expired in one notice (with a way back to
+// the search), the holds released in one line, and those another tab of the
+// user's booked or released in another. Three holds
+// expiring together are three slots named in one notice, not one announced
+// and two vanished.
 
-interface OutcomeNoticeProps {
-  outcome: HoldOutcome;
+interface OutcomeNoticesProps {
+  outcomes: readonly HoldOutcome[];
   describe: SlotDescriber;
-  /** Who the hold was for ("for Alvarez, Maria"). */
-  patientText: string;
-  onDismiss: () => void;
+  /** Who a hold was for ("for Alvarez, Maria"). */
+  patientTextOf: (held: HeldSlot) => string;
+  /** Puts away the outcomes of these holds. */
+  onDismiss: (holdIds: readonly string[]) => void;
 }
 
-export function OutcomeNotice({ outcome, describe, patientText, onDismiss }: OutcomeNoticeProps) {
-  switch (outcome.kind) {
-    case "booked":
-      return <BookedNotice outcome={outcome} describe={describe} patientText={patientText} onDismiss={onDismiss} />;
-    case "expired":
-      return <ExpiredNotice held={outcome.held} describe={describe} onDismiss={onDismiss} />;
-    case "released":
-      return (
-        <div role="status" className="flex flex-wrap items-center justify-between gap-2 rounded-lg border border-slate-300 bg-white p-2">
-          <p className="text-sm">Released the hold on {describe.phrase(outcome.held.slot)}.</p>
-          <Button variant="ghost" onClick={onDismiss}>
-            Dismiss
-          </Button>
-        </div>
-      );
-  }
+type OutcomeOf<K extends HoldOutcome["kind"]> = Extract<HoldOutcome, { kind: K }>;
+
+const isKind =
+  <K extends HoldOutcome["kind"]>(kind: K) =>
+  (outcome: HoldOutcome): outcome is OutcomeOf<K> =>
+    outcome.kind === kind;
+
+export function OutcomeNotices({ outcomes, describe, patientTextOf, onDismiss }: OutcomeNoticesProps) {
+  const booked = outcomes.filter(isKind("booked"));
+  const expired = outcomes.filter(isKind("expired")).map((outcome) => outcome.held);
+  const released = outcomes.filter(isKind("released")).map((outcome) => outcome.held);
+  const endedElsewhere = outcomes.filter(isKind("endedElsewhere")).map((outcome) => outcome.held);
+  const idsOf = (holds: readonly HeldSlot[]) => holds.map((held) => held.id);
+  return (
+    <>
+      {booked.map((outcome) => (
+        <BookedNotice key={outcome.held.id} outcome={outcome} describe={describe} patientText={patientTextOf(outcome.held)} onDismiss={() => onDismiss([outcome.held.id])} />
+      ))}
+      {expired.length > 0 ? <ExpiredNotice holds={expired} describe={describe} onDismiss={() => onDismiss(idsOf(expired))} /> : null}
+      {released.length > 0 ? <ReleasedNotice holds={released} describe={describe} onDismiss={() => onDismiss(idsOf(released))} /> : null}
+      {endedElsewhere.length > 0 ? <EndedElsewhereNotice holds={endedElsewhere} describe={describe} onDismiss={() => onDismiss(idsOf(endedElsewhere))} /> : null}
+    </>
+  );
 }
 
-function BookedNotice({ outcome, describe, patientText, onDismiss }: OutcomeNoticeProps & { outcome: Extract<HoldOutcome, { kind: "booked" }> }) {
+/** "10:00 AM EST with …", or a list of them: the slots of the holds one notice is about. */
+function SlotPhrases({ holds, describe }: { holds: readonly HeldSlot[]; describe: SlotDescriber }) {
+  const [only] = holds;
+  if (holds.length === 1 && only) return <>{describe.phrase(only.slot)}</>;
+  return (
+    <ul className="list-disc pl-5">
+      {holds.map((held) => (
+        <li key={held.id}>{describe.phrase(held.slot)}</li>
+      ))}
+    </ul>
+  );
+}
+
+function ReleasedNotice({ holds, describe, onDismiss }: { holds: readonly HeldSlot[]; describe: SlotDescriber; onDismiss: () => void }) {
+  return (
+    <div role="status" className="flex flex-wrap items-center justify-between gap-2 rounded-lg border border-slate-300 bg-white p-2">
+      <div className="text-sm">
+        {holds.length === 1 ? "Released the hold on " : `Released the holds on ${holds.length} slots:`}
+        <SlotPhrases holds={holds} describe={describe} />
+        {holds.length === 1 ? "." : null}
+      </div>
+      <Button variant="ghost" onClick={onDismiss}>
+        Dismiss
+      </Button>
+    </div>
+  );
+}
+
+/** Holds another tab or window of the user's booked or released: this page cannot say which. */
+function EndedElsewhereNotice({ holds, describe, onDismiss }: { holds: readonly HeldSlot[]; describe: SlotDescriber; onDismiss: () => void }) {
+  return (
+    <div role="status" className="flex flex-wrap items-center justify-between gap-2 rounded-lg border border-slate-300 bg-white p-2">
+      <div className="text-sm">
+        {holds.length === 1 ? "No longer held (booked or released in another tab or window): " : `${holds.length} slots no longer held (booked or released in another tab or window):`}
+        <SlotPhrases holds={holds} describe={describe} />
+        {holds.length === 1 ? "." : null}
+      </div>
+      <Button variant="ghost" onClick={onDismiss}>
+        Dismiss
+      </Button>
+    </div>
+  );
+}
+
+function BookedNotice({ outcome, describe, patientText, onDismiss }: { outcome: OutcomeOf<"booked">; describe: SlotDescriber; patientText: string; onDismiss: () => void }) {
   const ref = useRef<HTMLDivElement>(null);
   // Focus moves to the confirmation (not to the page body), so the next key press starts from it.
   useEffect(() => ref.current?.focus(), [outcome]);
@@ -75,15 +131,19 @@ function BookedNotice({ outcome, describe, patientText, onDismiss }: OutcomeNoti
   );
 }
 
-function ExpiredNotice({ held, describe, onDismiss }: { held: HeldSlot; describe: SlotDescriber; onDismiss: () => void }) {
+function ExpiredNotice({ holds, describe, onDismiss }: { holds: readonly HeldSlot[]; describe: SlotDescriber; onDismiss: () => void }) {
   const searchAgain = useSearchAgain(onDismiss);
+  const isOne = holds.length === 1;
   return (
     <div data-testid="hold-panel" data-state="expired" className="rounded-lg border-2 border-amber-500 bg-white p-3">
       <div role="status">
         <h2 className="text-base font-semibold">
-          <span aria-hidden="true">! </span>The hold has expired
+          <span aria-hidden="true">! </span>
+          {isOne ? "The hold has expired" : `${holds.length} holds have expired`}
         </h2>
-        <p className="text-sm">{describe.phrase(held.slot)} is no longer held and may be taken by someone else. Search again to see what is free now.</p>
+        <div className="text-sm">
+          <SlotPhrases holds={holds} describe={describe} /> {isOne ? "is" : "are"} no longer held and may be taken by someone else. Search again to see what is free now.
+        </div>
       </div>
       <div className="mt-2 flex flex-wrap gap-2">
         <Button data-testid="search-again" onClick={searchAgain}>

@@ -3,7 +3,7 @@ import { Notice } from "#src/components/ui/notice.tsx";
 import { patientChangedText, releaseUnconfirmedLabel } from "./holds-text.ts";
 
 /** The EHR opened another patient while the user holds slots for the one before: release them, or keep holding. */
-export function PatientChangedNotice({ count, onRelease, onKeep }: { count: number; onRelease: () => void; onKeep: () => void }) {
+export function PatientChangedNotice({ count, patientName, onRelease, onKeep }: { count: number; patientName: string | null; onRelease: () => void; onKeep: () => void }) {
   return (
     <Notice
       tone="warning"
@@ -19,7 +19,7 @@ export function PatientChangedNotice({ count, onRelease, onKeep }: { count: numb
         </>
       }
     >
-      {patientChangedText(count)}
+      {patientChangedText(count, patientName)}
     </Notice>
   );
 }

@@ -24,11 +24,10 @@ interface SelectionPanelProps {
   onSelect: (slot: Slot) => void;
 }
 
-/** An alternative's button text: the time, with the day and the provider wherever they differ from the gone slot's. */
-function alternativeText(alternative: Slot, gone: Slot, describe: SlotDescriber): string {
-  const parts = [describe.day(alternative) === describe.day(gone) ? describe.time(alternative) : `${describe.day(alternative)}, ${describe.time(alternative)}`];
-  if (alternative.providerId !== gone.providerId) parts.push(describe.providerName(alternative.providerId));
-  return parts.join(" · ");
+/** An alternative's button text: the time (with the day where it differs from the gone slot's) and always the provider. */
+export function alternativeText(alternative: Slot, gone: Slot, describe: SlotDescriber): string {
+  const when = describe.day(alternative) === describe.day(gone) ? describe.time(alternative) : `${describe.day(alternative)}, ${describe.time(alternative)}`;
+  return `${when} · ${describe.providerName(alternative.providerId)}`;
 }
 
 const panelClass = "rounded-lg border-2 bg-white p-3 shadow-lg";

@@ -12,7 +12,7 @@ const FU = "atp_dddddddddddddddddddddddddddddddd";
 const slotAt = (providerId: string, time: string): Slot => ({ providerId, facilityId: UWS, startsAt: `2026-12-01T${time}:00-05:00`, endsAt: `2026-12-01T${time.slice(0, 3)}59:00-05:00`, remainingCapacity: 1, templateIds: [] });
 const heldAt = (providerId: string, time: string, overrides: Partial<HeldSlot> = {}): HeldSlot => {
   const { providerId: provider, facilityId, startsAt, endsAt } = slotAt(providerId, time);
-  return { id: `hold-${time}`, slot: { providerId: provider, facilityId, startsAt, endsAt }, appointmentTypeId: FU, slotLengthMinutes: 20, isNewPatient: false, patientId: null, expiresAt: "2026-12-01T15:00:00.000Z", heldAt: "2026-12-01T14:50:00.000Z", ...overrides };
+  return { id: `hold-${time}`, slot: { providerId: provider, facilityId, startsAt, endsAt }, appointmentTypeId: FU, slotLengthMinutes: 20, isNewPatient: false, patientId: null, patientName: null, expiresAt: "2026-12-01T15:00:00.000Z", heldAt: "2026-12-01T14:50:00.000Z", ...overrides };
 };
 const kind = { appointmentTypeId: FU, isNewPatient: false };
 

@@ -20,6 +20,7 @@ function held(overrides: Partial<HeldSlot> = {}, slot: Partial<HeldSlot["slot"]>
     slotLengthMinutes: 30,
     isNewPatient: false,
     patientId: null,
+    patientName: null,
     expiresAt: "2026-12-01T13:10:00.000Z",
     heldAt: "2026-12-01T13:00:00.000Z",
     ...overrides,

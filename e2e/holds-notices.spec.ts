@@ -1,0 +1,142 @@
+import type { FrameLocator } from "@playwright/test";
+import { expect, test } from "./support/fixtures.ts";
+import { holdsOf } from "./support/holds.ts";
+import { ORG_A, expectAccessible, sandboxNotes, saveScreenshot } from "./support/sandbox.ts";
+import {
+  UPPER_WEST_SIDE,
+  addDays,
+  appointmentType,
+  bookInEhr,
+  frontDeskSession,
+  listedSlots,
+  liveSlot,
+  openSlotFinder,
+  resetSandbox,
+  search,
+  setFilters,
+  slotButton,
+  todayIn,
+} from "./support/slots.ts";
+
+// What the holds bar says (issue 36 items 3, 4, 9, 10): every hold that ends
+// is told and every notice no longer true goes; a hold kept for the patient
+// open before names them; every alternative names its provider; at 400 px the
+// held slots take one line until asked.
+
+test.beforeEach(async () => {
+  await resetSandbox();
+});
+
+/** Holds the first `count` slots of a follow-up search a few days out; returns them and the one after. */
+async function holdFollowUps(app: FrameLocator, count: number) {
+  const fu = await appointmentType("FU");
+  const today = await todayIn(UPPER_WEST_SIDE.timezone);
+  await setFilters(app, { typeId: fu.id, startDate: addDays(today, 1), endDate: addDays(today, 8) });
+  await search(app);
+  const listed = await listedSlots(app);
+  if (listed.length <= count) throw new Error(`fewer than ${count + 1} follow-up slots listed`);
+  const bar = app.getByTestId("holds-bar");
+  for (const [index, slot] of listed.slice(0, count).entries()) {
+    await slotButton(app, slot).click();
+    await expect(bar.locator('[data-testid="hold-panel"][data-state="held"]')).toHaveCount(index + 1);
+  }
+  return { held: listed.slice(0, count), next: listed[count], bar };
+}
+
+test("three holds that run out together are each told, and 'You already hold 3 slots' goes with them", async ({ page }) => {
+  const { userId } = await frontDeskSession();
+  const app = await openSlotFinder(page);
+  const { next, bar } = await holdFollowUps(app, 3);
+  if (!next) throw new Error("no fourth slot");
+  await slotButton(app, next).click();
+  const full = app.getByTestId("selection-panel");
+  await expect(full).toHaveAttribute("data-state", "basketFull");
+  await expect(full).toContainText("You already hold 3 slots");
+
+  await page.clock.fastForward("10:01");
+  const expired = bar.locator('[data-testid="hold-panel"][data-state="expired"]');
+  await expect(expired).toContainText("3 holds have expired");
+  await expect(expired.getByRole("listitem")).toHaveCount(3);
+  await expect(bar.locator('[data-testid="hold-panel"][data-state="held"]')).toHaveCount(0);
+  // No longer true: nothing is held, so the basket is not full.
+  await expect(full).toHaveCount(0);
+  await expect(app.getByText("You already hold 3 slots")).toHaveCount(0);
+  await expect.poll(() => holdsOf(ORG_A, userId)).toEqual([]);
+  await saveScreenshot(page, "holds-three-expired");
+  await expectAccessible(page);
+
+  await expired.getByRole("button", { name: "Dismiss" }).click();
+  await expect(expired).toHaveCount(0);
+});
+
+test("a hold kept for the patient open before names that patient", async ({ page }) => {
+  const { patientId } = await frontDeskSession();
+  const app = await openSlotFinder(page);
+  const banner = await app.getByTestId("patient-name").innerText();
+  const name = banner.split(" ").slice(0, 2).join(" ");
+  const { bar } = await holdFollowUps(app, 1);
+  await expect(bar.getByTestId("held-for")).toHaveText(`for ${name}`);
+
+  const other = (await sandboxNotes(ORG_A)).map((note) => note.patientId).find((id) => id !== patientId);
+  if (!other) throw new Error("no second patient");
+  await page.locator("#host-patient").selectOption(other);
+  await expect(bar).toContainText("The patient changed in the EHR");
+  await expect(bar.getByTestId("held-for")).toHaveText(`for ${name} (the patient open before)`);
+  await expect(bar).toContainText(`You hold a slot for ${name}, who was open before.`);
+  await expect(bar).toContainText(`Held for ${name}, the patient who was open before`);
+  await saveScreenshot(page, "holds-patient-named");
+});
+
+test("every alternative to a gone slot names its provider, the gone slot's own included", async ({ page }) => {
+  const fu = await appointmentType("FU");
+  const app = await openSlotFinder(page);
+  const listed = await listedSlots(app);
+  // A slot whose provider has another time soon after: the nearest alternatives include that provider's own.
+  const target = listed.find((slot) => listed.some((other) => other.providerId === slot.providerId && Date.parse(other.startsAt) > Date.parse(slot.startsAt) && Date.parse(other.startsAt) - Date.parse(slot.startsAt) <= 3_600_000));
+  if (!target) throw new Error("no provider with two slots within the hour");
+  const live = await liveSlot(target, { appointmentTypeId: fu.id, isNewPatient: false }, UPPER_WEST_SIDE.timezone);
+  if (!live) throw new Error("the first listed slot is not free in the EHR");
+  await bookInEhr(live, live.remainingCapacity, fu.id);
+  await slotButton(app, target).click();
+  const gone = app.getByTestId("slot-gone-notice");
+  await expect(gone).toContainText("That time was just taken");
+  const alternatives = gone.getByTestId("slot-alternative");
+  await expect(alternatives.first()).toBeVisible();
+  const texts = await alternatives.allInnerTexts();
+  const providerIds = await alternatives.evaluateAll((buttons) => buttons.map((button) => button.getAttribute("data-provider-id")));
+  expect(providerIds).toContain(target.providerId);
+  for (const text of texts) expect(text).toMatch(/ · \S/);
+  // The gone slot's own provider's times name them too (they were bare times before).
+  const ownName = texts.filter((_, index) => providerIds[index] === target.providerId).map((text) => text.split(" · ").at(-1));
+  expect(new Set(ownName).size).toBe(1);
+  expect(ownName[0]?.length).toBeGreaterThan(2);
+});
+
+for (const width of [400, 1280]) {
+  test(`at ${width} px three holds ${width === 400 ? "take one line until Show opens them" : "are shown"}, keyboard reachable`, async ({ page }) => {
+    await page.setViewportSize({ width, height: 860 });
+    const app = await openSlotFinder(page);
+    const { bar } = await holdFollowUps(app, 3);
+    await expect(bar).toContainText("You are holding 3 slots");
+    const show = bar.getByRole("button", { name: /the held slots/ });
+    const frame = page.locator("iframe#tandem-app");
+    const frameHeight = (await frame.boundingBox())?.height ?? 0;
+    const barHeight = async () => (await bar.boundingBox())?.height ?? 0;
+    if (width === 400) {
+      await expect(show).toHaveAccessibleName("Show the held slots");
+      await expect(show).toHaveAttribute("aria-expanded", "false");
+      expect(await barHeight()).toBeLessThan(frameHeight * 0.15);
+      await saveScreenshot(page, "holds-bar-400-folded");
+      await show.focus();
+      await page.keyboard.press("Enter");
+      await expect(show).toHaveAttribute("aria-expanded", "true");
+      await expect(bar.locator('[data-testid="hold-panel"][data-state="held"]')).toHaveCount(3);
+      await page.keyboard.press("Enter");
+      await expect(show).toHaveAttribute("aria-expanded", "false");
+    } else {
+      await expect(show).toHaveAccessibleName("Hide the held slots");
+      await expect(bar.locator('[data-testid="hold-panel"][data-state="held"]').nth(2)).toBeVisible();
+    }
+    await expectAccessible(page);
+  });
+}

@@ -1,0 +1,1 @@
+ALTER TABLE "slot_holds" ADD COLUMN "patient_name" text;

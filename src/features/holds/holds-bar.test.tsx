@@ -1,0 +1,92 @@
+// @vitest-environment happy-dom
+import { screen, within } from "@testing-library/react";
+import { useState, useSyncExternalStore } from "react";
+import { describe, expect, it, vi } from "vitest";
+import type { HeldSlot } from "#contract/app-api/slots.ts";
+import { HeldSlotsController } from "#src/scheduling/held-slots-controller.ts";
+import type { HoldsValue } from "#src/scheduling/holds-provider.tsx";
+import { renderWithUser } from "#src/testing/render.tsx";
+import { HoldsBar } from "./holds-bar.tsx";
+import { FAKE_DESCRIBER } from "./testing/fake-describer.ts";
+
+// The holds bar as the user meets it, its context stood in for: the user's
+// holds (one list, as every tab reads it), a hold of the patient open before
+// named, released from the keyboard, and the release told.
+
+const OPEN_PATIENT = "pat_open";
+const holdsValue = vi.hoisted(() => ({ current: null as HoldsValue | null }));
+
+vi.mock("#src/scheduling/holds-provider.tsx", () => ({
+  useHolds: () => {
+    if (!holdsValue.current) throw new Error("no holds in the test");
+    return holdsValue.current;
+  },
+}));
+vi.mock("#src/bridge/bridge-provider.tsx", () => ({ useBridge: () => ({ bridge: { mode: "embedded" }, context: { patientId: OPEN_PATIENT } }) }));
+vi.mock("#src/scheduling/use-slot-describer.ts", () => ({ useSlotDescriber: () => ({ describe: FAKE_DESCRIBER }) }));
+vi.mock("./use-open-patient-name.ts", () => ({ useOpenPatientName: () => "Alvarez, Maria" }));
+vi.mock("@tanstack/react-router", () => ({ useNavigate: () => vi.fn() }));
+
+const heldAt = (time: string, patient: { patientId: string; patientName: string }): HeldSlot => ({
+  id: `hold-${time}`,
+  slot: { providerId: "prv_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", facilityId: "fac_11111111111111111111111111111111", startsAt: `2026-12-01T${time}:00-05:00`, endsAt: `2026-12-01T${time.slice(0, 3)}20:00-05:00` },
+  appointmentTypeId: "atp_dddddddddddddddddddddddddddddddd",
+  slotLengthMinutes: 20,
+  isNewPatient: false,
+  ...patient,
+  expiresAt: new Date(Date.now() + 600_000).toISOString(),
+  heldAt: new Date().toISOString(),
+});
+
+/** The holds context over a real controller, the holds kept in state as the query cache keeps them. */
+function Bar({ initial }: { initial: HeldSlot[] }) {
+  const [holds, setHolds] = useState(initial);
+  const [controller] = useState(
+    () =>
+      new HeldSlotsController({
+        release: () => Promise.resolve({ released: true }),
+        book: () => Promise.reject(new Error("not booked in this test")),
+        declineReason: () => null,
+        addHeld: (held) => setHolds((current) => [...current, held]),
+        removeHeld: (ids) => setHolds((current) => current.filter((held) => !ids.includes(held.id))),
+        holdsChanged: () => undefined,
+        slotsChanged: () => undefined,
+        abandonSelection: () => undefined,
+      }),
+  );
+  const activity = useSyncExternalStore(controller.subscribe, controller.getActivity);
+  holdsValue.current = {
+    canHold: true,
+    holds,
+    maybeHeld: [],
+    letGo: () => Promise.resolve({ released: true }),
+    holdsError: null,
+    refetchHolds: () => undefined,
+    controller,
+    activity,
+    flow: { cancel: () => undefined } as unknown as HoldsValue["flow"],
+    selection: { kind: "idle" },
+    select: () => undefined,
+  };
+  return <HoldsBar />;
+}
+
+describe("HoldsBar", () => {
+  it("names the patient a hold was kept for, asks about it, releases it from the keyboard and says so", async () => {
+    const before = heldAt("09:00", { patientId: "pat_before", patientName: "Okafor, Ada" });
+    const open = heldAt("10:00", { patientId: OPEN_PATIENT, patientName: "Alvarez, Maria" });
+    const { user } = renderWithUser(<Bar initial={[before, open]} />);
+    const bar = screen.getByRole("region", { name: "Your holds" });
+    expect(within(bar).getByRole("heading", { name: /You are holding 2 slots/ })).toBeTruthy();
+    expect(within(bar).getByText("You hold a slot for Okafor, Ada, who was open before. Release it, or keep holding while you come back to that patient.")).toBeTruthy();
+    const cards = within(bar).getAllByRole("listitem");
+    expect(cards.map((card) => within(card).getByTestId("held-for").textContent)).toEqual(["for Okafor, Ada (the patient open before)", "for Alvarez, Maria"]);
+    expect(within(cards[0] ?? bar).queryByRole("button", { name: /Book in EHR/ })).toBeNull();
+
+    within(cards[0] ?? bar).getByRole("button", { name: /Release/ }).focus();
+    await user.keyboard("{Enter}");
+    expect(await within(bar).findByText(/Released the hold on 09:00 with Dr. Noah Müller, MD/)).toBeTruthy();
+    expect(within(bar).getByRole("heading", { name: /You are holding 1 slot/ })).toBeTruthy();
+    expect(within(bar).queryByText(/who was open before/)).toBeNull();
+  });
+});

@@ -1,0 +1,48 @@
+// @vitest-environment happy-dom
+import { screen, within } from "@testing-library/react";
+import { describe, expect, it, vi } from "vitest";
+import type { Slot } from "#contract/clinic-api/schedule.ts";
+import type { SelectionState } from "#src/scheduling/slot-selection-flow.ts";
+import { renderWithUser } from "#src/testing/render.tsx";
+import { SelectionPanel } from "./selection-panel.tsx";
+import { FAKE_DESCRIBER } from "./testing/fake-describer.ts";
+
+// The slot being chosen, as the holds bar shows it: a gone slot's
+// alternatives each name their provider (issue 36 item 9), and a slot the
+// user holds already says so (issue 36 item 1).
+
+const MULLER = "prv_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
+const RUIZ = "prv_bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb";
+const slotAt = (providerId: string, startsAt: string): Slot => ({ providerId, facilityId: "fac_11111111111111111111111111111111", startsAt, endsAt: startsAt.replace(":00:00", ":20:00"), remainingCapacity: 1, templateIds: [] });
+const TEN = slotAt(MULLER, "2026-12-01T10:00:00-05:00");
+const chosen = { slot: TEN, request: { providerId: MULLER, facilityId: TEN.facilityId, startsAt: TEN.startsAt, endsAt: TEN.endsAt, appointmentTypeId: "atp_d" }, params: { appointmentTypeId: "atp_d", isNewPatient: false } };
+
+function renderPanel(state: SelectionState) {
+  const onSelect = vi.fn();
+  const onCancel = vi.fn();
+  return { ...renderWithUser(<SelectionPanel state={state} describe={FAKE_DESCRIBER} onCancel={onCancel} onSelect={onSelect} />), onSelect, onCancel };
+}
+
+describe("SelectionPanel", () => {
+  it("names the provider of every alternative to a gone slot, the gone slot's own included, and holds the one chosen from the keyboard", async () => {
+    const sameProvider = slotAt(MULLER, "2026-12-01T10:30:00-05:00");
+    const otherProvider = slotAt(RUIZ, "2026-12-01T11:00:00-05:00");
+    const nextDay = slotAt(MULLER, "2026-12-02T09:00:00-05:00");
+    const { user, onSelect } = renderPanel({ kind: "gone", ...chosen, alternatives: [sameProvider, otherProvider, nextDay], seenGoneAtMs: 0, ownHold: null, maybeOwn: null });
+    expect(screen.getByText("That time was just taken")).toBeTruthy();
+    const alternatives = within(screen.getByRole("list")).getAllByRole("button");
+    expect(alternatives.map((button) => button.textContent)).toEqual(["10:30 · Dr. Noah Müller, MD", "11:00 · Dr. Ana Ruiz, DO", "Wed 2 Dec, 09:00 · Dr. Noah Müller, MD"]);
+
+    alternatives[1]?.focus();
+    await user.keyboard("{Enter}");
+    expect(onSelect).toHaveBeenCalledWith(otherProvider);
+  });
+
+  it("says a slot the user holds already (from another tab) is theirs, never that it was taken, and Dismiss puts it away", async () => {
+    const { user, onCancel } = renderPanel({ kind: "alreadyHeld", ...chosen });
+    expect(screen.getByText("You hold this slot already")).toBeTruthy();
+    expect(screen.queryByText(/just taken/)).toBeNull();
+    await user.click(screen.getByRole("button", { name: "Dismiss" }));
+    expect(onCancel).toHaveBeenCalled();
+  });
+});
