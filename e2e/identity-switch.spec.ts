@@ -1,7 +1,7 @@
-import type { FrameLocator, Page } from "@playwright/test";
+import type { FrameLocator, Locator, Page } from "@playwright/test";
 import { expect, test } from "./support/fixtures.ts";
 import { clearFaults, editAsSomeoneElse, noteScene, openNote, type NoteScene } from "./support/notes.ts";
-import { ORG_A, ORG_B, appUrl, sandbox, userWithRole, type SandboxUser } from "./support/sandbox.ts";
+import { ORG_A, ORG_B, appUrl, resetSandbox, sandbox, userWithRole, type SandboxUser } from "./support/sandbox.ts";
 
 // Shared workstations (issue 36 item 13, ADR 0025): another organization or
 // another user signed in to the EHR must never see anything of the previous
@@ -26,8 +26,8 @@ interface Sample {
   signedInUser: string;
 }
 
-/** Samples the app's text and field values every SAMPLE_EVERY_MS until stopped. */
-function recordApp(app: FrameLocator) {
+/** Samples the app's text and field values (its `body`, in the EHR's frame or at its own address) every SAMPLE_EVERY_MS until stopped. */
+function recordApp(body: Locator) {
   const samples: Sample[] = [];
   let afterSwitch = false;
   let switchedAt = 0;
@@ -35,8 +35,7 @@ function recordApp(app: FrameLocator) {
   const running = (async () => {
     while (!stopped) {
       const takenAfterSwitch = afterSwitch;
-      const sample = await app
-        .locator("body")
+      const sample = await body
         .evaluate(
           (body) => ({
             text: [(body as HTMLElement).innerText, ...Array.from(body.querySelectorAll("input, textarea"), (field) => (field as HTMLInputElement | HTMLTextAreaElement).value)].join("\n"),
@@ -140,7 +139,7 @@ test("another organization signed in while a physician's note is open: nothing o
   const next = await userWithRole(ORG_B, "Front Desk");
   const nextOrganizationName = await organizationNameInHost(page, ORG_B);
   await slowService();
-  const recorder = recordApp(app);
+  const recorder = recordApp(app.locator("body"));
   await switchInEhr(page, { organizationId: ORG_B, userId: next.id, organizationName: nextOrganizationName });
   recorder.switched();
   await expect(app.getByTestId("signed-in-user")).toContainText(nameOf(next), { timeout: 15_000 });
@@ -158,7 +157,7 @@ test("another user signed in on the same workstation while a physician's note is
   const { scene, app, organizationName } = await physicianWithNoteOpen(page);
   const next = await userWithRole(ORG_A, "Front Desk");
   await slowService();
-  const recorder = recordApp(app);
+  const recorder = recordApp(app.locator("body"));
   // The EHR keeps the patient and note in view for the next user (as the sandbox host does).
   await switchInEhr(page, { organizationId: ORG_A, userId: next.id, organizationName, noteId: scene.note.id, patientId: scene.note.patientId });
   recorder.switched();
@@ -169,4 +168,34 @@ test("another user signed in on the same workstation while a physician's note is
   expect(after.length).toBeGreaterThanOrEqual(10);
   expect(after.filter((sample) => sample.signedInUser.includes(nameOf(scene.physician))).map((sample) => sample.signedInUser)).toEqual([]);
   expect(after.filter((sample) => sample.text.includes(NOTE_TEXT)).map((sample) => sample.text)).toEqual([]);
+});
+
+test("outside the EHR, switching organization draws nothing of the previous one, even with the service 2 s late", async ({ page }) => {
+  await resetSandbox();
+  await page.goto(appUrl());
+  await page.getByRole("link", { name: "Sign in" }).click();
+  await page.locator("#oauth-account").selectOption({ label: (await page.locator("#oauth-account option").filter({ hasText: /Jacob Brooks/ }).first().textContent()) ?? "" });
+  await page.locator("#oauth-sign-in").click();
+  await page.locator("#oauth-allow").click();
+  await page.getByRole("radio", { name: /Riverside/ }).check();
+  await page.getByRole("button", { name: "Continue" }).click();
+  await expect(page.getByTestId("organization-name")).toContainText("Riverside");
+  await page.getByRole("link", { name: "Slots" }).click();
+  await page.getByRole("button", { name: "Search", exact: true }).click();
+  await expect(page.getByTestId("slot").first()).toBeVisible({ timeout: 20_000 });
+  // Organization A's facilities, as its slots name them ("Riverside Health - Upper West Side"; the picker names only organizations).
+  const previousFacility = "Riverside Health -";
+  await expect(page.locator("body")).toContainText(previousFacility);
+
+  await page.getByRole("button", { name: "Switch organization" }).click();
+  await page.getByRole("radio", { name: /Harbourside/ }).check();
+  await slowService();
+  const recorder = recordApp(page.locator("body"));
+  await page.getByRole("button", { name: "Continue" }).click();
+  recorder.switched();
+  await expect(page.getByTestId("organization-name")).toContainText("Harbourside", { timeout: 15_000 });
+  const after = (await recorder.stop()).filter((sample) => sample.afterSwitch);
+
+  expect(after.length).toBeGreaterThanOrEqual(10);
+  expect(after.filter((sample) => sample.text.includes(previousFacility)).map((sample) => sample.text)).toEqual([]);
 });
