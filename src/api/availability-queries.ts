@@ -18,6 +18,9 @@ export function availabilityQueryString(query: AvailabilityQuery): string {
   return params.toString();
 }
 
+/** Where the window's query sits in its key (`queryKeys.availability.window`: the identity's root, "availability", "window", the query). */
+const WINDOW_QUERY_INDEX = 5;
+
 export const availabilityWindowQuery = (query: AvailabilityQuery) =>
   queryOptions({
     queryKey: queryKeys.availability.window(query),
@@ -27,7 +30,7 @@ export const availabilityWindowQuery = (query: AvailabilityQuery) =>
     // Paging to another week of the same facility and provider keeps the previous answer while the new one loads: the
     // view expands its templates for the new week at once (the expansion is the contract's, DESIGN.md).
     placeholderData: (previous, previousQuery) => {
-      const before = previousQuery?.queryKey[3];
+      const before = previousQuery?.queryKey[WINDOW_QUERY_INDEX];
       return before && before.facilityId === query.facilityId && before.providerId === query.providerId ? previous : undefined;
     },
   });

@@ -1,8 +1,10 @@
+import { QueryClient } from "@tanstack/react-query";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import * as z from "zod/mini";
 import { parseTraceparent } from "#contract/app-api/trace-context.ts";
 import type { AppLink } from "../bridge/app-link.ts";
-import { ApiError, callBff, setApiBridge } from "./bff-client.ts";
+import { AnswerForPreviousIdentity, ApiError, callBff, setApiBridge } from "./bff-client.ts";
+import { switchCacheIdentity } from "./cache-identity.ts";
 
 // docs/operations.md "Following one request: trace ids": every call to the BFF starts a trace of its own, and an
 // error the SPA makes up itself names that trace, as the BFF's errors do.
@@ -30,6 +32,7 @@ function recordCalls(answer: () => Response) {
 afterEach(() => {
   vi.unstubAllGlobals();
   setApiBridge(null);
+  switchCacheIdentity(new QueryClient(), null);
 });
 
 describe("callBff", () => {
@@ -64,5 +67,18 @@ describe("callBff", () => {
     const error = await callBff("/api/session", z.object({ ok: z.boolean() })).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ApiError);
     expect(ended).toHaveBeenCalledTimes(1);
+  });
+
+  it("drops an answer asked for as the previous organization or user (ADR 0025): it reaches neither the caller nor the cache", async () => {
+    setApiBridge(standaloneLink);
+    const client = new QueryClient();
+    switchCacheIdentity(client, { organizationId: "org_a", userId: "alice" });
+    let answer: (response: Response) => void = () => undefined;
+    vi.stubGlobal("fetch", () => new Promise<Response>((resolve) => (answer = resolve)));
+    const asked = callBff("/api/session", z.object({ user: z.string() })).catch((caught: unknown) => caught);
+    await Promise.resolve();
+    switchCacheIdentity(client, { organizationId: "org_b", userId: "bob" });
+    answer(Response.json({ user: "alice" }));
+    expect(await asked).toBeInstanceOf(AnswerForPreviousIdentity);
   });
 });

@@ -3,6 +3,7 @@ import { appErrorBody, type AppErrorBody } from "#contract/app-api/errors.ts";
 import { displayTraceId, formatTraceparent, newTraceContext } from "#contract/app-api/trace-context.ts";
 import type { AppLink } from "../bridge/app-link.ts";
 import { reportBffAnswered } from "./bff-reachability.ts";
+import { currentCacheIdentity, sameIdentity } from "./cache-identity.ts";
 
 // Calls to the BFF: the host token in the Authorization header (or, signed in
 // outside the EHR, the session cookie alone), responses parsed with
@@ -17,6 +18,16 @@ export class ApiError extends Error {
     readonly body: AppErrorBody,
   ) {
     super(body.message);
+  }
+}
+
+/**
+ * An answer that arrived after the organization or user signed in changed, for the one before: dropped
+ * unread, so nothing of the previous identity reaches the new one's screen or cache (ADR 0025).
+ */
+export class AnswerForPreviousIdentity extends Error {
+  constructor() {
+    super("Tandem dropped an answer meant for the organization or user signed in before");
   }
 }
 
@@ -69,15 +80,21 @@ async function errorOf({ response, traceId }: Sent): Promise<ApiError> {
 
 export async function callBff<T extends z.ZodMiniType>(path: string, schema: T, init: { method?: string; body?: unknown; signal?: AbortSignal } = {}): Promise<z.infer<T>> {
   if (!bridge) throw new ApiError(401, { code: "invalid_token", message: "No EHR session yet", trace_id: "" });
+  const askedAs = currentCacheIdentity();
   const isWrite = WRITE_METHODS.has(init.method ?? "GET");
   let sent = await send(path, init, isWrite ? await bridge.writeToken() : await bridge.token());
   if (sent.response.status === 401 && bridge.mode === "embedded") {
     sent = await send(path, init, isWrite ? await bridge.writeToken() : await bridge.freshToken());
   }
+  const dropIfForPreviousIdentity = () => {
+    if (!sameIdentity(askedAs, currentCacheIdentity())) throw new AnswerForPreviousIdentity();
+  };
+  dropIfForPreviousIdentity();
   if (sent.response.status === 401) bridge.signInEnded();
   if (!sent.response.ok) throw await errorOf(sent);
   reportBffAnswered();
   const json: unknown = await sent.response.json();
+  dropIfForPreviousIdentity();
   const parsed = z.safeParse(schema, json);
   if (!parsed.success) {
     throw new ApiError(502, { code: "unexpected_response", message: "Tandem's server answered in an unexpected shape", trace_id: sent.traceId });

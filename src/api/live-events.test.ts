@@ -1,7 +1,9 @@
 import { QueryClient } from "@tanstack/react-query";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { AppLink } from "../bridge/app-link.ts";
+import { switchCacheIdentity } from "./cache-identity.ts";
 import { startLiveEvents } from "./live-events.ts";
+import { queryKeys } from "./query-keys.ts";
 
 // The SPA's side of issue 34 item 3: a live-event stream the BFF ends because
 // its sign-in was revoked is refused as it reconnects, and that 401 ends the
@@ -47,6 +49,7 @@ beforeEach(() => {
 
 afterEach(() => {
   stop();
+  switchCacheIdentity(new QueryClient(), null);
   vi.useRealTimers();
   vi.unstubAllGlobals();
 });
@@ -81,5 +84,38 @@ describe("startLiveEvents", () => {
     await vi.advanceTimersByTimeAsync(1_000);
     await settle();
     expect(calls).toHaveBeenCalledTimes(4);
+  });
+
+  it("a stream belongs to the identity it was opened as: after a switch its events are dropped, and it is opened again as the new one", async () => {
+    const client = new QueryClient();
+    switchCacheIdentity(client, { organizationId: "org_a", userId: "alice" });
+    const streams: ReadableStreamDefaultController<Uint8Array>[] = [];
+    const tokens: (string | null)[] = [];
+    vi.stubGlobal("fetch", (_input: string, init?: RequestInit) => {
+      tokens.push(new Headers(init?.headers).get("authorization"));
+      const body = new ReadableStream<Uint8Array>({ start: (controller) => void streams.push(controller) });
+      init?.signal?.addEventListener("abort", () => streams.at(-1)?.error(new DOMException("aborted", "AbortError")));
+      return Promise.resolve(new Response(body, { status: 200, headers: { "content-type": "text/event-stream" } }));
+    });
+    let token = "alice-token";
+    const bridge = { ...link("embedded"), token: vi.fn(() => Promise.resolve(token)) };
+    stop = startLiveEvents(client, bridge);
+    await settle();
+    const scheduleChanged = new TextEncoder().encode('event: tandem\ndata: {"type":"schedule.changed","facilityId":"fac_1","date":null}\n\n');
+
+    // An event already read from Alice's stream as the identity changes.
+    streams[0]?.enqueue(scheduleChanged);
+    token = "bob-token";
+    switchCacheIdentity(client, { organizationId: "org_a", userId: "bob" });
+    const bobsSearch = [...queryKeys.slots.all];
+    client.setQueryData([...queryKeys.slots.all, "search", {}], { slots: [] });
+    await settle();
+    expect(client.getQueryCache().getAll().map((query) => query.state.isInvalidated)).toEqual([false]);
+    expect(bobsSearch).toEqual(["organization", "org_a", "bob", "slots"]);
+    expect(tokens).toEqual(["Bearer alice-token", "Bearer bob-token"]);
+
+    streams[1]?.enqueue(scheduleChanged);
+    await settle();
+    expect(client.getQueryCache().getAll().map((query) => query.state.isInvalidated)).toEqual([true]);
   });
 });

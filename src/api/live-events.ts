@@ -4,7 +4,8 @@ import { formatTraceparent, newTraceContext } from "#contract/app-api/trace-cont
 import type { AppLink } from "../bridge/app-link.ts";
 import { reportBffAnswered } from "./bff-reachability.ts";
 import { parseFrames } from "./live-event-frames.ts";
-import { invalidateEveryRead, queryKeys } from "./query-keys.ts";
+import { currentCacheIdentity, onCacheIdentityChange } from "./cache-identity.ts";
+import { invalidateEveryRead, queryKeys, queryKeysOf } from "./query-keys.ts";
 
 // GET /api/events read with fetch, so the token stays in the Authorization
 // header (EventSource cannot send one). Each event invalidates the affected
@@ -17,37 +18,73 @@ import { invalidateEveryRead, queryKeys } from "./query-keys.ts";
 // changed) is refused as it reconnects: a 401 ends the sign-in, as for any
 // other call (bff-client.ts), after one fresh token inside the EHR; it is
 // never retried in a loop.
+//
+// A stream belongs to the identity (organization and user) it was opened as
+// (ADR 0025): its events invalidate that identity's keys only (an event still
+// read from it after a switch touches entries already removed, never the new
+// identity's), and once the identity changes it is closed and opened again as
+// the new one.
 
-function invalidationsFor(event: LiveEvent): readonly QueryKey[] {
+function invalidationsFor(event: LiveEvent, keys: ReturnType<typeof queryKeysOf>): readonly QueryKey[] {
   switch (event.type) {
     case "schedule.changed":
-      return [queryKeys.slots.all, queryKeys.availability.all, queryKeys.patientAppointments.all];
+      return [keys.slots.all, keys.availability.all, keys.patientAppointments.all];
     case "note.changed":
-      return [queryKeys.note.one(event.noteId), queryKeys.note.images(event.noteId), queryKeys.note.tasks(event.noteId)];
+      return [keys.note.one(event.noteId), keys.note.images(event.noteId), keys.note.tasks(event.noteId)];
     case "installation.changed":
-      return [queryKeys.session()];
+      return [keys.session()];
     case "directory.changed":
-      return [queryKeys.directory.resource(event.resource)];
+      return [keys.directory.resource(event.resource)];
     case "holds.changed":
-      return [queryKeys.holds()];
+      return [keys.holds()];
   }
+}
+
+/** Waits `ms`, or less when `signal` aborts (the identity changed: reconnect as the new one at once). */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener("abort", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
 }
 
 /** Keeps a live-event stream open until `stop` is called. */
 export function startLiveEvents(queryClient: QueryClient, bridge: AppLink): () => void {
   const controller = new AbortController();
   let retryMs = 1_000;
+  /** Closes the current connection when the identity changes, so the loop opens the next as the new one. */
+  let connection = new AbortController();
+  let identityChanged = false;
+  const stopWatchingIdentity = onCacheIdentityChange(() => {
+    identityChanged = true;
+    connection.abort();
+  });
+  controller.signal.addEventListener("abort", () => {
+    stopWatchingIdentity();
+    connection.abort();
+  });
 
   const run = async () => {
     let firstConnection = true;
     let refreshedAfter401 = false;
     while (!controller.signal.aborted) {
       let hintedMs: number | null = null;
+      const openedAs = currentCacheIdentity();
+      connection = new AbortController();
+      if (identityChanged) {
+        // Another identity's stream: a first connection for it (nothing of its own was missed), opened at once.
+        identityChanged = false;
+        firstConnection = true;
+        retryMs = 1_000;
+      }
       try {
         const token = await bridge.token();
         const headers: Record<string, string> = { traceparent: formatTraceparent(newTraceContext()) };
         if (token !== null) headers.authorization = `Bearer ${token}`;
-        const response = await fetch("/api/events", { headers, signal: controller.signal });
+        const response = await fetch("/api/events", { headers, signal: connection.signal });
         if (response.status === 401 || response.status === 403) {
           await queryClient.invalidateQueries({ queryKey: queryKeys.session() });
           if (response.status === 403) return;
@@ -78,17 +115,18 @@ export function startLiveEvents(queryClient: QueryClient, bridge: AppLink): () =
           buffer = rest;
           if (hint !== null) hintedMs = hint;
           for (const event of events) {
-            for (const queryKey of invalidationsFor(event)) await queryClient.invalidateQueries({ queryKey });
+            for (const queryKey of invalidationsFor(event, queryKeysOf(openedAs))) await queryClient.invalidateQueries({ queryKey });
           }
         }
       } catch {
         if (controller.signal.aborted) return;
       }
+      if (identityChanged) continue;
       if (hintedMs !== null) {
-        await new Promise((resolve) => setTimeout(resolve, hintedMs));
+        await pause(hintedMs, connection.signal);
         continue;
       }
-      await new Promise((resolve) => setTimeout(resolve, retryMs));
+      await pause(retryMs, connection.signal);
       retryMs = Math.min(retryMs * 2, 30_000);
     }
   };

@@ -1,6 +1,7 @@
 import { QueryClient, type QueryKey } from "@tanstack/react-query";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { signInStateQuery } from "../features/standalone/standalone-queries.ts";
+import { switchCacheIdentity, type CacheIdentity } from "./cache-identity.ts";
 import { availabilityLoadWindowQuery, availabilityWindowQuery } from "./availability-queries.ts";
 import { appointmentTypesQuery, facilitiesQuery, providersQuery } from "./directory-queries.ts";
 import { heldSlotsQuery } from "./holds-queries.ts";
@@ -18,8 +19,12 @@ const startsWith = (key: QueryKey, prefix: QueryKey) => prefix.every((part, inde
 const SEARCH = { appointmentTypeId: "atp_1", facilityIds: ["fac_1"], startDate: "2026-11-23", endDate: "2026-12-06" };
 const WINDOW = { facilityId: "fac_1", startDate: "2026-11-23", endDate: "2026-11-29" };
 
-/** Every read of the organization's data the SPA makes, as its factory keys it. */
-const organizationReads: readonly QueryKey[] = [
+const ALICE_AT_A: CacheIdentity = { organizationId: "org_a", userId: "alice" };
+const BOB_AT_A: CacheIdentity = { organizationId: "org_a", userId: "bob" };
+const ALICE_AT_B: CacheIdentity = { organizationId: "org_b", userId: "alice" };
+
+/** Every read of the organization's data the SPA makes, as its factory keys it for the identity signed in now. */
+const organizationReads = (): readonly QueryKey[] => [
   sessionQuery().queryKey,
   providersQuery().queryKey,
   facilitiesQuery().queryKey,
@@ -38,9 +43,13 @@ const organizationReads: readonly QueryKey[] = [
   contextPatientAppointmentsQuery("pat_1").queryKey,
 ];
 
+afterEach(() => {
+  switchCacheIdentity(new QueryClient(), null);
+});
+
 describe("query keys", () => {
   it("puts every read of the organization's data under one root, and the sign-in state outside it", () => {
-    for (const key of organizationReads) expect(startsWith(key, queryKeys.organization.all), JSON.stringify(key)).toBe(true);
+    for (const key of organizationReads()) expect(startsWith(key, queryKeys.organization.all), JSON.stringify(key)).toBe(true);
     expect(startsWith(signInStateQuery().queryKey, queryKeys.organization.all)).toBe(false);
     expect(startsWith(signInStateQuery().queryKey, queryKeys.standalone.all)).toBe(true);
   });
@@ -58,8 +67,50 @@ describe("query keys", () => {
 
   it("reads everything again on invalidateEveryRead", async () => {
     const client = new QueryClient();
-    for (const key of [...organizationReads, signInStateQuery().queryKey]) client.setQueryData(key, {});
+    for (const key of [...organizationReads(), signInStateQuery().queryKey]) client.setQueryData(key, {});
     await invalidateEveryRead(client);
     expect(client.getQueryCache().getAll().filter((query) => !query.state.isInvalidated)).toEqual([]);
+  });
+
+  it("scopes every read by the organization and the user signed in, from the factories callers already use", () => {
+    const client = new QueryClient();
+    for (const identity of [ALICE_AT_A, BOB_AT_A, ALICE_AT_B]) {
+      switchCacheIdentity(client, identity);
+      for (const key of organizationReads()) expect(key.slice(0, 3), JSON.stringify(key)).toEqual(["organization", identity.organizationId, identity.userId]);
+    }
+    switchCacheIdentity(client, ALICE_AT_A);
+    const alicesAtA = organizationReads().map((key) => JSON.stringify(key));
+    switchCacheIdentity(client, BOB_AT_A);
+    expect(organizationReads().filter((key) => alicesAtA.includes(JSON.stringify(key)))).toEqual([]);
+  });
+
+  it("removes the previous identity's reads when another organization or user signs in, and keeps the sign-in state", () => {
+    const client = new QueryClient();
+    switchCacheIdentity(client, ALICE_AT_A);
+    for (const key of [...organizationReads(), signInStateQuery().queryKey]) client.setQueryData(key, { of: "alice at A" });
+    for (const next of [BOB_AT_A, ALICE_AT_B]) {
+      switchCacheIdentity(client, next);
+      const left = client.getQueryCache().getAll();
+      expect(left.map((query) => query.queryKey)).toEqual([signInStateQuery().queryKey]);
+      // Not merely marked stale: a view of the new identity can find nothing of the previous one to draw.
+      expect(organizationReads().map((key) => client.getQueryData(key))).toEqual(organizationReads().map(() => undefined));
+      for (const key of organizationReads()) client.setQueryData(key, { of: "next" });
+    }
+  });
+
+  it("keeps the reads when the same organization and user come again (a refreshed token, another patient)", () => {
+    const client = new QueryClient();
+    switchCacheIdentity(client, ALICE_AT_A);
+    for (const key of organizationReads()) client.setQueryData(key, {});
+    switchCacheIdentity(client, { ...ALICE_AT_A });
+    expect(client.getQueryCache().getAll()).toHaveLength(organizationReads().length);
+  });
+
+  it("removes everything of the user on signing out", () => {
+    const client = new QueryClient();
+    switchCacheIdentity(client, ALICE_AT_A);
+    for (const key of organizationReads()) client.setQueryData(key, {});
+    switchCacheIdentity(client, null);
+    expect(client.getQueryCache().getAll()).toEqual([]);
   });
 });

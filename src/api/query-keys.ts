@@ -2,6 +2,7 @@ import type { QueryClient } from "@tanstack/react-query";
 import type { AvailabilityQuery } from "#contract/app-api/availability.ts";
 import type { AvailabilityLoadQuery } from "#contract/app-api/availability-load.ts";
 import type { SlotSearchQuery } from "#contract/app-api/slots.ts";
+import { currentCacheIdentity, identityRoot, type CacheIdentity } from "./cache-identity.ts";
 
 // Every query key of the SPA, built here and nowhere else: the `queryOptions`
 // factories (src/api/*-quer*.ts, standalone-queries.ts) take their keys from
@@ -10,50 +11,101 @@ import type { SlotSearchQuery } from "#contract/app-api/slots.ts";
 // so a prefix invalidates a family (`slots.all`: every search; `note.all`:
 // every note's fields).
 //
-// Two roots. `organization` holds everything read from the BFF's /api for
-// the organization the user works in (DESIGN.md "The BFF's API"): when
-// events may have been missed, or the token's claims change, all of it is
-// read again, and only it. `standalone` holds the standalone sign-in's state
-// (ADR 0010), read from /auth before any organization is chosen.
+// Two roots. `organization` holds everything read from the BFF's /api, as
+// the organization and user signed in (ADR 0025): the key starts with both
+// (`["organization", organizationId, userId, ...]`), taken from the identity
+// the cache holds now (cache-identity.ts), so callers never name them, and a
+// change of identity removes the previous one's entries. When events may have
+// been missed, or the token's claims change, all of the current identity's
+// data is read again, and only it. `standalone` holds the standalone
+// sign-in's state (ADR 0010), read from /auth before any organization is
+// chosen: it belongs to the browser, not to an identity.
 
-const ORGANIZATION = ["organization"] as const;
 const STANDALONE = ["standalone"] as const;
 
+/** The keys of one identity's data. */
+export function queryKeysOf(identity: CacheIdentity | null) {
+  const root = identityRoot(identity);
+  return {
+    organization: {
+      /** The prefix of every read of the identity's data. */
+      all: root,
+    },
+    session: () => [...root, "session"] as const,
+    directory: {
+      all: [...root, "directory"] as const,
+      /** One picker's list; `directory.changed` events name it. */
+      resource: (resource: "providers" | "facilities" | "appointment-types") => [...root, "directory", resource] as const,
+    },
+    slots: {
+      all: [...root, "slots"] as const,
+      searches: [...root, "slots", "search"] as const,
+      search: (filters: SlotSearchQuery) => [...root, "slots", "search", filters] as const,
+    },
+    holds: () => [...root, "holds"] as const,
+    availability: {
+      all: [...root, "availability"] as const,
+      window: (query: AvailabilityQuery) => [...root, "availability", "window", query] as const,
+      load: (query: AvailabilityLoadQuery) => [...root, "availability", "load", query] as const,
+    },
+    note: {
+      /** The note's own fields (GET /api/notes/:id). */
+      one: (noteId: string) => [...root, "note", noteId] as const,
+      draft: (noteId: string) => [...root, "note-draft", noteId] as const,
+      tasks: (noteId: string) => [...root, "note-tasks", noteId] as const,
+      images: (noteId: string) => [...root, "note-images", noteId] as const,
+      changes: (noteId: string) => [...root, "note-changes", noteId] as const,
+    },
+    recentNotes: () => [...root, "recent-notes"] as const,
+    patient: (patientId: string) => [...root, "patient", patientId] as const,
+    patientAppointments: {
+      all: [...root, "patient-appointments"] as const,
+      of: (patientId: string | null) => [...root, "patient-appointments", patientId] as const,
+    },
+  };
+}
+
+type IdentityKeys = ReturnType<typeof queryKeysOf>;
+
+let built: { identity: CacheIdentity | null; keys: IdentityKeys } = { identity: null, keys: queryKeysOf(null) };
+
+function currentKeys(): IdentityKeys {
+  const identity = currentCacheIdentity();
+  if (built.identity !== identity) built = { identity, keys: queryKeysOf(identity) };
+  return built.keys;
+}
+
+/** The keys of the current identity's data (and the standalone sign-in's), each read when it is used. */
 export const queryKeys = {
-  organization: {
-    /** The prefix of every read of the organization's data. */
-    all: ORGANIZATION,
+  get organization() {
+    return currentKeys().organization;
   },
-  session: () => [...ORGANIZATION, "session"] as const,
-  directory: {
-    all: [...ORGANIZATION, "directory"] as const,
-    /** One picker's list; `directory.changed` events name it. */
-    resource: (resource: "providers" | "facilities" | "appointment-types") => [...ORGANIZATION, "directory", resource] as const,
+  get session() {
+    return currentKeys().session;
   },
-  slots: {
-    all: [...ORGANIZATION, "slots"] as const,
-    searches: [...ORGANIZATION, "slots", "search"] as const,
-    search: (filters: SlotSearchQuery) => [...ORGANIZATION, "slots", "search", filters] as const,
+  get directory() {
+    return currentKeys().directory;
   },
-  holds: () => [...ORGANIZATION, "holds"] as const,
-  availability: {
-    all: [...ORGANIZATION, "availability"] as const,
-    window: (query: AvailabilityQuery) => [...ORGANIZATION, "availability", "window", query] as const,
-    load: (query: AvailabilityLoadQuery) => [...ORGANIZATION, "availability", "load", query] as const,
+  get slots() {
+    return currentKeys().slots;
   },
-  note: {
-    /** The note's own fields (GET /api/notes/:id). */
-    one: (noteId: string) => [...ORGANIZATION, "note", noteId] as const,
-    draft: (noteId: string) => [...ORGANIZATION, "note-draft", noteId] as const,
-    tasks: (noteId: string) => [...ORGANIZATION, "note-tasks", noteId] as const,
-    images: (noteId: string) => [...ORGANIZATION, "note-images", noteId] as const,
-    changes: (noteId: string) => [...ORGANIZATION, "note-changes", noteId] as const,
+  get holds() {
+    return currentKeys().holds;
   },
-  recentNotes: () => [...ORGANIZATION, "recent-notes"] as const,
-  patient: (patientId: string) => [...ORGANIZATION, "patient", patientId] as const,
-  patientAppointments: {
-    all: [...ORGANIZATION, "patient-appointments"] as const,
-    of: (patientId: string | null) => [...ORGANIZATION, "patient-appointments", patientId] as const,
+  get availability() {
+    return currentKeys().availability;
+  },
+  get note() {
+    return currentKeys().note;
+  },
+  get recentNotes() {
+    return currentKeys().recentNotes;
+  },
+  get patient() {
+    return currentKeys().patient;
+  },
+  get patientAppointments() {
+    return currentKeys().patientAppointments;
   },
   standalone: {
     all: STANDALONE,
@@ -62,10 +114,10 @@ export const queryKeys = {
 };
 
 /**
- * Reads everything again: the organization's data and, outside the EHR, the
- * sign-in state. For when what the page shows may be out of date as a whole:
- * a live-event stream that reconnects (events may have been missed in
- * between) and another organization chosen outside the EHR (ADR 0010).
+ * Reads everything again: the current identity's data and, outside the EHR,
+ * the sign-in state. For when what the page shows may be out of date as a
+ * whole: a live-event stream that reconnects (events may have been missed in
+ * between).
  */
 export async function invalidateEveryRead(queryClient: QueryClient): Promise<void> {
   await Promise.all([queryClient.invalidateQueries({ queryKey: queryKeys.organization.all }), queryClient.invalidateQueries({ queryKey: queryKeys.standalone.all })]);

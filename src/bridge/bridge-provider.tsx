@@ -1,12 +1,14 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
+import { createContext, Fragment, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
 import type { HostContext } from "#contract/bridge/messages.ts";
 import { fetchAppConfig, setApiBridge } from "../api/bff-client.ts";
+import { currentCacheIdentity, identityKey, sameIdentity, switchCacheIdentity } from "../api/cache-identity.ts";
 import { startLiveEvents } from "../api/live-events.ts";
 import { queryKeys } from "../api/query-keys.ts";
 import type { AppLink } from "./app-link.ts";
-import { BridgeTimeout, HostBridge } from "./host-bridge.ts";
+import { BridgeTimeout, HostBridge, type BridgeState } from "./host-bridge.ts";
 import { detectEmbedding, isAllowedOrigin } from "./parent-origin.ts";
+import { cacheIdentityOfHostToken } from "./token-identity.ts";
 
 // Connects the app to its host before anything else renders, and says
 // plainly why when it cannot: opened outside an EHR, from a host that is not
@@ -17,7 +19,8 @@ export type BridgeStatus =
   | { kind: "standalone" }
   | { kind: "origin-not-allowed"; origin: string | null }
   | { kind: "failed"; message: string }
-  | { kind: "connected"; bridge: HostBridge; context: HostContext };
+  /** `identity`: identityKey of whose data the cache holds (the token's organization and user). */
+  | { kind: "connected"; bridge: HostBridge; context: HostContext; identity: string };
 
 const BridgeContext = createContext<{ bridge: AppLink; context: HostContext } | null>(null);
 
@@ -51,10 +54,20 @@ export function BridgeProvider({ children, fallback }: { children: ReactNode; fa
       if (cancelled) return;
       setApiBridge(bridge);
       const connected = bridge;
-      setStatus({ kind: "connected", bridge: connected, context: first.context });
-      connected.subscribe((state) => {
-        setStatus({ kind: "connected", bridge: connected, context: state.context });
-      });
+      let shownContext: string | null = null;
+      // Each context from the host, and each token refreshed: another organization or user (ADR 0025) removes
+      // the previous one's data before anything renders for the new one; another patient or note of the same
+      // user comes with a token whose claims differ, so the data is read again (query-keys.ts).
+      const adopt = (state: BridgeState) => {
+        const identity = cacheIdentityOfHostToken(state.token);
+        const context = JSON.stringify(state.context);
+        if (!sameIdentity(identity, currentCacheIdentity())) switchCacheIdentity(queryClient, identity);
+        else if (shownContext !== null && context !== shownContext) void queryClient.invalidateQueries({ queryKey: queryKeys.organization.all });
+        shownContext = context;
+        setStatus({ kind: "connected", bridge: connected, context: state.context, identity: identityKey(identity) });
+      };
+      adopt(first);
+      connected.subscribe(adopt);
       stopEvents = startLiveEvents(queryClient, connected);
     })().catch((error: unknown) => {
       setStatus({ kind: "failed", message: error instanceof BridgeTimeout || error instanceof Error ? error.message : "The EHR connection failed" });
@@ -67,13 +80,11 @@ export function BridgeProvider({ children, fallback }: { children: ReactNode; fa
     };
   }, [queryClient]);
 
-  // A new context (another patient, note or user) comes with a new token whose claims differ: the
-  // organization's data is read again (inside the EHR it is all the page reads; query-keys.ts).
-  const contextKey = status.kind === "connected" ? JSON.stringify(status.context) : "";
-  useEffect(() => {
-    if (contextKey) void queryClient.invalidateQueries({ queryKey: queryKeys.organization.all });
-  }, [contextKey, queryClient]);
-
   if (status.kind !== "connected") return <>{fallback(status)}</>;
-  return <BridgeContext.Provider value={{ bridge: status.bridge, context: status.context }}>{children}</BridgeContext.Provider>;
+  return (
+    <BridgeContext.Provider value={{ bridge: status.bridge, context: status.context }}>
+      {/* Another identity remounts the app: no view keeps what it held for the previous one (typed text, choices). */}
+      <Fragment key={status.identity}>{children}</Fragment>
+    </BridgeContext.Provider>
+  );
 }

@@ -1,8 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useId, useMemo, useState, type ReactNode } from "react";
+import { Fragment, useEffect, useId, useMemo, useState, type ReactNode } from "react";
 import type { StandaloneSignInState } from "#contract/app-api/standalone.ts";
 import type { HostContext } from "#contract/bridge/messages.ts";
 import { setApiBridge } from "#src/api/bff-client.ts";
+import { identityKey, switchCacheIdentity, type CacheIdentity } from "#src/api/cache-identity.ts";
 import { startLiveEvents } from "#src/api/live-events.ts";
 import { invalidateEveryRead, queryKeys } from "#src/api/query-keys.ts";
 import { StandaloneLink } from "#src/bridge/standalone-link.ts";
@@ -18,6 +19,9 @@ import { chooseOrganization, signInStateQuery, signInUrl, signOut, signOutEveryw
 // cookie. A bar above it says who is signed in where, with Switch and Sign out.
 
 type SignedIn = Extract<StandaloneSignInState, { signedIn: true }>;
+
+/** Whose data the cache holds once an organization is chosen (ADR 0025): the account and that organization. */
+const identityOf = (signedIn: SignedIn, organizationId: string): CacheIdentity => ({ organizationId, userId: signedIn.user.email });
 
 const frame = (children: ReactNode) => <main className="mx-auto max-w-xl space-y-4 p-4">{children}</main>;
 
@@ -46,7 +50,11 @@ export function StandaloneGate({ children }: { children: (link: StandaloneLink, 
   }
   if (!state.data.signedIn) return <SignInPage />;
   if (state.data.selectedOrganizationId === null) return <OrganizationPicker signedIn={state.data} />;
-  return <SignedInApp signedIn={state.data}>{children}</SignedInApp>;
+  return (
+    <SignedInApp signedIn={state.data} organizationId={state.data.selectedOrganizationId}>
+      {children}
+    </SignedInApp>
+  );
 }
 
 function SignInPage() {
@@ -75,8 +83,10 @@ function OrganizationPicker({ signedIn, onChosen }: { signedIn: SignedIn; onChos
   const [choice, setChoice] = useState(signedIn.selectedOrganizationId ?? signedIn.organizations[0]?.id ?? "");
   const choose = useMutation({
     mutationFn: chooseOrganization,
-    onSuccess: async () => {
-      // Another organization: its data and the sign-in's choice are read again.
+    onSuccess: async (_answer, organizationId) => {
+      // From now on the session reads as the organization chosen: the previous one's data goes (even an answer
+      // still on its way), and the sign-in's choice is read again.
+      switchCacheIdentity(queryClient, identityOf(signedIn, organizationId));
       await invalidateEveryRead(queryClient);
       onChosen?.();
     },
@@ -122,7 +132,7 @@ function OrganizationPicker({ signedIn, onChosen }: { signedIn: SignedIn; onChos
   );
 }
 
-function SignedInApp({ signedIn, children }: { signedIn: SignedIn; children: (link: StandaloneLink, context: HostContext) => ReactNode }) {
+function SignedInApp({ signedIn, organizationId, children }: { signedIn: SignedIn; organizationId: string; children: (link: StandaloneLink, context: HostContext) => ReactNode }) {
   const queryClient = useQueryClient();
   // Set before the children render: their queries start in effects that run before this component's own.
   const link = useMemo(() => {
@@ -132,8 +142,18 @@ function SignedInApp({ signedIn, children }: { signedIn: SignedIn; children: (li
     return created;
   }, []);
   const [switching, setSwitching] = useState(false);
+  const [signedOut, setSignedOut] = useState(false);
   const [signOutError, setSignOutError] = useState<string | null>(null);
-  const organization = signedIn.organizations.find((candidate) => candidate.id === signedIn.selectedOrganizationId);
+  const organization = signedIn.organizations.find((candidate) => candidate.id === organizationId);
+  const identity = identityOf(signedIn, organizationId);
+  // Set before the children render: they build their query keys from it. A no-op unless it changed.
+  switchCacheIdentity(queryClient, identity);
+  /** Signed out: nothing of the user stays in memory or on screen while the browser goes to the sign-in page. */
+  const leave = () => {
+    switchCacheIdentity(queryClient, null);
+    setSignedOut(true);
+    window.location.assign("/");
+  };
 
   useEffect(() => {
     setApiBridge(link);
@@ -146,6 +166,7 @@ function SignedInApp({ signedIn, children }: { signedIn: SignedIn; children: (li
 
   const organizationName = organization?.name ?? "Your organization";
   const context = useMemo((): HostContext => ({ organizationName, patientId: null, noteId: null }), [organizationName]);
+  if (signedOut) return frame(<p className="text-sm text-slate-700">Signed out.</p>);
   if (switching) return <OrganizationPicker signedIn={signedIn} onChosen={() => setSwitching(false)} />;
   return (
     <>
@@ -162,7 +183,7 @@ function SignedInApp({ signedIn, children }: { signedIn: SignedIn; children: (li
           type="button"
           className="font-medium text-brand-800 underline"
           onClick={() => {
-            void signOut().then(() => window.location.assign("/"));
+            void signOut().then(leave);
           }}
         >
           Sign out
@@ -174,7 +195,7 @@ function SignedInApp({ signedIn, children }: { signedIn: SignedIn; children: (li
           onClick={() => {
             setSignOutError(null);
             void signOutEverywhere().then(
-              () => window.location.assign("/"),
+              leave,
               (error: unknown) => setSignOutError(error instanceof Error ? error.message : "Tandem's server did not answer"),
             );
           }}
@@ -189,7 +210,8 @@ function SignedInApp({ signedIn, children }: { signedIn: SignedIn; children: (li
           </Notice>
         </div>
       ) : null}
-      {children(link, context)}
+      {/* Another organization remounts the app: no view keeps what it held for the previous one. */}
+      <Fragment key={identityKey(identity)}>{children(link, context)}</Fragment>
     </>
   );
 }
