@@ -95,6 +95,28 @@ describe("a day's slots in time order, across providers", () => {
     expect(rows.flatMap((row) => row.slots.map((entry) => `${NAMES[entry.slot.providerId]} ${entry.slot.startsAt.slice(11, 16)}`))).toEqual(["Brooks 08:00", "Adams 08:30", "Adams 16:00"]);
   });
 
+  it("orders New York and Chicago by the instant: 9:00 in New York shares its row with 8:00 in Chicago, and each row names the zones in it", () => {
+    const days = byTime([
+      slotAt(DR_ADAMS, NEW_YORK_FACILITY, "2026-12-01", "10:00"),
+      slotAt(DR_BROOKS, CHICAGO_FACILITY, "2026-12-01", "09:00"),
+      slotAt(DR_ADAMS, NEW_YORK_FACILITY, "2026-12-01", "09:00"),
+      slotAt(DR_BROOKS, CHICAGO_FACILITY, "2026-12-01", "08:20"),
+      slotAt(DR_ADAMS, NEW_YORK_FACILITY, "2026-12-01", "09:40"),
+    ]);
+    const rows = days[0]?.rows ?? [];
+    // 13:00Z: New York 9:00, Chicago 8:20, New York 9:40; 14:00Z: Chicago 9:00 and New York 10:00, the same instant.
+    expect(rows.map((row) => row.slots.map((entry) => entry.slot.startsAt))).toEqual([
+      ["2026-12-01T09:00:00-05:00", "2026-12-01T08:20:00-06:00", "2026-12-01T09:40:00-05:00"],
+      ["2026-12-01T09:00:00-06:00", "2026-12-01T10:00:00-05:00"],
+    ]);
+    expect(rows.map((row) => row.zones)).toEqual([
+      ["America/New_York", "America/Chicago"],
+      ["America/New_York", "America/Chicago"],
+    ]);
+    const instants = rows.flatMap((row) => row.slots.map((entry) => entry.startMs));
+    expect(instants).toEqual([...instants].sort((a, b) => a - b));
+  });
+
   it("keeps the repeated hour of New York's fall-back day as two rows, in time order", () => {
     const first = slotAt(DR_BROOKS, NEW_YORK_FACILITY, "2026-11-01", "01:30");
     const repeatedMs = Date.parse(first.startsAt) + 3_600_000;

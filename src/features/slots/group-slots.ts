@@ -1,6 +1,6 @@
 import type { Slot } from "#contract/clinic-api/schedule.ts";
 import { idKey } from "#contract/ids.ts";
-import { dayLengthMinutes, localDateOf, localTimeOf, offsetMsAt } from "#contract/time/zoned-time.ts";
+import { dayLengthMinutes, localDateOf, offsetMsAt } from "#contract/time/zoned-time.ts";
 import { slotKey } from "#src/scheduling/slot-identity.ts";
 
 // Slots grouped by local day, then by provider or (in time order) by hour
@@ -25,6 +25,8 @@ export interface SlotRow {
   providerId: string;
   facilityId: string;
   zone: string;
+  /** The zones of the row's slots, east to west (an hour row can span facilities in several zones). */
+  zones: string[];
   slots: GroupedSlot[];
 }
 
@@ -65,7 +67,7 @@ export function groupSlotsByDay(slots: readonly Slot[], { zoneOf, fallbackZone, 
     const rowKey = `${date}|${idKey(slot.providerId)}|${idKey(slot.facilityId)}`;
     let row = rows.get(rowKey);
     if (!row) {
-      row = { key: rowKey, kind: "provider", providerId: slot.providerId, facilityId: slot.facilityId, zone, slots: [] };
+      row = { key: rowKey, kind: "provider", providerId: slot.providerId, facilityId: slot.facilityId, zone, zones: [zone], slots: [] };
       rows.set(rowKey, row);
     }
     row.slots.push({ key: slotKey(slot), slot, startMs, zone });
@@ -86,27 +88,36 @@ export function groupSlotsByDay(slots: readonly Slot[], { zoneOf, fallbackZone, 
     }));
 }
 
+const MS_PER_HOUR = 3_600_000;
+
 /**
- * A day's slots across providers in time order, a row per local hour (so
- * 08:00 with one provider sits above 16:00 with another, whatever their
- * names). The hour is read in each slot's zone with its offset, so the
- * repeated hour of a fall-back day is two rows, in time order.
+ * A day's slots across providers in time order, a row per hour of the
+ * instant (so 08:00 with one provider sits above 16:00 with another, whatever
+ * their names, and 9:00 in New York shares its row with 8:00 in Chicago: the
+ * same hour). The repeated hour of a fall-back day is two hours of the
+ * instant, so two rows, in time order.
  */
 export function groupSlotsByTime(slots: readonly Slot[], { zoneOf, fallbackZone }: Pick<GroupOptions, "zoneOf" | "fallbackZone">): SlotDay[] {
   const byProvider = groupSlotsByDay(slots, { zoneOf, fallbackZone, providerSortKey: (id) => id });
   return byProvider.map((day) => {
-    const hours = new Map<string, SlotRow>();
-    for (const entry of day.rows.flatMap((row) => row.slots)) {
-      const hourKey = `${day.date}|${localTimeOf(entry.startMs, entry.zone).slice(0, 2)}|${offsetMsAt(entry.startMs, entry.zone)}`;
-      let row = hours.get(hourKey);
+    const entries = day.rows.flatMap((row) => row.slots).sort((a, b) => a.startMs - b.startMs || a.key.localeCompare(b.key));
+    const hours = new Map<number, SlotRow>();
+    for (const entry of entries) {
+      const hour = Math.floor(entry.startMs / MS_PER_HOUR);
+      let row = hours.get(hour);
       if (!row) {
-        row = { key: hourKey, kind: "hour", providerId: entry.slot.providerId, facilityId: entry.slot.facilityId, zone: entry.zone, slots: [] };
-        hours.set(hourKey, row);
+        row = { key: `${day.date}|${hour}`, kind: "hour", providerId: entry.slot.providerId, facilityId: entry.slot.facilityId, zone: entry.zone, zones: [], slots: [] };
+        hours.set(hour, row);
       }
+      if (!row.zones.includes(entry.zone)) row.zones.push(entry.zone);
       row.slots.push(entry);
     }
-    const rows = [...hours.values()].map((row) => ({ ...row, slots: row.slots.sort((a, b) => a.startMs - b.startMs || a.key.localeCompare(b.key)) }));
-    return { ...day, rows: rows.sort((a, b) => (a.slots[0]?.startMs ?? 0) - (b.slots[0]?.startMs ?? 0)) };
+    const rows = [...hours.values()];
+    for (const row of rows) {
+      const at = row.slots[0]?.startMs ?? 0;
+      row.zones.sort((a, b) => offsetMsAt(at, b) - offsetMsAt(at, a) || a.localeCompare(b));
+    }
+    return { ...day, rows };
   });
 }
 
