@@ -50,13 +50,33 @@ export interface GroupOptions {
   facilitySortKey?: (facilityId: string) => string;
 }
 
+/** A slot as the list places it: its key, instant, zone, local date and provider row. */
+export interface PlacedSlot extends GroupedSlot {
+  date: string;
+  rowKey: string;
+}
+
+// Worked out once per slot object and zone: a large group's list (about 23,000 slots) is grouped
+// again on every view switch and every hold, and the keys and local dates are most of that work.
+const placedSlots = new WeakMap<Slot, PlacedSlot>();
+
+/** The slot placed in its facility's zone (remembered for this slot object). */
+export function placedSlot(slot: Slot, zone: string): PlacedSlot {
+  const remembered = placedSlots.get(slot);
+  if (remembered && remembered.zone === zone) return remembered;
+  const startMs = Date.parse(slot.startsAt);
+  const date = localDateOf(startMs, zone);
+  const placed = { key: slotKey(slot), slot, startMs, zone, date, rowKey: `${date}|${idKey(slot.providerId)}|${idKey(slot.facilityId)}` };
+  placedSlots.set(slot, placed);
+  return placed;
+}
+
 export function groupSlotsByDay(slots: readonly Slot[], { zoneOf, fallbackZone, providerSortKey, facilitySortKey = (id) => id }: GroupOptions): SlotDay[] {
   const days = new Map<string, Map<string, SlotRow>>();
   const zonesByDay = new Map<string, Set<string>>();
   for (const slot of slots) {
-    const zone = zoneOf(slot.facilityId) ?? fallbackZone;
-    const startMs = Date.parse(slot.startsAt);
-    const date = localDateOf(startMs, zone);
+    const entry = placedSlot(slot, zoneOf(slot.facilityId) ?? fallbackZone);
+    const { zone, date } = entry;
     let rows = days.get(date);
     if (!rows) {
       rows = new Map();
@@ -64,13 +84,12 @@ export function groupSlotsByDay(slots: readonly Slot[], { zoneOf, fallbackZone, 
       zonesByDay.set(date, new Set());
     }
     zonesByDay.get(date)?.add(zone);
-    const rowKey = `${date}|${idKey(slot.providerId)}|${idKey(slot.facilityId)}`;
-    let row = rows.get(rowKey);
+    let row = rows.get(entry.rowKey);
     if (!row) {
-      row = { key: rowKey, kind: "provider", providerId: slot.providerId, facilityId: slot.facilityId, zone, zones: [zone], slots: [] };
-      rows.set(rowKey, row);
+      row = { key: entry.rowKey, kind: "provider", providerId: slot.providerId, facilityId: slot.facilityId, zone, zones: [zone], slots: [] };
+      rows.set(entry.rowKey, row);
     }
-    row.slots.push({ key: slotKey(slot), slot, startMs, zone });
+    row.slots.push(entry);
   }
   return [...days.entries()]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
@@ -100,7 +119,7 @@ const MS_PER_HOUR = 3_600_000;
 export function groupSlotsByTime(slots: readonly Slot[], { zoneOf, fallbackZone }: Pick<GroupOptions, "zoneOf" | "fallbackZone">): SlotDay[] {
   const byProvider = groupSlotsByDay(slots, { zoneOf, fallbackZone, providerSortKey: (id) => id });
   return byProvider.map((day) => {
-    const entries = day.rows.flatMap((row) => row.slots).sort((a, b) => a.startMs - b.startMs || a.key.localeCompare(b.key));
+    const entries = day.rows.flatMap((row) => row.slots).sort((a, b) => a.startMs - b.startMs || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
     const hours = new Map<number, SlotRow>();
     for (const entry of entries) {
       const hour = Math.floor(entry.startMs / MS_PER_HOUR);
