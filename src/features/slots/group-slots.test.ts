@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Slot } from "#contract/clinic-api/schedule.ts";
 import { formatInstant, localToInstant } from "#contract/time/zoned-time.ts";
-import { countSlots, earliestSlot, groupSlotsByDay, groupSlotsByTime } from "./group-slots.ts";
+import { MAX_SLOTS_PER_HOUR_ROW, countSlots, earliestSlot, groupSlotsByDay, groupSlotsByTime } from "./group-slots.ts";
 import { slotKey } from "#src/scheduling/slot-identity.ts";
 
 const NEW_YORK_FACILITY = "fac_11111111111111111111111111111111";
@@ -115,6 +115,16 @@ describe("a day's slots in time order, across providers", () => {
     ]);
     const instants = rows.flatMap((row) => row.slots.map((entry) => entry.startMs));
     expect(instants).toEqual([...instants].sort((a, b) => a - b));
+  });
+
+  it("splits an hour with more slots than a row holds into parts, in time order", () => {
+    const providers = Array.from({ length: MAX_SLOTS_PER_HOUR_ROW + 2 }, (_, index) => `prv_${String(index).padStart(32, "0")}`);
+    const rows = byTime(providers.map((providerId) => slotAt(providerId, NEW_YORK_FACILITY, "2026-12-01", "09:00")))[0]?.rows ?? [];
+    expect(rows.map((row) => [row.part, row.slots.length])).toEqual([
+      [{ index: 1, count: 2 }, MAX_SLOTS_PER_HOUR_ROW],
+      [{ index: 2, count: 2 }, 2],
+    ]);
+    expect(new Set(rows.map((row) => row.key)).size).toBe(2);
   });
 
   it("keeps the repeated hour of New York's fall-back day as two rows, in time order", () => {

@@ -28,6 +28,8 @@ export interface SlotRow {
   /** The zones of the row's slots, east to west (an hour row can span facilities in several zones). */
   zones: string[];
   slots: GroupedSlot[];
+  /** An hour with more slots than one row holds is split into parts (a large group lists hundreds an hour). */
+  part?: { index: number; count: number };
 }
 
 /** How a day's slots are laid out: a row per provider, or in time order across providers. */
@@ -108,6 +110,19 @@ export function groupSlotsByDay(slots: readonly Slot[], { zoneOf, fallbackZone, 
 }
 
 const MS_PER_HOUR = 3_600_000;
+/** The most slots an hour row holds before it is split: what the list draws stays a few screenfuls of buttons. */
+export const MAX_SLOTS_PER_HOUR_ROW = 48;
+
+function splitIntoParts(row: SlotRow): SlotRow[] {
+  if (row.slots.length <= MAX_SLOTS_PER_HOUR_ROW) return [row];
+  const count = Math.ceil(row.slots.length / MAX_SLOTS_PER_HOUR_ROW);
+  return Array.from({ length: count }, (_, index) => ({
+    ...row,
+    key: `${row.key}|${index + 1}`,
+    slots: row.slots.slice(index * MAX_SLOTS_PER_HOUR_ROW, (index + 1) * MAX_SLOTS_PER_HOUR_ROW),
+    part: { index: index + 1, count },
+  }));
+}
 
 /**
  * A day's slots across providers in time order, a row per hour of the
@@ -136,7 +151,7 @@ export function groupSlotsByTime(slots: readonly Slot[], { zoneOf, fallbackZone 
       const at = row.slots[0]?.startMs ?? 0;
       row.zones.sort((a, b) => offsetMsAt(at, b) - offsetMsAt(at, a) || a.localeCompare(b));
     }
-    return { ...day, rows };
+    return { ...day, rows: rows.flatMap(splitIntoParts) };
   });
 }
 

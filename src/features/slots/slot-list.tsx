@@ -115,7 +115,7 @@ function hourHeading(row: SlotRow, namesZones: boolean, reader: UserTimeSettings
     const time = formatSlotTime(hourStartMs, zone, reader);
     return namesZones || isOtherZone(hourStartMs, zone, reader.userZone) ? `${time} ${zoneAbbreviation(hourStartMs, zone)}` : time;
   });
-  return `From ${times.join(" · ")}`;
+  return `From ${times.join(" · ")}${row.part ? `, part ${row.part.index} of ${row.part.count}` : ""}`;
 }
 
 function dayHeadingId(date: string) {
@@ -132,7 +132,7 @@ function listItemsOf(days: readonly SlotDay[]): ListItem[] {
 /** Up to this many slots the list draws them all (a default-scale search): only beyond it does it draw just what is on screen. */
 const DRAW_ALL_UP_TO_SLOTS = 1_000;
 /** Rows drawn beyond the screen's edges, so a quick scroll or an arrow key finds them drawn. */
-const OVERSCAN_ROWS = 4;
+const OVERSCAN_ROWS = 2;
 const DAY_HEADING_PX = 44;
 const ROW_HEADING_PX = 26;
 const SLOT_LINE_PX = 54;
