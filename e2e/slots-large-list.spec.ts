@@ -155,19 +155,31 @@ test("in time order, New York and Chicago searched together run by the instant, 
   await searchFortnight(app, 23, [UPPER_WEST_SIDE.name, LINCOLN_PARK.name]);
   await app.getByTestId("order-time").click();
   const list = app.getByTestId("slot-list-rows");
-  const headings = await list.locator("h3").allTextContents();
-  expect(headings.length).toBeGreaterThan(2);
-  for (const heading of headings) expect(heading).toMatch(/^From \d+:\d\d [AP]M (EST|CST)( · \d+:\d\d [AP]M CST)?/);
-  expect(headings.some((heading) => heading.includes("EST · "))).toBe(true);
-  // Within each day, the slots drawn run by the instant; Chicago's name their zone and facility.
-  const drawn = await list.getByTestId("slot").evaluateAll((buttons) =>
-    buttons.map((button) => ({ day: button.closest("[data-row-key]")?.getAttribute("data-row-key")?.slice(0, 10) ?? "", ms: Date.parse(button.getAttribute("data-starts-at") ?? ""), text: button.textContent ?? "", facility: button.getAttribute("data-facility-id") ?? "" })),
-  );
-  for (const day of new Set(drawn.map((slot) => slot.day))) {
-    const instants = drawn.filter((slot) => slot.day === day).map((slot) => slot.ms);
+  await expect(list.locator("h3").first()).toHaveText(/^From /);
+  // What is drawn over the first few screens of the list, read as the user scrolls.
+  const seen = await list.evaluate(async (element) => {
+    const headings = new Map<string, string>();
+    const slots = new Map<string, { day: string; ms: number; text: string }>();
+    element.scrollIntoView({ block: "start" });
+    for (let screen = 0; screen < 6; screen += 1) {
+      await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+      for (const heading of element.querySelectorAll("h3")) headings.set(heading.id, heading.textContent ?? "");
+      for (const button of element.querySelectorAll<HTMLElement>('[data-testid="slot"]')) {
+        slots.set(button.dataset.slotKey ?? "", { day: button.closest("[data-row-key]")?.getAttribute("data-row-key")?.slice(0, 10) ?? "", ms: Date.parse(button.dataset.startsAt ?? ""), text: button.textContent ?? "" });
+      }
+      window.scrollBy(0, window.innerHeight * 0.8);
+    }
+    return { headings: [...headings.values()], slots: [...slots.values()] };
+  });
+  expect(seen.headings.length).toBeGreaterThan(2);
+  for (const heading of seen.headings) expect(heading).toMatch(/^From \d+:\d\d [AP]M (EST|CST)( · \d+:\d\d [AP]M CST)?/);
+  expect(seen.headings.some((heading) => heading.includes("EST · "))).toBe(true);
+  // Within each day, the slots run by the instant; Chicago's name their zone and facility.
+  for (const day of new Set(seen.slots.map((slot) => slot.day))) {
+    const instants = seen.slots.filter((slot) => slot.day === day).map((slot) => slot.ms);
     expect(instants).toEqual([...instants].sort((a, b) => a - b));
   }
-  const chicago = drawn.filter((slot) => slot.text.includes("CST"));
+  const chicago = seen.slots.filter((slot) => slot.text.includes("CST"));
   expect(chicago.length).toBeGreaterThan(0);
   for (const slot of chicago) expect(slot.text).toContain("Lincoln Park");
   await expect(results(app)).toContainText("the zone is named where it differs from yours");
