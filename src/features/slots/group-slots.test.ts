@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Slot } from "#contract/clinic-api/schedule.ts";
 import { formatInstant, localToInstant } from "#contract/time/zoned-time.ts";
-import { countSlots, earliestSlot, groupSlotsByDay, groupSlotsByTime } from "./group-slots.ts";
+import { MAX_SLOTS_PER_HOUR_ROW, countSlots, earliestSlot, groupSlotsByDay, groupSlotsByTime } from "./group-slots.ts";
 import { slotKey } from "#src/scheduling/slot-identity.ts";
 
 const NEW_YORK_FACILITY = "fac_11111111111111111111111111111111";
@@ -93,6 +93,38 @@ describe("a day's slots in time order, across providers", () => {
     const rows = days[0]?.rows ?? [];
     expect(rows.map((row) => row.kind)).toEqual(["hour", "hour"]);
     expect(rows.flatMap((row) => row.slots.map((entry) => `${NAMES[entry.slot.providerId]} ${entry.slot.startsAt.slice(11, 16)}`))).toEqual(["Brooks 08:00", "Adams 08:30", "Adams 16:00"]);
+  });
+
+  it("orders New York and Chicago by the instant: 9:00 in New York shares its row with 8:00 in Chicago, and each row names the zones in it", () => {
+    const days = byTime([
+      slotAt(DR_ADAMS, NEW_YORK_FACILITY, "2026-12-01", "10:00"),
+      slotAt(DR_BROOKS, CHICAGO_FACILITY, "2026-12-01", "09:00"),
+      slotAt(DR_ADAMS, NEW_YORK_FACILITY, "2026-12-01", "09:00"),
+      slotAt(DR_BROOKS, CHICAGO_FACILITY, "2026-12-01", "08:20"),
+      slotAt(DR_ADAMS, NEW_YORK_FACILITY, "2026-12-01", "09:40"),
+    ]);
+    const rows = days[0]?.rows ?? [];
+    // 13:00Z: New York 9:00, Chicago 8:20, New York 9:40; 14:00Z: Chicago 9:00 and New York 10:00, the same instant.
+    expect(rows.map((row) => row.slots.map((entry) => entry.slot.startsAt))).toEqual([
+      ["2026-12-01T09:00:00-05:00", "2026-12-01T08:20:00-06:00", "2026-12-01T09:40:00-05:00"],
+      ["2026-12-01T09:00:00-06:00", "2026-12-01T10:00:00-05:00"],
+    ]);
+    expect(rows.map((row) => row.zones)).toEqual([
+      ["America/New_York", "America/Chicago"],
+      ["America/New_York", "America/Chicago"],
+    ]);
+    const instants = rows.flatMap((row) => row.slots.map((entry) => entry.startMs));
+    expect(instants).toEqual([...instants].sort((a, b) => a - b));
+  });
+
+  it("splits an hour with more slots than a row holds into parts, in time order", () => {
+    const providers = Array.from({ length: MAX_SLOTS_PER_HOUR_ROW + 2 }, (_, index) => `prv_${String(index).padStart(32, "0")}`);
+    const rows = byTime(providers.map((providerId) => slotAt(providerId, NEW_YORK_FACILITY, "2026-12-01", "09:00")))[0]?.rows ?? [];
+    expect(rows.map((row) => [row.part, row.slots.length])).toEqual([
+      [{ index: 1, count: 2 }, MAX_SLOTS_PER_HOUR_ROW],
+      [{ index: 2, count: 2 }, 2],
+    ]);
+    expect(new Set(rows.map((row) => row.key)).size).toBe(2);
   });
 
   it("keeps the repeated hour of New York's fall-back day as two rows, in time order", () => {

@@ -1,6 +1,6 @@
 import type { Slot } from "#contract/clinic-api/schedule.ts";
 import { idKey } from "#contract/ids.ts";
-import { dayLengthMinutes, localDateOf, localTimeOf, offsetMsAt } from "#contract/time/zoned-time.ts";
+import { dayLengthMinutes, localDateOf, offsetMsAt } from "#contract/time/zoned-time.ts";
 import { slotKey } from "#src/scheduling/slot-identity.ts";
 
 // Slots grouped by local day, then by provider or (in time order) by hour
@@ -25,7 +25,11 @@ export interface SlotRow {
   providerId: string;
   facilityId: string;
   zone: string;
+  /** The zones of the row's slots, east to west (an hour row can span facilities in several zones). */
+  zones: string[];
   slots: GroupedSlot[];
+  /** An hour with more slots than one row holds is split into parts (a large group lists hundreds an hour). */
+  part?: { index: number; count: number };
 }
 
 /** How a day's slots are laid out: a row per provider, or in time order across providers. */
@@ -48,13 +52,33 @@ export interface GroupOptions {
   facilitySortKey?: (facilityId: string) => string;
 }
 
+/** A slot as the list places it: its key, instant, zone, local date and provider row. */
+export interface PlacedSlot extends GroupedSlot {
+  date: string;
+  rowKey: string;
+}
+
+// Worked out once per slot object and zone: a large group's list (about 23,000 slots) is grouped
+// again on every view switch and every hold, and the keys and local dates are most of that work.
+const placedSlots = new WeakMap<Slot, PlacedSlot>();
+
+/** The slot placed in its facility's zone (remembered for this slot object). */
+export function placedSlot(slot: Slot, zone: string): PlacedSlot {
+  const remembered = placedSlots.get(slot);
+  if (remembered && remembered.zone === zone) return remembered;
+  const startMs = Date.parse(slot.startsAt);
+  const date = localDateOf(startMs, zone);
+  const placed = { key: slotKey(slot), slot, startMs, zone, date, rowKey: `${date}|${idKey(slot.providerId)}|${idKey(slot.facilityId)}` };
+  placedSlots.set(slot, placed);
+  return placed;
+}
+
 export function groupSlotsByDay(slots: readonly Slot[], { zoneOf, fallbackZone, providerSortKey, facilitySortKey = (id) => id }: GroupOptions): SlotDay[] {
   const days = new Map<string, Map<string, SlotRow>>();
   const zonesByDay = new Map<string, Set<string>>();
   for (const slot of slots) {
-    const zone = zoneOf(slot.facilityId) ?? fallbackZone;
-    const startMs = Date.parse(slot.startsAt);
-    const date = localDateOf(startMs, zone);
+    const entry = placedSlot(slot, zoneOf(slot.facilityId) ?? fallbackZone);
+    const { zone, date } = entry;
     let rows = days.get(date);
     if (!rows) {
       rows = new Map();
@@ -62,13 +86,12 @@ export function groupSlotsByDay(slots: readonly Slot[], { zoneOf, fallbackZone, 
       zonesByDay.set(date, new Set());
     }
     zonesByDay.get(date)?.add(zone);
-    const rowKey = `${date}|${idKey(slot.providerId)}|${idKey(slot.facilityId)}`;
-    let row = rows.get(rowKey);
+    let row = rows.get(entry.rowKey);
     if (!row) {
-      row = { key: rowKey, kind: "provider", providerId: slot.providerId, facilityId: slot.facilityId, zone, slots: [] };
-      rows.set(rowKey, row);
+      row = { key: entry.rowKey, kind: "provider", providerId: slot.providerId, facilityId: slot.facilityId, zone, zones: [zone], slots: [] };
+      rows.set(entry.rowKey, row);
     }
-    row.slots.push({ key: slotKey(slot), slot, startMs, zone });
+    row.slots.push(entry);
   }
   return [...days.entries()]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
@@ -86,27 +109,49 @@ export function groupSlotsByDay(slots: readonly Slot[], { zoneOf, fallbackZone, 
     }));
 }
 
+const MS_PER_HOUR = 3_600_000;
+/** The most slots an hour row holds before it is split: what the list draws stays a few screenfuls of buttons. */
+export const MAX_SLOTS_PER_HOUR_ROW = 48;
+
+function splitIntoParts(row: SlotRow): SlotRow[] {
+  if (row.slots.length <= MAX_SLOTS_PER_HOUR_ROW) return [row];
+  const count = Math.ceil(row.slots.length / MAX_SLOTS_PER_HOUR_ROW);
+  return Array.from({ length: count }, (_, index) => ({
+    ...row,
+    key: `${row.key}|${index + 1}`,
+    slots: row.slots.slice(index * MAX_SLOTS_PER_HOUR_ROW, (index + 1) * MAX_SLOTS_PER_HOUR_ROW),
+    part: { index: index + 1, count },
+  }));
+}
+
 /**
- * A day's slots across providers in time order, a row per local hour (so
- * 08:00 with one provider sits above 16:00 with another, whatever their
- * names). The hour is read in each slot's zone with its offset, so the
- * repeated hour of a fall-back day is two rows, in time order.
+ * A day's slots across providers in time order, a row per hour of the
+ * instant (so 08:00 with one provider sits above 16:00 with another, whatever
+ * their names, and 9:00 in New York shares its row with 8:00 in Chicago: the
+ * same hour). The repeated hour of a fall-back day is two hours of the
+ * instant, so two rows, in time order.
  */
 export function groupSlotsByTime(slots: readonly Slot[], { zoneOf, fallbackZone }: Pick<GroupOptions, "zoneOf" | "fallbackZone">): SlotDay[] {
   const byProvider = groupSlotsByDay(slots, { zoneOf, fallbackZone, providerSortKey: (id) => id });
   return byProvider.map((day) => {
-    const hours = new Map<string, SlotRow>();
-    for (const entry of day.rows.flatMap((row) => row.slots)) {
-      const hourKey = `${day.date}|${localTimeOf(entry.startMs, entry.zone).slice(0, 2)}|${offsetMsAt(entry.startMs, entry.zone)}`;
-      let row = hours.get(hourKey);
+    const entries = day.rows.flatMap((row) => row.slots).sort((a, b) => a.startMs - b.startMs || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    const hours = new Map<number, SlotRow>();
+    for (const entry of entries) {
+      const hour = Math.floor(entry.startMs / MS_PER_HOUR);
+      let row = hours.get(hour);
       if (!row) {
-        row = { key: hourKey, kind: "hour", providerId: entry.slot.providerId, facilityId: entry.slot.facilityId, zone: entry.zone, slots: [] };
-        hours.set(hourKey, row);
+        row = { key: `${day.date}|${hour}`, kind: "hour", providerId: entry.slot.providerId, facilityId: entry.slot.facilityId, zone: entry.zone, zones: [], slots: [] };
+        hours.set(hour, row);
       }
+      if (!row.zones.includes(entry.zone)) row.zones.push(entry.zone);
       row.slots.push(entry);
     }
-    const rows = [...hours.values()].map((row) => ({ ...row, slots: row.slots.sort((a, b) => a.startMs - b.startMs || a.key.localeCompare(b.key)) }));
-    return { ...day, rows: rows.sort((a, b) => (a.slots[0]?.startMs ?? 0) - (b.slots[0]?.startMs ?? 0)) };
+    const rows = [...hours.values()];
+    for (const row of rows) {
+      const at = row.slots[0]?.startMs ?? 0;
+      row.zones.sort((a, b) => offsetMsAt(at, b) - offsetMsAt(at, a) || a.localeCompare(b));
+    }
+    return { ...day, rows: rows.flatMap(splitIntoParts) };
   });
 }
 

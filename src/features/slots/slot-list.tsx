@@ -1,20 +1,26 @@
-import { memo, startTransition, useCallback, useEffect, useImperativeHandle, useMemo, useRef, useState, type KeyboardEvent, type Ref } from "react";
+import { defaultRangeExtractor, useWindowVirtualizer, type Range } from "@tanstack/react-virtual";
+import { memo, useCallback, useEffect, useImperativeHandle, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type Ref } from "react";
 import type { Slot } from "#contract/clinic-api/schedule.ts";
 import type { GroupedSlot, SlotDay, SlotRow } from "./group-slots.ts";
 import { moveForKey, moveInGrid, slotGridOf } from "./slot-navigation.ts";
 import type { UserTimeSettings } from "#src/lib/use-time-display.tsx";
-import { formatZoneCity, isOtherZone } from "#src/lib/time-format.ts";
+import { formatZoneCity, isOtherZone, zoneAbbreviation } from "#src/lib/time-format.ts";
 import { capacityText, clockChangeText, formatLocalDay, formatSlotTime, schedulesText, slotAccessibleName, slotZoneName } from "#src/scheduling/slot-text.ts";
-import { localTimeOf } from "#contract/time/zoned-time.ts";
 import { ClockChangeIcon } from "#src/components/ui/icons.tsx";
 
 // The slots, by day and provider, as one keyboard stop: a roving tabindex
 // (WAI-ARIA APG grid navigation, see slot-navigation.ts) over plain buttons,
 // so Enter and Space select natively and each slot has a full accessible
 // name. Moving never selects.
+//
+// A large group lists thousands of slots: the list draws only the day
+// headings and rows on screen (TanStack Virtual on the frame's own scroll,
+// the page scrolls, not a box), plus the row of the tab stop, so Tab always
+// lands in the list and the keyboard can move to a row not yet drawn: it is
+// drawn, then focused and scrolled into view.
 
 export interface SlotListHandle {
-  /** Focuses a slot and scrolls it into view. */
+  /** Focuses a slot and scrolls it to the middle of the screen, drawing its row first if it is not drawn. */
   focusSlot: (key: string) => void;
 }
 
@@ -49,13 +55,15 @@ interface SlotButtonProps {
   isFirst: boolean;
   /** In time order, a slot names its provider (its row does not). */
   showsProvider: boolean;
+  /** In time order over several facilities, a slot names its facility too. */
+  showsFacility: boolean;
   register: (key: string, element: HTMLButtonElement) => () => void;
   onSelect: (slot: Slot) => void;
   onFocusSlot: (entry: GroupedSlot, row: SlotRow, date: string) => void;
 }
 
 /** Memoised: moving through the list re-renders the two slots whose tab stop changed, not thousands. */
-const SlotButton = memo(function SlotButton({ entry, row, date, providerName, facilityName, reader, isTabStop, isHeld, isPending, isFirst, showsProvider, register, onSelect, onFocusSlot }: SlotButtonProps) {
+const SlotButton = memo(function SlotButton({ entry, row, date, providerName, facilityName, reader, isTabStop, isHeld, isPending, isFirst, showsProvider, showsFacility, register, onSelect, onFocusSlot }: SlotButtonProps) {
   const { slot } = entry;
   const schedules = schedulesText(slot.templateIds);
   const capacity = capacityText(slot.remainingCapacity);
@@ -78,7 +86,7 @@ const SlotButton = memo(function SlotButton({ entry, row, date, providerName, fa
       aria-busy={isPending ? true : undefined}
       onClick={() => onSelect(slot)}
       onFocus={() => onFocusSlot(entry, row, date)}
-      className={`flex min-h-11 min-w-[5.5rem] flex-col items-start rounded-md border px-2 py-1 text-left leading-tight hover:border-brand-700 hover:bg-brand-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 ${
+      className={`flex min-h-11 min-w-[5.5rem] scroll-mt-20 scroll-mb-48 flex-col items-start rounded-md border px-2 py-1 text-left leading-tight hover:border-brand-700 hover:bg-brand-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 ${
         isHeld ? "border-brand-700 bg-brand-50 ring-1 ring-brand-700" : isFirst ? "border-2 border-emerald-700 bg-emerald-50" : "border-slate-300 bg-white"
       }`}
     >
@@ -92,57 +100,106 @@ const SlotButton = memo(function SlotButton({ entry, row, date, providerName, fa
         {zoneText ? <span className="ml-1 text-xs font-normal text-slate-600">{zoneText}</span> : null}
       </span>
       {showsProvider ? <span className="max-w-[9rem] truncate text-xs text-slate-800">{providerName}</span> : null}
+      {showsFacility && facilityName ? <span className="max-w-[9rem] truncate text-xs text-slate-600">{facilityName}</span> : null}
       {notes ? <span className="text-xs text-slate-700">{notes}</span> : null}
     </button>
   );
 });
 
-/** "From 08:00": an hour row's heading, in its zone. */
-function hourHeading(row: SlotRow, reader: UserTimeSettings): string {
+/** "From 9:00 AM", or with the zones named where the list shows several, "From 9:00 AM EST · 8:00 AM CST": an hour row's heading. */
+function hourHeading(row: SlotRow, namesZones: boolean, reader: UserTimeSettings): string {
   const first = row.slots[0];
   if (!first) return "";
-  const minutesIntoHour = Number(localTimeOf(first.startMs, first.zone).slice(3, 5));
-  return `From ${formatSlotTime(first.startMs - minutesIntoHour * 60_000, first.zone, reader)}`;
+  const hourStartMs = first.startMs - (first.startMs % 3_600_000);
+  const times = row.zones.map((zone) => {
+    const time = formatSlotTime(hourStartMs, zone, reader);
+    return namesZones || isOtherZone(hourStartMs, zone, reader.userZone) ? `${time} ${zoneAbbreviation(hourStartMs, zone)}` : time;
+  });
+  return `From ${times.join(" · ")}${row.part ? `, part ${row.part.index} of ${row.part.count}` : ""}`;
 }
 
 function dayHeadingId(date: string) {
   return `slot-day-${date}`;
 }
 
-/** Slots drawn before the first paint of a new list; the days after them follow in a transition (a large group lists thousands). */
-const FIRST_PAINT_SLOTS = 300;
+/** One drawn line of the list: a day's heading, or one row of that day (a provider's, or an hour's). */
+type ListItem = { kind: "day"; day: SlotDay; key: string } | { kind: "row"; day: SlotDay; row: SlotRow; key: string };
 
-/** The leading days holding about `budget` slots (at least one day). */
-function leadingDays(days: readonly SlotDay[], budget: number): readonly SlotDay[] {
-  let count = 0;
-  const index = days.findIndex((day) => {
-    count += day.rows.reduce((sum, row) => sum + row.slots.length, 0);
-    return count >= budget;
-  });
-  return index < 0 ? days : days.slice(0, index + 1);
+function listItemsOf(days: readonly SlotDay[]): ListItem[] {
+  return days.flatMap((day): ListItem[] => [{ kind: "day", day, key: `day|${day.date}` }, ...day.rows.map((row): ListItem => ({ kind: "row", day, row, key: row.key }))]);
 }
 
-/** The days to draw now: the first screenfuls at once, the whole list right after that has painted. */
-function useProgressiveDays(days: readonly SlotDay[]): { shownDays: readonly SlotDay[]; isPartial: boolean } {
-  const [completeFor, setCompleteFor] = useState<readonly SlotDay[] | null>(null);
-  const leading = useMemo(() => leadingDays(days, FIRST_PAINT_SLOTS), [days]);
-  const isPartial = completeFor !== days && leading.length < days.length;
-  useEffect(() => {
-    if (!isPartial) return;
-    const timer = setTimeout(() => startTransition(() => setCompleteFor(days)), 0);
-    return () => clearTimeout(timer);
-  }, [isPartial, days]);
-  return { shownDays: isPartial ? leading : days, isPartial };
+/** Up to this many slots the list draws them all (a default-scale search): only beyond it does it draw just what is on screen. */
+const DRAW_ALL_UP_TO_SLOTS = 1_000;
+/** Rows drawn beyond the screen's edges, so a quick scroll or an arrow key finds them drawn. */
+const OVERSCAN_ROWS = 2;
+const DAY_HEADING_PX = 44;
+const ROW_HEADING_PX = 26;
+const SLOT_LINE_PX = 54;
+const SLOT_WIDTH_PX = 100;
+
+/** A row's height before it is measured: its slots wrapped at the list's width. */
+function estimatedHeight(item: ListItem | undefined, listWidth: number): number {
+  if (!item || item.kind === "day") return DAY_HEADING_PX;
+  const perLine = Math.max(1, Math.floor(listWidth / SLOT_WIDTH_PX));
+  return ROW_HEADING_PX + Math.ceil(item.row.slots.length / perLine) * SLOT_LINE_PX + 8;
+}
+
+/** Whether an element is on screen, clear of the sticky bars at the top and bottom of the frame. */
+function isWellInView(element: Element): boolean {
+  const box = element.getBoundingClientRect();
+  return box.top >= 64 && box.bottom <= window.innerHeight - 160;
 }
 
 export function SlotList({ days, providerName, facilityName, reader, heldKeys, pendingKey, firstKey, onSelect, onFocusSlot, ref }: SlotListProps) {
   const buttons = useRef(new Map<string, HTMLButtonElement>());
-  const { shownDays, isPartial } = useProgressiveDays(days);
+  const container = useRef<HTMLDivElement>(null);
+  const items = useMemo(() => listItemsOf(days), [days]);
   const grid = useMemo(() => slotGridOf(days), [days]);
-  const allKeys = useMemo(() => new Set(grid.rows.flatMap((row) => row.keys)), [grid]);
+  const itemOfKey = useMemo(() => {
+    const indexes = new Map<string, number>();
+    items.forEach((item, index) => {
+      if (item.kind === "row") for (const entry of item.row.slots) indexes.set(entry.key, index);
+    });
+    return indexes;
+  }, [items]);
   const [activeKey, setActiveKey] = useState<string | null>(null);
   const hasFocusWithin = useRef(false);
-  const tabStop = activeKey !== null && allKeys.has(activeKey) ? activeKey : (grid.rows[0]?.keys[0] ?? null);
+  const tabStop = activeKey !== null && itemOfKey.has(activeKey) ? activeKey : (grid.rows[0]?.keys[0] ?? null);
+  // A slot to focus once its row is drawn (the render after a move to a row off screen).
+  const [focusRequest, setFocusRequest] = useState<{ key: string; block: ScrollLogicalPosition | null; serial: number } | null>(null);
+
+  // Where the list starts on the page: notices above it come and go.
+  const [listTop, setListTop] = useState(0);
+  const [listWidth, setListWidth] = useState(1000);
+  useLayoutEffect(() => {
+    const element = container.current;
+    if (!element) return;
+    const box = element.getBoundingClientRect();
+    const top = Math.round(box.top + window.scrollY);
+    if (top !== listTop) setListTop(top);
+    if (box.width > 0 && Math.abs(box.width - listWidth) > 40) setListWidth(box.width);
+  });
+
+  const slotTotal = grid.rows.reduce((sum, row) => sum + row.keys.length, 0);
+  const tabStopItem = tabStop === null ? undefined : itemOfKey.get(tabStop);
+  const requestedItem = focusRequest === null ? undefined : itemOfKey.get(focusRequest.key);
+  const rangeExtractor = useCallback(
+    (range: Range) => {
+      const indexes = new Set(defaultRangeExtractor(range));
+      for (const pinned of [tabStopItem, requestedItem]) if (pinned !== undefined) indexes.add(pinned);
+      return [...indexes].sort((a, b) => a - b);
+    },
+    [tabStopItem, requestedItem],
+  );
+  const virtualizer = useWindowVirtualizer({
+    count: items.length,
+    estimateSize: (index) => estimatedHeight(items[index], listWidth),
+    getItemKey: (index) => items[index]?.key ?? index,
+    overscan: slotTotal <= DRAW_ALL_UP_TO_SLOTS ? items.length : OVERSCAN_ROWS,
+    scrollMargin: listTop,
+    rangeExtractor,
+  });
 
   const register = useCallback((key: string, element: HTMLButtonElement) => {
     buttons.current.set(key, element);
@@ -151,14 +208,34 @@ export function SlotList({ days, providerName, facilityName, reader, heldKeys, p
     };
   }, []);
 
-  const focusSlot = useCallback((key: string) => {
-    const element = buttons.current.get(key);
-    if (!element) return;
+  /** Focuses the slot, drawing its row first if needed; `block` scrolls it into view (null: no scroll). */
+  const requestFocus = useCallback((key: string, block: ScrollLogicalPosition | null) => {
     setActiveKey(key);
-    element.focus({ preventScroll: true });
-    element.scrollIntoView({ block: "center", inline: "nearest" });
+    setFocusRequest((previous) => ({ key, block, serial: (previous?.serial ?? 0) + 1 }));
   }, []);
 
+  useLayoutEffect(() => {
+    if (!focusRequest) return;
+    const element = buttons.current.get(focusRequest.key);
+    if (!element) return;
+    setFocusRequest(null);
+    element.focus({ preventScroll: true });
+    if (focusRequest.block === null) return;
+    const block = focusRequest.block;
+    element.scrollIntoView({ block, inline: "nearest" });
+    // Rows above it drawn for the first time take their real height and can move it: bring it back.
+    let frames = 0;
+    const settle = () => {
+      const current = buttons.current.get(focusRequest.key);
+      if (!current || frames >= 5) return;
+      frames += 1;
+      if (!isWellInView(current)) current.scrollIntoView({ block, inline: "nearest" });
+      requestAnimationFrame(settle);
+    };
+    requestAnimationFrame(settle);
+  }, [focusRequest]);
+
+  const focusSlot = useCallback((key: string) => requestFocus(key, "center"), [requestFocus]);
   useImperativeHandle(ref, () => ({ focusSlot }), [focusSlot]);
 
   // The focused slot vanished in a refresh: keep the keyboard user in the list, on the next time
@@ -168,7 +245,7 @@ export function SlotList({ days, providerName, facilityName, reader, heldKeys, p
   const isRestoringFocus = useRef(false);
   useEffect(() => {
     const last = lastFocused.current;
-    if (!hasFocusWithin.current || !last || allKeys.has(last.key)) return;
+    if (!hasFocusWithin.current || !last || itemOfKey.has(last.key)) return;
     const focused = document.activeElement;
     if (focused !== null && focused !== document.body) return;
     const row = days.flatMap((day) => day.rows).find((candidate) => candidate.key === last.rowKey);
@@ -179,7 +256,7 @@ export function SlotList({ days, providerName, facilityName, reader, heldKeys, p
     setActiveKey(key);
     buttons.current.get(key)?.focus({ preventScroll: true });
     isRestoringFocus.current = false;
-  }, [days, allKeys, tabStop]);
+  }, [days, itemOfKey, tabStop]);
 
   const handleFocus = useCallback(
     (entry: GroupedSlot, row: SlotRow, date: string) => {
@@ -197,13 +274,15 @@ export function SlotList({ days, providerName, facilityName, reader, heldKeys, p
     if (!target) return;
     const next = moveInGrid(grid, target, move);
     event.preventDefault();
-    if (next && next !== target) focusSlot(next);
+    if (next && next !== target) requestFocus(next, "nearest");
   };
 
-  const showFacility = facilityName !== null;
+  // Hour rows name their zones when the list shows more than one (New York and Chicago searched together).
+  const namesZones = useMemo(() => new Set(days.flatMap((day) => day.rows.flatMap((row) => row.zones))).size > 1, [days]);
 
   return (
     <div
+      ref={container}
       onKeyDown={onKeyDown}
       onFocus={() => {
         hasFocusWithin.current = true;
@@ -211,71 +290,125 @@ export function SlotList({ days, providerName, facilityName, reader, heldKeys, p
       onBlur={(event) => {
         hasFocusWithin.current = event.currentTarget.contains(event.relatedTarget);
       }}
-      className="space-y-3"
-      data-rendered={isPartial ? "partial" : "all"}
-      aria-busy={isPartial || undefined}
+      data-testid="slot-list-rows"
+      data-slot-total={slotTotal}
+      style={{ height: virtualizer.getTotalSize(), position: "relative" }}
     >
-      {shownDays.map((day) => {
-        const changes = day.clockChanges.map((change) => ({ ...change, text: clockChangeText(change.dayLengthMinutes) }));
+      {virtualizer.getVirtualItems().map((virtual) => {
+        const item = items[virtual.index];
+        if (!item) return null;
         return (
-          <section key={day.date} data-testid="slot-day" data-date={day.date} aria-labelledby={dayHeadingId(day.date)} className="rounded-lg border border-slate-200 bg-white p-3 [contain-intrinsic-size:auto_12rem] [content-visibility:auto]">
-            <div className="mb-2 flex flex-wrap items-baseline gap-x-3 gap-y-1">
-              <h2 id={dayHeadingId(day.date)} className="text-base font-semibold">
-                {formatLocalDay(day.date, reader)}
-              </h2>
-              {changes.map((change) =>
-                change.text ? (
-                  <span key={change.zone} data-testid="clock-change" className="inline-flex items-center gap-1 rounded-full border border-amber-400 bg-amber-50 px-2 py-0.5 text-xs font-medium text-amber-950">
-                    <ClockChangeIcon />
-                    {change.text}
-                    {day.clockChanges.length > 1 || isOtherZone(Date.now(), change.zone, reader.userZone) ? ` (${formatZoneCity(change.zone)})` : ""}
-                  </span>
-                ) : null,
-              )}
-            </div>
-            <div className="space-y-2">
-              {day.rows.map((row) => {
-                const isHourRow = row.kind === "hour";
-                const rowFacility = showFacility && !isHourRow ? facilityName(row.facilityId) : undefined;
-                const headingId = `${row.key}-heading`.replace(/[^a-zA-Z0-9_-]/g, "-");
-                return (
-                  <div key={row.key} role="group" aria-labelledby={headingId} className="min-w-0">
-                    <h3 id={headingId} className="mb-1 flex flex-wrap items-baseline gap-x-2 text-sm font-medium text-slate-800">
-                      <span>{isHourRow ? hourHeading(row, reader) : providerName(row.providerId)}</span>
-                      {rowFacility ? <span className="text-xs font-normal text-slate-600">{rowFacility}</span> : null}
-                      <span className="text-xs font-normal text-slate-600">
-                        {row.slots.length} {row.slots.length === 1 ? "slot" : "slots"}
-                      </span>
-                    </h3>
-                    <ul className="flex flex-wrap gap-1.5">
-                      {row.slots.map((entry) => (
-                        <li key={entry.key}>
-                          <SlotButton
-                            entry={entry}
-                            row={row}
-                            date={day.date}
-                            providerName={providerName(entry.slot.providerId)}
-                            facilityName={showFacility ? facilityName(entry.slot.facilityId) : undefined}
-                            reader={reader}
-                            isTabStop={entry.key === tabStop}
-                            isHeld={heldKeys.has(entry.key)}
-                            isPending={entry.key === pendingKey}
-                            isFirst={entry.key === firstKey}
-                            showsProvider={isHourRow}
-                            register={register}
-                            onSelect={onSelect}
-                            onFocusSlot={handleFocus}
-                          />
-                        </li>
-                      ))}
-                    </ul>
-                  </div>
-                );
-              })}
-            </div>
-          </section>
+          <div
+            key={virtual.key}
+            data-index={virtual.index}
+            ref={virtualizer.measureElement}
+            className="absolute top-0 left-0 w-full pb-2"
+            style={{ transform: `translateY(${virtual.start - virtualizer.options.scrollMargin}px)` }}
+          >
+            {item.kind === "day" ? (
+              <DayHeading day={item.day} reader={reader} />
+            ) : (
+              <SlotRowGroup
+                row={item.row}
+                date={item.day.date}
+                namesZones={namesZones}
+                providerName={providerName}
+                facilityName={facilityName}
+                reader={reader}
+                tabStop={tabStop}
+                heldKeys={heldKeys}
+                pendingKey={pendingKey}
+                firstKey={firstKey}
+                register={register}
+                onSelect={onSelect}
+                onFocusSlot={handleFocus}
+              />
+            )}
+          </div>
         );
       })}
+    </div>
+  );
+}
+
+function DayHeading({ day, reader }: { day: SlotDay; reader: UserTimeSettings }) {
+  const changes = day.clockChanges.map((change) => ({ ...change, text: clockChangeText(change.dayLengthMinutes) }));
+  return (
+    <div data-testid="slot-day" data-date={day.date} className="flex flex-wrap items-baseline gap-x-3 gap-y-1 border-b border-slate-200 pt-2">
+      <h2 id={dayHeadingId(day.date)} className="text-base font-semibold">
+        {formatLocalDay(day.date, reader)}
+      </h2>
+      {changes.map((change) =>
+        change.text ? (
+          <span key={change.zone} data-testid="clock-change" className="inline-flex items-center gap-1 rounded-full border border-amber-400 bg-amber-50 px-2 py-0.5 text-xs font-medium text-amber-950">
+            <ClockChangeIcon />
+            {change.text}
+            {day.clockChanges.length > 1 || isOtherZone(Date.now(), change.zone, reader.userZone) ? ` (${formatZoneCity(change.zone)})` : ""}
+          </span>
+        ) : null,
+      )}
+    </div>
+  );
+}
+
+interface SlotRowGroupProps {
+  row: SlotRow;
+  date: string;
+  namesZones: boolean;
+  providerName: (providerId: string) => string;
+  facilityName: ((facilityId: string) => string) | null;
+  reader: UserTimeSettings;
+  tabStop: string | null;
+  heldKeys: ReadonlySet<string>;
+  pendingKey: string | null;
+  firstKey: string | null;
+  register: (key: string, element: HTMLButtonElement) => () => void;
+  onSelect: (slot: Slot) => void;
+  onFocusSlot: (entry: GroupedSlot, row: SlotRow, date: string) => void;
+}
+
+function SlotRowGroup({ row, date, namesZones, providerName, facilityName, reader, tabStop, heldKeys, pendingKey, firstKey, register, onSelect, onFocusSlot }: SlotRowGroupProps) {
+  const isHourRow = row.kind === "hour";
+  const rowFacility = facilityName && !isHourRow ? facilityName(row.facilityId) : undefined;
+  const headingId = `${row.key}-heading`.replace(/[^a-zA-Z0-9_-]/g, "-");
+  return (
+    <div role="group" aria-labelledby={headingId} data-row-key={row.key} className="min-w-0 rounded-lg border border-slate-200 bg-white p-2">
+      <h3 id={headingId} className="mb-1 flex flex-wrap items-baseline gap-x-2 text-sm font-medium text-slate-800">
+        <span>{isHourRow ? hourHeading(row, namesZones, reader) : providerName(row.providerId)}</span>
+        {rowFacility ? (
+          <>
+            {" "}
+            <span className="text-xs font-normal text-slate-600">{rowFacility}</span>
+          </>
+        ) : null}{" "}
+        <span className="text-xs font-normal text-slate-600">
+          {row.slots.length} {row.slots.length === 1 ? "slot" : "slots"}
+        </span>
+        <span className="sr-only">, {formatLocalDay(date, reader)}</span>
+      </h3>
+      <ul className="flex flex-wrap gap-1.5">
+        {row.slots.map((entry) => (
+          <li key={entry.key}>
+            <SlotButton
+              entry={entry}
+              row={row}
+              date={date}
+              providerName={providerName(entry.slot.providerId)}
+              facilityName={facilityName ? facilityName(entry.slot.facilityId) : undefined}
+              reader={reader}
+              isTabStop={entry.key === tabStop}
+              isHeld={heldKeys.has(entry.key)}
+              isPending={entry.key === pendingKey}
+              isFirst={entry.key === firstKey}
+              showsProvider={isHourRow}
+              showsFacility={isHourRow && facilityName !== null}
+              register={register}
+              onSelect={onSelect}
+              onFocusSlot={onFocusSlot}
+            />
+          </li>
+        ))}
+      </ul>
     </div>
   );
 }

@@ -2,7 +2,7 @@ import { useEffect, useMemo, useState } from "react";
 import type { HeldSlot, SlotSearchQuery, SlotSearchResponse } from "#contract/app-api/slots.ts";
 import type { HoldOutcome } from "#src/scheduling/held-slots-controller.ts";
 import { heldKeysOnList, heldSlotsMissingFromList } from "./held-in-list.ts";
-import { countSlots, earliestSlot, groupSlotsByDay, groupSlotsByTime, type SlotOrder } from "./group-slots.ts";
+import { countSlots, earliestSlot, groupSlotsByDay, groupSlotsByTime, placedSlot, type SlotOrder } from "./group-slots.ts";
 import { slotKey } from "#src/scheduling/slot-identity.ts";
 import type { SelectionState } from "#src/scheduling/slot-selection-flow.ts";
 import { matchesTimeFilter, type SlotTimeFilter } from "./slot-time-filter.ts";
@@ -43,9 +43,10 @@ export function useListedSlots({ data, listedSearch, holds, selection, outcome, 
     const listReadAtMs = Date.parse(data.meta.sourceSyncedAt);
     // The user's own holds stay on the list they came from, marked Held (held-in-list.ts).
     const withHeld = [...data.slots, ...heldSlotsMissingFromList(holds, data.slots, listedSearch, zoneOf)];
-    return withHeld.filter(
-      (slot) => !((seenGone.get(slotKey(slot)) ?? -Infinity) >= listReadAtMs) && matchesTimeFilter(Date.parse(slot.startsAt), zoneOf(slot.facilityId), timeFilter),
-    );
+    return withHeld.filter((slot) => {
+      const placed = placedSlot(slot, zoneOf(slot.facilityId));
+      return !((seenGone.get(placed.key) ?? -Infinity) >= listReadAtMs) && matchesTimeFilter(placed.startMs, placed.zone, timeFilter);
+    });
   }, [data, seenGone, zoneOf, timeFilter, holds, listedSearch]);
   const days = useMemo(
     () =>
@@ -56,7 +57,7 @@ export function useListedSlots({ data, listedSearch, holds, selection, outcome, 
   );
   const heldKeys = useMemo(() => heldKeysOnList(holds, listedSlots, listedSearch), [holds, listedSlots, listedSearch]);
   // "N free slots": the user's own held ones are on the list but not free.
-  const slotCount = useMemo(() => countSlots(days) - listedSlots.filter((slot) => heldKeys.has(slotKey(slot))).length, [days, listedSlots, heldKeys]);
+  const slotCount = useMemo(() => countSlots(days) - (heldKeys.size === 0 ? 0 : listedSlots.filter((slot) => heldKeys.has(placedSlot(slot, zoneOf(slot.facilityId)).key)).length), [days, listedSlots, heldKeys, zoneOf]);
   // A slot the user holds is not available to them: the mark and the jump go to the next one.
   const firstKey = useMemo(() => earliestSlot(days, heldKeys)?.key ?? null, [days, heldKeys]);
 
