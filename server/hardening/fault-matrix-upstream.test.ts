@@ -10,6 +10,7 @@ import { DEFAULT_RETRY } from "../clinic/retry-policy.ts";
 import { createStore } from "../store/create-store.ts";
 import type { Store } from "../store/store.ts";
 import { createBffHarness, createMovableClock, type BffHarness } from "../testing/bff-harness.ts";
+import { isHoldOfSlot } from "../schedule/held-slots.ts";
 import { createVirtualTimeouts } from "../testing/virtual-timeouts.ts";
 import { dateWindow, errorOf, seededSearchTarget } from "./testing/fault-matrix-support.ts";
 
@@ -49,10 +50,16 @@ async function searchSlots(harness: BffHarness, path = slotPath()): Promise<Resp
   return harness.api(path, { token: await harness.hostToken() });
 }
 
+/**
+ * The first slot of the window the user has no hold of in Tandem's store: the
+ * emulator is reset before each test but the store is not, and a slot the
+ * user holds is refused as `already_held` before the service is asked.
+ */
 async function firstSlot(harness: BffHarness): Promise<Slot> {
   const response = await searchSlots(harness);
   expect(response.status).toBe(200);
-  const slot = z.parse(slotSearchResponse, await response.json()).slots[0];
+  const stored = await harness.store.holds.listActive(ORG_A_ID, physicianKey(harness), 0);
+  const slot = z.parse(slotSearchResponse, await response.json()).slots.find((candidate) => !stored.some((held) => isHoldOfSlot(held, candidate)));
   if (!slot) throw new Error("no free slot in the window");
   return slot;
 }
@@ -72,7 +79,13 @@ function activeHoldsOn(harness: BffHarness, slot: Slot): number {
 
 /** Every hold record the store keeps of the default user's (`hostToken()`'s physician), expired ones too. */
 async function storedHolds(harness: BffHarness): Promise<number> {
-  return (await harness.store.holds.listActive(ORG_A_ID, personKeyOf({ providerId: harness.userWithRole("Physician"), accountId: harness.userWithRole("Physician") }), 0)).length;
+  return (await harness.store.holds.listActive(ORG_A_ID, physicianKey(harness), 0)).length;
+}
+
+/** The person key (ADR 0024) of the default user, `hostToken()`'s physician. */
+function physicianKey(harness: BffHarness): string {
+  const physician = harness.userWithRole("Physician");
+  return personKeyOf({ providerId: physician, accountId: physician });
 }
 
 function editableNote(harness: BffHarness): EhrNote {
@@ -188,8 +201,7 @@ describe("429 on a write (hold)", () => {
     expect(activeHoldsOn(h, slot)).toBe(1);
     expect(await storedHolds(h)).toBe(recorded + 1);
     // The attempt stays the user's, not confirmed, in its basket: settled here so the tests after this one start with room in it.
-    const physician = h.userWithRole("Physician");
-    const attempts = await store.writeIntents.listUnsettled(ORG_A_ID, "hold", { userId: personKeyOf({ providerId: physician, accountId: physician }) });
+    const attempts = await store.writeIntents.listUnsettled(ORG_A_ID, "hold", { userId: physicianKey(h) });
     expect(attempts.map((attempt) => attempt.outcome)).toEqual(["unknown"]);
     for (const attempt of attempts) await store.writeIntents.settle(ORG_A_ID, attempt.id, { outcome: "refused", at: h.now() });
   });
