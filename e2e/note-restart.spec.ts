@@ -55,7 +55,11 @@ async function storedDraftText(scene: NoteScene): Promise<string | null> {
 async function tabStorage(page: Page, noteId: string): Promise<{ session: string | null; local: string[] }> {
   const frame = page.frames().find((candidate) => candidate.url().startsWith(process.env.E2E_APP_URL ?? "-"));
   if (!frame) throw new Error("app frame not found");
-  return frame.evaluate((id) => ({ session: window.sessionStorage.getItem(`tandem.note-draft.${id}`), local: Object.keys(window.localStorage) }), noteId);
+  // The tab's copy is kept under the organization and user who typed it (session-draft.ts): found by its note.
+  return frame.evaluate((id) => {
+    const key = Object.keys(window.sessionStorage).find((candidate) => candidate.startsWith("tandem.note-draft.") && candidate.endsWith(`.${id}`));
+    return { session: key === undefined ? null : window.sessionStorage.getItem(key), local: Object.keys(window.localStorage) };
+  }, noteId);
 }
 
 /** Leaving with unsaved text asks first; the tests that reload on purpose say yes. */

@@ -4,10 +4,13 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import * as z from "zod/mini";
 import { noteDraftDeleteResponse, noteDraftPutRequest, noteDraftResponse, notePatchRequest, noteResponse, type NoteDraftBody, type WritableFieldValues } from "#contract/app-api/note.ts";
 import { writableValues, type Note } from "#contract/clinic-api/note.ts";
-import { renderWithUser } from "#src/testing/render.tsx";
+import { switchCacheIdentity } from "#src/api/cache-identity.ts";
+import { renderWithUser, testQueryClient } from "#src/testing/render.tsx";
 import { failure, heldAnswer, installFakeBff, ok, type BffCall, type FakeBff } from "#src/testing/fake-bff.ts";
 import { buildNoteFixture, buildSignedNoteFixture } from "../reading/testing/note-fixture.ts";
 import { NoteEditorHarness } from "./testing/note-editor-harness.tsx";
+import { readSessionDraft } from "./session-draft.ts";
+import { DRAFT_DEBOUNCE_MS } from "./use-draft-sync.ts";
 
 // The note editor as a clinician uses it: typing, the save bar's words and
 // where the draft is kept, saving (autosave, Save, Ctrl+S, Retry, a save
@@ -96,7 +99,23 @@ describe("typing in the note editor", () => {
     const { user } = renderWithUser(<NoteEditorHarness note={NOTE} />);
     await user.type(stickyNoteBox(), ADDED);
     expect(await screen.findByText("Draft kept in this browser tab only", {}, { timeout: 6_000 })).toBeTruthy();
-    expect(sessionStorage.getItem(`tandem.note-draft.${NOTE.id}`)).toContain(ADDED);
+    expect(JSON.stringify(readSessionDraft(NOTE.id))).toContain(ADDED);
+  });
+
+  it("another user signed in before the text reached Tandem: nothing is sent with their token, and the text stays in the tab under the typist (ADR 0025)", async () => {
+    const queryClient = testQueryClient();
+    switchCacheIdentity(queryClient, { organizationId: "org-a", userId: "physician-1" });
+    const { user, unmount } = renderWithUser(<NoteEditorHarness note={NOTE} />, { queryClient });
+    await user.type(stickyNoteBox(), ADDED);
+    // As the bridge does: the identity changes, then the app remounts for the new one.
+    switchCacheIdentity(queryClient, { organizationId: "org-a", userId: "physician-2" });
+    unmount();
+    await new Promise((resolve) => setTimeout(resolve, DRAFT_DEBOUNCE_MS + 200));
+    expect(bff.calls("PUT", DRAFT_PATH)).toEqual([]);
+    expect(readSessionDraft(NOTE.id)).toBeNull();
+    switchCacheIdentity(queryClient, { organizationId: "org-a", userId: "physician-1" });
+    expect(JSON.stringify(readSessionDraft(NOTE.id))).toContain(ADDED);
+    switchCacheIdentity(queryClient, null);
   });
 });
 

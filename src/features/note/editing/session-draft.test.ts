@@ -1,5 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { NoteDraftBody } from "#contract/app-api/note.ts";
+import { QueryClient } from "@tanstack/react-query";
+import { switchCacheIdentity } from "#src/api/cache-identity.ts";
 import { pickDraft, readSessionDraft, removeSessionDraft, writeSessionDraft } from "./session-draft.ts";
 
 const draft = (updatedAt: string, text = "Typed"): NoteDraftBody => ({ fields: { additionalHpiComments: text }, baseline: { additionalHpiComments: "" }, noteVersion: 3, updatedAt });
@@ -54,10 +56,27 @@ describe("this tab's copy", () => {
   });
 
   it("is none when the stored value is mangled", () => {
-    storage.items.set("tandem.note-draft.note-1", "{not json");
+    writeSessionDraft("note-1", { fields: {}, baseline: {}, noteVersion: null });
+    const [key] = storage.items.keys();
+    if (key === undefined) throw new Error("nothing was written");
+    storage.items.set(key, "{not json");
     expect(readSessionDraft("note-1")).toBeNull();
-    storage.items.set("tandem.note-draft.note-1", JSON.stringify({ fields: "nope" }));
+    storage.items.set(key, JSON.stringify({ fields: "nope" }));
     expect(readSessionDraft("note-1")).toBeNull();
+  });
+
+  it("belongs to the organization and user who typed it: the next user of the tab opening the same note is offered none of it", () => {
+    const queryClient = new QueryClient();
+    const body = { fields: { otherExamComments: "Typed by the first physician" }, baseline: { otherExamComments: "" }, noteVersion: 7 };
+    switchCacheIdentity(queryClient, { organizationId: "org-a", userId: "physician-1" });
+    writeSessionDraft("note-1", body);
+    switchCacheIdentity(queryClient, { organizationId: "org-a", userId: "physician-2" });
+    expect(readSessionDraft("note-1")).toBeNull();
+    switchCacheIdentity(queryClient, { organizationId: "org-b", userId: "physician-1" });
+    expect(readSessionDraft("note-1")).toBeNull();
+    switchCacheIdentity(queryClient, { organizationId: "org-a", userId: "physician-1" });
+    expect(readSessionDraft("note-1")).toMatchObject(body);
+    switchCacheIdentity(queryClient, null);
   });
 
   it("cannot be kept where storage is blocked, and nothing fails", () => {

@@ -1,11 +1,15 @@
 import * as z from "zod/mini";
 import { noteDraft, type NoteDraftBody, type NoteDraftPutRequest } from "#contract/app-api/note.ts";
+import { currentCacheIdentity, identityKey } from "#src/api/cache-identity.ts";
 
 // This tab's copy of a note's draft, kept from the keystroke until the BFF
 // has the text (ADR 0008, issue 35): sessionStorage only, never localStorage,
 // since it holds patient data; and which of the two copies to offer on open.
 
-const sessionKey = (noteId: string) => `tandem.note-draft.${noteId}`;
+// Kept under the organization and user who typed it (ADR 0025): on a shared
+// workstation, the next user to open the same note in this tab is never
+// offered the previous one's text.
+const sessionKey = (noteId: string) => `tandem.note-draft.${identityKey(currentCacheIdentity())}.${noteId}`;
 
 export function readSessionDraft(noteId: string): NoteDraftBody | null {
   try {

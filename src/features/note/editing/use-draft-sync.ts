@@ -2,6 +2,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useLayoutEffect, useRef, type Dispatch } from "react";
 import type { NoteDraftPutRequest } from "#contract/app-api/note.ts";
 import { prepareWriteWhileLeaving } from "#src/api/bff-client.ts";
+import { currentCacheIdentity, identityKey } from "#src/api/cache-identity.ts";
 import { onBffAnswered } from "#src/api/bff-reachability.ts";
 import { deleteNoteDraft, noteDraftQuery, saveNoteDraft, saveNoteDraftWhileLeaving } from "#src/api/note-queries.ts";
 import { isSessionCopyAcknowledged, sessionCopyOf, tandemRetryDelayMs } from "./draft-keeping.ts";
@@ -38,11 +39,19 @@ export function useDraftSync({ noteId, state, latest, dispatch }: DraftSyncInput
   const queryClient = useQueryClient();
   const draftChain = useRef<Promise<void>>(Promise.resolve());
   const requestsInFlight = useRef(0);
-  /** Runs after the draft requests already queued, so a PUT and a DELETE never cross. */
+  /** Whose text this is: the organization and user signed in when the editor opened (the app remounts for another, ADR 0025). */
+  const typist = useRef(identityKey(currentCacheIdentity()));
+  /**
+   * Runs after the draft requests already queued, so a PUT and a DELETE never
+   * cross; and only while the typist is still the one signed in: once another
+   * user is, a request still queued (or the one sent as the editor closes)
+   * would go with their token and store the previous user's text as theirs.
+   * The text stays in this tab's copy, under its typist (session-draft.ts).
+   */
   const queueDraftRequest = useCallback((request: () => Promise<void>) => {
     requestsInFlight.current += 1;
     draftChain.current = draftChain.current
-      .then(request)
+      .then(() => (identityKey(currentCacheIdentity()) === typist.current ? request() : undefined))
       .catch(() => undefined)
       .finally(() => {
         requestsInFlight.current -= 1;
