@@ -2,23 +2,13 @@ import { QueryClient } from "@tanstack/react-query";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import * as z from "zod/mini";
 import { parseTraceparent } from "#contract/app-api/trace-context.ts";
-import type { AppLink } from "../bridge/app-link.ts";
 import { AnswerForPreviousIdentity, ApiError, callBff, setApiBridge } from "./bff-client.ts";
 import { switchCacheIdentity } from "./cache-identity.ts";
+import { standaloneLink } from "../testing/fake-bff.ts";
 
 // docs/operations.md "Following one request: trace ids": every call to the BFF starts a trace of its own, and an
 // error the SPA makes up itself names that trace, as the BFF's errors do.
 
-const standaloneLink: AppLink = {
-  mode: "standalone",
-  token: () => Promise.resolve(null),
-  freshToken: () => Promise.resolve(null),
-  writeToken: () => Promise.resolve(null),
-  prepareSpareWriteToken: () => undefined,
-  takeSpareWriteToken: () => ({ token: null }),
-  book: () => Promise.reject(new Error("no EHR to book in")),
-  signInEnded: () => undefined,
-};
 
 function recordCalls(answer: () => Response) {
   const headers: Headers[] = [];

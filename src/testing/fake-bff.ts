@@ -38,7 +38,7 @@ export function failure(status: number, body: Omit<AppErrorBody, "trace_id"> & {
 }
 
 /** Signed in outside the EHR: the session cookie authorises, no token to fetch. */
-const standaloneLink: AppLink = {
+export const standaloneLink: AppLink = {
   mode: "standalone",
   token: () => Promise.resolve(null),
   freshToken: () => Promise.resolve(null),

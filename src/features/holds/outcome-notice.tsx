@@ -62,11 +62,12 @@ function SlotPhrases({ holds, describe }: { holds: readonly HeldSlot[]; describe
   );
 }
 
-function ReleasedNotice({ holds, describe, onDismiss }: { holds: readonly HeldSlot[]; describe: SlotDescriber; onDismiss: () => void }) {
+/** Holds that ended, listed after a lead that says how: one slot's phrase ends with a full stop, several follow a colon. */
+function EndedHoldsNotice({ lead, holds, describe, onDismiss }: { lead: string; holds: readonly HeldSlot[]; describe: SlotDescriber; onDismiss: () => void }) {
   return (
     <div role="status" className="flex flex-wrap items-center justify-between gap-2 rounded-lg border border-slate-300 bg-white p-2">
       <div className="text-sm">
-        {holds.length === 1 ? "Released the hold on " : `Released the holds on ${holds.length} slots:`}
+        {lead}
         <SlotPhrases holds={holds} describe={describe} />
         {holds.length === 1 ? "." : null}
       </div>
@@ -77,20 +78,15 @@ function ReleasedNotice({ holds, describe, onDismiss }: { holds: readonly HeldSl
   );
 }
 
+function ReleasedNotice({ holds, describe, onDismiss }: { holds: readonly HeldSlot[]; describe: SlotDescriber; onDismiss: () => void }) {
+  const lead = holds.length === 1 ? "Released the hold on " : `Released the holds on ${holds.length} slots:`;
+  return <EndedHoldsNotice lead={lead} holds={holds} describe={describe} onDismiss={onDismiss} />;
+}
+
 /** Holds another tab or window of the user's booked or released: this page cannot say which. */
 function EndedElsewhereNotice({ holds, describe, onDismiss }: { holds: readonly HeldSlot[]; describe: SlotDescriber; onDismiss: () => void }) {
-  return (
-    <div role="status" className="flex flex-wrap items-center justify-between gap-2 rounded-lg border border-slate-300 bg-white p-2">
-      <div className="text-sm">
-        {holds.length === 1 ? "No longer held (booked or released in another tab or window): " : `${holds.length} slots no longer held (booked or released in another tab or window):`}
-        <SlotPhrases holds={holds} describe={describe} />
-        {holds.length === 1 ? "." : null}
-      </div>
-      <Button variant="ghost" onClick={onDismiss}>
-        Dismiss
-      </Button>
-    </div>
-  );
+  const lead = holds.length === 1 ? "No longer held (booked or released in another tab or window): " : `${holds.length} slots no longer held (booked or released in another tab or window):`;
+  return <EndedHoldsNotice lead={lead} holds={holds} describe={describe} onDismiss={onDismiss} />;
 }
 
 function BookedNotice({ outcome, describe, patientText, onDismiss }: { outcome: OutcomeOf<"booked">; describe: SlotDescriber; patientText: string; onDismiss: () => void }) {
