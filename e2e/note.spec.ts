@@ -1,7 +1,7 @@
 import { type FrameLocator, type Page } from "@playwright/test";
 import { expect, test } from "./support/fixtures.ts";
 import { clearFaults, editAsSomeoneElse, injectFault, noteScene, openNote, readNote, returnToTab, signInEhr } from "./support/notes.ts";
-import { ORG_A, expectAccessible, recordApiCalls, sandbox, saveScreenshot, sandboxUsers, upstream } from "./support/sandbox.ts";
+import { ORG_A, expectAccessible, recordApiCallsOfOpenDocuments, sandbox, saveScreenshot, sandboxUsers, upstream } from "./support/sandbox.ts";
 
 // Note editing (ADR 0008) through the host page, as a physician meets it: edit, survive an
 // injected EHR failure and a reload without losing a word, the note signed
@@ -138,7 +138,7 @@ test("once the EHR has refused a save as signed, the note is signed everywhere: 
   await saveScreenshot(page, "note-signed-refused-save");
 
   // Reopened before the service's mirror has synced the signature: still signed.
-  const calls = recordApiCalls(page);
+  const callsOfTheReopenedNote = recordApiCallsOfOpenDocuments(page);
   app = await openNote(page, scene);
   expect((await readNote(scene.note.id)).status).toBe("awaiting_sign");
   await expect(statusOf(app)).toContainText("Read-only: This note");
@@ -154,7 +154,7 @@ test("once the EHR has refused a save as signed, the note is signed everywhere: 
   await expect(field).not.toHaveValue(EXAM_TEXT);
   await saveScreenshot(page, "note-signed-reopened");
   // Nothing is written to the note or the draft (recording what the user has looked at is neither).
-  expect(calls.filter((call) => (call.method === "PATCH" || call.method === "PUT") && !call.path.endsWith("/view"))).toEqual([]);
+  expect(callsOfTheReopenedNote().filter((call) => (call.method === "PATCH" || call.method === "PUT") && !call.path.endsWith("/view"))).toEqual([]);
   await expectAccessible(page);
 });
 

@@ -1,5 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, type FrameLocator, type Page } from "@playwright/test";
+import { expect, type Frame, type FrameLocator, type Page } from "@playwright/test";
 
 // What the specs share: the URLs of the servers the global setup started,
 // the sandbox identities, and opening the app the way a clinician meets it,
@@ -132,4 +132,18 @@ export function recordApiCalls(page: Page): { method: string; path: string }[] {
     if (url.pathname.startsWith("/api/")) calls.push({ method: request.method(), path: url.pathname });
   });
   return calls;
+}
+
+/**
+ * The same, read later, keeping only calls sent by documents still open
+ * then: a page being left may send a keepalive request as it goes (a note's
+ * draft, issue 35), which is not what the page opened next did.
+ */
+export function recordApiCallsOfOpenDocuments(page: Page): () => { method: string; path: string }[] {
+  const calls: { method: string; path: string; frame: Frame }[] = [];
+  page.on("request", (request) => {
+    const url = new URL(request.url());
+    if (url.pathname.startsWith("/api/")) calls.push({ method: request.method(), path: url.pathname, frame: request.frame() });
+  });
+  return () => calls.filter((call) => !call.frame.isDetached()).map(({ method, path }) => ({ method, path }));
 }
