@@ -57,9 +57,20 @@ export interface Emulator {
   close(): void;
 }
 
+/** How often the emulator looks for a sync that is due (`npm run emulator`, emulator/index.ts). */
+export const SYNC_CHECK_INTERVAL_MS = 1000;
+
+/**
+ * The least margin the mirror's stated bound needs (route-deps.ts
+ * `stalenessMarginSeconds`): a due sync runs at the next check, one second
+ * at most, and a busy event loop can hold that check up to about another
+ * second (the large world's full collections take 0.6-1 s).
+ */
+export const DEFAULT_STALENESS_MARGIN_SECONDS = SYNC_CHECK_INTERVAL_MS / 1000 + 1;
+
 export const DEFAULT_SETTINGS: EmulatorSettings = {
   syncIntervalSeconds: 60,
-  stalenessMarginSeconds: 10,
+  stalenessMarginSeconds: DEFAULT_STALENESS_MARGIN_SECONDS,
   holdTtlSeconds: 600,
   strongReadLatencyMs: 40,
   faxOutcomeSeconds: 30,
@@ -69,6 +80,7 @@ export const DEFAULT_SETTINGS: EmulatorSettings = {
   publicUrl: "http://127.0.0.1:4010",
   appUrl: "http://localhost:8787",
   honourIdempotencyKey: true,
+  benchAnswerMemo: false,
 };
 
 /** Seed 001 does not show a maximum body size; 1 MB is assumed. */

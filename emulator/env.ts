@@ -16,6 +16,8 @@ const emulatorEnv = z.object({
   EMULATOR_STRONG_LATENCY_MS: z.optional(z.pipe(z.string().check(z.regex(/^\d+$/, "must be a whole number of ms")), z.transform(Number))),
   EMULATOR_FAX_OUTCOME_SECONDS: z.optional(z.pipe(z.string().check(z.regex(/^\d+(\.\d+)?$/, "must be a number of seconds")), z.transform(Number))),
   EMULATOR_SYNC_REQUEST_SECONDS: z.optional(z.pipe(z.string().check(z.regex(/^\d+(\.\d+)?$/, "must be a number of seconds")), z.transform(Number))),
+  /** Load bench only: keep cached searches' answers while their inputs are the same (route-deps.ts `benchAnswerMemo`). Off by default. */
+  EMULATOR_BENCH_ANSWER_MEMO: z._default(z.pipe(z.enum(["0", "1"], { error: "must be 0 or 1" }), z.transform((value) => value === "1")), false),
   /** The instant the emulator's clock starts at (and its data is generated relative to); it runs from there. Real time when unset. */
   EMULATOR_CLOCK_START: z.optional(z.pipe(z.iso.datetime({ offset: true, error: "must be an ISO 8601 instant, e.g. 2026-11-17T11:40:00Z" }), z.transform((value) => Date.parse(value)))),
 });

@@ -1,5 +1,5 @@
 import { serve } from "@hono/node-server";
-import { createEmulator } from "./app.ts";
+import { createEmulator, SYNC_CHECK_INTERVAL_MS } from "./app.ts";
 import { EmulatorClock } from "./clock.ts";
 import { readEmulatorEnv } from "./env.ts";
 
@@ -29,10 +29,11 @@ const emulator = createEmulator({
     ...(env.EMULATOR_STRONG_LATENCY_MS !== undefined && { strongReadLatencyMs: env.EMULATOR_STRONG_LATENCY_MS }),
     ...(env.EMULATOR_FAX_OUTCOME_SECONDS !== undefined && { faxOutcomeSeconds: env.EMULATOR_FAX_OUTCOME_SECONDS }),
     ...(env.EMULATOR_SYNC_REQUEST_SECONDS !== undefined && { syncRequestSeconds: env.EMULATOR_SYNC_REQUEST_SECONDS }),
+    benchAnswerMemo: env.EMULATOR_BENCH_ANSWER_MEMO,
   },
 });
 
-const syncTimer = setInterval(() => emulator.state.syncIfDue(), 1000);
+const syncTimer = setInterval(() => emulator.state.syncIfDue(), SYNC_CHECK_INTERVAL_MS);
 syncTimer.unref();
 
 const server = serve({ fetch: emulator.app.fetch, port: env.PORT, hostname: "127.0.0.1" }, (info) => {

@@ -30,20 +30,21 @@ export const BUILD_DIR = RUNNING_COMPILED ? TREE_ROOT : join(TREE_ROOT, "build")
 export const BFF_NODE_FLAGS: readonly string[] = ["--max-semi-space-size=4", "--max-old-space-size=128"];
 
 /**
- * The emulator's, compiled: a large group's slot search builds and
- * serializes up to 3 MB per answer, and with V8's default young generation
- * much of that was promoted before it died, so the old generation of the
- * large world's 700 MB heap was collected over and over, and every call
- * queued behind those pauses. A 64 MB semi-space lets it die young: under
- * the 1,000-user load the p99 went from 288 to 89 ms, and the emulator's
- * RSS peak from 851 to 710 MB (docs/deploy.md "How many users one process
- * serves").
+ * The emulator's under the load bench only (bench/load/load-stack.ts passes
+ * them; every other run of the emulator uses V8's defaults): a large group's
+ * slot search builds and serializes up to 3 MB per answer, and with V8's
+ * default young generation much of that was promoted before it died, so the
+ * old generation of the large world's 700 MB heap was collected over and
+ * over, and every call queued behind those pauses, on the cores the bench's
+ * BFFs share. A 64 MB semi-space lets it die young: under the 1,000-user
+ * load the p99 went from 288 to 89 ms, and the emulator's RSS peak from 851
+ * to 710 MB (bench/RESULTS.md, "History moved from docs/deploy.md").
  */
-export const EMULATOR_NODE_FLAGS: readonly string[] = ["--max-semi-space-size=64"];
+export const EMULATOR_BENCH_NODE_FLAGS: readonly string[] = ["--max-semi-space-size=64"];
 
 /** The arguments of `node` that run `program` in `mode`. */
 export function programArgs(program: Program, mode: RunMode, buildDir = BUILD_DIR): string[] {
-  if (mode === "compiled") return [...(program === "server" ? BFF_NODE_FLAGS : EMULATOR_NODE_FLAGS), join(buildDir, program, "index.js")];
+  if (mode === "compiled") return [...(program === "server" ? BFF_NODE_FLAGS : []), join(buildDir, program, "index.js")];
   if (RUNNING_COMPILED) throw new Error(`the compiled scripts run compiled programs only, not ${mode}`);
   const source = join(REPO_ROOT, program, "index.ts");
   // tsx's own watcher restarts the program on a change of any file it imported.

@@ -4,7 +4,7 @@ import { createWriteStream, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "../../scripts/testing/free-port.ts";
-import { programArgs, REPO_ROOT } from "../../scripts/programs.ts";
+import { EMULATOR_BENCH_NODE_FLAGS, programArgs, REPO_ROOT } from "../../scripts/programs.ts";
 import { waitUntilHealthy } from "../../scripts/wait-until-healthy.ts";
 import { stopChild } from "../stop-child.ts";
 import { dropSchema } from "../../server/store/testing/drop-schema.ts";
@@ -98,7 +98,9 @@ export async function startLoadStack(options: LoadStackOptions): Promise<LoadSta
   const profile = options.cpuProfileDir ? ["--cpu-prof", "--cpu-prof-dir", options.cpuProfileDir] : [];
   if (options.logDir !== undefined) mkdirSync(options.logDir, { recursive: true });
   const logFile = (name: string) => (options.logDir === undefined ? undefined : join(options.logDir, `${name}.log`));
-  const emulator = startProgram("emulator", { ...base, PORT: String(emulatorPort), EMULATOR_APP_URL: `http://localhost:${bffPorts[0] ?? 0}`, EMULATOR_SCALE: "large" }, profile, logFile("emulator"));
+  // The emulator's bench-only tuning, named as such (its answer memo and heap flags): it shares the cores with the BFFs here.
+  const emulatorEnv = { ...base, PORT: String(emulatorPort), EMULATOR_APP_URL: `http://localhost:${bffPorts[0] ?? 0}`, EMULATOR_SCALE: "large", EMULATOR_BENCH_ANSWER_MEMO: "1" };
+  const emulator = startProgram("emulator", emulatorEnv, [...EMULATOR_BENCH_NODE_FLAGS, ...profile], logFile("emulator"));
   const started: Started[] = [];
   const stop = async () => {
     for (const bff of started) await stopChild(bff.child);

@@ -6,7 +6,7 @@ import { random } from "./load-random.ts";
 // How fast this machine is, as one number, so that load rows from different
 // machines of the same kind can be compared: the same 2-core kind has given
 // p99 58 ms on one machine and 887 ms on another for the same code
-// (docs/deploy.md "Where the targets stand"). The probe is the BFF's own
+// (bench/RESULTS.md, "History moved from docs/deploy.md"). The probe is the BFF's own
 // kind of work on one thread: a slot search's JSON parsed, serialized,
 // compressed and decompressed, the same bytes every time (seeded). Taken
 // before the stack starts, with the machine otherwise quiet; the fastest of

@@ -41,8 +41,8 @@ const OFFSET_DATE_TIME = /^\d{4}-\d{2}-\d{2}T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1
  * Offset date-times already found valid. A clinic group's slot search
  * repeats each start and end across its providers (tens of thousands of
  * slots, a few thousand distinct times), and checking each afresh was a
- * third of the contract check of such an answer (docs/deploy.md "How many
- * users one process serves"). The check is pure; capped, since the strings
+ * third of the contract check of such an answer (bench/RESULTS.md "History
+ * moved from docs/deploy.md"). The check is pure; capped, since the strings
  * come from outside.
  */
 const validOffsetDateTimes = new Set<string>();
@@ -112,8 +112,8 @@ export const anyId = z.string().check(
  * Zone names the runtime has accepted. Building an Intl.DateTimeFormat costs
  * tens of microseconds, and an availability answer repeats its zone on every
  * template (hundreds to thousands per answer at a clinic group's size): it was
- * a tenth of the BFF's CPU under the load benchmark (docs/deploy.md "How many
- * users one process serves"). The zone database does not change while a
+ * a tenth of the BFF's CPU under the load benchmark (bench/RESULTS.md
+ * "History moved from docs/deploy.md"). The zone database does not change while a
  * process runs. Capped, since every casing of a name is valid and the names
  * come from outside.
  */

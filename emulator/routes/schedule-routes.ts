@@ -52,10 +52,11 @@ class KeptPerTemplates<V> {
 const MAX_KEPT_PER_TEMPLATE_LIST = 4096;
 
 /**
- * A window's templates and instances depend on the mirror's templates and
- * nothing else (not on bookings, holds or the clock). When a mirror sync
- * expires every cached answer of the BFF at once, a large organization's
- * schedulers ask for hundreds of these within seconds (the load benchmark).
+ * Load bench only (`settings.benchAnswerMemo`): a window's templates and
+ * instances depend on the mirror's templates and nothing else (not on
+ * bookings, holds or the clock). When a mirror sync expires every cached
+ * answer of the BFF at once, a large organization's schedulers ask for
+ * hundreds of these within seconds (the load benchmark).
  */
 const availabilityWindows = new KeptPerTemplates<{ json: string }>();
 
@@ -126,7 +127,7 @@ export function registerScheduleRoutes(app: ServiceApp, { state, clock, settings
     const facilityId = query.facilityId ? toRawUuid(query.facilityId) : undefined;
     const providerId = query.providerId ? toRawUuid(query.providerId) : undefined;
     const key = `${facilityId ?? ""}|${providerId ?? ""}|${query.startDate}|${query.endDate}`;
-    const found = availabilityWindows.get(org.mirror.templates, key, () => {
+    const window = () => {
       // Overlapping templates are separate rows: overlap is additive capacity and is never merged.
       const templates = org.mirror.templates.filter(
         (template) => (!facilityId || toRawUuid(template.facilityId) === facilityId) && (!providerId || toRawUuid(template.providerId) === providerId),
@@ -135,7 +136,8 @@ export function registerScheduleRoutes(app: ServiceApp, { state, clock, settings
         .flatMap((template) => expandTemplate(template, { startDate: query.startDate, endDate: query.endDate }))
         .sort((a, b) => Date.parse(a.startsAt) - Date.parse(b.startsAt) || a.templateId.localeCompare(b.templateId));
       return { json: serializedMembers({ templates, instances }) };
-    });
+    };
+    const found = settings.benchAnswerMemo ? availabilityWindows.get(org.mirror.templates, key, window) : window();
     return okWithSerialized(c, found.json, availabilityMeta(org, false));
   });
 
@@ -158,7 +160,7 @@ export function registerScheduleRoutes(app: ServiceApp, { state, clock, settings
     const scopeKey = [appointmentType.id, facilityIds.join(","), providerIds.join(",")].join("|");
     const searchKey = [scopeKey, query.startDate, query.endDate, query.slotLengthMinutes ?? "", query.isNewPatient ?? ""].join("|");
     let members: string;
-    if (strong) members = search();
+    if (strong || !settings.benchAnswerMemo) members = search();
     else {
       // Only holds of providers the search can list change its answer: another facility's hold keeps it.
       const inScope = providersInScopeOf(source.templates, scopeKey, slotSearch);

@@ -1,6 +1,8 @@
 import type { EhrAppointment, EhrTemplate } from "../world/types.ts";
 import type { HoldRecord } from "./service-state.ts";
 
+// Load bench only (`EMULATOR_BENCH_ANSWER_MEMO=1`, route-deps.ts
+// `benchAnswerMemo`; off by default: the seeds describe no such thing).
 // A cached (mirror) slot search's answer, serialized, kept while nothing it
 // is made of has changed: the mirror's templates and bookings (replaced, never
 // changed in place, by a sync: mirror-sync.ts), the active holds that bear on

@@ -5,7 +5,7 @@ import type { Context } from "hono";
 // (`new Response(res.body, res)`), which turns @hono/node-server's
 // lightweight response (a string or bytes written in one go) into a web
 // stream read chunk by chunk: measured under the load benchmark (1,000
-// sessions, docs/deploy.md "How many users one process serves"), about a
+// sessions, bench/RESULTS.md "History moved from docs/deploy.md"), about a
 // tenth of the BFF's CPU. Setting the header on the response's own headers
 // leaves the body alone; a response whose headers are immutable (one made by
 // `fetch`, a redirect) is still copied by `c.header`.
