@@ -116,6 +116,7 @@ export function createBffApp(deps: BffDeps): Bff {
     now,
     limiter: { scope: config.rateLimitScope, share: config.upstreamRateShare, perUser: config.upstreamUserLimit },
     maxBodyBytes: config.upstreamMaxBodyBytes,
+    benchDisable: config.benchDisable,
     requester: currentRequester,
     traceparent: upstreamTraceparent,
     onAttempt: recordUpstreamAttempts(metrics),

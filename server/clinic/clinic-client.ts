@@ -1,5 +1,6 @@
 import { AsyncResource } from "node:async_hooks";
-import { nodeHttpFetch } from "./node-http-fetch.ts";
+import { BenchSwitches, type BenchMechanism } from "./bench-switches.ts";
+import { createNodeHttpFetch } from "./node-http-fetch.ts";
 import type { ClinicApiRoute } from "#contract/clinic-api/responses.ts";
 import type { Installation } from "#contract/clinic-api/installation.ts";
 import { cacheExpiry, CALLER_BOUNDED_ROUTES, isSharedRoute, sourceSyncedAtOf, type SharedRoute } from "./cache-policy.ts";
@@ -95,8 +96,10 @@ export interface ClinicClientOptions {
   baseUrl: string;
   /** The data key: never in a log line, an error message or a thrown error's text. */
   apiKey: string;
-  /** Defaults to Node's global fetch, whose dispatcher keeps connections alive. */
+  /** Defaults to node-http-fetch.ts (keep-alive agents over node:http); Node's global fetch when the bench turns it off. */
   fetch?: typeof fetch;
+  /** Performance mechanisms turned off for a load bench run (BENCH_DISABLE, bench-switches.ts); none by default. */
+  benchDisable?: readonly BenchMechanism[];
   /** Real time by default (the BFF runs on real time). */
   now?: () => number;
   limiter?: LimiterOptions;
@@ -149,6 +152,8 @@ export interface ClinicClientStats {
   /** Answers the intake thread could not take in (its worker died or failed), and those it did not hand back in time: each failed its read with 503 `intake_failed`. */
   intakeFailures: number;
   intakeTimeouts: number;
+  /** Each mechanism of bench-switches.ts: on or off, and how often it did its work. */
+  benchMechanisms: ReturnType<BenchSwitches["report"]>;
 }
 
 export interface ClinicClient {
@@ -181,6 +186,8 @@ export interface ClinicClient {
   stats(): ClinicClientStats;
   /** The key's budget in the limiter's window now, per organization (`app` for calls made for none). */
   budget(): LimiterBudget;
+  /** Which performance mechanisms are on (BENCH_DISABLE); each counts its uses here. */
+  readonly switches: BenchSwitches;
   close(): void;
 }
 
@@ -258,7 +265,13 @@ const REFRESH_AHEAD_RECENT_READ_MS = 30_000;
 
 export function createClinicClient(options: ClinicClientOptions): ClinicClient {
   const now = options.now ?? Date.now;
-  const fetchImpl: typeof fetch = options.fetch ?? nodeHttpFetch;
+  const switches = new BenchSwitches(options.benchDisable);
+  const fetchImpl: typeof fetch =
+    options.fetch ??
+    (switches.isOn("node-http-fetch")
+      ? createNodeHttpFetch({ resendOnReset: switches.isOn("transport-retry"), onRequest: () => switches.used("node-http-fetch"), onResend: () => switches.used("transport-retry") })
+      : globalThis.fetch);
+  const refreshAheadOn = switches.isOn("refresh-ahead");
   const baseUrl = options.baseUrl.replace(/\/+$/, "");
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const retry: RetryOptions = { ...DEFAULT_RETRY, ...options.retry };
@@ -288,9 +301,12 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
     refresh: (organization, prepared) => background.runInAsyncScope(() => refreshInBackground(organization, prepared)),
   });
 
-  const readContext = { redact, warn, maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES };
-  const intakeThreads: IntakeThreads | null =
-    options.intakeThread === true ? { waitedFor: new IntakeThread(), background: new IntakeThread({ lowPriority: true }) } : options.intakeThread || null;
+  const readContext = { redact, warn, maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, keeping: switches.parseKeeping };
+  const intakeThreads: IntakeThreads | null = !switches.isOn("intake-thread")
+    ? null
+    : options.intakeThread === true
+      ? { waitedFor: new IntakeThread(), background: new IntakeThread({ lowPriority: true }) }
+      : options.intakeThread || null;
   const takeInHere: Intake = (route, body) => Promise.resolve(takeIn(route, utf8Decoder.decode(body)));
   const threadMinBytes = options.intakeThreadMinBytes ?? INTAKE_THREAD_MIN_BYTES;
   /**
@@ -302,6 +318,7 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
    */
   const takeInOnThread = async (thread: IntakeWorker, route: SharedRoute, body: Uint8Array<ArrayBuffer>) => {
     const bytes = body.byteLength;
+    switches.used("intake-thread");
     try {
       return await thread.takeIn(route, body);
     } catch (error) {
@@ -449,7 +466,7 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
     if (expiresAt !== null) {
       cache.set(organization, prepared.key, prepared.route, answer, expiresAt, generation, answer.weight);
       const syncedAt = sourceSyncedAtOf(prepared.route, { meta });
-      if (syncedAt !== null && cache.get(organization, prepared.key) === answer) refreshAhead.stored(organization, prepared.key, { request: prepared, route: prepared.route, syncedAt, expiresAt });
+      if (refreshAheadOn && syncedAt !== null && cache.get(organization, prepared.key) === answer) refreshAhead.stored(organization, prepared.key, { request: prepared, route: prepared.route, syncedAt, expiresAt });
     }
     return answer;
   }
@@ -465,6 +482,7 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
   async function refreshInBackground(organization: string, prepared: PreparedRequest & { route: SharedRoute }): Promise<boolean> {
     if (closed || inFlight.has(prepared.key) || !hasRoomForBackgroundRead(prepared.organizationId)) return false;
     counters.refreshedAhead += 1;
+    switches.used("refresh-ahead");
     // Users asking for it meanwhile (their entry expired) join it, and its answer is then taken in as theirs.
     const flight: InFlightRead = { organization, route: prepared.route, promise: Promise.resolve(), waitedFor: false };
     const started = readShared(prepared, cache.generation(organization), false, noRefund, (route, body) => (flight.waitedFor ? intake : backgroundIntake)(route, body)).finally(() => {
@@ -526,7 +544,7 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
     const cached = cache.get(organization, prepared.key) as SharedAnswer<ClinicData<R>> | undefined;
     if (cached === undefined) return undefined;
     counters.cacheHits += 1;
-    refreshAhead.read(organization, prepared.key);
+    if (refreshAheadOn) refreshAhead.read(organization, prepared.key);
     return cached;
   }
 
@@ -572,9 +590,16 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
     },
     stats() {
       const limiterStats = limiter.stats();
-      return { ...counters, queuedForLimiter: limiterStats.queued, rejectedByLimiter: limiterStats.rejected, rejectedByUserLimit: userQuota?.rejected() ?? 0 };
+      return {
+        ...counters,
+        queuedForLimiter: limiterStats.queued,
+        rejectedByLimiter: limiterStats.rejected,
+        rejectedByUserLimit: userQuota?.rejected() ?? 0,
+        benchMechanisms: switches.report(),
+      };
     },
     budget: () => limiter.budget(),
+    switches,
     close() {
       closed = true;
       limiter.close();

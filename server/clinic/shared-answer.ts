@@ -14,6 +14,14 @@ import { deepFreeze } from "./deep-freeze.ts";
 
 const utf8Decoder = new TextDecoder();
 
+/** Whether answers keep their parse for the next caller (bench-switches.ts "kept-parses"), and who is told when a kept parse is used again. */
+export interface ParseKeeping {
+  keep: boolean;
+  reused?: () => void;
+}
+
+const KEEP_PARSES: ParseKeeping = { keep: true };
+
 export class SharedAnswer<T extends object> {
   private parsed: WeakRef<T> | undefined;
 
@@ -22,13 +30,14 @@ export class SharedAnswer<T extends object> {
     readonly body: Uint8Array<ArrayBuffer>,
     readonly encoding: "gzip" | "identity",
     parsed: T | undefined,
+    private readonly keeping: ParseKeeping,
   ) {
-    if (parsed !== undefined) this.parsed = new WeakRef(deepFreeze(parsed));
+    if (parsed !== undefined && keeping.keep) this.parsed = new WeakRef(deepFreeze(parsed));
   }
 
   /** The answer kept as `bytes` (answer-intake.ts); `parsed`: its objects, for a caller about to use them (frozen, kept while in use). */
-  static fromBytes<T extends object>(bytes: { body: Uint8Array<ArrayBuffer>; encoding: "gzip" | "identity" }, parsed?: T): SharedAnswer<T> {
-    return new SharedAnswer<T>(bytes.body, bytes.encoding, parsed);
+  static fromBytes<T extends object>(bytes: { body: Uint8Array<ArrayBuffer>; encoding: "gzip" | "identity" }, parsed?: T, keeping: ParseKeeping = KEEP_PARSES): SharedAnswer<T> {
+    return new SharedAnswer<T>(bytes.body, bytes.encoding, parsed, keeping);
   }
 
   /** The bytes held: what the response cache weighs the answer by. */
@@ -38,10 +47,10 @@ export class SharedAnswer<T extends object> {
 
   /** The parsed answer, frozen (it is shared: copy before changing). */
   data(): T {
-    const alive = this.parsed?.deref();
+    const alive = this.kept();
     if (alive !== undefined) return alive;
-    const decoded = this.decode();
-    this.parsed = new WeakRef(deepFreeze(decoded));
+    const decoded = deepFreeze(this.decode());
+    if (this.keeping.keep) this.parsed = new WeakRef(decoded);
     return decoded;
   }
 
@@ -53,7 +62,13 @@ export class SharedAnswer<T extends object> {
    * generation; one made here dies young (ADR 0023).
    */
   dataForOneUse(): T {
-    return this.parsed?.deref() ?? this.decode();
+    return this.kept() ?? this.decode();
+  }
+
+  private kept(): T | undefined {
+    const alive = this.parsed?.deref();
+    if (alive !== undefined) this.keeping.reused?.();
+    return alive;
   }
 
   private decode(): T {

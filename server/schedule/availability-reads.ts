@@ -26,7 +26,7 @@ type Availability = SharedAnswer<AvailabilityTemplatesData>;
  */
 const narrowedByAnswer = new WeakMap<Availability, Map<string, Availability>>();
 
-function narrowToProvider(facilityAnswer: Availability, providerId: string): Availability {
+function narrowToProvider(clinic: ClinicClient, facilityAnswer: Availability, providerId: string): Availability {
   const provider = idKey(providerId);
   const kept = narrowedByAnswer.get(facilityAnswer)?.get(provider);
   if (kept !== undefined) return kept;
@@ -34,7 +34,7 @@ function narrowToProvider(facilityAnswer: Availability, providerId: string): Ava
   const data = facilityAnswer.dataForOneUse();
   const templates = data.templates.filter((template) => idKey(template.providerId) === provider);
   const instances = data.instances.filter((instance) => idKey(instance.providerId) === provider);
-  const answer = SharedAnswer.fromBytes<AvailabilityTemplatesData>(encodeJson(JSON.stringify({ templates, instances, meta: data.meta })));
+  const answer = SharedAnswer.fromBytes<AvailabilityTemplatesData>(encodeJson(JSON.stringify({ templates, instances, meta: data.meta })), undefined, clinic.switches.parseKeeping);
   if (templates.length > 0) {
     let byProvider = narrowedByAnswer.get(facilityAnswer);
     if (byProvider === undefined) {
@@ -49,9 +49,12 @@ function narrowToProvider(facilityAnswer: Availability, providerId: string): Ava
 /** The availability of `query` for the organization, as `clinic.requestShared` answers it, from the facility's cached answer where it can. */
 export async function readAvailability(clinic: ClinicClient, organizationId: string, query: AvailabilityTemplatesQuery): Promise<Availability> {
   const { facilityId, providerId, startDate, endDate } = query;
-  if (facilityId !== undefined && providerId !== undefined) {
+  if (facilityId !== undefined && providerId !== undefined && clinic.switches.isOn("provider-narrowing")) {
     const facilityAnswer = clinic.cachedShared(ROUTE, { organizationId, query: { facilityId, startDate, endDate } });
-    if (facilityAnswer !== undefined) return narrowToProvider(facilityAnswer, providerId);
+    if (facilityAnswer !== undefined) {
+      clinic.switches.used("provider-narrowing");
+      return narrowToProvider(clinic, facilityAnswer, providerId);
+    }
   }
   return clinic.requestShared(ROUTE, { organizationId, query });
 }
