@@ -143,7 +143,7 @@ export function createBffApp(deps: BffDeps): Bff {
   const bus = createLiveEventBus({
     notifications: store.notifications,
     hub,
-    invalidateCache: (organizationId, prefix) => clinic.invalidate(organizationId, prefix),
+    invalidateCache: (organizationId, change) => clinic.invalidate(organizationId, change),
     forgetInstallation: (organizationId) => installations.forget(organizationId),
     revokeStreams: (revocation) => {
       const ended = streams.revoke(revocation);
@@ -156,7 +156,7 @@ export function createBffApp(deps: BffDeps): Bff {
     store,
     installations,
     live: bus,
-    invalidate: (organizationId, prefix) => bus.invalidate(organizationId, prefix),
+    invalidate: (organizationId, change) => bus.invalidate(organizationId, change),
     logger,
     now,
   });

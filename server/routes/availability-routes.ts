@@ -6,7 +6,6 @@ import type { AppEnv } from "../http/app-env.ts";
 import { badRequest } from "../http/app-error.ts";
 import { sharedJson } from "../http/shared-json-body.ts";
 import { parseQuery } from "../http/validate.ts";
-import { readAvailability } from "../schedule/availability-reads.ts";
 
 // GET /api/availability: templates, instances and meta for a window of the
 // facility's local dates, from the staleness cache (one provider's from the
@@ -24,6 +23,6 @@ export function registerAvailabilityRoutes(api: Hono<AppEnv>, clinic: ClinicClie
   api.get("/availability", async (c) => {
     const query = parseQuery(c, availabilityQuery);
     checkAvailabilityWindow(query.startDate, query.endDate);
-    return sharedJson(c, await readAvailability(clinic, c.get("session").organizationId, query));
+    return sharedJson(c, await clinic.read("GET /v3/schedule/availability-templates", { organizationId: c.get("session").organizationId, query }));
   });
 }
