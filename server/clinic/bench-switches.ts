@@ -13,7 +13,7 @@ export const BENCH_MECHANISMS = [
   "intake-thread",
   /** A shared answer's parse kept behind a WeakRef for the next caller (shared-answer.ts). */
   "kept-parses",
-  /** A provider's availability made from its facility's cached week (server/schedule/availability-reads.ts, ADR 0023). */
+  /** A provider's availability made from its facility's cached week (provider-narrowing.ts, ADR 0023). */
   "provider-narrowing",
   /** node-http-fetch.ts instead of Node's global fetch. */
   "node-http-fetch",

@@ -9,7 +9,7 @@ import { parseQuery } from "../http/validate.ts";
 
 // GET /api/availability: templates, instances and meta for a window of the
 // facility's local dates, from the staleness cache (one provider's from the
-// facility's where it is kept: availability-reads.ts). The SPA expands the
+// facility's where it is kept: server/clinic/provider-narrowing.ts). The SPA expands the
 // templates itself for any window and compares with these instances.
 
 /** The window rules of the availability routes: inclusive local dates, at most MAX_AVAILABILITY_WINDOW_DAYS. */
