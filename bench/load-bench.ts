@@ -48,7 +48,11 @@ import { percentile, round } from "./measure.ts";
 // replace the previous row's). LOAD_RATE_SHARE sets each BFF's UPSTREAM_RATE_SHARE
 // instead of 1 / processes: 1 with two processes shows what the split of the
 // budget costs (the processes may then exceed the limit together; the row's
-// upstream figures say whether they did).
+// upstream figures say whether they did). LOAD_DISABLE=refresh-ahead,… turns
+// mechanisms of the upstream client off in every BFF (their bench-only
+// BENCH_DISABLE, server/clinic/bench-switches.ts; bench/ablation-bench.ts);
+// the row's `benchMechanisms` says, per mechanism, whether it was on and how
+// often it did its work.
 
 const ORGS = [
   { label: "A", id: ORG_A_ID },
@@ -65,6 +69,17 @@ const PREMINT_CONCURRENCY = 8;
 const SAMPLE_MS = 1_000;
 const REFRESHED_AHEAD = "tandem_upstream_refreshed_ahead_total";
 
+/** Per mechanism of server/clinic/bench-switches.ts, summed over the processes: whether it was on and how often it did its work (since each process started). */
+async function benchMechanisms(metricsUrls: readonly string[]): Promise<Record<string, { on: boolean; uses: number }>> {
+  const series = /^tandem_bench_mechanism_uses_total\{mechanism="([^"]+)",on="(true|false)"\} (\d+)$/gm;
+  const figures: Record<string, { on: boolean; uses: number }> = {};
+  for (const url of metricsUrls) {
+    const text = await (await fetch(url, { signal: AbortSignal.timeout(15_000) })).text();
+    for (const [, mechanism = "", on, uses = "0"] of text.matchAll(series)) figures[mechanism] = { on: on === "true", uses: (figures[mechanism]?.uses ?? 0) + Number(uses) };
+  }
+  return figures;
+}
+
 const latencySummary = (values: readonly number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   return { p50Ms: round(percentile(sorted, 50), 1), p95Ms: round(percentile(sorted, 95), 1), p99Ms: round(percentile(sorted, 99), 1) };
@@ -77,6 +92,8 @@ interface LoadRun {
   /** Each BFF's UPSTREAM_RATE_SHARE, when not the operator's default (LOAD_RATE_SHARE). */
   rateShare?: number;
   databaseUrl?: string;
+  /** LOAD_DISABLE: each BFF's BENCH_DISABLE. */
+  benchDisable?: string;
 }
 
 /** Per route, the counts of the run (after minus before) and how many of them took over 100 ms; routes with none left out, slowest first. */
@@ -102,7 +119,7 @@ async function runLoad(options: LoadRun): Promise<Record<string, unknown>> {
   const cpuProfileDir = process.env.LOAD_CPU_PROFILE_DIR;
   const rateShare = options.rateShare ?? defaultRateShare(processes);
   const logDir = process.env.LOAD_LOG_DIR;
-  const stack: LoadStack = await startLoadStack({ processes, rateShare, ...(options.databaseUrl !== undefined && { databaseUrl: options.databaseUrl }), ...(cpuProfileDir !== undefined && { cpuProfileDir }), ...(logDir !== undefined && { logDir }) });
+  const stack: LoadStack = await startLoadStack({ processes, rateShare, ...(options.databaseUrl !== undefined && { databaseUrl: options.databaseUrl }), ...(cpuProfileDir !== undefined && { cpuProfileDir }), ...(logDir !== undefined && { logDir }), ...(options.benchDisable !== undefined && { benchDisable: options.benchDisable }) });
   const figures = new LoadFigures();
   const socketsPerProcess = Math.ceil(sessions / processes) + 16;
   const targets = stack.bffs.map((bff, index) => ({ client: new AppClient(bff.url, figures, index, socketsPerProcess), appUrl: bff.url }));
@@ -245,6 +262,8 @@ async function runLoad(options: LoadRun): Promise<Record<string, unknown>> {
       upstreamPerMinuteByRouteAllOrganizations: upstreamPerMinuteByRoute,
       // Schedule reads the BFFs read again in the background once a newer sync of their mirror showed (server/clinic/refresh-ahead.ts).
       refreshedAhead,
+      benchDisabled: options.benchDisable ?? "",
+      benchMechanisms: await benchMechanisms(metricsUrls),
       upstreamOver100MsByRoute,
       bffOver100MsByRoute,
       upstreamLimitPerMinute: LIMIT_PER_MINUTE,
@@ -302,7 +321,8 @@ export async function runLoadBench(): Promise<Record<string, unknown>[]> {
   const rateShareText = process.env.LOAD_RATE_SHARE;
   const rateShare = rateShareText === undefined ? undefined : Number(rateShareText);
   if (rateShare !== undefined && !(rateShare > 0 && rateShare <= 1)) throw new Error("LOAD_RATE_SHARE must be a number greater than 0 and at most 1");
-  const shared = rateShare === undefined ? {} : { rateShare };
+  const benchDisable = process.env.LOAD_DISABLE;
+  const shared = { ...(rateShare !== undefined && { rateShare }), ...(benchDisable !== undefined && { benchDisable }) };
   const databaseUrl = process.env.DATABASE_URL;
   const needsPostgres = (processes: number) => ({
     bench: rowName(sessions, processes, "postgres"),

@@ -116,6 +116,7 @@ export function createBffApp(deps: BffDeps): Bff {
     now,
     limiter: { scope: config.rateLimitScope, share: config.upstreamRateShare, perUser: config.upstreamUserLimit },
     maxBodyBytes: config.upstreamMaxBodyBytes,
+    benchDisable: config.benchDisable,
     requester: currentRequester,
     traceparent: upstreamTraceparent,
     onAttempt: recordUpstreamAttempts(metrics),
@@ -142,7 +143,7 @@ export function createBffApp(deps: BffDeps): Bff {
   const bus = createLiveEventBus({
     notifications: store.notifications,
     hub,
-    invalidateCache: (organizationId, prefix) => clinic.invalidate(organizationId, prefix),
+    invalidateCache: (organizationId, change) => clinic.invalidate(organizationId, change),
     forgetInstallation: (organizationId) => installations.forget(organizationId),
     revokeStreams: (revocation) => {
       const ended = streams.revoke(revocation);
@@ -155,7 +156,7 @@ export function createBffApp(deps: BffDeps): Bff {
     store,
     installations,
     live: bus,
-    invalidate: (organizationId, prefix) => bus.invalidate(organizationId, prefix),
+    invalidate: (organizationId, change) => bus.invalidate(organizationId, change),
     logger,
     now,
   });

@@ -48,6 +48,12 @@ describe("BFF configuration (server/env.ts)", () => {
     for (const value of ["0", "", "1e3"]) expect(() => readBffConfig({ NOTE_DRAFT_RETENTION_DAYS: value })).toThrow(/NOTE_DRAFT_RETENTION_DAYS.*whole number of days, from 1 to 3650/);
   });
 
+  it("turns no mechanism off unless the bench-only BENCH_DISABLE names some, refusing names it does not know", () => {
+    expect(readBffConfig({}).benchDisable).toEqual([]);
+    expect(readBffConfig({ BENCH_DISABLE: "refresh-ahead, intake-thread" }).benchDisable).toEqual(["refresh-ahead", "intake-thread"]);
+    expect(() => readBffConfig({ BENCH_DISABLE: "refresh-ahead,gzip,warp" })).toThrow(/BENCH_DISABLE.*unknown mechanism "gzip", "warp": give some of refresh-ahead, intake-thread/);
+  });
+
   it("reads at most 16 MiB of one upstream answer unless UPSTREAM_MAX_BODY_BYTES says otherwise, naming the variable when it is not a size", () => {
     expect(readBffConfig({}).upstreamMaxBodyBytes).toBe(16 * 1024 * 1024);
     expect(readBffConfig({ UPSTREAM_MAX_BODY_BYTES: "33554432" }).upstreamMaxBodyBytes).toBe(33_554_432);

@@ -1,6 +1,7 @@
 import * as z from "zod/mini";
 import { parseDescribed } from "#contract/validation.ts";
 import { DEFAULT_MAX_BODY_BYTES } from "./clinic/bounded-body.ts";
+import { parseBenchDisable, type BenchMechanism } from "./clinic/bench-switches.ts";
 
 // The only module that reads process.env (STYLE.md 7). Without
 // CLINIC_API_BASE_URL the BFF runs against the sandbox emulator with its
@@ -88,6 +89,19 @@ const maxBodyBytes = z.pipe(
   z.pipe(z.transform(Number), z.number().check(z.refine((bytes) => bytes >= 1024 * 1024 && bytes <= 1024 * 1024 * 1024, MAX_BODY_BYTES_RULE))),
 );
 
+// Issue 37: for the load bench's ablation only (bench/ablation-bench.ts), never an operator setting.
+const benchDisable = z.pipe(
+  z.string(),
+  z.transform((text: string, context) => {
+    try {
+      return parseBenchDisable(text);
+    } catch (error) {
+      context.issues.push({ code: "custom", message: error instanceof Error ? error.message : String(error), input: text });
+      return z.NEVER;
+    }
+  }),
+);
+
 /** Default of UPSTREAM_USER_LIMIT: well above what the SPA asks per minute of its busiest user (ADR 0017). */
 export const DEFAULT_UPSTREAM_USER_LIMIT = 200;
 
@@ -137,6 +151,7 @@ const rawEnv = z.object({
   AUDIT_RETENTION_DAYS: z.optional(retentionDays(365, 36500)),
   WEBHOOK_DEAD_LETTER_RETENTION_DAYS: z.optional(retentionDays(1, 3650)),
   NOTE_DRAFT_RETENTION_DAYS: z.optional(retentionDays(1, 3650)),
+  BENCH_DISABLE: z.optional(benchDisable),
 });
 
 export interface BffConfig {
@@ -185,6 +200,12 @@ export interface BffConfig {
   keepAliveSeconds: number;
   /** The retention periods an operator may set; the others are fixed (server/retention/retention-rules.ts). */
   retention: RetentionConfig;
+  /**
+   * BENCH_DISABLE: performance mechanisms of the upstream client turned off
+   * for a load bench run (bench/ablation-bench.ts); bench-only, not an
+   * operator setting. Empty by default.
+   */
+  benchDisable: readonly BenchMechanism[];
 }
 
 export interface RetentionConfig {
@@ -293,6 +314,7 @@ export function readBffConfig(source: Record<string, string | undefined> = proce
       deadLetterDays: env.WEBHOOK_DEAD_LETTER_RETENTION_DAYS ?? DEFAULT_WEBHOOK_DEAD_LETTER_RETENTION_DAYS,
       noteDraftDays: env.NOTE_DRAFT_RETENTION_DAYS ?? DEFAULT_NOTE_DRAFT_RETENTION_DAYS,
     },
+    benchDisable: env.BENCH_DISABLE ?? [],
   };
 }
 

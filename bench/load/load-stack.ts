@@ -53,9 +53,11 @@ export interface LoadStackOptions {
   cpuProfileDir?: string;
   /** Where each process's whole output is written (`emulator.log`, `bff-1.log`, …); only its tail is kept when unset. */
   logDir?: string;
+  /** Each BFF's bench-only BENCH_DISABLE: the upstream client's mechanisms turned off (server/clinic/bench-switches.ts). */
+  benchDisable?: string;
 }
 
-const ENV_LEFT_OUT = ["METRICS_PORT", "METRICS_HOST", "CLINIC_API_BASE_URL", "CLINIC_API_KEY", "DATABASE_URL", "DATABASE_SCHEMA", "DATA_DIR", "UPSTREAM_USER_LIMIT", "UPSTREAM_RATE_SHARE", "RATE_LIMIT_SCOPE", "EMULATOR_SCALE", "LOG_LEVEL"];
+const ENV_LEFT_OUT = ["METRICS_PORT", "METRICS_HOST", "CLINIC_API_BASE_URL", "CLINIC_API_KEY", "DATABASE_URL", "DATABASE_SCHEMA", "DATA_DIR", "UPSTREAM_USER_LIMIT", "UPSTREAM_RATE_SHARE", "RATE_LIMIT_SCOPE", "EMULATOR_SCALE", "LOG_LEVEL", "BENCH_DISABLE"];
 
 interface Started {
   child: ChildProcess;
@@ -114,7 +116,7 @@ export async function startLoadStack(options: LoadStackOptions): Promise<LoadSta
     // One after the other: the first applies the migrations (docs/deploy.md "PostgreSQL").
     for (const [index, port] of bffPorts.entries()) {
       const store: NodeJS.ProcessEnv = options.databaseUrl ? { DATABASE_URL: options.databaseUrl, DATABASE_SCHEMA: schema } : { DATA_DIR: join(dataDir, `pglite-${index}`) };
-      const bff = startProgram("server", { ...base, ...store, PORT: String(port), METRICS_PORT: String(metricsPorts[index] ?? 0), SANDBOX_EMULATOR_URL: emulatorUrl, LOG_LEVEL: "warn", RATE_LIMIT_SCOPE: "organization", UPSTREAM_RATE_SHARE: share }, profile, logFile(`bff-${index + 1}`));
+      const bff = startProgram("server", { ...base, ...store, PORT: String(port), METRICS_PORT: String(metricsPorts[index] ?? 0), SANDBOX_EMULATOR_URL: emulatorUrl, LOG_LEVEL: "warn", RATE_LIMIT_SCOPE: "organization", UPSTREAM_RATE_SHARE: share, ...(options.benchDisable && { BENCH_DISABLE: options.benchDisable }) }, profile, logFile(`bff-${index + 1}`));
       started.push(bff);
       await waitUntilHealthy(`http://127.0.0.1:${port}/healthz`, { child: bff.child, log: () => `[bff ${index + 1}]\n${bff.output()}`, timeoutMs: READY_TIMEOUT_MS });
     }

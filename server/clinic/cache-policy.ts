@@ -61,6 +61,17 @@ export function sourceSyncedAtOf(route: ClinicApiRoute, data: unknown): number |
   return parsed.success ? Date.parse(parsed.data.meta.sourceSyncedAt) : null;
 }
 
+/**
+ * The one staleness bound of a schedule read (DESIGN.md "Upstream"): the
+ * instant its mirror's sync plus `maxStalenessSeconds` passes, or null for a
+ * strong read or one with no staleness allowed. `cacheExpiry` keeps answers
+ * by it; a caller combining a read with others bounds them by it (ADR 0020).
+ */
+export function staleAt(meta: { sourceSyncedAt: string; maxStalenessSeconds: number; strongConsistency?: boolean | undefined }): number | null {
+  if (meta.strongConsistency === true || meta.maxStalenessSeconds <= 0) return null;
+  return Date.parse(meta.sourceSyncedAt) + meta.maxStalenessSeconds * 1000;
+}
+
 /** The client-clock instant the answer stops being usable, or null when it must not be cached. */
 export function cacheExpiry({ route, data, strong, requestStartedAt, now, pickerTtlMs, cacheUntil }: CachePolicyInput): number | null {
   if (strong) return null;
@@ -68,13 +79,14 @@ export function cacheExpiry({ route, data, strong, requestStartedAt, now, picker
   if (CALLER_BOUNDED_ROUTES.has(route)) return cacheUntil !== undefined && cacheUntil > now ? cacheUntil : null;
   if (!STALENESS_ROUTES.has(route)) return null;
   const parsed = z.safeParse(stalenessMeta, data);
-  if (!parsed.success || parsed.data.meta.strongConsistency === true) return null;
-  const { sourceSyncedAt, maxStalenessSeconds, generatedAt } = parsed.data.meta;
-  const staleAt = Date.parse(sourceSyncedAt) + maxStalenessSeconds * 1000;
-  let expiresAt = staleAt;
+  if (!parsed.success) return null;
+  const bound = staleAt(parsed.data.meta);
+  if (bound === null) return null;
+  const { generatedAt } = parsed.data.meta;
+  let expiresAt = bound;
   // With the service's own "now" (`generatedAt`), the remaining lifetime is
   // also measured on its clock and counted from when we asked, so a client
   // clock running behind the service's cannot stretch it.
-  if (generatedAt !== undefined) expiresAt = Math.min(expiresAt, requestStartedAt + (staleAt - Date.parse(generatedAt)));
+  if (generatedAt !== undefined) expiresAt = Math.min(expiresAt, requestStartedAt + (bound - Date.parse(generatedAt)));
   return expiresAt > now ? expiresAt : null;
 }

@@ -14,7 +14,7 @@ let noteId: string;
 
 beforeAll(async () => {
   harness = createHarness({ syncIntervalSeconds: SYNC_SECONDS });
-  const types = await harness.client().request("GET /v3/appointment-types", { organizationId: ORG_A });
+  const types = (await harness.client().read("GET /v3/appointment-types", { organizationId: ORG_A })).data();
   appointmentTypeId = types.appointmentTypes[0]?.id ?? "";
   noteId = (await harness.sandboxNotes(ORG_A))[0]?.id ?? "";
 });
@@ -35,13 +35,13 @@ const SLOTS = "/v2/schedule/slots";
 describe("coalescing", () => {
   it("10 identical concurrent reads make one upstream call and share one frozen answer", async () => {
     const client = newClient();
-    const answers = await Promise.all(Array.from({ length: 10 }, () => client.request("GET /v1/appointments", { organizationId: ORG_A, query: { pageSize: 5 } })));
+    const answers = await Promise.all(Array.from({ length: 10 }, () => client.read("GET /v1/appointments", { organizationId: ORG_A, query: { pageSize: 5 } }).then((answer) => answer.data())));
     expect(harness.count("GET", "/v1/appointments")).toBe(1);
     expect(client.stats()).toMatchObject({ upstreamRequests: 1, coalesced: 9 });
     expect(new Set(answers).size).toBe(1);
     expect(Object.isFrozen(answers[0]?.appointments[0])).toBe(true);
     // Not cached: appointments carry no staleness meta, so the next read goes upstream.
-    await client.request("GET /v1/appointments", { organizationId: ORG_A, query: { pageSize: 5 } });
+    (await client.read("GET /v1/appointments", { organizationId: ORG_A, query: { pageSize: 5 } })).data();
     expect(harness.count("GET", "/v1/appointments")).toBe(2);
   });
 
@@ -49,22 +49,22 @@ describe("coalescing", () => {
     const client = newClient();
     const orgB = "8c4e2d19-7a36-4b5f-a0e1-9d8c7b6a5f42";
     await Promise.all([
-      client.request("GET /v1/appointments", { organizationId: ORG_A, query: { pageSize: 5 } }),
-      client.request("GET /v1/appointments", { organizationId: ORG_A, query: { pageSize: 6 } }),
-      client.request("GET /v1/appointments", { organizationId: orgB, query: { pageSize: 5 } }),
+      client.read("GET /v1/appointments", { organizationId: ORG_A, query: { pageSize: 5 } }).then((answer) => answer.data()),
+      client.read("GET /v1/appointments", { organizationId: ORG_A, query: { pageSize: 6 } }).then((answer) => answer.data()),
+      client.read("GET /v1/appointments", { organizationId: orgB, query: { pageSize: 5 } }).then((answer) => answer.data()),
     ]);
     expect(harness.count("GET", "/v1/appointments")).toBe(3);
-    await Promise.all([client.request("GET /v2/schedule/slots", { ...slotsCall(), consistency: "strong" }), client.request("GET /v2/schedule/slots", { ...slotsCall(), consistency: "strong" })]);
+    await Promise.all([client.read("GET /v2/schedule/slots", { ...slotsCall(), consistency: "strong" }).then((answer) => answer.data()), client.read("GET /v2/schedule/slots", { ...slotsCall(), consistency: "strong" }).then((answer) => answer.data())]);
     expect(harness.count("GET", SLOTS)).toBe(2);
   });
 
   it("a failure reaches every coalesced caller, and the next read starts afresh", async () => {
     const client = harness.client({ retry: { reads: 0 } });
     await harness.fault({ method: "GET", path: "/v1/appointments", status: 500, count: 1 });
-    const results = await Promise.allSettled(Array.from({ length: 3 }, () => client.request("GET /v1/appointments", { organizationId: ORG_A })));
+    const results = await Promise.allSettled(Array.from({ length: 3 }, () => client.read("GET /v1/appointments", { organizationId: ORG_A }).then((answer) => answer.data())));
     expect(results.map((result) => result.status)).toEqual(["rejected", "rejected", "rejected"]);
     expect(harness.count("GET", "/v1/appointments")).toBe(1);
-    await expect(client.request("GET /v1/appointments", { organizationId: ORG_A })).resolves.toBeDefined();
+    await expect(client.read("GET /v1/appointments", { organizationId: ORG_A }).then((answer) => answer.data())).resolves.toBeDefined();
   });
 });
 
@@ -72,68 +72,74 @@ describe("cache lifetime", () => {
   it("a slots read is served from the cache until sourceSyncedAt + maxStalenessSeconds, then read again", async () => {
     // Reading it near its bound would otherwise probe for a newer sync (refresh ahead, below).
     const client = harness.client({ now: () => harness.emulator.clock.now(), syncProbeEveryMs: 0 });
-    const first = await client.request("GET /v2/schedule/slots", slotsCall());
+    const first = (await client.read("GET /v2/schedule/slots", slotsCall())).data();
     expect(first.meta).toMatchObject({ maxStalenessSeconds: SYNC_SECONDS + 2, strongConsistency: false });
     await setClock(staleAt(first.meta) - 1);
-    expect(await client.request("GET /v2/schedule/slots", slotsCall())).toBe(first);
+    expect((await client.read("GET /v2/schedule/slots", slotsCall())).data()).toBe(first);
     expect(harness.count("GET", SLOTS)).toBe(1);
     await setClock(staleAt(first.meta));
-    const second = await client.request("GET /v2/schedule/slots", slotsCall());
+    const second = (await client.read("GET /v2/schedule/slots", slotsCall())).data();
     expect(harness.count("GET", SLOTS)).toBe(2);
     // The emulator synced on that read: the new answer lives until its own bound.
     expect(second.meta.sourceSyncedAt).toBe(new Date(staleAt(first.meta)).toISOString());
-    expect(await client.request("GET /v2/schedule/slots", slotsCall())).toBe(second);
+    expect((await client.read("GET /v2/schedule/slots", slotsCall())).data()).toBe(second);
     expect(client.stats().cacheHits).toBe(2);
   });
 
   it("availability templates follow the same bound; query order does not matter", async () => {
     const client = newClient();
-    await client.request("GET /v3/schedule/availability-templates", { organizationId: ORG_A, query: { startDate: "2026-11-23", endDate: "2026-11-29" } });
-    await client.request("GET /v3/schedule/availability-templates", { organizationId: ORG_A, query: { endDate: "2026-11-29", startDate: "2026-11-23" } });
+    (await client.read("GET /v3/schedule/availability-templates", { organizationId: ORG_A, query: { startDate: "2026-11-23", endDate: "2026-11-29" } })).data();
+    (await client.read("GET /v3/schedule/availability-templates", { organizationId: ORG_A, query: { endDate: "2026-11-29", startDate: "2026-11-23" } })).data();
     expect(harness.count("GET", "/v3/schedule/availability-templates")).toBe(1);
   });
 
   it("an answer already past its bound on the client's clock is not cached", async () => {
-    const { meta } = await newClient().request("GET /v2/schedule/slots", slotsCall());
+    const { meta } = (await newClient().read("GET /v2/schedule/slots", slotsCall())).data();
     const client = harness.client({ now: () => staleAt(meta) });
-    await client.request("GET /v2/schedule/slots", slotsCall());
-    await client.request("GET /v2/schedule/slots", slotsCall());
+    (await client.read("GET /v2/schedule/slots", slotsCall())).data();
+    (await client.read("GET /v2/schedule/slots", slotsCall())).data();
     expect(harness.count("GET", SLOTS)).toBe(3);
   });
 
-  it("cachedShared answers only a fresh kept answer, never goes upstream, and is no way round a strong read or a caller's bound", async () => {
+  it("a read answered from the cache or joined never waits in its caller's queue; one sent to the service does, as do strong reads and reads past a caller's bound", async () => {
     const client = newClient();
-    expect(client.cachedShared("GET /v2/schedule/slots", slotsCall())).toBeUndefined();
-    expect(harness.count("GET", SLOTS)).toBe(0);
-    const kept = await client.requestShared("GET /v2/schedule/slots", slotsCall());
-    expect(client.cachedShared("GET /v2/schedule/slots", slotsCall())).toBe(kept);
-    expect(client.cachedShared("GET /v2/schedule/slots", { ...slotsCall(), consistency: "strong" })).toBeUndefined();
-    await client.request("GET /v1/appointments", { organizationId: ORG_A, query: { pageSize: 5 }, cacheUntil: harness.emulator.clock.now() + 60_000 });
-    expect(client.cachedShared("GET /v1/appointments", { organizationId: ORG_A, query: { pageSize: 5 } })).toBeUndefined();
-    expect(client.cachedShared("GET /v1/appointments", { organizationId: ORG_A, query: { pageSize: 5 }, cacheUntil: harness.emulator.clock.now() + 60_000 })).toBeDefined();
+    const queued: string[] = [];
+    const queue = (name: string) => <T>(start: () => Promise<T>) => {
+      queued.push(name);
+      return start();
+    };
+    const [kept, joined] = await Promise.all([client.read("GET /v2/schedule/slots", slotsCall(), queue("first")), client.read("GET /v2/schedule/slots", slotsCall(), queue("joined"))]);
+    expect(joined).toBe(kept);
+    expect(await client.read("GET /v2/schedule/slots", slotsCall(), queue("hit"))).toBe(kept);
+    expect(await client.read("GET /v2/schedule/slots", { ...slotsCall(), consistency: "strong" }, queue("strong"))).not.toBe(kept);
+    const appointments = { organizationId: ORG_A, query: { pageSize: 5 }, cacheUntil: harness.emulator.clock.now() + 60_000 };
+    const bounded = await client.read("GET /v1/appointments", appointments, queue("bounded"));
+    expect(await client.read("GET /v1/appointments", appointments, queue("bounded hit"))).toBe(bounded);
+    expect(await client.read("GET /v1/appointments", { organizationId: ORG_A, query: { pageSize: 5 } }, queue("unbounded"))).not.toBe(bounded);
     await setClock(staleAt(kept.data().meta));
-    expect(client.cachedShared("GET /v2/schedule/slots", slotsCall())).toBeUndefined();
-    expect(harness.count("GET", SLOTS)).toBe(1);
+    expect(await client.read("GET /v2/schedule/slots", slotsCall(), queue("expired"))).not.toBe(kept);
+    expect(queued).toEqual(["first", "strong", "bounded", "unbounded", "expired"]);
+    expect(harness.count("GET", SLOTS)).toBe(3);
     expect(client.stats().cacheHits).toBe(2);
   });
 
   it("strong reads bypass the cache and do not fill it", async () => {
     const client = newClient();
-    const cached = await client.request("GET /v2/schedule/slots", slotsCall());
-    const strong = await client.request("GET /v2/schedule/slots", { ...slotsCall(), consistency: "strong" });
+    const cached = (await client.read("GET /v2/schedule/slots", slotsCall())).data();
+    const strong = (await client.read("GET /v2/schedule/slots", { ...slotsCall(), consistency: "strong" })).data();
     expect(strong.meta.strongConsistency).toBe(true);
     expect(harness.calls.at(-1)?.search.get("consistency")).toBe("strong");
-    await client.request("GET /v2/schedule/slots", { ...slotsCall(), consistency: "strong" });
+    (await client.read("GET /v2/schedule/slots", { ...slotsCall(), consistency: "strong" })).data();
     expect(harness.count("GET", SLOTS)).toBe(3);
-    expect(await client.request("GET /v2/schedule/slots", slotsCall())).toBe(cached);
+    expect((await client.read("GET /v2/schedule/slots", slotsCall())).data()).toBe(cached);
   });
 
   it("notes and their images are never cached", async () => {
     const client = newClient();
     for (let i = 0; i < 2; i += 1) {
-      await client.request("GET /v1/notes/{noteId}", { organizationId: ORG_A, params: { noteId } });
-      await client.request("GET /v3/notes/{noteId}/images", { organizationId: ORG_A, params: { noteId } });
-      await client.request("GET /v1/patients", { organizationId: ORG_A });
+      (await client.read("GET /v1/notes/{noteId}", { organizationId: ORG_A, params: { noteId } })).data();
+      (await client.read("GET /v3/notes/{noteId}/images", { organizationId: ORG_A, params: { noteId } })).data();
+      (await client.read("GET /v1/patients", { organizationId: ORG_A })).data();
     }
     expect(harness.count("GET", `/v1/notes/${noteId}`)).toBe(2);
     expect(harness.count("GET", `/v3/notes/${noteId}/images`)).toBe(2);
@@ -145,27 +151,27 @@ describe("cache lifetime", () => {
     const client = newClient();
     const call = { organizationId: ORG_A, query: { dateFrom: "2026-11-23", dateTo: "2026-11-29" } };
     const until = harness.emulator.clock.now() + 10_000;
-    const first = await client.request("GET /v1/appointments", { ...call, cacheUntil: until });
-    expect(await client.request("GET /v1/appointments", { ...call, cacheUntil: until })).toBe(first);
+    const first = (await client.read("GET /v1/appointments", { ...call, cacheUntil: until })).data();
+    expect((await client.read("GET /v1/appointments", { ...call, cacheUntil: until })).data()).toBe(first);
     expect(harness.count("GET", "/v1/appointments")).toBe(1);
     // Asked without a bound (a patient's appointments): the service's answer now.
-    await client.request("GET /v1/appointments", call);
+    (await client.read("GET /v1/appointments", call)).data();
     expect(harness.count("GET", "/v1/appointments")).toBe(2);
     await setClock(until);
-    await client.request("GET /v1/appointments", { ...call, cacheUntil: until });
+    (await client.read("GET /v1/appointments", { ...call, cacheUntil: until })).data();
     expect(harness.count("GET", "/v1/appointments")).toBe(3);
     // A bound already past is no bound.
-    await client.request("GET /v1/appointments", { ...call, cacheUntil: until });
+    (await client.read("GET /v1/appointments", { ...call, cacheUntil: until })).data();
     expect(harness.count("GET", "/v1/appointments")).toBe(4);
   });
 
   it("pickers are cached for pickerTtlMs", async () => {
     const client = harness.client({ now: () => harness.emulator.clock.now(), pickerTtlMs: 5_000 });
-    await client.request("GET /v1/providers", { organizationId: ORG_A });
-    await client.request("GET /v1/providers", { organizationId: ORG_A });
+    (await client.read("GET /v1/providers", { organizationId: ORG_A })).data();
+    (await client.read("GET /v1/providers", { organizationId: ORG_A })).data();
     expect(harness.count("GET", "/v1/providers")).toBe(1);
     await setClock(harness.emulator.clock.now() + 5_000);
-    await client.request("GET /v1/providers", { organizationId: ORG_A });
+    (await client.read("GET /v1/providers", { organizationId: ORG_A })).data();
     expect(harness.count("GET", "/v1/providers")).toBe(2);
   });
 });
@@ -179,17 +185,17 @@ describe("refresh ahead (refresh-ahead.ts)", () => {
 
   it("once a newer sync shows, a search users read is read again in the background, and the next read is served the newer answer from the cache", async () => {
     const client = clientShownSyncs();
-    const first = await client.request("GET /v2/schedule/slots", slotsCall());
+    const first = (await client.read("GET /v2/schedule/slots", slotsCall())).data();
     await setClock(afterNextSync(first.meta));
     // Still within the first answer's bound (the margin), and a user reads it from the cache.
     expect(staleAt(first.meta)).toBeGreaterThan(harness.emulator.clock.now());
-    expect(await client.request("GET /v2/schedule/slots", slotsCall())).toBe(first);
+    expect((await client.read("GET /v2/schedule/slots", slotsCall())).data()).toBe(first);
     // Another search of the organization meets the mirror's newer sync.
-    await client.request("GET /v2/schedule/slots", otherSlotsCall());
+    (await client.read("GET /v2/schedule/slots", otherSlotsCall())).data();
     expect(client.stats().refreshedAhead).toBe(1);
     // Reads meanwhile are served the old answer, then the refreshed one, all from the cache.
-    await vi.waitFor(async () => expect((await client.request("GET /v2/schedule/slots", slotsCall())).meta.sourceSyncedAt).not.toBe(first.meta.sourceSyncedAt));
-    const next = await client.request("GET /v2/schedule/slots", slotsCall());
+    await vi.waitFor(async () => expect(((await client.read("GET /v2/schedule/slots", slotsCall())).data()).meta.sourceSyncedAt).not.toBe(first.meta.sourceSyncedAt));
+    const next = (await client.read("GET /v2/schedule/slots", slotsCall())).data();
     expect(Date.parse(next.meta.sourceSyncedAt)).toBeGreaterThan(Date.parse(first.meta.sourceSyncedAt));
     expect(harness.count("GET", SLOTS)).toBe(3);
     expect(client.stats().refreshedAhead).toBe(1);
@@ -197,13 +203,13 @@ describe("refresh ahead (refresh-ahead.ts)", () => {
 
   it("takes a newer sync shown by another route as a hint: the search users read is probed, and refreshed when it synced too", async () => {
     const client = clientShownSyncs();
-    const first = await client.request("GET /v2/schedule/slots", slotsCall());
+    const first = (await client.read("GET /v2/schedule/slots", slotsCall())).data();
     await setClock(afterNextSync(first.meta));
-    expect(await client.request("GET /v2/schedule/slots", slotsCall())).toBe(first);
+    expect((await client.read("GET /v2/schedule/slots", slotsCall())).data()).toBe(first);
     // Only an availability week meets the mirror's newer sync; no slot search misses.
-    await client.request("GET /v3/schedule/availability-templates", { organizationId: ORG_A, query: { startDate: "2026-11-23", endDate: "2026-11-29" } });
+    (await client.read("GET /v3/schedule/availability-templates", { organizationId: ORG_A, query: { startDate: "2026-11-23", endDate: "2026-11-29" } })).data();
     expect(client.stats().refreshedAhead).toBe(1);
-    await vi.waitFor(async () => expect((await client.request("GET /v2/schedule/slots", slotsCall())).meta.sourceSyncedAt).not.toBe(first.meta.sourceSyncedAt));
+    await vi.waitFor(async () => expect(((await client.read("GET /v2/schedule/slots", slotsCall())).data()).meta.sourceSyncedAt).not.toBe(first.meta.sourceSyncedAt));
     expect(harness.count("GET", SLOTS)).toBe(2);
   });
 
@@ -215,12 +221,12 @@ describe("refresh ahead (refresh-ahead.ts)", () => {
     const backgroundCalls = routesOf(background);
     const client = harness.client({ now: () => harness.emulator.clock.now(), intakeThread: { waitedFor, background }, intakeThreadMinBytes: 0 });
     try {
-      const first = await client.request("GET /v2/schedule/slots", slotsCall());
+      const first = (await client.read("GET /v2/schedule/slots", slotsCall())).data();
       await setClock(afterNextSync(first.meta));
-      await client.request("GET /v2/schedule/slots", slotsCall());
-      await client.request("GET /v2/schedule/slots", otherSlotsCall());
+      (await client.read("GET /v2/schedule/slots", slotsCall())).data();
+      (await client.read("GET /v2/schedule/slots", otherSlotsCall())).data();
       // The background thread starts with the refresh (under tsx, at nice 10): on a busy machine that takes seconds, not vi.waitFor's default 1 s. The clock is pinned, so waiting changes no answer.
-      await vi.waitFor(async () => expect((await client.request("GET /v2/schedule/slots", slotsCall())).meta.sourceSyncedAt).not.toBe(first.meta.sourceSyncedAt), { timeout: 10_000, interval: 50 });
+      await vi.waitFor(async () => expect(((await client.read("GET /v2/schedule/slots", slotsCall())).data()).meta.sourceSyncedAt).not.toBe(first.meta.sourceSyncedAt), { timeout: 10_000, interval: 50 });
       expect(client.stats().refreshedAhead).toBe(1);
       expect(waitedForCalls.map(([route]) => route)).toEqual(["GET /v2/schedule/slots", "GET /v2/schedule/slots"]);
       expect(backgroundCalls.map(([route]) => route)).toEqual(["GET /v2/schedule/slots"]);
@@ -236,9 +242,9 @@ describe("refresh ahead (refresh-ahead.ts)", () => {
     const backgroundCalls = vi.spyOn(background, "takeIn").mock.calls;
     const client = harness.client({ now: () => harness.emulator.clock.now(), intakeThread: { waitedFor, background }, intakeThreadMinBytes: 0 });
     try {
-      const first = await client.request("GET /v2/schedule/slots", slotsCall());
+      const first = (await client.read("GET /v2/schedule/slots", slotsCall())).data();
       await setClock(afterNextSync(first.meta));
-      await client.request("GET /v2/schedule/slots", slotsCall());
+      (await client.read("GET /v2/schedule/slots", slotsCall())).data();
       // The refresh's answer is held until the user's entry has expired and the user asked again.
       let release = () => {};
       const held = new Promise<void>((resolve) => (release = resolve));
@@ -246,10 +252,10 @@ describe("refresh ahead (refresh-ahead.ts)", () => {
         if (new URL(request.url).searchParams.get("startDate") === slotsCall().query.startDate) await held;
         return response;
       };
-      await client.request("GET /v2/schedule/slots", otherSlotsCall());
+      (await client.read("GET /v2/schedule/slots", otherSlotsCall())).data();
       expect(client.stats().refreshedAhead).toBe(1);
       await setClock(staleAt(first.meta));
-      const joined = client.request("GET /v2/schedule/slots", slotsCall());
+      const joined = client.read("GET /v2/schedule/slots", slotsCall()).then((answer) => answer.data());
       await vi.waitFor(() => expect(client.stats().coalesced).toBe(1));
       release();
       expect(Date.parse((await joined).meta.sourceSyncedAt)).toBeGreaterThan(Date.parse(first.meta.sourceSyncedAt));
@@ -263,9 +269,9 @@ describe("refresh ahead (refresh-ahead.ts)", () => {
 
   it("a search nobody read since it was fetched is left to expire", async () => {
     const client = newClient();
-    const first = await client.request("GET /v2/schedule/slots", slotsCall());
+    const first = (await client.read("GET /v2/schedule/slots", slotsCall())).data();
     await setClock(afterNextSync(first.meta));
-    await client.request("GET /v2/schedule/slots", otherSlotsCall());
+    (await client.read("GET /v2/schedule/slots", otherSlotsCall())).data();
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(client.stats().refreshedAhead).toBe(0);
     expect(harness.count("GET", SLOTS)).toBe(2);
@@ -273,11 +279,11 @@ describe("refresh ahead (refresh-ahead.ts)", () => {
 
   it("where no other read shows the newer sync, a read near the bound probes for it, and the search is refreshed before it expires", async () => {
     const client = newClient();
-    const first = await client.request("GET /v2/schedule/slots", slotsCall());
+    const first = (await client.read("GET /v2/schedule/slots", slotsCall())).data();
     // In the last quarter of its 40 s, after the mirror's next sync: the user's read is served from the cache and probes.
     await setClock(afterNextSync(first.meta));
-    expect(await client.request("GET /v2/schedule/slots", slotsCall())).toBe(first);
-    await vi.waitFor(async () => expect((await client.request("GET /v2/schedule/slots", slotsCall())).meta.sourceSyncedAt).not.toBe(first.meta.sourceSyncedAt));
+    expect((await client.read("GET /v2/schedule/slots", slotsCall())).data()).toBe(first);
+    await vi.waitFor(async () => expect(((await client.read("GET /v2/schedule/slots", slotsCall())).data()).meta.sourceSyncedAt).not.toBe(first.meta.sourceSyncedAt));
     expect(harness.count("GET", SLOTS)).toBe(2);
     expect(client.stats().refreshedAhead).toBe(1);
   });
@@ -286,11 +292,11 @@ describe("refresh ahead (refresh-ahead.ts)", () => {
     const tight = createHarness({ syncIntervalSeconds: SYNC_SECONDS, stalenessMarginSeconds: 0 });
     const client = tight.client({ now: () => tight.emulator.clock.now() });
     const call = slotsCall();
-    const first = await client.request("GET /v2/schedule/slots", call);
+    const first = (await client.read("GET /v2/schedule/slots", call)).data();
     await tight.sandbox("POST", "/clock", { now: new Date(Date.parse(first.meta.sourceSyncedAt) + SYNC_SECONDS * 1000 - 1).toISOString(), frozen: true });
-    expect(await client.request("GET /v2/schedule/slots", call)).toBe(first);
+    expect((await client.read("GET /v2/schedule/slots", call)).data()).toBe(first);
     await tight.sandbox("POST", "/clock", { now: new Date(Date.parse(first.meta.sourceSyncedAt) + SYNC_SECONDS * 1000).toISOString(), frozen: true });
-    await client.request("GET /v2/schedule/slots", otherSlotsCall());
+    (await client.read("GET /v2/schedule/slots", otherSlotsCall())).data();
     await new Promise((resolve) => setTimeout(resolve, 20));
     // The read just before the bound probed for a newer sync (there was none yet), and nothing followed.
     expect(client.stats().refreshedAhead).toBe(1);
@@ -301,11 +307,11 @@ describe("invalidate", () => {
   it("drops an organization's reads by route prefix, or all of them", async () => {
     const client = newClient();
     const read = async () => {
-      await client.request("GET /v2/schedule/slots", slotsCall());
-      await client.request("GET /v1/facilities", { organizationId: ORG_A });
+      await client.read("GET /v2/schedule/slots", slotsCall());
+      await client.read("GET /v1/facilities", { organizationId: ORG_A });
     };
     await read();
-    client.invalidate(ORG_A, "GET /v2/schedule/slots");
+    client.invalidate(ORG_A, { routePrefix: "GET /v2/schedule/slots" });
     await read();
     expect([harness.count("GET", SLOTS), harness.count("GET", "/v1/facilities")]).toEqual([2, 1]);
     client.invalidate(ORG_A.toUpperCase());
@@ -315,14 +321,36 @@ describe("invalidate", () => {
 
   it("a read in flight when the cache is invalidated is neither joined nor stored", async () => {
     const client = newClient();
-    const before = client.request("GET /v2/schedule/slots", slotsCall());
-    client.invalidate(ORG_A, "GET /v2/schedule/slots");
-    const after = client.request("GET /v2/schedule/slots", slotsCall());
+    const before = client.read("GET /v2/schedule/slots", slotsCall()).then((answer) => answer.data());
+    client.invalidate(ORG_A, { routePrefix: "GET /v2/schedule/slots" });
+    const after = client.read("GET /v2/schedule/slots", slotsCall()).then((answer) => answer.data());
     await Promise.all([before, after]);
     expect(harness.count("GET", SLOTS)).toBe(2);
     expect(client.stats().coalesced).toBe(0);
     // `after` started after the invalidation, so its answer is cached.
-    await client.request("GET /v2/schedule/slots", slotsCall());
+    (await client.read("GET /v2/schedule/slots", slotsCall())).data();
     expect(harness.count("GET", SLOTS)).toBe(2);
+  });
+
+  it("by facility and date, drops only the reads whose request covers that facility and day (a day's margin either side of a local window); others stay", async () => {
+    const client = newClient();
+    const facilities = (await client.read("GET /v1/facilities", { organizationId: ORG_A })).data().facilities.map((facility) => facility.id);
+    const [first = "", second = ""] = facilities;
+    const week = (facilityIds: string | undefined, startDate = "2026-11-23", endDate = "2026-11-27") => ({ organizationId: ORG_A, query: { appointmentTypeId, startDate, endDate, ...(facilityIds !== undefined && { facilityIds }) } });
+    const calls = { first: week(first), second: week(second), both: week(`${first},${second}`), every: week(undefined), later: week(first, "2026-12-07", "2026-12-11") };
+    const readAll = async () => {
+      const answers: Record<string, object> = {};
+      for (const [name, call] of Object.entries(calls)) answers[name] = await client.read("GET /v2/schedule/slots", call);
+      return answers;
+    };
+    const before = await readAll();
+    // A UTC day just past the window's last local day may still be that local day somewhere.
+    client.invalidate(ORG_A, { routePrefix: "GET /v2/schedule/slots", facilityId: first, date: "2026-11-28" });
+    const after = await readAll();
+    const dropped = Object.keys(calls).filter((name) => after[name] !== before[name]);
+    expect(dropped).toEqual(["first", "both", "every"]);
+    client.invalidate(ORG_A, { routePrefix: "GET /v2/schedule/slots", facilityId: first, date: "2026-11-29" });
+    const again = await readAll();
+    expect(Object.keys(calls).filter((name) => again[name] !== after[name])).toEqual([]);
   });
 });

@@ -32,7 +32,7 @@ describe("429 from the service", () => {
     vi.useFakeTimers();
     const client = harness.client();
     await harness.fault({ method: "GET", path: "/v1/patients", status: 429, count: 1 });
-    const call = track(client.request("GET /v1/patients", patients));
+    const call = track(client.read("GET /v1/patients", patients).then((answer) => answer.data()));
     await vi.advanceTimersByTimeAsync(999);
     expect(harness.count("GET", "/v1/patients")).toBe(1);
     expect(call.settled()).toBe(false);
@@ -47,7 +47,7 @@ describe("429 from the service", () => {
     vi.useFakeTimers();
     const client = harness.client();
     await harness.fault({ method: "PATCH", path: "/v1/notes/{noteId}", status: 429, count: 1 });
-    const call = track(client.request("PATCH /v1/notes/{noteId}", { organizationId: ORG_A, params: { noteId }, body: { stickyNoteDescription: "after 429" } }));
+    const call = track(client.send("PATCH /v1/notes/{noteId}", { organizationId: ORG_A, params: { noteId }, body: { stickyNoteDescription: "after 429" } }));
     await vi.advanceTimersByTimeAsync(1_000);
     const note = await call.promise;
     expect(note.soapNote.stickyNote.description).toBe("after 429");
@@ -57,7 +57,7 @@ describe("429 from the service", () => {
   it("a Retry-After beyond maxRetryAfterMs fails at once with 503 rate_limited and retryAfterSeconds", async () => {
     const client = harness.client({ retry: { maxRetryAfterMs: 500 } });
     await harness.fault({ method: "GET", path: "/v1/patients", status: 429, count: 1 });
-    const error = await client.request("GET /v1/patients", patients).catch((caught: unknown) => caught);
+    const error = await client.read("GET /v1/patients", patients).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(UpstreamError);
     expect(error).toMatchObject({ status: 503, code: "rate_limited", retryAfterSeconds: 1, upstreamStatus: 429 });
     expect(harness.count("GET", "/v1/patients")).toBe(1);
@@ -68,7 +68,7 @@ describe("retries of reads, never of writes", () => {
   it("a read that gets a 500 once is retried and succeeds: two upstream calls", async () => {
     const client = harness.client();
     await harness.fault({ method: "GET", path: "/v1/patients", status: 500, count: 1 });
-    const data = await client.request("GET /v1/patients", patients);
+    const data = (await client.read("GET /v1/patients", patients)).data();
     expect(data.pagination.page).toBe(1);
     expect(harness.count("GET", "/v1/patients")).toBe(2);
   });
@@ -76,21 +76,21 @@ describe("retries of reads, never of writes", () => {
   it("gives up after retry.reads retries and surfaces the service's code", async () => {
     const client = harness.client({ retry: { reads: 2 } });
     await harness.fault({ method: "GET", path: "/v1/patients", code: "server_unresponsive", count: 5 });
-    await expect(client.request("GET /v1/patients", patients)).rejects.toMatchObject({ status: 503, code: "server_unresponsive", upstreamTraceId: expect.stringMatching(/^trc_/) as unknown });
+    await expect(client.read("GET /v1/patients", patients).then((answer) => answer.data())).rejects.toMatchObject({ status: 503, code: "server_unresponsive", upstreamTraceId: expect.stringMatching(/^trc_/) as unknown });
     expect(harness.count("GET", "/v1/patients")).toBe(3);
   });
 
   it("501 is not retried", async () => {
     const client = harness.client();
     await harness.fault({ method: "GET", path: "/v1/patients", status: 501, code: "not_implemented", count: 1 });
-    await expect(client.request("GET /v1/patients", patients)).rejects.toMatchObject({ status: 501, code: "not_implemented" });
+    await expect(client.read("GET /v1/patients", patients).then((answer) => answer.data())).rejects.toMatchObject({ status: 501, code: "not_implemented" });
     expect(harness.count("GET", "/v1/patients")).toBe(1);
   });
 
   it("a PATCH that gets a 500 is sent once and the error is surfaced", async () => {
     const client = harness.client();
     await harness.fault({ method: "PATCH", path: "/v1/notes/{noteId}", status: 500, count: 1 });
-    await expect(client.request("PATCH /v1/notes/{noteId}", { organizationId: ORG_A, params: { noteId }, body: { stickyNoteDescription: "x" } })).rejects.toMatchObject({
+    await expect(client.send("PATCH /v1/notes/{noteId}", { organizationId: ORG_A, params: { noteId }, body: { stickyNoteDescription: "x" } })).rejects.toMatchObject({
       status: 502,
       code: "internal_error",
       upstreamStatus: 500,
@@ -101,17 +101,17 @@ describe("retries of reads, never of writes", () => {
   it("network errors: reads retried (503 upstream_unavailable at the end), writes sent once", async () => {
     const client = harness.client({ retry: { reads: 2 } });
     harness.transport = () => Promise.reject(new TypeError("fetch failed", { cause: Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" }) }));
-    await expect(client.request("GET /v1/patients", patients)).rejects.toMatchObject({ status: 503, code: "upstream_unavailable", message: expect.stringContaining("ECONNREFUSED") as unknown });
+    await expect(client.read("GET /v1/patients", patients).then((answer) => answer.data())).rejects.toMatchObject({ status: 503, code: "upstream_unavailable", message: expect.stringContaining("ECONNREFUSED") as unknown });
     expect(harness.count("GET", "/v1/patients")).toBe(3);
     // A refused connection never carried the write: its answer is not lost, it never left.
-    await expect(client.request("POST /v2/tasks", { organizationId: ORG_A, body: { noteId, providerId: "p", notes: "n", assigneeIds: ["p"] } })).rejects.toMatchObject({
+    await expect(client.send("POST /v2/tasks", { organizationId: ORG_A, body: { noteId, providerId: "p", notes: "n", assigneeIds: ["p"] } })).rejects.toMatchObject({
       code: "upstream_unavailable",
       answerLost: false,
     });
     expect(harness.count("POST", "/v2/tasks")).toBe(1);
     // A reset after sending (node:http puts the code on the error itself) may have followed the service's action.
     harness.transport = () => Promise.reject(Object.assign(new Error("socket hang up"), { code: "ECONNRESET" }));
-    await expect(client.request("POST /v2/tasks", { organizationId: ORG_A, body: { noteId, providerId: "p", notes: "n", assigneeIds: ["p"] } })).rejects.toMatchObject({
+    await expect(client.send("POST /v2/tasks", { organizationId: ORG_A, body: { noteId, providerId: "p", notes: "n", assigneeIds: ["p"] } })).rejects.toMatchObject({
       code: "upstream_unavailable",
       answerLost: true,
       message: expect.stringContaining("whether the change was applied is unknown") as unknown,
@@ -125,7 +125,7 @@ describe("retries of reads, never of writes", () => {
       new Promise((_resolve, reject) => {
         request.signal.addEventListener("abort", () => reject(request.signal.reason instanceof Error ? request.signal.reason : new Error("aborted")));
       });
-    await expect(client.request("GET /v1/patients", patients)).rejects.toMatchObject({ status: 504, code: "upstream_timeout" });
+    await expect(client.read("GET /v1/patients", patients).then((answer) => answer.data())).rejects.toMatchObject({ status: 504, code: "upstream_timeout" });
     expect(harness.count("GET", "/v1/patients")).toBe(2);
   });
 });
@@ -138,7 +138,7 @@ describe("the client's rate limiter (limit 5 per 1 s, queue up to 2 s)", () => {
     vi.useFakeTimers({ now: 0 });
     const client = harness.client({ limiter: { scope: "key", limit: 5, windowMs: 1_000, maxQueueMs: 2_000 } });
     const results = Array.from({ length: 20 }, (_, index) =>
-      client.request("GET /v1/patients", { organizationId: ORG_A, query: { page: index + 1, pageSize: 1 } }).then(
+      client.read("GET /v1/patients", { organizationId: ORG_A, query: { page: index + 1, pageSize: 1 } }).then((answer) => answer.data()).then(
         () => "ok" as const,
         (error: unknown) => error,
       ),
@@ -158,9 +158,9 @@ describe("the client's rate limiter (limit 5 per 1 s, queue up to 2 s)", () => {
   it("scope organization: each organization has its own bucket", async () => {
     const client = harness.client({ limiter: { scope: "organization", limit: 2, windowMs: 60_000, maxQueueMs: 0 } });
     const orgB = "8c4e2d19-7a36-4b5f-a0e1-9d8c7b6a5f42";
-    for (const page of [1, 2]) await client.request("GET /v1/patients", { organizationId: ORG_A, query: { page } });
-    await expect(client.request("GET /v1/patients", { organizationId: ORG_A, query: { page: 3 } })).rejects.toMatchObject({ code: "rate_limited" });
-    await expect(client.request("GET /v1/appointments", { organizationId: orgB })).resolves.toBeDefined();
+    for (const page of [1, 2]) (await client.read("GET /v1/patients", { organizationId: ORG_A, query: { page } })).data();
+    await expect(client.read("GET /v1/patients", { organizationId: ORG_A, query: { page: 3 } }).then((answer) => answer.data())).rejects.toMatchObject({ code: "rate_limited" });
+    await expect(client.read("GET /v1/appointments", { organizationId: orgB }).then((answer) => answer.data())).resolves.toBeDefined();
   });
 });
 
@@ -170,10 +170,10 @@ describe("the per-user limit (ADR 0017): only requests that reach the service co
 
   it("identical reads joined to one in flight count once, for the user who started it; past the limit, 429 rate_limited", async () => {
     const client = harness.client({ limiter: { scope: "key", perUser: 2 }, requester: () => "org-a|alice" });
-    await Promise.all(Array.from({ length: 5 }, () => client.request("GET /v1/appointments", appointments(ORG_A, 1))));
+    await Promise.all(Array.from({ length: 5 }, () => client.read("GET /v1/appointments", appointments(ORG_A, 1)).then((answer) => answer.data())));
     expect(harness.count("GET", "/v1/appointments")).toBe(1);
-    await client.request("GET /v1/appointments", appointments(ORG_A, 2));
-    await expect(client.request("GET /v1/appointments", appointments(ORG_A, 3))).rejects.toMatchObject({ status: 429, code: "rate_limited", retryAfterSeconds: 60 });
+    (await client.read("GET /v1/appointments", appointments(ORG_A, 2))).data();
+    await expect(client.read("GET /v1/appointments", appointments(ORG_A, 3)).then((answer) => answer.data())).rejects.toMatchObject({ status: 429, code: "rate_limited", retryAfterSeconds: 60 });
     expect(harness.count("GET", "/v1/appointments")).toBe(2);
     expect(client.stats()).toMatchObject({ coalesced: 4, rejectedByUserLimit: 1 });
   });
@@ -181,10 +181,10 @@ describe("the per-user limit (ADR 0017): only requests that reach the service co
   it("a colleague asking the same read at the same moment as a user past the limit gets the answer, not that user's refusal", async () => {
     let requester = "org-a|alice";
     const client = harness.client({ limiter: { scope: "key", perUser: 1 }, requester: () => requester });
-    await client.request("GET /v1/appointments", appointments(ORG_A, 1));
-    const alice = client.request("GET /v1/appointments", appointments(ORG_A, 2));
+    (await client.read("GET /v1/appointments", appointments(ORG_A, 1))).data();
+    const alice = client.read("GET /v1/appointments", appointments(ORG_A, 2)).then((answer) => answer.data());
     requester = "org-a|bob";
-    const bob = client.request("GET /v1/appointments", appointments(ORG_A, 2));
+    const bob = client.read("GET /v1/appointments", appointments(ORG_A, 2)).then((answer) => answer.data());
     await expect(alice).rejects.toMatchObject({ status: 429 });
     await expect(bob).resolves.toBeDefined();
   });
@@ -192,14 +192,14 @@ describe("the per-user limit (ADR 0017): only requests that reach the service co
   it("a request the key's limiter refuses never reached the service and is given back to the user", async () => {
     // One request per organization per minute, no queue.
     const client = harness.client({ limiter: { scope: "organization", limit: 1, maxQueueMs: 0, perUser: 2 }, requester: () => "org-a|alice" });
-    await client.request("GET /v1/appointments", appointments(ORG_A, 1));
-    await expect(client.request("GET /v1/appointments", appointments(ORG_A, 2))).rejects.toMatchObject({ status: 503, code: "rate_limited" });
+    (await client.read("GET /v1/appointments", appointments(ORG_A, 1))).data();
+    await expect(client.read("GET /v1/appointments", appointments(ORG_A, 2)).then((answer) => answer.data())).rejects.toMatchObject({ status: 503, code: "rate_limited" });
     // Alice has had one request reach the service, so a second is allowed.
-    await expect(client.request("GET /v1/appointments", appointments(ORG_B, 1))).resolves.toBeDefined();
-    await expect(client.request("GET /v1/appointments", appointments(ORG_B, 2))).rejects.toMatchObject({ status: 429 });
+    await expect(client.read("GET /v1/appointments", appointments(ORG_B, 1)).then((answer) => answer.data())).resolves.toBeDefined();
+    await expect(client.read("GET /v1/appointments", appointments(ORG_B, 2)).then((answer) => answer.data())).rejects.toMatchObject({ status: 429 });
     // Calls made for no one (background work) are not limited per user.
     const background = harness.client({ limiter: { scope: "key", perUser: 1 }, requester: () => undefined });
-    for (const page of [1, 2, 3]) await background.request("GET /v1/appointments", appointments(ORG_A, page));
+    for (const page of [1, 2, 3]) (await background.read("GET /v1/appointments", appointments(ORG_A, page))).data();
   });
 });
 

@@ -56,7 +56,7 @@ async function serviceSaw(h: Harness, organizationId: string): Promise<{ counted
 const tandemCalls = (h: Harness, organizationId: string) => h.calls.filter((call) => call.headers.get("x-organization-id") === organizationId);
 
 /** One page of the organization's appointments: each page its own read (nothing cached or joined). */
-const read = (client: ClinicClient, organizationId: string, page: number) => client.request("GET /v1/appointments", { organizationId, query: { page, pageSize: 1 } });
+const read = (client: ClinicClient, organizationId: string, page: number) => client.read("GET /v1/appointments", { organizationId, query: { page, pageSize: 1 } }).then((answer) => answer.data());
 
 describe("a 429 from the service holds everything waiting on its scope until Retry-After", () => {
   it("another client used the whole window: Tandem's first read gets the one 429, the reads asked meanwhile wait with it, and all succeed once the service's Retry-After (1 s) has passed", async () => {

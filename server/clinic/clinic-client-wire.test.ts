@@ -34,7 +34,7 @@ describe("what goes on the wire", () => {
   it("Bearer key, the organization header from organizationId, JSON bodies", async () => {
     const client = harness.client();
     const noteId = noteWith(false);
-    await client.request("PATCH /v1/notes/{noteId}", { organizationId: ORG_A.toUpperCase(), params: { noteId }, body: { stickyNoteDescription: "wire" } });
+    await client.send("PATCH /v1/notes/{noteId}", { organizationId: ORG_A.toUpperCase(), params: { noteId }, body: { stickyNoteDescription: "wire" } });
     const [call] = harness.calls;
     expect(call?.headers.get("authorization")).toBe(`Bearer ${DATA_KEY}`);
     expect(call?.headers.get("x-organization-id")).toBe(ORG_A);
@@ -62,16 +62,16 @@ describe("what goes on the wire", () => {
   it("provider and facility ids go out comma-separated in the schedule's form, whichever form the caller had", async () => {
     const client = harness.client();
     const [types, providers, facilities] = await Promise.all([
-      client.request("GET /v3/appointment-types", { organizationId: ORG_A }),
-      client.request("GET /v1/providers", { organizationId: ORG_A }),
-      client.request("GET /v1/facilities", { organizationId: ORG_A }),
+      client.read("GET /v3/appointment-types", { organizationId: ORG_A }).then((answer) => answer.data()),
+      client.read("GET /v1/providers", { organizationId: ORG_A }).then((answer) => answer.data()),
+      client.read("GET /v1/facilities", { organizationId: ORG_A }).then((answer) => answer.data()),
     ]);
     const providerIds = providers.providers.slice(0, 3).map((provider) => provider.id);
     const facilityIds = facilities.facilities.map((facility) => facility.id);
-    const slots = await client.request("GET /v2/schedule/slots", {
+    const slots = (await client.read("GET /v2/schedule/slots", {
       organizationId: ORG_A,
       query: { appointmentTypeId: types.appointmentTypes[0]?.id, providerIds, facilityIds, startDate: "2026-11-23", endDate: "2026-11-27" },
-    });
+    })).data();
     expect(slots.meta.completeness).toBe("complete");
     const sent = harness.calls.at(-1)?.search;
     expect(sent?.get("providerIds")?.split(",")).toHaveLength(3);
@@ -87,7 +87,7 @@ describe("what goes on the wire", () => {
     const { port } = server.address() as AddressInfo;
     const client = createClinicClient({ baseUrl: `http://127.0.0.1:${port}`, apiKey: DATA_KEY });
     try {
-      for (let page = 1; page <= 5; page += 1) await client.request("GET /v1/patients", { organizationId: ORG_A, query: { page } });
+      for (let page = 1; page <= 5; page += 1) (await client.read("GET /v1/patients", { organizationId: ORG_A, query: { page } })).data();
       // undici hands a socket back to its pool a tick after the body ends, so a
       // call made at once may open a second one; reuse is what matters.
       expect(requestsPerSocket.size).toBeLessThanOrEqual(2);
@@ -110,7 +110,7 @@ describe("contract violations become 502, never a crash", () => {
       const corrupted: unknown = JSON.parse(JSON.stringify(json).replace('"page":1', '"page":0'));
       return Response.json(corrupted, { status: 200, headers: { "x-trace-id": "trc_from_header" } });
     };
-    const error = await client.request("GET /v1/facilities", { organizationId: ORG_A }).catch((caught: unknown) => caught);
+    const error = await client.read("GET /v1/facilities", { organizationId: ORG_A }).catch((caught: unknown) => caught);
     expect(error).toMatchObject({ status: 502, code: "contract_violation", upstreamTraceId: "trc_from_header" });
     expect(String(error)).toContain("GET /v1/facilities");
     expect(String(error)).toContain("data.pagination.page: must be at least 1");
@@ -122,19 +122,19 @@ describe("contract violations become 502, never a crash", () => {
   it("a body that is not JSON, or a 4xx without the error body, is a contract violation too", async () => {
     const client = harness.client();
     harness.rewrite = () => new Response("<html>ok</html>", { status: 200, headers: { "content-type": "text/html" } });
-    await expect(client.request("GET /v1/notes/{noteId}", { organizationId: ORG_A, params: { noteId: noteWith(false) } })).rejects.toMatchObject({
+    await expect(client.read("GET /v1/notes/{noteId}", { organizationId: ORG_A, params: { noteId: noteWith(false) } }).then((answer) => answer.data())).rejects.toMatchObject({
       status: 502,
       code: "contract_violation",
       message: expect.stringContaining("not JSON") as unknown,
     });
     harness.rewrite = () => new Response("nope", { status: 404 });
-    await expect(client.request("GET /v1/notes/{noteId}", { organizationId: ORG_A, params: { noteId: noteWith(false) } })).rejects.toMatchObject({ code: "contract_violation" });
+    await expect(client.read("GET /v1/notes/{noteId}", { organizationId: ORG_A, params: { noteId: noteWith(false) } }).then((answer) => answer.data())).rejects.toMatchObject({ code: "contract_violation" });
   });
 
   it("a 5xx without the error body (a gateway page) is upstream_unavailable, retried on reads", async () => {
     const client = harness.client({ retry: { reads: 1 } });
     harness.rewrite = () => new Response("<html>bad gateway</html>", { status: 502 });
-    await expect(client.request("GET /v1/facilities", { organizationId: ORG_A })).rejects.toMatchObject({ status: 503, code: "upstream_unavailable", upstreamStatus: 502 });
+    await expect(client.read("GET /v1/facilities", { organizationId: ORG_A }).then((answer) => answer.data())).rejects.toMatchObject({ status: 503, code: "upstream_unavailable", upstreamStatus: 502 });
     expect(harness.count("GET", "/v1/facilities")).toBe(2);
   });
 });
@@ -142,18 +142,18 @@ describe("contract violations become 502, never a crash", () => {
 describe("service errors keep their code and trace id", () => {
   it("PATCH of a signed note: 409 conflict", async () => {
     const client = harness.client();
-    const error = await client.request("PATCH /v1/notes/{noteId}", { organizationId: ORG_A, params: { noteId: noteWith(true) }, body: { stickyNoteDescription: "late" } }).catch((caught: unknown) => caught);
+    const error = await client.send("PATCH /v1/notes/{noteId}", { organizationId: ORG_A, params: { noteId: noteWith(true) }, body: { stickyNoteDescription: "late" } }).catch((caught: unknown) => caught);
     expect(error).toMatchObject({ name: "UpstreamError", status: 409, code: "conflict", message: "The note is signed and cannot be edited", upstreamTraceId: expect.stringMatching(/^trc_[0-9a-f]+$/) as unknown });
   });
 
   it("an uninstalled organization: 403 forbidden", async () => {
     const client = harness.client();
-    await expect(client.request("GET /v1/providers", { organizationId: ORG_C })).rejects.toMatchObject({ status: 403, code: "forbidden", upstreamTraceId: expect.stringMatching(/^trc_/) as unknown });
+    await expect(client.read("GET /v1/providers", { organizationId: ORG_C }).then((answer) => answer.data())).rejects.toMatchObject({ status: 403, code: "forbidden", upstreamTraceId: expect.stringMatching(/^trc_/) as unknown });
   });
 
   it("a bad path id: 400 bad_request with the service's message", async () => {
     const client = harness.client();
-    await expect(client.request("GET /v1/notes/{noteId}", { organizationId: ORG_A, params: { noteId: "not-a-uuid" } })).rejects.toMatchObject({
+    await expect(client.read("GET /v1/notes/{noteId}", { organizationId: ORG_A, params: { noteId: "not-a-uuid" } }).then((answer) => answer.data())).rejects.toMatchObject({
       status: 400,
       code: "bad_request",
       message: "noteId must be a valid UUID",
@@ -162,7 +162,7 @@ describe("service errors keep their code and trace id", () => {
 
   it("a revoked data key: the service's 401 is the BFF's own failure (502), code kept", async () => {
     const client = harness.client({ apiKey: REVOKED_KEY });
-    await expect(client.request("GET /v1/providers", { organizationId: ORG_A })).rejects.toMatchObject({ status: 502, code: "unauthorized", upstreamStatus: 401 });
+    await expect(client.read("GET /v1/providers", { organizationId: ORG_A }).then((answer) => answer.data())).rejects.toMatchObject({ status: 502, code: "unauthorized", upstreamStatus: 401 });
   });
 });
 
@@ -171,7 +171,7 @@ describe("the data key never appears in an error or a log line", () => {
     const client = harness.client();
     harness.rewrite = (request) =>
       Response.json({ code: "unauthorized", message: `Key ${request.headers.get("authorization") ?? ""} rejected (${DATA_KEY})`, trace_id: "trc_echo" }, { status: 401 });
-    const error = await client.request("GET /v1/providers", { organizationId: ORG_A }).catch((caught: unknown) => caught);
+    const error = await client.read("GET /v1/providers", { organizationId: ORG_A }).catch((caught: unknown) => caught);
     expect(error).toMatchObject({ code: "unauthorized", upstreamTraceId: "trc_echo" });
     expect(String(error)).not.toContain(DATA_KEY);
     expect(String(error)).toContain("[redacted]");

@@ -42,15 +42,15 @@ describe("the intake thread", () => {
     const inline = harness.client({ now });
     const threaded = harness.client({ now, intakeThread: true, intakeThreadMinBytes: 0 });
     try {
-      const types = await inline.request("GET /v3/appointment-types", { organizationId: ORG_A });
+      const types = (await inline.read("GET /v3/appointment-types", { organizationId: ORG_A })).data();
       const call = slotsCall(types.appointmentTypes[0]?.id ?? "");
-      const [mine, theirs] = await Promise.all([inline.requestShared("GET /v2/schedule/slots", call), threaded.requestShared("GET /v2/schedule/slots", call)]);
+      const [mine, theirs] = await Promise.all([inline.read("GET /v2/schedule/slots", call), threaded.read("GET /v2/schedule/slots", call)]);
       expect(theirs.encoding).toBe("gzip");
       expect(theirs.data()).toEqual(mine.data());
       expect(theirs.data().slots.length).toBeGreaterThan(0);
       expect(Object.isFrozen(theirs.data().slots[0])).toBe(true);
       // Cached as it came from the thread.
-      expect(await threaded.requestShared("GET /v2/schedule/slots", call)).toBe(theirs);
+      expect(await threaded.read("GET /v2/schedule/slots", call)).toBe(theirs);
     } finally {
       inline.close();
       threaded.close();
@@ -64,7 +64,7 @@ describe("the intake thread", () => {
         const corrupted: unknown = JSON.parse((await response.text()).replace('"page":1', '"page":0'));
         return Response.json(corrupted, { status: 200, headers: { "x-trace-id": "trc_from_header" } });
       };
-      const error = await client.request("GET /v1/facilities", { organizationId: ORG_A }).catch((caught: unknown) => caught);
+      const error = await client.read("GET /v1/facilities", { organizationId: ORG_A }).catch((caught: unknown) => caught);
       expect(error).toMatchObject({ status: 502, code: "contract_violation", upstreamTraceId: "trc_from_header" });
       expect(String(error)).toContain("data.pagination.page: must be at least 1");
     } finally {
@@ -122,10 +122,10 @@ describe("when the thread is used", () => {
     const small = harness.client({ intakeThread: { waitedFor: thread, background: thread } });
     const large = harness.client({ intakeThread: { waitedFor: thread, background: thread }, intakeThreadMinBytes: 1 });
     try {
-      expect((await small.request("GET /v1/facilities", { organizationId: ORG_A })).facilities.length).toBeGreaterThan(0);
+      expect(((await small.read("GET /v1/facilities", { organizationId: ORG_A })).data()).facilities.length).toBeGreaterThan(0);
       expect(takeInSpy).not.toHaveBeenCalled();
       expect(thread.running).toBe(false);
-      expect((await large.request("GET /v1/facilities", { organizationId: ORG_A })).facilities.length).toBeGreaterThan(0);
+      expect(((await large.read("GET /v1/facilities", { organizationId: ORG_A })).data()).facilities.length).toBeGreaterThan(0);
       expect(takeInSpy).toHaveBeenCalledTimes(1);
     } finally {
       small.close();
@@ -155,7 +155,7 @@ describe("a client whose intake thread is gone", () => {
   it("still takes answers under the size bound in on the event loop (they never go to the thread)", async () => {
     const client = harness.client({ intakeThread: { waitedFor: gone, background: gone } });
     try {
-      const facilities = await client.request("GET /v1/facilities", { organizationId: ORG_A });
+      const facilities = (await client.read("GET /v1/facilities", { organizationId: ORG_A })).data();
       expect(facilities.facilities.length).toBeGreaterThan(0);
     } finally {
       client.close();
@@ -165,14 +165,14 @@ describe("a client whose intake thread is gone", () => {
   it("fails a larger answer with 503 intake_failed, logged and counted, instead of taking it in on the event loop (issue 34)", async () => {
     const client = harness.client({ intakeThread: { waitedFor: gone, background: gone }, intakeThreadMinBytes: 1 });
     try {
-      const error = await client.request("GET /v1/facilities", { organizationId: ORG_A }).catch((caught: unknown) => caught);
+      const error = await client.read("GET /v1/facilities", { organizationId: ORG_A }).catch((caught: unknown) => caught);
       expect(error).toMatchObject({ status: 503, code: "intake_failed" });
       expect(client.stats()).toMatchObject({ intakeFailures: 1, intakeTimeouts: 0, retries: 0 });
       const logged = harness.logs.filter((line) => line.msg.startsWith("clinic: the intake thread could not take in an answer"));
       expect(logged).toHaveLength(1);
       expect(logged[0]).toMatchObject({ level: "error", obj: { route: "GET /v1/facilities", reason: "failed" } });
       // Not kept: the next read asks the service again.
-      await client.request("GET /v1/facilities", { organizationId: ORG_A }).catch(() => undefined);
+      await client.read("GET /v1/facilities", { organizationId: ORG_A }).catch(() => undefined);
       expect(harness.count("GET", "/v1/facilities")).toBe(2);
     } finally {
       client.close();

@@ -88,7 +88,25 @@ function bodyOf(message: IncomingMessage, signal: AbortSignal | null | undefined
   );
 }
 
-export const nodeHttpFetch: typeof fetch = (input, init) => {
+export interface NodeHttpFetchOptions {
+  /** Send a read once more after a reused connection's reset (RESENDABLE_METHODS); default true (bench-switches.ts "transport-retry"). */
+  resendOnReset?: boolean;
+  /** Told of each request sent, and of each resend. */
+  onRequest?: () => void;
+  onResend?: () => void;
+}
+
+export function createNodeHttpFetch(options: NodeHttpFetchOptions = {}): typeof fetch {
+  const resendOnReset = options.resendOnReset ?? true;
+  return (input, init) => {
+    options.onRequest?.();
+    return sendRequest(input, init, resendOnReset, options.onResend);
+  };
+}
+
+export const nodeHttpFetch: typeof fetch = createNodeHttpFetch();
+
+function sendRequest(input: Parameters<typeof fetch>[0], init: RequestInit | undefined, resendOnReset: boolean, onResend: (() => void) | undefined): Promise<Response> {
   const url = new URL(typeof input === "string" || input instanceof URL ? input : input.url);
   const isHttps = url.protocol === "https:";
   const headers: Record<string, string> = {};
@@ -109,12 +127,14 @@ export const nodeHttpFetch: typeof fetch = (input, init) => {
         resolve(new Response(hasBody ? bodyOf(message, init?.signal) : null, { status, statusText: message.statusMessage, headers: headersOf(message) }));
       });
       request.on("error", (error: NodeJS.ErrnoException) => {
-        if (!isResend && request.reusedSocket && error.code === "ECONNRESET" && RESENDABLE_METHODS.has(method)) send(true);
-        else reject(error.name === "AbortError" && init?.signal?.reason instanceof Error ? init.signal.reason : error);
+        if (resendOnReset && !isResend && request.reusedSocket && error.code === "ECONNRESET" && RESENDABLE_METHODS.has(method)) {
+          onResend?.();
+          send(true);
+        } else reject(error.name === "AbortError" && init?.signal?.reason instanceof Error ? init.signal.reason : error);
       });
       if (body !== undefined) request.write(body);
       request.end();
     };
     send(false);
   });
-};
+}

@@ -12,7 +12,7 @@ let totalCount: number;
 
 beforeAll(async () => {
   harness = createHarness();
-  totalCount = (await harness.client().request("GET /v1/appointments", { organizationId: ORG_A, query: { pageSize: 1 } })).pagination.totalCount;
+  totalCount = (await harness.client().read("GET /v1/appointments", { organizationId: ORG_A, query: { pageSize: 1 } })).data().pagination.totalCount;
 });
 beforeEach(async () => {
   await harness.reset();

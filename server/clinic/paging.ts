@@ -16,8 +16,10 @@ export type ItemsKey<R extends PaginatedRoute> = Exclude<keyof ClinicData<R>, "p
 export type ItemOf<R extends PaginatedRoute, K extends ItemsKey<R>> = ClinicData<R>[K] extends readonly (infer Item)[] ? Item : never;
 
 interface Requester {
-  request<R extends ClinicApiRoute>(route: R, call?: ClinicCall): Promise<ClinicData<R>>;
+  read<R extends ReadRoute>(route: R, call?: ClinicCall): Promise<{ data(): ClinicData<R> }>;
 }
+
+type ReadRoute = Extract<ClinicApiRoute, `GET ${string}`>;
 
 const PAGE_SIZE = 100;
 /** A runaway `totalPages` must not turn into an endless loop: 100,000 items is far beyond any list the BFF reads. */
@@ -26,7 +28,7 @@ const MAX_PAGES = 1_000;
 export async function listAllPages<R extends PaginatedRoute, K extends ItemsKey<R>>(client: Requester, route: R, key: K, call: ClinicCall = {}): Promise<ItemOf<R, K>[]> {
   const items: ItemOf<R, K>[] = [];
   for (let page = 1; page <= MAX_PAGES; page += 1) {
-    const data = await client.request(route, { ...call, query: { ...call.query, page, pageSize: PAGE_SIZE } });
+    const data = (await client.read(route, { ...call, query: { ...call.query, page, pageSize: PAGE_SIZE } })).data();
     // TypeScript cannot resolve `ClinicData<R>[K]` for a generic R; ItemsKey<R> names the list of a paginated answer.
     const pageItems = data[key] as readonly ItemOf<R, K>[];
     items.push(...pageItems);
@@ -63,7 +65,7 @@ export async function listBoundedPages<R extends PaginatedRoute, K extends Items
   { maxPages, concurrency = 4 }: { maxPages: number; concurrency?: number },
 ): Promise<ItemOf<R, K>[]> {
   const pageOf = async (page: number) => {
-    const data = await client.request(route, { ...call, query: { ...call.query, page, pageSize: PAGE_SIZE } });
+    const data = (await client.read(route, { ...call, query: { ...call.query, page, pageSize: PAGE_SIZE } })).data();
     // As in listAllPages: ItemsKey<R> names the list of a paginated answer.
     return { items: data[key] as readonly ItemOf<R, K>[], pagination: data.pagination };
   };

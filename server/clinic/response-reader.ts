@@ -4,7 +4,7 @@ import { describeZodError } from "#contract/validation.ts";
 import type { IntakeResult } from "./answer-intake.ts";
 import { readBoundedBody } from "./bounded-body.ts";
 import type { SharedRoute } from "./cache-policy.ts";
-import { SharedAnswer } from "./shared-answer.ts";
+import { SharedAnswer, type ParseKeeping } from "./shared-answer.ts";
 import { bffStatusFor, UpstreamError } from "./upstream-error.ts";
 
 // Every answer of the service is parsed with its contract schema (success
@@ -119,7 +119,7 @@ export async function readResponse<R extends ClinicApiRoute>(route: R, response:
  * comes back as the answer kept and served (with the parsed data when taken
  * in on this thread and `keepParsed`).
  */
-export async function readSharedResponse<R extends SharedRoute>(route: R, response: Response, context: ReadContext & { intake: Intake; keepParsed: boolean }): Promise<ReadOutcome<SharedRead<R>>> {
+export async function readSharedResponse<R extends SharedRoute>(route: R, response: Response, context: ReadContext & { intake: Intake; keepParsed: boolean; keeping: ParseKeeping }): Promise<ReadOutcome<SharedRead<R>>> {
   const { status } = response;
   const body = await readBody(route, response, context);
   if (!body.ok) return body.outcome;
@@ -135,7 +135,7 @@ export async function readSharedResponse<R extends SharedRoute>(route: R, respon
   }
   // The intake parsed `data` with this route's envelope schema.
   const parsed = context.keepParsed ? (result.data as ClinicData<R> | undefined) : undefined;
-  return { kind: "ok", value: { answer: SharedAnswer.fromBytes<ClinicData<R>>(result, parsed), meta: result.meta } };
+  return { kind: "ok", value: { answer: SharedAnswer.fromBytes<ClinicData<R>>(result, parsed, context.keeping), meta: result.meta } };
 }
 
 /** A non-2xx answer: a 429 to wait out, the service's error, or one without its error body. */

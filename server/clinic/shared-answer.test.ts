@@ -56,4 +56,21 @@ describe("SharedAnswer", () => {
     expect(answer.dataForOneUse()).toBe(kept);
     expect(shareAnswer(data, { keepParsed: true }).dataForOneUse()).toBe(data);
   });
+
+  it("with kept parses turned off (BENCH_DISABLE=kept-parses), keeps no objects and decodes for every caller; while on, counts each reuse", () => {
+    const data = slots(200);
+    const reused = vi.fn();
+    const off = shareAnswer(data, { keepParsed: true, keeping: { keep: false, reused } });
+    const first = off.data();
+    expect(first).not.toBe(data);
+    expect(first).toEqual(data);
+    expect(Object.isFrozen(first.slots[0])).toBe(true);
+    expect(off.data()).not.toBe(first);
+    expect(off.dataForOneUse()).not.toBe(first);
+    expect(reused).not.toHaveBeenCalled();
+    const on = shareAnswer(data, { keepParsed: true, keeping: { keep: true, reused } });
+    expect(on.data()).toBe(data);
+    expect(on.dataForOneUse()).toBe(data);
+    expect(reused).toHaveBeenCalledTimes(2);
+  });
 });

@@ -53,11 +53,11 @@ export class UpstreamError extends Error {
  * The BFF's status for a service error. The service's status is kept, except
  * where passing it on would mislead the SPA: a 401 is about the BFF's own data
  * key (not the user's host token), a 500 is the service's fault (a BFF 500
- * would read as a BFF bug), a 429 the client could not absorb is `rate_limited`.
+ * would read as a BFF bug). (A 429 never gets here: upstream-send.ts waits it
+ * out or fails with `rate_limited`.)
  */
 export function bffStatusFor(upstreamStatus: number): number {
   if (upstreamStatus === 401) return 502;
-  if (upstreamStatus === 429) return 503;
   if (upstreamStatus === 500) return 502;
   return upstreamStatus;
 }

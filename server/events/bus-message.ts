@@ -11,8 +11,15 @@ import { streamRevocation } from "./stream-revocation.ts";
 
 export const busMessage = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("live-event"), origin: z.string(), organizationId: z.string(), event: liveEvent }),
-  /** `prefix` null: every cached read of the organization. */
-  z.object({ kind: z.literal("cache-invalidated"), origin: z.string(), organizationId: z.string(), prefix: z.nullable(z.string()) }),
+  /** `prefix` null: every cached read of the organization; `facilityId` and `date`: only reads covering them (server/clinic/answer-cache.ts). */
+  z.object({
+    kind: z.literal("cache-invalidated"),
+    origin: z.string(),
+    organizationId: z.string(),
+    prefix: z.nullable(z.string()),
+    facilityId: z.optional(z.string()),
+    date: z.optional(z.string()),
+  }),
   z.object({ kind: z.literal("installation-changed"), origin: z.string(), organizationId: z.string() }),
   z.object({ kind: z.literal("streams-revoked"), origin: z.string(), revocation: streamRevocation }),
 ]);

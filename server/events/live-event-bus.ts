@@ -1,4 +1,5 @@
 import type { LiveEvent } from "#contract/app-api/live-events.ts";
+import type { Invalidation } from "../clinic/answer-cache.ts";
 import type { Logger } from "../logger.ts";
 import type { StoreNotifications } from "../store/store.ts";
 import type { LiveEventHub } from "./live-event-hub.ts";
@@ -20,8 +21,8 @@ export interface LiveEventPublisher {
 }
 
 export interface LiveEventBus extends LiveEventPublisher {
-  /** Drops the organization's cached reads (all, or routes starting with `prefix`) here at once, then on every other process. */
-  invalidate(organizationId: string, prefix?: string): void;
+  /** Drops the organization's cached reads the change touches (all without one) here at once, then on every other process. */
+  invalidate(organizationId: string, change?: Invalidation): void;
   /** The organization's stored installation changed: the other processes forget what they remember of it. */
   installationChanged(organizationId: string): void;
   /** Ends the streams the revocation names here at once, then on every other process. */
@@ -35,7 +36,7 @@ export interface LiveEventBus extends LiveEventPublisher {
 export interface LiveEventBusDeps {
   /** The local fan-out to this process's streams. */
   hub: LiveEventHub;
-  invalidateCache: (organizationId: string, prefix: string | undefined) => void;
+  invalidateCache: (organizationId: string, change: Invalidation) => void;
   /** Forgets the remembered installation of one organization, or of all. */
   forgetInstallation: (organizationId?: string) => void;
   /** Ends this process's streams that the revocation names. */
@@ -58,8 +59,8 @@ class InProcessLiveEventBus implements LiveEventBus {
     this.deps.hub.publish(organizationId, event);
   }
 
-  invalidate(organizationId: string, prefix?: string): void {
-    this.deps.invalidateCache(organizationId, prefix);
+  invalidate(organizationId: string, change: Invalidation = {}): void {
+    this.deps.invalidateCache(organizationId, change);
   }
 
   installationChanged(): void {

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { LiveEvent } from "#contract/app-api/live-events.ts";
+import type { Invalidation } from "../clinic/answer-cache.ts";
 import type { NotificationListener, StoreNotifications } from "../store/store.ts";
 import { decodeBusMessage, encodeBusMessage, type BusMessage } from "./bus-message.ts";
 import type { LiveEventBus, LiveEventBusDeps } from "./live-event-bus.ts";
@@ -28,9 +29,10 @@ export class NotifyLiveEventBus implements LiveEventBus {
     this.send({ kind: "live-event", origin: this.origin, organizationId, event }, () => this.deps.hub.publish(organizationId, event));
   }
 
-  invalidate(organizationId: string, prefix?: string): void {
-    this.deps.invalidateCache(organizationId, prefix);
-    this.send({ kind: "cache-invalidated", origin: this.origin, organizationId, prefix: prefix ?? null });
+  invalidate(organizationId: string, change: Invalidation = {}): void {
+    this.deps.invalidateCache(organizationId, change);
+    const { routePrefix, facilityId, date } = change;
+    this.send({ kind: "cache-invalidated", origin: this.origin, organizationId, prefix: routePrefix ?? null, ...(facilityId !== undefined && { facilityId }), ...(date !== undefined && { date }) });
   }
 
   installationChanged(organizationId: string): void {
@@ -97,7 +99,10 @@ export class NotifyLiveEventBus implements LiveEventBus {
           this.deps.hub.publish(message.organizationId, message.event);
           break;
         case "cache-invalidated":
-          if (message.origin !== this.origin) this.deps.invalidateCache(message.organizationId, message.prefix ?? undefined);
+          if (message.origin !== this.origin) {
+            const { prefix, facilityId, date } = message;
+            this.deps.invalidateCache(message.organizationId, { ...(prefix !== null && { routePrefix: prefix }), ...(facilityId !== undefined && { facilityId }), ...(date !== undefined && { date }) });
+          }
           break;
         case "installation-changed":
           if (message.origin !== this.origin) this.deps.forgetInstallation(message.organizationId);

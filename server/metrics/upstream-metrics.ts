@@ -72,6 +72,19 @@ export function registerUpstreamGauges(registry: Registry, clinic: Pick<ClinicCl
   followTotal(registry, "tandem_upstream_coalesced_reads_total", "Reads that joined an identical read already on its way to the service", () => clinic.stats().coalesced);
   followTotal(registry, "tandem_upstream_refreshed_ahead_total", "Cached schedule reads read again in the background before they expired: once a newer sync of their mirror showed, or to find one near their bound", () => clinic.stats().refreshedAhead);
   followTotal(registry, "tandem_upstream_retries_total", "Attempts repeated after a failed read or a 429 from the service", () => clinic.stats().retries);
+  const mechanismUses = new Map<string, number>();
+  new Counter({
+    name: "tandem_bench_mechanism_uses_total",
+    help: "Bench only (BENCH_DISABLE): how often each performance mechanism of the upstream client did its work; `on` says whether it was on",
+    labelNames: ["mechanism", "on"] as const,
+    registers: [registry],
+    collect() {
+      for (const [mechanism, { on, uses }] of Object.entries(clinic.stats().benchMechanisms)) {
+        this.inc({ mechanism, on: String(on) }, Math.max(0, uses - (mechanismUses.get(mechanism) ?? 0)));
+        mechanismUses.set(mechanism, uses);
+      }
+    },
+  });
   const intakeFailed = { failed: 0, timeout: 0 };
   new Counter({
     name: "tandem_upstream_intake_failures_total",

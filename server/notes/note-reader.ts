@@ -22,7 +22,7 @@ export function createNoteReader(deps: { clinic: ClinicClient; noteStates: NoteS
   };
   return {
     read: async (organizationId, noteId) => {
-      const [read, known] = await Promise.all([deps.clinic.request("GET /v1/notes/{noteId}", { organizationId, params: { noteId } }), deps.noteStates.get(organizationId, noteId)]);
+      const [read, known] = await Promise.all([deps.clinic.read("GET /v1/notes/{noteId}", { organizationId, params: { noteId } }).then((answer) => answer.data()), deps.noteStates.get(organizationId, noteId)]);
       if (known === null && isSignedNote(read)) await learnSigned(organizationId, noteId, "read");
       return withKnownState(read, known);
     },

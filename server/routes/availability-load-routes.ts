@@ -1,22 +1,22 @@
 import type { Hono } from "hono";
 import { availabilityLoadQuery, LOAD_WINDOW_TOO_BUSY_CODE, MAX_LOAD_APPOINTMENT_PAGES, type AvailabilityLoadQuery, type AvailabilityLoadResponse } from "#contract/app-api/availability-load.ts";
 import type { Appointment } from "#contract/clinic-api/appointment.ts";
-import type { AvailabilityMeta, AvailabilityTemplatesData } from "#contract/clinic-api/schedule.ts";
+import type { AvailabilityTemplatesData } from "#contract/clinic-api/schedule.ts";
 import { addDays } from "#contract/time/zoned-time.ts";
 import { requireGrantedScope } from "../auth/scopes.ts";
+import { staleAt } from "../clinic/cache-policy.ts";
 import type { ClinicClient } from "../clinic/clinic-client.ts";
 import { listBoundedPages, TooManyPages } from "../clinic/paging.ts";
 import type { AppEnv } from "../http/app-env.ts";
 import { AppError } from "../http/app-error.ts";
 import { parseQuery } from "../http/validate.ts";
-import { readAvailability } from "../schedule/availability-reads.ts";
 import { computeBookedLoad } from "../schedule/booked-load.ts";
 import { checkAvailabilityWindow } from "./availability-routes.ts";
 
 // GET /api/availability/load (docs/decisions/0020-availability-booked-load.md):
 // the booked load of a facility's bands over a window. Two reads, neither
 // strong: the availability read (templates and instances, from the
-// staleness cache, as GET /api/availability: availability-reads.ts) and the
+// staleness cache, as GET /api/availability) and the
 // facility's appointments around the window (seed 001
 // `GET /v1/appointments`), 100 a page, at most
 // MAX_LOAD_APPOINTMENT_PAGES pages, kept no longer than the availability
@@ -31,12 +31,6 @@ export interface AvailabilityLoadRouteDeps {
   clinic: ClinicClient;
   /** The BFF's clock, for `meta.computedAt`. */
   now: () => number;
-}
-
-/** The client-clock instant the availability read stops being fresh; none for a strong or zero-staleness read (then nothing is kept). */
-function stalenessBound(meta: AvailabilityMeta): number | undefined {
-  if (meta.strongConsistency || meta.maxStalenessSeconds <= 0) return undefined;
-  return Date.parse(meta.sourceSyncedAt) + meta.maxStalenessSeconds * 1000;
 }
 
 /**
@@ -55,7 +49,8 @@ function appointmentDates(query: AvailabilityLoadQuery): { dateFrom: string; dat
 async function readAppointments(clinic: ClinicClient, organizationId: string, availability: AvailabilityTemplatesData, query: AvailabilityLoadQuery): Promise<Appointment[]> {
   // No band, nothing to count: the appointments are not read.
   if (availability.instances.length === 0) return [];
-  const cacheUntil = stalenessBound(availability.meta);
+  // Kept no longer than the availability read they are combined with: its staleness bound (none for a strong read: nothing kept).
+  const cacheUntil = staleAt(availability.meta) ?? undefined;
   try {
     return await listBoundedPages(
       clinic,
@@ -86,7 +81,7 @@ export function registerAvailabilityLoadRoutes(api: Hono<AppEnv>, { clinic, now 
     requireGrantedScope(c, "read:appointments");
     const { organizationId } = c.get("session");
     // Used for this request only: a parse the answer kept would outlive it (SharedAnswer.dataForOneUse).
-    const availability = (await readAvailability(clinic, organizationId, query)).dataForOneUse();
+    const availability = (await clinic.read("GET /v3/schedule/availability-templates", { organizationId, query })).dataForOneUse();
     const appointments = await readAppointments(clinic, organizationId, availability, query);
     const computedAt = now();
     const load = computeBookedLoad({ templates: availability.templates, instances: availability.instances, appointments, window: query, now: computedAt });

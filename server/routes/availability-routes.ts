@@ -6,11 +6,10 @@ import type { AppEnv } from "../http/app-env.ts";
 import { badRequest } from "../http/app-error.ts";
 import { sharedJson } from "../http/shared-json-body.ts";
 import { parseQuery } from "../http/validate.ts";
-import { readAvailability } from "../schedule/availability-reads.ts";
 
 // GET /api/availability: templates, instances and meta for a window of the
 // facility's local dates, from the staleness cache (one provider's from the
-// facility's where it is kept: availability-reads.ts). The SPA expands the
+// facility's where it is kept: server/clinic/provider-narrowing.ts). The SPA expands the
 // templates itself for any window and compares with these instances.
 
 /** The window rules of the availability routes: inclusive local dates, at most MAX_AVAILABILITY_WINDOW_DAYS. */
@@ -24,6 +23,6 @@ export function registerAvailabilityRoutes(api: Hono<AppEnv>, clinic: ClinicClie
   api.get("/availability", async (c) => {
     const query = parseQuery(c, availabilityQuery);
     checkAvailabilityWindow(query.startDate, query.endDate);
-    return sharedJson(c, await readAvailability(clinic, c.get("session").organizationId, query));
+    return sharedJson(c, await clinic.read("GET /v3/schedule/availability-templates", { organizationId: c.get("session").organizationId, query }));
   });
 }

@@ -63,7 +63,7 @@ export function registerContextRoutes(api: Hono<AppEnv>, clinic: ClinicClient, t
     const session = c.get("session");
     const patientId = contextPatientId(c);
     requireGrantedScope(c, "read:patients");
-    const record = await clinic.request("GET /v1/patients/{id}", { organizationId: session.organizationId, params: { id: patientId } });
+    const record = (await clinic.read("GET /v1/patients/{id}", { organizationId: session.organizationId, params: { id: patientId } })).data();
     await audit.read(c, "patient", record.id);
     const patient: ContextPatient = {
       id: record.id,
@@ -83,10 +83,10 @@ export function registerContextRoutes(api: Hono<AppEnv>, clinic: ClinicClient, t
     const patientId = contextPatientId(c);
     requireGrantedScope(c, "read:appointments");
     const nowMs = now();
-    const data = await clinic.request("GET /v1/appointments", {
+    const data = (await clinic.read("GET /v1/appointments", {
       organizationId: session.organizationId,
       query: { patientId, dateFrom: upcomingDateFrom(nowMs), sortBy: "scheduledStartDate", sortOrder: "asc", page: 1, pageSize: APPOINTMENTS_PAGE_SIZE },
-    });
+    })).data();
     await audit.read(c, "patient_appointments", patientId);
     const body: PatientAppointmentsResponse = {
       patientId,

@@ -42,7 +42,7 @@ export function registerNoteChangesRoutes(api: Hono<AppEnv>, { clinic, store, no
   const audit = accessAudit(store.audit, now);
   /** The note as the note routes show it: signed once the service has said so (server/notes/known-note-state.ts). */
   const readNote = async (organizationId: string, noteId: string): Promise<Note> => {
-    const [read, known] = await Promise.all([clinic.request("GET /v1/notes/{noteId}", { organizationId, params: { noteId } }), store.noteStates.get(organizationId, noteId)]);
+    const [read, known] = await Promise.all([clinic.read("GET /v1/notes/{noteId}", { organizationId, params: { noteId } }).then((answer) => answer.data()), store.noteStates.get(organizationId, noteId)]);
     return withKnownState(read, known);
   };
   const noteInContext = noteAuthorizer(readNote);

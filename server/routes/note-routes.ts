@@ -128,7 +128,7 @@ export function registerNoteRoutes(api: Hono<AppEnv>, { clinic, store, live, now
     const intentId = await writes.begin({ organizationId: session.organizationId, userId: session.userId, kind: "note_patch", subjectId: noteId, request: change.upstreamBody });
     let saved: Note;
     try {
-      saved = await clinic.request("PATCH /v1/notes/{noteId}", { organizationId: session.organizationId, params: { noteId }, body: change.upstreamBody });
+      saved = await clinic.send("PATCH /v1/notes/{noteId}", { organizationId: session.organizationId, params: { noteId }, body: change.upstreamBody });
     } catch (error) {
       const outcome = outcomeOfFailedWrite(error);
       await writes.settle(session.organizationId, intentId, outcome);
@@ -226,7 +226,7 @@ export function registerNoteRoutes(api: Hono<AppEnv>, { clinic, store, live, now
     let created: Task;
     try {
       // The acting provider is the token's, whatever the body says (DESIGN.md "The host bridge" 3).
-      created = await clinic.request("POST /v2/tasks", {
+      created = await clinic.send("POST /v2/tasks", {
         organizationId: session.organizationId,
         body: { noteId, providerId: actingProviderId, notes: request.notes, assigneeIds: request.assigneeIds },
         idempotencyKey: intentId,
@@ -265,7 +265,7 @@ export function registerNoteRoutes(api: Hono<AppEnv>, { clinic, store, live, now
 
   api.get("/notes/:id/images", async (c) => {
     const { noteId } = await noteInContext(c);
-    const { images } = await clinic.request("GET /v3/notes/{noteId}/images", { organizationId: c.get("session").organizationId, params: { noteId } });
+    const { images } = (await clinic.read("GET /v3/notes/{noteId}/images", { organizationId: c.get("session").organizationId, params: { noteId } })).data();
     await settleByRead(writeLogOf(c, store, now), c.get("session").organizationId, "image_delete", noteId, (intent) => imageDeleteSettlement(intent, images));
     await audit.read(c, "note_image", noteId);
     return c.json({ images });
@@ -283,7 +283,7 @@ export function registerNoteRoutes(api: Hono<AppEnv>, { clinic, store, live, now
     const intentId = await writes.begin({ organizationId: session.organizationId, userId: session.userId, kind: "image_delete", subjectId: noteId, request: imageDeleteIntentRequest(imageId) });
     let image: NoteImage;
     try {
-      image = await clinic.request("DELETE /v3/notes/{noteId}/images/{imageId}", { organizationId: session.organizationId, params: { noteId, imageId } });
+      image = await clinic.send("DELETE /v3/notes/{noteId}/images/{imageId}", { organizationId: session.organizationId, params: { noteId, imageId } });
     } catch (error) {
       const isGone = error instanceof UpstreamError && error.code === "not_found";
       // Gone is what the user asked for, whoever deleted it (a resend of this very delete, say: node-http-fetch.ts).

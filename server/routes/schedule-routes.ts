@@ -93,11 +93,11 @@ const dayAround = (selection: SlotSelection) => {
 async function strongCheck(clinic: ClinicClient, organizationId: string, request: SlotCheckRequest): Promise<SlotCheckResponse> {
   const { searchedFacilityIds, searchedProviderIds, ...selection } = request;
   const kind = { appointmentTypeId: selection.appointmentTypeId, slotLengthMinutes: selection.slotLengthMinutes, isNewPatient: selection.isNewPatient };
-  const data = await clinic.request("GET /v2/schedule/slots", {
+  const data = (await clinic.read("GET /v2/schedule/slots", {
     organizationId,
     consistency: "strong",
     query: { ...kind, providerIds: [selection.providerId], facilityIds: [selection.facilityId], ...dayAround(selection) },
-  });
+  })).data();
   const candidates = data.slots.filter((slot) => isSameId(slot.providerId, selection.providerId, "prv") && isSameId(slot.facilityId, selection.facilityId, "fac"));
   const found = candidates.find((slot) => sameInstant(slot.startsAt, selection.startsAt) && sameInstant(slot.endsAt, selection.endsAt)) ?? null;
   if (found !== null && found.remainingCapacity > 0) return { available: true, slot: found, alternatives: [], meta: data.meta };
@@ -106,7 +106,7 @@ async function strongCheck(clinic: ClinicClient, organizationId: string, request
   const facilityIds = searchedFacilityIds ?? [selection.facilityId];
   // Within the search bound, as the search was: fewer days after when many facilities were searched.
   const daysAfter = Math.max(0, Math.min(ALTERNATIVE_DAYS_AFTER, maxSlotSearchDays(facilityIds.length) - 1));
-  const searched = await clinic.request("GET /v2/schedule/slots", {
+  const searched = (await clinic.read("GET /v2/schedule/slots", {
     organizationId,
     query: {
       ...kind,
@@ -115,7 +115,7 @@ async function strongCheck(clinic: ClinicClient, organizationId: string, request
       startDate: date,
       endDate: addDays(date, daysAfter),
     },
-  });
+  })).data();
   return { available: false, slot: found, alternatives: pickAlternatives(selection, [candidates, searched.slots]), meta: data.meta };
 }
 
@@ -174,7 +174,7 @@ export function registerScheduleRoutes(api: Hono<AppEnv>, { clinic, holds, inten
   };
   const releaseAtService = async (organizationId: string, holdId: string): Promise<void> => {
     try {
-      await clinic.request("DELETE /v4/schedule/holds/{holdId}", { organizationId, params: { holdId } });
+      await clinic.send("DELETE /v4/schedule/holds/{holdId}", { organizationId, params: { holdId } });
     } catch (error) {
       // A hold the service no longer knows is released.
       if (!(error instanceof UpstreamError && error.code === "not_found")) throw error;
@@ -208,7 +208,7 @@ export function registerScheduleRoutes(api: Hono<AppEnv>, { clinic, holds, inten
   const patientNameOf = async (c: Context<AppEnv>, patientId: string | null): Promise<string | null> => {
     if (patientId === null || !c.get("grantedScopes").has("read:patients")) return null;
     try {
-      const record = await clinic.request("GET /v1/patients/{id}", { organizationId: c.get("session").organizationId, params: { id: patientId } });
+      const record = (await clinic.read("GET /v1/patients/{id}", { organizationId: c.get("session").organizationId, params: { id: patientId } })).data();
       await access.read(c, "patient", record.id);
       return `${record.lastName}, ${record.firstName}`;
     } catch (error) {
@@ -225,7 +225,7 @@ export function registerScheduleRoutes(api: Hono<AppEnv>, { clinic, holds, inten
     const { facilityDays } = await checkScope(clinic, organizationId, query);
     const call = { organizationId, query };
     try {
-      const answer = clinic.cachedShared("GET /v2/schedule/slots", call) ?? (await slotSearchGate.run(facilityDays, () => clinic.requestShared("GET /v2/schedule/slots", call)));
+      const answer = await clinic.read("GET /v2/schedule/slots", call, (start) => slotSearchGate.run(facilityDays, start));
       return sharedJson(c, answer);
     } catch (error) {
       // The answer passed UPSTREAM_MAX_BODY_BYTES: the user can ask for less.
@@ -287,7 +287,7 @@ export function registerScheduleRoutes(api: Hono<AppEnv>, { clinic, holds, inten
 
     let hold: Hold;
     try {
-      ({ hold } = await clinic.request("POST /v4/schedule/holds", { organizationId, body: selection, idempotencyKey: intentId }));
+      ({ hold } = await clinic.send("POST /v4/schedule/holds", { organizationId, body: selection, idempotencyKey: intentId }));
     } catch (error) {
       if (outcomeOfFailedWrite(error) === "unknown") throw await unknownOutcome(error, "The EHR may have held this slot for you.", null);
       await settle(c, organizationId, intentId, "refused");

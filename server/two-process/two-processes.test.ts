@@ -173,6 +173,20 @@ describe.skipIf(!databaseUrl)("two BFF processes on one PostgreSQL", () => {
     await onB.cancel();
   });
 
+  it("a schedule change one process learns drops the other's kept reads of that facility and day only (issue 37)", async () => {
+    const [a, b] = cluster.processes;
+    const [first, second] = org().ehr.facilities;
+    const type = org().ehr.appointmentTypes[0];
+    if (!first || !second || !type) throw new Error("org A has two facilities and a type");
+    const day = new Date(cluster.now() + 10 * 86_400_000).toISOString().slice(0, 10);
+    const search = (facilityId: string) => ({ organizationId: ORG_A_ID, query: { appointmentTypeId: type.id, facilityIds: facilityId, startDate: day, endDate: day } });
+    const before = [await b.bff.clinic.read("GET /v2/schedule/slots", search(first.id)), await b.bff.clinic.read("GET /v2/schedule/slots", search(second.id))];
+    a.bff.bus.invalidate(ORG_A_ID, { routePrefix: "GET /v2/schedule/slots", facilityId: first.id, date: day });
+    await settle();
+    const after = [await b.bff.clinic.read("GET /v2/schedule/slots", search(first.id)), await b.bff.clinic.read("GET /v2/schedule/slots", search(second.id))];
+    expect(after.map((answer, index) => answer === before[index])).toEqual([false, true]);
+  });
+
   it("an installation change on one process reaches the other's memory at once", async () => {
     const [a, b] = cluster.processes;
     expect((await b.bff.installations.find(ORG_A_ID))?.status).toBe("active");

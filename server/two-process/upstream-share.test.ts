@@ -43,7 +43,7 @@ describe("UPSTREAM_RATE_SHARE", () => {
     const limiter = { scope: "key" as const, limit: 10, windowMs: 1_000, maxQueueMs: 5_000, share: 0.5 };
     const processes = [harness.client({ limiter }), harness.client({ limiter })];
     const calls = processes.flatMap((client, process) =>
-      Array.from({ length: 20 }, (_, index) => client.request("GET /v1/patients", { organizationId: ORG_A, query: { page: process * 100 + index + 1, pageSize: 1 } })),
+      Array.from({ length: 20 }, (_, index) => client.read("GET /v1/patients", { organizationId: ORG_A, query: { page: process * 100 + index + 1, pageSize: 1 } }).then((answer) => answer.data())),
     );
     await vi.advanceTimersByTimeAsync(4_000);
     await Promise.all(calls);
@@ -61,7 +61,7 @@ describe("UPSTREAM_RATE_SHARE", () => {
     const limiter = { scope: "key" as const, limit: 40, windowMs: 1_000, maxQueueMs: 200, share: 0.5 };
     const [first, second] = [harness.client({ limiter }), harness.client({ limiter })];
     const read = (client: typeof first, organizationId: string, page: number) =>
-      client.request("GET /v1/appointments", { organizationId, query: { page, pageSize: 1 } }).then(
+      client.read("GET /v1/appointments", { organizationId, query: { page, pageSize: 1 } }).then((answer) => answer.data()).then(
         () => ({ ok: true, at: Date.now() }),
         () => ({ ok: false, at: Date.now() }),
       );

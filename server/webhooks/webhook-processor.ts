@@ -1,6 +1,7 @@
 import * as z from "zod/mini";
 import { appInstalledEventData, appointmentEventData, lifecycleEventData, webhookEnvelope } from "#contract/clinic-api/events.ts";
 import { compareTimestamps, readTimestamp } from "#contract/time/timestamp.ts";
+import type { Invalidation } from "../clinic/answer-cache.ts";
 import type { LiveEventPublisher } from "../events/live-event-bus.ts";
 import type { InstallationRegistry, LifecycleEventType } from "../installations/installation-registry.ts";
 import type { Logger } from "../logger.ts";
@@ -9,7 +10,10 @@ import type { InboxEntry, Store } from "../store/store.ts";
 // Processing of stored webhooks (DESIGN.md "Webhooks"; seed 001 "Delivery
 // guarantees" 2-3): each hook-id once; appointment events applied by their
 // payload's updatedAt, never by arrival, so a stale status never re-opens a
-// cancelled appointment; schedules invalidated by facility and date;
+// cancelled appointment; schedules invalidated by facility and date (the
+// kept slot searches, availability weeks and appointment pages whose request
+// covers the appointment's facility and day, before and after the change;
+// those of other facilities or dates stay: server/clinic/answer-cache.ts);
 // installations updated; events Tandem does not act on are stored and
 // ignored. Unprocessed rows (a crash between storing and processing) are
 // picked up at start-up and on a timer. Several BFF processes may drain one
@@ -21,6 +25,8 @@ import type { InboxEntry, Store } from "../store/store.ts";
 
 const LIFECYCLE_TYPES = new Set<string>(["app.installed", "app.uninstalled", "app.suspended", "app.reactivated", "installation.permissions_updated"]);
 const BATCH_SIZE = 100;
+/** The kept reads an appointment's change can make stale. */
+const SCHEDULE_ROUTES = ["GET /v2/schedule/slots", "GET /v3/schedule/availability-templates", "GET /v1/appointments"] as const;
 /** A row that keeps failing becomes a dead letter at this many attempts. */
 export const MAX_ATTEMPTS = 5;
 /** Far longer than a batch takes: processing is store writes and, rarely, one installations list. */
@@ -31,8 +37,8 @@ export interface WebhookProcessorDeps {
   installations: InstallationRegistry;
   /** The live-event bus: every process's streams. */
   live: LiveEventPublisher;
-  /** Drops the organization's cached reads under a route prefix (on every process). */
-  invalidate: (organizationId: string, routePrefix: string) => void;
+  /** Drops the organization's cached reads the change touches (on every process). */
+  invalidate: (organizationId: string, change: Invalidation) => void;
   logger: Logger;
   now?: () => number;
   /** How long a claimed batch stays this process's; default 60 s. */
@@ -152,7 +158,7 @@ export class WebhookProcessor {
       // Without its organization the directory change cannot be applied: kept as a dead letter, not marked done.
       const { organizationId } = readOrThrow(lifecycleEventData, envelope.data, `the ${envelope.type} payload`);
       const resource = family === "facility" ? "facilities" : "providers";
-      this.deps.invalidate(organizationId, `GET /v1/${resource}`);
+      this.deps.invalidate(organizationId, { routePrefix: `GET /v1/${resource}` });
       this.deps.live.publish(organizationId, { type: "directory.changed", resource });
     }
     // Faxes, documents, sync requests, test events: stored, not acted on.
@@ -171,19 +177,19 @@ export class WebhookProcessor {
       scheduledEndDate: data.scheduledEndDate,
     });
     if (!applied) return;
-    // The payload names the provider only by its EHR id, so schedules are invalidated by facility and date.
-    this.deps.invalidate(organizationId, "GET /v2/schedule/slots");
-    this.deps.invalidate(organizationId, "GET /v3/schedule/availability-templates");
-    // The booked load's appointment pages (ADR 0020), kept as long as the schedule read they were combined with.
-    this.deps.invalidate(organizationId, "GET /v1/appointments");
     const touched = new Map<string, { facilityId: string; date: string }>();
     for (const state of [previous, data]) {
       if (!state) continue;
-      // The UTC day, whatever offset the payload was written with.
+      // The UTC day, whatever offset the payload was written with (the cache widens a request's local dates by a day for it).
       const date = (readTimestamp(state.scheduledStartDate)?.utc ?? state.scheduledStartDate).slice(0, 10);
       touched.set(`${state.facilityId}|${date}`, { facilityId: state.facilityId, date });
     }
-    for (const { facilityId, date } of touched.values()) this.deps.live.publish(organizationId, { type: "schedule.changed", facilityId, date });
+    for (const { facilityId, date } of touched.values()) {
+      // The payload names the provider only by its EHR id, so schedules are invalidated by facility and date;
+      // the booked load's appointment pages (ADR 0020) with them, kept as long as the schedule read they were combined with.
+      for (const routePrefix of SCHEDULE_ROUTES) this.deps.invalidate(organizationId, { routePrefix, facilityId, date });
+      this.deps.live.publish(organizationId, { type: "schedule.changed", facilityId, date });
+    }
   }
 
   private async processLifecycle(type: LifecycleEventType, raw: Record<string, unknown>, timestamp: string): Promise<void> {

@@ -78,7 +78,7 @@ beforeEach(() => {
     store,
     installations: new InstallationRegistry({ repository: store.installations, fetchInstallations: () => Promise.resolve([]), requiredScopes: ["read:appointments"], logger }),
     live: hub,
-    invalidate: (organizationId, prefix) => invalidations.push(`${organizationId} ${prefix}`),
+    invalidate: (organizationId, change) => invalidations.push([organizationId, change.routePrefix, change.facilityId, change.date].filter((part) => part !== undefined).join(" ")),
     logger,
   });
 });
@@ -185,8 +185,8 @@ describe("the inbox", () => {
     await processor.drain();
     expect(await store.appointmentStates.get(ORG, "a-crash")).toMatchObject({ status: "cancelled" });
     expect((await store.inbox.get("msg_crash"))?.processedAt).not.toBeNull();
-    expect(invalidations).toContain(`${ORG} GET /v2/schedule/slots`);
-    expect(invalidations).toContain(`${ORG} GET /v1/appointments`);
+    // By facility and date only: the organization's other kept schedule reads stay.
+    expect(invalidations).toEqual([`${ORG} GET /v2/schedule/slots fac-1 2026-12-01`, `${ORG} GET /v3/schedule/availability-templates fac-1 2026-12-01`, `${ORG} GET /v1/appointments fac-1 2026-12-01`]);
     expect(published).toContainEqual({ type: "schedule.changed", facilityId: "fac-1", date: "2026-12-01" });
   });
 });

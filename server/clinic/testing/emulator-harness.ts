@@ -4,9 +4,7 @@ import * as z from "zod/mini";
 import { createEmulator, type Emulator } from "../../../emulator/app.ts";
 import type { EmulatorSettings } from "../../../emulator/routes/route-deps.ts";
 import { EmulatorClock } from "../../../emulator/clock.ts";
-import type { ClinicApiRoute } from "#contract/clinic-api/responses.ts";
 import { createClinicClient, type ClinicClient, type ClinicClientOptions } from "../clinic-client.ts";
-import type { ClinicCall } from "../upstream-request.ts";
 
 // The sandbox identities of DESIGN.md, and an emulator wired to the client
 // through an injected fetch that records every request reaching it.
@@ -121,17 +119,20 @@ export function createHarness(settings: Partial<EmulatorSettings> = {}, clock: E
         ...options,
         retry: { baseDelayMs: 1, ...options.retry },
       });
-      return {
-        ...client,
-        async request<R extends ClinicApiRoute>(route: R, call?: ClinicCall) {
-          try {
-            return await client.request(route, call);
-          } catch (error) {
-            harness.errors.push(error);
-            throw error;
-          }
-        },
+      const recorded = async <T>(call: () => Promise<T>): Promise<T> => {
+        try {
+          return await call();
+        } catch (error) {
+          harness.errors.push(error);
+          throw error;
+        }
       };
+      const wrapped: ClinicClient = {
+        ...client,
+        read: (route, call, queue) => recorded(() => client.read(route, call, queue)),
+        send: (route, call) => recorded(() => client.send(route, call)),
+      };
+      return wrapped;
     },
   };
   return harness;

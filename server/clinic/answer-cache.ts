@@ -1,0 +1,168 @@
+import { LRUCache } from "lru-cache";
+import { idKey } from "#contract/ids.ts";
+import type { SharedAnswer } from "./shared-answer.ts";
+
+// The kept answers of shared routes (cache-policy.ts says which, and until
+// when), as the bytes they are served as (shared-answer.ts). Each
+// organization has its own LRU (lru-cache), bounded by those bytes, so one
+// organization's distinct queries push out only its own answers (ADR 0017).
+// Past the total, the organization holding the most loses its least recently
+// used, so one holding no more than the others is never evicted by another's
+// reads. An organization is forgotten with its LRU once its longest-lived
+// answer has expired: one that goes quiet keeps no memory.
+
+/** What a request covers, for an invalidation by facility and date: null where it names none (it covers every one). */
+export interface RequestScope {
+  facilityKeys: readonly string[] | null;
+  fromDate: string | null;
+  toDate: string | null;
+}
+
+/** What a change touches: the routes starting with `routePrefix`, optionally only for `facilityId` on the local `date` (YYYY-MM-DD). */
+export interface Invalidation {
+  routePrefix?: string;
+  facilityId?: string;
+  date?: string;
+}
+
+interface Entry {
+  route: string;
+  scope: RequestScope;
+  answer: SharedAnswer<object>;
+  expiresAt: number;
+}
+
+interface Organization {
+  answers: LRUCache<string, Entry>;
+  /** When its longest-lived answer expires: the organization is forgotten after. */
+  expiresAt: number;
+}
+
+export const DEFAULT_MAX_BYTES = 16 * 1024 * 1024;
+
+export interface AnswerCacheOptions {
+  now: () => number;
+  /** Answers kept across all organizations, by their bytes; default 16 MiB. */
+  maxBytes?: number;
+  /** The same for one organization; default a fifth of `maxBytes`. */
+  maxBytesPerOrganization?: number;
+  /** Answers kept for one organization; default 1000. */
+  maxEntriesPerOrganization?: number;
+}
+
+const DAY_MS = 86_400_000;
+const dayOf = (date: string) => Date.parse(`${date}T00:00:00Z`);
+
+/** Whether `scope` covers the change: a request's local dates, widened by a day either side, may hold a change given by its UTC day. */
+function covers(scope: RequestScope, change: Invalidation): boolean {
+  if (change.facilityId !== undefined && scope.facilityKeys !== null && !scope.facilityKeys.includes(idKey(change.facilityId))) return false;
+  if (change.date === undefined) return true;
+  const day = dayOf(change.date);
+  return (scope.fromDate === null || day >= dayOf(scope.fromDate) - DAY_MS) && (scope.toDate === null || day <= dayOf(scope.toDate) + DAY_MS);
+}
+
+/** The facilities and dates a request's query names (`facilityId`/`facilityIds`, `startDate`/`endDate` or `dateFrom`/`dateTo`). */
+export function scopeOf(target: string): RequestScope {
+  const query = new URLSearchParams(target.split("?")[1] ?? "");
+  const facilities = query.get("facilityIds") ?? query.get("facilityId");
+  return {
+    facilityKeys: facilities === null ? null : facilities.split(",").map(idKey),
+    fromDate: query.get("startDate") ?? query.get("dateFrom"),
+    toDate: query.get("endDate") ?? query.get("dateTo"),
+  };
+}
+
+/** Organizations past their expiry are looked for at most this often (else each insertion would scan them). */
+const SWEEP_INTERVAL_MS = 1_000;
+
+export class AnswerCache {
+  private readonly organizations = new Map<string, Organization>();
+  private readonly maxBytes: number;
+  private readonly maxBytesPerOrganization: number;
+  private readonly maxEntriesPerOrganization: number;
+  private readonly perf: { now: () => number };
+  private lastSweep = -Infinity;
+
+  constructor(private readonly options: AnswerCacheOptions) {
+    this.maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+    this.maxBytesPerOrganization = Math.min(this.maxBytes, options.maxBytesPerOrganization ?? Math.floor(this.maxBytes / 5));
+    this.maxEntriesPerOrganization = options.maxEntriesPerOrganization ?? 1000;
+    this.perf = { now: options.now };
+  }
+
+  get(organization: string, key: string): SharedAnswer<object> | undefined {
+    const held = this.organizations.get(organization);
+    const entry = held?.answers.get(key);
+    if (held === undefined || entry === undefined) return undefined;
+    // lru-cache keeps an entry through the millisecond of its expiry; the cache policy's bound does not.
+    if (entry.expiresAt > this.options.now()) return entry.answer;
+    held.answers.delete(key);
+    return undefined;
+  }
+
+  /** Keeps `answer` until `expiresAt` (unless larger than an organization may hold). */
+  set(organization: string, key: string, route: string, scope: RequestScope, answer: SharedAnswer<object>, expiresAt: number): void {
+    const now = this.options.now();
+    this.sweep(now);
+    if (expiresAt <= now || answer.weight > this.maxBytesPerOrganization) return;
+    let held = this.organizations.get(organization);
+    if (held === undefined) {
+      const answers = new LRUCache<string, Entry>({ max: this.maxEntriesPerOrganization, maxSize: this.maxBytesPerOrganization, sizeCalculation: (entry) => Math.max(1, entry.answer.weight), perf: this.perf, ttlResolution: 0 });
+      held = { answers, expiresAt: 0 };
+      this.organizations.set(organization, held);
+    }
+    held.answers.set(key, { route, scope, answer, expiresAt }, { ttl: expiresAt - now });
+    held.expiresAt = Math.max(held.expiresAt, expiresAt);
+    while (this.bytes() > this.maxBytes) this.largest(organization)?.answers.pop();
+  }
+
+  /** Drops the organization's answers the change touches (all of them without a route, facility or date). */
+  invalidate(organization: string, change: Invalidation = {}): void {
+    const held = this.organizations.get(organization);
+    if (held === undefined) return;
+    for (const [key, entry] of held.answers.entries()) {
+      if ((change.routePrefix === undefined || entry.route.startsWith(change.routePrefix)) && covers(entry.scope, change)) held.answers.delete(key);
+    }
+  }
+
+  /** Organizations held, the answers and the bytes they hold. */
+  holding(): { organizations: number; answers: number; bytes: number } {
+    let answers = 0;
+    for (const held of this.organizations.values()) answers += held.answers.size;
+    return { organizations: this.organizations.size, answers, bytes: this.bytes() };
+  }
+
+  /** The answers held for one organization. */
+  sizeOf(organization: string): number {
+    return this.organizations.get(organization)?.answers.size ?? 0;
+  }
+
+  private bytes(): number {
+    let total = 0;
+    for (const held of this.organizations.values()) total += held.answers.calculatedSize;
+    return total;
+  }
+
+  /** The organization holding the most bytes; `preferred` (the one inserting) on a tie. */
+  private largest(preferred: string): Organization | undefined {
+    let largest = this.organizations.get(preferred);
+    for (const held of this.organizations.values()) if (!largest || held.answers.calculatedSize > largest.answers.calculatedSize) largest = held;
+    return largest;
+  }
+
+  /** Forgets the organizations whose every answer has expired. */
+  private sweep(now: number): void {
+    if (now - this.lastSweep < SWEEP_INTERVAL_MS) return;
+    this.lastSweep = now;
+    for (const [organization, held] of this.organizations) if (held.expiresAt <= now) this.organizations.delete(organization);
+  }
+
+  clear(): void {
+    this.organizations.clear();
+  }
+}
+
+/** Whether a read in flight, with its route and scope, is touched by the change (coalescing.ts drops such reads). */
+export function isTouched(route: string, scope: RequestScope, change: Invalidation): boolean {
+  return (change.routePrefix === undefined || route.startsWith(change.routePrefix)) && covers(scope, change);
+}

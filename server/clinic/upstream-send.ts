@@ -1,0 +1,161 @@
+import type { ClinicApiRoute } from "#contract/clinic-api/responses.ts";
+import type { LimiterBudget } from "./rate-limiter.ts";
+import type { ReadOutcome } from "./response-reader.ts";
+import { backoffDelayMs, sleep, type RetryOptions } from "./retry-policy.ts";
+import { readServiceLimit, type ServiceLimitReport } from "./service-limit-report.ts";
+import { rateLimitedError, UpstreamError } from "./upstream-error.ts";
+import type { PreparedRequest } from "./upstream-request.ts";
+
+// Sending one prepared request to the service: take budget from the limiter,
+// fetch with a timeout, tell the limiter what the answer said of the
+// service's limit, and retry: any method after a 429 (the service did not
+// process it) once its Retry-After allows, reads only after a 5xx, a timeout
+// or a network failure (a failed write may have reached the EHR). This is
+// the client's one retry layer (node-http-fetch.ts's resend of a reset
+// keep-alive connection is a bench-switched mechanism: bench-switches.ts).
+// The data key is in the Authorization header only.
+
+/** One attempt that was sent to the service, for the operator's figures. */
+export interface UpstreamAttempt {
+  route: ClinicApiRoute;
+  /** The HTTP status, or what kept the attempt from getting one. */
+  status: number | "timeout" | "unreachable";
+  /** From sending to the body read. */
+  seconds: number;
+}
+
+export interface UpstreamLimiter {
+  acquire(bucket: string): Promise<void>;
+  /** What an answer said of the service's limit, for the bucket's scope. */
+  learn(bucket: string, report: ServiceLimitReport): void;
+  /** When the bucket's scope may send again after a 429. */
+  resumesAt(bucket: string): number;
+  stats(): { queued: number; rejected: number };
+  budget(): LimiterBudget;
+  close(): void;
+}
+
+export interface SenderOptions {
+  baseUrl: string;
+  apiKey: string;
+  fetch: typeof fetch;
+  limiter: UpstreamLimiter;
+  now: () => number;
+  timeoutMs: number;
+  retry: RetryOptions;
+  /** The limiter's window: a `Retry-After` is read against it. */
+  windowMs: number;
+  redact: (text: string) => string;
+  warn: (obj: object, msg: string) => void;
+  info: (obj: object, msg: string) => void;
+  traceparent?: () => string | undefined;
+  onAttempt?: (attempt: UpstreamAttempt) => void;
+}
+
+/** Failures of the connection itself: the request never reached the service. */
+const NOT_SENT_CODES: ReadonlySet<string> = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH"]);
+
+function errorCodeOf(error: unknown): string | undefined {
+  if (typeof error !== "object" || error === null) return undefined;
+  // node:http puts the code on the error itself, fetch (undici) on its cause.
+  if ("code" in error && typeof error.code === "string") return error.code;
+  const cause = "cause" in error ? error.cause : undefined;
+  return typeof cause === "object" && cause !== null && "code" in cause && typeof cause.code === "string" ? cause.code : undefined;
+}
+
+function failureOf(error: unknown, write: boolean, redact: (text: string) => string): UpstreamError {
+  const name = typeof error === "object" && error !== null && "name" in error ? error.name : undefined;
+  const unknownOutcome = write ? "; whether the change was applied is unknown" : "";
+  if (name === "TimeoutError") {
+    return new UpstreamError({ status: 504, code: "upstream_timeout", message: `The Clinic Data Service did not answer in time${unknownOutcome}`, answerLost: true });
+  }
+  const code = errorCodeOf(error);
+  const reason = code === undefined ? "" : ` (${redact(code)})`;
+  const answerLost = code === undefined || !NOT_SENT_CODES.has(code);
+  return new UpstreamError({ status: 503, code: "upstream_unavailable", message: `The Clinic Data Service could not be reached${reason}${answerLost ? unknownOutcome : ""}`, answerLost });
+}
+
+/** The limiter's bucket of a call: calls made for no organization (the installations list) share the key as one more member. */
+export const bucketOf = (prepared: Pick<PreparedRequest, "organizationId">) => prepared.organizationId ?? "app";
+
+export type Sender = <V>(prepared: PreparedRequest, read: (response: Response) => Promise<ReadOutcome<V>>, onSend: () => void) => Promise<V>;
+
+export function createSender(options: SenderOptions, counters: { upstreamRequests: number; retries: number }): Sender {
+  const { limiter, now, retry } = options;
+  const authorization = `Bearer ${options.apiKey}`;
+  const headersFor = (prepared: PreparedRequest): Record<string, string> => {
+    const headers: Record<string, string> = { authorization, accept: "application/json" };
+    if (prepared.organizationId !== null) headers["x-organization-id"] = prepared.organizationId;
+    if (prepared.bodyText !== undefined) headers["content-type"] = "application/json";
+    if (prepared.idempotencyKey !== undefined) headers["idempotency-key"] = prepared.idempotencyKey;
+    const traceparent = options.traceparent?.();
+    if (traceparent !== undefined) headers.traceparent = traceparent;
+    return headers;
+  };
+
+  async function attempt<V>(prepared: PreparedRequest, read: (response: Response) => Promise<ReadOutcome<V>>, onSend: () => void): Promise<ReadOutcome<V>> {
+    await limiter.acquire(bucketOf(prepared));
+    onSend();
+    counters.upstreamRequests += 1;
+    const sentAt = performance.now();
+    const observe = (status: UpstreamAttempt["status"]) => options.onAttempt?.({ route: prepared.route, status, seconds: (performance.now() - sentAt) / 1000 });
+    let status: number | null = null;
+    try {
+      const response = await options.fetch(`${options.baseUrl}${prepared.target}`, {
+        method: prepared.method,
+        headers: headersFor(prepared),
+        body: prepared.bodyText,
+        signal: AbortSignal.timeout(options.timeoutMs),
+      });
+      status = response.status;
+      // What the service says of its limit goes back to the limiter before anything else: other callers learn it too.
+      limiter.learn(bucketOf(prepared), readServiceLimit(status, response.headers, now(), options.windowMs));
+      const outcome = await read(response);
+      observe(status);
+      return outcome;
+    } catch (error) {
+      // The BFF's own failure to read the answer (its intake thread): named as it is, not as the service's, and not retried.
+      if (error instanceof UpstreamError) {
+        observe(status ?? "unreachable");
+        return { kind: "error", error, retryableRead: false };
+      }
+      const failure = failureOf(error, prepared.method !== "GET", options.redact);
+      // A body that failed to arrive after its status still has that status.
+      observe(status ?? (failure.code === "upstream_timeout" ? "timeout" : "unreachable"));
+      return { kind: "error", error: failure, retryableRead: true };
+    }
+  }
+
+  return async function send<V>(prepared: PreparedRequest, read: (response: Response) => Promise<ReadOutcome<V>>, onSend: () => void): Promise<V> {
+    const isRead = prepared.method === "GET";
+    let readRetries = 0;
+    let rateLimitRetries = 0;
+    for (;;) {
+      const outcome = await attempt(prepared, read, onSend);
+      if (outcome.kind === "ok") return outcome.value;
+      const log = { route: prepared.route, organizationId: prepared.organizationId };
+      if (outcome.kind === "rate_limited") {
+        // The limiter now holds the whole scope until the service's Retry-After (bounded: service-limit-report.ts).
+        const waitMs = Math.max(0, limiter.resumesAt(bucketOf(prepared)) - now());
+        if (waitMs > retry.maxRetryAfterMs || rateLimitRetries >= retry.rateLimited) {
+          options.warn({ ...log, upstreamStatus: 429, upstreamTraceId: outcome.traceId, retryAfterMs: waitMs }, "clinic: rate limited by the service");
+          throw rateLimitedError(waitMs / 1000, `The Clinic Data Service is busy; try again in ${Math.max(1, Math.ceil(waitMs / 1000))} s`, { status: 429, traceId: outcome.traceId });
+        }
+        rateLimitRetries += 1;
+        counters.retries += 1;
+        options.info({ ...log, upstreamStatus: 429, upstreamTraceId: outcome.traceId, waitMs }, "clinic: waiting out Retry-After");
+        await sleep(waitMs);
+        continue;
+      }
+      if (isRead && outcome.retryableRead && readRetries < retry.reads) {
+        readRetries += 1;
+        counters.retries += 1;
+        const waitMs = backoffDelayMs(readRetries, retry.baseDelayMs);
+        options.info({ ...log, code: outcome.error.code, upstreamStatus: outcome.error.upstreamStatus, upstreamTraceId: outcome.error.upstreamTraceId, retry: readRetries, waitMs }, "clinic: retrying a read");
+        await sleep(waitMs);
+        continue;
+      }
+      throw outcome.error;
+    }
+  };
+}
