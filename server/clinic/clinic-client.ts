@@ -5,8 +5,8 @@ import type { Installation } from "#contract/clinic-api/installation.ts";
 import { cacheExpiry, CALLER_BOUNDED_ROUTES, isSharedRoute, sourceSyncedAtOf, type SharedRoute } from "./cache-policy.ts";
 import { deepFreeze } from "./deep-freeze.ts";
 import { listAllPages, type ItemOf, type ItemsKey, type PaginatedRoute } from "./paging.ts";
-import { FairShareLimiter } from "./fair-share-limiter.ts";
-import { SlidingWindowLimiter, type LimiterBudget } from "./rate-limiter.ts";
+import type { LimiterBudget } from "./fair-share-limiter.ts";
+import { createLimiter, limiterWindowMs, type LimiterOptions } from "./budget/upstream-limiter.ts";
 import { takeIn } from "./answer-intake.ts";
 import { DEFAULT_MAX_BODY_BYTES } from "./bounded-body.ts";
 import { IntakeThread, IntakeThreadError } from "./intake-thread.ts";
@@ -16,7 +16,7 @@ import { ResponseCache } from "./response-cache.ts";
 import type { SharedAnswer } from "./shared-answer.ts";
 import { backoffDelayMs, DEFAULT_RETRY, sleep, type RetryOptions } from "./retry-policy.ts";
 import { createRedactor } from "./secret-redaction.ts";
-import { readServiceLimit, type ServiceLimitReport } from "./service-limit-report.ts";
+import { readServiceLimit } from "./service-limit-report.ts";
 import { rateLimitedError, UpstreamError } from "./upstream-error.ts";
 import { prepareRequest, type ClinicCall, type PreparedRequest } from "./upstream-request.ts";
 import { UserRequestQuota } from "./user-request-quota.ts";
@@ -31,7 +31,8 @@ import { UserRequestQuota } from "./user-request-quota.ts";
 export { UpstreamError } from "./upstream-error.ts";
 export type { ClinicCall } from "./upstream-request.ts";
 export type { ClinicData } from "./response-reader.ts";
-export type { LimiterBudget } from "./rate-limiter.ts";
+export type { LimiterBudget } from "./fair-share-limiter.ts";
+export type { LimiterOptions } from "./budget/upstream-limiter.ts";
 export type { SharedRoute } from "./cache-policy.ts";
 export { SharedAnswer } from "./shared-answer.ts";
 
@@ -48,30 +49,6 @@ export interface ClinicLogger {
   warn(obj: object, msg: string): void;
   info?(obj: object, msg: string): void;
   error?(obj: object, msg: string): void;
-}
-
-export interface LimiterOptions {
-  /**
-   * DESIGN.md: the service does not say what its limit counts per; `key` can
-   * never exceed it, and is shared fairly among organizations
-   * (`fair-share-limiter.ts`); `organization` gives each its own bucket.
-   */
-  scope: "key" | "organization";
-  /** The service's limit per window; default 1000 (seed 001 "Limits"). */
-  limit?: number;
-  windowMs?: number;
-  maxQueueMs?: number;
-  /**
-   * This process's share of `limit`, in (0, 1]; default 1. Several BFF
-   * processes split the service's budget without talking to each other:
-   * each may send `floor(limit × share)` per window.
-   */
-  share?: number;
-  /**
-   * Requests one user may have reach the service per window (ADR 0017); none
-   * when absent. Needs the client's `requester` to know whose a call is.
-   */
-  perUser?: number;
 }
 
 type IntakeWorker = Pick<IntakeThread, "takeIn" | "close">;
@@ -216,35 +193,6 @@ function failureOf(error: unknown, write: boolean, redact: (text: string) => str
   const answerLost = code === undefined || !NOT_SENT_CODES.has(code);
   return new UpstreamError({ status: 503, code: "upstream_unavailable", message: `The Clinic Data Service could not be reached${reason}${answerLost ? unknownOutcome : ""}`, answerLost });
 }
-
-/** This process's part of the service's limit: rounded down, so the processes together never exceed it; at least one. */
-export function sharedLimit(limit: number, share: number): number {
-  if (!(share > 0 && share <= 1)) throw new RangeError("limiter share must be greater than 0 and at most 1");
-  return Math.max(1, Math.floor(limit * share));
-}
-
-interface UpstreamLimiter {
-  acquire(bucket: string): Promise<void>;
-  /** What an answer said of the service's limit, for the bucket's scope. */
-  learn(bucket: string, report: ServiceLimitReport): void;
-  /** When the bucket's scope may send again after a 429. */
-  resumesAt(bucket: string): number;
-  stats(): { queued: number; rejected: number };
-  budget(): LimiterBudget;
-  close(): void;
-}
-
-function createLimiter(options: LimiterOptions | undefined, now: () => number): UpstreamLimiter {
-  const settings = {
-    limit: sharedLimit(options?.limit ?? 1000, options?.share ?? 1),
-    windowMs: limiterWindowMs(options),
-    maxQueueMs: options?.maxQueueMs ?? 2_000,
-    now,
-  };
-  return (options?.scope ?? "key") === "key" ? new FairShareLimiter(settings) : new SlidingWindowLimiter(settings);
-}
-
-const limiterWindowMs = (options: LimiterOptions | undefined) => options?.windowMs ?? 60_000;
 
 /** The limiter's bucket of a call: calls made for no organization (the installations list) share the key as one more member. */
 const bucketOf = (prepared: PreparedRequest) => prepared.organizationId ?? "app";
