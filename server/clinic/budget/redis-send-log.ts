@@ -26,8 +26,10 @@ return 1
 const readReply = z.tuple([z.string(), z.array(z.string())]);
 const member = z.tuple([z.string(), z.string(), z.number()]);
 
-/** Rounds that lost to other processes this many times in a row give up (the limiter falls back); contention that high means something is wrong. */
-const MAX_ATTEMPTS = 8;
+/** A round that lost to other processes this many times in a row gives up (the limiter's timeout usually comes first). */
+const MAX_ATTEMPTS = 32;
+/** After a loss, a random pause below this, so rounds that collided do not collide again. */
+const JITTER_MS = 3;
 
 export interface RedisSendLogOptions {
   url: string;
@@ -75,6 +77,7 @@ export function createRedisSendLog(options: RedisSendLogOptions): SharedSendLog 
         const entries = sends.flatMap((send) => [String(send.at), JSON.stringify([send.process, send.organization, (sequence += 1)])]);
         const recorded: unknown = await client.sendCommand(["EVAL", RECORD, "2", ...keys, version, String(windowMs * 2), ...entries]);
         if (recorded === 1) return;
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * JITTER_MS));
       }
       throw new Error(`the shared upstream budget (redis): ${MAX_ATTEMPTS} rounds in a row lost to other processes`);
     },
