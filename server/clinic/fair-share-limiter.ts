@@ -17,7 +17,7 @@ import { rateLimitedError, UpstreamError } from "./upstream-error.ts";
 // the log's window, applies the rule to every process's sends and records
 // the sends it lets through, in one atomic step; requests arriving during a
 // round go in the next, so a busy process makes one round at a time. A round
-// that fails or takes longer than `timeoutMs` never holds a request: the
+// that fails or takes longer than `timeoutMs` (1 s) never holds a request: the
 // process falls back to a local share (the budget divided by the processes
 // that sent in the last window it saw, at least two), says so once, tries
 // the log again after `retryAfterMs`, and then records what it sent
@@ -45,7 +45,7 @@ export interface SharedBudget {
   scope: string;
   /** This process's name in the log. */
   process: string;
-  /** How long a round with the log may take before this process falls back to its local share; default 250 ms. */
+  /** How long a round with the log may take before this process falls back to its local share; default 1 s. Sends are counted from the end of this bound (see `runRound`): in a 60 s window, it costs under 2 % of the budget. */
   timeoutMs?: number;
   /** How long a fallback lasts before the log is tried again; default 1 s. */
   retryAfterMs?: number;
@@ -93,7 +93,7 @@ interface Plan {
   sends: Send[];
 }
 
-const DEFAULT_TIMEOUT_MS = 250;
+const DEFAULT_TIMEOUT_MS = 1_000;
 const DEFAULT_RETRY_AFTER_MS = 1_000;
 
 export class FairShareLimiter {
@@ -262,8 +262,8 @@ export class FairShareLimiter {
     }
   }
 
-  /** Which waiters go now over `sent`, least-sending organization first, while the rule allows; changes nothing. */
-  private plan(sent: ReadonlyMap<string, number>, now: number): Plan {
+  /** Which waiters go now over `sent`, least-sending organization first, while the rule allows, their sends counted from `at`; changes nothing. */
+  private plan(sent: ReadonlyMap<string, number>, now: number, at = now): Plan {
     const counts = new Map(sent);
     const use = this.use(counts);
     const admitted = new Map<string, number>();
@@ -280,7 +280,7 @@ export class FairShareLimiter {
       if (next === undefined) break;
       counts.set(next, (counts.get(next) ?? 0) + 1);
       admitted.set(next, (admitted.get(next) ?? 0) + 1);
-      sends.push({ organization: next, at: now, process: this.process });
+      sends.push({ organization: next, at, process: this.process });
       const remaining = (left.get(next) ?? 1) - 1;
       if (remaining > 0) left.set(next, remaining);
       else left.delete(next);
@@ -316,12 +316,21 @@ export class FairShareLimiter {
     });
   }
 
-  /** One atomic step with the log: read every process's window, let through what the rule allows, record it. */
+  /**
+   * One atomic step with the log: read every process's window, let through
+   * what the rule allows, record it. The sends are recorded as made when the
+   * round may end at the latest (`timeoutMs` from its start), never before
+   * they really go: a send counted from earlier than it went would leave the
+   * window early, and the next window could then hold more than the limit.
+   * A round that ends later lets nobody through (its sends are spent).
+   */
   private async runRound(): Promise<void> {
     const shared = this.options.shared;
     if (!shared) return;
     this.roundAgain = false;
     const now = this.options.now();
+    const timeoutMs = shared.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const sentAt = now + timeoutMs;
     let outcome: { window: Send[]; plan: Plan } | null = null;
     try {
       await withinMs(
@@ -330,11 +339,11 @@ export class FairShareLimiter {
           const all = [...logged, ...mine].sort((a, b) => a.at - b.at);
           const counts = new Map<string, number>();
           for (const send of all) counts.set(send.organization, (counts.get(send.organization) ?? 0) + 1);
-          const plan = this.planShared(counts, now);
+          const plan = this.planShared(counts, now, sentAt);
           outcome = { window: [...all, ...plan.sends], plan };
           return [...mine, ...plan.sends];
         }),
-        shared.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+        timeoutMs,
         `the shared upstream budget (${shared.log.engine})`,
       );
     } catch (error) {
@@ -351,19 +360,20 @@ export class FairShareLimiter {
     }
     this.unrecorded = [];
     this.replaceWindow(window);
-    this.apply(plan, false);
     const at = this.options.now();
+    if (at <= sentAt) this.apply(plan, false);
+    else this.roundAgain = true;
     this.prune(at);
     this.expire(at);
     this.schedule(at);
   }
 
   /** `plan` over the full budget, whatever a fallback said. */
-  private planShared(counts: ReadonlyMap<string, number>, now: number): Plan {
+  private planShared(counts: ReadonlyMap<string, number>, now: number, at: number): Plan {
     const fallback = this.fallback;
     this.fallback = null;
     try {
-      return this.plan(counts, now);
+      return this.plan(counts, now, at);
     } finally {
       this.fallback = fallback;
     }
