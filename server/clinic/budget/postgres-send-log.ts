@@ -27,7 +27,8 @@ export function createPostgresSendLog(options: PostgresSendLogOptions): SharedSe
   const pool = new pg.Pool({
     connectionString: options.databaseUrl,
     ...searchPath,
-    max: 2,
+    // Rounds of several scopes (RATE_LIMIT_SCOPE=organization) at once; each holds its connection a few ms.
+    max: 4,
     connectionTimeoutMillis: timeoutMs,
     lock_timeout: timeoutMs,
     statement_timeout: timeoutMs,
