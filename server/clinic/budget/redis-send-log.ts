@@ -47,12 +47,14 @@ export function createRedisSendLog(options: RedisSendLogOptions): SharedSendLog 
   client.on("error", (error: unknown) => options.onError?.(error));
   let connecting: Promise<unknown> | null = null;
   let sequence = 0;
-  const connected = () => {
+  /** The first round waits for the connection (within its bound); later ones fail at once while it is down, and the client reconnects by itself. */
+  const connected = async () => {
+    if (connecting && !client.isReady) throw new Error("the shared upstream budget (redis) is not connected");
     connecting ??= client.connect().catch((error: unknown) => {
       connecting = null;
       throw error;
     });
-    return connecting;
+    await connecting;
   };
 
   async function read(keys: string[], cutoff: number): Promise<{ version: string; logged: Send[] }> {

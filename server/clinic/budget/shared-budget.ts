@@ -35,15 +35,22 @@ export function openSharedBudget(config: SharedBudgetConfig, logger: BudgetLogge
       ? createPostgresSendLog({ databaseUrl: config.databaseUrl, schema: config.databaseSchema, onError })
       : undefined;
   if (!log) return undefined;
+  // One line per outage for the process, though each scope's limiter (one per organization with RATE_LIMIT_SCOPE=organization) falls back on its own.
+  let fallbackSaid = false;
   return {
     log,
-    onFallback: (error, localLimit) =>
+    onFallback: (error, localLimit) => {
+      if (fallbackSaid) return;
+      fallbackSaid = true;
       logger.warn(
         { engine: log.engine, reason: errorText(error), localLimit },
         `upstream budget: the shared store (${log.engine}) failed; this process keeps to a local share of ${localLimit} per window until it answers again`,
-      ),
+      );
+    },
     onRecovered: () => {
       connectionFailureSaid = false;
+      if (!fallbackSaid) return;
+      fallbackSaid = false;
       logger.info({ engine: log.engine }, `upstream budget: the shared store (${log.engine}) answers again; the budget is shared`);
     },
   };
