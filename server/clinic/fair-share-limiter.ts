@@ -322,7 +322,8 @@ export class FairShareLimiter {
    * round may end at the latest (`timeoutMs` from its start), never before
    * they really go: a send counted from earlier than it went would leave the
    * window early, and the next window could then hold more than the limit.
-   * A round that ends later lets nobody through (its sends are spent).
+   * A round that ends later lets nobody through (its sends are spent) and
+   * counts as a failed one: the process falls back.
    */
   private async runRound(): Promise<void> {
     const shared = this.options.shared;
@@ -354,15 +355,20 @@ export class FairShareLimiter {
     }
     if (this.closed || outcome === null) return;
     const { window, plan } = outcome;
-    if (this.fallback) {
+    const at = this.options.now();
+    if (this.fallback && at <= sentAt) {
       this.fallback = null;
       shared.onRecovered?.();
     }
     this.unrecorded = [];
     this.replaceWindow(window);
-    const at = this.options.now();
-    if (at <= sentAt) this.apply(plan, false);
-    else this.roundAgain = true;
+    if (at > sentAt) {
+      // Late (a stalled event loop, a store answering slowly): its sends are spent, and the store too slow to share the budget by now.
+      this.fallBack(new Error(`the shared upstream budget (${shared.log.engine}) answered after ${at - now} ms, past its bound of ${timeoutMs} ms`), at);
+      this.admitHere(at);
+      return;
+    }
+    this.apply(plan, false);
     this.prune(at);
     this.expire(at);
     this.schedule(at);
@@ -387,10 +393,9 @@ export class FairShareLimiter {
     const processes = new Set(this.window.map((send) => send.process)).add(this.process).size;
     const limit = Math.max(1, Math.floor(this.options.limit / Math.max(2, processes)));
     this.fallback = { limit: first ? limit : (this.fallback?.limit ?? limit), retryAt: now + (shared.retryAfterMs ?? DEFAULT_RETRY_AFTER_MS) };
-    if (!first) return;
     // Others' sends are theirs to count against their own local shares now.
     this.replaceWindow(this.window.filter((send) => send.process === this.process));
-    shared.onFallback?.(error, this.fallback.limit);
+    if (first) shared.onFallback?.(error, this.fallback.limit);
   }
 
   /** Fails the waiters past their deadline, or whose deadline comes before a pause ends. */

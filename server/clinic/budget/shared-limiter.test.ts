@@ -160,6 +160,22 @@ describe("FairShareLimiter sharing one log between processes", () => {
     expect(outcomes[0]?.sentAt).toBe(250);
   });
 
+  it("a round that answers after its bound (a stalled event loop) lets nobody through on it and falls back, rather than trying again and again", async () => {
+    const log = new MemoryLog();
+    let clock = 0;
+    const onFallback = vi.fn();
+    const limiter = new FairShareLimiter({ limit: 20, windowMs: WINDOW_MS, maxQueueMs: 2_000, reserve: 2, now: () => clock, shared: { log, scope: "key", process: "p1", timeoutMs: 100, onFallback } });
+    const stalling = log.exchange.bind(log);
+    log.exchange = async (...args) => {
+      await stalling(...args);
+      clock += 500;
+    };
+    await limiter.acquire("org-a");
+    expect(log.rounds).toBe(1);
+    expect(onFallback).toHaveBeenCalledTimes(1);
+    expect(String(onFallback.mock.calls[0]?.[0])).toMatch(/answered after 500 ms, past its bound of 100 ms/);
+  });
+
   it("requests asked together go in one round", async () => {
     const log = new MemoryLog();
     const limiter = processOn(log, "p1");
