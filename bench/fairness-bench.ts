@@ -66,7 +66,7 @@ async function startStack(): Promise<Stack> {
   const emulatorUrl = `http://127.0.0.1:${emulatorPort}`;
   const appUrl = `http://localhost:${bffPort}`;
   const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of ["CLINIC_API_BASE_URL", "CLINIC_API_KEY", "DATABASE_URL", "UPSTREAM_USER_LIMIT", "UPSTREAM_RATE_SHARE", "RATE_LIMIT_SCOPE"]) delete env[name];
+  for (const name of ["CLINIC_API_BASE_URL", "CLINIC_API_KEY", "DATABASE_URL", "UPSTREAM_USER_LIMIT", "UPSTREAM_RATE_SHARE", "REDIS_URL", "RATE_LIMIT_SCOPE"]) delete env[name];
   const dataDir = mkdtempSync(join(tmpdir(), "tandem-fairness-bench-"));
   let output = "";
   const keep = (child: ChildProcess) => {

@@ -5,7 +5,7 @@ import { ORG_A_ID, ORG_B_ID, ORG_D_ID, ORG_E_ID, ORG_F_ID } from "../emulator/wo
 import { AppClient, LiveStreams, LoadFigures } from "./load/app-client.ts";
 import { SlotPicker } from "./load/slot-picker.ts";
 import { TokenMint } from "./load/host-tokens.ts";
-import { defaultRateShare, startLoadStack, type LoadStack } from "./load/load-stack.ts";
+import { startLoadStack, type LoadStack } from "./load/load-stack.ts";
 import { random, sleep } from "./load/load-random.ts";
 import { loadOrgWorld, warmProcess } from "./load/org-world.ts";
 import { machineSpeedProbeMs } from "./load/machine-speed.ts";
@@ -24,8 +24,8 @@ import { percentile, round } from "./measure.ts";
 // load-stack.ts): ONE BFF process on PostgreSQL (DATABASE_URL; a fresh
 // schema), as docs/deploy.md has a deployment of this size run; the same on
 // the embedded store (PGlite), which is meant for the sandbox and a small
-// clinic; then TWO processes sharing one PostgreSQL, sessions split between
-// them.
+// clinic; then TWO and FOUR processes sharing one PostgreSQL and one
+// upstream budget through it (ADR 0026), sessions split between them.
 // What the sessions do: bench/load/sessions.ts. Host tokens: bench/load/
 // host-tokens.ts (not timed, not counted as app traffic; reported apart).
 // Measured, per run: requests answered to the sessions; errors (non-2xx and
@@ -41,14 +41,14 @@ import { percentile, round } from "./measure.ts";
 // under the limit) are checked in the run and printed with the figures.
 //
 // LOAD_SESSIONS (default 1000) and LOAD_SECONDS (default 120) shorten trial
-// runs; LOAD_RUNS=one, embedded or two (or a comma-separated list) runs only
-// those rows (default all);
+// runs; LOAD_RUNS=one, embedded, two or four (or a comma-separated list) runs
+// only those rows (default all); LOAD_BUDGET_STORE=redis has the processes
+// share the upstream budget through REDIS_URL instead of PostgreSQL;
 // LOAD_CPU_PROFILE_DIR=dir has each BFF process and the emulator write a V8
 // CPU profile there, and LOAD_LOG_DIR=dir their whole output (a row's files
-// replace the previous row's). LOAD_RATE_SHARE sets each BFF's UPSTREAM_RATE_SHARE
-// instead of 1 / processes: 1 with two processes shows what the split of the
-// budget costs (the processes may then exceed the limit together; the row's
-// upstream figures say whether they did). LOAD_DISABLE=refresh-ahead,… turns
+// replace the previous row's). Per organization, the row reports the
+// emulator's own peak count (its fixed windows, and the busiest 60 s) and its
+// share of all upstream requests. LOAD_DISABLE=refresh-ahead,… turns
 // mechanisms of the upstream client off in every BFF (their bench-only
 // BENCH_DISABLE, server/clinic/bench-switches.ts; bench/ablation-bench.ts);
 // the row's `benchMechanisms` says, per mechanism, whether it was on and how
@@ -89,8 +89,8 @@ interface LoadRun {
   sessions: number;
   seconds: number;
   processes: number;
-  /** Each BFF's UPSTREAM_RATE_SHARE, when not the operator's default (LOAD_RATE_SHARE). */
-  rateShare?: number;
+  /** Share the upstream budget through this Redis instead of PostgreSQL (LOAD_BUDGET_STORE=redis). */
+  redisUrl?: string;
   databaseUrl?: string;
   /** LOAD_DISABLE: each BFF's BENCH_DISABLE. */
   benchDisable?: string;
@@ -117,9 +117,9 @@ async function runLoad(options: LoadRun): Promise<Record<string, unknown>> {
   const loadAvgStart = loadavg()[0] ?? 0;
   const speedProbeMs = machineSpeedProbeMs();
   const cpuProfileDir = process.env.LOAD_CPU_PROFILE_DIR;
-  const rateShare = options.rateShare ?? defaultRateShare(processes);
+  const budgetStore = processes === 1 && options.databaseUrl === undefined ? "this process" : options.redisUrl !== undefined ? "redis" : "postgres";
   const logDir = process.env.LOAD_LOG_DIR;
-  const stack: LoadStack = await startLoadStack({ processes, rateShare, ...(options.databaseUrl !== undefined && { databaseUrl: options.databaseUrl }), ...(cpuProfileDir !== undefined && { cpuProfileDir }), ...(logDir !== undefined && { logDir }), ...(options.benchDisable !== undefined && { benchDisable: options.benchDisable }) });
+  const stack: LoadStack = await startLoadStack({ processes, ...(options.redisUrl !== undefined && { redisUrl: options.redisUrl }), ...(options.databaseUrl !== undefined && { databaseUrl: options.databaseUrl }), ...(cpuProfileDir !== undefined && { cpuProfileDir }), ...(logDir !== undefined && { logDir }), ...(options.benchDisable !== undefined && { benchDisable: options.benchDisable }) });
   const figures = new LoadFigures();
   const socketsPerProcess = Math.ceil(sessions / processes) + 16;
   const targets = stack.bffs.map((bff, index) => ({ client: new AppClient(bff.url, figures, index, socketsPerProcess), appUrl: bff.url }));
@@ -232,7 +232,7 @@ async function runLoad(options: LoadRun): Promise<Record<string, unknown>> {
       processes,
       store: stack.store,
       upstreamRateLimitScope: "organization",
-      upstreamRateSharePerProcess: rateShare,
+      upstreamBudgetSharedThrough: budgetStore,
       sessions,
       seconds,
       elapsedSeconds: round(elapsedSeconds, 1),
@@ -258,6 +258,10 @@ async function runLoad(options: LoadRun): Promise<Record<string, unknown>> {
       draftsSaved: run.draftsSaved,
       liveEvents: { streamsOpened: live.opened, streamFailures: live.failures, eventsReceived: live.events, heartbeats: live.heartbeats },
       upstreamPerOrganization: perOrganization,
+      // Each organization's part of every upstream request of the run, and its peak against the limit (each has its own: RATE_LIMIT_SCOPE=organization).
+      upstreamSharePerOrganization: Object.fromEntries(
+        Object.entries(perOrganization).map(([label, entry]) => [label, { share: round(entry.requests / Math.max(1, Object.values(perOrganization).reduce((sum, other) => sum + other.requests, 0)), 3), peakFixedWindow: entry.peakFixedWindow, peak60s: entry.peak60s }]),
+      ),
       upstreamPerKey: perKey,
       upstreamPerMinuteByRouteAllOrganizations: upstreamPerMinuteByRoute,
       // Schedule reads the BFFs read again in the background once a newer sync of their mirror showed (server/clinic/refresh-ahead.ts).
@@ -300,7 +304,7 @@ async function runLoad(options: LoadRun): Promise<Record<string, unknown>> {
   }
 }
 
-const RUNS = ["one", "embedded", "two"] as const;
+const RUNS = ["one", "embedded", "two", "four"] as const;
 type RunName = (typeof RUNS)[number];
 
 /** LOAD_RUNS: a comma-separated choice of the rows; `all` (the default) is every one, `both` the one- and two-process rows. */
@@ -318,11 +322,13 @@ export async function runLoadBench(): Promise<Record<string, unknown>[]> {
   const seconds = Number(process.env.LOAD_SECONDS ?? 120);
   const runs = chosenRuns(process.env.LOAD_RUNS ?? "all");
   if (!Number.isInteger(sessions) || sessions < ORGS.length || !(seconds > 0)) throw new Error(`LOAD_SESSIONS must be an integer of at least ${ORGS.length} and LOAD_SECONDS a positive number`);
-  const rateShareText = process.env.LOAD_RATE_SHARE;
-  const rateShare = rateShareText === undefined ? undefined : Number(rateShareText);
-  if (rateShare !== undefined && !(rateShare > 0 && rateShare <= 1)) throw new Error("LOAD_RATE_SHARE must be a number greater than 0 and at most 1");
+  if (process.env.LOAD_RATE_SHARE !== undefined) throw new Error("LOAD_RATE_SHARE was removed with UPSTREAM_RATE_SHARE: the processes share one budget (ADR 0026)");
+  const budgetStore = process.env.LOAD_BUDGET_STORE ?? "postgres";
+  if (budgetStore !== "postgres" && budgetStore !== "redis") throw new Error("LOAD_BUDGET_STORE must be postgres or redis");
+  const redisUrl = process.env.REDIS_URL;
+  if (budgetStore === "redis" && redisUrl === undefined) throw new Error("LOAD_BUDGET_STORE=redis needs REDIS_URL");
   const benchDisable = process.env.LOAD_DISABLE;
-  const shared = { ...(rateShare !== undefined && { rateShare }), ...(benchDisable !== undefined && { benchDisable }) };
+  const shared = { ...(budgetStore === "redis" && redisUrl !== undefined && { redisUrl }), ...(benchDisable !== undefined && { benchDisable }) };
   const databaseUrl = process.env.DATABASE_URL;
   const needsPostgres = (processes: number) => ({
     bench: rowName(sessions, processes, "postgres"),
@@ -336,6 +342,7 @@ export async function runLoadBench(): Promise<Record<string, unknown>[]> {
   // The embedded store is for the sandbox and a small clinic (ADR 0019); measured under this load all the same.
   if (runs.has("embedded")) rows.push(await runLoad({ sessions, seconds, processes: 1, ...shared }));
   if (runs.has("two")) rows.push(databaseUrl ? await runLoad({ sessions, seconds, processes: 2, databaseUrl, ...shared }) : needsPostgres(2));
+  if (runs.has("four")) rows.push(databaseUrl ? await runLoad({ sessions, seconds, processes: 4, databaseUrl, ...shared }) : needsPostgres(4));
   return rows;
 }
 

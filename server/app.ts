@@ -6,6 +6,7 @@ import { createAccountAdoption } from "./auth/account-adoption.ts";
 import { requireHostSession } from "./auth/require-host-session.ts";
 import { createStandaloneAuth } from "./auth/standalone/standalone-routes.ts";
 import { createClinicClient, UpstreamError, type ClinicClient, type ClinicClientOptions } from "./clinic/clinic-client.ts";
+import { openSharedBudget } from "./clinic/budget/shared-budget.ts";
 import type { BffConfig } from "./env.ts";
 import { createLiveEventBus, type LiveEventBus } from "./events/live-event-bus.ts";
 import { LiveEventHub } from "./events/live-event-hub.ts";
@@ -114,7 +115,7 @@ export function createBffApp(deps: BffDeps): Bff {
     apiKey: config.clinicApiKey,
     fetch: deps.fetch,
     now,
-    limiter: { scope: config.rateLimitScope, share: config.upstreamRateShare, perUser: config.upstreamUserLimit },
+    limiter: { scope: config.rateLimitScope, perUser: config.upstreamUserLimit, shared: openSharedBudget(config, logger) },
     maxBodyBytes: config.upstreamMaxBodyBytes,
     benchDisable: config.benchDisable,
     requester: currentRequester,

@@ -88,6 +88,8 @@ describe("BFF configuration (server/env.ts)", () => {
     [{ CLINIC_API_KEY: "sk_live_123" }, /CLINIC_API_KEY: must be a data key/],
     [{ RATE_LIMIT_SCOPE: "app" }, /RATE_LIMIT_SCOPE/],
     [{ DATABASE_URL: "mysql://x" }, /DATABASE_URL: must be a postgres:\/\/ URL/],
+    [{ REDIS_URL: "127.0.0.1:6379" }, /REDIS_URL: must be a redis:\/\/ or rediss:\/\/ URL/],
+    [{ UPSTREAM_RATE_SHARE: "0.5" }, /UPSTREAM_RATE_SHARE was removed: .*DATABASE_URL.*REDIS_URL/],
     [{ WEBHOOK_SECRET: "plain-secret" }, /WEBHOOK_SECRET/],
     [{ DATABASE_SCHEMA: "Drop Table" }, /DATABASE_SCHEMA: must be a PostgreSQL schema name/],
     [{ SESSION_SECRET: "short" }, /SESSION_SECRET: must be at least 32 characters/],

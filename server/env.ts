@@ -43,12 +43,8 @@ const secretList = z.pipe(
   ),
 );
 
-// ADR 0009: each of several BFF processes takes this share of the upstream limit.
-const RATE_SHARE_RULE = "must be a number greater than 0 and at most 1 (two processes: 0.5 each)";
-const rateShare = z.pipe(
-  z.string().check(z.regex(/^\d*\.?\d+$/, RATE_SHARE_RULE)),
-  z.pipe(z.transform(Number), z.number().check(z.refine((share) => share > 0 && share <= 1, RATE_SHARE_RULE))),
-);
+// ADR 0026: the processes share the upstream budget through Redis when it is set.
+const redisUrl = z.string().check(z.regex(/^rediss?:\/\/[^\s]+$/, "must be a redis:// or rediss:// URL"));
 
 // ADR 0017: upstream requests one user may make per 60 s, per process.
 const USER_LIMIT_RULE = "must be a whole number of requests per 60 s, at least 1";
@@ -133,7 +129,7 @@ const rawEnv = z.object({
   DATA_DIR: z.optional(z.string().check(z.minLength(1))),
   DATABASE_SCHEMA: z.optional(z.string().check(z.regex(/^[a-z_][a-z0-9_]{0,62}$/, "must be a PostgreSQL schema name (lower-case letters, digits, _)"))),
   RATE_LIMIT_SCOPE: z.optional(z.enum(["key", "organization"])),
-  UPSTREAM_RATE_SHARE: z.optional(rateShare),
+  REDIS_URL: z.optional(redisUrl),
   UPSTREAM_USER_LIMIT: z.optional(userLimit),
   UPSTREAM_MAX_BODY_BYTES: z.optional(maxBodyBytes),
   LOG_LEVEL: z.optional(z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"])),
@@ -173,8 +169,8 @@ export interface BffConfig {
   databaseSchema: string;
   dataDir: string;
   rateLimitScope: "key" | "organization";
-  /** This process's share of the upstream rate limit, in (0, 1]: several processes split the service's budget. */
-  upstreamRateShare: number;
+  /** Where every process shares the upstream budget (ADR 0026); without it, DATABASE_URL's PostgreSQL, else this process alone. */
+  redisUrl: string | undefined;
   /** Requests one user's session may have reach the service per 60 s in this process. */
   upstreamUserLimit: number;
   /** The most of one upstream answer read (UPSTREAM_MAX_BODY_BYTES); past it, the answer is refused unread. */
@@ -241,6 +237,12 @@ export function secretsOf(config: Pick<BffConfig, "clinicApiKey" | "webhookSecre
 
 /** Reads and validates the configuration; throws ConfigError naming every problem. */
 export function readBffConfig(source: Record<string, string | undefined> = process.env): BffConfig {
+  // Failing beats ignoring: a deployment that set it expects a split that no longer exists (ADR 0026).
+  if (source.UPSTREAM_RATE_SHARE !== undefined) {
+    throw new ConfigError(
+      "Configuration is invalid: UPSTREAM_RATE_SHARE was removed: the BFF processes now share the upstream budget through DATABASE_URL's PostgreSQL (or REDIS_URL when set); unset UPSTREAM_RATE_SHARE",
+    );
+  }
   const parsed = parseDescribed(rawEnv, source);
   if (!parsed.success) throw new ConfigError(`Configuration is invalid: ${parsed.message}`);
   const env = parsed.data;
@@ -299,7 +301,7 @@ export function readBffConfig(source: Record<string, string | undefined> = proce
     databaseSchema: env.DATABASE_SCHEMA ?? "public",
     dataDir: env.DATA_DIR ?? ".data/pglite",
     rateLimitScope: env.RATE_LIMIT_SCOPE ?? "key",
-    upstreamRateShare: env.UPSTREAM_RATE_SHARE ?? 1,
+    redisUrl: env.REDIS_URL,
     upstreamUserLimit: env.UPSTREAM_USER_LIMIT ?? DEFAULT_UPSTREAM_USER_LIMIT,
     upstreamMaxBodyBytes: env.UPSTREAM_MAX_BODY_BYTES ?? DEFAULT_MAX_BODY_BYTES,
     logLevel: env.LOG_LEVEL ?? "info",

@@ -51,9 +51,9 @@ async function start(): Promise<{ bff: Bff; store: Store }> {
       port: config.port,
       sandbox: config.isSandbox,
       service: config.clinicApiBaseUrl,
-      // ADR 0009: with PostgreSQL, processes sharing it share live events over LISTEN/NOTIFY and split the upstream budget.
+      // ADR 0009: with PostgreSQL, processes sharing it share live events over LISTEN/NOTIFY; ADR 0026: and the upstream budget (or through Redis).
       liveEvents: store.notifications === null ? "in-process" : "postgres",
-      upstreamRateShare: config.upstreamRateShare,
+      upstreamBudget: config.redisUrl ? "redis" : config.databaseUrl ? "postgres" : "this process",
     },
     `Tandem BFF on http://localhost:${config.port}`,
   );

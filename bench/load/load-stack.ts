@@ -13,11 +13,11 @@ import { dropSchema } from "../../server/store/testing/drop-schema.ts";
 // under plain node as in production (docs/deploy.md "What runs"): the
 // emulator at EMULATOR_SCALE=large (four installed organizations) and one or
 // more BFF processes. One process keeps its store in PGlite; several share
-// one PostgreSQL schema, made fresh for the run and dropped after, each with
-// UPSTREAM_RATE_SHARE = 1 / processes (docs/deploy.md "How many processes,
-// and each one's share"). Every BFF counts the upstream limit per
-// organization (RATE_LIMIT_SCOPE=organization), as the emulator does
-// (DESIGN.md "The emulator": counted per key and organization).
+// one PostgreSQL schema, made fresh for the run and dropped after, and one
+// upstream budget through it (or through Redis: `redisUrl`), ADR 0026.
+// Every BFF counts the upstream limit per organization
+// (RATE_LIMIT_SCOPE=organization), as the emulator does (DESIGN.md "The
+// emulator": counted per key and organization).
 
 const READY_TIMEOUT_MS = 90_000;
 const OUTPUT_TAIL = 4_000;
@@ -40,15 +40,12 @@ export interface LoadStack {
   stop(): Promise<void>;
 }
 
-/** What docs/deploy.md tells an operator: each of N processes gets 1/N of the service's limit (rounded down to hundredths). */
-export const defaultRateShare = (processes: number) => Math.floor((1 / processes) * 100) / 100;
-
 export interface LoadStackOptions {
   processes: number;
   /** PostgreSQL for every BFF (a fresh schema); PGlite when unset (one process only). */
   databaseUrl?: string;
-  /** Each BFF's UPSTREAM_RATE_SHARE; default `defaultRateShare(processes)`. */
-  rateShare?: number;
+  /** Where the processes share the upstream budget: PostgreSQL (the store's, the default) or Redis (this REDIS_URL). */
+  redisUrl?: string;
   /** Where each BFF process and the emulator write a V8 CPU profile when they exit (`node --cpu-prof`, named by pid); none when unset. */
   cpuProfileDir?: string;
   /** Where each process's whole output is written (`emulator.log`, `bff-1.log`, …); only its tail is kept when unset. */
@@ -57,7 +54,7 @@ export interface LoadStackOptions {
   benchDisable?: string;
 }
 
-const ENV_LEFT_OUT = ["METRICS_PORT", "METRICS_HOST", "CLINIC_API_BASE_URL", "CLINIC_API_KEY", "DATABASE_URL", "DATABASE_SCHEMA", "DATA_DIR", "UPSTREAM_USER_LIMIT", "UPSTREAM_RATE_SHARE", "RATE_LIMIT_SCOPE", "EMULATOR_SCALE", "LOG_LEVEL", "BENCH_DISABLE"];
+const ENV_LEFT_OUT = ["METRICS_PORT", "METRICS_HOST", "CLINIC_API_BASE_URL", "CLINIC_API_KEY", "DATABASE_URL", "DATABASE_SCHEMA", "DATA_DIR", "UPSTREAM_USER_LIMIT", "UPSTREAM_RATE_SHARE", "REDIS_URL", "RATE_LIMIT_SCOPE", "EMULATOR_SCALE", "LOG_LEVEL", "BENCH_DISABLE"];
 
 interface Started {
   child: ChildProcess;
@@ -112,11 +109,11 @@ export async function startLoadStack(options: LoadStackOptions): Promise<LoadSta
   };
   try {
     await waitUntilHealthy(`${emulatorUrl}/healthz`, { child: emulator.child, log: () => `[emulator]\n${emulator.output()}`, timeoutMs: READY_TIMEOUT_MS });
-    const share = String(options.rateShare ?? defaultRateShare(options.processes));
+    const budget: NodeJS.ProcessEnv = options.redisUrl === undefined ? {} : { REDIS_URL: options.redisUrl };
     // One after the other: the first applies the migrations (docs/deploy.md "PostgreSQL").
     for (const [index, port] of bffPorts.entries()) {
       const store: NodeJS.ProcessEnv = options.databaseUrl ? { DATABASE_URL: options.databaseUrl, DATABASE_SCHEMA: schema } : { DATA_DIR: join(dataDir, `pglite-${index}`) };
-      const bff = startProgram("server", { ...base, ...store, PORT: String(port), METRICS_PORT: String(metricsPorts[index] ?? 0), SANDBOX_EMULATOR_URL: emulatorUrl, LOG_LEVEL: "warn", RATE_LIMIT_SCOPE: "organization", UPSTREAM_RATE_SHARE: share, ...(options.benchDisable && { BENCH_DISABLE: options.benchDisable }) }, profile, logFile(`bff-${index + 1}`));
+      const bff = startProgram("server", { ...base, ...store, PORT: String(port), METRICS_PORT: String(metricsPorts[index] ?? 0), SANDBOX_EMULATOR_URL: emulatorUrl, LOG_LEVEL: "warn", RATE_LIMIT_SCOPE: "organization", ...budget, ...(options.benchDisable && { BENCH_DISABLE: options.benchDisable }) }, profile, logFile(`bff-${index + 1}`));
       started.push(bff);
       await waitUntilHealthy(`http://127.0.0.1:${port}/healthz`, { child: bff.child, log: () => `[bff ${index + 1}]\n${bff.output()}`, timeoutMs: READY_TIMEOUT_MS });
     }

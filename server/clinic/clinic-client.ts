@@ -6,12 +6,12 @@ import { BenchSwitches, type BenchMechanism } from "./bench-switches.ts";
 import { DEFAULT_MAX_BODY_BYTES } from "./bounded-body.ts";
 import { cacheExpiry, CALLER_BOUNDED_ROUTES, isSharedRoute, sourceSyncedAtOf, STALENESS_ROUTES, type SharedRoute } from "./cache-policy.ts";
 import { InFlightReads, type Flight } from "./coalescing.ts";
-import { FairShareLimiter } from "./fair-share-limiter.ts";
 import { createIntake, type IntakeThreads } from "./intake-hook.ts";
 import { createNodeHttpFetch } from "./node-http-fetch.ts";
 import { listAllPages, type ItemOf, type ItemsKey, type PaginatedRoute } from "./paging.ts";
 import { narrowedFromFacility, NARROWED_ROUTE } from "./provider-narrowing.ts";
-import { SlidingWindowLimiter, type LimiterBudget } from "./rate-limiter.ts";
+import type { LimiterBudget } from "./fair-share-limiter.ts";
+import { createLimiter, limiterWindowMs, type LimiterOptions, type UpstreamLimiter } from "./budget/upstream-limiter.ts";
 import { RefreshAhead } from "./refresh-ahead.ts";
 import { readResponse, readSharedResponse, type ClinicData, type Intake, type ReadOutcome } from "./response-reader.ts";
 import { DEFAULT_RETRY, type RetryOptions } from "./retry-policy.ts";
@@ -19,7 +19,7 @@ import { createRedactor } from "./secret-redaction.ts";
 import { SharedAnswer } from "./shared-answer.ts";
 import { UpstreamError } from "./upstream-error.ts";
 import { prepareRequest, type ClinicCall, type PreparedRequest } from "./upstream-request.ts";
-import { createSender, type UpstreamAttempt, type UpstreamLimiter } from "./upstream-send.ts";
+import { createSender, type UpstreamAttempt } from "./upstream-send.ts";
 import { UserRequestQuota } from "./user-request-quota.ts";
 
 // The BFF's only way to the Clinic Data Service (DESIGN.md "Upstream"). A
@@ -40,7 +40,8 @@ import { UserRequestQuota } from "./user-request-quota.ts";
 export { UpstreamError } from "./upstream-error.ts";
 export type { ClinicCall } from "./upstream-request.ts";
 export type { ClinicData } from "./response-reader.ts";
-export type { LimiterBudget } from "./rate-limiter.ts";
+export type { LimiterBudget } from "./fair-share-limiter.ts";
+export type { LimiterOptions } from "./budget/upstream-limiter.ts";
 export type { SharedRoute } from "./cache-policy.ts";
 export type { Invalidation } from "./answer-cache.ts";
 export type { UpstreamAttempt } from "./upstream-send.ts";
@@ -57,30 +58,6 @@ export interface ClinicLogger {
   warn(obj: object, msg: string): void;
   info?(obj: object, msg: string): void;
   error?(obj: object, msg: string): void;
-}
-
-export interface LimiterOptions {
-  /**
-   * DESIGN.md: the service does not say what its limit counts per; `key` can
-   * never exceed it, and is shared fairly among organizations
-   * (`fair-share-limiter.ts`); `organization` gives each its own bucket.
-   */
-  scope: "key" | "organization";
-  /** The service's limit per window; default 1000 (seed 001 "Limits"). */
-  limit?: number;
-  windowMs?: number;
-  maxQueueMs?: number;
-  /**
-   * This process's share of `limit`, in (0, 1]; default 1. Several BFF
-   * processes split the service's budget without talking to each other:
-   * each may send `floor(limit × share)` per window.
-   */
-  share?: number;
-  /**
-   * Requests one user may have reach the service per window (ADR 0017); none
-   * when absent. Needs the client's `requester` to know whose a call is.
-   */
-  perUser?: number;
 }
 
 export interface ClinicClientOptions {
@@ -172,24 +149,6 @@ export interface ClinicClient {
 
 const DEFAULT_TIMEOUT_MS = 10_000;
 const DEFAULT_PICKER_TTL_MS = 60_000;
-
-/** This process's part of the service's limit: rounded down, so the processes together never exceed it; at least one. */
-export function sharedLimit(limit: number, share: number): number {
-  if (!(share > 0 && share <= 1)) throw new RangeError("limiter share must be greater than 0 and at most 1");
-  return Math.max(1, Math.floor(limit * share));
-}
-
-function createLimiter(options: LimiterOptions | undefined, now: () => number): UpstreamLimiter {
-  const settings = {
-    limit: sharedLimit(options?.limit ?? 1000, options?.share ?? 1),
-    windowMs: limiterWindowMs(options),
-    maxQueueMs: options?.maxQueueMs ?? 2_000,
-    now,
-  };
-  return (options?.scope ?? "key") === "key" ? new FairShareLimiter(settings) : new SlidingWindowLimiter(settings);
-}
-
-const limiterWindowMs = (options: LimiterOptions | undefined) => options?.windowMs ?? 60_000;
 
 const noRefund = () => undefined;
 

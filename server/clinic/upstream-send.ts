@@ -1,8 +1,8 @@
 import type { ClinicApiRoute } from "#contract/clinic-api/responses.ts";
-import type { LimiterBudget } from "./rate-limiter.ts";
+import type { UpstreamLimiter } from "./budget/upstream-limiter.ts";
 import type { ReadOutcome } from "./response-reader.ts";
 import { backoffDelayMs, sleep, type RetryOptions } from "./retry-policy.ts";
-import { readServiceLimit, type ServiceLimitReport } from "./service-limit-report.ts";
+import { readServiceLimit } from "./service-limit-report.ts";
 import { rateLimitedError, UpstreamError } from "./upstream-error.ts";
 import type { PreparedRequest } from "./upstream-request.ts";
 
@@ -22,17 +22,6 @@ export interface UpstreamAttempt {
   status: number | "timeout" | "unreachable";
   /** From sending to the body read. */
   seconds: number;
-}
-
-export interface UpstreamLimiter {
-  acquire(bucket: string): Promise<void>;
-  /** What an answer said of the service's limit, for the bucket's scope. */
-  learn(bucket: string, report: ServiceLimitReport): void;
-  /** When the bucket's scope may send again after a 429. */
-  resumesAt(bucket: string): number;
-  stats(): { queued: number; rejected: number };
-  budget(): LimiterBudget;
-  close(): void;
 }
 
 export interface SenderOptions {

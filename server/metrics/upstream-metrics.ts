@@ -52,7 +52,7 @@ export function registerUpstreamGauges(registry: Registry, clinic: Pick<ClinicCl
   });
   new Gauge({
     name: "tandem_upstream_window_requests",
-    help: "Per organization, requests sent to the service in the limiter's sliding window (60 s)",
+    help: "Per organization, requests sent to the service in the limiter's sliding window (60 s): by every BFF process when they share the budget (DATABASE_URL or REDIS_URL, ADR 0026), as of this process's last round with the store",
     labelNames: ["organization_id"] as const,
     registers: [registry],
     collect() {
@@ -62,7 +62,7 @@ export function registerUpstreamGauges(registry: Registry, clinic: Pick<ClinicCl
   });
   new Gauge({
     name: "tandem_upstream_window_limit_requests",
-    help: "Requests this process may send in the limiter's window: its share of the service's limit (UPSTREAM_RATE_SHARE), for the key or, with RATE_LIMIT_SCOPE=organization, for each organization",
+    help: "Requests the limiter allows in its window: the service's limit, shared by every BFF process (ADR 0026), for the key or, with RATE_LIMIT_SCOPE=organization, for each organization",
     registers: [registry],
     collect() {
       this.set(clinic.budget().limit);

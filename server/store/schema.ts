@@ -246,3 +246,19 @@ export const writeIntents = pgTable(
     index("write_intents_created_at_idx").on(table.createdAt),
   ],
 );
+
+// The upstream budget every BFF process shares (ADR 0026): one row per
+// request sent to the Clinic Data Service, kept a window (60 s) and then
+// deleted by the next process to take budget. `sent_at` is the sending
+// process's clock in ms; `scope` is `key` or `organization:<id>`
+// (RATE_LIMIT_SCOPE). Written and read only by server/clinic/budget/postgres-send-log.ts.
+export const upstreamSends = pgTable(
+  "upstream_sends",
+  {
+    scope: text("scope").notNull(),
+    organizationId: text("organization_id").notNull(),
+    process: text("process").notNull(),
+    sentAt: bigint("sent_at", { mode: "number" }).notNull(),
+  },
+  (table) => [index("upstream_sends_scope_sent_at_idx").on(table.scope, table.sentAt)],
+);

@@ -958,6 +958,7 @@ describe.each(engines)("store on $name", (engine) => {
           "note_views",
           "slot_holds",
           "standalone_sessions",
+          "upstream_sends",
           "used_token_ids",
           "webhook_inbox",
           "write_intents",

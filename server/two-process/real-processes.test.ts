@@ -109,7 +109,7 @@ describe.skipIf(!databaseUrl)("two real BFF processes on one PostgreSQL schema",
     const [emulatorPort, portA, portB, proxyPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
     emulator = start("emulator/index.ts", emulatorPort, { EMULATOR_SYNC_INTERVAL_SECONDS: "3600" });
     await waitUntilHealthy(`${emulator.url}/healthz`, emulator);
-    const bffEnv = { SANDBOX_EMULATOR_URL: emulator.url, DATABASE_URL: databaseUrl ?? "", DATABASE_SCHEMA: schema, UPSTREAM_RATE_SHARE: "0.5", LOG_LEVEL: "warn" };
+    const bffEnv = { SANDBOX_EMULATOR_URL: emulator.url, DATABASE_URL: databaseUrl ?? "", DATABASE_SCHEMA: schema, LOG_LEVEL: "warn" };
     // One after the other: the first applies the migrations to the new schema.
     for (const port of [portA, portB]) {
       const bff = start("server/index.ts", port, bffEnv);

@@ -1,0 +1,75 @@
+import pg from "pg";
+import * as z from "zod/mini";
+import type { Send, SharedSendLog } from "./send-log.ts";
+
+// The shared budget's log in PostgreSQL (table `upstream_sends`, migration
+// 0011): a round is one short transaction holding a transaction-level
+// advisory lock on the scope, so rounds of every process on one scope go one
+// at a time; a process killed mid-round rolls back and releases the lock
+// with its connection. Its own small pool, bounded like the store's
+// (statement and lock timeouts), so a slow database fails a round rather
+// than holding it.
+
+export interface PostgresSendLogOptions {
+  databaseUrl: string;
+  /** The store's schema (DATABASE_SCHEMA), where migration 0011 made the table. */
+  schema: string;
+  /** Bound on connecting, waiting for the lock and each statement; default 1 s. */
+  timeoutMs?: number;
+  onError?: (error: unknown) => void;
+}
+
+const rowSchema = z.object({ organization_id: z.string(), process: z.string(), sent_at: z.union([z.string(), z.number()]) });
+
+export function createPostgresSendLog(options: PostgresSendLogOptions): SharedSendLog {
+  const timeoutMs = options.timeoutMs ?? 1_000;
+  const searchPath = options.schema === "public" ? {} : { options: `-c search_path=${options.schema}` };
+  const pool = new pg.Pool({
+    connectionString: options.databaseUrl,
+    ...searchPath,
+    // Rounds of several scopes (RATE_LIMIT_SCOPE=organization) at once; each holds its connection a few ms.
+    max: 4,
+    connectionTimeoutMillis: timeoutMs,
+    lock_timeout: timeoutMs,
+    statement_timeout: timeoutMs,
+    idle_in_transaction_session_timeout: timeoutMs * 5,
+    keepAlive: true,
+  });
+  pool.on("error", (error) => options.onError?.(error));
+
+  return {
+    engine: "postgres",
+    async exchange(scope, now, windowMs, choose) {
+      const client = await pool.connect();
+      let broken: unknown;
+      try {
+        await client.query("BEGIN");
+        await client.query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", [`tandem-upstream-budget:${scope}`]);
+        await client.query("DELETE FROM upstream_sends WHERE scope = $1 AND sent_at <= $2", [scope, now - windowMs]);
+        const result = await client.query("SELECT organization_id, process, sent_at FROM upstream_sends WHERE scope = $1 ORDER BY sent_at", [scope]);
+        const logged: Send[] = result.rows.map((row: unknown) => {
+          const parsed = rowSchema.parse(row);
+          return { organization: parsed.organization_id, process: parsed.process, at: Number(parsed.sent_at) };
+        });
+        const sends = choose(logged);
+        if (sends.length > 0) {
+          await client.query("INSERT INTO upstream_sends (scope, organization_id, process, sent_at) SELECT $1, * FROM unnest($2::text[], $3::text[], $4::bigint[])", [
+            scope,
+            sends.map((send) => send.organization),
+            sends.map((send) => send.process),
+            sends.map((send) => send.at),
+          ]);
+        }
+        await client.query("COMMIT");
+      } catch (error) {
+        broken = error;
+        await client.query("ROLLBACK").catch(() => undefined);
+        throw error;
+      } finally {
+        // A connection that failed mid-round is not trusted with the next one.
+        client.release(broken instanceof Error ? broken : undefined);
+      }
+    },
+    close: () => pool.end(),
+  };
+}
