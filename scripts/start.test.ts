@@ -39,7 +39,7 @@ afterAll(() => {
 /** Plain node, as production runs it: nothing inherited may load a loader either. */
 function plainEnv(overrides: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: "info", ...overrides };
-  for (const name of ["NODE_OPTIONS", "CLINIC_API_BASE_URL", "DATABASE_URL", "SANDBOX_EMULATOR_URL", "SANDBOX_CLOCK", "EMULATOR_CLOCK_START"]) {
+  for (const name of ["NODE_OPTIONS", "CLINIC_API_BASE_URL", "DATABASE_URL", "REDIS_URL", "SANDBOX_EMULATOR_URL", "SANDBOX_CLOCK", "EMULATOR_CLOCK_START"]) {
     if (!(name in overrides)) delete env[name];
   }
   return env;

@@ -54,6 +54,8 @@ export async function startSandboxServers(pinnedInstant: string, options: Sandbo
   const base: NodeJS.ProcessEnv = { ...process.env };
   delete base.CLINIC_API_BASE_URL;
   delete base.DATABASE_URL;
+  // One BFF on the embedded store counts its upstream budget alone: the machine's Redis is for the budget's own tests.
+  delete base.REDIS_URL;
 
   const emulator = start("emulator", "emulator", { ...base, PORT: String(emulatorPort), EMULATOR_APP_URL: appUrl, EMULATOR_CLOCK_START: pinnedInstant });
   await waitUntilHealthy(`${emulatorUrl}/healthz`, emulator);

@@ -29,6 +29,8 @@ function start(script: string, port: number, env: Record<string, string>): Start
   let output = "";
   const base: NodeJS.ProcessEnv = { ...process.env };
   delete base.CLINIC_API_BASE_URL;
+  // These processes share their budget through DATABASE_URL's PostgreSQL; Redis has shared-budget.test.ts.
+  delete base.REDIS_URL;
   const child = spawn(process.execPath, ["--import", "tsx", script], { env: { ...base, PORT: String(port), ...env }, stdio: ["ignore", "pipe", "pipe"] });
   child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
