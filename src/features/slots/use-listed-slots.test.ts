@@ -51,7 +51,7 @@ const providerName = () => "Dr Brooks";
 const facilityName = () => "Midtown";
 
 function renderListed() {
-  return renderHook((props: { holds: readonly HeldSlot[]; listedSearch: SlotSearchQuery; order: "provider" | "time" }) =>
+  return renderHook((props: { holds: readonly HeldSlot[]; listedSearch: SlotSearchQuery; order: "provider" | "time"; data?: SlotSearchResponse }) =>
     useListedSlots({ data: answer, selection: { kind: "idle" }, outcome: null, timeFilter: ANY_TIME, zoneOf, fallbackZone: ZONE, providerName, facilityName, ...props }),
   { initialProps: { holds: [], listedSearch: search(), order: "provider" } });
 }
@@ -87,5 +87,12 @@ describe("the listed slots of one answer", () => {
     expect(result.current.days[0]?.rows[0]?.kind).toBe("hour");
     rerender({ holds: [], listedSearch: search(), order: "provider" });
     expect(result.current.days).toBe(byProvider);
+  });
+
+  it("keeps the grouped list for a newer read of the same slots (the answer's list kept by the query)", () => {
+    const { result, rerender } = renderListed();
+    const grouped = result.current.days;
+    rerender({ holds: [], listedSearch: search(), order: "provider", data: { ...answer, meta: { ...answer.meta, sourceSyncedAt: "2026-11-30T12:05:00.000Z" } } });
+    expect(result.current.days).toBe(grouped);
   });
 });

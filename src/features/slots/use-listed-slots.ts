@@ -52,18 +52,20 @@ export function useListedSlots({ data, listedSearch, holds, selection, outcome, 
 
   const search = useSameWhileKey(listedSearch, listedSearch ? JSON.stringify(listedSearch) : "");
   // The user's own holds stay on the list they came from, marked Held (held-in-list.ts); the same ones read again are the same.
-  const missingHeld = useMemo(() => (data ? heldSlotsMissingFromList(holds, data.slots, search, zoneOf) : NOTHING_MISSING), [data, holds, search, zoneOf]);
+  const answeredSlots = data?.slots;
+  const missingHeld = useMemo(() => (answeredSlots ? heldSlotsMissingFromList(holds, answeredSlots, search, zoneOf) : NOTHING_MISSING), [answeredSlots, holds, search, zoneOf]);
   const sameMissingHeld = useSameWhileKey(missingHeld, missingHeld.map((slot) => `${slotKey(slot)}|${slot.endsAt}`).join(","));
 
+  // A read again whose slots did not change keeps its list (slot-search-sharing.ts): its time matters only against what a check saw gone.
+  const listReadAtMs = data && seenGone.size > 0 ? Date.parse(data.meta.sourceSyncedAt) : null;
   const listedSlots = useMemo(() => {
-    if (!data) return [];
-    const listReadAtMs = Date.parse(data.meta.sourceSyncedAt);
-    const withHeld = sameMissingHeld.length === 0 ? data.slots : [...data.slots, ...sameMissingHeld];
+    if (!answeredSlots) return [];
+    const withHeld = sameMissingHeld.length === 0 ? answeredSlots : [...answeredSlots, ...sameMissingHeld];
     return withHeld.filter((slot) => {
       const placed = placedSlot(slot, zoneOf(slot.facilityId));
-      return !((seenGone.get(placed.key) ?? -Infinity) >= listReadAtMs) && matchesTimeFilter(placed.startMs, placed.zone, timeFilter);
+      return !(listReadAtMs !== null && (seenGone.get(placed.key) ?? -Infinity) >= listReadAtMs) && matchesTimeFilter(placed.startMs, placed.zone, timeFilter);
     });
-  }, [data, sameMissingHeld, seenGone, zoneOf, timeFilter]);
+  }, [answeredSlots, listReadAtMs, sameMissingHeld, seenGone, zoneOf, timeFilter]);
 
   // Each order is grouped once per list (a fresh cache whenever what grouping reads changes):
   // switching back to an order already shown costs nothing.
