@@ -1,9 +1,8 @@
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
-import { slotCheckResponse, type SlotCheckRequest, type SlotCheckResponse, type SlotSearchQuery, type SlotSearchResponse } from "#contract/app-api/slots.ts";
+import { slotCheckResponse, type SlotCheckRequest, type SlotCheckResponse, type SlotSearchQuery } from "#contract/app-api/slots.ts";
 import { callBff } from "./bff-client.ts";
 import { queryKeys } from "./query-keys.ts";
 import { slotSearchAnswer } from "./slot-search-answer.ts";
-import { shareUnchangedSlots } from "./slot-search-sharing.ts";
 
 // The slot finder's calls (DESIGN.md "The BFF's API"): the cached search,
 // and the one strong check of a chosen slot (holds: holds-queries.ts). Keys from general to
@@ -31,8 +30,6 @@ export const slotsQuery = (filters: SlotSearchQuery) =>
     staleTime: 10_000,
     // A refetch (live event, new filters) keeps the list on screen until the answer arrives.
     placeholderData: keepPreviousData,
-    // A read again keeps the slots that did not change, matched by key (slot-search-sharing.ts).
-    structuralSharing: (previous, next) => shareUnchangedSlots(previous as SlotSearchResponse | undefined, next as SlotSearchResponse),
   });
 
 /** The final `consistency=strong` read of one slot before a hold. */

@@ -89,7 +89,7 @@ describe("the listed slots of one answer", () => {
     expect(result.current.days).toBe(byProvider);
   });
 
-  it("keeps the grouped list for a newer read of the same slots (the answer's list kept by the query)", () => {
+  it("keeps the grouped list for a newer read of the same slots (the list kept by the query's structural sharing)", () => {
     const { result, rerender } = renderListed();
     const grouped = result.current.days;
     rerender({ holds: [], listedSearch: search(), order: "provider", data: { ...answer, meta: { ...answer.meta, sourceSyncedAt: "2026-11-30T12:05:00.000Z" } } });

@@ -56,7 +56,7 @@ export function useListedSlots({ data, listedSearch, holds, selection, outcome, 
   const missingHeld = useMemo(() => (answeredSlots ? heldSlotsMissingFromList(holds, answeredSlots, search, zoneOf) : NOTHING_MISSING), [answeredSlots, holds, search, zoneOf]);
   const sameMissingHeld = useSameWhileKey(missingHeld, missingHeld.map((slot) => `${slotKey(slot)}|${slot.endsAt}`).join(","));
 
-  // A read again whose slots did not change keeps its list (slot-search-sharing.ts): its time matters only against what a check saw gone.
+  // A read again with no slot changed keeps its list (TanStack Query's structural sharing): its time matters only against what a check saw gone.
   const listReadAtMs = data && seenGone.size > 0 ? Date.parse(data.meta.sourceSyncedAt) : null;
   const listedSlots = useMemo(() => {
     if (!answeredSlots) return [];
