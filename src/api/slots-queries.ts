@@ -1,7 +1,8 @@
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
-import { slotCheckResponse, slotSearchResponse, type SlotCheckRequest, type SlotCheckResponse, type SlotSearchQuery } from "#contract/app-api/slots.ts";
+import { slotCheckResponse, type SlotCheckRequest, type SlotCheckResponse, type SlotSearchQuery } from "#contract/app-api/slots.ts";
 import { callBff } from "./bff-client.ts";
 import { queryKeys } from "./query-keys.ts";
+import { slotSearchAnswer } from "./slot-search-answer.ts";
 
 // The slot finder's calls (DESIGN.md "The BFF's API"): the cached search,
 // and the one strong check of a chosen slot (holds: holds-queries.ts). Keys from general to
@@ -24,7 +25,7 @@ export function slotSearchQueryString(filters: SlotSearchQuery): string {
 export const slotsQuery = (filters: SlotSearchQuery) =>
   queryOptions({
     queryKey: queryKeys.slots.search(filters),
-    queryFn: ({ signal }) => callBff(`/api/slots?${slotSearchQueryString(filters)}`, slotSearchResponse, { signal }),
+    queryFn: ({ signal }) => callBff(`/api/slots?${slotSearchQueryString(filters)}`, slotSearchAnswer, { signal }),
     // Live events invalidate; a short stale time only spares a refetch on remount.
     staleTime: 10_000,
     // A refetch (live event, new filters) keeps the list on screen until the answer arrives.

@@ -1,13 +1,26 @@
 import type { HeldSlot, SlotSelection } from "#contract/app-api/slots.ts";
 import type { Slot } from "#contract/clinic-api/schedule.ts";
-import { idKey, isSameId } from "#contract/ids.ts";
+import { cachedIdKey, isSameId } from "#contract/ids.ts";
 
 // When two slots, or a slot and a hold, are the same: shared by the list, the
 // selection flow and the holds.
 
+type SlotIdentity = Pick<Slot, "providerId" | "facilityId" | "startsAt">;
+
+// A large group's search answers about 24,000 slots, and the list, the holds
+// and the freed-slot alert each ask for their keys: a key is remembered per
+// slot object (with the fields it was made from, so an object changed since
+// is keyed again), and the id patterns run once per id (a few hundred providers).
+const keysOfSlots = new WeakMap<SlotIdentity, { key: string; providerId: string; facilityId: string; startsAt: string }>();
+
 /** One identity for a slot whatever form its ids or offset take: provider, facility, start instant. */
-export function slotKey(slot: Pick<Slot, "providerId" | "facilityId" | "startsAt">): string {
-  return `${idKey(slot.providerId)}|${idKey(slot.facilityId)}|${Date.parse(slot.startsAt)}`;
+export function slotKey(slot: SlotIdentity): string {
+  const { providerId, facilityId, startsAt } = slot;
+  const remembered = keysOfSlots.get(slot);
+  if (remembered && remembered.providerId === providerId && remembered.facilityId === facilityId && remembered.startsAt === startsAt) return remembered.key;
+  const key = `${cachedIdKey(providerId)}|${cachedIdKey(facilityId)}|${Date.parse(startsAt)}`;
+  keysOfSlots.set(slot, { key, providerId, facilityId, startsAt });
+  return key;
 }
 
 /** The user's hold is of this slot, as the same type, length (the end) and new-patient flag. */
@@ -18,4 +31,26 @@ export function isHeldAs(hold: Pick<HeldSlot, "slot" | "appointmentTypeId" | "is
     isSameId(hold.appointmentTypeId, selection.appointmentTypeId) &&
     hold.isNewPatient === (selection.isNewPatient ?? false)
   );
+}
+
+const indexesOfLists = new WeakMap<readonly SlotIdentity[], { length: number; byKey: ReadonlyMap<string, readonly SlotIdentity[]> }>();
+
+/**
+ * A list's slots by key, remembered per list (an answer, the list on screen):
+ * finding the user's holds in it then costs a lookup per hold, not a pass over
+ * every slot each time the holds change.
+ */
+export function slotsByKey<T extends SlotIdentity>(slots: readonly T[]): ReadonlyMap<string, readonly T[]> {
+  const remembered = indexesOfLists.get(slots);
+  // The same array with the same length is the same list: lists are built whole and not changed after.
+  if (remembered && remembered.length === slots.length) return remembered.byKey as ReadonlyMap<string, readonly T[]>;
+  const byKey = new Map<string, T[]>();
+  for (const slot of slots) {
+    const key = slotKey(slot);
+    const same = byKey.get(key);
+    if (same) same.push(slot);
+    else byKey.set(key, [slot]);
+  }
+  indexesOfLists.set(slots, { length: slots.length, byKey });
+  return byKey;
 }

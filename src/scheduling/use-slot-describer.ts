@@ -7,7 +7,7 @@ import { appointmentTypesQuery, facilitiesQuery, providersQuery } from "#src/api
 import { sessionQuery } from "#src/api/session-query.ts";
 import { useCurrentFacility } from "#src/components/shell/current-facility.tsx";
 import { isolateText } from "#src/lib/bidi.ts";
-import { idKey } from "#contract/ids.ts";
+import { cachedIdKey, idKey } from "#contract/ids.ts";
 import { useUserTimeSettings } from "#src/lib/use-time-display.tsx";
 import { formatLocalDay, formatSlotTimeInText, slotAccessibleName, slotPhrase } from "./slot-text.ts";
 
@@ -60,12 +60,12 @@ export function useSlotDescriber() {
   const facilityList = useMemo((): { id: string; name: string; timezone: string; city?: string }[] => facilities.data?.facilities ?? session.data?.facilities ?? [], [facilities.data, session.data]);
   const facilityById = useMemo(() => new Map(facilityList.map((candidate) => [idKey(candidate.id), candidate])), [facilityList]);
   /** The pickers' name, or undefined for a provider they leave out (hidden). */
-  const listedProviderName = useCallback((providerId: string) => isolatedOrUndefined(providerById.get(idKey(providerId))?.displayName), [providerById]);
-  const listedFacilityName = useCallback((facilityId: string) => isolatedOrUndefined(facilityById.get(idKey(facilityId))?.name), [facilityById]);
+  const listedProviderName = useCallback((providerId: string) => isolatedOrUndefined(providerById.get(cachedIdKey(providerId))?.displayName), [providerById]);
+  const listedFacilityName = useCallback((facilityId: string) => isolatedOrUndefined(facilityById.get(cachedIdKey(facilityId))?.name), [facilityById]);
   const providerName = useCallback((providerId: string) => listedProviderName(providerId) ?? "Unlisted provider", [listedProviderName]);
   const facilityName = useCallback((facilityId: string) => listedFacilityName(facilityId) ?? "Unlisted facility", [listedFacilityName]);
   const fallbackZone = facility?.timezone ?? userZone;
-  const zoneOf = useCallback((facilityId: string) => facilityById.get(idKey(facilityId))?.timezone ?? fallbackZone, [facilityById, fallbackZone]);
+  const zoneOf = useCallback((facilityId: string) => facilityById.get(cachedIdKey(facilityId))?.timezone ?? fallbackZone, [facilityById, fallbackZone]);
 
   const describe: SlotDescriber = useMemo(() => {
     const dateOf = (slot: SlotPlace) => localDateOf(Date.parse(slot.startsAt), zoneOf(slot.facilityId));

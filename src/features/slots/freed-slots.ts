@@ -21,7 +21,7 @@ export interface ListKind {
   isNewPatient: boolean;
 }
 
-export function freedEarlierSlots(previousKeys: ReadonlySet<string>, slots: readonly Slot[], mine: readonly HeldSlot[], kind: ListKind): FreedSlot[] {
+export function freedEarlierSlots(previousKeys: { has: (key: string) => boolean }, slots: readonly Slot[], mine: readonly HeldSlot[], kind: ListKind): FreedSlot[] {
   const freed: FreedSlot[] = [];
   for (const slot of slots) {
     if (previousKeys.has(slotKey(slot))) continue;

@@ -1,5 +1,5 @@
 import type { Slot } from "#contract/clinic-api/schedule.ts";
-import { idKey } from "#contract/ids.ts";
+import { cachedIdKey } from "#contract/ids.ts";
 import { dayLengthMinutes, localDateOf, offsetMsAt } from "#contract/time/zoned-time.ts";
 import { slotKey } from "#src/scheduling/slot-identity.ts";
 
@@ -62,13 +62,29 @@ export interface PlacedSlot extends GroupedSlot {
 // again on every view switch and every hold, and the keys and local dates are most of that work.
 const placedSlots = new WeakMap<Slot, PlacedSlot>();
 
+// A start's instant and local date, per zone and start as written: a group's providers share a
+// few thousand start times, so each is parsed and placed on its day once, not once per slot.
+const startsInZones = new Map<string, { startMs: number; date: string }>();
+const MAX_REMEMBERED_STARTS = 50_000;
+
+function startInZone(startsAt: string, zone: string): { startMs: number; date: string } {
+  const known = `${zone} ${startsAt}`;
+  let start = startsInZones.get(known);
+  if (!start) {
+    const startMs = Date.parse(startsAt);
+    start = { startMs, date: localDateOf(startMs, zone) };
+    if (startsInZones.size >= MAX_REMEMBERED_STARTS) startsInZones.clear();
+    startsInZones.set(known, start);
+  }
+  return start;
+}
+
 /** The slot placed in its facility's zone (remembered for this slot object). */
 export function placedSlot(slot: Slot, zone: string): PlacedSlot {
   const remembered = placedSlots.get(slot);
   if (remembered && remembered.zone === zone) return remembered;
-  const startMs = Date.parse(slot.startsAt);
-  const date = localDateOf(startMs, zone);
-  const placed = { key: slotKey(slot), slot, startMs, zone, date, rowKey: `${date}|${idKey(slot.providerId)}|${idKey(slot.facilityId)}` };
+  const { startMs, date } = startInZone(slot.startsAt, zone);
+  const placed = { key: slotKey(slot), slot, startMs, zone, date, rowKey: `${date}|${cachedIdKey(slot.providerId)}|${cachedIdKey(slot.facilityId)}` };
   placedSlots.set(slot, placed);
   return placed;
 }

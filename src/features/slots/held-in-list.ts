@@ -2,7 +2,7 @@ import type { HeldSlot, SlotSearchQuery } from "#contract/app-api/slots.ts";
 import type { Slot } from "#contract/clinic-api/schedule.ts";
 import { isSameId } from "#contract/ids.ts";
 import { localDateOf } from "#contract/time/zoned-time.ts";
-import { isHeldAs, slotKey } from "#src/scheduling/slot-identity.ts";
+import { isHeldAs, slotKey, slotsByKey } from "#src/scheduling/slot-identity.ts";
 
 // A slot the user holds stays on the list it was held from, marked Held: the
 // service subtracts active holds from its slots (seed 001 "Schedule"), so the
@@ -22,7 +22,7 @@ function isOfSearchKind(held: HeldSlot, search: SlotSearchQuery): boolean {
 /** The user's holds that `search` would list but `listed` lacks, as slots with no place left (they are held). */
 export function heldSlotsMissingFromList(holds: readonly HeldSlot[], listed: readonly Slot[], search: SlotSearchQuery | null, zoneOf: (facilityId: string) => string): Slot[] {
   if (!search || holds.length === 0) return [];
-  const present = new Set(listed.map(slotKey));
+  const present = slotsByKey(listed);
   return holds
     .filter((held) => {
       if (present.has(slotKey(held.slot))) return false;
@@ -44,5 +44,11 @@ export function heldSlotsMissingFromList(holds: readonly HeldSlot[], listed: rea
 export function heldKeysOnList(holds: readonly HeldSlot[], listed: readonly Slot[], search: SlotSearchQuery | null): Set<string> {
   if (!search || holds.length === 0) return new Set();
   const kind = { appointmentTypeId: search.appointmentTypeId, isNewPatient: search.isNewPatient ?? false };
-  return new Set(listed.filter((slot) => holds.some((held) => isHeldAs(held, { ...slot, ...kind }))).map(slotKey));
+  const listedByKey = slotsByKey(listed);
+  const keys = new Set<string>();
+  for (const held of holds) {
+    const key = slotKey(held.slot);
+    if (listedByKey.get(key)?.some((slot) => isHeldAs(held, { ...slot, ...kind }))) keys.add(key);
+  }
+  return keys;
 }

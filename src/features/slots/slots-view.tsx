@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import { useState, type KeyboardEvent as ReactKeyboardEvent } from "react";
+import { useMemo, useState, type KeyboardEvent as ReactKeyboardEvent } from "react";
 import { MAX_SLOT_SEARCH_FACILITY_DAYS } from "#contract/app-api/slots.ts";
 import { appointmentTypesQuery, facilitiesQuery } from "#src/api/directory-queries.ts";
 import { ApiErrorNotice } from "#src/components/shell/api-error-notice.tsx";
@@ -70,6 +70,8 @@ export function SlotsView() {
 
   const { listRef, nextAvailableRef, emptyRef, jumpToFirstAvailable, onViewKeyDown } = useFirstAvailable({ order, firstKey, navigate });
   const { providerOptions, facilityOptions, isLoadingProviders } = useFilterOptions(facilityList);
+  // Once per list, not on every render (a large group's list has thousands of rows).
+  const showsOtherZones = useMemo(() => days.some((day) => day.rows.some((row) => row.slots[0] && isOtherZone(row.slots[0].startMs, row.zone, userZone))), [days, userZone]);
 
   if (types.isError) {
     return (
@@ -101,7 +103,6 @@ export function SlotsView() {
   const meta = slots.data?.meta;
   const completeness = meta ? completenessText(meta.completeness) : null;
   const isThin = slots.data !== undefined && slotCount < THIN_RESULT;
-  const showsOtherZones = days.some((day) => day.rows.some((row) => row.slots[0] && isOtherZone(row.slots[0].startMs, row.zone, userZone)));
 
   return (
     <ViewFrame onKeyDown={onViewKeyDown}>

@@ -1,11 +1,14 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { HeldSlot, SlotSearchQuery, SlotSearchResponse } from "#contract/app-api/slots.ts";
 import type { HoldOutcome } from "#src/scheduling/held-slots-controller.ts";
+import { useLatest } from "#src/lib/use-latest.ts";
 import { freedEarlierSlots, type FreedSlot } from "./freed-slots.ts";
-import { slotKey } from "#src/scheduling/slot-identity.ts";
+import { slotKey, slotsByKey } from "#src/scheduling/slot-identity.ts";
 
 // "An earlier time has come free": each list read for the same search is
-// compared with the one before it (freed-slots.ts decides what counts).
+// compared with the one before it (freed-slots.ts decides what counts). Only
+// a new read is compared: the holds changing against the same read finds
+// nothing new, and a large group's read has about 24,000 slots.
 
 interface FreedSlotsInput {
   data: SlotSearchResponse | undefined;
@@ -20,20 +23,25 @@ interface FreedSlotsInput {
 export function useFreedSlots({ data, isPlaceholderData, filters, filtersKey, holds, outcome }: FreedSlotsInput): { freed: FreedSlot[]; dismissFreed: () => void } {
   // A slot that comes free (a cancellation reached the list) earlier than one the user holds or just booked, same provider and type.
   // Slots the user held in this page count as listed before: one they release coming back is not news.
-  const previousList = useRef<{ filtersKey: string; keys: ReadonlySet<string> } | null>(null);
+  const previousList = useRef<{ filtersKey: string; keys: ReadonlyMap<string, unknown> } | null>(null);
   const everHeld = useRef(new Set<string>());
   const [freed, setFreed] = useState<FreedSlot[]>([]);
+  const latest = useLatest({ filters, holds, outcome });
+  // Declared first: a read and a hold arriving together are compared with the hold counted.
   useEffect(() => {
     for (const held of holds) everHeld.current.add(slotKey(held.slot));
+  }, [holds]);
+  useEffect(() => {
+    const { filters, holds, outcome } = latest.current;
     if (!data || isPlaceholderData || !filters) return;
     const previous = previousList.current;
-    previousList.current = { filtersKey, keys: new Set(data.slots.map(slotKey)) };
+    previousList.current = { filtersKey, keys: slotsByKey(data.slots) };
     if (previous?.filtersKey !== filtersKey) return setFreed([]);
     const mine = outcome?.kind === "booked" ? [...holds, outcome.held] : holds;
-    const known = new Set([...previous.keys, ...everHeld.current]);
+    const known = { has: (key: string) => previous.keys.has(key) || everHeld.current.has(key) };
     const found = freedEarlierSlots(known, data.slots, mine, { appointmentTypeId: filters.appointmentTypeId, isNewPatient: filters.isNewPatient ?? false });
     if (found.length > 0) setFreed(found);
-  }, [data, isPlaceholderData, filters, filtersKey, holds, outcome]);
+  }, [data, isPlaceholderData, filtersKey, latest]);
   const dismissFreed = useCallback(() => setFreed([]), []);
   return { freed, dismissFreed };
 }
