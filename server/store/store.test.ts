@@ -953,6 +953,7 @@ describe.each(engines)("store on $name", (engine) => {
           "audit_trail",
           "created_tasks",
           "installations",
+          "last_slot_searches",
           "note_drafts",
           "note_states",
           "note_views",
