@@ -92,7 +92,7 @@ export function hasSlotFilters(params: SlotSearchParams): boolean {
 export function filtersOf(params: SlotSearchParams): Omit<SlotSearchParams, "dropped"> {
   const filters: Record<string, unknown> = {};
   for (const name of FILTER_PARAM_NAMES) if (params[name] !== undefined) filters[name] = params[name];
-  return filters as Omit<SlotSearchParams, "dropped">;
+  return filters;
 }
 
 /**
