@@ -3,7 +3,7 @@ import { idPattern } from "../ids.ts";
 
 // The slot finder's filters as the SPA's URL carries them (its `/slots`
 // search params: lists as comma-separated ids, ADR 0007), and the user's last
-// search kept by the BFF (GET and PUT /api/slots/last-search): per
+// search kept by the BFF (GET, PUT and DELETE /api/slots/last-search): per
 // organization and user, ids, dates and filter values only, never patient
 // data. One set of rules for both: the URL's params (src/scheduling/
 // slot-search-params.ts) and what the BFF stores.
@@ -61,7 +61,7 @@ export const lastSlotSearchPutRequest = z.strictObject({ search: storedSlotSearc
 export type LastSlotSearchPutRequest = z.infer<typeof lastSlotSearchPutRequest>;
 
 /**
- * GET /api/slots/last-search: the user's last search in the session's
+ * GET (and DELETE, which forgets it: null) /api/slots/last-search: the user's last search in the session's
  * organization, or null. Not checked against today's rules here: the SPA
  * checks it filter by filter as it checks a link (a rule tightened since it
  * was kept drops that filter, not the search).

@@ -85,6 +85,15 @@ describe("the last slot search", () => {
     expect(await store.lastSlotSearches.purgeSavedBefore(harness.now() + 1)).toBe(1);
   });
 
+  it("is forgotten on DELETE, the user's own only", async () => {
+    await put({ role: "Front Desk" }, { search: SEARCH });
+    await put({ role: "Scheduler" }, { search: SEARCH });
+    const forgotten = await harness.api("/api/slots/last-search", { token: await tokenOf(ORG_A_ID, "Front Desk"), method: "DELETE" });
+    expect(forgotten.status).toBe(200);
+    expect((await read(await tokenOf(ORG_A_ID, "Front Desk"))).search).toBeNull();
+    expect((await read(await tokenOf(ORG_A_ID, "Scheduler"))).search).toEqual(SEARCH);
+  });
+
   it("is each user's own: another user of the organization, or the same person's provider in another organization, reads none of it", async () => {
     await put({ organizationId: ORG_A_ID, role: "Front Desk" }, { search: SEARCH });
     expect((await read(await tokenOf(ORG_A_ID, "Scheduler"))).search).toBeNull();

@@ -4,7 +4,7 @@ import type { AppEnv } from "../http/app-env.ts";
 import { parseJsonBody } from "../http/validate.ts";
 import type { Store } from "../store/store.ts";
 
-// GET and PUT /api/slots/last-search (issue 36 item 8): the user's last slot
+// GET, PUT and DELETE /api/slots/last-search (issue 36 item 8): the user's last slot
 // search, so a reload of the whole EHR page (which opens Tandem's frame at its
 // start address, with no storage of its own in a cross-site frame) opens the
 // slot finder on the same search. One row per organization and user, both
@@ -31,5 +31,12 @@ export function registerLastSlotSearchRoutes(api: Hono<AppEnv>, { store, now }: 
     const savedAt = now();
     await store.lastSlotSearches.put({ organizationId, userId, search, savedAt });
     return c.json({ search, savedAt: new Date(savedAt).toISOString() } satisfies LastSlotSearchResponse);
+  });
+
+  // Forgets it: the slot finder then opens on the defaults.
+  api.delete("/slots/last-search", async (c) => {
+    const { organizationId, userId } = c.get("session");
+    await store.lastSlotSearches.delete(organizationId, userId);
+    return c.json({ search: null, savedAt: null } satisfies LastSlotSearchResponse);
   });
 }

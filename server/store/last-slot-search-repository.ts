@@ -13,13 +13,15 @@ function toSearch(row: typeof lastSlotSearches.$inferSelect): LastSlotSearch {
 }
 
 export function createLastSlotSearchRepository(db: StoreDatabase): LastSlotSearchRepository {
+  const byUser = (organizationId: string, userId: string) => and(eq(lastSlotSearches.organizationId, organizationId), eq(lastSlotSearches.userId, userId));
   return {
     async get(organizationId, userId) {
-      const [row] = await db
-        .select()
-        .from(lastSlotSearches)
-        .where(and(eq(lastSlotSearches.organizationId, organizationId), eq(lastSlotSearches.userId, userId)));
+      const [row] = await db.select().from(lastSlotSearches).where(byUser(organizationId, userId));
       return row === undefined ? null : toSearch(row);
+    },
+
+    async delete(organizationId, userId) {
+      await db.delete(lastSlotSearches).where(byUser(organizationId, userId));
     },
 
     async put(search) {

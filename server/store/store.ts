@@ -299,6 +299,8 @@ export interface LastSlotSearchRepository {
   get(organizationId: string, userId: string): Promise<LastSlotSearch | null>;
   /** Replaces the user's last search in the organization (one row per user). */
   put(search: LastSlotSearch): Promise<void>;
+  /** Forgets the user's last search in the organization. */
+  delete(organizationId: string, userId: string): Promise<void>;
   /** Deletes searches saved before `at`, in every organization; returns how many. */
   purgeSavedBefore(at: number, limit?: number): Promise<number>;
 }
