@@ -1,8 +1,6 @@
-import { useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
-import type { UseNavigateResult } from "@tanstack/react-router";
-import { useEffect, useState } from "react";
+import { useQueryClient, type QueryClient } from "@tanstack/react-query";
+import { useEffect } from "react";
 import type { StoredSlotSearch } from "#contract/app-api/last-slot-search.ts";
-import { todayIn } from "#contract/time/zoned-time.ts";
 import { currentCacheIdentity, identityKey, onCacheIdentityChange, sameIdentity, type CacheIdentity } from "#src/api/cache-identity.ts";
 import { lastSlotSearchQuery, saveLastSlotSearch } from "#src/api/last-slot-search-queries.ts";
 import { queryKeysOf } from "#src/api/query-keys.ts";
@@ -16,7 +14,7 @@ import { filtersOf, hasSlotFilters, validateSlotSearch, validateStoredSlotSearch
 //   burst of changes is one write), because a reload of the whole EHR page
 //   opens Tandem's frame at its start address, and the browser denies a
 //   cross-site frame its sessionStorage: the slot finder, opened without
-//   filters, asks the BFF for them (useLastSlotSearch).
+//   filters, asks the BFF for them (keptSlotSearch, in the route's beforeLoad).
 // Ids, dates and filter values only, never patient data. Another identity
 // forgets the previous one's search and drops any save not yet sent.
 
@@ -95,37 +93,29 @@ export function lastSlotSearch(): SlotSearchParams {
   return last?.identity === identity ? last.params : {};
 }
 
-/**
- * The slot finder's side: remembers each search the URL carries, and when the
- * slot finder opens without filters in its URL (a whole-page reload, the
- * first view), replaces them with the user's last search as the BFF kept it,
- * checked as a link is (unknown values and a window already begun take their
- * defaults, and the view says which). `isRestoring` while that is being read
- * and applied: the view runs no search of the defaults in between. Without a
- * kept search, or when it cannot be read, the defaults.
- */
-export function useLastSlotSearch(urlParams: SlotSearchParams, navigate: UseNavigateResult<"/slots">, zone: string): { isRestoring: boolean } {
+/** Remembers each search the slot finder's URL carries (rememberSlotSearch). */
+export function useRememberSlotSearch(urlParams: SlotSearchParams): void {
   const queryClient = useQueryClient();
   useEffect(() => rememberSlotSearch(urlParams, queryClient), [urlParams, queryClient]);
+}
 
-  const wantsKept = !hasSlotFilters(urlParams);
-  // "reading", then "applying" (the URL is being replaced) or "done" (nothing to apply): once per mount.
-  const [phase, setPhase] = useState<"reading" | "applying" | "done">(wantsKept ? "reading" : "done");
-  const kept = useQuery({ ...lastSlotSearchQuery(), enabled: phase === "reading" && wantsKept });
-  const search = kept.data?.search;
-  const hasAnswer = kept.isSuccess || kept.isError;
-
-  useEffect(() => {
-    if (phase !== "reading") return;
-    if (!wantsKept) return setPhase("done");
-    if (!hasAnswer) return;
-    const params = search ? validateStoredSlotSearch(search, todayIn(zone, Date.now())) : {};
-    // What the BFF holds, in the order a save writes it (the store may keep an object's keys in another).
-    if (search) keptJson = JSON.stringify(filtersOf(validateSlotSearch(search)));
-    if (!hasSlotFilters(params)) return setPhase("done");
-    setPhase("applying");
-    void navigate({ search: params, replace: true });
-  }, [phase, wantsKept, hasAnswer, search, zone, navigate]);
-
-  return { isRestoring: wantsKept && phase !== "done" };
+/**
+ * The user's last search as the BFF kept it, for the slot finder opened
+ * without filters in its URL (the `/slots` route's beforeLoad): checked as a
+ * link is, unknown values and a window begun before `today` (a local date)
+ * dropped and named. Null without a kept search with a filter still usable,
+ * or when it cannot be read (the slot finder then opens on the defaults).
+ */
+export async function keptSlotSearch(queryClient: QueryClient, today: string): Promise<SlotSearchParams | null> {
+  let kept: Record<string, unknown> | null;
+  try {
+    kept = (await queryClient.ensureQueryData(lastSlotSearchQuery())).search;
+  } catch {
+    return null;
+  }
+  if (kept === null) return null;
+  // What the BFF holds, in the order a save writes it (the store may keep an object's keys in another): not saved again.
+  keptJson = JSON.stringify(filtersOf(validateSlotSearch(kept)));
+  const params = validateStoredSlotSearch(kept, today);
+  return hasSlotFilters(params) ? params : null;
 }

@@ -6,7 +6,7 @@ import type { SlotSearchQuery } from "#contract/app-api/slots.ts";
 import { todayIn } from "#contract/time/zoned-time.ts";
 import { slotsQuery } from "#src/api/slots-queries.ts";
 import type { SlotOrder } from "./group-slots.ts";
-import { useLastSlotSearch } from "#src/scheduling/last-slot-search.ts";
+import { useRememberSlotSearch } from "#src/scheduling/last-slot-search.ts";
 import { unreadSlotParams } from "#src/scheduling/slot-search-params.ts";
 import { defaultAppointmentType, isRunnable, resolveSlotFilters, withKnownIds } from "./slot-filters.ts";
 import { timeFilterOf } from "./slot-time-filter.ts";
@@ -30,8 +30,7 @@ interface SlotSearchDefaults {
 export function useSlotSearch({ appointmentTypes, facilityList, facility, userZone }: SlotSearchDefaults) {
   const linkParams = useSearch({ from: "/slots" });
   const navigate = useNavigate({ from: "/slots" });
-  // Without filters in the URL (a reload of the whole EHR page), the user's last search as the BFF kept it.
-  const { isRestoring } = useLastSlotSearch(linkParams, navigate, facility?.timezone ?? userZone);
+  useRememberSlotSearch(linkParams);
 
   // A shared link's filters that cannot be used (unreadable, or ids this organization does not have) take their defaults, and the view says which.
   const appointmentTypeIds = useMemo(() => appointmentTypes.map((type) => type.id), [appointmentTypes]);
@@ -43,7 +42,7 @@ export function useSlotSearch({ appointmentTypes, facilityList, facility, userZo
   // Defaults: the first appointment type, the header's facility, today in its zone.
   const today = todayIn(facility?.timezone ?? userZone, Date.now());
   const firstTypeId = defaultAppointmentType(appointmentTypes)?.id ?? null;
-  const filters = useMemo(() => (isRestoring ? null : resolveSlotFilters(params, { appointmentTypeId: firstTypeId, facilityId: facility?.id ?? null, today })), [isRestoring, params, firstTypeId, facility?.id, today]);
+  const filters = useMemo(() => resolveSlotFilters(params, { appointmentTypeId: firstTypeId, facilityId: facility?.id ?? null, today }), [params, firstTypeId, facility?.id, today]);
   const filtersKey = filters ? JSON.stringify(filters) : "";
   const canRun = filters !== null && isRunnable(filters);
   const slots = useQuery({ ...slotsQuery(filters ?? NO_FILTERS), enabled: canRun });

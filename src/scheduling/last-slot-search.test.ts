@@ -1,17 +1,16 @@
 // @vitest-environment happy-dom
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { renderHook, waitFor } from "@testing-library/react";
-import type { ReactNode } from "react";
+import { QueryClient } from "@tanstack/react-query";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { LastSlotSearchResponse, StoredSlotSearch } from "#contract/app-api/last-slot-search.ts";
 import { switchCacheIdentity, type CacheIdentity } from "#src/api/cache-identity.ts";
-import { lastSlotSearch, rememberSlotSearch, SAVE_DELAY_MS, useLastSlotSearch } from "./last-slot-search.ts";
+import { keptSlotSearch, lastSlotSearch, rememberSlotSearch, SAVE_DELAY_MS } from "./last-slot-search.ts";
 import { validateStoredSlotSearch, type SlotSearchParams } from "./slot-search-params.ts";
 
 // The user's last slot search (issue 36 item 8): saved to the BFF a moment
 // after the URL's filters change (one write for a burst), never for another
-// user than the one who searched; read back when the slot finder opens
-// without filters, checked as a link is (a window already begun dropped).
+// user than the one who searched; read back for the slot finder opened
+// without filters (the /slots route's beforeLoad), checked as a link is (a
+// window already begun dropped).
 
 const api = vi.hoisted(() => ({
   saved: [] as { identity: unknown; search: unknown }[],
@@ -100,44 +99,32 @@ describe("the tab's copy for links back to the slot finder", () => {
   });
 });
 
-describe("opening the slot finder", () => {
-  const wrapper = ({ children }: { children: ReactNode }) => <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>;
-  const render = (params: SlotSearchParams) => {
-    const navigate = vi.fn(() => Promise.resolve());
-    const hook = renderHook(({ url }) => useLastSlotSearch(url, navigate as never, "America/New_York"), { wrapper, initialProps: { url: params } });
-    return { navigate, hook };
-  };
-
-  it("without filters in the URL, replaces them with the kept search, and runs no search until then", async () => {
-    api.kept = { ...NEXT_WEEK, startDate: "2099-01-05", endDate: "2099-01-11" };
-    const { navigate, hook } = render({});
-    expect(hook.result.current.isRestoring).toBe(true);
-    await waitFor(() => expect(navigate).toHaveBeenCalledTimes(1));
-    expect(navigate).toHaveBeenCalledWith({ search: { ...api.kept, dropped: undefined }, replace: true });
-    expect(hook.result.current.isRestoring).toBe(true);
-    hook.rerender({ url: validateStoredSlotSearch(api.kept, "2026-11-17") });
-    expect(hook.result.current.isRestoring).toBe(false);
-  });
-
-  it("with filters in the URL, reads nothing and keeps them", async () => {
+describe("the kept search, for the slot finder opened without filters", () => {
+  it("is the search the BFF kept, checked as a link is", async () => {
     api.kept = { ...NEXT_WEEK };
-    const { navigate, hook } = render(NEXT_WEEK);
-    expect(hook.result.current.isRestoring).toBe(false);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(navigate).not.toHaveBeenCalled();
-    expect(queryClient.getQueryState(["organization", "org_a", "alice", "last-slot-search"])?.dataUpdatedAt ?? 0).toBe(0);
+    expect(await keptSlotSearch(queryClient, "2026-11-17")).toEqual(validateStoredSlotSearch(NEXT_WEEK, "2026-11-17"));
+    expect(await keptSlotSearch(queryClient, "2026-11-17")).toMatchObject(NEXT_WEEK);
   });
 
-  it("without a kept search, or when it cannot be read, opens on the defaults", async () => {
-    const none = render({});
-    await waitFor(() => expect(none.hook.result.current.isRestoring).toBe(false));
-    expect(none.navigate).not.toHaveBeenCalled();
+  it("with its window begun, keeps the rest and names the dates dropped", async () => {
+    api.kept = { ...NEXT_WEEK };
+    expect(await keptSlotSearch(queryClient, "2026-11-24")).toMatchObject({ appointmentTypeId: TYPE, order: "time", startDate: undefined, endDate: undefined, dropped: "startDate,endDate" });
+  });
 
+  it("is none without a kept search, or when it cannot be read: the defaults", async () => {
+    expect(await keptSlotSearch(queryClient, "2026-11-17")).toBeNull();
     queryClient.clear();
     api.readFails = true;
-    const failed = render({});
-    await waitFor(() => expect(failed.hook.result.current.isRestoring).toBe(false));
-    expect(failed.navigate).not.toHaveBeenCalled();
+    expect(await keptSlotSearch(queryClient, "2026-11-17")).toBeNull();
+  });
+
+  it("is not saved back as the user's search when the URL carries it", async () => {
+    vi.useFakeTimers();
+    api.kept = { ...NEXT_WEEK };
+    const params = await keptSlotSearch(queryClient, "2026-11-17");
+    rememberSlotSearch(params ?? {}, queryClient);
+    await vi.advanceTimersByTimeAsync(SAVE_DELAY_MS * 2);
+    expect(api.saved).toEqual([]);
   });
 });
 
