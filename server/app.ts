@@ -30,6 +30,7 @@ import { registerDirectoryRoutes } from "./routes/directory-routes.ts";
 import { registerAvailabilityRoutes } from "./routes/availability-routes.ts";
 import { registerAvailabilityLoadRoutes } from "./routes/availability-load-routes.ts";
 import { registerContextRoutes } from "./routes/context-routes.ts";
+import { registerLastSlotSearchRoutes } from "./routes/last-slot-search-routes.ts";
 import { registerLiveEventRoutes } from "./routes/live-event-routes.ts";
 import { registerNoteChangesRoutes } from "./routes/note-changes-routes.ts";
 import { registerNoteRoutes } from "./routes/note-routes.ts";
@@ -249,6 +250,7 @@ export function createBffApp(deps: BffDeps): Bff {
     },
   });
   registerContextRoutes(api, clinic, store.audit, now);
+  registerLastSlotSearchRoutes(api, { store, now });
   registerScheduleRoutes(api, { clinic, holds: store.holds, intents: store.writeIntents, audit: store.audit, live: bus, now });
   registerAvailabilityRoutes(api, clinic);
   registerAvailabilityLoadRoutes(api, { clinic, now });

@@ -3,6 +3,8 @@ import { createRouter, RouterProvider } from "@tanstack/react-router";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { ApiError } from "./api/bff-client.ts";
+import { onCacheIdentityChange } from "./api/cache-identity.ts";
+import { AppConnection } from "./bridge/app-connection.tsx";
 import { routeTree } from "./routeTree.gen.ts";
 import "./styles.css";
 
@@ -19,6 +21,16 @@ const queryClient = new QueryClient({
 
 const router = createRouter({ routeTree, context: { queryClient }, defaultPreload: "intent" });
 
+// Another organization or user: the previous one's data is gone from the cache, and every loader runs again for
+// the new one (the views remount for it, but the router does not load again by itself). The first identity needs
+// nothing: the router loads as it first renders. Not from within the render that switched (the standalone gate's).
+let hadIdentity = false;
+onCacheIdentityChange((identity) => {
+  if (identity === null) return;
+  if (hadIdentity) queueMicrotask(() => void router.invalidate());
+  hadIdentity = true;
+});
+
 declare module "@tanstack/react-router" {
   interface Register {
     router: typeof router;
@@ -30,7 +42,10 @@ if (root) {
   createRoot(root).render(
     <StrictMode>
       <QueryClientProvider client={queryClient}>
-        <RouterProvider router={router} />
+        {/* The identity first: the router renders, and its loaders read the BFF, only once someone is signed in. */}
+        <AppConnection>
+          <RouterProvider router={router} />
+        </AppConnection>
       </QueryClientProvider>
     </StrictMode>,
   );

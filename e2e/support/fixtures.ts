@@ -1,5 +1,6 @@
 import { test as base } from "@playwright/test";
 import { releaseEveryHold } from "./holds.ts";
+import { forgetKeptLastSlotSearches, recordLastSlotSearchSaves } from "./last-slot-search.ts";
 import { PINNED_INSTANTS } from "./pinned-instants.ts";
 import { sandboxNow } from "./sandbox.ts";
 import { startSandboxServers, type SandboxServers } from "./sandbox-servers.ts";
@@ -35,8 +36,12 @@ export const test = base.extend<object, PinnedClockOptions & WorkerFixtures>({
   ],
   page: async ({ page }, use) => {
     await page.clock.install({ time: await sandboxNow() });
+    // A save the previous test's app sent as it closed.
+    await forgetKeptLastSlotSearches();
+    recordLastSlotSearchSaves(page);
     await use(page);
-    // Holds outlast a test in the worker's BFF: none may leak into the next one.
+    // Holds and last slot searches outlast a test in the worker's BFF: none may leak into the next one.
     await releaseEveryHold();
+    await forgetKeptLastSlotSearches();
   },
 });

@@ -101,7 +101,7 @@ describe.each(engines)("retention on $name", (engine) => {
 
   beforeEach(async () => {
     await handle.db.execute(
-      sql`TRUNCATE ${tables.installations}, ${tables.webhookInbox}, ${tables.appointmentStates}, ${tables.usedTokenIds}, ${tables.noteDrafts}, ${tables.createdTasks}, ${tables.slotHolds}, ${tables.noteStates}, ${tables.noteViews}, ${tables.standaloneSessions}, ${tables.auditTrail}`,
+      sql`TRUNCATE ${tables.installations}, ${tables.webhookInbox}, ${tables.appointmentStates}, ${tables.usedTokenIds}, ${tables.noteDrafts}, ${tables.createdTasks}, ${tables.slotHolds}, ${tables.noteStates}, ${tables.noteViews}, ${tables.lastSlotSearches}, ${tables.standaloneSessions}, ${tables.auditTrail}`,
     );
   });
 
@@ -208,6 +208,16 @@ describe.each(engines)("retention on $name", (engine) => {
     expect(await job().run()).toEqual({ note_views: 1 });
     expect(await store.noteViews.get(ORG_A, "user-1", "note-past")).toBeNull();
     expect(await store.noteViews.get(ORG_A, "user-1", "note-inside")).not.toBeNull();
+  });
+
+  it("purges a user's last slot search 30 days after it was saved", async () => {
+    const search = (userId: string, savedAt: number) => store.lastSlotSearches.put({ organizationId: ORG_A, userId, search: { order: "time" }, savedAt });
+    await search("user-past", NOW - 30 * DAY - SECOND);
+    await search("user-inside", NOW - 30 * DAY + SECOND);
+
+    expect(await job().run()).toEqual({ last_slot_searches: 1 });
+    expect(await store.lastSlotSearches.get(ORG_A, "user-past")).toBeNull();
+    expect(await store.lastSlotSearches.get(ORG_A, "user-inside")).not.toBeNull();
   });
 
   it("purges a draft untouched for 30 days (NOTE_DRAFT_RETENTION_DAYS), and a draft of a note known signed after 7", async () => {
@@ -350,7 +360,7 @@ describe.each(engines)("retention on $name", (engine) => {
     expect(lines.join("\n")).not.toMatch(/Jane Doe|dead-with-phi/);
     expect(purged).toContainEqual(["webhook_dead_letters", 1]);
     // Every rule reports, so each table's counter exists from the first run.
-    expect(purged).toHaveLength(12);
+    expect(purged).toHaveLength(13);
   });
 });
 

@@ -22,6 +22,8 @@ export const SIGNED_NOTE_DRAFT_RETENTION_MS = 7 * DAY_MS;
 export const NOTE_STATE_RETENTION_MS = 90 * DAY_MS;
 /** The only list of a note's tasks (the service has no task read), for the sign-off panel while the note is worked on, delinquent notes included. */
 export const CREATED_TASK_RETENTION_MS = 365 * DAY_MS;
+/** A last slot search opens the slot finder on the user's next working day; a month covers leave and rotas, and a search that old is not the one they want. */
+export const LAST_SLOT_SEARCH_RETENTION_MS = 30 * DAY_MS;
 /** A write's record (its text): past the service's 24 h Idempotency-Key window, and time to come back to a task the EHR never confirmed. */
 export const WRITE_INTENT_RETENTION_MS = 14 * DAY_MS;
 
@@ -34,6 +36,7 @@ export type RetentionTable =
   | "slot_holds"
   | "standalone_sessions"
   | "note_views"
+  | "last_slot_searches"
   | "note_drafts"
   | "note_states"
   | "created_tasks"
@@ -46,7 +49,7 @@ export interface RetentionRule {
   purge(now: number, limit: number): Promise<number>;
 }
 
-export type RetentionStore = Pick<Store, "inbox" | "appointmentStates" | "usedTokenIds" | "holds" | "standaloneSessions" | "noteViews" | "noteDrafts" | "noteStates" | "tasks" | "writeIntents" | "audit">;
+export type RetentionStore = Pick<Store, "inbox" | "appointmentStates" | "usedTokenIds" | "holds" | "standaloneSessions" | "noteViews" | "lastSlotSearches" | "noteDrafts" | "noteStates" | "tasks" | "writeIntents" | "audit">;
 
 export function retentionRules(store: RetentionStore, config: RetentionConfig): RetentionRule[] {
   const draftMs = config.noteDraftDays * DAY_MS;
@@ -59,6 +62,7 @@ export function retentionRules(store: RetentionStore, config: RetentionConfig): 
     { table: "slot_holds", purge: (now, limit) => store.holds.purgeExpired(now, limit) },
     { table: "standalone_sessions", purge: (now, limit) => store.standaloneSessions.purgeEndedBefore(now - ENDED_RETENTION_MS, limit) },
     { table: "note_views", purge: (now, limit) => store.noteViews.purgeSeenBefore(now - VIEW_RETENTION_MS, limit) },
+    { table: "last_slot_searches", purge: (now, limit) => store.lastSlotSearches.purgeSavedBefore(now - LAST_SLOT_SEARCH_RETENTION_MS, limit) },
     {
       table: "note_drafts",
       async purge(now, limit) {

@@ -11,6 +11,7 @@ import { createInstallationRepository } from "./installation-repository.ts";
 import { createNoteDraftRepository } from "./note-draft-repository.ts";
 import { createNoteStateRepository } from "./note-state-repository.ts";
 import { createNoteViewRepository } from "./note-view-repository.ts";
+import { createLastSlotSearchRepository } from "./last-slot-search-repository.ts";
 import { installations } from "./schema.ts";
 import { createSlotHoldRepository } from "./slot-hold-repository.ts";
 import { createStandaloneSessionRepository } from "./standalone-session-repository.ts";
@@ -77,6 +78,7 @@ export function storeOnDatabase(handle: DatabaseHandle, options: Pick<CreateStor
     writeIntents: guarded(createWriteIntentRepository(db)),
     noteStates: guarded(createNoteStateRepository(db)),
     noteViews: guarded(createNoteViewRepository(db)),
+    lastSlotSearches: guarded(createLastSlotSearchRepository(db)),
     standaloneSessions: guarded(createStandaloneSessionRepository(db)),
     accountRows: guarded(createAccountRowsRepository(db)),
     audit: {

@@ -160,6 +160,20 @@ export const noteViews = pgTable(
   (table) => [primaryKey({ columns: [table.organizationId, table.userId, table.noteId] }), index("note_views_seen_at_idx").on(table.seenAt)],
 );
 
+// Each user's last slot search in an organization (issue 36 item 8), so a
+// reload of the whole EHR page opens the slot finder on it: the filters as the
+// SPA's URL carries them (ids, dates, filter values), never patient data.
+export const lastSlotSearches = pgTable(
+  "last_slot_searches",
+  {
+    organizationId: text("organization_id").notNull(),
+    userId: text("user_id").notNull(),
+    search: jsonb("search").notNull(),
+    savedAt: instant("saved_at").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.organizationId, table.userId] }), index("last_slot_searches_saved_at_idx").on(table.savedAt)],
+);
+
 export const slotHolds = pgTable(
   "slot_holds",
   {

@@ -141,7 +141,7 @@ describe.each(engines)("store on $name", (engine) => {
 
   beforeEach(async () => {
     await handle.db.execute(
-      sql`TRUNCATE ${tables.installations}, ${tables.webhookInbox}, ${tables.appointmentStates}, ${tables.usedTokenIds}, ${tables.noteDrafts}, ${tables.createdTasks}, ${tables.slotHolds}, ${tables.writeIntents}, ${tables.noteStates}, ${tables.noteViews}, ${tables.standaloneSessions}, ${tables.auditTrail}`,
+      sql`TRUNCATE ${tables.installations}, ${tables.webhookInbox}, ${tables.appointmentStates}, ${tables.usedTokenIds}, ${tables.noteDrafts}, ${tables.createdTasks}, ${tables.slotHolds}, ${tables.writeIntents}, ${tables.noteStates}, ${tables.noteViews}, ${tables.lastSlotSearches}, ${tables.standaloneSessions}, ${tables.auditTrail}`,
     );
   });
 
@@ -953,6 +953,7 @@ describe.each(engines)("store on $name", (engine) => {
           "audit_trail",
           "created_tasks",
           "installations",
+          "last_slot_searches",
           "note_drafts",
           "note_states",
           "note_views",

@@ -287,6 +287,24 @@ export interface NoteViewRepository {
   purgeSeenBefore(at: number, limit?: number): Promise<number>;
 }
 
+/** A user's last slot search in an organization: the slot finder's filters as its URL carries them (no patient data). */
+export interface LastSlotSearch {
+  organizationId: string;
+  userId: string;
+  search: Record<string, unknown>;
+  savedAt: number;
+}
+
+export interface LastSlotSearchRepository {
+  get(organizationId: string, userId: string): Promise<LastSlotSearch | null>;
+  /** Replaces the user's last search in the organization (one row per user). */
+  put(search: LastSlotSearch): Promise<void>;
+  /** Forgets the user's last search in the organization. */
+  delete(organizationId: string, userId: string): Promise<void>;
+  /** Deletes searches saved before `at`, in every organization; returns how many. */
+  purgeSavedBefore(at: number, limit?: number): Promise<number>;
+}
+
 /**
  * A standalone sign-in session (ADR 0010 "sessions live on the server"). The browser holds a random
  * secret; the store keeps only its hash. `profile` is what the service last
@@ -444,6 +462,7 @@ export interface Store {
   writeIntents: WriteIntentRepository;
   noteStates: NoteStateRepository;
   noteViews: NoteViewRepository;
+  lastSlotSearches: LastSlotSearchRepository;
   standaloneSessions: StandaloneSessionRepository;
   accountRows: AccountRowsRepository;
   audit: AuditTrail;

@@ -40,8 +40,8 @@ export function setApiBridge(next: AppLink | null): void {
 
 /**
  * Whether calls can be made yet: not before the EHR handshake or the
- * standalone sign-in, which the shell completes after the router has run the
- * first route's loader (a call then would fail as unauthorised).
+ * standalone sign-in (a call then would fail as unauthorised). The router
+ * renders, and runs loaders, only after them (main.tsx), so a loader may call.
  */
 export function canCallBff(): boolean {
   return bridge !== null;

@@ -10,6 +10,7 @@ import { noteDraftQuery, noteImagesQuery, noteQuery, noteTasksQuery } from "./no
 import { contextPatientAppointmentsQuery } from "./patient-appointments-query.ts";
 import { contextPatientQuery } from "./patient-query.ts";
 import { invalidateEveryRead, queryKeys } from "./query-keys.ts";
+import { lastSlotSearchQuery } from "./last-slot-search-queries.ts";
 import { recentNotesQuery } from "./recent-notes-query.ts";
 import { sessionQuery } from "./session-query.ts";
 import { slotsQuery } from "./slots-queries.ts";
@@ -39,6 +40,7 @@ const organizationReads = (): readonly QueryKey[] => [
   noteImagesQuery("note_1").queryKey,
   noteChangesQuery("note_1").queryKey,
   recentNotesQuery().queryKey,
+  lastSlotSearchQuery().queryKey,
   contextPatientQuery("pat_1").queryKey,
   contextPatientAppointmentsQuery("pat_1").queryKey,
 ];

@@ -57,6 +57,8 @@ export function queryKeysOf(identity: CacheIdentity | null) {
       changes: (noteId: string) => [...root, "note-changes", noteId] as const,
     },
     recentNotes: () => [...root, "recent-notes"] as const,
+    /** The user's last slot search, kept by the BFF (not under `slots`: a live event changes no one's search). */
+    lastSlotSearch: () => [...root, "last-slot-search"] as const,
     patient: (patientId: string) => [...root, "patient", patientId] as const,
     patientAppointments: {
       all: [...root, "patient-appointments"] as const,
@@ -100,6 +102,9 @@ export const queryKeys = {
   },
   get recentNotes() {
     return currentKeys().recentNotes;
+  },
+  get lastSlotSearch() {
+    return currentKeys().lastSlotSearch;
   },
   get patient() {
     return currentKeys().patient;

@@ -1,14 +1,12 @@
 import { useQuery, type QueryClient } from "@tanstack/react-query";
 import { createRootRouteWithContext, Outlet } from "@tanstack/react-router";
 import { sessionQuery } from "../api/session-query.ts";
-import { BridgeProvider, LinkProvider, useBridge } from "../bridge/bridge-provider.tsx";
+import { useBridge } from "../bridge/bridge-provider.tsx";
 import { ApiError } from "../api/bff-client.ts";
 import { Notice } from "../components/ui/notice.tsx";
-import { StandaloneGate } from "../features/standalone/standalone-gate.tsx";
 import { signInUrl } from "../features/standalone/standalone-queries.ts";
 import { AppHeader } from "../components/shell/app-header.tsx";
 import { ApiErrorNotice } from "../components/shell/api-error-notice.tsx";
-import { ConnectionNotice } from "../components/shell/connection-notice.tsx";
 import { CurrentFacilityProvider } from "../components/shell/current-facility.tsx";
 import { MainNav } from "../components/shell/main-nav.tsx";
 import { PatientBanner } from "../components/shell/patient-banner.tsx";
@@ -16,32 +14,12 @@ import { Skeleton } from "../components/ui/skeleton.tsx";
 import { HoldsBar } from "../features/holds/holds-bar.tsx";
 import { HoldsProvider } from "../scheduling/holds-provider.tsx";
 
+// The identity (the EHR's handshake, or the standalone sign-in) is established
+// before the router renders or loads anything (main.tsx, AppConnection), so
+// every route's loader can read the BFF; this layout is the signed-in shell.
 export const Route = createRootRouteWithContext<{ queryClient: QueryClient }>()({
-  component: RootLayout,
+  component: SessionShell,
 });
-
-function RootLayout() {
-  return (
-    <BridgeProvider
-      fallback={(status) =>
-        // Outside the EHR: the standalone sign-in stands in for the bridge.
-        status.kind === "standalone" ? (
-          <StandaloneGate>
-            {(link, context) => (
-              <LinkProvider link={link} context={context}>
-                <SessionShell />
-              </LinkProvider>
-            )}
-          </StandaloneGate>
-        ) : (
-          <ConnectionNotice status={status} />
-        )
-      }
-    >
-      <SessionShell />
-    </BridgeProvider>
-  );
-}
 
 function SessionShell() {
   const { context, bridge } = useBridge();

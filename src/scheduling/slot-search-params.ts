@@ -1,12 +1,14 @@
 import * as z from "zod/mini";
-import { idPattern } from "#contract/ids.ts";
+import { SLOT_SEARCH_FILTER_NAMES, slotSearchFilterParams, type SlotSearchFilterName } from "#contract/app-api/last-slot-search.ts";
 
 // The slot finder's filters as URL search params (the route's
 // `validateSearch`), so a search can be shared or reloaded. Names follow the
 // BFF's (DESIGN.md "The BFF's API"). Every param is optional: a missing one
 // takes its default in the view (first appointment type, the current
 // facility, all providers, today + 14 days). A value that does not parse is
-// dropped rather than failing the page, so a mangled link still opens.
+// dropped rather than failing the page, so a mangled link still opens. The
+// rules of each filter are the contract's (contract/app-api/last-slot-search.ts),
+// the same the BFF applies to the last search it keeps for the user.
 //
 // This module is loaded with the route table (the initial chunk), so it uses
 // only the zod/mini pieces the shell already loads (objects, optional,
@@ -16,38 +18,10 @@ import { idPattern } from "#contract/ids.ts";
 // are split once, in slot-filters.ts (splitIds, in the view's own chunk), and
 // stay arrays from there to the BFF's query string.
 
-const ID = idPattern(["fac", "prv", "atp"]);
-const LOCAL_DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
-
-/** "2026-02-31" has the shape of a date but is no day: the date arithmetic downstream would throw on it. */
-function isCalendarDay(value: string): boolean {
-  const [year, month, day] = value.split("-").map(Number);
-  if (year === undefined || month === undefined || day === undefined) return false;
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
-}
-
 /** The filters, each checked on its own (validateSlotSearch). */
-const filterParams = {
-  appointmentTypeId: z.optional(z.string().check(z.regex(new RegExp(`^${ID}$`, "i")))),
-  /** Comma-separated facility ids. */
-  facilityIds: z.optional(z.string().check(z.regex(new RegExp(`^${ID}(,${ID})*$`, "i")))),
-  /** Comma-separated provider ids; absent means all providers. */
-  providerIds: z.optional(z.string().check(z.regex(new RegExp(`^${ID}(,${ID})*$`, "i")))),
-  startDate: z.optional(z.string().check(z.regex(LOCAL_DATE), z.refine(isCalendarDay))),
-  endDate: z.optional(z.string().check(z.regex(LOCAL_DATE), z.refine(isCalendarDay))),
-  /** The router's parser reads `20` as a number. */
-  slotLengthMinutes: z.optional(z.number().check(z.refine((value) => Number.isInteger(value) && value >= 5 && value <= 480))),
-  isNewPatient: z.optional(z.boolean()),
-  /** How the list is laid out: a row per provider (the default), or a day's slots in time order across providers. */
-  order: z.optional(z.string().check(z.regex(/^(provider|time)$/))),
-  /** Times of day on each facility's clock ("HH:MM"), and weekdays ("tue,wed,thu"): they narrow the list, not the search (slot-time-filter.ts). */
-  startsFrom: z.optional(z.string().check(z.regex(/^([01]\d|2[0-3]):[0-5]\d$/))),
-  startsBefore: z.optional(z.string().check(z.regex(/^([01]\d|2[0-3]):[0-5]\d$/))),
-  days: z.optional(z.string().check(z.regex(/^(mon|tue|wed|thu|fri|sat|sun)(,(mon|tue|wed|thu|fri|sat|sun))*$/i))),
-};
-type FilterParamName = keyof typeof filterParams;
-const FILTER_PARAM_NAMES = Object.keys(filterParams) as FilterParamName[];
+const filterParams = slotSearchFilterParams;
+type FilterParamName = SlotSearchFilterName;
+const FILTER_PARAM_NAMES = SLOT_SEARCH_FILTER_NAMES;
 
 export const slotSearchParams = z.object({
   ...filterParams,
@@ -107,4 +81,29 @@ export function validateSlotSearch(raw: Record<string, unknown>): SlotSearchPara
   params.dropped = dropped.size > 0 ? FILTER_PARAM_NAMES.filter((name) => dropped.has(name)).join(",") : undefined;
   // Every field was checked by its own schema above; the object schema confirms the whole.
   return z.parse(slotSearchParams, params);
+}
+
+/** Whether the params carry any filter (or a note of filters dropped): without one, the slot finder opens on the user's last search. */
+export function hasSlotFilters(params: SlotSearchParams): boolean {
+  return params.dropped !== undefined || FILTER_PARAM_NAMES.some((name) => params[name] !== undefined);
+}
+
+/** The filters alone, for keeping as the user's last search (the note of a link's dropped filters is not a filter). */
+export function filtersOf(params: SlotSearchParams): Omit<SlotSearchParams, "dropped"> {
+  const filters: Record<string, unknown> = {};
+  for (const name of FILTER_PARAM_NAMES) if (params[name] !== undefined) filters[name] = params[name];
+  return filters;
+}
+
+/**
+ * The user's last search as the BFF kept it, checked as a link is
+ * (validateSlotSearch), and a window that started before `today` (a local
+ * date) dropped too: it opens on today's default window and says so, rather
+ * than searching days gone by.
+ */
+export function validateStoredSlotSearch(raw: Record<string, unknown>, today: string): SlotSearchParams {
+  const params = validateSlotSearch(raw);
+  if (params.startDate === undefined || params.startDate >= today) return params;
+  const dropped = new Set([...droppedNames(params.dropped), "startDate", "endDate"]);
+  return { ...params, startDate: undefined, endDate: undefined, dropped: FILTER_PARAM_NAMES.filter((name) => dropped.has(name)).join(",") };
 }

@@ -6,7 +6,7 @@ import type { SlotSearchQuery } from "#contract/app-api/slots.ts";
 import { todayIn } from "#contract/time/zoned-time.ts";
 import { slotsQuery } from "#src/api/slots-queries.ts";
 import type { SlotOrder } from "./group-slots.ts";
-import { rememberSlotSearch } from "#src/scheduling/last-slot-search.ts";
+import { useRememberSlotSearch } from "#src/scheduling/last-slot-search.ts";
 import { unreadSlotParams } from "#src/scheduling/slot-search-params.ts";
 import { defaultAppointmentType, isRunnable, resolveSlotFilters, withKnownIds } from "./slot-filters.ts";
 import { timeFilterOf } from "./slot-time-filter.ts";
@@ -29,8 +29,8 @@ interface SlotSearchDefaults {
 
 export function useSlotSearch({ appointmentTypes, facilityList, facility, userZone }: SlotSearchDefaults) {
   const linkParams = useSearch({ from: "/slots" });
-  useEffect(() => rememberSlotSearch(linkParams), [linkParams]);
   const navigate = useNavigate({ from: "/slots" });
+  useRememberSlotSearch(linkParams);
 
   // A shared link's filters that cannot be used (unreadable, or ids this organization does not have) take their defaults, and the view says which.
   const appointmentTypeIds = useMemo(() => appointmentTypes.map((type) => type.id), [appointmentTypes]);

@@ -1,0 +1,119 @@
+import type { FrameLocator, Page } from "@playwright/test";
+import { expect, test } from "./support/fixtures.ts";
+import { keepLastSlotSearch } from "./support/last-slot-search.ts";
+import { expectAccessible, saveScreenshot } from "./support/sandbox.ts";
+import {
+  UPPER_WEST_SIDE,
+  addDays,
+  appointmentType,
+  frontDeskSession,
+  listDrawn,
+  listedSlots,
+  nextWeek,
+  openSlotFinder,
+  resetSandbox,
+  resultsStatus,
+  search,
+  searchForm,
+  setFilters,
+  todayIn,
+} from "./support/slots.ts";
+import { ORG_A, userWithRole } from "./support/sandbox.ts";
+
+// A reload of the WHOLE EHR page (issue 36 item 8): the EHR opens Tandem's
+// frame at its start address and the browser gives the cross-site frame no
+// storage of its own, so the slot finder opens on the user's last search as
+// the BFF kept it: the same filters, order, times of day, weekdays and list,
+// at 1280 and 400 px. A kept search with a window already begun or an id the
+// organization does not have opens on the defaults and says which; another
+// user's search is never opened.
+
+test.beforeEach(async () => {
+  await resetSandbox();
+});
+
+const nav = (app: FrameLocator) => app.getByRole("navigation", { name: "Tandem" });
+const slotsTab = (app: FrameLocator) => nav(app).getByRole("link", { name: "Slots" });
+const lengthField = (app: FrameLocator) => searchForm(app).getByRole("textbox", { name: "Slot length (minutes)" });
+/** The frame's URL params, whatever their order. */
+const frameParams = async (app: FrameLocator) => Object.fromEntries(new URLSearchParams(await app.locator("html").evaluate(() => location.search)));
+const unread = (app: FrameLocator) => app.getByTestId("unread-link-filters");
+
+/** The BFF's answer to the slot finder's save of the last search, once it has one for `param`. */
+function savedSearch(page: Page, param: string) {
+  return page.waitForResponse((response) => response.url().endsWith("/api/slots/last-search") && response.request().method() === "PUT" && (response.request().postData() ?? "").includes(param) && response.ok());
+}
+
+for (const width of [1280, 400]) {
+  test(`at ${width} px, reloading the whole EHR page opens the slot finder on the same search, list and order`, async ({ page }) => {
+    await page.setViewportSize({ width, height: 860 });
+    const followUp = await appointmentType("FU");
+    const week = await nextWeek(UPPER_WEST_SIDE.timezone);
+    const app = await openSlotFinder(page);
+
+    const form = searchForm(app);
+    await setFilters(app, { typeId: followUp.id, facilities: ["Upper West Side", "Lincoln Park"], ...week, isNewPatient: true });
+    await lengthField(app).fill("30");
+    await form.getByRole("group", { name: "Times of day" }).getByRole("button", { name: "Afternoons" }).click();
+    for (const day of ["Tue", "Wed", "Thu"]) await form.getByRole("group", { name: "Weekdays" }).getByRole("button", { name: day, exact: true }).click();
+    await search(app);
+    const saved = savedSearch(page, '"order":"time"');
+    await app.getByTestId("order-time").click();
+    await expect(app.getByTestId("order-time")).toHaveAttribute("aria-pressed", "true");
+    await listDrawn(app);
+    await saved;
+
+    const summary = (await resultsStatus(app).textContent()) ?? "";
+    expect(summary).toMatch(/^\d+ free slots?, .*, 30 min each, starting 12:00 PM–5:00 PM, Tue–Thu$/);
+    const listed = await listedSlots(app);
+    expect(listed.length).toBeGreaterThan(0);
+    const params = await frameParams(app);
+    expect(Object.keys(params).sort()).toEqual(["appointmentTypeId", "days", "endDate", "facilityIds", "isNewPatient", "order", "slotLengthMinutes", "startDate", "startsBefore", "startsFrom"]);
+
+    // The whole host page: the EHR opens the frame at its start address, without the filters.
+    await page.reload();
+    await expect(app.getByRole("heading", { name: "Find a slot" })).toBeVisible({ timeout: 15_000 });
+    await expect(resultsStatus(app)).toHaveText(summary, { timeout: 15_000 });
+    await listDrawn(app);
+    expect(await listedSlots(app)).toEqual(listed);
+    expect(await frameParams(app)).toEqual(params);
+    await expect(form.getByLabel("Appointment type")).toHaveValue(followUp.id);
+    await expect(form.getByLabel("From", { exact: true })).toHaveValue(week.startDate);
+    await expect(form.getByLabel("To", { exact: true })).toHaveValue(week.endDate);
+    await expect(lengthField(app)).toHaveValue("30");
+    await expect(form.getByLabel("New patient")).toBeChecked();
+    await expect(form.getByRole("button", { name: /^Facilities/ })).toContainText("2 facilities");
+    await expect(form.getByRole("group", { name: "Times of day" }).getByRole("button", { name: "Afternoons" })).toHaveAttribute("aria-pressed", "true");
+    for (const day of ["Tue", "Wed", "Thu"]) await expect(form.getByRole("group", { name: "Weekdays" }).getByRole("button", { name: day, exact: true })).toHaveAttribute("aria-pressed", "true");
+    await expect(app.getByTestId("order-time")).toHaveAttribute("aria-pressed", "true");
+    await expect(slotsTab(app)).toHaveAttribute("aria-current", "page");
+    await expect(unread(app)).toHaveCount(0);
+    await saveScreenshot(page, `slots-whole-page-reload-${width}`);
+    await expectAccessible(page);
+  });
+}
+
+test("a kept search whose window has begun, with another organization's appointment type, opens on the defaults and says which; another user's search is not opened", async ({ page }) => {
+  const today = await todayIn(UPPER_WEST_SIDE.timezone);
+  const { userId } = await frontDeskSession();
+  // The defaults first, to compare with: nobody has a search kept yet.
+  const defaults = await openSlotFinder(page);
+  const defaultSummary = (await resultsStatus(defaults).textContent()) ?? "";
+
+  await keepLastSlotSearch(ORG_A, userId, { appointmentTypeId: "atp_00000000000000000000000000000000", startDate: addDays(today, -3), endDate: addDays(today, 3), order: "time" });
+  const scheduler = await userWithRole(ORG_A, "Scheduler");
+  await keepLastSlotSearch(ORG_A, scheduler.id, { facilityIds: "1b566c2c-b5f1-4bbf-beb3-23271408baaa", slotLengthMinutes: 45 });
+
+  await page.reload();
+  const app = page.frameLocator("iframe#tandem-app");
+  const notice = unread(app);
+  await expect(notice).toContainText("Some of this link's filters could not be used", { timeout: 15_000 });
+  for (const named of ["start date", "end date", "appointment type"]) await expect(notice).toContainText(named);
+  // The defaults are searched (the first type, this facility, two weeks from today); what could be read is kept.
+  await expect(resultsStatus(app)).toHaveText(defaultSummary);
+  await expect(app.getByTestId("order-time")).toHaveAttribute("aria-pressed", "true");
+  // Nothing of the scheduler's search.
+  await expect(lengthField(app)).toHaveValue("");
+  await expect(searchForm(app).getByRole("button", { name: /^Facilities/ })).not.toContainText("2 facilities");
+  await expectAccessible(page);
+});
