@@ -1,6 +1,6 @@
 import { queryOptions } from "@tanstack/react-query";
 import { lastSlotSearchResponse, type LastSlotSearchResponse, type StoredSlotSearch } from "#contract/app-api/last-slot-search.ts";
-import { callBff } from "./bff-client.ts";
+import { callBff, sendWhileLeaving } from "./bff-client.ts";
 import { queryKeys } from "./query-keys.ts";
 
 // The user's last slot search, kept by the BFF per organization and user
@@ -17,4 +17,9 @@ export const lastSlotSearchQuery = () =>
 
 export function saveLastSlotSearch(search: StoredSlotSearch): Promise<LastSlotSearchResponse> {
   return callBff("/api/slots/last-search", lastSlotSearchResponse, { method: "PUT", body: { search } });
+}
+
+/** The same as the page goes (pagehide): a keepalive PUT whose answer is never read; false when it could not be sent. */
+export function saveLastSlotSearchWhileLeaving(search: StoredSlotSearch): boolean {
+  return sendWhileLeaving("/api/slots/last-search", "PUT", { search });
 }

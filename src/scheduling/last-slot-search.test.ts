@@ -14,6 +14,7 @@ import { validateStoredSlotSearch, type SlotSearchParams } from "./slot-search-p
 
 const api = vi.hoisted(() => ({
   saved: [] as { identity: unknown; search: unknown }[],
+  savedAsPageWent: [] as { identity: unknown; search: unknown }[],
   kept: null as Record<string, unknown> | null,
   readFails: false,
 }));
@@ -29,6 +30,10 @@ vi.mock("#src/api/last-slot-search-queries.ts", async () => {
         queryFn: (): Promise<LastSlotSearchResponse> => (api.readFails ? Promise.reject(new Error("down")) : Promise.resolve({ search: api.kept, savedAt: api.kept ? "2026-11-17T14:00:00.000Z" : null })),
         retry: false,
       }),
+    saveLastSlotSearchWhileLeaving: (search: StoredSlotSearch): boolean => {
+      api.savedAsPageWent.push({ identity: currentCacheIdentity(), search });
+      return true;
+    },
     saveLastSlotSearch: (search: StoredSlotSearch): Promise<LastSlotSearchResponse> => {
       api.saved.push({ identity: currentCacheIdentity(), search });
       return Promise.resolve({ search, savedAt: "2026-11-17T14:00:00.000Z" });
@@ -47,6 +52,7 @@ let queryClient: QueryClient;
 beforeEach(() => {
   queryClient = new QueryClient();
   api.saved = [];
+  api.savedAsPageWent = [];
   api.kept = null;
   api.readFails = false;
   switchCacheIdentity(queryClient, ALICE);
@@ -73,6 +79,18 @@ describe("saving the last search", () => {
     rememberSlotSearch(NEXT_WEEK, queryClient);
     await vi.advanceTimersByTimeAsync(SAVE_DELAY_MS);
     expect(api.saved).toHaveLength(1);
+  });
+
+  it("sends a save still waiting as the page goes (a reload right after a search), once", async () => {
+    rememberSlotSearch(NEXT_WEEK, queryClient);
+    await vi.advanceTimersByTimeAsync(SAVE_DELAY_MS - 100);
+    window.dispatchEvent(new Event("pagehide"));
+    expect(api.savedAsPageWent).toEqual([{ identity: ALICE, search: NEXT_WEEK }]);
+    await vi.advanceTimersByTimeAsync(SAVE_DELAY_MS * 2);
+    expect(api.saved).toEqual([]);
+    // Nothing waiting: nothing sent.
+    window.dispatchEvent(new Event("pagehide"));
+    expect(api.savedAsPageWent).toHaveLength(1);
   });
 
   it("sends nothing for a slot finder without filters", async () => {

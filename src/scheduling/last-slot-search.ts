@@ -2,7 +2,8 @@ import { useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
 import type { StoredSlotSearch } from "#contract/app-api/last-slot-search.ts";
 import { currentCacheIdentity, identityKey, onCacheIdentityChange, sameIdentity, type CacheIdentity } from "#src/api/cache-identity.ts";
-import { lastSlotSearchQuery, saveLastSlotSearch } from "#src/api/last-slot-search-queries.ts";
+import { prepareWriteWhileLeaving } from "#src/api/bff-client.ts";
+import { lastSlotSearchQuery, saveLastSlotSearch, saveLastSlotSearchWhileLeaving } from "#src/api/last-slot-search-queries.ts";
 import { queryKeysOf } from "#src/api/query-keys.ts";
 import { filtersOf, hasSlotFilters, validateSlotSearch, validateStoredSlotSearch, type SlotSearchParams } from "./slot-search-params.ts";
 
@@ -15,6 +16,8 @@ import { filtersOf, hasSlotFilters, validateSlotSearch, validateStoredSlotSearch
 //   opens Tandem's frame at its start address, and the browser denies a
 //   cross-site frame its sessionStorage: the slot finder, opened without
 //   filters, asks the BFF for them (keptSlotSearch, in the route's beforeLoad).
+//   A save still waiting when the page goes (a reload right after a search)
+//   is sent then, as a keepalive PUT.
 // Ids, dates and filter values only, never patient data. Another identity
 // forgets the previous one's search and drops any save not yet sent.
 
@@ -72,6 +75,18 @@ async function sendSave(): Promise<void> {
   }
 }
 
+/** The page is going (a reload, the EHR leaving): a save still waiting goes now, or the search just run would be lost. */
+function sendPendingSaveAsPageGoes(): void {
+  const save = pendingSave;
+  if (!save) return;
+  clearTimeout(save.timer);
+  pendingSave = null;
+  if (!sameIdentity(save.identity, currentCacheIdentity()) || JSON.stringify(save.search) === keptJson) return;
+  saveLastSlotSearchWhileLeaving(save.search);
+}
+
+if (typeof window !== "undefined") window.addEventListener("pagehide", sendPendingSaveAsPageGoes);
+
 /** Remembers the URL's filters as the current user's last search, and has the BFF keep them (a moment later). */
 export function rememberSlotSearch(params: SlotSearchParams, queryClient: QueryClient): void {
   const identity = currentCacheIdentity();
@@ -82,6 +97,8 @@ export function rememberSlotSearch(params: SlotSearchParams, queryClient: QueryC
   if (identity === null || Object.keys(search).length === 0) return;
   if (pendingSave) clearTimeout(pendingSave.timer);
   pendingSave = { identity, search, queryClient, timer: setTimeout(() => void sendSave(), SAVE_DELAY_MS) };
+  // A token set aside inside the EHR, for the save to go as the page goes (nothing can wait for the EHR then).
+  prepareWriteWhileLeaving();
 }
 
 /** The current user's last filters in this tab, for links back to the slot finder; `{}` when none (the slot finder then asks the BFF). */
