@@ -6,6 +6,7 @@ import {
   UPPER_WEST_SIDE,
   addDays,
   appointmentType,
+  expectEveryFilterShown,
   frontDeskSession,
   listDrawn,
   listedSlots,
@@ -15,6 +16,7 @@ import {
   resultsStatus,
   search,
   searchForm,
+  setEveryFilter,
   setFilters,
   todayIn,
 } from "./support/slots.ts";
@@ -51,11 +53,7 @@ for (const width of [1280, 400]) {
     const week = await nextWeek(UPPER_WEST_SIDE.timezone);
     const app = await openSlotFinder(page);
 
-    const form = searchForm(app);
-    await setFilters(app, { typeId: followUp.id, facilities: ["Upper West Side", "Lincoln Park"], ...week, isNewPatient: true });
-    await lengthField(app).fill("30");
-    await form.getByRole("group", { name: "Times of day" }).getByRole("button", { name: "Afternoons" }).click();
-    for (const day of ["Tue", "Wed", "Thu"]) await form.getByRole("group", { name: "Weekdays" }).getByRole("button", { name: day, exact: true }).click();
+    await setEveryFilter(app, followUp.id, week);
     await search(app);
     const saved = savedSearch(page, '"order":"time"');
     await app.getByTestId("order-time").click();
@@ -77,15 +75,7 @@ for (const width of [1280, 400]) {
     await listDrawn(app);
     expect(await listedSlots(app)).toEqual(listed);
     expect(await frameParams(app)).toEqual(params);
-    await expect(form.getByLabel("Appointment type")).toHaveValue(followUp.id);
-    await expect(form.getByLabel("From", { exact: true })).toHaveValue(week.startDate);
-    await expect(form.getByLabel("To", { exact: true })).toHaveValue(week.endDate);
-    await expect(lengthField(app)).toHaveValue("30");
-    await expect(form.getByLabel("New patient")).toBeChecked();
-    await expect(form.getByRole("button", { name: /^Facilities/ })).toContainText("2 facilities");
-    await expect(form.getByRole("group", { name: "Times of day" }).getByRole("button", { name: "Afternoons" })).toHaveAttribute("aria-pressed", "true");
-    for (const day of ["Tue", "Wed", "Thu"]) await expect(form.getByRole("group", { name: "Weekdays" }).getByRole("button", { name: day, exact: true })).toHaveAttribute("aria-pressed", "true");
-    await expect(app.getByTestId("order-time")).toHaveAttribute("aria-pressed", "true");
+    await expectEveryFilterShown(app, followUp.id, week);
     await expect(slotsTab(app)).toHaveAttribute("aria-current", "page");
     await expect(unread(app)).toHaveCount(0);
     await saveScreenshot(page, `slots-whole-page-reload-${width}`);

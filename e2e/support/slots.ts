@@ -177,6 +177,29 @@ export async function setFilters(app: FrameLocator, choice: FilterChoice): Promi
   if (choice.isNewPatient !== undefined) await form.getByLabel("New patient").setChecked(choice.isNewPatient);
 }
 
+/** A search with every filter set (the specs that reload check each one comes back): `typeId`, two facilities, `week`, new patient, 30 min, afternoons, Tue–Thu. */
+export async function setEveryFilter(app: FrameLocator, typeId: string, week: { startDate: string; endDate: string }): Promise<void> {
+  const form = searchForm(app);
+  await setFilters(app, { typeId, facilities: ["Upper West Side", "Lincoln Park"], ...week, isNewPatient: true });
+  await form.getByRole("textbox", { name: "Slot length (minutes)" }).fill("30");
+  await form.getByRole("group", { name: "Times of day" }).getByRole("button", { name: "Afternoons" }).click();
+  for (const day of ["Tue", "Wed", "Thu"]) await form.getByRole("group", { name: "Weekdays" }).getByRole("button", { name: day, exact: true }).click();
+}
+
+/** The form shows the search `setEveryFilter` made, in time order. */
+export async function expectEveryFilterShown(app: FrameLocator, typeId: string, week: { startDate: string; endDate: string }): Promise<void> {
+  const form = searchForm(app);
+  await expect(form.getByLabel("Appointment type")).toHaveValue(typeId);
+  await expect(form.getByLabel("From", { exact: true })).toHaveValue(week.startDate);
+  await expect(form.getByLabel("To", { exact: true })).toHaveValue(week.endDate);
+  await expect(form.getByRole("textbox", { name: "Slot length (minutes)" })).toHaveValue("30");
+  await expect(form.getByLabel("New patient")).toBeChecked();
+  await expect(form.getByRole("button", { name: /^Facilities/ })).toContainText("2 facilities");
+  await expect(form.getByRole("group", { name: "Times of day" }).getByRole("button", { name: "Afternoons" })).toHaveAttribute("aria-pressed", "true");
+  for (const day of ["Tue", "Wed", "Thu"]) await expect(form.getByRole("group", { name: "Weekdays" }).getByRole("button", { name: day, exact: true })).toHaveAttribute("aria-pressed", "true");
+  await expect(app.getByTestId("order-time")).toHaveAttribute("aria-pressed", "true");
+}
+
 /** Presses Search and waits for the list of that search (the status line names the window's first day). */
 export async function search(app: FrameLocator): Promise<void> {
   await searchForm(app).getByRole("button", { name: "Search", exact: true }).click();
