@@ -9,16 +9,16 @@ import { round } from "./measure.ts";
 // machinery earn its place? For each mechanism (server/clinic/bench-switches.ts),
 // the 1,000-user load bench's one-process PostgreSQL row (bench/load-bench.ts,
 // LOAD_RUNS=one) runs RUNS times with it on and RUNS times with it off
-// (LOAD_DISABLE), interleaved (on, off, on, off…) so that the machine's drift
-// falls on both sides alike. Printed: a markdown table per mechanism (errors,
+// (LOAD_DISABLE), in rounds that share the on runs (runAblationBench), so
+// that the machine's drift falls on every side alike. Printed: a markdown table per mechanism (errors,
 // p50/p95/p99, upstream calls per run; each side's mean and spread, min-max;
 // whether the difference of the means exceeds the larger spread), ready for
 // bench/RESULTS.md. Each run is its own `node --import tsx` process: no run
 // inherits another's heap.
 //
 // `npm run bench:ablation` (builds first). Needs DATABASE_URL. At 120 s a run
-// plus start-up, six mechanisms × 10 runs take about three hours: run it on a
-// quiet machine. ABLATION_MECHANISMS=refresh-ahead,… measures only those;
+// plus start-up, five rounds of eight runs take about 90 minutes (LOAD_SECONDS=60,
+// about an hour): run it on a quiet machine. ABLATION_MECHANISMS=refresh-ahead,… measures only those;
 // ABLATION_RUNS (default 5) runs per side; LOAD_SESSIONS and LOAD_SECONDS
 // pass through to the load bench. Each run's whole row goes to stderr as a
 // JSON line, the table to stdout.
@@ -124,28 +124,41 @@ async function loadRun(benchDisable: string): Promise<Record<string, unknown>> {
   return JSON.parse(line) as Record<string, unknown>;
 }
 
+/** The pseudo-mechanism of the ablation: every measured mechanism off at once. */
+const ALL_OFF = "all";
+
 export async function runAblationBench(): Promise<string> {
   if (!process.env.DATABASE_URL) throw new Error("DATABASE_URL is not set: the ablation runs the one-process PostgreSQL row (e.g. DATABASE_URL=postgres://postgres@127.0.0.1:5432/test)");
   const mechanisms = process.env.ABLATION_MECHANISMS === undefined ? [...BENCH_MECHANISMS] : parseBenchDisable(process.env.ABLATION_MECHANISMS);
   const runs = Number(process.env.ABLATION_RUNS ?? DEFAULT_RUNS);
   if (!Number.isInteger(runs) || runs < 1) throw new Error("ABLATION_RUNS must be a whole number of runs per side, at least 1");
-  const tables: string[] = [];
-  for (const mechanism of mechanisms) {
-    const on: RunFigures[] = [];
-    const off: RunFigures[] = [];
-    for (let index = 0; index < runs; index += 1) {
-      for (const side of ["on", "off"] as const) {
-        const row = await loadRun(side === "on" ? "" : mechanism);
-        console.error(JSON.stringify({ ablation: mechanism, side, run: index + 1, loadAvg1mAfter: round(loadavg()[0] ?? 0), row }));
-        (side === "on" ? on : off).push(figuresOf(row, mechanism));
-      }
+  // Each round runs the "on" side once, then each mechanism off, then all of
+  // them off, in an order rotated from round to round: the on runs are shared
+  // by every comparison, and the machine's drift falls on every side alike.
+  const sides = [...mechanisms.map((mechanism) => ({ name: mechanism, disable: mechanism })), { name: ALL_OFF, disable: mechanisms.join(",") }];
+  const on: Record<string, unknown>[] = [];
+  const off = new Map<string, Record<string, unknown>[]>(sides.map((side) => [side.name, []]));
+  for (let roundIndex = 0; roundIndex < runs; roundIndex += 1) {
+    const row = await loadRun("");
+    console.error(JSON.stringify({ ablation: "on", run: roundIndex + 1, loadAvg1mAfter: round(loadavg()[0] ?? 0), row }));
+    on.push(row);
+    const rotated = [...sides.slice(roundIndex % sides.length), ...sides.slice(0, roundIndex % sides.length)];
+    for (const side of rotated) {
+      const offRow = await loadRun(side.disable);
+      console.error(JSON.stringify({ ablation: side.name, side: "off", run: roundIndex + 1, loadAvg1mAfter: round(loadavg()[0] ?? 0), row: offRow }));
+      off.get(side.name)?.push(offRow);
     }
-    tables.push(ablationTable(mechanism, on, off));
+  }
+  const tables = mechanisms.map((mechanism) => ablationTable(mechanism, on.map((row) => figuresOf(row, mechanism)), (off.get(mechanism) ?? []).map((row) => figuresOf(row, mechanism))));
+  // For "all off", the uses column counts refresh-ahead's (the first mechanism's) work.
+  const first = mechanisms[0];
+  if (first !== undefined && mechanisms.length > 1) {
+    tables.push(ablationTable(first, on.map((row) => figuresOf(row, first)), (off.get(ALL_OFF) ?? []).map((row) => figuresOf(row, first))).replace(`#### ${first}:`, `#### all of ${mechanisms.join(", ")} off together:`));
   }
   return [
-    `### Ablation of the upstream client's mechanisms (${runs} runs on, ${runs} off each, interleaved; one process, PostgreSQL)`,
+    `### Ablation of the upstream client's mechanisms (${runs} rounds; each round one run with everything on, one with each mechanism off, one with all off, in a rotated order; one process, PostgreSQL)`,
     "",
-    "\"exceeds the spread\": the means differ by more than the larger min-max spread of the two sides.",
+    "\"exceeds the spread\": the means differ by more than the larger min-max spread of the two sides. The on side is shared by every comparison.",
     "",
     tables.join("\n\n"),
   ].join("\n");
