@@ -108,6 +108,12 @@ export const MAX_ACTIVE_HOLDS = 3;
  */
 export const holdRequest = z.extend(slotSelection, {
   patientId: z.optional(anyId),
+  /**
+   * Held from a waitlist offer (issue 38): the hold is for that offer's
+   * entry's patient (as stored with the entry, whatever patient is open), and
+   * the offer is marked taken so no colleague holds it twice.
+   */
+  fromWaitlist: z.optional(z.object({ offerId: rawUuid, entryId: rawUuid })),
 });
 export type HoldRequest = z.infer<typeof holdRequest>;
 

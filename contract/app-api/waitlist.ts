@@ -1,0 +1,110 @@
+import * as z from "zod/mini";
+import { idPattern } from "../ids.ts";
+import { rawUuid, utcTimestamp } from "../clinic-api/primitives.ts";
+import { slotPlace } from "./slots.ts";
+
+// GET/POST/PATCH/DELETE /api/waitlist (DESIGN.md "The BFF's API"; issue 38):
+// the organization's waitlist, for front-desk and scheduler roles only. An
+// entry is what a patient asked for ("anything earlier with Dr. Brooks,
+// mornings"); when a cancellation frees a slot that fits, every front-desk
+// and scheduler user of the organization with Tandem open gets one
+// `waitlist.offer` live event (contract/app-api/live-events.ts) per freed slot.
+// The patient of a new entry is the host token's patient, never the body's.
+
+const ID = idPattern(["fac", "prv", "atp"]);
+const LOCAL_DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
+const TIME_OF_DAY = /^([01]\d|2[0-3]):[0-5]\d$/;
+const WEEKDAY = z.enum(["mon", "tue", "wed", "thu", "fri", "sat", "sun"]);
+
+/** The longest date range an entry may wait over (from its startDate to its endDate, inclusive). */
+export const MAX_WAITLIST_RANGE_DAYS = 92;
+/** The longest free-text note on an entry. */
+export const MAX_WAITLIST_NOTE_LENGTH = 500;
+/** At most this many facilities and providers named on one entry. */
+export const MAX_WAITLIST_LIST_LENGTH = 50;
+/** At most this many waiting entries per organization (a paper list is far shorter). */
+export const MAX_WAITING_ENTRIES = 2_000;
+
+const id = z.string().check(z.regex(new RegExp(`^${ID}$`, "i")));
+const localDate = z.string().check(z.regex(LOCAL_DATE));
+
+/** What the patient asked for: the slot finder's filters, as the form starts from the current search. */
+export const waitlistPreferences = z.object({
+  appointmentTypeId: id,
+  /** Whole minutes from 5 to 480, as the slot finder's. */
+  slotLengthMinutes: z.int().check(z.gte(5), z.lte(480)),
+  isNewPatient: z.boolean(),
+  facilityIds: z.array(id).check(z.minLength(1), z.maxLength(MAX_WAITLIST_LIST_LENGTH)),
+  /** null: any provider. */
+  providerIds: z.nullable(z.array(id).check(z.minLength(1), z.maxLength(MAX_WAITLIST_LIST_LENGTH))),
+  /** The local dates (each facility's own calendar) the patient could come, inclusive; at most MAX_WAITLIST_RANGE_DAYS. */
+  startDate: localDate,
+  endDate: localDate,
+  /** Times of day on the facility's clock ("HH:MM"), as the "Times and days" filter; null: any. */
+  startsFrom: z.nullable(z.string().check(z.regex(TIME_OF_DAY))),
+  startsBefore: z.nullable(z.string().check(z.regex(TIME_OF_DAY))),
+  /** Weekdays the patient could come; null: any. */
+  days: z.nullable(z.array(WEEKDAY).check(z.minLength(1), z.maxLength(7))),
+  /** "prefers a call after 4 pm". */
+  note: z.string().check(z.maxLength(MAX_WAITLIST_NOTE_LENGTH)),
+});
+export type WaitlistPreferences = z.infer<typeof waitlistPreferences>;
+
+/** POST /api/waitlist: the open patient (from the token) waits for these preferences. */
+export const waitlistCreateRequest = z.strictObject({ preferences: waitlistPreferences });
+export type WaitlistCreateRequest = z.infer<typeof waitlistCreateRequest>;
+
+/** PATCH /api/waitlist/:id: the preferences replaced whole (the patient stays). */
+export const waitlistUpdateRequest = z.strictObject({ preferences: waitlistPreferences });
+export type WaitlistUpdateRequest = z.infer<typeof waitlistUpdateRequest>;
+
+/** Why an entry stopped waiting. */
+export const waitlistEndReason = z.enum(["removed", "booked", "range_passed"]);
+export type WaitlistEndReason = z.infer<typeof waitlistEndReason>;
+
+/** A free slot that fits an entry now, as the BFF last read it (its cache, never strong). */
+export const waitlistMatch = z.object({ slot: slotPlace, appointmentTypeId: z.string(), slotLengthMinutes: z.int() });
+export type WaitlistMatch = z.infer<typeof waitlistMatch>;
+
+export const waitlistEntry = z.object({
+  id: rawUuid,
+  /** The patient open in the EHR when the entry was made (the token's), and the EHR's name for them then. */
+  patientId: z.string(),
+  patientName: z.nullable(z.string()),
+  preferences: waitlistPreferences,
+  createdAt: utcTimestamp,
+  /** The user who added the entry. */
+  createdBy: z.string(),
+  updatedAt: utcTimestamp,
+  /** The earliest free slot that fits, or null when none does or the BFF could not look. */
+  bestMatch: z.nullable(waitlistMatch),
+});
+export type WaitlistEntry = z.infer<typeof waitlistEntry>;
+
+/** The waitlisted patients a freed slot fits, longest waiting first. */
+export const waitlistOfferMatch = z.object({ entryId: rawUuid, patientId: z.string(), patientName: z.nullable(z.string()), waitingSince: utcTimestamp });
+export type WaitlistOfferMatch = z.infer<typeof waitlistOfferMatch>;
+
+/** One freed slot and who fits it: at most one per freed slot, however often its event is delivered. */
+export const waitlistOffer = z.object({
+  id: rawUuid,
+  slot: slotPlace,
+  appointmentTypeId: z.string(),
+  slotLengthMinutes: z.int(),
+  isNewPatient: z.boolean(),
+  matches: z.array(waitlistOfferMatch).check(z.minLength(1)),
+  /** When the cancellation's event reached the BFF. */
+  freedAt: utcTimestamp,
+  /** Once a user has held the slot from this offer: who and when; null while open. */
+  takenBy: z.nullable(z.object({ userId: z.string(), entryId: rawUuid, at: utcTimestamp })),
+});
+export type WaitlistOffer = z.infer<typeof waitlistOffer>;
+
+/** GET /api/waitlist: the organization's waiting entries (longest waiting first) and its open offers (slots still in the future). */
+export const waitlistResponse = z.object({ entries: z.array(waitlistEntry), offers: z.array(waitlistOffer) });
+export type WaitlistResponse = z.infer<typeof waitlistResponse>;
+
+/** POST and PATCH answer the entry; DELETE answers `{ ended: "removed" }`. */
+export const waitlistEntryResponse = z.object({ entry: waitlistEntry });
+export type WaitlistEntryResponse = z.infer<typeof waitlistEntryResponse>;
+export const waitlistDeleteResponse = z.object({ ended: waitlistEndReason });
