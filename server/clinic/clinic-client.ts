@@ -9,7 +9,6 @@ import { InFlightReads, type Flight } from "./coalescing.ts";
 import { createIntake, type IntakeThreads } from "./intake-hook.ts";
 import { createNodeHttpFetch } from "./node-http-fetch.ts";
 import { listAllPages, type ItemOf, type ItemsKey, type PaginatedRoute } from "./paging.ts";
-import { narrowedFromFacility, NARROWED_ROUTE } from "./provider-narrowing.ts";
 import type { LimiterBudget } from "./fair-share-limiter.ts";
 import { createLimiter, limiterWindowMs, type LimiterOptions, type UpstreamLimiter } from "./budget/upstream-limiter.ts";
 import { RefreshAhead } from "./refresh-ahead.ts";
@@ -33,7 +32,7 @@ import { UserRequestQuota } from "./user-request-quota.ts";
 // it may have reached the service. The performance mechanisms under trial
 // (bench-switches.ts) hook in at one point each: refresh-ahead (`keep` and
 // `fromCache`), the intake thread (intake-hook.ts), kept parses
-// (shared-answer.ts), provider narrowing (`fromCache`), node-http-fetch and
+// (shared-answer.ts), node-http-fetch and
 // its transport retry (`fetchImpl`). The data key lives in this closure and
 // in the Authorization header only.
 
@@ -266,29 +265,16 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
     }
   }
 
-  /** A non-strong shared read's fresh kept answer, counted as a read for refresh ahead. */
-  function kept<R extends SharedRoute>(prepared: Prepared<R>): Answer<ClinicData<R>> | undefined {
+  /** A non-strong shared read's fresh kept answer, counted as a hit and as a read for refresh ahead. */
+  function fromCache<R extends SharedRoute>(prepared: Prepared<R>): Answer<ClinicData<R>> | undefined {
     // A caller-bounded read asked without a bound wants the service's answer now.
     if (CALLER_BOUNDED_ROUTES.has(prepared.route) && prepared.cacheUntil === undefined) return undefined;
-    const organization = prepared.organizationId ?? "-";
     // Entries are stored under a key that names the route: each is that route's answer (ours, not outside data).
+    const organization = prepared.organizationId ?? "-";
     const cached = cache.get(organization, prepared.key) as Answer<ClinicData<R>> | undefined;
-    if (cached !== undefined && refreshAheadOn) refreshAhead.read(organization, prepared.key);
-    return cached;
-  }
-
-  /** One provider's availability made from its facility's kept answer (bench-switched: provider-narrowing.ts). */
-  function narrowed(prepared: Prepared, call: ClinicCall): Answer<ClinicData<typeof NARROWED_ROUTE>> | undefined {
-    if (prepared.route !== NARROWED_ROUTE || !switches.isOn("provider-narrowing")) return undefined;
-    const answer = narrowedFromFacility(call, (facilityCall) => kept({ ...prepareRequest(NARROWED_ROUTE, facilityCall), route: NARROWED_ROUTE }), switches.parseKeeping);
-    if (answer !== undefined) switches.used("provider-narrowing");
-    return answer;
-  }
-
-  /** The answer the cache can give: kept, or narrowed from a broader one kept; counted as a hit. */
-  function fromCache<R extends SharedRoute>(prepared: Prepared<R>, call: ClinicCall): Answer<ClinicData<R>> | undefined {
-    const cached = kept(prepared) ?? narrowed(prepared, call);
-    if (cached !== undefined) counters.cacheHits += 1;
+    if (cached === undefined) return undefined;
+    counters.cacheHits += 1;
+    if (refreshAheadOn) refreshAhead.read(organization, prepared.key);
     return cached;
   }
 
@@ -315,8 +301,8 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
   }
 
   /** A read that may join one in flight: from the cache, else joining, else started (through `queue`). */
-  function readShared<R extends SharedRoute>(prepared: Prepared<R>, call: ClinicCall, queue: ReadQueue | undefined): Promise<Answer<ClinicData<R>>> {
-    const cached = fromCache(prepared, call);
+  function readShared<R extends SharedRoute>(prepared: Prepared<R>, queue: ReadQueue | undefined): Promise<Answer<ClinicData<R>>> {
+    const cached = fromCache(prepared);
     if (cached !== undefined) return Promise.resolve(cached);
     return joinOrStart(prepared, queue, (flight, refund) => fetchShared(prepared, flight, refund, intakes.waitedFor));
   }
@@ -343,7 +329,7 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
     if (isSharedRoute(route)) {
       const shared: Prepared<SharedRoute> = { ...prepared, route };
       // A strong read is the final check before a write: it must reflect the moment it was asked, so it neither uses nor joins anything earlier.
-      return shared.strong ? run(() => fetchShared(shared, null, chargeUser(), intakes.waitedFor)) : readShared(shared, call, queue);
+      return shared.strong ? run(() => fetchShared(shared, null, chargeUser(), intakes.waitedFor)) : readShared(shared, queue);
     }
     if (prepared.strong) return run(() => fetchOwn(prepared, chargeUser()));
     return joinOrStart(prepared, queue, (_flight, refund) => fetchOwn(prepared, refund));
