@@ -15,10 +15,6 @@ export const BENCH_MECHANISMS = [
   "kept-parses",
   /** A provider's availability made from its facility's cached week (provider-narrowing.ts, ADR 0023). */
   "provider-narrowing",
-  /** node-http-fetch.ts instead of Node's global fetch. */
-  "node-http-fetch",
-  /** node-http-fetch.ts's own resend of a read on a reused connection reset, under the client's retries. */
-  "transport-retry",
 ] as const;
 
 export type BenchMechanism = (typeof BENCH_MECHANISMS)[number];

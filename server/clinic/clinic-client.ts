@@ -7,7 +7,6 @@ import { DEFAULT_MAX_BODY_BYTES } from "./bounded-body.ts";
 import { cacheExpiry, CALLER_BOUNDED_ROUTES, isSharedRoute, sourceSyncedAtOf, STALENESS_ROUTES, type SharedRoute } from "./cache-policy.ts";
 import { InFlightReads, type Flight } from "./coalescing.ts";
 import { createIntake, type IntakeThreads } from "./intake-hook.ts";
-import { createNodeHttpFetch } from "./node-http-fetch.ts";
 import { listAllPages, type ItemOf, type ItemsKey, type PaginatedRoute } from "./paging.ts";
 import type { LimiterBudget } from "./fair-share-limiter.ts";
 import { createLimiter, limiterWindowMs, type LimiterOptions, type UpstreamLimiter } from "./budget/upstream-limiter.ts";
@@ -32,8 +31,7 @@ import { UserRequestQuota } from "./user-request-quota.ts";
 // it may have reached the service. The performance mechanisms under trial
 // (bench-switches.ts) hook in at one point each: refresh-ahead (`keep` and
 // `fromCache`), the intake thread (intake-hook.ts), kept parses
-// (shared-answer.ts), node-http-fetch and
-// its transport retry (`fetchImpl`). The data key lives in this closure and
+// (shared-answer.ts). The data key lives in this closure and
 // in the Authorization header only.
 
 export { UpstreamError } from "./upstream-error.ts";
@@ -64,7 +62,7 @@ export interface ClinicClientOptions {
   baseUrl: string;
   /** The data key: never in a log line, an error message or a thrown error's text. */
   apiKey: string;
-  /** Defaults to node-http-fetch.ts (keep-alive agents over node:http); Node's global fetch when the bench turns it off. */
+  /** Node's global fetch by default. */
   fetch?: typeof fetch;
   /** Performance mechanisms turned off for a load bench run (BENCH_DISABLE, bench-switches.ts); none by default. */
   benchDisable?: readonly BenchMechanism[];
@@ -161,11 +159,7 @@ type Prepared<R extends ClinicApiRoute = ClinicApiRoute> = PreparedRequest & { r
 export function createClinicClient(options: ClinicClientOptions): ClinicClient {
   const now = options.now ?? Date.now;
   const switches = new BenchSwitches(options.benchDisable);
-  const fetchImpl: typeof fetch =
-    options.fetch ??
-    (switches.isOn("node-http-fetch")
-      ? createNodeHttpFetch({ resendOnReset: switches.isOn("transport-retry"), onRequest: () => switches.used("node-http-fetch"), onResend: () => switches.used("transport-retry") })
-      : globalThis.fetch);
+  const fetchImpl = options.fetch ?? globalThis.fetch;
   const pickerTtlMs = options.pickerTtlMs ?? DEFAULT_PICKER_TTL_MS;
   const logger = options.logger;
   // Called as methods: pino's need their `this`.
