@@ -4,7 +4,7 @@ import type { Installation } from "#contract/clinic-api/installation.ts";
 import { AnswerCache, scopeOf, type Invalidation } from "./answer-cache.ts";
 import { BenchSwitches, type BenchMechanism } from "./bench-switches.ts";
 import { DEFAULT_MAX_BODY_BYTES } from "./bounded-body.ts";
-import { cacheExpiry, CALLER_BOUNDED_ROUTES, isSharedRoute, sourceSyncedAtOf, STALENESS_ROUTES, type SharedRoute } from "./cache-policy.ts";
+import { cacheExpiry, CALLER_BOUNDED_ROUTES, isSharedRoute, sourceSyncedAtOf, type SharedRoute } from "./cache-policy.ts";
 import { InFlightReads, type Flight } from "./coalescing.ts";
 import { createIntake, type IntakeThreads } from "./intake-hook.ts";
 import { listAllPages, type ItemOf, type ItemsKey, type PaginatedRoute } from "./paging.ts";
@@ -30,8 +30,7 @@ import { UserRequestQuota } from "./user-request-quota.ts";
 // A write goes through the same send, never cached, joined or retried after
 // it may have reached the service. The performance mechanisms under trial
 // (bench-switches.ts) hook in at one point each: refresh-ahead (`keep` and
-// `fromCache`), the intake thread (intake-hook.ts), kept parses
-// (shared-answer.ts). The data key lives in this closure and
+// `fromCache`) and the intake thread (intake-hook.ts). The data key lives in this closure and
 // in the Authorization header only.
 
 export { UpstreamError } from "./upstream-error.ts";
@@ -194,7 +193,7 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
     counters,
   );
   let closed = false;
-  const readContext = { redact, warn, maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, keeping: switches.parseKeeping };
+  const readContext = { redact, warn, maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES };
   const intakes = createIntake({ option: switches.isOn("intake-thread") ? options.intakeThread : false, minBytes: options.intakeThreadMinBytes, switches, counters, logError });
 
   // Refresh ahead (bench-switched): made here, outside any request, so refreshes run in this context, not in that of the user whose read started them (their trace id, their quota).
@@ -241,9 +240,7 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
   /** A shared route's read: fetched, taken in as bytes, and kept when its policy allows and no change touched it on its way (`flight`). */
   async function fetchShared<R extends SharedRoute>(prepared: Prepared<R>, flight: Flight | null, refund: () => void, intake: Intake): Promise<Answer<ClinicData<R>>> {
     const requestStartedAt = now();
-    // Slot searches and availability weeks are wanted as bytes (passed to the browser): their parse is not kept from the intake.
-    const keepParsed = !STALENESS_ROUTES.has(prepared.route);
-    const { answer, meta } = await sendCharged(prepared, refund, (response) => readSharedResponse(prepared.route, response, { ...readContext, intake, keepParsed }));
+    const { answer, meta } = await sendCharged(prepared, refund, (response) => readSharedResponse(prepared.route, response, { ...readContext, intake }));
     if (flight !== null && !flight.touched) keep(prepared, answer, meta, requestStartedAt);
     return answer;
   }
