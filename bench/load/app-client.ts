@@ -103,8 +103,22 @@ export class AppClient {
     this.agent = new http.Agent({ keepAlive: true, maxSockets, maxFreeSockets: maxSockets, keepAliveMsecs: 30_000 });
   }
 
-  /** Unrecorded (setup); the body is always kept. */
-  send(method: string, path: string, token: string, body?: unknown, keepBody = true): Promise<Answer> {
+  /**
+   * Unrecorded (setup); the body is always kept. A request on a kept-alive
+   * connection the BFF had just closed is sent once more on a new one, as a
+   * browser does (`onStaleSocket` is told).
+   */
+  async send(method: string, path: string, token: string, body?: unknown, keepBody = true, onStaleSocket?: () => void): Promise<Answer> {
+    try {
+      return await this.sendOnce(method, path, token, body, keepBody);
+    } catch (error) {
+      if (!(error instanceof StaleSocketError)) throw error;
+      onStaleSocket?.();
+      return this.sendOnce(method, path, token, body, keepBody);
+    }
+  }
+
+  private sendOnce(method: string, path: string, token: string, body: unknown, keepBody: boolean): Promise<Answer> {
     return new Promise((resolve, reject) => {
       const payload = body === undefined ? undefined : JSON.stringify(body);
       // As a browser: it accepts gzip (and unzips only what it reads).
@@ -145,13 +159,9 @@ export class AppClient {
     const started = performance.now();
     let answer: Answer;
     try {
-      try {
-        answer = await this.send(method, path, token, options.body, options.keepBody ?? false);
-      } catch (error) {
-        if (!(error instanceof StaleSocketError)) throw error;
+      answer = await this.send(method, path, token, options.body, options.keepBody ?? false, () => {
         if (recording) all.staleSocketRetries += 1;
-        answer = await this.send(method, path, token, options.body, options.keepBody ?? false);
-      }
+      });
     } catch (error) {
       if (!recording) return null;
       all.networkErrors += 1;
