@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as z from "zod/mini";
 import { availabilityResponse } from "#contract/app-api/availability.ts";
 import { appErrorBody } from "#contract/app-api/errors.ts";
-import { isSameId, toPrefixedId, toRawUuid } from "#contract/ids.ts";
+import { isSameId, toPrefixedId } from "#contract/ids.ts";
 import { ORG_A_ID, ORG_B_ID } from "../../emulator/world/identities.ts";
 import { createStore } from "../store/create-store.ts";
 import type { Store } from "../store/store.ts";
