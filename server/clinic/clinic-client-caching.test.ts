@@ -33,13 +33,13 @@ const slotsCall = () => ({ organizationId: ORG_A, query: { appointmentTypeId, st
 const SLOTS = "/v2/schedule/slots";
 
 describe("coalescing", () => {
-  it("10 identical concurrent reads make one upstream call and share one frozen answer", async () => {
+  it("10 identical concurrent reads make one upstream call and share one answer", async () => {
     const client = newClient();
-    const answers = await Promise.all(Array.from({ length: 10 }, () => client.read("GET /v1/appointments", { organizationId: ORG_A, query: { pageSize: 5 } }).then((answer) => answer.data())));
+    const answers = await Promise.all(Array.from({ length: 10 }, () => client.read("GET /v1/appointments", { organizationId: ORG_A, query: { pageSize: 5 } })));
     expect(harness.count("GET", "/v1/appointments")).toBe(1);
     expect(client.stats()).toMatchObject({ upstreamRequests: 1, coalesced: 9 });
     expect(new Set(answers).size).toBe(1);
-    expect(Object.isFrozen(answers[0]?.appointments[0])).toBe(true);
+    expect(answers[0]?.data().appointments.length).toBeGreaterThan(0);
     // Not cached: appointments carry no staleness meta, so the next read goes upstream.
     (await client.read("GET /v1/appointments", { organizationId: ORG_A, query: { pageSize: 5 } })).data();
     expect(harness.count("GET", "/v1/appointments")).toBe(2);
