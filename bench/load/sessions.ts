@@ -18,8 +18,9 @@ import { slotQueryString, type OrgWorld } from "./org-world.ts";
 //   than sessions): as the SPA, which lists the user's holds, a session does
 //   not try a hold while the basket is full.
 // - schedulers: page availability a week at a time (every 2-4 s) for a
-//   facility, sometimes filtered to one provider; mostly forward, sometimes
-//   back to this week or to another facility/provider.
+//   facility; mostly forward, sometimes back to this week or to another
+//   facility. As the SPA, a scheduler who filters to one provider still reads
+//   the facility's week and narrows it in the browser.
 // - clinicians: open their note (note, draft, tasks, images, and the patient
 //   banner where `read:patients` is granted), save a draft every 10-20 s,
 //   and re-open the note every 45-75 s (half the time moving to another).
@@ -138,12 +139,8 @@ async function frontDesk(run: Run, plan: SessionPlan, next: () => number): Promi
 
 async function scheduler(run: Run, plan: SessionPlan, next: () => number): Promise<void> {
   await bootstrap(run, plan);
-  const { facilities, providersByFacility } = plan.org;
-  const choose = () => {
-    const facility = pick(next, facilities);
-    const providers = providersByFacility.get(facility.id) ?? [];
-    return { facility, providerId: next() < 0.3 && providers.length > 0 ? pick(next, providers) : null };
-  };
+  const { facilities } = plan.org;
+  const choose = () => ({ facility: pick(next, facilities) });
   let view = choose();
   const thisWeek = () => {
     const today = localDateOf(Date.now(), view.facility.timezone);
@@ -152,7 +149,6 @@ async function scheduler(run: Run, plan: SessionPlan, next: () => number): Promi
   let week = thisWeek();
   while (running(run)) {
     const params = new URLSearchParams({ facilityId: view.facility.id, startDate: week, endDate: addDays(week, 6) });
-    if (view.providerId) params.set("providerId", view.providerId);
     await plan.client.call("availability", "GET", `/api/availability?${params.toString()}`, await plan.tokens.read());
     await sleep(Math.min(between(next, AVAILABILITY_PAGE_MS), run.endsAt - performance.now()));
     const move = next();

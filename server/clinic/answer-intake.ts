@@ -38,8 +38,8 @@ export function encodeJson(json: string): { body: Uint8Array<ArrayBuffer>; encod
   return { body: new Uint8Array(compressed.buffer.slice(compressed.byteOffset, compressed.byteOffset + compressed.byteLength)), encoding: "gzip" };
 }
 
-/** A 2xx body of `route`, taken in; the parsed `data` too, for a caller in the same thread. */
-export function takeIn(route: SharedRoute, text: string): IntakeResult & { data?: object } {
+/** A 2xx body of `route`, taken in. */
+export function takeIn(route: SharedRoute, text: string): IntakeResult {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -54,5 +54,5 @@ export function takeIn(route: SharedRoute, text: string): IntakeResult & { data?
   }
   // The route's envelope schema: `{ data: {...} }` (contract/clinic-api/responses.ts).
   const data = (parsed.data as { data: object & { meta?: unknown } }).data;
-  return { kind: "ok", ...encodeJson(JSON.stringify(data)), meta: data.meta, data };
+  return { kind: "ok", ...encodeJson(JSON.stringify(data)), meta: data.meta };
 }

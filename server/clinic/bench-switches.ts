@@ -1,24 +1,16 @@
 // Issue 37 item 2: each piece of the upstream client's performance machinery
 // must earn its place in the 1,000-user load bench (bench/ablation-bench.ts:
-// 5 runs on, 5 off). BENCH_DISABLE turns pieces off for a bench run; it is
+// 5 runs on, 5 off). The two that did (bench/RESULTS.md, ADR 0028) keep
+// their switches, so that the next change of the service's bounds or of the
+// load can measure them again. BENCH_DISABLE turns pieces off for a bench run; it is
 // not an operator setting. Each piece counts its uses, so a run can show
 // that the piece it turned off did nothing (`tandem_bench_mechanism_uses_total`).
-
-import type { ParseKeeping } from "./shared-answer.ts";
 
 export const BENCH_MECHANISMS = [
   /** refresh-ahead.ts, with its sync probes (ADR 0022). */
   "refresh-ahead",
   /** Large shared answers taken in on worker threads, refreshes at nice 10 (intake-thread.ts, thread-priority.ts). */
   "intake-thread",
-  /** A shared answer's parse kept behind a WeakRef for the next caller (shared-answer.ts). */
-  "kept-parses",
-  /** A provider's availability made from its facility's cached week (provider-narrowing.ts, ADR 0023). */
-  "provider-narrowing",
-  /** node-http-fetch.ts instead of Node's global fetch. */
-  "node-http-fetch",
-  /** node-http-fetch.ts's own resend of a read on a reused connection reset, under the client's retries. */
-  "transport-retry",
 ] as const;
 
 export type BenchMechanism = (typeof BENCH_MECHANISMS)[number];
@@ -27,19 +19,15 @@ export class BenchSwitches {
   private readonly disabled: ReadonlySet<BenchMechanism>;
   private readonly counts = new Map<BenchMechanism, number>(BENCH_MECHANISMS.map((name) => [name, 0]));
 
-  /** How shared answers keep their parses (shared-answer.ts). */
-  readonly parseKeeping: ParseKeeping;
-
   constructor(disabled: Iterable<BenchMechanism> = []) {
     this.disabled = new Set(disabled);
-    this.parseKeeping = { keep: this.isOn("kept-parses"), reused: () => this.used("kept-parses") };
   }
 
   isOn(mechanism: BenchMechanism): boolean {
     return !this.disabled.has(mechanism);
   }
 
-  /** The mechanism did its work once (a refresh sent, an answer taken in on a thread, a kept parse reused…). */
+  /** The mechanism did its work once (a refresh sent, an answer taken in on a thread). */
   used(mechanism: BenchMechanism): void {
     this.counts.set(mechanism, (this.counts.get(mechanism) ?? 0) + 1);
   }

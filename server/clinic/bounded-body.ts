@@ -1,9 +1,8 @@
 // An answer's body read as it arrives, at most `maxBytes` of it (issue 34
 // item 1): a large clinic group's widest slot search answered 30-35 MB of
 // JSON, and taking that in cost more heap than the BFF has. Past the limit
-// the body is cancelled, not read to its end: a transport that streams
-// (node-http-fetch.ts) then closes the connection instead of buffering the
-// rest.
+// the body is cancelled, not read to its end: fetch then closes the
+// connection instead of buffering the rest.
 
 /**
  * Default of UPSTREAM_MAX_BODY_BYTES. Taking an answer in costs four to five

@@ -33,13 +33,13 @@ const slotsCall = () => ({ organizationId: ORG_A, query: { appointmentTypeId, st
 const SLOTS = "/v2/schedule/slots";
 
 describe("coalescing", () => {
-  it("10 identical concurrent reads make one upstream call and share one frozen answer", async () => {
+  it("10 identical concurrent reads make one upstream call and share one answer", async () => {
     const client = newClient();
-    const answers = await Promise.all(Array.from({ length: 10 }, () => client.read("GET /v1/appointments", { organizationId: ORG_A, query: { pageSize: 5 } }).then((answer) => answer.data())));
+    const answers = await Promise.all(Array.from({ length: 10 }, () => client.read("GET /v1/appointments", { organizationId: ORG_A, query: { pageSize: 5 } })));
     expect(harness.count("GET", "/v1/appointments")).toBe(1);
     expect(client.stats()).toMatchObject({ upstreamRequests: 1, coalesced: 9 });
     expect(new Set(answers).size).toBe(1);
-    expect(Object.isFrozen(answers[0]?.appointments[0])).toBe(true);
+    expect(answers[0]?.data().appointments.length).toBeGreaterThan(0);
     // Not cached: appointments carry no staleness meta, so the next read goes upstream.
     (await client.read("GET /v1/appointments", { organizationId: ORG_A, query: { pageSize: 5 } })).data();
     expect(harness.count("GET", "/v1/appointments")).toBe(2);
@@ -75,14 +75,14 @@ describe("cache lifetime", () => {
     const first = (await client.read("GET /v2/schedule/slots", slotsCall())).data();
     expect(first.meta).toMatchObject({ maxStalenessSeconds: SYNC_SECONDS + 2, strongConsistency: false });
     await setClock(staleAt(first.meta) - 1);
-    expect((await client.read("GET /v2/schedule/slots", slotsCall())).data()).toBe(first);
+    expect((await client.read("GET /v2/schedule/slots", slotsCall())).data()).toEqual(first);
     expect(harness.count("GET", SLOTS)).toBe(1);
     await setClock(staleAt(first.meta));
     const second = (await client.read("GET /v2/schedule/slots", slotsCall())).data();
     expect(harness.count("GET", SLOTS)).toBe(2);
     // The emulator synced on that read: the new answer lives until its own bound.
     expect(second.meta.sourceSyncedAt).toBe(new Date(staleAt(first.meta)).toISOString());
-    expect((await client.read("GET /v2/schedule/slots", slotsCall())).data()).toBe(second);
+    expect((await client.read("GET /v2/schedule/slots", slotsCall())).data()).toEqual(second);
     expect(client.stats().cacheHits).toBe(2);
   });
 
@@ -131,7 +131,7 @@ describe("cache lifetime", () => {
     expect(harness.calls.at(-1)?.search.get("consistency")).toBe("strong");
     (await client.read("GET /v2/schedule/slots", { ...slotsCall(), consistency: "strong" })).data();
     expect(harness.count("GET", SLOTS)).toBe(3);
-    expect((await client.read("GET /v2/schedule/slots", slotsCall())).data()).toBe(cached);
+    expect((await client.read("GET /v2/schedule/slots", slotsCall())).data()).toEqual(cached);
   });
 
   it("notes and their images are never cached", async () => {
@@ -152,7 +152,7 @@ describe("cache lifetime", () => {
     const call = { organizationId: ORG_A, query: { dateFrom: "2026-11-23", dateTo: "2026-11-29" } };
     const until = harness.emulator.clock.now() + 10_000;
     const first = (await client.read("GET /v1/appointments", { ...call, cacheUntil: until })).data();
-    expect((await client.read("GET /v1/appointments", { ...call, cacheUntil: until })).data()).toBe(first);
+    expect((await client.read("GET /v1/appointments", { ...call, cacheUntil: until })).data()).toEqual(first);
     expect(harness.count("GET", "/v1/appointments")).toBe(1);
     // Asked without a bound (a patient's appointments): the service's answer now.
     (await client.read("GET /v1/appointments", call)).data();
@@ -189,7 +189,7 @@ describe("refresh ahead (refresh-ahead.ts)", () => {
     await setClock(afterNextSync(first.meta));
     // Still within the first answer's bound (the margin), and a user reads it from the cache.
     expect(staleAt(first.meta)).toBeGreaterThan(harness.emulator.clock.now());
-    expect((await client.read("GET /v2/schedule/slots", slotsCall())).data()).toBe(first);
+    expect((await client.read("GET /v2/schedule/slots", slotsCall())).data()).toEqual(first);
     // Another search of the organization meets the mirror's newer sync.
     (await client.read("GET /v2/schedule/slots", otherSlotsCall())).data();
     expect(client.stats().refreshedAhead).toBe(1);
@@ -205,7 +205,7 @@ describe("refresh ahead (refresh-ahead.ts)", () => {
     const client = clientShownSyncs();
     const first = (await client.read("GET /v2/schedule/slots", slotsCall())).data();
     await setClock(afterNextSync(first.meta));
-    expect((await client.read("GET /v2/schedule/slots", slotsCall())).data()).toBe(first);
+    expect((await client.read("GET /v2/schedule/slots", slotsCall())).data()).toEqual(first);
     // Only an availability week meets the mirror's newer sync; no slot search misses.
     (await client.read("GET /v3/schedule/availability-templates", { organizationId: ORG_A, query: { startDate: "2026-11-23", endDate: "2026-11-29" } })).data();
     expect(client.stats().refreshedAhead).toBe(1);
@@ -282,7 +282,7 @@ describe("refresh ahead (refresh-ahead.ts)", () => {
     const first = (await client.read("GET /v2/schedule/slots", slotsCall())).data();
     // In the last quarter of its 40 s, after the mirror's next sync: the user's read is served from the cache and probes.
     await setClock(afterNextSync(first.meta));
-    expect((await client.read("GET /v2/schedule/slots", slotsCall())).data()).toBe(first);
+    expect((await client.read("GET /v2/schedule/slots", slotsCall())).data()).toEqual(first);
     await vi.waitFor(async () => expect(((await client.read("GET /v2/schedule/slots", slotsCall())).data()).meta.sourceSyncedAt).not.toBe(first.meta.sourceSyncedAt));
     expect(harness.count("GET", SLOTS)).toBe(2);
     expect(client.stats().refreshedAhead).toBe(1);
@@ -294,7 +294,7 @@ describe("refresh ahead (refresh-ahead.ts)", () => {
     const call = slotsCall();
     const first = (await client.read("GET /v2/schedule/slots", call)).data();
     await tight.sandbox("POST", "/clock", { now: new Date(Date.parse(first.meta.sourceSyncedAt) + SYNC_SECONDS * 1000 - 1).toISOString(), frozen: true });
-    expect((await client.read("GET /v2/schedule/slots", call)).data()).toBe(first);
+    expect((await client.read("GET /v2/schedule/slots", call)).data()).toEqual(first);
     await tight.sandbox("POST", "/clock", { now: new Date(Date.parse(first.meta.sourceSyncedAt) + SYNC_SECONDS * 1000).toISOString(), frozen: true });
     (await client.read("GET /v2/schedule/slots", otherSlotsCall())).data();
     await new Promise((resolve) => setTimeout(resolve, 20));

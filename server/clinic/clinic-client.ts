@@ -4,12 +4,10 @@ import type { Installation } from "#contract/clinic-api/installation.ts";
 import { AnswerCache, scopeOf, type Invalidation } from "./answer-cache.ts";
 import { BenchSwitches, type BenchMechanism } from "./bench-switches.ts";
 import { DEFAULT_MAX_BODY_BYTES } from "./bounded-body.ts";
-import { cacheExpiry, CALLER_BOUNDED_ROUTES, isSharedRoute, sourceSyncedAtOf, STALENESS_ROUTES, type SharedRoute } from "./cache-policy.ts";
+import { cacheExpiry, CALLER_BOUNDED_ROUTES, isSharedRoute, sourceSyncedAtOf, type SharedRoute } from "./cache-policy.ts";
 import { InFlightReads, type Flight } from "./coalescing.ts";
 import { createIntake, type IntakeThreads } from "./intake-hook.ts";
-import { createNodeHttpFetch } from "./node-http-fetch.ts";
 import { listAllPages, type ItemOf, type ItemsKey, type PaginatedRoute } from "./paging.ts";
-import { narrowedFromFacility, NARROWED_ROUTE } from "./provider-narrowing.ts";
 import type { LimiterBudget } from "./fair-share-limiter.ts";
 import { createLimiter, limiterWindowMs, type LimiterOptions, type UpstreamLimiter } from "./budget/upstream-limiter.ts";
 import { RefreshAhead } from "./refresh-ahead.ts";
@@ -32,9 +30,7 @@ import { UserRequestQuota } from "./user-request-quota.ts";
 // A write goes through the same send, never cached, joined or retried after
 // it may have reached the service. The performance mechanisms under trial
 // (bench-switches.ts) hook in at one point each: refresh-ahead (`keep` and
-// `fromCache`), the intake thread (intake-hook.ts), kept parses
-// (shared-answer.ts), provider narrowing (`fromCache`), node-http-fetch and
-// its transport retry (`fetchImpl`). The data key lives in this closure and
+// `fromCache`) and the intake thread (intake-hook.ts). The data key lives in this closure and
 // in the Authorization header only.
 
 export { UpstreamError } from "./upstream-error.ts";
@@ -65,7 +61,7 @@ export interface ClinicClientOptions {
   baseUrl: string;
   /** The data key: never in a log line, an error message or a thrown error's text. */
   apiKey: string;
-  /** Defaults to node-http-fetch.ts (keep-alive agents over node:http); Node's global fetch when the bench turns it off. */
+  /** Node's global fetch by default. */
   fetch?: typeof fetch;
   /** Performance mechanisms turned off for a load bench run (BENCH_DISABLE, bench-switches.ts); none by default. */
   benchDisable?: readonly BenchMechanism[];
@@ -162,11 +158,7 @@ type Prepared<R extends ClinicApiRoute = ClinicApiRoute> = PreparedRequest & { r
 export function createClinicClient(options: ClinicClientOptions): ClinicClient {
   const now = options.now ?? Date.now;
   const switches = new BenchSwitches(options.benchDisable);
-  const fetchImpl: typeof fetch =
-    options.fetch ??
-    (switches.isOn("node-http-fetch")
-      ? createNodeHttpFetch({ resendOnReset: switches.isOn("transport-retry"), onRequest: () => switches.used("node-http-fetch"), onResend: () => switches.used("transport-retry") })
-      : globalThis.fetch);
+  const fetchImpl = options.fetch ?? globalThis.fetch;
   const pickerTtlMs = options.pickerTtlMs ?? DEFAULT_PICKER_TTL_MS;
   const logger = options.logger;
   // Called as methods: pino's need their `this`.
@@ -201,7 +193,7 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
     counters,
   );
   let closed = false;
-  const readContext = { redact, warn, maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, keeping: switches.parseKeeping };
+  const readContext = { redact, warn, maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES };
   const intakes = createIntake({ option: switches.isOn("intake-thread") ? options.intakeThread : false, minBytes: options.intakeThreadMinBytes, switches, counters, logError });
 
   // Refresh ahead (bench-switched): made here, outside any request, so refreshes run in this context, not in that of the user whose read started them (their trace id, their quota).
@@ -248,9 +240,7 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
   /** A shared route's read: fetched, taken in as bytes, and kept when its policy allows and no change touched it on its way (`flight`). */
   async function fetchShared<R extends SharedRoute>(prepared: Prepared<R>, flight: Flight | null, refund: () => void, intake: Intake): Promise<Answer<ClinicData<R>>> {
     const requestStartedAt = now();
-    // Slot searches and availability weeks are wanted as bytes (passed to the browser): their parse is not kept from the intake.
-    const keepParsed = !STALENESS_ROUTES.has(prepared.route);
-    const { answer, meta } = await sendCharged(prepared, refund, (response) => readSharedResponse(prepared.route, response, { ...readContext, intake, keepParsed }));
+    const { answer, meta } = await sendCharged(prepared, refund, (response) => readSharedResponse(prepared.route, response, { ...readContext, intake }));
     if (flight !== null && !flight.touched) keep(prepared, answer, meta, requestStartedAt);
     return answer;
   }
@@ -266,29 +256,16 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
     }
   }
 
-  /** A non-strong shared read's fresh kept answer, counted as a read for refresh ahead. */
-  function kept<R extends SharedRoute>(prepared: Prepared<R>): Answer<ClinicData<R>> | undefined {
+  /** A non-strong shared read's fresh kept answer, counted as a hit and as a read for refresh ahead. */
+  function fromCache<R extends SharedRoute>(prepared: Prepared<R>): Answer<ClinicData<R>> | undefined {
     // A caller-bounded read asked without a bound wants the service's answer now.
     if (CALLER_BOUNDED_ROUTES.has(prepared.route) && prepared.cacheUntil === undefined) return undefined;
-    const organization = prepared.organizationId ?? "-";
     // Entries are stored under a key that names the route: each is that route's answer (ours, not outside data).
+    const organization = prepared.organizationId ?? "-";
     const cached = cache.get(organization, prepared.key) as Answer<ClinicData<R>> | undefined;
-    if (cached !== undefined && refreshAheadOn) refreshAhead.read(organization, prepared.key);
-    return cached;
-  }
-
-  /** One provider's availability made from its facility's kept answer (bench-switched: provider-narrowing.ts). */
-  function narrowed(prepared: Prepared, call: ClinicCall): Answer<ClinicData<typeof NARROWED_ROUTE>> | undefined {
-    if (prepared.route !== NARROWED_ROUTE || !switches.isOn("provider-narrowing")) return undefined;
-    const answer = narrowedFromFacility(call, (facilityCall) => kept({ ...prepareRequest(NARROWED_ROUTE, facilityCall), route: NARROWED_ROUTE }), switches.parseKeeping);
-    if (answer !== undefined) switches.used("provider-narrowing");
-    return answer;
-  }
-
-  /** The answer the cache can give: kept, or narrowed from a broader one kept; counted as a hit. */
-  function fromCache<R extends SharedRoute>(prepared: Prepared<R>, call: ClinicCall): Answer<ClinicData<R>> | undefined {
-    const cached = kept(prepared) ?? narrowed(prepared, call);
-    if (cached !== undefined) counters.cacheHits += 1;
+    if (cached === undefined) return undefined;
+    counters.cacheHits += 1;
+    if (refreshAheadOn) refreshAhead.read(organization, prepared.key);
     return cached;
   }
 
@@ -315,8 +292,8 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
   }
 
   /** A read that may join one in flight: from the cache, else joining, else started (through `queue`). */
-  function readShared<R extends SharedRoute>(prepared: Prepared<R>, call: ClinicCall, queue: ReadQueue | undefined): Promise<Answer<ClinicData<R>>> {
-    const cached = fromCache(prepared, call);
+  function readShared<R extends SharedRoute>(prepared: Prepared<R>, queue: ReadQueue | undefined): Promise<Answer<ClinicData<R>>> {
+    const cached = fromCache(prepared);
     if (cached !== undefined) return Promise.resolve(cached);
     return joinOrStart(prepared, queue, (flight, refund) => fetchShared(prepared, flight, refund, intakes.waitedFor));
   }
@@ -343,7 +320,7 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
     if (isSharedRoute(route)) {
       const shared: Prepared<SharedRoute> = { ...prepared, route };
       // A strong read is the final check before a write: it must reflect the moment it was asked, so it neither uses nor joins anything earlier.
-      return shared.strong ? run(() => fetchShared(shared, null, chargeUser(), intakes.waitedFor)) : readShared(shared, call, queue);
+      return shared.strong ? run(() => fetchShared(shared, null, chargeUser(), intakes.waitedFor)) : readShared(shared, queue);
     }
     if (prepared.strong) return run(() => fetchOwn(prepared, chargeUser()));
     return joinOrStart(prepared, queue, (_flight, refund) => fetchOwn(prepared, refund));

@@ -25,6 +25,6 @@ parentPort?.on("message", (message: unknown) => {
     parentPort?.postMessage({ id, result: { kind: "contract_violation", detail: `${route} is not a shared route`, traceId: null } });
     return;
   }
-  const { data: _data, ...result } = takeIn(route, decoder.decode(body));
+  const result = takeIn(route, decoder.decode(body));
   parentPort?.postMessage({ id, result }, result.kind === "ok" ? [result.body.buffer] : []);
 });

@@ -4,7 +4,7 @@ import { describeZodError } from "#contract/validation.ts";
 import type { IntakeResult } from "./answer-intake.ts";
 import { readBoundedBody } from "./bounded-body.ts";
 import type { SharedRoute } from "./cache-policy.ts";
-import { SharedAnswer, type ParseKeeping } from "./shared-answer.ts";
+import { SharedAnswer } from "./shared-answer.ts";
 import { bffStatusFor, UpstreamError } from "./upstream-error.ts";
 
 // Every answer of the service is parsed with its contract schema (success
@@ -39,7 +39,7 @@ export interface SharedRead<R extends SharedRoute> {
 }
 
 /** Takes in a 2xx body of a shared route (answer-intake.ts), in this thread or another. */
-export type Intake = (route: SharedRoute, body: Uint8Array<ArrayBuffer>) => Promise<IntakeResult & { data?: object }>;
+export type Intake = (route: SharedRoute, body: Uint8Array<ArrayBuffer>) => Promise<IntakeResult>;
 
 export interface ReadContext {
   redact: (text: string) => string;
@@ -114,12 +114,8 @@ export async function readResponse<R extends ClinicApiRoute>(route: R, response:
   return { kind: "ok", value: parsed.data.data };
 }
 
-/**
- * `readResponse` for a shared route: a 2xx body goes to `intake` as bytes and
- * comes back as the answer kept and served (with the parsed data when taken
- * in on this thread and `keepParsed`).
- */
-export async function readSharedResponse<R extends SharedRoute>(route: R, response: Response, context: ReadContext & { intake: Intake; keepParsed: boolean; keeping: ParseKeeping }): Promise<ReadOutcome<SharedRead<R>>> {
+/** `readResponse` for a shared route: a 2xx body goes to `intake` as bytes and comes back as the answer kept and served. */
+export async function readSharedResponse<R extends SharedRoute>(route: R, response: Response, context: ReadContext & { intake: Intake }): Promise<ReadOutcome<SharedRead<R>>> {
   const { status } = response;
   const body = await readBody(route, response, context);
   if (!body.ok) return body.outcome;
@@ -133,9 +129,8 @@ export async function readSharedResponse<R extends SharedRoute>(route: R, respon
   if (result.kind === "contract_violation") {
     return { kind: "error", error: contractViolation(route, status, result.detail, result.traceId ?? headerTraceId(response.headers), context), retryableRead: false };
   }
-  // The intake parsed `data` with this route's envelope schema.
-  const parsed = context.keepParsed ? (result.data as ClinicData<R> | undefined) : undefined;
-  return { kind: "ok", value: { answer: SharedAnswer.fromBytes<ClinicData<R>>(result, parsed, context.keeping), meta: result.meta } };
+  // The intake checked `data` against this route's envelope schema.
+  return { kind: "ok", value: { answer: SharedAnswer.fromBytes<ClinicData<R>>(result), meta: result.meta } };
 }
 
 /** A non-2xx answer: a 429 to wait out, the service's error, or one without its error body. */

@@ -7,45 +7,32 @@ import { deepFreeze } from "./deep-freeze.ts";
 // for one that needs the objects. A shared route's answer (cache-policy.ts)
 // is kept as those bytes only: a large clinic group's slot search or
 // availability week is 0.5-3 MB of JSON and several times that in heap,
-// while its gzip is a fifteenth of the JSON; its parse is decoded again when
-// asked for (it was checked against the contract when it came in:
-// answer-intake.ts), and kept behind a WeakRef while some caller still uses
-// it (bench-switches.ts "kept-parses"). A read of any other route answers its
-// caller alone with its objects; its bytes are made only if asked for.
+// while its gzip is a fifteenth of the JSON. `data()` decodes them for each
+// caller (they were checked against the contract when they came in:
+// answer-intake.ts); keeping the parse for the next caller was tried and
+// gave nothing beyond the spread of the runs (bench/RESULTS.md, issue 37's
+// ablation). A read of any other route answers its caller alone with its
+// objects; its bytes are made only if asked for.
 
 const utf8Decoder = new TextDecoder();
-
-/** Whether answers keep their parse for the next caller (bench-switches.ts "kept-parses"), and who is told when a kept parse is used again. */
-export interface ParseKeeping {
-  keep: boolean;
-  reused?: () => void;
-}
-
-const KEEP_PARSES: ParseKeeping = { keep: true };
 
 type Bytes = { body: Uint8Array<ArrayBuffer>; encoding: "gzip" | "identity" };
 
 export class SharedAnswer<T extends object> {
-  private parsed: WeakRef<T> | undefined;
-
   private constructor(
     private bytes: Bytes | undefined,
-    /** A read for its caller alone: its objects, held. */
+    /** A read for its callers alone (they may have joined it): its objects, held and frozen. */
     private readonly own: T | undefined,
-    parsed: T | undefined,
-    private readonly keeping: ParseKeeping,
-  ) {
-    if (parsed !== undefined && keeping.keep) this.parsed = new WeakRef(deepFreeze(parsed));
+  ) {}
+
+  /** The answer kept as `bytes` (answer-intake.ts). */
+  static fromBytes<T extends object>(bytes: Bytes): SharedAnswer<T> {
+    return new SharedAnswer<T>(bytes, undefined);
   }
 
-  /** The answer kept as `bytes` (answer-intake.ts); `parsed`: its objects, for a caller about to use them (frozen, kept while in use). */
-  static fromBytes<T extends object>(bytes: Bytes, parsed?: T, keeping: ParseKeeping = KEEP_PARSES): SharedAnswer<T> {
-    return new SharedAnswer<T>(bytes, undefined, parsed, keeping);
-  }
-
-  /** A read's answer for its caller alone (never cached nor shared): its objects, frozen. */
+  /** A read's answer for its callers alone (never cached): its objects, frozen. */
   static ofData<T extends object>(data: T): SharedAnswer<T> {
-    return new SharedAnswer<T>(undefined, deepFreeze(data), undefined, KEEP_PARSES);
+    return new SharedAnswer<T>(undefined, deepFreeze(data));
   }
 
   /** The answer's JSON, gzip-compressed when `encoding` says so. */
@@ -62,31 +49,9 @@ export class SharedAnswer<T extends object> {
     return this.body.byteLength;
   }
 
-  /** The parsed answer, frozen (it may be shared: copy before changing). */
+  /** The parsed answer: a kept answer's decoded for this caller (its own copy), else the objects read for its callers (frozen: copy before changing). */
   data(): T {
-    if (this.own !== undefined) return this.own;
-    const alive = this.kept();
-    if (alive !== undefined) return alive;
-    const decoded = deepFreeze(this.decode());
-    if (this.keeping.keep) this.parsed = new WeakRef(decoded);
-    return decoded;
-  }
-
-  /**
-   * The parsed answer for one use that ends with the caller's request (not
-   * to be changed): the kept parse while it lives, else one decoded for this
-   * use and not kept. V8's minor collections treat a WeakRef's target as
-   * live, so a large parse kept by `data()` is promoted to the old
-   * generation; one made here dies young (ADR 0023).
-   */
-  dataForOneUse(): T {
-    return this.own ?? this.kept() ?? this.decode();
-  }
-
-  private kept(): T | undefined {
-    const alive = this.parsed?.deref();
-    if (alive !== undefined) this.keeping.reused?.();
-    return alive;
+    return this.own ?? this.decode();
   }
 
   private encoded(): Bytes {

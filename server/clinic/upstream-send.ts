@@ -11,9 +11,7 @@ import type { PreparedRequest } from "./upstream-request.ts";
 // service's limit, and retry: any method after a 429 (the service did not
 // process it) once its Retry-After allows, reads only after a 5xx, a timeout
 // or a network failure (a failed write may have reached the EHR). This is
-// the client's one retry layer (node-http-fetch.ts's resend of a reset
-// keep-alive connection is a bench-switched mechanism: bench-switches.ts).
-// The data key is in the Authorization header only.
+// the client's one retry layer. The data key is in the Authorization header only.
 
 /** One attempt that was sent to the service, for the operator's figures. */
 export interface UpstreamAttempt {

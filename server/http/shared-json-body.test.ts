@@ -8,8 +8,8 @@ describe("sharedJson", () => {
   const slots = Array.from({ length: 40 }, (_, index) => ({ id: `slt_${index}`, startsAt: "2026-11-23T09:00:00-05:00", remainingCapacity: 1 }));
   const large = { slots, meta: { note: "café" } };
   const small = { slots: [], meta: { note: "small" } };
-  const largeAnswer = shareAnswer(large, { keepParsed: false });
-  const smallAnswer = shareAnswer(small, { keepParsed: false });
+  const largeAnswer = shareAnswer(large);
+  const smallAnswer = shareAnswer(small);
   const app = new Hono();
   app.get("/large", (c) => sharedJson(c, largeAnswer));
   app.get("/small", (c) => sharedJson(c, smallAnswer));

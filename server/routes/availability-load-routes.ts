@@ -80,8 +80,7 @@ export function registerAvailabilityLoadRoutes(api: Hono<AppEnv>, { clinic, now 
     checkAvailabilityWindow(query.startDate, query.endDate);
     requireGrantedScope(c, "read:appointments");
     const { organizationId } = c.get("session");
-    // Used for this request only: a parse the answer kept would outlive it (SharedAnswer.dataForOneUse).
-    const availability = (await clinic.read("GET /v3/schedule/availability-templates", { organizationId, query })).dataForOneUse();
+    const availability = (await clinic.read("GET /v3/schedule/availability-templates", { organizationId, query })).data();
     const appointments = await readAppointments(clinic, organizationId, availability, query);
     const computedAt = now();
     const load = computeBookedLoad({ templates: availability.templates, instances: availability.instances, appointments, window: query, now: computedAt });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as z from "zod/mini";
 import { availabilityResponse } from "#contract/app-api/availability.ts";
 import { appErrorBody } from "#contract/app-api/errors.ts";
-import { isSameId, toPrefixedId, toRawUuid } from "#contract/ids.ts";
+import { isSameId, toPrefixedId } from "#contract/ids.ts";
 import { ORG_A_ID, ORG_B_ID } from "../../emulator/world/identities.ts";
 import { createStore } from "../store/create-store.ts";
 import type { Store } from "../store/store.ts";
@@ -53,38 +53,7 @@ describe("GET /api/availability", () => {
     /** What the service itself answers for the narrowed query. */
     const serviceAnswer = (query: Record<string, string>) => harness.emulator.get("GET /v3/schedule/availability-templates", { organizationId: ORG_A_ID, query });
 
-    it("is made from the facility's kept answer for the window, as the service answers it, without another read", async () => {
-      const { facility, providers } = facilityWithProviders();
-      const week = { startDate: "2026-11-22", endDate: "2026-11-28" };
-      const wide = await read({ facilityId: facility.id, ...week });
-      const sentBefore = harness.upstreamCount("GET", AVAILABILITY);
-      for (const [index, providerId] of providers.entries()) {
-        // Either id form, as the BFF's API takes them.
-        const given = index % 2 === 0 ? providerId : toRawUuid(providerId);
-        const narrowed = await read({ facilityId: facility.id, providerId: given, ...week });
-        expect(narrowed).toEqual(await serviceAnswer({ facilityId: toPrefixedId("fac", facility.id), providerId, ...week }));
-        expect(narrowed.templates.length).toBeGreaterThan(0);
-        expect(narrowed.meta).toEqual(wide.meta);
-      }
-      // Asked twice, the same narrowed answer.
-      expect(await read({ facilityId: facility.id, providerId: providers[0] ?? "", ...week })).toEqual(await read({ facilityId: facility.id, providerId: providers[0] ?? "", ...week }));
-      expect(harness.upstreamCount("GET", AVAILABILITY)).toBe(sentBefore);
-    });
-
-    it("gives an empty answer for a provider the facility's answer does not list, as the service does", async () => {
-      const { facility } = facilityWithProviders();
-      const week = { startDate: "2026-11-29", endDate: "2026-12-05" };
-      await read({ facilityId: facility.id, ...week });
-      const ehr = harness.emulator.emulator.state.org(ORG_A_ID)?.ehr;
-      const elsewhere = ehr?.providers.find((provider) => !ehr.templates.some((template) => isSameId(template.facilityId, facility.id) && isSameId(template.providerId, provider.id)));
-      if (!elsewhere) throw new Error("every provider of org A has templates at the facility");
-      const narrowed = await read({ facilityId: facility.id, providerId: elsewhere.id, ...week });
-      expect(narrowed).toEqual(await serviceAnswer({ facilityId: toPrefixedId("fac", facility.id), providerId: toPrefixedId("prv", elsewhere.id), ...week }));
-      expect(narrowed.templates).toEqual([]);
-      expect(narrowed.instances).toEqual([]);
-    });
-
-    it("goes to the service with the provider when the facility's answer for the window is not kept", async () => {
+    it("goes to the service with the provider, as asked (the SPA narrows the facility's week itself)", async () => {
       const { facility, providers } = facilityWithProviders();
       const week = { startDate: "2026-12-06", endDate: "2026-12-12" };
       const providerId = providers[1] ?? "";

@@ -8,9 +8,9 @@ import { sharedJson } from "../http/shared-json-body.ts";
 import { parseQuery } from "../http/validate.ts";
 
 // GET /api/availability: templates, instances and meta for a window of the
-// facility's local dates, from the staleness cache (one provider's from the
-// facility's where it is kept: server/clinic/provider-narrowing.ts). The SPA expands the
-// templates itself for any window and compares with these instances.
+// facility's local dates, from the staleness cache. The SPA reads a
+// facility's whole week and narrows it to a provider itself; it expands the
+// templates for any window and compares with these instances.
 
 /** The window rules of the availability routes: inclusive local dates, at most MAX_AVAILABILITY_WINDOW_DAYS. */
 export function checkAvailabilityWindow(startDate: string, endDate: string): void {

@@ -286,7 +286,7 @@ export function registerNoteRoutes(api: Hono<AppEnv>, { clinic, store, live, now
       image = await clinic.send("DELETE /v3/notes/{noteId}/images/{imageId}", { organizationId: session.organizationId, params: { noteId, imageId } });
     } catch (error) {
       const isGone = error instanceof UpstreamError && error.code === "not_found";
-      // Gone is what the user asked for, whoever deleted it (a resend of this very delete, say: node-http-fetch.ts).
+      // Gone is what the user asked for, whoever deleted it (an earlier try of this very delete whose answer was lost, say).
       const outcome = isGone ? "done" : outcomeOfFailedWrite(error);
       await writes.settle(session.organizationId, intentId, outcome);
       if (error instanceof UpstreamError && error.code === "conflict") {
