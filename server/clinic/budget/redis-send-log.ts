@@ -62,7 +62,8 @@ export function createRedisSendLog(options: { url: string; prefix?: string; onEr
         const sends = choose(logged);
         if (sends.length === 0) return;
         const entries = sends.flatMap((send) => [String(send.at), JSON.stringify([send.process, send.organization, (sequence += 1)])]);
-        if ((await client.sendCommand(["EVAL", RECORD, "2", ...keys, version, String(windowMs * 2), ...entries])) === 1) return;
+        const recorded: unknown = await client.sendCommand(["EVAL", RECORD, "2", ...keys, version, String(windowMs * 2), ...entries]);
+        if (recorded === 1) return;
         // Rounds that collided wait apart a little before reading again.
         await new Promise((resolve) => setTimeout(resolve, Math.random() * 3));
       }
