@@ -1,13 +1,12 @@
 // How every failure of a call to the Clinic Data Service reaches the BFF's
 // routes: one error type with the code the route answers with (seed 001
-// "Errors" codes kept as they are), a status for the BFF's own answer, and
-// the service's trace id for support. Its text never holds the data key
-// (DESIGN.md); callers build it only from redacted text.
+// "Errors" codes kept as they are, and the client's own: `rate_limited`,
+// `upstream_unavailable`, `upstream_timeout`, `upstream_too_large`, …), a
+// status for the BFF's own answer, and the service's trace id for support.
+// Its text never holds the data key (DESIGN.md); callers build it only from
+// redacted text.
 
-/** Codes this client adds beside the spec's own (`bad_request`, `forbidden`, `conflict`, …). */
-export type ClientErrorCode = "contract_violation" | "upstream_unavailable" | "upstream_timeout" | "rate_limited" | "upstream_too_large" | "intake_failed";
-
-export interface UpstreamErrorInit {
+interface UpstreamErrorInit {
   status: number;
   code: string;
   message: string;
@@ -35,12 +34,12 @@ export class UpstreamError extends Error {
 
   constructor(init: UpstreamErrorInit) {
     super(init.message);
-    this.answerLost = init.answerLost ?? false;
     this.status = init.status;
     this.code = init.code;
     this.upstreamTraceId = init.upstreamTraceId ?? null;
     this.upstreamStatus = init.upstreamStatus ?? null;
     if (init.retryAfterSeconds !== undefined) this.retryAfterSeconds = init.retryAfterSeconds;
+    this.answerLost = init.answerLost ?? false;
   }
 
   /** The BFF's error body shape (DESIGN.md "The BFF's API": `{code, message, trace_id}`). */
@@ -50,16 +49,13 @@ export class UpstreamError extends Error {
 }
 
 /**
- * The BFF's status for a service error. The service's status is kept, except
- * where passing it on would mislead the SPA: a 401 is about the BFF's own data
- * key (not the user's host token), a 500 is the service's fault (a BFF 500
- * would read as a BFF bug). (A 429 never gets here: upstream-send.ts waits it
- * out or fails with `rate_limited`.)
+ * The BFF's status for a service error: the service's, except a 401 (about
+ * the BFF's own data key, not the user's host token) and a 500 (the
+ * service's fault; a BFF 500 would read as a BFF bug), both 502. A 429 never
+ * comes here: upstream-send.ts waits it out or fails with `rate_limited`.
  */
 export function bffStatusFor(upstreamStatus: number): number {
-  if (upstreamStatus === 401) return 502;
-  if (upstreamStatus === 500) return 502;
-  return upstreamStatus;
+  return upstreamStatus === 401 || upstreamStatus === 500 ? 502 : upstreamStatus;
 }
 
 export function rateLimitedError(retryAfterSeconds: number, message: string, upstream?: { status: number; traceId: string | null }): UpstreamError {

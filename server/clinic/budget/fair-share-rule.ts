@@ -1,6 +1,5 @@
 // ADR 0017's rule, on counts alone, so one process or many apply the same
-// one (ADR 0026). Over the sends in the window (every process's when the
-// budget is shared):
+// one (ADR 0026). Over the sends in the window (every process's when shared):
 //
 // - `reserve` is kept for organizations that have sent nothing yet. The rest
 //   is split evenly among the active organizations (a send in the window or
@@ -23,35 +22,20 @@ export interface WindowUse {
   reserve: number;
 }
 
-const sentBy = (use: WindowUse, organization: string) => use.sent.get(organization) ?? 0;
-
-function activeOrganizations(use: WindowUse, candidate: string): number {
-  let active = use.sent.has(candidate) || use.waiting.has(candidate) ? 0 : 1;
-  for (const [, count] of use.sent) if (count > 0) active += 1;
-  for (const organization of use.waiting) if (!use.sent.has(organization)) active += 1;
-  return active;
-}
-
-function totalSent(use: WindowUse): number {
-  let total = 0;
-  for (const count of use.sent.values()) total += count;
-  return total;
-}
-
 /** The fair share of each active organization, `candidate` counted as active. */
 export function fairShare(use: WindowUse, candidate: string): number {
-  return Math.max(1, Math.floor((use.limit - use.reserve) / activeOrganizations(use, candidate)));
+  const active = new Set([...use.sent.keys(), ...use.waiting, candidate]).size;
+  return Math.max(1, Math.floor((use.limit - use.reserve) / active));
 }
 
 /** How many more sends `candidate` may make now by the rule above. */
 export function roomFor(use: WindowUse, candidate: string): number {
-  const free = use.limit - totalSent(use);
+  let free = use.limit;
+  for (const count of use.sent.values()) free -= count;
   if (free <= 0) return 0;
   const share = fairShare(use, candidate);
-  const belowShare = Math.min(Math.max(0, share - sentBy(use, candidate)), free);
+  const belowShare = Math.min(Math.max(0, share - (use.sent.get(candidate) ?? 0)), free);
   let cushions = 0;
-  for (const [organization, live] of use.sent) {
-    if (organization !== candidate && live > 0 && live < share) cushions += Math.min(live, share - live);
-  }
+  for (const [organization, sent] of use.sent) if (organization !== candidate && sent < share) cushions += Math.min(sent, share - sent);
   return belowShare + Math.max(0, free - belowShare - use.reserve - cushions);
 }

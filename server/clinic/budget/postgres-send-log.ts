@@ -5,34 +5,24 @@ import type { Send, SharedSendLog } from "./send-log.ts";
 // The shared budget's log in PostgreSQL (table `upstream_sends`, migration
 // 0011): a round is one short transaction holding a transaction-level
 // advisory lock on the scope, so rounds of every process on one scope go one
-// at a time; a process killed mid-round rolls back and releases the lock
-// with its connection. Its own small pool, bounded like the store's
-// (statement and lock timeouts), so a slow database fails a round rather
-// than holding it.
+// at a time; a process killed mid-round rolls back and releases the lock with
+// its connection. Its own small pool, every wait bounded at 1 s (the
+// limiter's round), so a slow database fails a round rather than holding it.
 
-export interface PostgresSendLogOptions {
-  databaseUrl: string;
-  /** The store's schema (DATABASE_SCHEMA), where migration 0011 made the table. */
-  schema: string;
-  /** Bound on connecting, waiting for the lock and each statement; default 1 s. */
-  timeoutMs?: number;
-  onError?: (error: unknown) => void;
-}
-
+const TIMEOUT_MS = 1_000;
 const rowSchema = z.object({ organization_id: z.string(), process: z.string(), sent_at: z.union([z.string(), z.number()]) });
 
-export function createPostgresSendLog(options: PostgresSendLogOptions): SharedSendLog {
-  const timeoutMs = options.timeoutMs ?? 1_000;
-  const searchPath = options.schema === "public" ? {} : { options: `-c search_path=${options.schema}` };
+export function createPostgresSendLog(options: { databaseUrl: string; schema: string; onError?: (error: unknown) => void }): SharedSendLog {
   const pool = new pg.Pool({
     connectionString: options.databaseUrl,
-    ...searchPath,
+    // The store's schema (DATABASE_SCHEMA), where migration 0011 made the table.
+    ...(options.schema !== "public" && { options: `-c search_path=${options.schema}` }),
     // Rounds of several scopes (RATE_LIMIT_SCOPE=organization) at once; each holds its connection a few ms.
     max: 4,
-    connectionTimeoutMillis: timeoutMs,
-    lock_timeout: timeoutMs,
-    statement_timeout: timeoutMs,
-    idle_in_transaction_session_timeout: timeoutMs * 5,
+    connectionTimeoutMillis: TIMEOUT_MS,
+    lock_timeout: TIMEOUT_MS,
+    statement_timeout: TIMEOUT_MS,
+    idle_in_transaction_session_timeout: TIMEOUT_MS * 5,
     keepAlive: true,
   });
   pool.on("error", (error) => options.onError?.(error));
@@ -53,12 +43,8 @@ export function createPostgresSendLog(options: PostgresSendLogOptions): SharedSe
         });
         const sends = choose(logged);
         if (sends.length > 0) {
-          await client.query("INSERT INTO upstream_sends (scope, organization_id, process, sent_at) SELECT $1, * FROM unnest($2::text[], $3::text[], $4::bigint[])", [
-            scope,
-            sends.map((send) => send.organization),
-            sends.map((send) => send.process),
-            sends.map((send) => send.at),
-          ]);
+          const columns = [sends.map((send) => send.organization), sends.map((send) => send.process), sends.map((send) => send.at)];
+          await client.query("INSERT INTO upstream_sends (scope, organization_id, process, sent_at) SELECT $1, * FROM unnest($2::text[], $3::text[], $4::bigint[])", [scope, ...columns]);
         }
         await client.query("COMMIT");
       } catch (error) {

@@ -3,11 +3,11 @@ import * as z from "zod/mini";
 import type { Send, SharedSendLog } from "./send-log.ts";
 
 // The shared budget's log in Redis (REDIS_URL): per scope a sorted set of
-// sends scored by time and a version number. A round reads the set and its
-// version in one script, chooses, and records in a second script only if the
-// version is unchanged (another process's round in between makes it read
-// again). Scripts run atomically, so a process killed mid-round leaves
-// either its sends or none. Both keys expire a window after the last write.
+// sends scored by time and a version number. A round reads both in one
+// script, chooses, and records in a second only if the version is unchanged
+// (another process's round in between makes it read again). Scripts run
+// atomically, so a process killed mid-round leaves its sends or none. Both
+// keys expire two windows after the last write.
 
 const READ = `
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
@@ -25,46 +25,26 @@ return 1
 
 const readReply = z.tuple([z.string(), z.array(z.string())]);
 const member = z.tuple([z.string(), z.string(), z.number()]);
-
-/** A round that lost to other processes this many times in a row gives up (the limiter's timeout usually comes first). */
+/** Rounds lost to other processes in a row before giving up (the limiter's bound usually comes first). */
 const MAX_ATTEMPTS = 32;
-/** After a loss, a random pause below this, so rounds that collided do not collide again. */
-const JITTER_MS = 3;
 
-export interface RedisSendLogOptions {
-  url: string;
-  /** Bound on connecting; default 1 s. Commands fail at once while disconnected. */
-  timeoutMs?: number;
-  /** Key prefix, so tests and deployments on one Redis stay apart; default `tandem:upstream-budget`. */
-  prefix?: string;
-  onError?: (error: unknown) => void;
-}
-
-export function createRedisSendLog(options: RedisSendLogOptions): SharedSendLog {
+/** `prefix` keeps tests and deployments on one Redis apart. */
+export function createRedisSendLog(options: { url: string; prefix?: string; onError?: (error: unknown) => void }): SharedSendLog {
   const prefix = options.prefix ?? "tandem:upstream-budget";
-  const timeoutMs = options.timeoutMs ?? 1_000;
-  const client = createClient({ url: options.url, disableOfflineQueue: true, socket: { connectTimeout: timeoutMs, reconnectStrategy: timeoutMs } });
+  // Commands fail at once while disconnected (no offline queue): a Redis outage is a fast fallback, not a queue.
+  const client = createClient({ url: options.url, disableOfflineQueue: true, socket: { connectTimeout: 1_000, reconnectStrategy: 1_000 } });
   client.on("error", (error: unknown) => options.onError?.(error));
   let connecting: Promise<unknown> | null = null;
   let sequence = 0;
-  /** The first round waits for the connection (within its bound); later ones fail at once while it is down, and the client reconnects by itself. */
-  const connected = async () => {
+
+  /** The first round waits for the connection (within the limiter's bound); later ones fail at once while it is down, and the client reconnects by itself. */
+  async function connected(): Promise<void> {
     if (connecting && !client.isReady) throw new Error("the shared upstream budget (redis) is not connected");
     connecting ??= client.connect().catch((error: unknown) => {
       connecting = null;
       throw error;
     });
     await connecting;
-  };
-
-  async function read(keys: string[], cutoff: number): Promise<{ version: string; logged: Send[] }> {
-    const [version, flat] = readReply.parse(await client.sendCommand(["EVAL", READ, "2", ...keys, String(cutoff)]));
-    const logged: Send[] = [];
-    for (let index = 0; index + 1 < flat.length; index += 2) {
-      const [process, organization] = member.parse(JSON.parse(flat[index] ?? "null"));
-      logged.push({ organization, process, at: Number(flat[index + 1]) });
-    }
-    return { version, logged };
   }
 
   return {
@@ -73,13 +53,19 @@ export function createRedisSendLog(options: RedisSendLogOptions): SharedSendLog 
       await connected();
       const keys = [`${prefix}:${scope}:log`, `${prefix}:${scope}:version`];
       for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
-        const { version, logged } = await read(keys, now - windowMs);
+        const [version, flat] = readReply.parse(await client.sendCommand(["EVAL", READ, "2", ...keys, String(now - windowMs)]));
+        const logged: Send[] = [];
+        for (let index = 0; index + 1 < flat.length; index += 2) {
+          const [process, organization] = member.parse(JSON.parse(flat[index] ?? "null"));
+          logged.push({ organization, process, at: Number(flat[index + 1]) });
+        }
         const sends = choose(logged);
         if (sends.length === 0) return;
         const entries = sends.flatMap((send) => [String(send.at), JSON.stringify([send.process, send.organization, (sequence += 1)])]);
         const recorded: unknown = await client.sendCommand(["EVAL", RECORD, "2", ...keys, version, String(windowMs * 2), ...entries]);
         if (recorded === 1) return;
-        await new Promise((resolve) => setTimeout(resolve, Math.random() * JITTER_MS));
+        // Rounds that collided wait apart a little before reading again.
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 3));
       }
       throw new Error(`the shared upstream budget (redis): ${MAX_ATTEMPTS} rounds in a row lost to other processes`);
     },

@@ -24,11 +24,16 @@ export interface SharedSendLog {
   close(): Promise<void>;
 }
 
-/** Rejects with a clear error when `promise` takes longer than `ms`; the work itself may still finish later. */
-export function withinMs<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} did not answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+/** One limiter's place in the log. */
+export interface SharedBudget {
+  log: SharedSendLog;
+  /** The budget's name in the log: the key's, or one organization's. */
+  scope: string;
+  /** This process's name in the log. */
+  process: string;
+  /** How long a round may take before the process falls back to a local share, and how long that lasts; default 1 s. */
+  timeoutMs?: number;
+  /** Told when this process falls back to its local share (once per outage) and when it is back. */
+  onFallback?: (error: unknown, localLimit: number) => void;
+  onRecovered?: () => void;
 }

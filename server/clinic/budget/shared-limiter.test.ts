@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { FairShareLimiter, type SharedBudget } from "../fair-share-limiter.ts";
-import type { Send, SharedSendLog } from "./send-log.ts";
+import { FairShareLimiter } from "../fair-share-limiter.ts";
+import type { Send, SharedBudget, SharedSendLog } from "./send-log.ts";
 
 // ADR 0026: several processes' limiters counting in one log. The log here is
 // an in-memory stand-in with the same contract (one atomic step per round;
@@ -126,7 +126,7 @@ describe("FairShareLimiter sharing one log between processes", () => {
     const log = new MemoryLog();
     const onFallback = vi.fn();
     const onRecovered = vi.fn();
-    const limiter = processOn(log, "p1", { onFallback, onRecovered, retryAfterMs: 200 });
+    const limiter = processOn(log, "p1", { onFallback, onRecovered });
     log.state = "down";
     const outcomes: Outcome[] = [];
     const pending = ask(limiter, "org-a", 15, outcomes);
@@ -174,6 +174,18 @@ describe("FairShareLimiter sharing one log between processes", () => {
     expect(log.rounds).toBe(1);
     expect(onFallback).toHaveBeenCalledTimes(1);
     expect(String(onFallback.mock.calls[0]?.[0])).toMatch(/answered after 500 ms, past its bound of 100 ms/);
+  });
+
+  it("a limiter closed during a round says nothing of a fallback when the round then fails", async () => {
+    const log = new MemoryLog();
+    const onFallback = vi.fn();
+    const limiter = processOn(log, "p1", { onFallback });
+    log.state = "hanging";
+    const waiting = limiter.acquire("org-a");
+    limiter.close();
+    await expect(waiting).rejects.toMatchObject({ code: "upstream_unavailable" });
+    await vi.advanceTimersByTimeAsync(500);
+    expect(onFallback).not.toHaveBeenCalled();
   });
 
   it("requests asked together go in one round", async () => {
