@@ -90,7 +90,7 @@ function OfferCard({ item, userId, holdState, onHold, onDismiss }: OfferCardProp
   const isOpen = status === "open" && holdState?.kind !== "held" && holdState?.kind !== "gone" && holdState?.kind !== "taken";
   const title = status === "taken" ? "Held from the waitlist" : status === "closed" ? "Waitlist offer closed" : "A freed slot fits the waitlist";
   return (
-    <li data-testid="waitlist-offer" data-offer-id={offer.id} data-status={status} aria-labelledby={titleId} className={`rounded-lg border p-3 ${status === "open" ? "border-sky-300 bg-sky-50" : "border-slate-300 bg-white"}`}>
+    <li data-testid="waitlist-offer" data-offer-id={offer.id} data-status={status} data-starts-at={offer.slot.startsAt} data-provider-id={offer.slot.providerId} aria-labelledby={titleId} className={`rounded-lg border p-3 ${status === "open" ? "border-sky-300 bg-sky-50" : "border-slate-300 bg-white"}`}>
       <div className="flex flex-wrap items-start justify-between gap-2">
         <div className="min-w-0 flex-1">
           <h2 id={titleId} className="text-sm font-semibold">
