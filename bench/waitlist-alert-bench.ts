@@ -126,15 +126,15 @@ export async function runWaitlistAlertBench(): Promise<Record<string, unknown>[]
         for (;;) {
           const chunk = await reader?.read();
           if (!chunk || chunk.done) throw new Error("the stream ended before the offer");
-          buffer += decoder.decode(chunk.value, { stream: true });
           const at = Date.now();
-          for (const frameText of buffer.split("\n\n")) {
+          const frames = (buffer + decoder.decode(chunk.value, { stream: true })).split("\n\n");
+          buffer = frames.pop() ?? "";
+          for (const frameText of frames) {
             const data = /^data: (.*)$/m.exec(frameText)?.[1];
-            if (!data) continue;
+            if (!data || !/^event: tandem$/m.test(frameText)) continue;
             const event = JSON.parse(data) as { type: string; offer?: { slot: { startsAt: string }; freedAt: string } };
             if (event.type === "waitlist.offer" && event.offer?.slot.startsAt === target.startsAt) return { at, freedAt: event.offer.freedAt };
           }
-          buffer = buffer.slice(buffer.lastIndexOf("\n\n") + 2);
         }
       })();
 
