@@ -88,7 +88,8 @@ function OfferCard({ item, userId, holdState, onHold, onDismiss }: OfferCardProp
   const titleId = `waitlist-offer-${offer.id}`;
   const isBusy = holdState?.kind === "checking" || holdState?.kind === "holding";
   const isOpen = status === "open" && holdState?.kind !== "held" && holdState?.kind !== "gone" && holdState?.kind !== "taken";
-  const title = status === "taken" ? "Held from the waitlist" : status === "closed" ? "Waitlist offer closed" : "A freed slot fits the waitlist";
+  const isHeldHere = holdState?.kind === "held";
+  const title = status === "taken" || isHeldHere ? "Held from the waitlist" : status === "closed" ? "Waitlist offer closed" : "A freed slot fits the waitlist";
   return (
     <li data-testid="waitlist-offer" data-offer-id={offer.id} data-status={status} data-starts-at={offer.slot.startsAt} data-provider-id={offer.slot.providerId} aria-labelledby={titleId} className={`rounded-lg border p-3 ${status === "open" ? "border-sky-300 bg-sky-50" : "border-slate-300 bg-white"}`}>
       <div className="flex flex-wrap items-start justify-between gap-2">
@@ -108,7 +109,11 @@ function OfferCard({ item, userId, holdState, onHold, onDismiss }: OfferCardProp
         </Button>
       </div>
       {status === "taken" && offer.takenBy ? <p className="mt-2 text-sm font-medium" data-testid="waitlist-offer-taken">{takenText(offer, userId, describe.providerName, display)}</p> : null}
-      {status === "closed" ? <p className="mt-2 text-sm">No longer offered: held from the waitlist by a colleague, or no longer free.</p> : null}
+      {status === "closed" && !isHeldHere ? (
+        <p className="mt-2 text-sm font-medium" data-testid="waitlist-offer-closed">
+          No longer offered: held from the waitlist by a colleague, or no longer free.
+        </p>
+      ) : null}
       {isOpen ? (
         <div role="group" aria-label="Hold it for" className="mt-2 flex flex-wrap gap-2">
           {offer.matches.map((match) => {

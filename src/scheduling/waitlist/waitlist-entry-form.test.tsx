@@ -46,7 +46,7 @@ afterEach(() => {
 
 describe("WaitlistEntryForm", () => {
   it("starts from the search with its times and days, and sends the preferences with the note", async () => {
-    const onSave = vi.fn(() => Promise.resolve());
+    const onSave = vi.fn((_preferences: WaitlistPreferences) => Promise.resolve());
     const { user } = renderForm(onSave, "add.pat_first");
     expect(screen.getByRole("group", { name: "Times of day" }).querySelector('[aria-pressed="true"]')?.textContent).toBe("Mornings");
     expect(screen.getByRole("button", { name: "Tue", pressed: true })).toBeTruthy();
@@ -68,7 +68,7 @@ describe("WaitlistEntryForm", () => {
   });
 
   it("names the date past the range limit at its field, takes the focus there, and sends nothing", async () => {
-    const onSave = vi.fn(() => Promise.resolve());
+    const onSave = vi.fn((_preferences: WaitlistPreferences) => Promise.resolve());
     const { user } = renderForm(onSave, "add.pat_range");
     const to = screen.getByLabelText("To");
     fireEvent.change(to, { target: { value: "2027-06-30" } });
@@ -97,7 +97,7 @@ describe("WaitlistEntryForm", () => {
   });
 
   it("puts a field the BFF refused at that field", async () => {
-    const onSave = vi.fn(() => Promise.reject(new ApiError(400, { code: "invalid_request", message: "preferences.providerIds: unknown provider", trace_id: "tdm_2" })));
+    const onSave = vi.fn((_preferences: WaitlistPreferences) => Promise.reject(new ApiError(400, { code: "invalid_request", message: "preferences.providerIds: unknown provider", trace_id: "tdm_2" })));
     const { user } = renderForm(onSave, "add.pat_refused");
     await user.click(screen.getByRole("button", { name: "Add to waitlist" }));
     expect(await screen.findByText("Tandem's server refused this: preferences.providerIds: unknown provider")).toBeTruthy();

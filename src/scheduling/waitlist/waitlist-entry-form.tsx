@@ -85,7 +85,9 @@ export function WaitlistEntryForm({ title, subject, initial, options, today, sub
     } catch (error) {
       const field = error instanceof ApiError && error.status === 400 ? fieldOfRefusal(error.body.message) : null;
       if (field && error instanceof ApiError) {
-        setErrors({ [field]: `Tandem's server refused this: ${error.body.message}` });
+        const refused: WaitlistErrors = {};
+        refused[field] = `Tandem's server refused this: ${error.body.message}`;
+        setErrors(refused);
         focusFirstProblem();
       } else setFailure(error);
     } finally {
