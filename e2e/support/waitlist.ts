@@ -60,10 +60,11 @@ export async function otherPatientThan(patientId: string): Promise<string> {
   return other;
 }
 
-/** Free slots of the type at Upper West Side on `date` starting before noon on its clock, earliest first. */
+/** Free slots of the type at Upper West Side on `date` starting before noon on its clock, earliest first, one per start time (a spec finds an offer by its start). */
 export async function morningSlots(appointmentTypeId: string, date: string): Promise<UpstreamSlot[]> {
   const { slots } = await upstreamSlots({ appointmentTypeId, facilityIds: [UPPER_WEST_SIDE.id], startDate: date, endDate: date, isNewPatient: false, consistency: "strong" });
-  return slots.filter((slot) => slot.remainingCapacity > 0 && localTimeOf(Date.parse(slot.startsAt), UPPER_WEST_SIDE.timezone) < "12:00").sort((a, b) => Date.parse(a.startsAt) - Date.parse(b.startsAt));
+  const mornings = slots.filter((slot) => slot.remainingCapacity > 0 && localTimeOf(Date.parse(slot.startsAt), UPPER_WEST_SIDE.timezone) < "12:00").sort((a, b) => Date.parse(a.startsAt) - Date.parse(b.startsAt));
+  return mornings.filter((slot, index) => mornings.findIndex((other) => other.startsAt === slot.startsAt) === index);
 }
 
 /** Books `patientId` on exactly this slot in the EHR (behind the app's back), as `status` (a cancelled one: a first sighting that is already history). */
