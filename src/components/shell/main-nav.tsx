@@ -1,7 +1,7 @@
 import { Link } from "@tanstack/react-router";
 import type { Session } from "#contract/app-api/session.ts";
 import { lastSlotSearch } from "#src/scheduling/last-slot-search.ts";
-import { canUseWaitlist } from "#src/scheduling/waitlist/waitlist-access.ts";
+import { canUseWaitlist } from "#contract/app-api/waitlist.ts";
 
 const linkClass = "rounded-md px-3 py-1.5 text-sm font-medium text-slate-700 hover:bg-slate-100";
 const activeClass = "bg-brand-50 text-brand-800";

@@ -6,7 +6,7 @@ import { describeApiError } from "#src/components/shell/api-error-notice.tsx";
 import { Button } from "#src/components/ui/button.tsx";
 import { formatTime } from "#src/lib/time-format.ts";
 import { useSlotDescriber } from "#src/scheduling/use-slot-describer.ts";
-import { canUseWaitlist } from "#src/scheduling/waitlist/waitlist-access.ts";
+import { canUseWaitlist } from "#contract/app-api/waitlist.ts";
 import type { OfferHoldState } from "./offer-hold.ts";
 import { useNow } from "./use-now.ts";
 import { useOfferHolds } from "./use-offer-holds.ts";

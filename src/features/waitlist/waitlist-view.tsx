@@ -7,7 +7,7 @@ import { waitlistQuery } from "#src/api/waitlist-queries.ts";
 import { ApiErrorNotice } from "#src/components/shell/api-error-notice.tsx";
 import { Notice } from "#src/components/ui/notice.tsx";
 import { Skeleton } from "#src/components/ui/skeleton.tsx";
-import { canUseWaitlist } from "#src/scheduling/waitlist/waitlist-access.ts";
+import { canUseWaitlist } from "#contract/app-api/waitlist.ts";
 import { WaitlistEntryCard } from "./waitlist-entry-card.tsx";
 
 // The organization's waitlist (issue 38), for front-desk and scheduler users:

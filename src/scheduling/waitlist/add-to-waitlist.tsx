@@ -13,7 +13,7 @@ import { Notice } from "#src/components/ui/notice.tsx";
 import { isolateText } from "#src/lib/bidi.ts";
 import { useUserTimeSettings } from "#src/lib/use-time-display.tsx";
 import { useWaitlistFormOptions } from "./use-waitlist-form-options.ts";
-import { canUseWaitlist } from "./waitlist-access.ts";
+import { canUseWaitlist } from "#contract/app-api/waitlist.ts";
 import { WaitlistEntryForm } from "./waitlist-entry-form.tsx";
 import { draftFromSearch, type SearchTimes } from "./waitlist-form-model.ts";
 
