@@ -74,10 +74,18 @@ export interface FileRoutesById {
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
-  fullPaths: '/' | '/availability' | '/note' | '/signin' | '/slots' | '/waitlist'
+  fullPaths:
+    '/' | '/availability' | '/note' | '/signin' | '/slots' | '/waitlist'
   fileRoutesByTo: FileRoutesByTo
   to: '/' | '/availability' | '/note' | '/signin' | '/slots' | '/waitlist'
-  id: '__root__' | '/' | '/availability' | '/note' | '/signin' | '/slots' | '/waitlist'
+  id:
+    | '__root__'
+    | '/'
+    | '/availability'
+    | '/note'
+    | '/signin'
+    | '/slots'
+    | '/waitlist'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
