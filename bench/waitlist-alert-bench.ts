@@ -127,7 +127,9 @@ export async function runWaitlistAlertBench(): Promise<Record<string, unknown>[]
           const chunk = await reader?.read();
           if (!chunk || chunk.done) throw new Error("the stream ended before the offer");
           const at = Date.now();
-          const frames = (buffer + decoder.decode(chunk.value, { stream: true })).split("\n\n");
+          const bytes: unknown = chunk.value;
+          if (!(bytes instanceof Uint8Array)) continue;
+          const frames = (buffer + decoder.decode(bytes, { stream: true })).split("\n\n");
           buffer = frames.pop() ?? "";
           for (const frameText of frames) {
             const data = /^data: (.*)$/m.exec(frameText)?.[1];

@@ -90,7 +90,7 @@ describe("WaitlistEntryForm", () => {
     const failed = await screen.findByTestId("waitlist-save-failed");
     expect(failed.textContent).toContain("Tandem's server is having trouble");
     expect(failed.textContent).toContain("What you entered is still here");
-    expect((screen.getByLabelText("Note") as HTMLTextAreaElement).value).toBe("Mornings only, mobile 555-0100");
+    expect(screen.getByLabelText<HTMLTextAreaElement>("Note").value).toBe("Mornings only, mobile 555-0100");
     await user.click(screen.getByRole("button", { name: "Add to waitlist" }));
     expect(onSave).toHaveBeenCalledTimes(2);
     await vi.waitFor(() => expect(screen.queryByTestId("waitlist-save-failed")).toBeNull());
@@ -108,6 +108,6 @@ describe("WaitlistEntryForm", () => {
     await first.user.type(screen.getByLabelText("Note"), "Call after 4");
     first.unmount();
     renderForm(() => Promise.resolve(), "add.pat_kept");
-    expect((screen.getByLabelText("Note") as HTMLTextAreaElement).value).toBe("Call after 4");
+    expect(screen.getByLabelText<HTMLTextAreaElement>("Note").value).toBe("Call after 4");
   });
 });
