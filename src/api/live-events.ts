@@ -126,7 +126,9 @@ export function startLiveEvents(queryClient: QueryClient, bridge: AppLink): () =
           if (hint !== null) hintedMs = hint;
           for (const event of events) {
             if (event.type === "waitlist.offer") receiveLiveOffer(openedAs, event.offer);
-            for (const queryKey of invalidationsFor(event, queryKeysOf(openedAs))) await queryClient.invalidateQueries({ queryKey });
+            // Not awaited: the reads an event starts must not hold up the next frame (a waitlist offer
+            // behind a schedule change waited ~2.8 s for the Availability view's reads, bench/waitlist-alert-bench.ts).
+            for (const queryKey of invalidationsFor(event, queryKeysOf(openedAs))) void queryClient.invalidateQueries({ queryKey });
           }
         }
       } catch {
