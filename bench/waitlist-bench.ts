@@ -13,6 +13,7 @@ import { percentile, round } from "./measure.ts";
 
 // Issue 38's figures: from a cancellation's event reaching the BFF (its
 // webhook stored in the inbox) to `waitlist.offer` published on the live bus,
+// (on PostgreSQL: back from NOTIFY at this process's hub, as a stream hears it),
 // p50 and p95, with the parts (the processor's inbox claim, the freed slot's
 // insert, the matcher's claim, the appointment read and the strong slots
 // read, the offer's settle), and the upstream calls each freed slot cost,
@@ -99,6 +100,8 @@ export async function runWaitlistBench(runs = 30): Promise<Record<string, unknow
       },
     });
     try {
+      // On PostgreSQL the bus is LISTEN/NOTIFY: the offer reaches the hub (the streams) over it, as in production.
+      await h.bff.bus.start();
       const { typeId, facilityId } = await seededSearchTarget(h);
       const slots = await freeSlots(h, typeId, facilityId);
       const length = slots[0] ? (Date.parse(slots[0].endsAt) - Date.parse(slots[0].startsAt)) / 60_000 : 30;
@@ -134,6 +137,7 @@ export async function runWaitlistBench(runs = 30): Promise<Record<string, unknow
         await h.emulator.sandbox("POST", "/sync", { organizationId: ORG_A_ID });
         await h.settle();
         await h.bff.waitlistMatcher.run();
+        for (let tries = 0; offeredAt() === null && tries < 500; tries += 1) await new Promise((resolve) => setTimeout(resolve, 2));
         const received = insertedAt();
         const published = offeredAt();
         if (received === null || published === null) throw new Error("a cancellation gave no offer: the bench measures nothing");

@@ -382,7 +382,7 @@ describe.each(engines)("retention on $name", (engine) => {
     expect(lines.join("\n")).not.toMatch(/Jane Doe|dead-with-phi/);
     expect(purged).toContainEqual(["webhook_dead_letters", 1]);
     // Every rule reports, so each table's counter exists from the first run.
-    expect(purged).toHaveLength(13);
+    expect(purged).toHaveLength(15);
   });
 });
 

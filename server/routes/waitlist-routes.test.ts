@@ -39,6 +39,8 @@ describe.each(engines)("the waitlist's routes on $name", ({ databaseUrl: url }) 
     h = await createBffHarness(audited);
     ({ typeId, facilityId } = await seededSearchTarget(h));
     h.bff.hub.subscribe(ORG_A_ID, (event) => published.push(event));
+    // On PostgreSQL the bus is LISTEN/NOTIFY: listening, as a started BFF is.
+    await h.bff.bus.start();
   }, 60_000);
 
   afterAll(async () => {
@@ -57,6 +59,14 @@ describe.each(engines)("the waitlist's routes on $name", ({ databaseUrl: url }) 
     }
     await store.waitlist.purgeEndedBefore(h.now() + 1, 10_000);
   });
+
+  /** Everything published so far has come back through the bus (over NOTIFY on PostgreSQL, in order): a marker sent last has. */
+  async function busDelivered(): Promise<void> {
+    const markers = () => published.filter((event) => event.type === "directory.changed").length;
+    const before = markers();
+    h.bff.bus.publish(ORG_A_ID, { type: "directory.changed", resource: "facilities" });
+    for (let tries = 0; markers() === before && tries < 500; tries += 1) await new Promise((resolve) => setTimeout(resolve, 10));
+  }
 
   const patientOf = (index: number, organizationId = ORG_A_ID) => {
     const patient = h.emulator.emulator.state.org(organizationId)?.ehr.patients[index];
@@ -180,6 +190,7 @@ describe.each(engines)("the waitlist's routes on $name", ({ databaseUrl: url }) 
       expect((await store.waitlist.get(ORG_A_ID, first.id))?.endReason).toBe("removed");
       const again = await h.api(`/api/waitlist/${first.id}`, { method: "DELETE", token: await tokenAs("Front Desk") });
       expect(again.status).toBe(404);
+      await busDelivered();
       expect(published.filter((event) => event.type === "waitlist.changed")).toHaveLength(4);
     });
 
@@ -191,6 +202,7 @@ describe.each(engines)("the waitlist's routes on $name", ({ databaseUrl: url }) 
       );
       expect((await list()).entries).toEqual([]);
       expect((await store.waitlist.get(ORG_A_ID, "5b0c1a7e-3f2d-4e6a-9b8c-7d6e5f4a3b21"))?.endReason).toBe("range_passed");
+      await busDelivered();
       expect(published).toContainEqual({ type: "waitlist.changed" });
     });
 

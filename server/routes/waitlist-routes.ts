@@ -6,7 +6,7 @@ import {
   MAX_WAITLIST_RANGE_DAYS,
   WAITLIST_FULL_CODE,
   waitlistCreateRequest,
-  waitlistDeleteResponse,
+  type waitlistDeleteResponse,
   waitlistUpdateRequest,
   type WaitlistEntryResponse,
   type WaitlistOffer,

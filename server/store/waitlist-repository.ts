@@ -197,6 +197,8 @@ export function createWaitlistRepository(db: StoreDatabase): WaitlistRepository 
         .set({
           status: "offered",
           claimedUntil: null,
+          // The slot's own form (`fac_`, as the service's slots give it), which the offer answers.
+          facilityId: offered.facilityId,
           providerId: offered.providerId,
           startsAt: offered.startsAt,
           endsAt: offered.endsAt,

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import * as z from "zod/mini";
-import type { LiveEvent } from "#contract/app-api/live-events.ts";
+import { liveEvent, type LiveEvent } from "#contract/app-api/live-events.ts";
 import { holdResponse, slotSearchResponse } from "#contract/app-api/slots.ts";
 import { WAITLIST_OFFER_TAKEN_CODE, waitlistEntryResponse, waitlistResponse, type WaitlistOffer, type WaitlistPreferences } from "#contract/app-api/waitlist.ts";
 import type { Slot } from "#contract/clinic-api/schedule.ts";
@@ -45,6 +45,8 @@ describe.each(engines)("the waitlist's webhooks on $name", ({ databaseUrl: url }
     h = await createBffHarness(store);
     ({ typeId, facilityId } = await seededSearchTarget(h));
     h.bff.hub.subscribe(ORG_A_ID, (event) => published.push(event));
+    // On PostgreSQL the bus is LISTEN/NOTIFY: listening, as a started BFF is.
+    await h.bff.bus.start();
   }, 60_000);
 
   afterAll(async () => {
@@ -100,14 +102,27 @@ describe.each(engines)("the waitlist's webhooks on $name", ({ databaseUrl: url }
     expect(result.status).toBe(200);
   };
 
-  /** A sync, its events delivered and processed, and the matching it started finished. */
+  /**
+   * Everything published so far has come back through the bus (at once
+   * in-process; over NOTIFY on PostgreSQL, in order): a marker sent last has.
+   */
+  async function busDelivered(): Promise<void> {
+    const markers = () => published.filter((event) => event.type === "directory.changed").length;
+    const before = markers();
+    h.bff.bus.publish(ORG_A_ID, { type: "directory.changed", resource: "facilities" });
+    for (let tries = 0; markers() === before && tries < 500; tries += 1) await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+
+  /** A sync, its events delivered and processed, the matching it started finished, and what it published heard. */
   async function syncAndMatch(): Promise<void> {
     await h.emulator.sandbox("POST", "/sync", { organizationId: ORG_A_ID });
     await h.settle();
     await h.bff.waitlistMatcher.run();
+    await busDelivered();
   }
 
-  const offers = () => published.flatMap((event) => (event.type === "waitlist.offer" ? [event.offer] : []));
+  /** The offers published, each read with the contract's schema as the SPA reads the stream. */
+  const offers = () => published.flatMap((event) => (event.type === "waitlist.offer" ? [z.parse(liveEvent, event)] : [])).flatMap((event) => (event.type === "waitlist.offer" ? [event.offer] : []));
   const strongReads = () => h.upstream.filter((call) => call.path === "/v2/schedule/slots" && call.url.includes("consistency=strong")).length;
 
   /** Signs and delivers an event under a new hook id, as a second delivery of the same change would come. */
@@ -191,6 +206,7 @@ describe.each(engines)("the waitlist's webhooks on $name", ({ databaseUrl: url }
       await deliver({ ...cancelled, type: "appointment.updated", data: { ...cancelled.data, status: "confirmed", previousStatus: "confirmed", updatedAt: new Date(h.now() - 60_000).toISOString() } });
       await h.settle();
       await h.bff.waitlistMatcher.run();
+      await busDelivered();
       expect(offers()).toHaveLength(1);
     });
 
@@ -234,6 +250,7 @@ describe.each(engines)("the waitlist's webhooks on $name", ({ databaseUrl: url }
       await deliver(cancellationOf("9c2e4b6a-1d3f-4a5b-8c7d-6e5f4a3b2c1d", past));
       await h.settle();
       await h.bff.waitlistMatcher.run();
+      await busDelivered();
       expect(offers()).toEqual([]);
       expect(strongReads()).toBe(0);
     });
@@ -252,6 +269,7 @@ describe.each(engines)("the waitlist's webhooks on $name", ({ databaseUrl: url }
       await h.emulator.sandbox("DELETE", "/faults");
       h.advanceClocks(3);
       await h.bff.waitlistMatcher.run();
+      await busDelivered();
       expect(offers()).toHaveLength(1);
     });
   });
@@ -268,6 +286,7 @@ describe.each(engines)("the waitlist's webhooks on $name", ({ databaseUrl: url }
       const elsewhere: LiveEvent[] = [];
       const other = new WaitlistMatcher({ store, clinic: h.bff.clinic, live: { publish: (_organizationId, event) => void elsewhere.push(event) }, logger: createLogger({ level: "silent", secrets: [] }), now: () => h.now() });
       await Promise.all([h.bff.waitlistMatcher.run(), other.run(), h.bff.waitlistMatcher.run(), other.run()]);
+      await busDelivered();
       expect([...offers(), ...elsewhere.filter((event) => event.type === "waitlist.offer")]).toHaveLength(1);
     });
   });
@@ -309,6 +328,7 @@ describe.each(engines)("the waitlist's webhooks on $name", ({ databaseUrl: url }
       const refusal = await errorOf(second);
       expect(refusal.code).toBe(WAITLIST_OFFER_TAKEN_CODE);
       expect(refusal.message).toMatch(/already held from the waitlist/);
+      await busDelivered();
       expect(published).toContainEqual({ type: "waitlist.changed" });
       const listed = z.parse(waitlistResponse, await (await h.api("/api/waitlist", { token: await frontDesk() })).json());
       expect(listed.offers).toEqual([]);
