@@ -171,11 +171,7 @@ test("at 400 px: a first sighting already cancelled alerts no one; a duplicated 
   await expect(offerCard(app, second.startsAt)).toHaveCount(1);
 });
 
-// Fails on the server merged at 13:10 (waitlist-server bdbf187): GET /api/waitlist answers an offer's slot
-// with the facility as a raw UUID, where the contract's `slotPlace` takes the service's `fac_` form (the live
-// event's copy has it), so the SPA refuses the whole answer as "an unexpected shape" and a reloaded app
-// shows no offer. A server fix (waitlist-views.ts / the stored offer's facility id); the SPA is unchanged.
-test.fixme("open offers survive a reload of the app (GET /api/waitlist lists them)", async ({ page }) => {
+test("open offers survive a reload of the app (GET /api/waitlist lists them)", async ({ page }) => {
   const fu = await appointmentType("FU");
   const today = await todayIn(UPPER_WEST_SIDE.timezone);
   const { userId, patientId } = await frontDeskSession();
