@@ -37,6 +37,7 @@ import { registerNoteRoutes } from "./routes/note-routes.ts";
 import { registerRecentNotesRoutes } from "./routes/recent-notes-routes.ts";
 import { registerScheduleRoutes } from "./routes/schedule-routes.ts";
 import { registerSessionRoutes } from "./routes/session-routes.ts";
+import { registerWaitlistRoutes } from "./routes/waitlist-routes.ts";
 import { createRetentionJob, type RetentionJob } from "./retention/retention-job.ts";
 import { retentionRules } from "./retention/retention-rules.ts";
 import { securityHeaders } from "./static/security-headers.ts";
@@ -44,6 +45,8 @@ import { registerSpaAssets } from "./static/spa-assets.ts";
 import type { Store } from "./store/store.ts";
 import { createWebhookReceiver } from "./webhooks/webhook-receiver.ts";
 import { WebhookProcessor } from "./webhooks/webhook-processor.ts";
+import { createWaitlistEventHandler } from "./waitlist/waitlist-event-handler.ts";
+import { WaitlistMatcher } from "./waitlist/waitlist-matcher.ts";
 
 // Builds the BFF from explicit dependencies (STYLE.md 4): no port, no timer,
 // no environment. `server/index.ts` binds and starts the background work.
@@ -67,6 +70,8 @@ export interface Bff {
   clinic: ClinicClient;
   installations: InstallationRegistry;
   processor: WebhookProcessor;
+  /** Matches freed slots to the waitlist beside the inbox (issue 38). */
+  waitlistMatcher: WaitlistMatcher;
   /** This process's fan-out to its own `GET /api/events` streams. */
   hub: LiveEventHub;
   /** Live events, cache invalidations and installation changes for every process sharing the store. */
@@ -154,10 +159,12 @@ export function createBffApp(deps: BffDeps): Bff {
     reopenStreams: () => void streams.reopenAll(LIVE_EVENT_RETRY_MS),
     logger,
   });
+  const waitlistMatcher = new WaitlistMatcher({ store, clinic, live: bus, logger, now });
   const processor = new WebhookProcessor({
     store,
     installations,
     live: bus,
+    waitlist: createWaitlistEventHandler({ store, clinic, live: bus, matcher: waitlistMatcher, now }),
     invalidate: (organizationId, change) => bus.invalidate(organizationId, change),
     logger,
     now,
@@ -251,7 +258,8 @@ export function createBffApp(deps: BffDeps): Bff {
   });
   registerContextRoutes(api, clinic, store.audit, now);
   registerLastSlotSearchRoutes(api, { store, now });
-  registerScheduleRoutes(api, { clinic, holds: store.holds, intents: store.writeIntents, audit: store.audit, live: bus, now });
+  registerScheduleRoutes(api, { clinic, holds: store.holds, waitlist: store.waitlist, intents: store.writeIntents, audit: store.audit, live: bus, now });
+  registerWaitlistRoutes(api, { clinic, waitlist: store.waitlist, audit: store.audit, live: bus, now });
   registerAvailabilityRoutes(api, clinic);
   registerAvailabilityLoadRoutes(api, { clinic, now });
   // Before the note routes: `/notes/:id` would otherwise take "recent" for a note id.
@@ -272,6 +280,7 @@ export function createBffApp(deps: BffDeps): Bff {
     clinic,
     installations,
     processor,
+    waitlistMatcher,
     hub,
     bus,
     streams,
@@ -289,11 +298,11 @@ export function createBffApp(deps: BffDeps): Bff {
       } catch (error) {
         logger.warn({ err: error }, "installations bootstrap failed; will retry when a token names an organization");
       }
-      stops.push(processor.start(), installations.startNightlyReconcile(), retention.start());
+      stops.push(processor.start(), waitlistMatcher.start(), installations.startNightlyReconcile(), retention.start());
     },
     async close() {
       for (const stop of stops) stop();
-      await Promise.all([processor.idle(), retention.idle()]);
+      await Promise.all([processor.idle(), waitlistMatcher.idle(), retention.idle()]);
       clinic.close();
       await bus.close();
     },

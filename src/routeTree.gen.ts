@@ -14,6 +14,7 @@ import { Route as AvailabilityRouteImport } from './routes/availability'
 import { Route as NoteRouteImport } from './routes/note'
 import { Route as SigninRouteImport } from './routes/signin'
 import { Route as SlotsRouteImport } from './routes/slots'
+import { Route as WaitlistRouteImport } from './routes/waitlist'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
@@ -40,6 +41,11 @@ const SlotsRoute = SlotsRouteImport.update({
   path: '/slots',
   getParentRoute: () => rootRouteImport,
 } as any)
+const WaitlistRoute = WaitlistRouteImport.update({
+  id: '/waitlist',
+  path: '/waitlist',
+  getParentRoute: () => rootRouteImport,
+} as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
@@ -47,6 +53,7 @@ export interface FileRoutesByFullPath {
   '/note': typeof NoteRoute
   '/signin': typeof SigninRoute
   '/slots': typeof SlotsRoute
+  '/waitlist': typeof WaitlistRoute
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
@@ -54,6 +61,7 @@ export interface FileRoutesByTo {
   '/note': typeof NoteRoute
   '/signin': typeof SigninRoute
   '/slots': typeof SlotsRoute
+  '/waitlist': typeof WaitlistRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -62,13 +70,22 @@ export interface FileRoutesById {
   '/note': typeof NoteRoute
   '/signin': typeof SigninRoute
   '/slots': typeof SlotsRoute
+  '/waitlist': typeof WaitlistRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
-  fullPaths: '/' | '/availability' | '/note' | '/signin' | '/slots'
+  fullPaths:
+    '/' | '/availability' | '/note' | '/signin' | '/slots' | '/waitlist'
   fileRoutesByTo: FileRoutesByTo
-  to: '/' | '/availability' | '/note' | '/signin' | '/slots'
-  id: '__root__' | '/' | '/availability' | '/note' | '/signin' | '/slots'
+  to: '/' | '/availability' | '/note' | '/signin' | '/slots' | '/waitlist'
+  id:
+    | '__root__'
+    | '/'
+    | '/availability'
+    | '/note'
+    | '/signin'
+    | '/slots'
+    | '/waitlist'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -77,6 +94,7 @@ export interface RootRouteChildren {
   NoteRoute: typeof NoteRoute
   SigninRoute: typeof SigninRoute
   SlotsRoute: typeof SlotsRoute
+  WaitlistRoute: typeof WaitlistRoute
 }
 
 declare module '@tanstack/react-router' {
@@ -116,6 +134,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof SlotsRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/waitlist': {
+      id: '/waitlist'
+      path: '/waitlist'
+      fullPath: '/waitlist'
+      preLoaderRoute: typeof WaitlistRouteImport
+      parentRoute: typeof rootRouteImport
+    }
   }
 }
 
@@ -125,6 +150,7 @@ const rootRouteChildren: RootRouteChildren = {
   NoteRoute: NoteRoute,
   SigninRoute: SigninRoute,
   SlotsRoute: SlotsRoute,
+  WaitlistRoute: WaitlistRoute,
 }
 export const routeTree = rootRouteImport
   ._addFileChildren(rootRouteChildren)

@@ -108,3 +108,15 @@ export type WaitlistResponse = z.infer<typeof waitlistResponse>;
 export const waitlistEntryResponse = z.object({ entry: waitlistEntry });
 export type WaitlistEntryResponse = z.infer<typeof waitlistEntryResponse>;
 export const waitlistDeleteResponse = z.object({ ended: waitlistEndReason });
+
+/** The roles that use the waitlist (issue 38): a user with none of them reads none of it, and hears no `waitlist.*` event. */
+export const WAITLIST_ROLES = ["Front Desk", "Scheduler"] as const;
+
+export function canUseWaitlist(roles: readonly string[]): boolean {
+  return roles.some((role) => (WAITLIST_ROLES as readonly string[]).includes(role));
+}
+
+/** The 409 code of POST /api/holds `fromWaitlist` when a colleague already held the slot from that offer. */
+export const WAITLIST_OFFER_TAKEN_CODE = "waitlist_offer_taken";
+/** The 409 code of POST /api/waitlist when the organization already has MAX_WAITING_ENTRIES waiting. */
+export const WAITLIST_FULL_CODE = "waitlist_full";

@@ -1,6 +1,6 @@
 // Issue 37 item 2: each piece of the upstream client's performance machinery
 // must earn its place in the 1,000-user load bench (bench/ablation-bench.ts:
-// 5 runs on, 5 off). The two that did (bench/RESULTS.md, ADR 0028) keep
+// 5 runs on, 5 off). The two that did (bench/RESULTS.md, ADR 0029) keep
 // their switches, so that the next change of the service's bounds or of the
 // load can measure them again. BENCH_DISABLE turns pieces off for a bench run; it is
 // not an operator setting. Each piece counts its uses, so a run can show

@@ -101,7 +101,7 @@ describe.each(engines)("retention on $name", (engine) => {
 
   beforeEach(async () => {
     await handle.db.execute(
-      sql`TRUNCATE ${tables.installations}, ${tables.webhookInbox}, ${tables.appointmentStates}, ${tables.usedTokenIds}, ${tables.noteDrafts}, ${tables.createdTasks}, ${tables.slotHolds}, ${tables.noteStates}, ${tables.noteViews}, ${tables.lastSlotSearches}, ${tables.standaloneSessions}, ${tables.auditTrail}`,
+      sql`TRUNCATE ${tables.installations}, ${tables.webhookInbox}, ${tables.appointmentStates}, ${tables.usedTokenIds}, ${tables.noteDrafts}, ${tables.createdTasks}, ${tables.slotHolds}, ${tables.noteStates}, ${tables.noteViews}, ${tables.lastSlotSearches}, ${tables.standaloneSessions}, ${tables.waitlistEntries}, ${tables.waitlistOffers}, ${tables.auditTrail}`,
     );
   });
 
@@ -208,6 +208,28 @@ describe.each(engines)("retention on $name", (engine) => {
     expect(await job().run()).toEqual({ note_views: 1 });
     expect(await store.noteViews.get(ORG_A, "user-1", "note-past")).toBeNull();
     expect(await store.noteViews.get(ORG_A, "user-1", "note-inside")).not.toBeNull();
+  });
+
+  it("purges an ended waitlist entry 30 days after it ended, never a waiting one, and an offer a week after its slot", async () => {
+    const preferences = { appointmentTypeId: "atp_0f6b3a8e2d4c4a599d1e5b7c8a9e0f12", slotLengthMinutes: 30, isNewPatient: false, facilityIds: ["fac_1b566c2cb5f14bbfbeb323271408baaa"], providerIds: null, startDate: "2026-09-01", endDate: "2026-09-30", startsFrom: null, startsBefore: null, days: null, note: "prefers a call after 4 pm" };
+    const entry = async (id: string, createdAt: number, endedAt: number | null) => {
+      await store.waitlist.insertWithinLimit({ id, organizationId: ORG_A, patientId: "pat-1", patientName: "Ruiz, Ana", preferences, createdBy: "user-1", createdAt, updatedAt: createdAt, endedAt: null, endReason: null }, 100);
+      if (endedAt !== null) await store.waitlist.end(ORG_A, [id], "removed", endedAt);
+    };
+    await entry("00000000-0000-4000-8000-000000000001", NOW - 90 * DAY, NOW - 30 * DAY - SECOND);
+    await entry("00000000-0000-4000-8000-000000000002", NOW - 90 * DAY, NOW - 30 * DAY + SECOND);
+    // Waiting (its range is the sweep's to end, not the purge's).
+    await entry("00000000-0000-4000-8000-000000000003", NOW - 90 * DAY, null);
+    const freed = (id: string, slotStartsAt: number) => store.waitlist.recordFreedSlot({ id, organizationId: ORG_A, freedKey: id, appointmentId: id, facilityId: "fac-1", slotStartsAt, freedAt: slotStartsAt - DAY });
+    await freed("00000000-0000-4000-8000-00000000000a", NOW - 7 * DAY - SECOND);
+    await freed("00000000-0000-4000-8000-00000000000b", NOW - 7 * DAY + SECOND);
+
+    expect(await job().run()).toEqual({ waitlist_entries: 1, waitlist_offers: 1 });
+    expect(await store.waitlist.get(ORG_A, "00000000-0000-4000-8000-000000000001")).toBeNull();
+    expect(await store.waitlist.get(ORG_A, "00000000-0000-4000-8000-000000000002")).not.toBeNull();
+    expect(await store.waitlist.get(ORG_A, "00000000-0000-4000-8000-000000000003")).not.toBeNull();
+    expect(await store.waitlist.getOffer(ORG_A, "00000000-0000-4000-8000-00000000000a")).toBeNull();
+    expect(await store.waitlist.getOffer(ORG_A, "00000000-0000-4000-8000-00000000000b")).not.toBeNull();
   });
 
   it("purges a user's last slot search 30 days after it was saved", async () => {
@@ -360,7 +382,7 @@ describe.each(engines)("retention on $name", (engine) => {
     expect(lines.join("\n")).not.toMatch(/Jane Doe|dead-with-phi/);
     expect(purged).toContainEqual(["webhook_dead_letters", 1]);
     // Every rule reports, so each table's counter exists from the first run.
-    expect(purged).toHaveLength(13);
+    expect(purged).toHaveLength(15);
   });
 });
 

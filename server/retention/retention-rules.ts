@@ -27,6 +27,11 @@ export const LAST_SLOT_SEARCH_RETENTION_MS = 30 * DAY_MS;
 /** A write's record (its text): past the service's 24 h Idempotency-Key window, and time to come back to a task the EHR never confirmed. */
 export const WRITE_INTENT_RETENTION_MS = 14 * DAY_MS;
 
+/** An ended waitlist entry (PHI: the patient, the note): a month to answer "why is she no longer on the list", then gone. */
+export const ENDED_WAITLIST_ENTRY_RETENTION_MS = 30 * DAY_MS;
+/** A freed slot and its offer (PHI: the names it was offered to): a week after the slot's start, past any question about who was called. */
+export const WAITLIST_OFFER_RETENTION_MS = 7 * DAY_MS;
+
 /** The label of a rule in logs and metrics: the table it purges (the inbox's dead letters apart). */
 export type RetentionTable =
   | "webhook_inbox"
@@ -41,6 +46,8 @@ export type RetentionTable =
   | "note_states"
   | "created_tasks"
   | "write_intents"
+  | "waitlist_entries"
+  | "waitlist_offers"
   | "audit_trail";
 
 export interface RetentionRule {
@@ -49,7 +56,7 @@ export interface RetentionRule {
   purge(now: number, limit: number): Promise<number>;
 }
 
-export type RetentionStore = Pick<Store, "inbox" | "appointmentStates" | "usedTokenIds" | "holds" | "standaloneSessions" | "noteViews" | "lastSlotSearches" | "noteDrafts" | "noteStates" | "tasks" | "writeIntents" | "audit">;
+export type RetentionStore = Pick<Store, "inbox" | "appointmentStates" | "usedTokenIds" | "holds" | "standaloneSessions" | "noteViews" | "lastSlotSearches" | "noteDrafts" | "noteStates" | "tasks" | "writeIntents" | "waitlist" | "audit">;
 
 export function retentionRules(store: RetentionStore, config: RetentionConfig): RetentionRule[] {
   const draftMs = config.noteDraftDays * DAY_MS;
@@ -73,6 +80,9 @@ export function retentionRules(store: RetentionStore, config: RetentionConfig): 
     { table: "note_states", purge: (now, limit) => store.noteStates.purgeLearnedBefore(now - NOTE_STATE_RETENTION_MS, limit) },
     { table: "created_tasks", purge: (now, limit) => store.tasks.purgeCreatedBefore(now - CREATED_TASK_RETENTION_MS, limit) },
     { table: "write_intents", purge: (now, limit) => store.writeIntents.purgeCreatedBefore(now - WRITE_INTENT_RETENTION_MS, limit) },
+    // Waiting entries are ended by their range (server/waitlist/waitlist-matcher.ts), then purged here like any ended one.
+    { table: "waitlist_entries", purge: (now, limit) => store.waitlist.purgeEndedBefore(now - ENDED_WAITLIST_ENTRY_RETENTION_MS, limit) },
+    { table: "waitlist_offers", purge: (now, limit) => store.waitlist.purgeOffersBefore(now - WAITLIST_OFFER_RETENTION_MS, limit) },
     { table: "audit_trail", purge: (now, limit) => store.audit.purgeBefore(now - config.auditTrailDays * DAY_MS, limit) },
   ];
 }

@@ -1,6 +1,7 @@
 import type { Context, Hono } from "hono";
 import { streamSSE } from "hono/streaming";
 import { HEARTBEAT_EVENT_NAME, LIVE_EVENT_NAME } from "#contract/app-api/live-events.ts";
+import { canUseWaitlist } from "#contract/app-api/waitlist.ts";
 import type { LiveEventHub } from "../events/live-event-hub.ts";
 import { OpenStreams } from "../events/open-streams.ts";
 import { StreamQuota, type StreamQuotaLimits } from "../events/stream-quota.ts";
@@ -8,7 +9,8 @@ import type { AppEnv } from "../http/app-env.ts";
 import { AppError } from "../http/app-error.ts";
 
 // GET /api/events: server-sent events for the caller's organization only (a
-// user's `holds.changed` for that user's streams only),
+// user's `holds.changed` for that user's streams only; `waitlist.*` for
+// front-desk and scheduler users' only),
 // read with fetch so the token stays in the Authorization header; heartbeats;
 // closed at the token's exp, on uninstall, when the caller's session or
 // access is revoked on any process (server/events/stream-revocation.ts), and
@@ -72,6 +74,8 @@ export function registerLiveEventRoutes(api: Hono<AppEnv>, hub: LiveEventHub, op
       const unsubscribe = hub.subscribe(session.organizationId, (event) => {
         // A user's holds are theirs alone: only their own streams hear of them.
         if (event.type === "holds.changed" && event.userId !== session.userId) return;
+        // The waitlist names patients: only front-desk and scheduler users hear of it (issue 38).
+        if ((event.type === "waitlist.offer" || event.type === "waitlist.changed") && !canUseWaitlist(session.roles)) return;
         const written = send(LIVE_EVENT_NAME, JSON.stringify(event));
         // Uninstalled: say so, then close.
         if (event.type === "installation.changed" && event.status !== "active") void written.then(finish);

@@ -40,7 +40,9 @@ import { outcomeUnknownError } from "../http/outcome-unknown-error.ts";
 import { pickAlternatives } from "../schedule/slot-alternatives.ts";
 import { createSlotSearchGate } from "../schedule/slot-search-gate.ts";
 import type { LiveEventPublisher } from "../events/live-event-bus.ts";
-import type { AuditTrail, SlotHoldRepository, WriteIntentRepository, WriteOutcome } from "../store/store.ts";
+import type { AuditTrail, SlotHoldRepository, StoredWaitlistEntry, WaitlistRepository, WriteIntentRepository, WriteOutcome } from "../store/store.ts";
+import { claimOffer } from "../waitlist/offer-hold.ts";
+import { requireWaitlistRole } from "../waitlist/require-waitlist-role.ts";
 import { accessAudit } from "./access-audit.ts";
 
 // GET /api/slots, POST /api/slots/check, GET /api/holds, POST /api/holds,
@@ -122,6 +124,8 @@ async function strongCheck(clinic: ClinicClient, organizationId: string, request
 export interface ScheduleRouteDeps {
   clinic: ClinicClient;
   holds: SlotHoldRepository;
+  /** A hold made from a waitlist offer takes the offer (issue 38). */
+  waitlist: Pick<WaitlistRepository, "getOffer" | "get" | "takeOffer" | "releaseOffer">;
   /** Every hold is recorded here before the service is asked (issue 35 item 4). */
   intents: WriteIntentRepository;
   audit: AuditTrail;
@@ -163,7 +167,7 @@ function slotTaken(error: UpstreamError): AppError {
   return new AppError(409, "conflict", "That time was just taken: no capacity is left for this slot", error.upstreamTraceId ? { upstream_trace_id: error.upstreamTraceId } : {});
 }
 
-export function registerScheduleRoutes(api: Hono<AppEnv>, { clinic, holds, intents, audit, live, now }: ScheduleRouteDeps): void {
+export function registerScheduleRoutes(api: Hono<AppEnv>, { clinic, holds, waitlist, intents, audit, live, now }: ScheduleRouteDeps): void {
   const slotSearchGate = createSlotSearchGate();
   const access = accessAudit(audit, now);
   /** Audited, then every tab of the user hears of it. */
@@ -259,22 +263,49 @@ export function registerScheduleRoutes(api: Hono<AppEnv>, { clinic, holds, inten
 
   api.post("/holds", async (c) => {
     const request = await parseJsonBody(c, holdRequest);
-    const session = c.get("session");
-    const { organizationId, userId } = session;
+    const { organizationId, userId } = c.get("session");
     const at = now();
     // A hold the EHR may have made for the user takes a place in the basket until it frees itself.
     const [active, maybeHeld] = await Promise.all([holds.listActive(organizationId, userId, at), maybeHeldBy(organizationId, userId, at)]);
     // Another tab of the user's may hold it already: never a second hold of one slot (issue 36 item 1).
     if (active.some((held) => isHoldOfSlot(held, request))) throw alreadyHeld();
     if (active.length + maybeHeld.length >= MAX_ACTIVE_HOLDS) throw holdLimitReached();
-    const { patientId: _patientId, ...selection } = request;
+    const { fromWaitlist } = request;
+    if (fromWaitlist === undefined) return c.json(await holdSlot(c, request, maybeHeld, null));
+    // From a waitlist offer (issue 38): for the entry's patient, whoever is open; the offer taken first, given back if the EHR refuses.
+    requireWaitlistRole(c);
+    const claim = await claimOffer(waitlist, { organizationId, userId }, { ...request, fromWaitlist }, at);
+    let answer: HoldResponse;
+    try {
+      // The entry's patient (and name) goes into the answer: on the record first.
+      await access.read(c, "waitlist_entry", claim.entry.id);
+      answer = await holdSlot(c, request, maybeHeld, claim.entry);
+    } catch (error) {
+      if (!isOutcomeUnknown(error)) await claim.giveBack().catch((giveBackError: unknown) => c.get("logger").warn({ err: giveBackError }, "giving a waitlist offer back failed; it stays taken"));
+      throw error;
+    }
+    live.publish(organizationId, { type: "waitlist.changed" });
+    return c.json(answer);
+  });
+
+  /**
+   * Holds the slot for the token's patient, or for `forEntry`'s (a waitlist
+   * offer), recorded before the EHR is asked; answers the hold, or throws
+   * what the user is told.
+   */
+  async function holdSlot(c: Context<AppEnv>, request: HoldRequest, maybeHeld: MaybeHeldSlot[], forEntry: StoredWaitlistEntry | null): Promise<HoldResponse> {
+    const tokenSession = c.get("session");
+    const session = forEntry === null ? tokenSession : { ...tokenSession, patientId: forEntry.patientId };
+    const { organizationId, userId } = session;
+    const at = now();
+    const { patientId: _patientId, fromWaitlist: _fromWaitlist, ...selection } = request;
 
     // Recorded before the service is asked: an answer lost from here on leaves the attempt, never nothing.
     const intentId = randomUUID();
     const attempt = { id: intentId, organizationId, userId, kind: "hold" as const, subjectId: holdSubjectOf(request), request: heldRequestOf(session, request), createdAt: at };
     await intents.record(attempt);
-    // Read beside the hold, not after it: the name costs the hold no time.
-    const patientName = patientNameOf(c, attempt.request.patientId);
+    // Read beside the hold, not after it: the name costs the hold no time. A waitlisted patient's is the entry's.
+    const patientName = forEntry === null ? patientNameOf(c, attempt.request.patientId) : Promise.resolve(forEntry.patientName);
     /** The answer was lost, or not recorded: the attempt is the user's as a hold the EHR may have made. */
     const unknownOutcome = async (error: unknown, mayHave: string, resultId: string | null): Promise<AppError> => {
       await settle(c, organizationId, intentId, "unknown", resultId);
@@ -324,8 +355,8 @@ export function registerScheduleRoutes(api: Hono<AppEnv>, { clinic, holds, inten
     }
     await settle(c, organizationId, intentId, "done", record.holdId);
     await holdWritten(c, record.holdId);
-    return c.json({ hold, held: heldSlotOf(record) } satisfies HoldResponse);
-  });
+    return { hold, held: heldSlotOf(record) };
+  }
 
   // The hold's owner only; Tandem releases only holds it knows of.
   api.delete("/holds/:id", async (c) => {
@@ -360,5 +391,8 @@ export function registerScheduleRoutes(api: Hono<AppEnv>, { clinic, holds, inten
     return released;
   }
 }
+
+/** The EHR may have held the slot (its answer was lost): a waitlist offer stays taken. */
+const isOutcomeUnknown = (error: unknown) => error instanceof AppError && error.code === APP_ERROR_CODES.outcomeUnknown;
 
 const notOwner = () => new AppError(403, APP_ERROR_CODES.notOwner, "This slot is held by another user: only the user who held it can release it");

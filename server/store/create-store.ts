@@ -19,6 +19,7 @@ import type { Store } from "./store.ts";
 import { createStoreGuard, guardRepository, type AsyncMethods } from "./store-guard.ts";
 import { STORE_TIMEOUTS, type StoreTimeouts } from "./store-timeouts.ts";
 import { createUsedTokenIdRepository } from "./used-token-id-repository.ts";
+import { createWaitlistRepository } from "./waitlist-repository.ts";
 import { createWebhookInboxRepository } from "./webhook-inbox-repository.ts";
 
 export interface CreateStoreOptions {
@@ -81,6 +82,7 @@ export function storeOnDatabase(handle: DatabaseHandle, options: Pick<CreateStor
     lastSlotSearches: guarded(createLastSlotSearchRepository(db)),
     standaloneSessions: guarded(createStandaloneSessionRepository(db)),
     accountRows: guarded(createAccountRowsRepository(db)),
+    waitlist: guarded(createWaitlistRepository(db)),
     audit: {
       record: (entry) => audit.record(entry),
       flush: () => audit.flush(),

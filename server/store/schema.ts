@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 
 // Tables are unqualified on purpose: the schema they live in comes from the
 // connection's search_path, so tests can give each worker its own schema.
@@ -275,4 +275,80 @@ export const upstreamSends = pgTable(
     sentAt: bigint("sent_at", { mode: "number" }).notNull(),
   },
   (table) => [index("upstream_sends_scope_sent_at_idx").on(table.scope, table.sentAt)],
+);
+
+// The organization's waitlist (issue 38; ADR 0030). PHI: the patient, the EHR's
+// name for them then, and the note ("prefers a call after 4 pm"). An entry
+// waits until it ends (`ended_at`, `end_reason`: removed, booked or
+// range_passed); an ended one is kept a while for "why is she no longer on the
+// list", then purged (docs/security.md "What Tandem keeps").
+export const waitlistEntries = pgTable(
+  "waitlist_entries",
+  {
+    id: text("id").primaryKey(),
+    organizationId: text("organization_id").notNull(),
+    // As the token gave it; `patient_key` is its raw UUID in lower case, what events are matched by.
+    patientId: text("patient_id").notNull(),
+    patientKey: text("patient_key").notNull(),
+    patientName: text("patient_name"),
+    // contract/app-api/waitlist.ts `waitlistPreferences`, as validated.
+    preferences: jsonb("preferences").notNull(),
+    // The range's local dates (`YYYY-MM-DD`, compared as text), out of `preferences` for the queries.
+    startDate: text("start_date").notNull(),
+    endDate: text("end_date").notNull(),
+    createdBy: text("created_by").notNull(),
+    createdAt: instant("created_at").notNull(),
+    updatedAt: instant("updated_at").notNull(),
+    endedAt: instant("ended_at"),
+    endReason: text("end_reason"),
+  },
+  (table) => [
+    index("waitlist_entries_waiting_idx").on(table.organizationId, table.createdAt).where(sql`${table.endedAt} is null`),
+    index("waitlist_entries_patient_idx").on(table.organizationId, table.patientKey).where(sql`${table.endedAt} is null`),
+    index("waitlist_entries_ended_at_idx").on(table.endedAt).where(sql`${table.endedAt} is not null`),
+  ],
+);
+
+// One row per freed slot (issue 38; ADR 0030): written when the cancellation's
+// event is processed (`matching`), unique per organization and `freed_key`
+// (the appointment and its start), so a duplicate or reordered delivery, on
+// any process, finds the row already there. A matcher claims `matching` rows
+// under a lease (`claimed_until`, also the next retry's time), reads, and
+// settles the row `offered` (the offer's columns filled), `unmatched` (nobody
+// fits, or the slot is not free), or `abandoned` (every attempt failed, or
+// the slot passed first). `taken_*`: the user who held the slot from the offer.
+export const waitlistOffers = pgTable(
+  "waitlist_offers",
+  {
+    id: text("id").primaryKey(),
+    organizationId: text("organization_id").notNull(),
+    freedKey: text("freed_key").notNull(),
+    appointmentId: text("appointment_id").notNull(),
+    facilityId: text("facility_id").notNull(),
+    // The cancelled appointment's start: when the offer stops being open, and what the retention purge dates it by.
+    slotStartsAt: instant("slot_starts_at").notNull(),
+    // When the cancellation's event reached the BFF.
+    freedAt: instant("freed_at").notNull(),
+    status: text("status").notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    lastError: text("last_error"),
+    claimedUntil: instant("claimed_until"),
+    // The offer, once `offered`: the slot as the service gave it, its kind, and who fits it (PHI: names).
+    providerId: text("provider_id"),
+    startsAt: text("starts_at"),
+    endsAt: text("ends_at"),
+    appointmentTypeId: text("appointment_type_id"),
+    slotLengthMinutes: integer("slot_length_minutes"),
+    isNewPatient: boolean("is_new_patient"),
+    matches: jsonb("matches"),
+    takenBy: text("taken_by"),
+    takenEntryId: text("taken_entry_id"),
+    takenAt: instant("taken_at"),
+  },
+  (table) => [
+    uniqueIndex("waitlist_offers_freed_key_idx").on(table.organizationId, table.freedKey),
+    index("waitlist_offers_matching_idx").on(table.claimedUntil).where(sql`${table.status} = 'matching'`),
+    index("waitlist_offers_open_idx").on(table.organizationId, table.slotStartsAt).where(sql`${table.status} = 'offered'`),
+    index("waitlist_offers_slot_starts_at_idx").on(table.slotStartsAt),
+  ],
 );

@@ -961,6 +961,8 @@ describe.each(engines)("store on $name", (engine) => {
           "standalone_sessions",
           "upstream_sends",
           "used_token_ids",
+          "waitlist_entries",
+          "waitlist_offers",
           "webhook_inbox",
           "write_intents",
         ]);

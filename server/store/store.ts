@@ -1,3 +1,4 @@
+import type { WaitlistEndReason, WaitlistPreferences } from "#contract/app-api/waitlist.ts";
 import type { InstallationStatus } from "#contract/clinic-api/installation.ts";
 
 // The BFF's store (DESIGN.md; ADR 0004): one interface, two
@@ -449,6 +450,106 @@ export interface AccountRowsRepository {
   adopt(organizationId: string, accountId: string, userId: string): Promise<AdoptedRows>;
 }
 
+/** A waitlist entry (issue 38): PHI (the patient, their name, the note). */
+export interface StoredWaitlistEntry {
+  /** A UUID minted by the BFF. */
+  id: string;
+  organizationId: string;
+  /** The host token's patient when the entry was made, as the token gave it. */
+  patientId: string;
+  patientName: string | null;
+  preferences: WaitlistPreferences;
+  /** The user (person key) who added it. */
+  createdBy: string;
+  createdAt: number;
+  updatedAt: number;
+  endedAt: number | null;
+  endReason: WaitlistEndReason | null;
+}
+
+/** Who a freed slot was offered to (the contract's offer match, waiting since in epoch ms). */
+export interface StoredOfferMatch {
+  entryId: string;
+  patientId: string;
+  patientName: string | null;
+  waitingSince: number;
+}
+
+/** What a settled offer holds: the free slot found, its kind, and who fits it. */
+export interface OfferedSlot {
+  providerId: string;
+  facilityId: string;
+  startsAt: string;
+  endsAt: string;
+  appointmentTypeId: string;
+  slotLengthMinutes: number;
+  isNewPatient: boolean;
+  matches: StoredOfferMatch[];
+}
+
+export type WaitlistOfferStatus = "matching" | "offered" | "unmatched" | "abandoned";
+
+/** A freed slot (one per cancellation and start) and, once matched, its offer. */
+export interface StoredWaitlistOffer {
+  id: string;
+  organizationId: string;
+  /** The cancelled appointment and its start: what makes a freed slot one. */
+  freedKey: string;
+  appointmentId: string;
+  facilityId: string;
+  /** The cancelled appointment's start, epoch ms. */
+  slotStartsAt: number;
+  /** When the cancellation's event reached the BFF. */
+  freedAt: number;
+  status: WaitlistOfferStatus;
+  attempts: number;
+  lastError: string | null;
+  /** Set once `offered`. */
+  offered: OfferedSlot | null;
+  taken: { userId: string; entryId: string; at: number } | null;
+}
+
+export interface WaitlistRepository {
+  /** Adds the entry unless the organization already has `limit` waiting (atomic per organization, across processes); false when refused. */
+  insertWithinLimit(entry: StoredWaitlistEntry, limit: number): Promise<boolean>;
+  /** The entry, waiting or ended (until purged). */
+  get(organizationId: string, id: string): Promise<StoredWaitlistEntry | null>;
+  /** Waiting entries, longest waiting first, at most `limit`. */
+  listWaiting(organizationId: string, limit: number): Promise<StoredWaitlistEntry[]>;
+  /** Waiting entries whose range overlaps the local dates `from` to `to` (inclusive), longest waiting first, at most `limit`. */
+  listWaitingOverlapping(organizationId: string, from: string, to: string, limit: number): Promise<StoredWaitlistEntry[]>;
+  /** The patient's waiting entries (either id form). */
+  listWaitingOfPatient(organizationId: string, patientId: string): Promise<StoredWaitlistEntry[]>;
+  /** Replaces a waiting entry's preferences; null when there is no such waiting entry. */
+  replacePreferences(organizationId: string, id: string, preferences: WaitlistPreferences, at: number): Promise<StoredWaitlistEntry | null>;
+  /** Ends those of the entries still waiting; answers the ids it ended. */
+  end(organizationId: string, ids: readonly string[], reason: WaitlistEndReason, at: number): Promise<string[]>;
+  /** Ends (range_passed), in every organization, waiting entries whose `endDate` is before `date`; answers which, at most `limit`. */
+  endRangesBefore(date: string, at: number, limit?: number): Promise<{ organizationId: string; id: string }[]>;
+  /** Deletes entries that ended before `at`, in every organization. */
+  purgeEndedBefore(at: number, limit?: number): Promise<number>;
+
+  /** Records a freed slot to match (`matching`); false when that freed slot was already recorded (a duplicate, on any process). */
+  recordFreedSlot(slot: Pick<StoredWaitlistOffer, "id" | "organizationId" | "freedKey" | "appointmentId" | "facilityId" | "slotStartsAt" | "freedAt">): Promise<boolean>;
+  /** Claims up to `limit` `matching` rows no lease holds at `now` (oldest freed first), each leased until `now + leaseMs`. */
+  claimFreedSlots(options: { limit: number; leaseMs: number; now: number }): Promise<StoredWaitlistOffer[]>;
+  /** `matching` to `offered` with the offer; false when the row was settled already (another process's lease ran out under it). */
+  settleOffered(organizationId: string, id: string, offered: OfferedSlot): Promise<boolean>;
+  /** `matching` to `unmatched` or `abandoned`, with the reason. */
+  settleUnoffered(organizationId: string, id: string, status: "unmatched" | "abandoned", reason: string | null): Promise<boolean>;
+  /** A failed attempt: counted, its error kept, the lease ended and the next attempt not before `retryAt`. */
+  retryFreedSlot(organizationId: string, id: string, error: string, retryAt: number): Promise<void>;
+  getOffer(organizationId: string, id: string): Promise<StoredWaitlistOffer | null>;
+  /** Offers neither taken nor past (their slot starts after `now`), soonest slot first, at most `limit`. */
+  listOpenOffers(organizationId: string, now: number, limit: number): Promise<StoredWaitlistOffer[]>;
+  /** Marks an open offer taken by the user for the entry, atomically: the first caller wins, a second gets false. */
+  takeOffer(organizationId: string, id: string, taken: { userId: string; entryId: string; at: number }): Promise<boolean>;
+  /** Gives back the user's take of the offer (the hold was refused); false when it was not theirs at `at`. */
+  releaseOffer(organizationId: string, id: string, taken: { userId: string; at: number }): Promise<boolean>;
+  /** Deletes offers whose slot started before `at`, in every organization. */
+  purgeOffersBefore(at: number, limit?: number): Promise<number>;
+}
+
 export interface Store {
   /** Null on PGlite: one process owns the embedded database, so there is no one to tell. */
   notifications: StoreNotifications | null;
@@ -465,6 +566,7 @@ export interface Store {
   lastSlotSearches: LastSlotSearchRepository;
   standaloneSessions: StandaloneSessionRepository;
   accountRows: AccountRowsRepository;
+  waitlist: WaitlistRepository;
   audit: AuditTrail;
   /** Readiness: a trivial query on one of the store's tables. Like every call, it fails with StoreUnavailableError when the store cannot answer. */
   ping(): Promise<void>;

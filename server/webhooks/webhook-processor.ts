@@ -1,11 +1,12 @@
 import * as z from "zod/mini";
-import { appInstalledEventData, appointmentEventData, lifecycleEventData, webhookEnvelope } from "#contract/clinic-api/events.ts";
+import { appInstalledEventData, appointmentEventData, lifecycleEventData, webhookEnvelope, type AppointmentEventData } from "#contract/clinic-api/events.ts";
 import { compareTimestamps, readTimestamp } from "#contract/time/timestamp.ts";
 import type { Invalidation } from "../clinic/answer-cache.ts";
 import type { LiveEventPublisher } from "../events/live-event-bus.ts";
 import type { InstallationRegistry, LifecycleEventType } from "../installations/installation-registry.ts";
 import type { Logger } from "../logger.ts";
 import type { InboxEntry, Store } from "../store/store.ts";
+import type { WaitlistEvents } from "../waitlist/waitlist-event-handler.ts";
 
 // Processing of stored webhooks (DESIGN.md "Webhooks"; seed 001 "Delivery
 // guarantees" 2-3): each hook-id once; appointment events applied by their
@@ -22,6 +23,8 @@ import type { InboxEntry, Store } from "../store/store.ts";
 // Nothing verified vanishes: a payload the processor cannot read becomes a
 // dead letter at once, and one it keeps failing on after MAX_ATTEMPTS, each
 // with its reason, counted in /healthz and tandem_webhook_dead_letters.
+// Appointment events also go to the waitlist (server/waitlist/, ADR 0030):
+// a freed slot is recorded here and matched beside the inbox, never in it.
 
 const LIFECYCLE_TYPES = new Set<string>(["app.installed", "app.uninstalled", "app.suspended", "app.reactivated", "installation.permissions_updated"]);
 const BATCH_SIZE = 100;
@@ -43,6 +46,8 @@ export interface WebhookProcessorDeps {
   now?: () => number;
   /** How long a claimed batch stays this process's; default 60 s. */
   leaseMs?: number;
+  /** The waitlist's part of an appointment event (issue 38): a freed slot recorded to match, entries ended as booked. */
+  waitlist?: WaitlistEvents;
 }
 
 /** A stored payload the processor cannot read: retrying cannot help, so it is a dead letter at once. */
@@ -152,7 +157,12 @@ export class WebhookProcessor {
   private async process(entry: InboxEntry): Promise<void> {
     const envelope = readOrThrow(webhookEnvelope, entry.payload, "the event envelope");
     const [family] = envelope.type.split(".");
-    if (family === "appointment") return this.processAppointment(envelope.data);
+    if (family === "appointment") {
+      const data = await this.processAppointment(envelope.data);
+      // Whether or not the event was newer than the stored state: each waitlist step reads what it needs, and is idempotent.
+      await this.deps.waitlist?.onAppointmentEvent(envelope.type, data, entry.receivedAt);
+      return;
+    }
     if (LIFECYCLE_TYPES.has(envelope.type)) return this.processLifecycle(envelope.type as LifecycleEventType, envelope.data, envelope.timestamp);
     if (family === "facility" || family === "provider") {
       // Without its organization the directory change cannot be applied: kept as a dead letter, not marked done.
@@ -164,7 +174,7 @@ export class WebhookProcessor {
     // Faxes, documents, sync requests, test events: stored, not acted on.
   }
 
-  private async processAppointment(raw: Record<string, unknown>): Promise<void> {
+  private async processAppointment(raw: Record<string, unknown>): Promise<AppointmentEventData> {
     const data = readOrThrow(appointmentEventData, raw, "the appointment payload");
     const organizationId = data.organizationId.toLowerCase();
     const { applied, previous } = await this.deps.store.appointmentStates.applyIfNewer({
@@ -176,7 +186,7 @@ export class WebhookProcessor {
       scheduledStartDate: data.scheduledStartDate,
       scheduledEndDate: data.scheduledEndDate,
     });
-    if (!applied) return;
+    if (!applied) return data;
     const touched = new Map<string, { facilityId: string; date: string }>();
     for (const state of [previous, data]) {
       if (!state) continue;
@@ -190,6 +200,7 @@ export class WebhookProcessor {
       for (const routePrefix of SCHEDULE_ROUTES) this.deps.invalidate(organizationId, { routePrefix, facilityId, date });
       this.deps.live.publish(organizationId, { type: "schedule.changed", facilityId, date });
     }
+    return data;
   }
 
   private async processLifecycle(type: LifecycleEventType, raw: Record<string, unknown>, timestamp: string): Promise<void> {

@@ -4,6 +4,7 @@ import type { AppLink } from "../bridge/app-link.ts";
 import { switchCacheIdentity } from "./cache-identity.ts";
 import { startLiveEvents } from "./live-events.ts";
 import { queryKeys } from "./query-keys.ts";
+import { getKnownOffers } from "./waitlist-offers-store.ts";
 
 // The SPA's side of issue 34 item 3: a live-event stream the BFF ends because
 // its sign-in was revoked is refused as it reconnects, and that 401 ends the
@@ -117,5 +118,32 @@ describe("startLiveEvents", () => {
     streams[1]?.enqueue(scheduleChanged);
     await settle();
     expect(client.getQueryCache().getAll().map((query) => query.state.isInvalidated)).toEqual([true]);
+  });
+
+  it("a waitlist offer is kept for the alert as it is read, and the waitlist is read again (issue 38)", async () => {
+    const client = new QueryClient();
+    switchCacheIdentity(client, { organizationId: "org_a", userId: "front-desk" });
+    const streams: ReadableStreamDefaultController<Uint8Array>[] = [];
+    vi.stubGlobal("fetch", () => {
+      const body = new ReadableStream<Uint8Array>({ start: (controller) => void streams.push(controller) });
+      return Promise.resolve(new Response(body, { status: 200, headers: { "content-type": "text/event-stream" } }));
+    });
+    stop = startLiveEvents(client, link("embedded"));
+    await settle();
+    client.setQueryData(queryKeys.waitlist.list(), { entries: [], offers: [] });
+    const offer = {
+      id: "7a1c2b1a-0000-4000-8000-000000000009",
+      slot: { providerId: "prv_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", facilityId: "fac_11111111111111111111111111111111", startsAt: "2026-12-08T10:00:00-05:00", endsAt: "2026-12-08T10:20:00-05:00" },
+      appointmentTypeId: "atp_dddddddddddddddddddddddddddddddd",
+      slotLengthMinutes: 20,
+      isNewPatient: false,
+      matches: [{ entryId: "5e0c2b1a-0000-4000-8000-000000000001", patientId: "pat_1", patientName: "Ana Ruiz", waitingSince: "2026-12-01T15:00:00.000Z" }],
+      freedAt: "2026-12-07T15:00:00.000Z",
+      takenBy: null,
+    };
+    streams[0]?.enqueue(new TextEncoder().encode(`event: tandem\ndata: ${JSON.stringify({ type: "waitlist.offer", offer })}\n\n`));
+    await settle();
+    expect([...getKnownOffers().offers.keys()]).toEqual([offer.id]);
+    expect(client.getQueryState(queryKeys.waitlist.list())?.isInvalidated).toBe(true);
   });
 });

@@ -6,6 +6,7 @@ import { reportBffAnswered } from "./bff-reachability.ts";
 import { parseFrames } from "./live-event-frames.ts";
 import { currentCacheIdentity, onCacheIdentityChange } from "./cache-identity.ts";
 import { invalidateEveryRead, queryKeys, queryKeysOf } from "./query-keys.ts";
+import { receiveLiveOffer } from "./waitlist-offers-store.ts";
 
 // GET /api/events read with fetch, so the token stays in the Authorization
 // header (EventSource cannot send one). Each event invalidates the affected
@@ -24,6 +25,12 @@ import { invalidateEveryRead, queryKeys, queryKeysOf } from "./query-keys.ts";
 // read from it after a switch touches entries already removed, never the new
 // identity's), and once the identity changes it is closed and opened again as
 // the new one.
+//
+// The waitlist's events reach front-desk and scheduler users only (issue 38):
+// a `waitlist.offer` carries the whole offer, kept at once for the alert
+// (waitlist-offers-store.ts) before anything is read again, so the alert does
+// not wait on a read; both it and `waitlist.changed` have the waitlist read
+// again (entries, their best matches, and who took which offer).
 
 function invalidationsFor(event: LiveEvent, keys: ReturnType<typeof queryKeysOf>): readonly QueryKey[] {
   switch (event.type) {
@@ -39,8 +46,7 @@ function invalidationsFor(event: LiveEvent, keys: ReturnType<typeof queryKeysOf>
       return [keys.holds()];
     case "waitlist.offer":
     case "waitlist.changed":
-      // Not read by any view yet (issue 38's waitlist is being built).
-      return [];
+      return [keys.waitlist.all];
   }
 }
 
@@ -119,7 +125,10 @@ export function startLiveEvents(queryClient: QueryClient, bridge: AppLink): () =
           buffer = rest;
           if (hint !== null) hintedMs = hint;
           for (const event of events) {
-            for (const queryKey of invalidationsFor(event, queryKeysOf(openedAs))) await queryClient.invalidateQueries({ queryKey });
+            if (event.type === "waitlist.offer") receiveLiveOffer(openedAs, event.offer);
+            // Not awaited: the reads an event starts must not hold up the next frame (a waitlist offer
+            // behind a schedule change waited ~2.8 s for the Availability view's reads, bench/waitlist-alert-bench.ts).
+            for (const queryKey of invalidationsFor(event, queryKeysOf(openedAs))) void queryClient.invalidateQueries({ queryKey });
           }
         }
       } catch {

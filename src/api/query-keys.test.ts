@@ -14,6 +14,7 @@ import { lastSlotSearchQuery } from "./last-slot-search-queries.ts";
 import { recentNotesQuery } from "./recent-notes-query.ts";
 import { sessionQuery } from "./session-query.ts";
 import { slotsQuery } from "./slots-queries.ts";
+import { waitlistQuery } from "./waitlist-queries.ts";
 
 const startsWith = (key: QueryKey, prefix: QueryKey) => prefix.every((part, index) => key[index] === part);
 
@@ -43,6 +44,7 @@ const organizationReads = (): readonly QueryKey[] => [
   lastSlotSearchQuery().queryKey,
   contextPatientQuery("pat_1").queryKey,
   contextPatientAppointmentsQuery("pat_1").queryKey,
+  waitlistQuery().queryKey,
 ];
 
 afterEach(() => {
@@ -63,6 +65,7 @@ describe("query keys", () => {
     expect(startsWith(availabilityLoadWindowQuery(WINDOW).queryKey, queryKeys.availability.all)).toBe(true);
     expect(startsWith(contextPatientAppointmentsQuery("pat_1").queryKey, queryKeys.patientAppointments.all)).toBe(true);
     expect(startsWith(providersQuery().queryKey, queryKeys.directory.all)).toBe(true);
+    expect(startsWith(waitlistQuery().queryKey, queryKeys.waitlist.all)).toBe(true);
     // A note's fields are not a prefix of its draft, tasks or images: invalidating one leaves the others.
     expect(startsWith(noteDraftQuery("note_1").queryKey, noteQuery("note_1").queryKey)).toBe(false);
   });

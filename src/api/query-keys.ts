@@ -64,6 +64,11 @@ export function queryKeysOf(identity: CacheIdentity | null) {
       all: [...root, "patient-appointments"] as const,
       of: (patientId: string | null) => [...root, "patient-appointments", patientId] as const,
     },
+    /** The organization's waitlist (GET /api/waitlist): its waiting entries and open offers; `waitlist.*` events invalidate it. */
+    waitlist: {
+      all: [...root, "waitlist"] as const,
+      list: () => [...root, "waitlist", "list"] as const,
+    },
   };
 }
 
@@ -111,6 +116,9 @@ export const queryKeys = {
   },
   get patientAppointments() {
     return currentKeys().patientAppointments;
+  },
+  get waitlist() {
+    return currentKeys().waitlist;
   },
   standalone: {
     all: STANDALONE,

@@ -12,6 +12,7 @@ import { MainNav } from "../components/shell/main-nav.tsx";
 import { PatientBanner } from "../components/shell/patient-banner.tsx";
 import { Skeleton } from "../components/ui/skeleton.tsx";
 import { HoldsBar } from "../features/holds/holds-bar.tsx";
+import { WaitlistOffersAlert } from "../features/waitlist/waitlist-offers-alert.tsx";
 import { HoldsProvider } from "../scheduling/holds-provider.tsx";
 
 // The identity (the EHR's handshake, or the standalone sign-in) is established
@@ -67,6 +68,8 @@ function SessionShell() {
         <MainNav session={session.data} />
         <HoldsProvider>
           <main className="min-w-0 flex-1 p-3">
+            {/* In the page's flow above the view: a waitlist offer shows whatever view is open, and never covers it. */}
+            <WaitlistOffersAlert session={session.data} />
             <Outlet />
           </main>
           <HoldsBar />

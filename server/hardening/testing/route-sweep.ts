@@ -100,7 +100,7 @@ type Auth = "host" | "host-front-desk" | "standalone" | "standalone-cross-site" 
 type ParamChoice = { kind: "valid"; pick: number } | { kind: "valid-nul"; pick: number; at: number } | { kind: "segment"; text: string };
 
 /** Which valid values a path parameter takes. */
-type ParamKind = "noteId" | "imageId" | "holdId" | "sessionId";
+type ParamKind = "noteId" | "imageId" | "holdId" | "sessionId" | "waitlistEntryId";
 
 interface SweptRoute {
   method: string;
@@ -176,6 +176,20 @@ export function sweptRoutes(world: SweepWorld, now: number): SweptRoute[] {
     searchedFacilityIds: fc.array(seeded(world.facilities), { maxLength: 3 }),
     patientId: fc.oneof(fc.constant(world.patientId), idLike),
   });
+  const timeOfDay = fc.constantFrom("08:00", "16:30", "24:00", "8am", "", null);
+  const waitlistPreferences = shapedObject({
+    appointmentTypeId: seeded(world.appointmentTypes),
+    slotLengthMinutes: fc.oneof(fc.integer({ min: -10, max: 1000 }), fc.constantFrom(15, 30, 2 ** 31, 1.5)),
+    isNewPatient: fc.oneof(fc.boolean(), fc.constantFrom("true", 1, null)),
+    facilityIds: fc.array(seeded(world.facilities), { maxLength: 3 }),
+    providerIds: fc.oneof(fc.constant(null), fc.array(seeded(world.providers), { maxLength: 3 })),
+    startDate: window,
+    endDate: window,
+    startsFrom: timeOfDay,
+    startsBefore: timeOfDay,
+    days: fc.oneof(fc.constant(null), fc.constantFrom(["tue", "wed"], ["funday"], [])),
+    note: fieldText,
+  });
   const availability = {
     facilityId: seeded(world.facilities),
     providerId: seeded(world.providers),
@@ -227,6 +241,10 @@ export function sweptRoutes(world: SweepWorld, now: number): SweptRoute[] {
     { method: "GET", path: "/api/holds" },
     { method: "POST", path: "/api/holds", body: slot },
     { method: "DELETE", path: "/api/holds/:id", params: { id: "holdId" } },
+    { method: "GET", path: "/api/waitlist" },
+    { method: "POST", path: "/api/waitlist", body: shapedObject({ preferences: waitlistPreferences }) },
+    { method: "PATCH", path: "/api/waitlist/:id", params: { id: "waitlistEntryId" }, body: shapedObject({ preferences: waitlistPreferences }) },
+    { method: "DELETE", path: "/api/waitlist/:id", params: { id: "waitlistEntryId" } },
     { method: "GET", path: "/api/availability", query: availability },
     { method: "GET", path: "/api/availability/load", query: availability },
     { method: "GET", path: "/api/notes/recent" },
@@ -491,6 +509,8 @@ function validValue(kind: ParamKind, pick: number, world: SweepWorld, session: S
       return choose([...session.holdIds, "00000000-0000-4000-8000-000000000000", "ffffffff-ffff-ffff-ffff-ffffffffffff"]);
     case "sessionId":
       return choose([...session.sessionIds, "00000000-0000-4000-8000-000000000000"]);
+    case "waitlistEntryId":
+      return choose(["00000000-0000-4000-8000-000000000000", "ffffffff-ffff-ffff-ffff-ffffffffffff"]);
   }
 }
 

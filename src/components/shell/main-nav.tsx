@@ -1,6 +1,7 @@
 import { Link } from "@tanstack/react-router";
 import type { Session } from "#contract/app-api/session.ts";
 import { lastSlotSearch } from "#src/scheduling/last-slot-search.ts";
+import { canUseWaitlist } from "#contract/app-api/waitlist.ts";
 
 const linkClass = "rounded-md px-3 py-1.5 text-sm font-medium text-slate-700 hover:bg-slate-100";
 const activeClass = "bg-brand-50 text-brand-800";
@@ -15,6 +16,11 @@ export function MainNav({ session }: { session: Session }) {
       <Link to="/availability" className={linkClass} activeProps={{ className: activeClass, "aria-current": "page" }}>
         Availability
       </Link>
+      {canUseWaitlist(session.user.roles) ? (
+        <Link to="/waitlist" className={linkClass} activeProps={{ className: activeClass, "aria-current": "page" }}>
+          Waitlist
+        </Link>
+      ) : null}
       {session.capabilities.canEditNotes ? (
         <Link to="/note" className={linkClass} activeProps={{ className: activeClass, "aria-current": "page" }}>
           Note

@@ -28,6 +28,7 @@ import { useRunSearch } from "./use-run-search.ts";
 import { appointmentTypeOf, useSlotDescriber } from "#src/scheduling/use-slot-describer.ts";
 import { NO_FILTERS, useSlotSearch } from "./use-slot-search.ts";
 import { useVanishedSlot } from "./use-vanished-slot.ts";
+import { AddToWaitlist } from "#src/scheduling/waitlist/add-to-waitlist.tsx";
 
 // The slot finder (front desk, patient on the phone): filters in the URL,
 // slots by day and provider in the facility's zone, how fresh the list is,
@@ -144,6 +145,8 @@ export function SlotsView() {
           Ask a front-desk colleague or a scheduler to hold and book this time.
         </Notice>
       ) : null}
+
+      <AddToWaitlist search={canRun ? filters : null} times={timeFilter} />
 
       <PatientAppointments patientId={context.patientId ?? null} providerName={listedProviderName} facilityName={listedFacilityName} zoneOf={zoneOf} reader={reader} />
 

@@ -1,0 +1,191 @@
+import type { FrameLocator, Page } from "@playwright/test";
+import { weekdayOf } from "#contract/time/zoned-time.ts";
+import { expect, test } from "./support/fixtures.ts";
+import { holdsOf } from "./support/holds.ts";
+import { ORG_A, appUrl, expectAccessible, openInHost, sandbox, sandboxNow, saveScreenshot } from "./support/sandbox.ts";
+import { UPPER_WEST_SIDE, addDays, appointmentType, cancelInEhr, frontDeskSession, openSlotFinder, resetSandbox, search, searchForm, setFilters, syncOrganization, todayIn } from "./support/slots.ts";
+import { bookInEhrFor, callAppWithPatient, colleagueOf, endEveryWaitlistEntry, morningSlots, otherPatientThan, waitlistOf } from "./support/waitlist.ts";
+
+// Issue 38 through the host page: a front desk adds the patient on the phone
+// to the waitlist from the slot finder; a cancellation synced from the EHR
+// frees a slot that fits; every front-desk colleague's Tandem shows the offer
+// whatever view is open; one holds it for the waitlisted patient, every tab's
+// alert says so, the booking is made in the EHR with that patient open, and
+// the entry ends. The seeds' event rules: a first sighting already cancelled
+// (possibly history) alerts no one; a delivery duplicated and reordered alerts
+// once per freed slot.
+
+const WEEKDAY_LABELS = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
+
+test.beforeEach(async () => {
+  await resetSandbox();
+  await endEveryWaitlistEntry((await frontDeskSession()).userId);
+});
+
+test.afterEach(async () => {
+  await endEveryWaitlistEntry((await frontDeskSession()).userId);
+});
+
+/** A colleague's own browser tab on the host page (another user), its clock the sandbox's. */
+async function colleagueTab(page: Page, userId: string, width?: number): Promise<{ tab: Page; app: FrameLocator }> {
+  const tab = await page.context().newPage();
+  if (width !== undefined) await tab.setViewportSize({ width, height: 860 });
+  await tab.clock.install({ time: await sandboxNow() });
+  const app = await openInHost(tab, { org: ORG_A, user: userId, patient: "none", note: "none" });
+  return { tab, app };
+}
+
+const nav = (app: FrameLocator) => app.getByRole("navigation", { name: "Tandem" });
+const offerCard = (app: FrameLocator, startsAt: string) => app.locator(`[data-testid="waitlist-offer"][data-starts-at="${startsAt}"]`);
+
+test("a patient added from the slot finder is offered the slot a cancellation frees, in a colleague's tab whatever view is open, once; held for them there and booked in the EHR, the entry ends", async ({ page }) => {
+  const fu = await appointmentType("FU");
+  const zone = UPPER_WEST_SIDE.timezone;
+  const today = await todayIn(zone);
+  const { userId, patientId } = await frontDeskSession();
+  const colleague = await colleagueOf(userId);
+  // A morning follow-up in two days, booked in the EHR for another patient (synced: the service has seen it).
+  const day = addDays(today, 2);
+  const [target] = await morningSlots(fu.id, day);
+  if (!target) throw new Error("no morning follow-up slot in two days");
+  const appointmentId = await bookInEhrFor(target, await otherPatientThan(patientId), fu.id);
+  await syncOrganization();
+
+  // The patient on the phone wants mornings, on that weekday: nothing suits, so onto the waitlist.
+  const app = await openSlotFinder(page);
+  await setFilters(app, { typeId: fu.id, facilities: ["Upper West Side"], startDate: today, endDate: addDays(today, 6) });
+  const form = searchForm(app);
+  await form.getByRole("group", { name: "Times of day" }).getByRole("button", { name: "Mornings" }).click();
+  const weekday = WEEKDAY_LABELS[weekdayOf(day)] ?? "Mon";
+  await form.getByRole("group", { name: "Weekdays" }).getByRole("button", { name: weekday, exact: true }).click();
+  await search(app);
+  await app.getByTestId("add-to-waitlist").click();
+  const entryForm = app.getByTestId("waitlist-form");
+  // The form starts from the search on screen.
+  await expect(entryForm.getByLabel("Appointment type")).toHaveValue(fu.id);
+  await expect(entryForm.getByLabel("From", { exact: true })).toHaveValue(today);
+  await expect(entryForm.getByLabel("To", { exact: true })).toHaveValue(addDays(today, 6));
+  await expect(entryForm.getByRole("group", { name: "Times of day" }).getByRole("button", { name: "Mornings" })).toHaveAttribute("aria-pressed", "true");
+  await expect(entryForm.getByRole("group", { name: "Weekdays" }).getByRole("button", { name: weekday, exact: true })).toHaveAttribute("aria-pressed", "true");
+  // A range past the limit is named at its field before anything is sent.
+  await entryForm.getByLabel("To", { exact: true }).fill(addDays(today, 120));
+  await entryForm.getByRole("button", { name: "Add to waitlist" }).click();
+  await expect(entryForm).toContainText("The dates may span at most 92 days");
+  await expect(entryForm.getByLabel("To", { exact: true })).toBeFocused();
+  await entryForm.getByLabel("To", { exact: true }).fill(addDays(today, 6));
+  await entryForm.getByLabel("Note").fill("Prefers a call after 4 pm");
+  await saveScreenshot(page, "waitlist-add-form");
+  await expectAccessible(page);
+  await entryForm.getByRole("button", { name: "Add to waitlist" }).click();
+  await expect(app.getByTestId("waitlist-added")).toContainText("is on the waitlist");
+  const [entry] = (await waitlistOf(userId)).entries;
+  if (!entry) throw new Error("the entry was not added");
+  expect(entry.patientId.replace(/^pat_/, "").replaceAll("-", "")).toBe(patientId.replaceAll("-", ""));
+
+  // A colleague on shift, on another view.
+  const { tab, app: colleagueApp } = await colleagueTab(page, colleague.id);
+  await nav(colleagueApp).getByRole("link", { name: "Availability" }).click();
+  await expect(colleagueApp.getByTestId("waitlist-offers")).toHaveCount(0);
+
+  // The other patient cancels in the EHR; the sync tells Tandem.
+  await cancelInEhr(appointmentId);
+  await syncOrganization();
+  const offer = offerCard(colleagueApp, target.startsAt);
+  await expect(offer).toHaveAttribute("data-status", "open");
+  const name = entry.patientName ?? "A patient (name not readable)";
+  await expect(offer.getByTestId("waitlist-offer-text")).toHaveText(new RegExp(` freed: 1 waitlisted patient fits: ${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} \\(added today\\)$`));
+  await expect(colleagueApp.getByTestId("waitlist-offer")).toHaveCount(1);
+  // The front desk who added the patient is told too.
+  await expect(offerCard(app, target.startsAt)).toHaveAttribute("data-status", "open");
+  await saveScreenshot(tab, "waitlist-offer-colleague");
+  await expectAccessible(tab);
+
+  // The colleague holds it for the waitlisted patient.
+  await offer.getByRole("button", { name: `Hold for ${name}` }).click();
+  await expect(offer.getByTestId("waitlist-offer-hold-state")).toHaveAttribute("data-state", "held");
+  const [held] = await holdsOf(ORG_A, colleague.id);
+  expect(held).toBeDefined();
+  // Every tab's alert says it is no longer there to hold.
+  await expect(offerCard(app, target.startsAt).getByTestId("hold-for-patient")).toHaveCount(0);
+  await expect(offerCard(app, target.startsAt)).not.toHaveAttribute("data-status", "open");
+
+  // Booked in the EHR with that patient open; the sync tells Tandem, and the entry ends.
+  await tab.locator("#host-patient").selectOption(patientId);
+  const bar = colleagueApp.getByTestId("holds-bar");
+  await bar.getByTestId("book-in-ehr").click();
+  await expect(tab.locator("#host-booking-status")).toHaveAttribute("data-state", "booked");
+  await syncOrganization();
+  await nav(app).getByRole("link", { name: "Waitlist" }).click();
+  await expect(app.getByTestId("waitlist-empty")).toBeVisible();
+  await expect.poll(async () => (await waitlistOf(userId)).entries).toEqual([]);
+  await tab.close();
+});
+
+test("at 400 px: a first sighting already cancelled alerts no one; a duplicated and reordered delivery alerts once per freed slot, above the list without covering it", async ({ page }) => {
+  const fu = await appointmentType("FU");
+  const zone = UPPER_WEST_SIDE.timezone;
+  const today = await todayIn(zone);
+  const { userId, patientId } = await frontDeskSession();
+  const other = await otherPatientThan(patientId);
+  const day = addDays(today, 2);
+  const [historical, first, second] = await morningSlots(fu.id, day);
+  if (!historical || !first || !second) throw new Error("fewer than three morning follow-up slots in two days");
+  await callAppWithPatient("POST", "/api/waitlist", { userId, patientId }, {
+    preferences: { appointmentTypeId: fu.id, slotLengthMinutes: 20, isNewPatient: false, facilityIds: [UPPER_WEST_SIDE.id], providerIds: null, startDate: today, endDate: addDays(today, 6), startsFrom: null, startsBefore: null, days: null, note: "" },
+  });
+
+  await page.setViewportSize({ width: 400, height: 860 });
+  const app = await openSlotFinder(page);
+
+  // Booked and cancelled before the service ever saw it: its first sighting says cancelled, with no previous status.
+  await bookInEhrFor(historical, other, fu.id, "cancelled");
+  const { results } = await syncOrganization();
+  expect(results.flatMap((result) => result.events.map((event) => event.type))).toContain("appointment.cancelled");
+
+  // Two appointments the service has seen, cancelled together; every delivery twice, in shuffled order.
+  const ids = [await bookInEhrFor(first, other, fu.id), await bookInEhrFor(second, other, fu.id)];
+  await syncOrganization();
+  await sandbox("POST", "/webhooks", { url: `${appUrl()}/webhooks/clinic`, headerStyle: "standard", duplicate: true, shuffle: true });
+  for (const id of ids) await cancelInEhr(id);
+  await syncOrganization();
+
+  await expect(offerCard(app, first.startsAt)).toHaveCount(1);
+  await expect(offerCard(app, second.startsAt)).toHaveCount(1);
+  await expect(app.getByTestId("waitlist-offer")).toHaveCount(2);
+  await expect(offerCard(app, historical.startsAt)).toHaveCount(0);
+  const { offers } = await waitlistOf(userId);
+  // One offer per freed slot in the BFF's store too, however often and in whatever order the events came.
+  expect(offers.map((offer) => Date.parse(offer.slot.startsAt)).sort()).toEqual([first.startsAt, second.startsAt].map((startsAt) => Date.parse(startsAt)).sort());
+
+  // Above the list, in the page's flow: nothing of the list is covered.
+  const alertBox = await app.getByTestId("waitlist-offers").boundingBox();
+  const listBox = await app.getByTestId("slot-results").boundingBox();
+  if (!alertBox || !listBox) throw new Error("the alert or the list is not on screen");
+  expect(alertBox.y + alertBox.height).toBeLessThanOrEqual(listBox.y);
+  await saveScreenshot(page, "waitlist-offers-400");
+  await expectAccessible(page);
+
+  // Dismissed, it goes; the other stays.
+  await offerCard(app, first.startsAt).getByRole("button", { name: /^Dismiss/ }).click();
+  await expect(offerCard(app, first.startsAt)).toHaveCount(0);
+  await expect(offerCard(app, second.startsAt)).toHaveCount(1);
+});
+
+test("open offers survive a reload of the app (GET /api/waitlist lists them)", async ({ page }) => {
+  const fu = await appointmentType("FU");
+  const today = await todayIn(UPPER_WEST_SIDE.timezone);
+  const { userId, patientId } = await frontDeskSession();
+  const [slot] = await morningSlots(fu.id, addDays(today, 2));
+  if (!slot) throw new Error("no morning follow-up slot in two days");
+  await callAppWithPatient("POST", "/api/waitlist", { userId, patientId }, {
+    preferences: { appointmentTypeId: fu.id, slotLengthMinutes: 20, isNewPatient: false, facilityIds: [UPPER_WEST_SIDE.id], providerIds: null, startDate: today, endDate: addDays(today, 6), startsFrom: null, startsBefore: null, days: null, note: "" },
+  });
+  const id = await bookInEhrFor(slot, await otherPatientThan(patientId), fu.id);
+  await syncOrganization();
+  const app = await openSlotFinder(page);
+  await cancelInEhr(id);
+  await syncOrganization();
+  await expect(offerCard(app, slot.startsAt)).toHaveAttribute("data-status", "open");
+  await page.locator("#host-reload").click();
+  await expect(offerCard(app, slot.startsAt)).toHaveAttribute("data-status", "open");
+});

@@ -1,0 +1,35 @@
+import type { WaitlistEntry, WaitlistMatch, WaitlistOffer } from "#contract/app-api/waitlist.ts";
+import type { StoredWaitlistEntry, StoredWaitlistOffer } from "../store/store.ts";
+
+// The stored waitlist as the contract answers it (contract/app-api/waitlist.ts).
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+export function waitlistEntryOf(entry: StoredWaitlistEntry, bestMatch: WaitlistMatch | null): WaitlistEntry {
+  return {
+    id: entry.id,
+    patientId: entry.patientId,
+    patientName: entry.patientName,
+    preferences: entry.preferences,
+    createdAt: iso(entry.createdAt),
+    createdBy: entry.createdBy,
+    updatedAt: iso(entry.updatedAt),
+    bestMatch,
+  };
+}
+
+/** The offer as the live event and GET /api/waitlist give it; null for a row that was never offered. */
+export function waitlistOfferOf(offer: StoredWaitlistOffer): WaitlistOffer | null {
+  const offered = offer.offered;
+  if (offer.status !== "offered" || offered === null || offered.matches.length === 0) return null;
+  return {
+    id: offer.id,
+    slot: { providerId: offered.providerId, facilityId: offered.facilityId, startsAt: offered.startsAt, endsAt: offered.endsAt },
+    appointmentTypeId: offered.appointmentTypeId,
+    slotLengthMinutes: offered.slotLengthMinutes,
+    isNewPatient: offered.isNewPatient,
+    matches: offered.matches.map((match) => ({ entryId: match.entryId, patientId: match.patientId, patientName: match.patientName, waitingSince: iso(match.waitingSince) })),
+    freedAt: iso(offer.freedAt),
+    takenBy: offer.taken === null ? null : { userId: offer.taken.userId, entryId: offer.taken.entryId, at: iso(offer.taken.at) },
+  };
+}

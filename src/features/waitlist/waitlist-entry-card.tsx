@@ -1,0 +1,128 @@
+import { useState } from "react";
+import type { WaitlistEntry } from "#contract/app-api/waitlist.ts";
+import { todayIn } from "#contract/time/zoned-time.ts";
+import { removeWaitlistEntry, updateWaitlistEntry } from "#src/api/waitlist-queries.ts";
+import { describeApiError } from "#src/components/shell/api-error-notice.tsx";
+import { Badge } from "#src/components/ui/badge.tsx";
+import { Button } from "#src/components/ui/button.tsx";
+import { Notice } from "#src/components/ui/notice.tsx";
+import { formatRecentTime } from "#src/lib/time-format.ts";
+import { useSlotDescriber } from "#src/scheduling/use-slot-describer.ts";
+import { useWaitlistFormOptions } from "#src/scheduling/waitlist/use-waitlist-form-options.ts";
+import { WaitlistEntryForm } from "#src/scheduling/waitlist/waitlist-entry-form.tsx";
+import { draftFromPreferences } from "#src/scheduling/waitlist/waitlist-form-model.ts";
+import { useNow } from "./use-now.ts";
+import { daysWaiting, facilitiesText, offerSlotText, patientNameText, providersText, waitingText, whenText } from "./waitlist-text.ts";
+
+// One waiting patient on the Waitlist view: who, for what, since when, the
+// earliest free slot that fits now, the note; edited in place (the same form
+// the slot finder adds with) or removed after a second click.
+
+export function WaitlistEntryCard({ entry, onChanged }: { entry: WaitlistEntry; onChanged: () => void }) {
+  const { describe, zoneOf, reader } = useSlotDescriber();
+  const options = useWaitlistFormOptions();
+  const nowMs = useNow(60_000);
+  const [mode, setMode] = useState<"view" | "edit" | "confirmRemove" | "removing">("view");
+  const [removeError, setRemoveError] = useState<unknown>(null);
+  const { preferences } = entry;
+  const zone = zoneOf(preferences.facilityIds[0] ?? "");
+  const name = patientNameText(entry.patientName);
+  const titleId = `waitlist-entry-${entry.id}`;
+
+  if (mode === "edit") {
+    return (
+      <li data-testid="waitlist-entry" data-entry-id={entry.id}>
+        <WaitlistEntryForm
+          title={`Edit what ${name} is waiting for`}
+          subject={`edit.${entry.id}`}
+          initial={draftFromPreferences(preferences)}
+          options={options}
+          today={todayIn(zone, nowMs)}
+          submitLabel="Save changes"
+          onSave={async (next) => {
+            await updateWaitlistEntry(entry.id, next);
+            setMode("view");
+            onChanged();
+          }}
+          onCancel={() => setMode("view")}
+        />
+      </li>
+    );
+  }
+
+  const remove = async () => {
+    setMode("removing");
+    setRemoveError(null);
+    try {
+      await removeWaitlistEntry(entry.id);
+      onChanged();
+    } catch (error) {
+      setRemoveError(error);
+      setMode("view");
+    }
+  };
+
+  const match = entry.bestMatch;
+  return (
+    <li data-testid="waitlist-entry" data-entry-id={entry.id} aria-labelledby={titleId} className="rounded-lg border border-slate-200 bg-white p-3">
+      <div className="flex flex-wrap items-start justify-between gap-2">
+        <div className="min-w-0 flex-1 space-y-1">
+          <h2 id={titleId} className="text-base font-semibold">
+            <span data-testid="waitlist-entry-patient">{name}</span> <Badge className="ml-1">{waitingText(daysWaiting(entry.createdAt, nowMs, zone))}</Badge>
+          </h2>
+          <p className="text-sm">
+            <span className="font-medium">{describe.appointmentTypeName(preferences)}</span>, {preferences.slotLengthMinutes} minutes, with {providersText(preferences.providerIds, describe.providerName)}
+          </p>
+          <p className="text-sm text-slate-700">
+            {facilitiesText(preferences.facilityIds, describe.facilityName)} · {whenText(preferences, reader.locale)}
+          </p>
+          {preferences.note ? (
+            <p className="text-sm" data-user-text="">
+              <span className="sr-only">Note: </span>“{preferences.note}”
+            </p>
+          ) : null}
+          <p className="text-xs text-slate-600">
+            Added by {describe.providerName(entry.createdBy).replace(/^Unlisted provider$/, "a colleague")} on {formatRecentTime(Date.parse(entry.createdAt), nowMs, { ...reader, zone })}
+          </p>
+          <p className="text-sm" data-testid="waitlist-best-match">
+            {match ? (
+              <>
+                <span className="font-medium">Earliest fit now:</span> {offerSlotText(match, describe.providerName(match.slot.providerId), { ...reader, zone: zoneOf(match.slot.facilityId) })} · {describe.facilityName(match.slot.facilityId)}
+              </>
+            ) : (
+              <span className="text-slate-700">No free slot fits right now.</span>
+            )}
+          </p>
+        </div>
+        {mode === "view" ? (
+          <div className="flex flex-wrap gap-2">
+            <Button variant="secondary" aria-describedby={titleId} onClick={() => setMode("edit")}>
+              Edit
+            </Button>
+            <Button variant="secondary" aria-describedby={titleId} onClick={() => setMode("confirmRemove")}>
+              Remove
+            </Button>
+          </div>
+        ) : null}
+      </div>
+      {mode === "confirmRemove" || mode === "removing" ? (
+        <div role="group" aria-label={`Remove ${name} from the waitlist?`} className="mt-2 flex flex-wrap items-center gap-2 rounded-md bg-slate-50 p-2">
+          <span className="text-sm">Remove {name} from the waitlist?</span>
+          <Button onClick={() => void remove()} disabled={mode === "removing"}>
+            {mode === "removing" ? "Removing…" : "Remove from waitlist"}
+          </Button>
+          <Button variant="secondary" onClick={() => setMode("view")} disabled={mode === "removing"}>
+            Keep waiting
+          </Button>
+        </div>
+      ) : null}
+      {removeError ? (
+        <div className="mt-2">
+          <Notice tone="error" title={describeApiError(removeError, "write").title}>
+            {describeApiError(removeError, "write").detail} {name} is still on the waitlist.
+          </Notice>
+        </div>
+      ) : null}
+    </li>
+  );
+}

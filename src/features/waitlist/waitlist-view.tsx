@@ -1,0 +1,87 @@
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { Link } from "@tanstack/react-router";
+import type { WaitlistEntry } from "#contract/app-api/waitlist.ts";
+import { queryKeys } from "#src/api/query-keys.ts";
+import { sessionQuery } from "#src/api/session-query.ts";
+import { waitlistQuery } from "#src/api/waitlist-queries.ts";
+import { ApiErrorNotice } from "#src/components/shell/api-error-notice.tsx";
+import { Notice } from "#src/components/ui/notice.tsx";
+import { Skeleton } from "#src/components/ui/skeleton.tsx";
+import { canUseWaitlist } from "#contract/app-api/waitlist.ts";
+import { WaitlistEntryCard } from "./waitlist-entry-card.tsx";
+
+// The organization's waitlist (issue 38), for front-desk and scheduler users:
+// who is waiting, for what, since when, and the earliest free slot that fits
+// now; each entry edited or removed in place. Read again on every
+// `waitlist.changed` (an entry added, edited or ended, or an offer taken, in
+// any tab of any colleague).
+
+export function WaitlistView() {
+  const session = useQuery(sessionQuery());
+  const isAllowed = session.data ? canUseWaitlist(session.data.user.roles) : false;
+  const waitlist = useQuery({ ...waitlistQuery(), enabled: isAllowed });
+  const queryClient = useQueryClient();
+  const readAgain = () => void queryClient.invalidateQueries({ queryKey: queryKeys.waitlist.all });
+
+  if (session.data && !isAllowed) {
+    return (
+      <Frame>
+        <Notice tone="info" title="The waitlist is for the front desk and schedulers">
+          Your role does not include the waitlist. Ask a front-desk colleague or a scheduler.
+        </Notice>
+      </Frame>
+    );
+  }
+  if (waitlist.isError && !waitlist.data) {
+    return (
+      <Frame>
+        <ApiErrorNotice error={waitlist.error} onRetry={() => void waitlist.refetch()} />
+      </Frame>
+    );
+  }
+  if (!waitlist.data) {
+    return (
+      <Frame>
+        <div aria-busy="true" aria-label="Loading the waitlist" data-testid="waitlist-loading" className="space-y-2">
+          {Array.from({ length: 3 }, (_, index) => (
+            <Skeleton key={index} className="h-24 w-full" />
+          ))}
+        </div>
+      </Frame>
+    );
+  }
+  const { entries } = waitlist.data;
+  return (
+    <Frame count={entries.length}>
+      {waitlist.isError ? <ApiErrorNotice error={waitlist.error} onRetry={() => void waitlist.refetch()} /> : null}
+      {entries.length === 0 ? (
+        <div data-testid="waitlist-empty">
+          <Notice tone="info" title="No one is waiting">
+            With a patient open in the EHR, use <strong>Add to waitlist</strong> in{" "}
+            <Link to="/slots" className="font-medium text-brand-800 underline">
+              Slots
+            </Link>{" "}
+            when nothing suits them: when a cancellation frees a slot that fits, everyone on the front desk is told.
+          </Notice>
+        </div>
+      ) : (
+        <ul aria-label="Waiting patients, longest waiting first" data-testid="waitlist-entries" className="space-y-2">
+          {entries.map((entry: WaitlistEntry) => (
+            <WaitlistEntryCard key={entry.id} entry={entry} onChanged={readAgain} />
+          ))}
+        </ul>
+      )}
+    </Frame>
+  );
+}
+
+function Frame({ children, count }: { children: React.ReactNode; count?: number }) {
+  return (
+    <section aria-labelledby="waitlist-title" className="mx-auto max-w-6xl min-w-0 space-y-3">
+      <h1 id="waitlist-title" className="text-lg font-semibold">
+        Waitlist{count === undefined ? null : <span className="ml-2 text-sm font-normal text-slate-700">{count === 1 ? "1 patient waiting" : `${count} patients waiting`}</span>}
+      </h1>
+      {children}
+    </section>
+  );
+}
