@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { createClient } from "@redis/client";
 import * as z from "zod/mini";
 import type { Send, SharedSendLog } from "./send-log.ts";
@@ -24,7 +25,8 @@ return 1
 `;
 
 const readReply = z.tuple([z.string(), z.array(z.string())]);
-const member = z.tuple([z.string(), z.string(), z.number()]);
+/** A send's member in the sorted set: [process, organization, a tag unique to this send]. A number tag is a log of before the tag named its log (read, not written). */
+const member = z.tuple([z.string(), z.string(), z.union([z.string(), z.number()])]);
 /** Rounds lost to other processes in a row before giving up (the limiter's bound usually comes first). */
 const MAX_ATTEMPTS = 32;
 
@@ -35,6 +37,9 @@ export function createRedisSendLog(options: { url: string; prefix?: string; onEr
   const client = createClient({ url: options.url, disableOfflineQueue: true, socket: { connectTimeout: 1_000, reconnectStrategy: 1_000 } });
   client.on("error", (error: unknown) => options.onError?.(error));
   let connecting: Promise<unknown> | null = null;
+  // Unique per log and send: two logs giving the same process name (tests, a misconfigured deployment) must never
+  // write the same member, or ZADD merges two sends into one and the log counts one send fewer than went out.
+  const logId = randomUUID();
   let sequence = 0;
 
   /** The first round waits for the connection (within the limiter's bound); later ones fail at once while it is down, and the client reconnects by itself. */
@@ -61,7 +66,7 @@ export function createRedisSendLog(options: { url: string; prefix?: string; onEr
         }
         const sends = choose(logged);
         if (sends.length === 0) return;
-        const entries = sends.flatMap((send) => [String(send.at), JSON.stringify([send.process, send.organization, (sequence += 1)])]);
+        const entries = sends.flatMap((send) => [String(send.at), JSON.stringify([send.process, send.organization, `${logId}:${(sequence += 1)}`])]);
         const recorded: unknown = await client.sendCommand(["EVAL", RECORD, "2", ...keys, version, String(windowMs * 2), ...entries]);
         if (recorded === 1) return;
         // Rounds that collided wait apart a little before reading again.

@@ -60,6 +60,20 @@ function contract(open: () => SharedSendLog) {
     expect(await windowOf(second, `other-${scope}`, 3_000)).toEqual([]);
   });
 
+  it("keeps every send, even two logs' sends under one process name, organization and instant (none merged into one)", async () => {
+    // Fresh logs: each counts its own sends from the start, as two processes do.
+    const [one, other] = [open(), open()];
+    try {
+      const scope = `key-${randomUUID()}`;
+      const send = { organization: "org-a", at: 1_000, process: "same-name" };
+      await one.exchange(scope, 1_000, WINDOW_MS, () => [send]);
+      await other.exchange(scope, 1_000, WINDOW_MS, () => [send]);
+      expect(await windowOf(one, scope, 1_001)).toEqual([send, send]);
+    } finally {
+      await Promise.all([one.close(), other.close()]);
+    }
+  });
+
   it("two processes taking at once never record more than the rule allows: a round is one atomic step", async () => {
     const scope = `key-${randomUUID()}`;
     const attempts = Array.from({ length: 30 }, (_, index) => takeOne(index % 2 === 0 ? first : second, scope, `org-${index % 3}`, 10_000, 10));
