@@ -66,7 +66,8 @@ export interface Chosen {
   params: SelectionParams;
 }
 
-export interface SelectionDeps {
+/** The strong check and the hold, and what a refused or lost hold means: the calls every way of holding a slot makes (the slot list, a waitlist offer). */
+export interface HoldCalls {
   /** POST /api/slots/check: the strong read. */
   check: (request: SlotCheckRequest) => Promise<SlotCheckResponse>;
   /** POST /api/holds; rejects, and `isConflict` says whether the slot was taken (409). */
@@ -78,6 +79,9 @@ export interface SelectionDeps {
   isAlreadyHeld: (error: unknown) => boolean;
   /** The hold's answer was lost after it was sent: whether the EHR made it is unknown. */
   isOutcomeUnknown: (error: unknown) => boolean;
+}
+
+export interface SelectionDeps extends HoldCalls {
   /** The BFF's record of such a hold, from the error, or null. */
   maybeHeldOf: (error: unknown) => MaybeHeldSlot | null;
   /** A hold the EHR may have made is the user's from now on (the holds bar lists it): the holds list has changed. */

@@ -1,7 +1,7 @@
-import type { HoldRequest, HoldResponse, SlotCheckRequest, SlotCheckResponse, SlotSelection } from "#contract/app-api/slots.ts";
+import type { HoldResponse, SlotCheckResponse, SlotSelection } from "#contract/app-api/slots.ts";
 import type { WaitlistOffer } from "#contract/app-api/waitlist.ts";
 import { holdDeadlineMs } from "#src/scheduling/hold-countdown.ts";
-import type { FreshHold } from "#src/scheduling/slot-selection-flow.ts";
+import type { FreshHold, HoldCalls } from "#src/scheduling/slot-selection-flow.ts";
 
 // Holding a freed slot for a waitlisted patient from the offer's alert (issue
 // 38), as DESIGN.md asks of every hold: one strong check of the slot (same
@@ -26,14 +26,7 @@ export type OfferHoldState =
   /** `outcomeUnknown`: the hold's answer was lost; the EHR may have held it (the holds bar lists it). */
   | { kind: "failed"; entryId: string; step: "check" | "hold"; error: unknown; outcomeUnknown: boolean };
 
-export interface OfferHoldDeps {
-  check: (request: SlotCheckRequest) => Promise<SlotCheckResponse>;
-  hold: (request: HoldRequest) => Promise<HoldResponse>;
-  /** 409 `conflict`: no capacity left. */
-  isConflict: (error: unknown) => boolean;
-  isHoldLimit: (error: unknown) => boolean;
-  isAlreadyHeld: (error: unknown) => boolean;
-  isOutcomeUnknown: (error: unknown) => boolean;
+export interface OfferHoldDeps extends HoldCalls {
   /** Any other 409: the offer was taken by someone else first; its message, or null for another error. */
   takenMessage: (error: unknown) => string | null;
   /** The slot is held: the holds bar owns it from here. */
