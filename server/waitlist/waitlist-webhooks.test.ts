@@ -334,6 +334,32 @@ describe.each(engines)("the waitlist's webhooks on $name", ({ databaseUrl: url }
       expect(listed.offers).toEqual([]);
     });
 
+    it("holds for the second patient it fits when that one is chosen, and the first stays waiting", async () => {
+      const slot = await freeSlot();
+      const appointmentId = await bookedByAnother(slot);
+      await syncAndMatch();
+      const ana = await anaWaitsFor(slot, {}, 0);
+      h.advanceClocks(1);
+      const wei = await anaWaitsFor(slot, {}, 1);
+      await setStatus(appointmentId, "cancelled");
+      await syncAndMatch();
+      const offer = offers()[0] as WaitlistOffer;
+      expect(offer.matches.map((match) => match.entryId)).toEqual([ana.id, wei.id]);
+      const body = { ...offer.slot, appointmentTypeId: offer.appointmentTypeId, slotLengthMinutes: offer.slotLengthMinutes, isNewPatient: offer.isNewPatient, fromWaitlist: { offerId: offer.id, entryId: wei.id } };
+
+      // Ana is open in the EHR; the front desk chose Wei in the alert: the hold is Wei's.
+      const response = await h.api("/api/holds", { method: "POST", token: await frontDesk(0), body });
+      expect(response.status, await response.clone().text()).toBe(200);
+      const { held } = z.parse(holdResponse, await response.json());
+      expect(held.patientId !== null && isSameId(held.patientId, wei.patientId)).toBe(true);
+      expect(held.patientName).toBe(wei.patientName);
+      expect((await store.waitlist.getOffer(ORG_A_ID, offer.id.toLowerCase()))?.taken).toMatchObject({ entryId: wei.id.toLowerCase() });
+      // Both still wait (an entry ends when its patient is booked); the offer is no longer open.
+      const listed = z.parse(waitlistResponse, await (await h.api("/api/waitlist", { token: await frontDesk() })).json());
+      expect(listed.entries.map((entry) => entry.id).sort()).toEqual([ana.id, wei.id].sort());
+      expect(listed.offers).toEqual([]);
+    });
+
     it("is the front desk's and schedulers' only", async () => {
       const response = await h.api("/api/holds", {
         method: "POST",

@@ -98,6 +98,17 @@ describe("WaitlistOffersAlert", () => {
     expect(within(offer).queryByRole("button", { name: /^Hold for/ })).toBeNull();
   });
 
+  it("holds for the second patient the offer fits when that one is chosen: the hold names Wei's entry and says Wei", async () => {
+    bff.on("GET", "/api/waitlist", listed([OFFER]));
+    bff.on("POST", "/api/slots/check", ok(slotCheckResponse, { available: true, slot: { ...OFFER.slot, remainingCapacity: 1, templateIds: [] }, alternatives: [], meta: META }));
+    bff.on("POST", "/api/holds", ok(holdResponse, { ...HELD, held: { ...HELD.held, patientId: "pat_wei", patientName: "Wei Chen" } }));
+    const { user } = renderWithUser(<WaitlistOffersAlert session={SESSION} />);
+    const offer = await screen.findByTestId("waitlist-offer");
+    await user.click(within(offer).getByRole("button", { name: "Hold for Wei Chen" }));
+    expect(await within(offer).findByText(/^Held for Wei Chen\. Book it in the EHR/)).toBeTruthy();
+    expect(bff.calls("POST", "/api/holds").map((call) => call.body)).toEqual([expect.objectContaining({ fromWaitlist: { offerId: OFFER.id, entryId: WEI } })]);
+  });
+
   it("shows a live offer at once, says so to a screen reader, and once dismissed it stays away", async () => {
     bff.on("GET", "/api/waitlist", listed([]));
     const { user } = renderWithUser(<WaitlistOffersAlert session={SESSION} />);
