@@ -1,5 +1,5 @@
 import * as z from "zod/mini";
-import { idPattern } from "../ids.ts";
+import { idKey, idPattern } from "../ids.ts";
 import { rawUuid, utcTimestamp } from "../clinic-api/primitives.ts";
 import { slotPlace } from "./slots.ts";
 
@@ -49,6 +49,25 @@ export const waitlistPreferences = z.object({
   note: z.string().check(z.maxLength(MAX_WAITLIST_NOTE_LENGTH)),
 });
 export type WaitlistPreferences = z.infer<typeof waitlistPreferences>;
+
+/** The same wish, whatever order its lists were picked in and whichever form its ids are written in (the same patient asking twice is one entry). */
+export function isSamePreferences(a: WaitlistPreferences, b: WaitlistPreferences): boolean {
+  const ids = (list: readonly string[] | null) => (list === null ? null : [...new Set(list.map(idKey))].sort().join(","));
+  const days = (list: readonly string[] | null) => (list === null ? null : [...new Set(list)].sort().join(","));
+  return (
+    idKey(a.appointmentTypeId) === idKey(b.appointmentTypeId) &&
+    a.slotLengthMinutes === b.slotLengthMinutes &&
+    a.isNewPatient === b.isNewPatient &&
+    ids(a.facilityIds) === ids(b.facilityIds) &&
+    ids(a.providerIds) === ids(b.providerIds) &&
+    a.startDate === b.startDate &&
+    a.endDate === b.endDate &&
+    a.startsFrom === b.startsFrom &&
+    a.startsBefore === b.startsBefore &&
+    days(a.days) === days(b.days) &&
+    a.note.trim() === b.note.trim()
+  );
+}
 
 /** POST /api/waitlist: the open patient (from the token) waits for these preferences. */
 export const waitlistCreateRequest = z.strictObject({ preferences: waitlistPreferences });

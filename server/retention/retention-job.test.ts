@@ -213,7 +213,7 @@ describe.each(engines)("retention on $name", (engine) => {
   it("purges an ended waitlist entry 30 days after it ended, never a waiting one, and an offer a week after its slot", async () => {
     const preferences = { appointmentTypeId: "atp_0f6b3a8e2d4c4a599d1e5b7c8a9e0f12", slotLengthMinutes: 30, isNewPatient: false, facilityIds: ["fac_1b566c2cb5f14bbfbeb323271408baaa"], providerIds: null, startDate: "2026-09-01", endDate: "2026-09-30", startsFrom: null, startsBefore: null, days: null, note: "prefers a call after 4 pm" };
     const entry = async (id: string, createdAt: number, endedAt: number | null) => {
-      await store.waitlist.insertWithinLimit({ id, organizationId: ORG_A, patientId: "pat-1", patientName: "Ruiz, Ana", preferences, createdBy: "user-1", createdAt, updatedAt: createdAt, endedAt: null, endReason: null }, 100);
+      await store.waitlist.add({ id, organizationId: ORG_A, patientId: "pat-1", patientName: "Ruiz, Ana", preferences, createdBy: "user-1", createdAt, updatedAt: createdAt, endedAt: null, endReason: null }, 100);
       if (endedAt !== null) await store.waitlist.end(ORG_A, [id], "removed", endedAt);
     };
     await entry("00000000-0000-4000-8000-000000000001", NOW - 90 * DAY, NOW - 30 * DAY - SECOND);

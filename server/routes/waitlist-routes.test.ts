@@ -4,7 +4,7 @@ import * as z from "zod/mini";
 import { APP_ERROR_CODES } from "#contract/app-api/errors.ts";
 import type { LiveEvent } from "#contract/app-api/live-events.ts";
 import { MAX_WAITLIST_NOTE_LENGTH, waitlistEntryResponse, waitlistResponse, type WaitlistPreferences } from "#contract/app-api/waitlist.ts";
-import { isSameId } from "#contract/ids.ts";
+import { idKey, isSameId } from "#contract/ids.ts";
 import { ORG_A_ID, ORG_B_ID } from "../../emulator/world/identities.ts";
 import { dateWindow, errorOf, seededSearchTarget } from "../hardening/testing/fault-matrix-support.ts";
 import { createStore } from "../store/create-store.ts";
@@ -194,9 +194,18 @@ describe.each(engines)("the waitlist's routes on $name", ({ databaseUrl: url }) 
       expect(published.filter((event) => event.type === "waitlist.changed")).toHaveLength(4);
     });
 
+    it("answers the entry already waiting when the same patient is added again with the same wish (a retry, a second tab, a double click), and adds a different wish", async () => {
+      const first = await add(asked({ facilityIds: [idKey(facilityId)] }), 0);
+      const [again, atOnce] = await Promise.all([add(asked({ note: " prefers a call after 4 pm " }), 0), add(asked(), 0, "Scheduler")]);
+      expect([again.id, atOnce.id]).toEqual([first.id, first.id]);
+      const other = await add(asked({ startsBefore: "12:00" }), 0);
+      expect(other.id).not.toBe(first.id);
+      expect((await list()).entries.map((entry) => entry.id).sort()).toEqual([first.id, other.id].sort());
+    });
+
     it("ends an entry whose range has passed when the list is read", async () => {
       const at = h.now();
-      await store.waitlist.insertWithinLimit(
+      await store.waitlist.add(
         { id: "5b0c1a7e-3f2d-4e6a-9b8c-7d6e5f4a3b21", organizationId: ORG_A_ID, patientId: patientOf(4).id, patientName: null, preferences: asked({ startDate: "2026-11-01", endDate: "2026-11-10" }), createdBy: "someone", createdAt: at, updatedAt: at, endedAt: null, endReason: null },
         10,
       );

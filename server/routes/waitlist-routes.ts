@@ -155,8 +155,14 @@ export function registerWaitlistRoutes(api: Hono<AppEnv>, { clinic, waitlist, au
       endedAt: null,
       endReason: null,
     };
-    if (!(await waitlist.insertWithinLimit(entry, MAX_WAITING_ENTRIES))) {
+    const outcome = await waitlist.add(entry, MAX_WAITING_ENTRIES);
+    if (outcome.kind === "full") {
       throw new AppError(409, WAITLIST_FULL_CODE, `The waitlist already has ${MAX_WAITING_ENTRIES} waiting patients: remove entries that are no longer needed before adding another`);
+    }
+    if (outcome.kind === "alreadyWaiting") {
+      // A retry after a lost answer, a second tab or a double click: the entry already there, not a second one.
+      await access.read(c, "waitlist_entry", outcome.entry.id);
+      return c.json({ entry: waitlistEntryOf(outcome.entry, null) } satisfies WaitlistEntryResponse);
     }
     await access.changed(c, "write", "waitlist_entry", entry.id);
     changed(c);

@@ -509,9 +509,16 @@ export interface StoredWaitlistOffer {
   taken: { userId: string; entryId: string; at: number } | null;
 }
 
+export type WaitlistAddOutcome = { kind: "added"; entry: StoredWaitlistEntry } | { kind: "alreadyWaiting"; entry: StoredWaitlistEntry } | { kind: "full" };
+
 export interface WaitlistRepository {
-  /** Adds the entry unless the organization already has `limit` waiting (atomic per organization, across processes); false when refused. */
-  insertWithinLimit(entry: StoredWaitlistEntry, limit: number): Promise<boolean>;
+  /**
+   * Adds the entry unless its patient already waits with the same preferences
+   * (that entry is answered: a retried or repeated add is not a second entry)
+   * or the organization already has `limit` waiting. Atomic per organization,
+   * across processes.
+   */
+  add(entry: StoredWaitlistEntry, limit: number): Promise<WaitlistAddOutcome>;
   /** The entry, waiting or ended (until purged). */
   get(organizationId: string, id: string): Promise<StoredWaitlistEntry | null>;
   /** Waiting entries, longest waiting first, at most `limit`. */

@@ -1,6 +1,6 @@
 import { and, asc, count, eq, gte, inArray, isNotNull, isNull, lt, lte, or, sql } from "drizzle-orm";
 import * as z from "zod/mini";
-import { waitlistEndReason, waitlistPreferences } from "#contract/app-api/waitlist.ts";
+import { isSamePreferences, waitlistEndReason, waitlistPreferences } from "#contract/app-api/waitlist.ts";
 import { idKey } from "#contract/ids.ts";
 import type { StoreDatabase } from "./database.ts";
 import { dateFromEpochMs } from "./instants.ts";
@@ -64,12 +64,18 @@ export function createWaitlistRepository(db: StoreDatabase): WaitlistRepository 
   const longestWaitingFirst = [asc(waitlistEntries.createdAt), asc(waitlistEntries.id)];
 
   return {
-    async insertWithinLimit(entry, limit) {
+    async add(entry, limit) {
       return db.transaction(async (tx) => {
-        // The count and the insert are one step for every process: two entries added at once cannot both be the limit's last.
+        // The look, the count and the insert are one step for every process: two adds at once cannot both be new, nor both the limit's last.
         await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`waitlist_entries:${entry.organizationId}`}))`);
+        const patientsWaiting = await tx
+          .select()
+          .from(waitlistEntries)
+          .where(and(waitingOf(entry.organizationId), eq(waitlistEntries.patientKey, idKey(entry.patientId))));
+        const same = patientsWaiting.map(toEntry).find((waiting) => isSamePreferences(waiting.preferences, entry.preferences));
+        if (same !== undefined) return { kind: "alreadyWaiting", entry: same };
         const [row] = await tx.select({ n: count() }).from(waitlistEntries).where(waitingOf(entry.organizationId));
-        if ((row?.n ?? 0) >= limit) return false;
+        if ((row?.n ?? 0) >= limit) return { kind: "full" };
         await tx.insert(waitlistEntries).values({
           id: entry.id,
           organizationId: entry.organizationId,
@@ -85,7 +91,7 @@ export function createWaitlistRepository(db: StoreDatabase): WaitlistRepository 
           endedAt: entry.endedAt === null ? null : dateFromEpochMs(entry.endedAt, "endedAt"),
           endReason: entry.endReason,
         });
-        return true;
+        return { kind: "added", entry };
       });
     },
 

@@ -347,8 +347,8 @@ describe.each(engines)("the waitlist's webhooks on $name", ({ databaseUrl: url }
       expect(offer.matches.map((match) => match.entryId)).toEqual([ana.id, wei.id]);
       const body = { ...offer.slot, appointmentTypeId: offer.appointmentTypeId, slotLengthMinutes: offer.slotLengthMinutes, isNewPatient: offer.isNewPatient, fromWaitlist: { offerId: offer.id, entryId: wei.id } };
 
-      // Ana is open in the EHR; the front desk chose Wei in the alert: the hold is Wei's.
-      const response = await h.api("/api/holds", { method: "POST", token: await frontDesk(0), body });
+      // Ana is open in the EHR; a scheduler (who holds nothing yet) chose Wei in the alert: the hold is Wei's.
+      const response = await h.api("/api/holds", { method: "POST", token: await h.hostToken({ userId: h.userWithRole("Scheduler"), patientId: patientOf(0).id }), body });
       expect(response.status, await response.clone().text()).toBe(200);
       const { held } = z.parse(holdResponse, await response.json());
       expect(held.patientId !== null && isSameId(held.patientId, wei.patientId)).toBe(true);
