@@ -281,7 +281,7 @@ export function registerScheduleRoutes(api: Hono<AppEnv>, { clinic, holds, waitl
       await access.read(c, "waitlist_entry", claim.entry.id);
       answer = await holdSlot(c, request, maybeHeld, claim.entry);
     } catch (error) {
-      if (!isOutcomeUnknown(error)) await claim.giveBack().catch((giveBackError: unknown) => c.get("logger").warn({ err: giveBackError }, "giving a waitlist offer back failed; it stays taken"));
+      if (!isOutcomeUnknown(error) && !claim.isRetry) await claim.giveBack().catch((giveBackError: unknown) => c.get("logger").warn({ err: giveBackError }, "giving a waitlist offer back failed; it stays taken"));
       throw error;
     }
     live.publish(organizationId, { type: "waitlist.changed" });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { WaitlistPreferences } from "#contract/app-api/waitlist.ts";
 import { toPrefixedId } from "#contract/ids.ts";
-import { booksEntry, fitsSlot, fitsWhen, freedSlotOf, freesSlot, groupByKind, hasRangePassed } from "./waitlist-fit.ts";
+import { booksEntry, fitsSlot, fitsWhen, freedSlotOf, freesSlot, groupByKind, hasRangePassed, onePerPatient } from "./waitlist-fit.ts";
 
 // Issue 38: which waiting patients a slot fits, read on the facility's own
 // clock (DST days included), and which cancellations free a slot at all
@@ -114,6 +114,17 @@ describe("kinds of slot: one read per type, length and new-patient flag", () => 
     const groups = groupByKind(entries);
     expect(groups.map((group) => group.entries.map((entry) => entry.id))).toEqual([["ana", "omar"], ["wei"], ["lena"]]);
     expect(groups[1]?.kind).toEqual({ appointmentTypeId: toPrefixedId("atp", FOLLOW_UP), slotLengthMinutes: 60, isNewPatient: false });
+  });
+});
+
+describe("who an offer names", () => {
+  it("names each patient once, by their longest-waiting entry, whatever form their id is written in", () => {
+    const entries = [
+      { id: "ana-mornings", patientId: `pat_${DR_CHEN.replaceAll("-", "")}` },
+      { id: "wei", patientId: "5b0c1a7e-3f2d-4e6a-9b8c-7d6e5f4a3b21" },
+      { id: "ana-any-time", patientId: DR_CHEN.toUpperCase() },
+    ];
+    expect(onePerPatient(entries).map((entry) => entry.id)).toEqual(["ana-mornings", "wei"]);
   });
 });
 

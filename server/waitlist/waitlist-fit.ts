@@ -77,6 +77,17 @@ export function groupByKind<T extends { preferences: SlotKind }>(entries: readon
 /** The appointment statuses seed 001 says `appointment.cancelled` reports: both free the slot. */
 const FREEING_STATUSES: ReadonlySet<string> = new Set(["cancelled", "no_show"]);
 
+/** Each patient once, by their longest-waiting entry (`entries` longest waiting first): two wishes of one patient that both fit name them once in an offer. */
+export function onePerPatient<T extends { patientId: string }>(entries: readonly T[]): T[] {
+  const seen = new Set<string>();
+  return entries.filter((entry) => {
+    const key = idKey(entry.patientId);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
 /**
  * Seed 001 events rules 2 and 3: a cancellation frees a slot for the waitlist
  * only when it is a change seen happen (`previousStatus` not null: a first

@@ -4,7 +4,7 @@ import type { ClinicClient } from "../clinic/clinic-client.ts";
 import type { LiveEventPublisher } from "../events/live-event-bus.ts";
 import type { Logger } from "../logger.ts";
 import type { OfferedSlot, Store, StoredWaitlistEntry, StoredWaitlistOffer } from "../store/store.ts";
-import { acceptsProvider, fitsSlot, freedSlotOf, groupByKind, passedRangeEndBefore } from "./waitlist-fit.ts";
+import { acceptsProvider, fitsSlot, freedSlotOf, groupByKind, onePerPatient, passedRangeEndBefore } from "./waitlist-fit.ts";
 import { waitlistOfferOf } from "./waitlist-views.ts";
 
 // Matching a freed slot to the waitlist (issue 38; ADR 0028). The webhook
@@ -181,7 +181,7 @@ export class WaitlistMatcher {
       const accepts = (id: string) => group.entries.some((entry) => acceptsProvider(entry.preferences, id));
       const free = freedSlotOf(slots, { facilityId: slot.facilityId, startMs: slot.slotStartsAt, providerId }, accepts);
       if (free === null) continue;
-      const fitting = group.entries.filter((entry) => acceptsProvider(entry.preferences, free.providerId)).slice(0, MAX_OFFER_MATCHES);
+      const fitting = onePerPatient(group.entries.filter((entry) => acceptsProvider(entry.preferences, free.providerId))).slice(0, MAX_OFFER_MATCHES);
       return {
         providerId: free.providerId,
         facilityId: free.facilityId,

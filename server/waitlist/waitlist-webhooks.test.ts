@@ -73,11 +73,11 @@ describe.each(engines)("the waitlist's webhooks on $name", ({ databaseUrl: url }
   const frontDesk = (patientIndex?: number) => h.hostToken({ userId: h.userWithRole("Front Desk"), ...(patientIndex === undefined ? {} : { patientId: patientOf(patientIndex).id }) });
   const minutesOf = (slot: Pick<Slot, "startsAt" | "endsAt">) => (Date.parse(slot.endsAt) - Date.parse(slot.startsAt)) / 60_000;
 
-  /** A free slot of the seed with room for one booking: booked, it is gone; cancelled, free again. */
-  async function freeSlot(): Promise<Slot> {
+  /** A free slot of the seed with room for one booking: booked, it is gone; cancelled, free again. `offset`: another one (holds outlast a test). */
+  async function freeSlot(offset = 0): Promise<Slot> {
     const response = await h.api(`/api/slots?${new URLSearchParams({ appointmentTypeId: typeId, facilityIds: facilityId, ...dateWindow() }).toString()}`, { token: await frontDesk() });
     const slots = z.parse(slotSearchResponse, await response.json()).slots.filter((slot) => slot.remainingCapacity === 1);
-    const slot = slots[Math.floor(slots.length / 2)];
+    const slot = slots[Math.floor(slots.length / 2) + offset];
     if (!slot) throw new Error("no free slot with room for one in the seed");
     return slot;
   }
@@ -358,6 +358,31 @@ describe.each(engines)("the waitlist's webhooks on $name", ({ databaseUrl: url }
       const listed = z.parse(waitlistResponse, await (await h.api("/api/waitlist", { token: await frontDesk() })).json());
       expect(listed.entries.map((entry) => entry.id).sort()).toEqual([ana.id, wei.id].sort());
       expect(listed.offers).toEqual([]);
+    });
+
+    it("after a hold whose answer was lost, stays the user's, who may try that patient's hold again; a colleague still may not", async () => {
+      const slot = await freeSlot(3);
+      const appointmentId = await bookedByAnother(slot);
+      await syncAndMatch();
+      const ana = await anaWaitsFor(slot, {}, 0);
+      await setStatus(appointmentId, "cancelled");
+      await syncAndMatch();
+      const offer = offers()[0] as WaitlistOffer;
+      const body = { ...offer.slot, appointmentTypeId: offer.appointmentTypeId, slotLengthMinutes: offer.slotLengthMinutes, isNewPatient: offer.isNewPatient, fromWaitlist: { offerId: offer.id, entryId: ana.id } };
+      const nurse = () => h.hostToken({ userId: h.userWithRole("Scheduler") });
+
+      // The service answers 503: Tandem cannot know whether the EHR held it.
+      await h.emulator.sandbox("POST", "/faults", { method: "POST", path: "/v4/schedule/holds", status: 503, count: 1 });
+      const lost = await h.api("/api/holds", { method: "POST", token: await nurse(), body });
+      expect((await errorOf(lost)).code).toBe("outcome_unknown");
+      expect((await store.waitlist.getOffer(ORG_A_ID, offer.id.toLowerCase()))?.taken).not.toBeNull();
+
+      const colleague = await h.api("/api/holds", { method: "POST", token: await frontDesk(), body });
+      expect((await errorOf(colleague)).code).toBe(WAITLIST_OFFER_TAKEN_CODE);
+      const again = await h.api("/api/holds", { method: "POST", token: await nurse(), body });
+      expect(again.status, await again.clone().text()).toBe(200);
+      const { held } = z.parse(holdResponse, await again.json());
+      expect(held.patientId !== null && isSameId(held.patientId, ana.patientId)).toBe(true);
     });
 
     it("is the front desk's and schedulers' only", async () => {

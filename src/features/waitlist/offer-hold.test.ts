@@ -64,8 +64,18 @@ describe("holdFromOffer", () => {
 
   it("says the slot is gone when the live check finds it taken, and holds nothing", async () => {
     const d = deps(() => Promise.resolve(gone), () => Promise.resolve(HELD));
-    expect((await run(d)).at(-1)).toEqual({ kind: "gone", entryId: ENTRY });
+    expect((await run(d)).at(-1)).toEqual({ kind: "gone", entryId: ENTRY, mayBeYours: false });
     expect(d.hold).not.toHaveBeenCalled();
+  });
+
+  it("on a try again after a lost answer, says a slot found gone may be the first try's hold, for that patient only", async () => {
+    const lost: OfferHoldState = { kind: "failed", entryId: ENTRY, step: "hold", error: new Error("lost"), outcomeUnknown: true };
+    const states: OfferHoldState[] = [];
+    await holdFromOffer(OFFER, ENTRY, deps(() => Promise.resolve(gone), () => Promise.resolve(HELD)), (state) => states.push(state), lost);
+    expect(states.at(-1)).toEqual({ kind: "gone", entryId: ENTRY, mayBeYours: true });
+    const other: OfferHoldState[] = [];
+    await holdFromOffer(OFFER, ENTRY, deps(() => Promise.resolve(gone), () => Promise.resolve(HELD)), (state) => other.push(state), { ...lost, entryId: "another-entry" });
+    expect(other.at(-1)).toEqual({ kind: "gone", entryId: ENTRY, mayBeYours: false });
   });
 
   it("says a colleague held it from the waitlist first, in the BFF's words, and reads the waitlist again", async () => {

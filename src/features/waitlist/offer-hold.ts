@@ -15,8 +15,8 @@ export type OfferHoldState =
   | { kind: "checking"; entryId: string }
   | { kind: "holding"; entryId: string }
   | { kind: "held"; entryId: string }
-  /** The slot is no longer free (booked or held in the EHR, or from this offer by a colleague). */
-  | { kind: "gone"; entryId: string }
+  /** The slot is no longer free (booked or held in the EHR, or from this offer by a colleague); `mayBeYours`: a try again after a lost answer, whose first try may be what holds it. */
+  | { kind: "gone"; entryId: string; mayBeYours: boolean }
   /** Refused: a colleague held it from this offer first (the BFF's message says so). */
   | { kind: "taken"; entryId: string; message: string }
   /** The user already holds as many slots as Tandem allows. */
@@ -51,8 +51,9 @@ export function offerSelection(offer: WaitlistOffer): SlotSelection {
   };
 }
 
-/** Checks the offer's slot live and holds it for the entry's patient; `report` is told each step. */
-export async function holdFromOffer(offer: WaitlistOffer, entryId: string, deps: OfferHoldDeps, report: (state: OfferHoldState) => void): Promise<void> {
+/** Checks the offer's slot live and holds it for the entry's patient; `report` is told each step. `previous`: this offer's state before, mine to try again after a lost answer. */
+export async function holdFromOffer(offer: WaitlistOffer, entryId: string, deps: OfferHoldDeps, report: (state: OfferHoldState) => void, previous: OfferHoldState | null = null): Promise<void> {
+  const mayBeYours = previous?.kind === "failed" && previous.outcomeUnknown && previous.entryId === entryId;
   const now = deps.now ?? Date.now;
   const selection = offerSelection(offer);
   report({ kind: "checking", entryId });
@@ -64,7 +65,7 @@ export async function holdFromOffer(offer: WaitlistOffer, entryId: string, deps:
     return;
   }
   if (!check.available) {
-    report(check.heldByYou ? { kind: "alreadyHeld", entryId } : { kind: "gone", entryId });
+    report(check.heldByYou ? { kind: "alreadyHeld", entryId } : { kind: "gone", entryId, mayBeYours });
     deps.waitlistChanged();
     deps.slotsChanged();
     return;
@@ -77,7 +78,7 @@ export async function holdFromOffer(offer: WaitlistOffer, entryId: string, deps:
     held = await deps.hold({ ...selection, fromWaitlist: { offerId: offer.id, entryId } });
   } catch (error) {
     if (deps.isConflict(error)) {
-      report({ kind: "gone", entryId });
+      report({ kind: "gone", entryId, mayBeYours });
       deps.slotsChanged();
     } else if (deps.isAlreadyHeld(error)) {
       report({ kind: "alreadyHeld", entryId });

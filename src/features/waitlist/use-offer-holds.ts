@@ -36,7 +36,7 @@ export function useOfferHolds(): { states: ReadonlyMap<string, OfferHoldState>; 
     (offer: WaitlistOffer, entryId: string) => {
       const current = states.get(offer.id);
       if (current?.kind === "checking" || current?.kind === "holding") return;
-      void holdFromOffer(offer, entryId, deps, (state) => setStates((previous) => new Map(previous).set(offer.id, state)));
+      void holdFromOffer(offer, entryId, deps, (state) => setStates((previous) => new Map(previous).set(offer.id, state)), current ?? null);
     },
     [deps, states],
   );

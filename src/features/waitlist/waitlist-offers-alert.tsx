@@ -89,7 +89,9 @@ function OfferCard({ item, userId, holdState, onHold, onDismiss }: OfferCardProp
   const isBusy = holdState?.kind === "checking" || holdState?.kind === "holding";
   const isOpen = status === "open" && holdState?.kind !== "held" && holdState?.kind !== "gone" && holdState?.kind !== "taken";
   const isHeldHere = holdState?.kind === "held";
-  const title = status === "taken" || isHeldHere ? "Held from the waitlist" : status === "closed" ? "Waitlist offer closed" : "A freed slot fits the waitlist";
+  // This user's hold whose answer was lost: the offer is theirs (so listed as closed), not a colleague's.
+  const mayBeHeldHere = holdState?.kind === "failed" && holdState.outcomeUnknown;
+  const title = status === "taken" || isHeldHere ? "Held from the waitlist" : mayBeHeldHere ? "Not confirmed by the EHR" : status === "closed" ? "Waitlist offer closed" : "A freed slot fits the waitlist";
   return (
     <li data-testid="waitlist-offer" data-offer-id={offer.id} data-status={status} data-starts-at={offer.slot.startsAt} data-provider-id={offer.slot.providerId} aria-labelledby={titleId} className={`rounded-lg border p-3 ${status === "open" ? "border-sky-300 bg-sky-50" : "border-slate-300 bg-white"}`}>
       <div className="flex flex-wrap items-start justify-between gap-2">
@@ -109,7 +111,7 @@ function OfferCard({ item, userId, holdState, onHold, onDismiss }: OfferCardProp
         </Button>
       </div>
       {status === "taken" && offer.takenBy ? <p className="mt-2 text-sm font-medium" data-testid="waitlist-offer-taken">{takenText(offer, userId, describe.providerName, display)}</p> : null}
-      {status === "closed" && !isHeldHere ? (
+      {status === "closed" && !isHeldHere && !mayBeHeldHere ? (
         <p className="mt-2 text-sm font-medium" data-testid="waitlist-offer-closed">
           No longer offered: held from the waitlist by a colleague, or no longer free.
         </p>
@@ -127,6 +129,11 @@ function OfferCard({ item, userId, holdState, onHold, onDismiss }: OfferCardProp
         </div>
       ) : null}
       {holdState ? <HoldStateText state={holdState} offer={offer} /> : null}
+      {mayBeHeldHere ? (
+        <Button className="mt-2" variant="secondary" data-testid="hold-for-patient-again" data-entry-id={holdState.entryId} onClick={() => onHold(holdState.entryId)}>
+          Try again for {patientNameText(offer.matches.find((match) => match.entryId === holdState.entryId)?.patientName ?? null)}
+        </Button>
+      ) : null}
     </li>
   );
 }
@@ -151,7 +158,9 @@ function HoldStateText({ state, offer }: { state: OfferHoldState; offer: Waitlis
       case "held":
         return `Held for ${name}. Book it in the EHR with ${name} open (your holds, below).`;
       case "gone":
-        return "No longer free: it was booked or held since the cancellation.";
+        return state.mayBeYours
+          ? `No longer free in the EHR: your first try may be what holds it for ${name}. It stays in your holds as not confirmed until it frees itself.`
+          : "No longer free: it was booked or held since the cancellation.";
       case "taken":
         return state.message;
       case "basketFull":
@@ -160,7 +169,7 @@ function HoldStateText({ state, offer }: { state: OfferHoldState; offer: Waitlis
         return "You hold this slot already (another tab of yours).";
       case "failed":
         return state.outcomeUnknown
-          ? "The EHR may have held it: it is listed in your holds as not confirmed."
+          ? `The EHR did not confirm the hold for ${name}: it may have made it. It is listed in your holds as not confirmed; try again, or let it go there.`
           : `${describeApiError(state.error, "write").title}. ${describeApiError(state.error, "write").detail}`;
     }
   })();
