@@ -12,7 +12,7 @@ import { bookInEhrFor, callAppWithPatient, colleagueOf, endEveryWaitlistEntry, m
 // The waitlist (issue 38) on a bad day, through the host page, on servers of
 // its own so that Tandem's server can be stopped: the front desk's add is cut
 // off by a crash of Tandem's server and pressed again once it is back (one
-// entry, nothing typed lost); a cancellation syncs while the service answers
+// entry, nothing typed lost); a reload mid-typing asks first; a cancellation syncs while the service answers
 // the strong read 503, then 429 (the offer still comes, once); a hold from
 // the offer answered 503 (the EHR may have made it) says so, keeps the offer
 // from colleagues, and the same front desk's next try holds it.
@@ -78,6 +78,21 @@ test.describe("the waitlist on a bad day", () => {
     await nav(app).getByRole("link", { name: "Waitlist" }).click();
     await expect(app.getByTestId("waitlist-entry")).toHaveCount(1);
     await expect(app.getByTestId("waitlist-entry")).toContainText("Prefers a call after 4 pm; works nights");
+  });
+
+  test("a reload mid-typing asks first, and dismissed, everything typed is still there", async ({ page }) => {
+    const app = await openSlotFinder(page);
+    await app.getByTestId("add-to-waitlist").click();
+    const form = app.getByTestId("waitlist-form");
+    await form.getByLabel("Note").fill("Only Tuesdays; her daughter drives");
+    const asked: string[] = [];
+    page.on("dialog", (dialog) => {
+      asked.push(dialog.type());
+      void dialog.dismiss();
+    });
+    await page.locator("#host-reload").click();
+    await expect.poll(() => asked).toEqual(["beforeunload"]);
+    await expect(form.getByLabel("Note")).toHaveValue("Only Tuesdays; her daughter drives");
   });
 
   test("a cancellation synced while the service answers the strong read 503, then 429, is still offered once; a hold whose answer is lost says the EHR may have held it, keeps the offer from colleagues, and holds on the next try", async ({ page }) => {

@@ -7,6 +7,7 @@ import { Button } from "#src/components/ui/button.tsx";
 import { CrossIcon } from "#src/components/ui/icons.tsx";
 import { MultiSelectPicker } from "#src/components/ui/multi-select-picker.tsx";
 import { Notice } from "#src/components/ui/notice.tsx";
+import { useAskBeforeUnload } from "#src/lib/use-ask-before-unload.ts";
 import { forgetDraft, keepDraft, readKeptDraft } from "./kept-waitlist-draft.ts";
 import { fieldOfRefusal, preferencesFromDraft, slotLengthOf, type WaitlistDraft, type WaitlistErrors } from "./waitlist-form-model.ts";
 import { WaitlistTimeFields } from "./waitlist-time-fields.tsx";
@@ -56,12 +57,17 @@ export function WaitlistEntryForm({ title, subject, initial, options, today, sub
   const [errors, setErrors] = useState<WaitlistErrors>({});
   const [failure, setFailure] = useState<unknown>(null);
   const [isSaving, setSaving] = useState(false);
-  const update = (patch: Partial<WaitlistDraft>) =>
+  // Typed here and not yet saved: a reload asks first (the kept draft may have no sessionStorage to live in).
+  const [hasTyped, setTyped] = useState(false);
+  useAskBeforeUnload(hasTyped);
+  const update = (patch: Partial<WaitlistDraft>) => {
+    setTyped(true);
     setDraft((current) => {
       const next = { ...current, ...patch };
       keepDraft(subject, next);
       return next;
     });
+  };
   const { appointmentTypes, facilityOptions, providerOptions, isLoadingProviders } = options;
   const type = appointmentTypes.find((candidate) => candidate.id === draft.appointmentTypeId);
   const defaultLength = slotLengthOf({ slotLength: "", isNewPatient: draft.isNewPatient }, type);
@@ -82,6 +88,7 @@ export function WaitlistEntryForm({ title, subject, initial, options, today, sub
     try {
       await onSave(checked.preferences);
       forgetDraft(subject);
+      setTyped(false);
     } catch (error) {
       const field = error instanceof ApiError && error.status === 400 ? fieldOfRefusal(error.body.message) : null;
       if (field && error instanceof ApiError) {

@@ -1,5 +1,6 @@
 import { useBlocker } from "@tanstack/react-router";
 import { useCallback, useEffect, useMemo, useRef } from "react";
+import { useAskBeforeUnload } from "#src/lib/use-ask-before-unload.ts";
 
 // Asks before leaving a note with unsaved text: the browser's own prompt on
 // reload or close (beforeunload), and LeaveGuardDialog for a move inside the
@@ -23,8 +24,8 @@ export function useLeaveGuard(hasUnsavedChanges: boolean): LeaveGuard {
     unsaved.current = hasUnsavedChanges;
   }, [hasUnsavedChanges]);
   const shouldBlockFn = useCallback(({ current, next }: { current: { pathname: string }; next: { pathname: string } }) => unsaved.current && current.pathname !== next.pathname, []);
-  const enableBeforeUnload = useCallback(() => unsaved.current, []);
-  const blocker = useBlocker({ shouldBlockFn, enableBeforeUnload, withResolver: true });
+  useAskBeforeUnload(hasUnsavedChanges);
+  const blocker = useBlocker({ shouldBlockFn, enableBeforeUnload: false, withResolver: true });
   return useMemo(
     () => ({
       isAsking: blocker.status === "blocked",
