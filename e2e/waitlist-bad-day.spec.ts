@@ -4,7 +4,7 @@ import { join } from "node:path";
 import type { FrameLocator } from "@playwright/test";
 import { expect, test } from "./support/fixtures.ts";
 import { holdsOf } from "./support/holds.ts";
-import { ORG_A, sandbox, saveScreenshot } from "./support/sandbox.ts";
+import { ORG_A, sandbox, saveScreenshot, userWithRole } from "./support/sandbox.ts";
 import { startSandboxServers, type SandboxServers } from "./support/sandbox-servers.ts";
 import { UPPER_WEST_SIDE, addDays, appointmentType, cancelInEhr, frontDeskSession, openSlotFinder, search, setFilters, syncOrganization, todayIn } from "./support/slots.ts";
 import { bookInEhrFor, callAppWithPatient, colleagueOf, endEveryWaitlistEntry, morningSlots, otherPatientThan, waitlistOf } from "./support/waitlist.ts";
@@ -138,6 +138,13 @@ test.describe("the waitlist on a bad day", () => {
     await expect(state).toHaveAttribute("data-state", "held");
     expect(await holdsOf(ORG_A, userId)).toHaveLength(1);
     await saveScreenshot(page, "waitlist-bad-day-held-1280");
+
+    // A physician signs in at the same workstation: nothing of the waitlist is on screen, however long it takes.
+    await page.locator("#host-user").selectOption((await userWithRole(ORG_A, "Physician")).id);
+    await expect(nav(app).getByRole("link", { name: "Waitlist" })).toHaveCount(0);
+    await expect(app.getByTestId("waitlist-offers")).toHaveCount(0);
+    await saveScreenshot(page, "waitlist-bad-day-physician-1280");
+    await expect(app.locator("body")).not.toContainText("waitlist");
   });
 });
 
