@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from "vitest";
 import type { SlotSearchQuery } from "#contract/app-api/slots.ts";
 import { renderWithUser } from "#src/testing/render.tsx";
 import { SlotFilterForm } from "./slot-filter-form.tsx";
-import { NO_TIME_FILTER, type SlotTimeFilter } from "./slot-time-filter.ts";
+import { NO_TIME_FILTER, type SlotTimeFilter } from "#src/scheduling/slot-time-filter.ts";
 
 // The filter form as the front desk drives it (issue 36 items 6 and 16): the
 // appointment type chosen by keyboard, a slot length that does not fit the

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { SlotSearchQuery } from "#contract/app-api/slots.ts";
 import { SlotFilterForm } from "./slot-filter-form.tsx";
 import { searchScopeLimits, draftOf } from "./slot-filters.ts";
-import { NO_TIME_FILTER } from "./slot-time-filter.ts";
+import { NO_TIME_FILTER } from "#src/scheduling/slot-time-filter.ts";
 
 // The filter form against the BFF's bound on one search (issue 34: 126
 // facility-days, MAX_SLOT_SEARCH_FACILITY_DAYS): it says, next to the field

@@ -5,8 +5,8 @@ import { Button } from "#src/components/ui/button.tsx";
 import { MultiSelectPicker, type PickerOption } from "#src/components/ui/multi-select-picker.tsx";
 import { effectiveSlotLength, parseSlotLength, searchScopeLimits, slotLengthWarning } from "./slot-filters.ts";
 import { AppointmentTypeField, DateRangeFields, NewPatientField, SlotLengthField } from "./slot-filter-fields.tsx";
-import { SlotTimeFields } from "./slot-time-fields.tsx";
-import type { SlotTimeFilter } from "./slot-time-filter.ts";
+import { SlotTimeFields } from "#src/scheduling/slot-time-fields.tsx";
+import type { SlotTimeFilter } from "#src/scheduling/slot-time-filter.ts";
 import { useSlotFilterDraft } from "./use-slot-filter-draft.ts";
 
 // The filters. Edits stay in the form until Search: the search runs on

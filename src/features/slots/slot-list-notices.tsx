@@ -5,7 +5,7 @@ import type { UserTimeSettings } from "#src/lib/use-time-display.tsx";
 import type { FreedSlot } from "./freed-slots.ts";
 import { widenedWindow, widestWindowDays, windowDays } from "./slot-filters.ts";
 import { formatLocalDay } from "#src/scheduling/slot-text.ts";
-import { describeTimeFilter, isTimeFilterActive, NO_TIME_FILTER, type SlotTimeFilter } from "./slot-time-filter.ts";
+import { describeTimeFilter, isTimeFilterActive, NO_TIME_FILTER, type SlotTimeFilter } from "#src/scheduling/slot-time-filter.ts";
 import { appointmentTypeOf, type AppointmentTypeOption, type SlotDescriber } from "#src/scheduling/use-slot-describer.ts";
 
 // What the slot finder says about the list on screen: an earlier time come

@@ -18,7 +18,7 @@ import { EmptyListNotice, FiltersChangedNotice, FreedSlotNotice, PreviousSearchN
 import { SlotList } from "./slot-list.tsx";
 import { ResultsToolbar } from "./slot-results-toolbar.tsx";
 import { completenessText } from "#src/scheduling/slot-text.ts";
-import { describeTimeFilter } from "./slot-time-filter.ts";
+import { describeTimeFilter } from "#src/scheduling/slot-time-filter.ts";
 import { useFilterOptions } from "./use-filter-options.ts";
 import { useFirstAvailable } from "./use-first-available.ts";
 import { useFreedSlots } from "./use-freed-slots.ts";

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { HeldSlot, SlotSearchQuery, SlotSearchResponse } from "#contract/app-api/slots.ts";
 import type { Slot } from "#contract/clinic-api/schedule.ts";
 import { slotKey } from "#src/scheduling/slot-identity.ts";
-import type { SlotTimeFilter } from "./slot-time-filter.ts";
+import type { SlotTimeFilter } from "#src/scheduling/slot-time-filter.ts";
 import { useListedSlots } from "./use-listed-slots.ts";
 
 // A large group's answer is grouped once per answer and order: the holds

@@ -6,7 +6,7 @@ import { heldKeysOnList, heldSlotsMissingFromList } from "./held-in-list.ts";
 import { countSlots, earliestSlot, groupSlotsByDay, groupSlotsByTime, placedSlot, type SlotDay, type SlotOrder } from "./group-slots.ts";
 import { slotKey, slotsByKey } from "#src/scheduling/slot-identity.ts";
 import type { SelectionState } from "#src/scheduling/slot-selection-flow.ts";
-import { matchesTimeFilter, type SlotTimeFilter } from "./slot-time-filter.ts";
+import { matchesTimeFilter, type SlotTimeFilter } from "#src/scheduling/slot-time-filter.ts";
 
 // The list the slot finder shows, from the search's answer: the user's own
 // holds kept on it (held-in-list.ts), slots a live check found gone left off,

@@ -4,7 +4,7 @@ import { useCallback, useEffect, useRef } from "react";
 import type { SlotSearchQuery, SlotSearchResponse } from "#contract/app-api/slots.ts";
 import type { SlotSelectionFlow } from "#src/scheduling/slot-selection-flow.ts";
 import { toSlotSearchParams } from "./slot-filters.ts";
-import { sameTimeFilter, toTimeFilterParams, type SlotTimeFilter } from "./slot-time-filter.ts";
+import { sameTimeFilter, toTimeFilterParams, type SlotTimeFilter } from "#src/scheduling/slot-time-filter.ts";
 
 // Running a search from the form or a notice's button: the same filters are
 // fetched again, new ones go to the URL (ADR 0007); once the answer is in,

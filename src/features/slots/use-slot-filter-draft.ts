@@ -1,8 +1,8 @@
 import { useEffect, useState, type FormEvent } from "react";
 import type { SlotSearchQuery } from "#contract/app-api/slots.ts";
 import { draftOf, filtersFromDraft, isDraftChanged, type SlotFilterDraft, type SlotFilterErrors } from "./slot-filters.ts";
-import type { SlotTimeDraft } from "./slot-time-fields.tsx";
-import { sameTimeFilter, timeDraftOf, timeFilterFromDraft, type SlotTimeFilter } from "./slot-time-filter.ts";
+import type { SlotTimeDraft } from "#src/scheduling/slot-time-fields.tsx";
+import { sameTimeFilter, timeDraftOf, timeFilterFromDraft, type SlotTimeFilter } from "#src/scheduling/slot-time-filter.ts";
 
 // The slot filter form's edits, kept until Search (never a search per
 // keystroke): the draft and its errors, whether it differs from the search

@@ -9,7 +9,7 @@ import type { SlotOrder } from "./group-slots.ts";
 import { useRememberSlotSearch } from "#src/scheduling/last-slot-search.ts";
 import { unreadSlotParams } from "#src/scheduling/slot-search-params.ts";
 import { defaultAppointmentType, isRunnable, resolveSlotFilters, withKnownIds } from "./slot-filters.ts";
-import { timeFilterOf } from "./slot-time-filter.ts";
+import { timeFilterOf } from "#src/scheduling/slot-time-filter.ts";
 import type { AppointmentTypeOption } from "#src/scheduling/use-slot-describer.ts";
 
 // The slot finder's search as the URL holds it (ADR 0007): the filters with

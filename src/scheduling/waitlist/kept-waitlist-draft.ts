@@ -19,7 +19,7 @@ const keptDraft = z.object({
   endDate: z.string(),
   startsFrom: z.string(),
   startsBefore: z.string(),
-  weekdays: z.array(z.int()),
+  weekdays: z.array(z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3), z.literal(4), z.literal(5), z.literal(6)])),
   note: z.string(),
 });
 

@@ -7,10 +7,10 @@ import { Button } from "#src/components/ui/button.tsx";
 import { CrossIcon } from "#src/components/ui/icons.tsx";
 import { MultiSelectPicker } from "#src/components/ui/multi-select-picker.tsx";
 import { Notice } from "#src/components/ui/notice.tsx";
+import { SlotTimeFields } from "../slot-time-fields.tsx";
 import { useAskBeforeUnload } from "#src/lib/use-ask-before-unload.ts";
 import { forgetDraft, keepDraft, readKeptDraft } from "./kept-waitlist-draft.ts";
 import { fieldOfRefusal, preferencesFromDraft, slotLengthOf, type WaitlistDraft, type WaitlistErrors } from "./waitlist-form-model.ts";
-import { WaitlistTimeFields } from "./waitlist-time-fields.tsx";
 import type { WaitlistFormOptions } from "./use-waitlist-form-options.ts";
 
 // One waitlist entry's form, to add the open patient (from the slot finder)
@@ -216,7 +216,7 @@ export function WaitlistEntryForm({ title, subject, initial, options, today, sub
         </fieldset>
 
         <div className="sm:col-span-2 lg:col-span-3">
-          <WaitlistTimeFields value={draft} onChange={(times) => update({ startsFrom: times.startsFrom, startsBefore: times.startsBefore, weekdays: times.weekdays })} error={errors.times} />
+          <SlotTimeFields value={draft} onChange={(times) => update({ startsFrom: times.startsFrom, startsBefore: times.startsBefore, weekdays: times.weekdays })} error={errors.times} />
         </div>
 
         <div className="min-w-0 sm:col-span-2 lg:col-span-3">

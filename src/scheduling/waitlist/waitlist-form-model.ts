@@ -6,6 +6,7 @@ import {
   type WaitlistPreferences,
 } from "#contract/app-api/waitlist.ts";
 import { addDays, daysBetween } from "#contract/time/zoned-time.ts";
+import type { Weekday } from "../slot-time-filter.ts";
 
 // The waitlist entry's form (issue 38): its draft as the inputs hold it, how
 // it starts (from the slot finder's current search, with its times of day and
@@ -15,8 +16,8 @@ import { addDays, daysBetween } from "#contract/time/zoned-time.ts";
 
 /** 0 = Monday … 6 = Sunday, as contract/time's `weekdayOf`. */
 export const WEEKDAY_CODES = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"] as const;
-export const WEEKDAY_LABELS = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"] as const;
 type WeekdayCode = (typeof WEEKDAY_CODES)[number];
+const isWeekday = (day: number): day is Weekday => Number.isInteger(day) && day >= 0 && day <= 6;
 
 export interface WaitlistDraft {
   appointmentTypeId: string;
@@ -31,8 +32,8 @@ export interface WaitlistDraft {
   /** "HH:MM", or empty for any. */
   startsFrom: string;
   startsBefore: string;
-  /** 0 = Monday … 6 = Sunday; empty: every day. */
-  weekdays: number[];
+  /** Empty: every day. */
+  weekdays: Weekday[];
   note: string;
 }
 
@@ -43,7 +44,7 @@ export type WaitlistErrors = Partial<Record<WaitlistField, string>>;
 export interface SearchTimes {
   startsFrom: string | null;
   startsBefore: string | null;
-  weekdays: readonly number[];
+  weekdays: readonly Weekday[];
 }
 
 export interface TypeLengths {
@@ -82,7 +83,7 @@ export function draftFromPreferences(preferences: WaitlistPreferences): Waitlist
     endDate: preferences.endDate,
     startsFrom: preferences.startsFrom ?? "",
     startsBefore: preferences.startsBefore ?? "",
-    weekdays: (preferences.days ?? []).map((code) => WEEKDAY_CODES.indexOf(code)).filter((day) => day >= 0).sort(),
+    weekdays: (preferences.days ?? []).map((code) => WEEKDAY_CODES.indexOf(code)).filter(isWeekday).sort(),
     note: preferences.note,
   };
 }
@@ -141,7 +142,7 @@ export function preferencesFromDraft(
   else if (startsFrom !== "" && startsBefore !== "" && startsBefore <= startsFrom) errors.times = "“Starting before” must be later than “Starting from”.";
   if (draft.note.length > MAX_WAITLIST_NOTE_LENGTH) errors.note = `The note may be at most ${MAX_WAITLIST_NOTE_LENGTH} characters (it has ${draft.note.length}).`;
   if (Object.keys(errors).length > 0 || typeof length !== "number") return { preferences: null, errors };
-  const weekdays = [...new Set(draft.weekdays)].filter((day) => day >= 0 && day <= 6).sort();
+  const weekdays = [...new Set(draft.weekdays)].filter(isWeekday).sort();
   const days: WeekdayCode[] | null = weekdays.length === 0 || weekdays.length === 7 ? null : weekdays.map((day) => WEEKDAY_CODES[day] ?? "mon");
   return {
     preferences: {
