@@ -23,8 +23,10 @@ export const Route = createFileRoute("/note")({
     return noteId === undefined ? {} : { noteId };
   },
   loaderDeps: ({ search }) => ({ noteId: search.noteId }),
-  loader: ({ context: { queryClient, appMode }, deps }) =>
+  loader: ({ context: { queryClient, appMode }, deps, preload }) =>
     loadAsCurrentIdentity(async () => {
+      // A hover over the Note tab reads no patient data (an audited PHI read the user never asked for); opening it does.
+      if (preload) return;
       // A session that could not be read is the shell's to explain; once its retry reads it, the view reads the note.
       const session = await queryClient.ensureQueryData(sessionQuery()).catch(() => null);
       if (session === null || appMode === null) return;

@@ -13,9 +13,11 @@ import { WaitlistError, WaitlistPending, WaitlistView } from "../features/waitli
 // be read, the route's pending and error views stand in. The pickers' names
 // start loading with it (not awaited: only editing an entry needs them).
 export const Route = createFileRoute("/waitlist")({
-  loader: ({ context: { queryClient } }) =>
+  loader: ({ context: { queryClient }, preload }) =>
     loadAsCurrentIdentity(async () => {
       prefetchDirectory(queryClient);
+      // A hover over the Waitlist tab reads no patient names (audited PHI reads the user never asked for); opening it does.
+      if (preload) return;
       // A session that could not be read is the shell's to explain; once its retry reads it, the view reads the list.
       const session = await queryClient.ensureQueryData(sessionQuery()).catch(() => null);
       if (session && canUseWaitlist(session.user.roles)) await queryClient.ensureQueryData(waitlistQuery());

@@ -61,6 +61,15 @@ beforeEach(() => {
 afterEach(() => switchCacheIdentity(new QueryClient(), null));
 
 describe("the /note route's loader", () => {
+  it("reads no note on a preload (a hover over the tab): the patient's note is read, and audited, when it is opened", async () => {
+    bff.on("GET", NOTE_PATH, ok(noteResponse, { note: NOTE }));
+    bff.on("GET", `${NOTE_PATH}/draft`, ok(noteDraftResponse, { draft: DRAFT }));
+    const router = routerOf(Route, { url: "/note", queryClient: testQueryClient() });
+    await router.preloadRoute({ to: "/note" });
+    expect(bff.calls("GET", NOTE_PATH)).toEqual([]);
+    expect(bff.calls("GET", `${NOTE_PATH}/draft`)).toEqual([]);
+  });
+
   it("has the EHR's note and its stored draft in the cache once it has run, with the view's own queryOptions", async () => {
     bff.on("GET", NOTE_PATH, ok(noteResponse, { note: NOTE }));
     bff.on("GET", `${NOTE_PATH}/draft`, ok(noteDraftResponse, { draft: DRAFT }));

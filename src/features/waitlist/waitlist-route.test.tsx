@@ -37,6 +37,13 @@ beforeEach(() => {
 afterEach(() => switchCacheIdentity(new QueryClient(), null));
 
 describe("the /waitlist route", () => {
+  it("reads no waiting patient on a preload (a hover over the tab): their names are read, and audited, when it is opened", async () => {
+    bff.on("GET", "/api/session", ok(session, SCHEDULER));
+    bff.on("GET", "/api/waitlist", ok(waitlistResponse, { entries: [], offers: [] }));
+    await routerOf(Route, { url: "/waitlist", queryClient: testQueryClient() }).preloadRoute({ to: "/waitlist" });
+    expect(bff.calls("GET", "/api/waitlist")).toEqual([]);
+  });
+
   it("has its loader wait for the list, read with the view's own queryOptions, so the view draws it at once", async () => {
     bff.on("GET", "/api/session", ok(session, SCHEDULER));
     const list = heldAnswer();
