@@ -5,6 +5,7 @@ import { createRoot } from "react-dom/client";
 import { ApiError } from "./api/bff-client.ts";
 import { onCacheIdentityChange } from "./api/cache-identity.ts";
 import { AppConnection } from "./bridge/app-connection.tsx";
+import { useBridge } from "./bridge/bridge-provider.tsx";
 import { routeTree } from "./routeTree.gen.ts";
 import "./styles.css";
 
@@ -19,7 +20,8 @@ const queryClient = new QueryClient({
   },
 });
 
-const router = createRouter({ routeTree, context: { queryClient }, defaultPreload: "intent" });
+// `appMode` is set by ConnectedRouter below, which renders only once someone is signed in.
+const router = createRouter({ routeTree, context: { queryClient, appMode: null }, defaultPreload: "intent" });
 
 // Another organization or user: the previous one's data is gone from the cache, and every loader runs again for
 // the new one (the views remount for it, but the router does not load again by itself). The first identity needs
@@ -30,6 +32,12 @@ onCacheIdentityChange((identity) => {
   if (hadIdentity) queueMicrotask(() => void router.invalidate());
   hadIdentity = true;
 });
+
+/** The router, told how the user signed in: a loader opens the note the EHR's session names, or the one a standalone link names. */
+function ConnectedRouter() {
+  const { bridge } = useBridge();
+  return <RouterProvider router={router} context={{ appMode: bridge.mode }} />;
+}
 
 declare module "@tanstack/react-router" {
   interface Register {
@@ -44,7 +52,7 @@ if (root) {
       <QueryClientProvider client={queryClient}>
         {/* The identity first: the router renders, and its loaders read the BFF, only once someone is signed in. */}
         <AppConnection>
-          <RouterProvider router={router} />
+          <ConnectedRouter />
         </AppConnection>
       </QueryClientProvider>
     </StrictMode>,

@@ -14,11 +14,19 @@ import { Skeleton } from "../components/ui/skeleton.tsx";
 import { HoldsBar } from "../features/holds/holds-bar.tsx";
 import { WaitlistOffersAlert } from "../features/waitlist/waitlist-offers-alert.tsx";
 import { HoldsProvider } from "../scheduling/holds-provider.tsx";
+import type { AppLink } from "../bridge/app-link.ts";
+
+/** What every route's beforeLoad and loader are given. */
+export interface RouterContext {
+  queryClient: QueryClient;
+  /** How the user signed in: in the EHR, or outside it (a standalone sign-in); null only before anyone is (no loader runs then). */
+  appMode: AppLink["mode"] | null;
+}
 
 // The identity (the EHR's handshake, or the standalone sign-in) is established
 // before the router renders or loads anything (main.tsx, AppConnection), so
 // every route's loader can read the BFF; this layout is the signed-in shell.
-export const Route = createRootRouteWithContext<{ queryClient: QueryClient }>()({
+export const Route = createRootRouteWithContext<RouterContext>()({
   component: SessionShell,
 });
 

@@ -1,13 +1,13 @@
-import { useQuery } from "@tanstack/react-query";
+import { usePrefetchQuery, useQuery, useSuspenseQuery } from "@tanstack/react-query";
 import { useMemo } from "react";
 import type { Session } from "#contract/app-api/session.ts";
-import { isClinicalRole } from "#contract/app-api/session.ts";
 import type { Note, WritableNoteField } from "#contract/clinic-api/note.ts";
 import type { NoteDraftBody } from "#contract/app-api/note.ts";
 import { noteDraftQuery, noteImagesQuery, noteQuery, noteTasksQuery } from "#src/api/note-queries.ts";
 import { sessionQuery } from "#src/api/session-query.ts";
 import { useBridge } from "#src/bridge/bridge-provider.tsx";
-import { ApiErrorNotice } from "#src/components/shell/api-error-notice.tsx";
+import { RouteErrorNotice } from "#src/components/shell/route-error-notice.tsx";
+import { useSettledQuery } from "#src/api/use-settled-query.ts";
 import { Notice } from "#src/components/ui/notice.tsx";
 import { Skeleton } from "#src/components/ui/skeleton.tsx";
 import { fieldChangeMarkOf, sectionChangeMarkOf } from "./changes/changed-under-reader-mark.tsx";
@@ -26,6 +26,7 @@ import { ImagePanel } from "./images/image-panel.tsx";
 import { BadNoteLink } from "./recent/bad-note-link.tsx";
 import type { NoteLink } from "./recent/note-link.ts";
 import { RecentNotes } from "./recent/recent-notes.tsx";
+import { noteToOpen } from "./note-to-open.ts";
 import { NoteHeader } from "./reading/note-header.tsx";
 import { peopleOf } from "./reading/people.ts";
 import { NoteSectionList } from "./reading/note-section-list.tsx";
@@ -43,8 +44,7 @@ import { WRITABLE_FIELD_INFO } from "./writable-fields.ts";
 
 // The note in the EHR's context, prepared for sign-off (ADR 0008): the whole
 // note read-only, the four writable fields edited in place, tasks, images and
-// the "Ready to sign" panel. The note id comes from the verified session,
-// never from the URL.
+// the "Ready to sign" panel. Which note: note-to-open.ts.
 
 const WRITE_SCOPE = "write:soap_notes";
 /** The save bar's element (save-status-bar.tsx): it sticks to the top of the frame. */
@@ -55,51 +55,62 @@ export function NoteView({ standaloneLink }: { standaloneLink: NoteLink }) {
   const session = useQuery(sessionQuery());
   const { bridge } = useBridge();
   if (!session.data) return null; // the shell renders only with a session
-  const isStandalone = bridge.mode === "standalone";
-  const noteId = isStandalone ? (standaloneLink.kind === "note" ? standaloneLink.noteId : null) : session.data.context.noteId;
-  if (!isClinicalRole(session.data.user.roles)) {
-    return <Notice title="Notes are for clinical roles">Your role in the EHR does not give access to visit notes. Slots and availability are open to you.</Notice>;
-  }
-  if (noteId === null) {
+  const toOpen = noteToOpen(session.data, bridge.mode, standaloneLink);
+  switch (toOpen.kind) {
+    case "not-clinical":
+      return <Notice title="Notes are for clinical roles">Your role in the EHR does not give access to visit notes. Slots and availability are open to you.</Notice>;
+    case "none-in-ehr":
+      return <Notice title="No note is open in the EHR">Open the visit note in the EHR, and Tandem shows it here.</Notice>;
     // Outside the EHR the clinician's recent notes stand in for the EHR's context; nobody types a note id.
-    if (isStandalone) return standaloneLink.kind === "malformed" ? <BadNoteLink /> : <RecentNotes />;
-    return <Notice title="No note is open in the EHR">Open the visit note in the EHR, and Tandem shows it here.</Notice>;
+    case "bad-link":
+      return <BadNoteLink />;
+    case "recent-notes":
+      return <RecentNotes />;
+    case "note":
+      return <NoteLoader key={toOpen.noteId} noteId={toOpen.noteId} session={session.data} />;
   }
-  return <NoteLoader key={noteId} noteId={noteId} session={session.data} />;
 }
 
+// The route's loader has read the note and its stored draft (routes/note.tsx); another note opened in the EHR
+// meanwhile, or another identity, is read here, the route's pending view standing in until both have answered.
+// Only a note never read is replaced by the route's error view: a failed re-read leaves the editor and its text in
+// place (issue 35). A draft that could not be read is not offered; this tab's copy still is.
 function NoteLoader({ noteId, session }: { noteId: string; session: Session }) {
-  const note = useQuery(noteQuery(noteId));
-  const draft = useQuery(noteDraftQuery(noteId));
+  // Both reads start before either is waited for.
+  usePrefetchQuery(noteDraftQuery(noteId));
+  const note = useSuspenseQuery(noteQuery(noteId));
+  const draft = useSettledQuery(noteDraftQuery(noteId));
   usePrefetchNoteChanges(noteId);
-  if (note.isPending || draft.isPending) {
-    return (
-      <div aria-busy="true" aria-label="Loading the note" className="space-y-3" data-testid="note-view" data-state="loading">
-        <Skeleton className="h-20 w-full" />
-        <Skeleton className="h-10 w-2/3" />
-        <Skeleton className="h-64 w-full" />
-      </div>
-    );
-  }
-  // Only a note never read is replaced by the error: a failed re-read leaves the editor and its text in place (issue 35).
-  if (note.data === undefined) {
-    return (
-      <div data-testid="note-view" data-state="error">
-        <ApiErrorNotice error={note.error} onRetry={() => void note.refetch()} />
-      </div>
-    );
-  }
   const canWrite = session.grantedScopes.includes(WRITE_SCOPE);
   return (
     <NoteWorkspace
       noteId={noteId}
       note={note.data.note}
       rereadError={note.isError ? note.error : null}
-      // A draft that could not be read is not offered; this tab's copy still is.
       initialDraft={draft.data?.draft ?? null}
       canEdit={canWrite}
       cannotEditReason={canWrite ? undefined : "This organization has not granted Tandem permission to change notes."}
     />
+  );
+}
+
+/** The route's pending view: the note is being read. */
+export function NotePending() {
+  return (
+    <div aria-busy="true" aria-label="Loading the note" className="space-y-3" data-testid="note-view" data-state="loading">
+      <Skeleton className="h-20 w-full" />
+      <Skeleton className="h-10 w-2/3" />
+      <Skeleton className="h-64 w-full" />
+    </div>
+  );
+}
+
+/** The route's error view: the note could not be read. */
+export function NoteError({ error }: { error: unknown }) {
+  return (
+    <div data-testid="note-view" data-state="error">
+      <RouteErrorNotice error={error} />
+    </div>
   );
 }
 

@@ -6,14 +6,14 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { appointmentTypesResponse, facilitiesResponse, providersResponse, session, type Session } from "#contract/app-api/session.ts";
 import { waitlistDeleteResponse, waitlistResponse, type WaitlistEntry } from "#contract/app-api/waitlist.ts";
 import { switchCacheIdentity } from "#src/api/cache-identity.ts";
-import { failure, installFakeBff, ok, type FakeBff } from "#src/testing/fake-bff.ts";
+import { installFakeBff, ok, type FakeBff } from "#src/testing/fake-bff.ts";
 import { renderWithUser } from "#src/testing/render.tsx";
 import { WaitlistView } from "./waitlist-view.tsx";
 
-// The Waitlist view, the BFF faked at the network edge: a failed read said
-// with the system that failed and tried again, the empty list, a waiting
-// patient with what they asked for and the earliest fit, and removal after a
-// second click, the list read again.
+// The Waitlist view, the BFF faked at the network edge: a waiting patient
+// with what they asked for and the earliest fit, and removal after a second
+// click, the list read again. What the route shows before and without the
+// list: waitlist-route.test.tsx.
 
 vi.mock("@tanstack/react-router", () => ({ Link: ({ children }: { children: ReactNode }) => <a href="/slots">{children}</a> }));
 vi.mock("#src/scheduling/use-slot-describer.ts", () => ({
@@ -77,17 +77,6 @@ beforeEach(() => {
 afterEach(() => switchCacheIdentity(new QueryClient(), null));
 
 describe("WaitlistView", () => {
-  it("names the system when the list cannot be read, tries again on request, and says when no one is waiting", async () => {
-    bff.once("GET", "/api/waitlist", failure(503, { code: "store_unavailable", message: "Tandem's store did not answer in time" }));
-    bff.once("GET", "/api/waitlist", ok(waitlistResponse, { entries: [], offers: [] }));
-    const { user } = renderWithUser(<WaitlistView />);
-    expect(screen.getByRole("heading", { name: /Waitlist/ })).toBeTruthy();
-    const problem = await screen.findByRole("alert");
-    expect(problem.textContent).toContain("Tandem's server is having trouble");
-    await user.click(within(problem).getByRole("button", { name: "Try again" }));
-    expect((await screen.findByTestId("waitlist-empty")).textContent).toContain("No one is waiting");
-  });
-
   it("shows who waits for what, since when and the earliest fit, and removes an entry after a second click", async () => {
     bff.once("GET", "/api/waitlist", ok(waitlistResponse, { entries: [ENTRY], offers: [] }));
     bff.on("DELETE", `/api/waitlist/${ENTRY.id}`, ok(waitlistDeleteResponse, { ended: "removed" }));

@@ -1,10 +1,11 @@
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery, useQueryClient, useSuspenseQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import type { WaitlistEntry } from "#contract/app-api/waitlist.ts";
 import { queryKeys } from "#src/api/query-keys.ts";
 import { sessionQuery } from "#src/api/session-query.ts";
 import { waitlistQuery } from "#src/api/waitlist-queries.ts";
 import { ApiErrorNotice } from "#src/components/shell/api-error-notice.tsx";
+import { RouteErrorNotice } from "#src/components/shell/route-error-notice.tsx";
 import { Notice } from "#src/components/ui/notice.tsx";
 import { Skeleton } from "#src/components/ui/skeleton.tsx";
 import { canUseWaitlist } from "#contract/app-api/waitlist.ts";
@@ -18,12 +19,8 @@ import { WaitlistEntryCard } from "./waitlist-entry-card.tsx";
 
 export function WaitlistView() {
   const session = useQuery(sessionQuery());
-  const isAllowed = session.data ? canUseWaitlist(session.data.user.roles) : false;
-  const waitlist = useQuery({ ...waitlistQuery(), enabled: isAllowed });
-  const queryClient = useQueryClient();
-  const readAgain = () => void queryClient.invalidateQueries({ queryKey: queryKeys.waitlist.all });
-
-  if (session.data && !isAllowed) {
+  if (!session.data) return null; // the shell renders only with a session
+  if (!canUseWaitlist(session.data.user.roles)) {
     return (
       <Frame>
         <Notice tone="info" title="The waitlist is for the front desk and schedulers">
@@ -32,24 +29,15 @@ export function WaitlistView() {
       </Frame>
     );
   }
-  if (waitlist.isError && !waitlist.data) {
-    return (
-      <Frame>
-        <ApiErrorNotice error={waitlist.error} onRetry={() => void waitlist.refetch()} />
-      </Frame>
-    );
-  }
-  if (!waitlist.data) {
-    return (
-      <Frame>
-        <div aria-busy="true" aria-label="Loading the waitlist" data-testid="waitlist-loading" className="space-y-2">
-          {Array.from({ length: 3 }, (_, index) => (
-            <Skeleton key={index} className="h-24 w-full" />
-          ))}
-        </div>
-      </Frame>
-    );
-  }
+  return <WaitlistEntries />;
+}
+
+// The route's loader has read the list (routes/waitlist.tsx); until it has, and when it could not, the route's
+// pending and error views stand in (WaitlistPending, WaitlistError). A failed re-read keeps the list on screen.
+function WaitlistEntries() {
+  const waitlist = useSuspenseQuery(waitlistQuery());
+  const queryClient = useQueryClient();
+  const readAgain = () => void queryClient.invalidateQueries({ queryKey: queryKeys.waitlist.all });
   const { entries } = waitlist.data;
   return (
     <Frame count={entries.length}>
@@ -71,6 +59,28 @@ export function WaitlistView() {
           ))}
         </ul>
       )}
+    </Frame>
+  );
+}
+
+/** The route's pending view: the list is being read. */
+export function WaitlistPending() {
+  return (
+    <Frame>
+      <div aria-busy="true" aria-label="Loading the waitlist" data-testid="waitlist-loading" className="space-y-2">
+        {Array.from({ length: 3 }, (_, index) => (
+          <Skeleton key={index} className="h-24 w-full" />
+        ))}
+      </div>
+    </Frame>
+  );
+}
+
+/** The route's error view: the list could not be read. */
+export function WaitlistError({ error }: { error: unknown }) {
+  return (
+    <Frame>
+      <RouteErrorNotice error={error} />
     </Frame>
   );
 }
