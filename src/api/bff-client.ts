@@ -97,12 +97,14 @@ interface CallInit {
   signal?: AbortSignal;
   /** For a write: its token, asked for ahead with `askWriteToken` (else asked for as the write is sent). */
   writeToken?: Promise<string | null> | null;
+  /** A read sent as POST (its body is what is read, the slot check): the BFF does not spend its token, so the one held serves. */
+  isRead?: boolean;
 }
 
 export async function callBff<T extends z.ZodMiniType>(path: string, schema: T, init: CallInit = {}): Promise<z.infer<T>> {
   if (!bridge) throw new ApiError(401, { code: "invalid_token", message: "No EHR session yet", trace_id: "" });
   const askedAs = currentCacheIdentity();
-  const isWrite = WRITE_METHODS.has(init.method ?? "GET");
+  const isWrite = WRITE_METHODS.has(init.method ?? "GET") && init.isRead !== true;
   let sent = await send(path, init, isWrite ? await (init.writeToken ?? bridge.writeToken()) : await bridge.token());
   if (sent.response.status === 401 && bridge.mode === "embedded") {
     sent = await send(path, init, isWrite ? await bridge.writeToken() : await bridge.freshToken());
