@@ -238,8 +238,9 @@ export async function runSlotsLargeBench(): Promise<Record<string, unknown>[]> {
       await app.getByTestId("release-hold").first().click();
       await app.getByTestId("hold-panel").waitFor({ state: "detached" });
     }
-    // The same from a settled list: each release reads the list again (24,000 slots), and the
-    // runs above click while that read is still being taken in; here the click waits for it.
+    // The same from a settled list: each hold and release used to read the list again (24,000 slots), and
+    // the runs above clicked while that read was still being taken in (bench/RESULTS.md); here the click
+    // waits for any read to end (the results no longer busy), then 300 ms.
     const settledHolds: number[] = [];
     for (let run = 0; run < WARMUP + RUNS; run += 1) {
       await app.locator('[data-testid="slot-results"][aria-busy="false"]').waitFor();
