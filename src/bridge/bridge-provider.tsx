@@ -22,17 +22,6 @@ export type BridgeStatus =
   /** `identity`: identityKey of whose data the cache holds (the token's organization and user). */
   | { kind: "connected"; bridge: HostBridge; context: HostContext; identity: string };
 
-type Connected = Extract<BridgeStatus, { kind: "connected" }>;
-
-/**
- * The status to show once connected: the one shown already when a token refresh changed nothing on screen (the
- * same link, identity and context), so the fresh token asked for before each write re-renders nothing.
- */
-export function connectedStatus(previous: BridgeStatus, next: Connected): BridgeStatus {
-  const isSame = previous.kind === "connected" && previous.bridge === next.bridge && previous.identity === next.identity && JSON.stringify(previous.context) === JSON.stringify(next.context);
-  return isSame ? previous : next;
-}
-
 const BridgeContext = createContext<{ bridge: AppLink; context: HostContext } | null>(null);
 
 /** Provides a link that did not come from the EHR's handshake (a standalone sign-in). */
@@ -75,8 +64,7 @@ export function BridgeProvider({ children, fallback }: { children: ReactNode; fa
         if (!sameIdentity(identity, currentCacheIdentity())) switchCacheIdentity(queryClient, identity);
         else if (shownContext !== null && context !== shownContext) void queryClient.invalidateQueries({ queryKey: queryKeys.organization.all });
         shownContext = context;
-        const next: Connected = { kind: "connected", bridge: connected, context: state.context, identity: identityKey(identity) };
-        setStatus((previous) => connectedStatus(previous, next));
+        setStatus({ kind: "connected", bridge: connected, context: state.context, identity: identityKey(identity) });
       };
       adopt(first);
       connected.subscribe(adopt);
