@@ -2,7 +2,7 @@ import { QueryClient } from "@tanstack/react-query";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import * as z from "zod/mini";
 import { parseTraceparent } from "#contract/app-api/trace-context.ts";
-import { AnswerForPreviousIdentity, ApiError, askWriteToken, callBff, setApiBridge } from "./bff-client.ts";
+import { AnswerForPreviousIdentity, ApiError, callBff, setApiBridge } from "./bff-client.ts";
 import { switchCacheIdentity } from "./cache-identity.ts";
 import { checkSlot } from "./slots-queries.ts";
 import { standaloneLink } from "../testing/fake-bff.ts";
@@ -60,18 +60,6 @@ describe("callBff", () => {
     expect(ended).toHaveBeenCalledTimes(1);
   });
 
-  it("sends a write with the token asked for ahead (while something else ran), and asks the host for no other", async () => {
-    const writeTokens = ["token-for-the-hold", "token-asked-as-sent"];
-    const writeToken = vi.fn(() => Promise.resolve(writeTokens.shift() ?? null));
-    setApiBridge({ ...standaloneLink, mode: "embedded", writeToken });
-    const sent = recordCalls(() => Response.json({ ok: true }));
-    const ahead = askWriteToken();
-    expect(writeToken).toHaveBeenCalledTimes(1);
-    await callBff("/api/holds", z.object({ ok: z.boolean() }), { method: "POST", body: {}, writeToken: ahead });
-    expect(writeToken).toHaveBeenCalledTimes(1);
-    expect(sent.map((headers) => headers.get("authorization"))).toEqual(["Bearer token-for-the-hold"]);
-  });
-
   it("sends the slot check (a read made as POST) with the token held, asking the host for no fresh one", async () => {
     const writeToken = vi.fn(() => Promise.resolve("fresh-write-token"));
     setApiBridge({ ...standaloneLink, mode: "embedded", token: () => Promise.resolve("token-held"), writeToken });
@@ -81,16 +69,6 @@ describe("callBff", () => {
     expect(await checkSlot(selection)).toMatchObject({ available: false });
     expect(writeToken).not.toHaveBeenCalled();
     expect(sent.map((headers) => headers.get("authorization"))).toEqual(["Bearer token-held"]);
-  });
-
-  it("leaves no rejection unhandled when a token asked for ahead fails and its write is never sent", async () => {
-    const unhandled = vi.fn();
-    process.on("unhandledRejection", unhandled);
-    setApiBridge({ ...standaloneLink, mode: "embedded", writeToken: () => Promise.reject(new Error("the EHR did not answer")) });
-    void askWriteToken();
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    process.off("unhandledRejection", unhandled);
-    expect(unhandled).not.toHaveBeenCalled();
   });
 
   it("drops an answer asked for as the previous organization or user (ADR 0025): it reaches neither the caller nor the cache", async () => {

@@ -78,25 +78,10 @@ async function errorOf({ response, traceId }: Sent): Promise<ApiError> {
   );
 }
 
-/**
- * A token for one write about to follow, asked for now rather than when the write is sent: a hold's token is
- * asked for while its slot's check runs, so the host's round trip is off the click's path. Still a fresh token
- * for each write; one left unused is never spent. Null before the EHR handshake or a sign-in.
- */
-export function askWriteToken(): Promise<string | null> | null {
-  if (!bridge) return null;
-  const token = bridge.writeToken();
-  // Awaited by the write; a write never sent must not leave a rejection unhandled.
-  token.catch(() => undefined);
-  return token;
-}
-
 interface CallInit {
   method?: string;
   body?: unknown;
   signal?: AbortSignal;
-  /** For a write: its token, asked for ahead with `askWriteToken` (else asked for as the write is sent). */
-  writeToken?: Promise<string | null> | null;
   /** A read sent as POST (its body is what is read, the slot check): the BFF does not spend its token, so the one held serves. */
   isRead?: boolean;
 }
@@ -105,7 +90,7 @@ export async function callBff<T extends z.ZodMiniType>(path: string, schema: T, 
   if (!bridge) throw new ApiError(401, { code: "invalid_token", message: "No EHR session yet", trace_id: "" });
   const askedAs = currentCacheIdentity();
   const isWrite = WRITE_METHODS.has(init.method ?? "GET") && init.isRead !== true;
-  let sent = await send(path, init, isWrite ? await (init.writeToken ?? bridge.writeToken()) : await bridge.token());
+  let sent = await send(path, init, isWrite ? await bridge.writeToken() : await bridge.token());
   if (sent.response.status === 401 && bridge.mode === "embedded") {
     sent = await send(path, init, isWrite ? await bridge.writeToken() : await bridge.freshToken());
   }

@@ -12,7 +12,7 @@ import {
   type HoldResponse,
   type MaybeHeldSlot,
 } from "#contract/app-api/slots.ts";
-import { ApiError, askWriteToken, callBff } from "./bff-client.ts";
+import { ApiError, callBff } from "./bff-client.ts";
 import { queryKeys } from "./query-keys.ts";
 
 // The user's holds (DESIGN.md "The BFF's API"): kept in the BFF's store, so
@@ -31,12 +31,6 @@ export const heldSlotsQuery = () =>
 /** Holds a slot; rejects with an `ApiError` 409 (`conflict`: taken; HOLD_LIMIT_CODE: the basket is full). */
 export function createHold(request: HoldRequest): Promise<HoldResponse> {
   return callBff("/api/holds", holdResponse, { method: "POST", body: request });
-}
-
-/** `createHold` with its write token asked for now (while the slot's check runs): call the result at most once. */
-export function prepareHold(): (request: HoldRequest) => Promise<HoldResponse> {
-  const writeToken = askWriteToken();
-  return (request) => callBff("/api/holds", holdResponse, { method: "POST", body: request, writeToken });
 }
 
 /**

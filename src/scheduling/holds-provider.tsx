@@ -3,7 +3,7 @@ import { useRouterState } from "@tanstack/react-router";
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from "react";
 import type { HeldSlot, HoldReleaseResponse, MaybeHeldSlot } from "#contract/app-api/slots.ts";
 import type { Slot } from "#contract/clinic-api/schedule.ts";
-import { createHold, heldSlotsQuery, isAlreadyHeld, isHoldLimit, isHoldOutcomeUnknown, isSlotConflict, maybeHeldOfError, prepareHold, releaseHold } from "#src/api/holds-queries.ts";
+import { createHold, heldSlotsQuery, isAlreadyHeld, isHoldLimit, isHoldOutcomeUnknown, isSlotConflict, maybeHeldOfError, releaseHold } from "#src/api/holds-queries.ts";
 import { queryKeys } from "#src/api/query-keys.ts";
 import { sessionQuery } from "#src/api/session-query.ts";
 import { checkSlot } from "#src/api/slots-queries.ts";
@@ -70,7 +70,6 @@ export function HoldsProvider({ children }: { children: ReactNode }) {
     const flow = new SlotSelectionFlow({
       check: checkSlot,
       hold: createHold,
-      prepareHold,
       isConflict: isSlotConflict,
       isHoldLimit,
       isAlreadyHeld,

@@ -92,7 +92,7 @@ function fakeBackend() {
     },
     now: () => Date.now(),
   };
-  return { calls, answers, deps, flow: new SlotSelectionFlow(deps) };
+  return { calls, answers, flow: new SlotSelectionFlow(deps) };
 }
 
 beforeEach(() => {
@@ -112,32 +112,6 @@ describe("choosing a slot", () => {
     expect(calls.hold).toEqual(calls.check);
     expect(calls.held).toMatchObject([{ response: { held: { id: "hold-1" } }, deadlineMs: NOW + 300_000, liveRead: { serviceMs: Date.parse(META.sourceSyncedAt), localMs: NOW } }]);
     expect(flow.getState().kind).toBe("idle");
-  });
-
-  it("gets the hold ready as the check is sent (its write token asked for meanwhile), and holds through it", async () => {
-    const { deps, calls, answers } = fakeBackend();
-    const check = deferred<SlotCheckResponse>();
-    answers.check = () => check.promise;
-    const steps: string[] = [];
-    const flow = new SlotSelectionFlow({
-      ...deps,
-      prepareHold: () => {
-        steps.push("prepared");
-        return (request) => {
-          steps.push("held through the prepared hold");
-          return answers.hold(request);
-        };
-      },
-    });
-    const selecting = flow.select(TEN_OCLOCK, FOLLOW_UP);
-    // Before the check has answered.
-    expect(flow.getState().kind).toBe("checking");
-    expect(steps).toEqual(["prepared"]);
-    check.resolve({ available: true, slot: TEN_OCLOCK, alternatives: [], meta: META });
-    await selecting;
-    expect(steps).toEqual(["prepared", "held through the prepared hold"]);
-    expect(calls.hold).toEqual([]);
-    expect(calls.held).toHaveLength(1);
   });
 
   it("does not read the slot list again after a hold: the list still has the slot, marked Held from the holds", async () => {

@@ -72,11 +72,6 @@ export interface HoldCalls {
   check: (request: SlotCheckRequest) => Promise<SlotCheckResponse>;
   /** POST /api/holds; rejects, and `isConflict` says whether the slot was taken (409). */
   hold: (request: HoldRequest) => Promise<HoldResponse>;
-  /**
-   * A hold got ready as the check is sent (its write token asked for from the EHR meanwhile, so the host's round
-   * trip is not added after the check); used instead of `hold` when given, at most once per selection.
-   */
-  prepareHold?: () => (request: HoldRequest) => Promise<HoldResponse>;
   isConflict: (error: unknown) => boolean;
   /** The hold was refused because the basket is full (the server's count may be ahead of this page's). */
   isHoldLimit: (error: unknown) => boolean;
@@ -174,7 +169,6 @@ export class SlotSelectionFlow {
       return;
     }
     this.set({ kind: "checking", ...chosen });
-    const hold = this.deps.prepareHold?.() ?? this.deps.hold;
 
     let check: SlotCheckResponse;
     try {
@@ -209,7 +203,7 @@ export class SlotSelectionFlow {
     const sentAtMs = this.now();
     let held: HoldResponse;
     try {
-      held = await hold(options.patientId ? { ...request, patientId: options.patientId } : request);
+      held = await this.deps.hold(options.patientId ? { ...request, patientId: options.patientId } : request);
     } catch (error) {
       if (generation !== this.generation) return;
       if (this.deps.isConflict(error)) {
