@@ -89,6 +89,19 @@ describe("the host-session guarantees on every /api route", () => {
     expect((await harness.api("/api/session", { token })).status).toBe(200);
   });
 
+  it("does not spend a token on the slot check (a read sent as POST), and still spends it on the hold", async () => {
+    const token = await harness.hostToken();
+    // An empty body: refused by the route (400), after the token was accepted, each time.
+    for (let attempt = 0; attempt < 2; attempt += 1) {
+      const check = await harness.api("/api/slots/check", { token, method: "POST", body: {} });
+      expect(check.status).toBe(400);
+    }
+    expect((await harness.api("/api/holds", { token, method: "POST", body: {} })).status).toBe(400);
+    const replayed = await harness.api("/api/holds", { token, method: "POST", body: {} });
+    expect(replayed.status).toBe(401);
+    expect(await json(replayed, appErrorBody)).toMatchObject({ code: "token_replayed" });
+  });
+
   it("reads no body before the request is authenticated, and caps bodies per route", async () => {
     const chunk = new Uint8Array(64 * 1024).fill(0x20);
     const chunkedBody = () => {

@@ -19,6 +19,16 @@ import type { StandaloneSession } from "./standalone/standalone-session.ts";
 // cookie-authenticated write must come from this app's own pages.
 
 const READ_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+/**
+ * Reads sent as POST because they carry a body: they change nothing, so their token is not spent (the SPA sends
+ * them with the token it holds, not one fresh from the EHR: the check before a hold is on the click's path).
+ */
+const READS_SENT_AS_POST = new Set(["/api/slots/check"]);
+
+/** Whether the request is a write, whose token is spent (DESIGN.md "The host bridge" 3). */
+function isWriteRequest(method: string, path: string): boolean {
+  return !READ_METHODS.has(method) && !(method === "POST" && READS_SENT_AS_POST.has(path));
+}
 
 /**
  * The standalone session as the routes see a host session. The service's
@@ -92,7 +102,7 @@ export function requireHostSession(deps: {
       throw new AppError(403, APP_ERROR_CODES.installationInactive, `Tandem's installation for this organization is ${installation.status}: ask an administrator to reactivate it`);
     }
 
-    if (session.kind === "host" && !READ_METHODS.has(c.req.method) && !(await deps.usedTokenIds.remember(session.jti, acceptedUntilMs(session)))) {
+    if (session.kind === "host" && isWriteRequest(c.req.method, c.req.path) && !(await deps.usedTokenIds.remember(session.jti, acceptedUntilMs(session)))) {
       throw new AppError(401, APP_ERROR_CODES.tokenReplayed, "This EHR session token was already used for a change: the app asks the EHR for a fresh one before each change");
     }
 

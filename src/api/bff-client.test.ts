@@ -4,6 +4,7 @@ import * as z from "zod/mini";
 import { parseTraceparent } from "#contract/app-api/trace-context.ts";
 import { AnswerForPreviousIdentity, ApiError, callBff, setApiBridge } from "./bff-client.ts";
 import { switchCacheIdentity } from "./cache-identity.ts";
+import { checkSlot } from "./slots-queries.ts";
 import { standaloneLink } from "../testing/fake-bff.ts";
 
 // docs/operations.md "Following one request: trace ids": every call to the BFF starts a trace of its own, and an
@@ -57,6 +58,17 @@ describe("callBff", () => {
     const error = await callBff("/api/session", z.object({ ok: z.boolean() })).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ApiError);
     expect(ended).toHaveBeenCalledTimes(1);
+  });
+
+  it("sends the slot check (a read made as POST) with the token held, asking the host for no fresh one", async () => {
+    const writeToken = vi.fn(() => Promise.resolve("fresh-write-token"));
+    setApiBridge({ ...standaloneLink, mode: "embedded", token: () => Promise.resolve("token-held"), writeToken });
+    const meta = { sourceSyncedAt: "2026-12-01T14:00:00.000Z", sourceKind: "ehr_kind_a", maxStalenessSeconds: 0, strongConsistency: true, strategy: "ehr_live", completeness: "complete", generatedAt: "2026-12-01T14:00:00.000Z" };
+    const sent = recordCalls(() => Response.json({ available: false, slot: null, alternatives: [], meta }));
+    const selection = { providerId: "prv_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", facilityId: "fac_11111111111111111111111111111111", startsAt: "2026-12-01T10:00:00-05:00", endsAt: "2026-12-01T10:20:00-05:00", appointmentTypeId: "atp_dddddddddddddddddddddddddddddddd", isNewPatient: false };
+    expect(await checkSlot(selection)).toMatchObject({ available: false });
+    expect(writeToken).not.toHaveBeenCalled();
+    expect(sent.map((headers) => headers.get("authorization"))).toEqual(["Bearer token-held"]);
   });
 
   it("drops an answer asked for as the previous organization or user (ADR 0025): it reaches neither the caller nor the cache", async () => {

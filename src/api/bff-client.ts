@@ -78,10 +78,18 @@ async function errorOf({ response, traceId }: Sent): Promise<ApiError> {
   );
 }
 
-export async function callBff<T extends z.ZodMiniType>(path: string, schema: T, init: { method?: string; body?: unknown; signal?: AbortSignal } = {}): Promise<z.infer<T>> {
+interface CallInit {
+  method?: string;
+  body?: unknown;
+  signal?: AbortSignal;
+  /** A read sent as POST (its body is what is read, the slot check): the BFF does not spend its token, so the one held serves. */
+  isRead?: boolean;
+}
+
+export async function callBff<T extends z.ZodMiniType>(path: string, schema: T, init: CallInit = {}): Promise<z.infer<T>> {
   if (!bridge) throw new ApiError(401, { code: "invalid_token", message: "No EHR session yet", trace_id: "" });
   const askedAs = currentCacheIdentity();
-  const isWrite = WRITE_METHODS.has(init.method ?? "GET");
+  const isWrite = WRITE_METHODS.has(init.method ?? "GET") && init.isRead !== true;
   let sent = await send(path, init, isWrite ? await bridge.writeToken() : await bridge.token());
   if (sent.response.status === 401 && bridge.mode === "embedded") {
     sent = await send(path, init, isWrite ? await bridge.writeToken() : await bridge.freshToken());

@@ -32,7 +32,7 @@ export const slotsQuery = (filters: SlotSearchQuery) =>
     placeholderData: keepPreviousData,
   });
 
-/** The final `consistency=strong` read of one slot before a hold. */
+/** The final `consistency=strong` read of one slot before a hold: a read, so it needs no fresh token from the EHR. */
 export function checkSlot(selection: SlotCheckRequest): Promise<SlotCheckResponse> {
-  return callBff("/api/slots/check", slotCheckResponse, { method: "POST", body: selection });
+  return callBff("/api/slots/check", slotCheckResponse, { method: "POST", body: selection, isRead: true });
 }

@@ -203,6 +203,14 @@ describe("releasing and expiry", () => {
     expect(calls.holdsChanged).toBe(2);
   });
 
+  it("reads the holds again after a release, not the slot list (the released slot is still on it)", async () => {
+    const { controller, calls } = fakeDeps();
+    await controller.releaseAll([heldSlot("hold-1"), heldSlot("hold-2")]);
+    expect(calls.release).toEqual(["hold-1", "hold-2"]);
+    expect(calls.holdsChanged).toBe(1);
+    expect(calls.slotsChanged).toBe(0);
+  });
+
   it("expires only at the deadline, counted from when this page sent the hold request", () => {
     const { controller, calls } = fakeDeps();
     const held = heldSlot("hold-1", { expiresAt: "2026-12-01T14:10:00.000Z" });

@@ -145,7 +145,12 @@ export class HeldSlotsController {
     await this.releaseAll([held]);
   }
 
-  /** Releases each hold (the user confirmed it when switching patient), then reads the holds and slots again once. */
+  /**
+   * Releases each hold (the user confirmed it when switching patient), then reads the holds again once. Not the
+   * slots: the list still has the released slot (a hold does not read it again, slot-selection-flow.ts), a read
+   * again would mostly be the BFF's cached answer unchanged, and for a large group it parsed 24,000 slots on the
+   * main thread just as the user clicked the next one (bench/RESULTS.md, "click to held").
+   */
   async releaseAll(holds: readonly HeldSlot[]): Promise<void> {
     const releasing = holds.filter((held) => !this.activity.booking.has(held.id));
     if (releasing.length === 0) return;
@@ -162,7 +167,6 @@ export class HeldSlotsController {
       }
     }
     this.deps.holdsChanged();
-    this.deps.slotsChanged();
   }
 
   /** The countdown reached zero: say so and give the slot back (our count errs early, so "expired" is true for everyone). */

@@ -112,7 +112,13 @@ describe("choosing a slot", () => {
     expect(calls.hold).toEqual(calls.check);
     expect(calls.held).toMatchObject([{ response: { held: { id: "hold-1" } }, deadlineMs: NOW + 300_000, liveRead: { serviceMs: Date.parse(META.sourceSyncedAt), localMs: NOW } }]);
     expect(flow.getState().kind).toBe("idle");
-    expect(calls.slotsChanged).toBe(1);
+  });
+
+  it("does not read the slot list again after a hold: the list still has the slot, marked Held from the holds", async () => {
+    const { flow, calls } = fakeBackend();
+    await flow.select(TEN_OCLOCK, FOLLOW_UP);
+    expect(calls.held).toHaveLength(1);
+    expect(calls.slotsChanged).toBe(0);
   });
 
   it("sends the patient only when one is given (outside the EHR); the token's patient wins at the BFF", async () => {

@@ -90,7 +90,7 @@ export interface SelectionDeps extends HoldCalls {
   release: (holdId: string) => Promise<unknown>;
   /** The slot is held: from here the holds bar owns it. */
   onHeld: (fresh: FreshHold) => void;
-  /** The schedule changed because of us (or we learnt it had): refetch the slot list. */
+  /** The list on screen is wrong about a slot (a check or a hold found it gone): refetch the slot list. */
   slotsChanged: () => void;
   now?: () => number;
 }
@@ -229,8 +229,10 @@ export class SlotSelectionFlow {
       return;
     }
     this.set({ kind: "idle" });
+    // The list is not read again: the hold is marked on it from the holds (held-in-list.ts), and a read again would
+    // mostly be the BFF's cached answer unchanged, yet a large group's 24,000 slots parsed on the main thread
+    // just as the user picks the next slot (bench/RESULTS.md, "click to held").
     this.deps.onHeld({ response: held, deadlineMs: holdDeadlineMs(held.hold, sentAtMs), liveRead });
-    this.deps.slotsChanged();
   }
 
   /** Cancel: abandons a check or hold in flight (a hold that still arrives is given back), or dismisses an outcome. */
