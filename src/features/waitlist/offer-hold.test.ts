@@ -60,6 +60,8 @@ describe("holdFromOffer", () => {
     expect(d.hold).toHaveBeenCalledWith({ ...selection, fromWaitlist: { offerId: OFFER.id, entryId: ENTRY } });
     expect(d.onHeld).toHaveBeenCalledWith(expect.objectContaining({ response: HELD, liveRead: { serviceMs: Date.parse(META.sourceSyncedAt), localMs: 1_000 } }));
     expect(d.waitlistChanged).toHaveBeenCalled();
+    // The list marks it held from the holds: 24,000 slots are not read again for one hold.
+    expect(d.slotsChanged).not.toHaveBeenCalled();
   });
 
   it("says the slot is gone when the live check finds it taken, and holds nothing", async () => {

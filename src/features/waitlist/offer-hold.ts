@@ -98,7 +98,7 @@ export async function holdFromOffer(offer: WaitlistOffer, entryId: string, deps:
     return;
   }
   report({ kind: "held", entryId });
+  // The slot list is not read again: it marks the slot held from the holds (as a hold from the list does).
   deps.onHeld({ response: held, deadlineMs: holdDeadlineMs(held.hold, sentAtMs), liveRead });
   deps.waitlistChanged();
-  deps.slotsChanged();
 }
