@@ -1,7 +1,7 @@
 import { useId } from "react";
 import { useUserTimeSettings } from "#src/lib/use-time-display.tsx";
 import { TIME_OF_DAY_PRESETS, WEEKDAY_NAMES, type Weekday } from "./slot-time-filter.ts";
-import { CrossIcon } from "#src/components/ui/icons.tsx";
+import { FieldError, borderFor, inputClass } from "#src/components/ui/form-field.tsx";
 
 // "Times and days" in the filter form: a start-time range on the facility's
 // clock, quick choices (mornings, afternoons, after 16:00), and weekday
@@ -20,7 +20,6 @@ interface SlotTimeFieldsProps {
   error: string | undefined;
 }
 
-const inputClass = "min-h-9 w-full min-w-0 rounded-md border bg-white px-2 text-sm";
 const chipClass = (isOn: boolean) =>
   `min-h-8 rounded-md border px-2 text-sm font-medium focus-visible:outline-2 focus-visible:outline-brand-600 ${isOn ? "border-brand-700 bg-brand-700 text-white" : "border-slate-300 bg-white text-slate-800 hover:bg-slate-100"}`;
 
@@ -47,7 +46,7 @@ export function SlotTimeFields({ value, onChange, error }: SlotTimeFieldsProps) 
               onChange={(event) => onChange({ ...value, startsFrom: event.target.value })}
               aria-invalid={error ? true : undefined}
               aria-describedby={error ? `${id}-error` : undefined}
-              className={`${inputClass} ${error ? "border-red-600" : "border-slate-300"}`}
+              className={`${inputClass} ${borderFor(error)}`}
             />
           </div>
           <div className="min-w-0">
@@ -61,7 +60,7 @@ export function SlotTimeFields({ value, onChange, error }: SlotTimeFieldsProps) 
               onChange={(event) => onChange({ ...value, startsBefore: event.target.value })}
               aria-invalid={error ? true : undefined}
               aria-describedby={error ? `${id}-error` : undefined}
-              className={`${inputClass} ${error ? "border-red-600" : "border-slate-300"}`}
+              className={`${inputClass} ${borderFor(error)}`}
             />
           </div>
         </div>
@@ -87,12 +86,7 @@ export function SlotTimeFields({ value, onChange, error }: SlotTimeFieldsProps) 
           })}
         </div>
       </div>
-      {error ? (
-        <p id={`${id}-error`} className="mt-1 text-sm text-red-700">
-          <CrossIcon className="mr-1 h-[1em] w-[1em]" />
-          {error}
-        </p>
-      ) : null}
+      <FieldError id={`${id}-error`} error={error} />
     </fieldset>
   );
 }

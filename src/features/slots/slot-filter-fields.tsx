@@ -1,26 +1,11 @@
 import type { PickerAppointmentType } from "#contract/app-api/session.ts";
-import { AlertIcon, CrossIcon } from "#src/components/ui/icons.tsx";
+import { FieldError, borderFor, describedBy, inputClass } from "#src/components/ui/form-field.tsx";
+import { AlertIcon } from "#src/components/ui/icons.tsx";
 import { isNewPatientType, type SlotFilterDraft, type SlotFilterErrors } from "./slot-filters.ts";
 
 // The slot filter form's own fields (the pickers and the times of day are
 // components of their own). Each is labelled, hinted and errored by ids under
 // the form's one `useId`, so the form's DOM does not depend on how it is split.
-
-export const inputClass = "min-h-9 w-full min-w-0 rounded-md border bg-white px-2 text-sm";
-const borderFor = (error: string | undefined) => (error ? "border-red-600" : "border-slate-300");
-
-/** Only ids of elements that are rendered: a reference to a missing id is an accessibility error. */
-const describedBy = (...ids: (string | false | undefined)[]) => ids.filter(Boolean).join(" ") || undefined;
-
-function FieldError({ id, error }: { id: string; error: string | undefined }) {
-  if (!error) return null;
-  return (
-    <p id={id} className="mt-1 text-sm text-red-700">
-      <CrossIcon className="mr-1 h-[1em] w-[1em]" />
-      {error}
-    </p>
-  );
-}
 
 /** What every field gets: the form's id prefix, the draft with its errors, and how to change it. */
 export interface FilterFieldProps {

@@ -4,8 +4,8 @@ import { addDays } from "#contract/time/zoned-time.ts";
 import { ApiError } from "#src/api/bff-client.ts";
 import { describeApiError } from "#src/components/shell/api-error-notice.tsx";
 import { Button } from "#src/components/ui/button.tsx";
-import { CrossIcon } from "#src/components/ui/icons.tsx";
 import { MultiSelectPicker } from "#src/components/ui/multi-select-picker.tsx";
+import { FieldError, borderFor, describedBy, inputClass } from "#src/components/ui/form-field.tsx";
 import { Notice } from "#src/components/ui/notice.tsx";
 import { SlotTimeFields } from "../slot-time-fields.tsx";
 import { useAskBeforeUnload } from "#src/lib/use-ask-before-unload.ts";
@@ -19,20 +19,6 @@ import type { WaitlistFormOptions } from "./use-waitlist-form-options.ts";
 // leaving the view or a reload loses nothing; the check names each field, and
 // a failure names the system that failed (Tandem's server, the clinic data
 // service, the EHR) with the typed entry still here to save again.
-
-const inputClass = "min-h-9 w-full min-w-0 rounded-md border bg-white px-2 text-sm";
-const borderFor = (error: string | undefined) => (error ? "border-red-600" : "border-slate-300");
-const describedBy = (...ids: (string | false | undefined)[]) => ids.filter(Boolean).join(" ") || undefined;
-
-function FieldError({ id, error }: { id: string; error: string | undefined }) {
-  if (!error) return null;
-  return (
-    <p id={id} className="mt-1 text-sm text-red-700">
-      <CrossIcon className="mr-1 h-[1em] w-[1em]" />
-      {error}
-    </p>
-  );
-}
 
 export interface WaitlistEntryFormProps {
   /** "Add Alvarez, Maria to the waitlist". */

@@ -8,13 +8,13 @@ import { MultiSelectPicker } from "#src/components/ui/multi-select-picker.tsx";
 import { Notice } from "#src/components/ui/notice.tsx";
 import { descriptionLengthText, taskCreateFailure } from "./task-form-model.ts";
 import { useTaskCreate } from "./use-task-create.ts";
+import { describedBy } from "#src/components/ui/form-field.tsx";
 
 // The form that creates a task in the EHR, as the signed-in user (the BFF
 // takes the acting provider from the host token), and what it says when
 // creating fails.
 
 /** Only ids of elements that are rendered: a reference to a missing id is an accessibility error. */
-const describedBy = (...ids: (string | false | undefined)[]) => ids.filter(Boolean).join(" ") || undefined;
 
 function FailureNotice({ error, isPending, onRetry, onSendAnyway }: { error: unknown; isPending: boolean; onRetry: () => void; onSendAnyway: () => void }) {
   const failure = taskCreateFailure(error);
