@@ -121,6 +121,15 @@ describe.each(engines)("the waitlist's webhooks on $name", ({ databaseUrl: url }
     await busDelivered();
   }
 
+  /** POST /api/holds's body for the offer's slot, held for one of its entries, as the alert sends it. */
+  const holdFromOffer = (offer: WaitlistOffer, entryId: string) => ({
+    ...offer.slot,
+    appointmentTypeId: offer.appointmentTypeId,
+    slotLengthMinutes: offer.slotLengthMinutes,
+    isNewPatient: offer.isNewPatient,
+    fromWaitlist: { offerId: offer.id, entryId },
+  });
+
   /** The offers published, each read with the contract's schema as the SPA reads the stream. */
   const offers = () => published.flatMap((event) => (event.type === "waitlist.offer" ? [z.parse(liveEvent, event)] : [])).flatMap((event) => (event.type === "waitlist.offer" ? [event.offer] : []));
   const strongReads = () => h.upstream.filter((call) => call.path === "/v2/schedule/slots" && call.url.includes("consistency=strong")).length;
@@ -314,7 +323,7 @@ describe.each(engines)("the waitlist's webhooks on $name", ({ databaseUrl: url }
       await setStatus(appointmentId, "cancelled");
       await syncAndMatch();
       const offer = offers()[0] as WaitlistOffer;
-      const body = { ...offer.slot, appointmentTypeId: offer.appointmentTypeId, slotLengthMinutes: offer.slotLengthMinutes, isNewPatient: offer.isNewPatient, fromWaitlist: { offerId: offer.id, entryId: ana.id } };
+      const body = holdFromOffer(offer, ana.id);
 
       // Another patient is open in the EHR: the hold is still Ana's.
       const first = await h.api("/api/holds", { method: "POST", token: await frontDesk(7), body });
@@ -345,7 +354,7 @@ describe.each(engines)("the waitlist's webhooks on $name", ({ databaseUrl: url }
       await syncAndMatch();
       const offer = offers()[0] as WaitlistOffer;
       expect(offer.matches.map((match) => match.entryId)).toEqual([ana.id, wei.id]);
-      const body = { ...offer.slot, appointmentTypeId: offer.appointmentTypeId, slotLengthMinutes: offer.slotLengthMinutes, isNewPatient: offer.isNewPatient, fromWaitlist: { offerId: offer.id, entryId: wei.id } };
+      const body = holdFromOffer(offer, wei.id);
 
       // Ana is open in the EHR; a scheduler (who holds nothing yet) chose Wei in the alert: the hold is Wei's.
       const response = await h.api("/api/holds", { method: "POST", token: await h.hostToken({ userId: h.userWithRole("Scheduler"), patientId: patientOf(0).id }), body });
@@ -368,7 +377,7 @@ describe.each(engines)("the waitlist's webhooks on $name", ({ databaseUrl: url }
       await setStatus(appointmentId, "cancelled");
       await syncAndMatch();
       const offer = offers()[0] as WaitlistOffer;
-      const body = { ...offer.slot, appointmentTypeId: offer.appointmentTypeId, slotLengthMinutes: offer.slotLengthMinutes, isNewPatient: offer.isNewPatient, fromWaitlist: { offerId: offer.id, entryId: ana.id } };
+      const body = holdFromOffer(offer, ana.id);
       const nurse = () => h.hostToken({ userId: h.userWithRole("Scheduler") });
 
       // The service answers 503: Tandem cannot know whether the EHR held it.

@@ -2,7 +2,6 @@
 import { QueryClient } from "@tanstack/react-query";
 import { screen, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { Session } from "#contract/app-api/session.ts";
 import { holdResponse, slotCheckResponse } from "#contract/app-api/slots.ts";
 import { waitlistResponse, type WaitlistOffer } from "#contract/app-api/waitlist.ts";
 import { switchCacheIdentity } from "#src/api/cache-identity.ts";
@@ -11,6 +10,7 @@ import { receiveLiveOffer } from "#src/api/waitlist-offers-store.ts";
 import { failure, installFakeBff, ok, type FakeBff } from "#src/testing/fake-bff.ts";
 import { renderWithUser } from "#src/testing/render.tsx";
 import { WaitlistOffersAlert } from "./waitlist-offers-alert.tsx";
+import { waitlistUserSession } from "./testing/waitlist-session.ts";
 
 // The waitlist's alert as a front-desk user meets it, the BFF faked at the
 // network edge: an offer from the list or a live event, one button per
@@ -48,15 +48,7 @@ const OFFER: WaitlistOffer = {
   takenBy: null,
 };
 const META = { sourceSyncedAt: "2026-12-07T15:00:01.000Z", sourceKind: "ehr_kind_a", maxStalenessSeconds: 0, strongConsistency: true, strategy: "ehr_live", completeness: "complete", generatedAt: "2026-12-07T15:00:01.000Z" };
-const SESSION = {
-  user: { id: "prv_bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb", firstName: "Fran", lastName: "Desk", displayName: "Fran Desk", title: "", roles: ["Front Desk"] },
-  organization: { id: "org_a", installationStatus: "active", settings: {} },
-  facilities: [],
-  grantedScopes: [],
-  context: { facilityId: null, patientId: null, noteId: null },
-  capabilities: { canHoldSlots: true, canEditNotes: false, canReadPatients: true },
-  tokenExpiresAt: "2099-01-01T00:00:00.000Z",
-} satisfies Session;
+const SESSION = waitlistUserSession("Front Desk");
 
 const listed = (offers: WaitlistOffer[]) => ok(waitlistResponse, { entries: [], offers });
 const HELD = {

@@ -2,7 +2,7 @@
 import { QueryClient } from "@tanstack/react-query";
 import { screen, waitFor, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { appointmentTypesResponse, facilitiesResponse, providersResponse, session, type Session } from "#contract/app-api/session.ts";
+import { appointmentTypesResponse, facilitiesResponse, providersResponse, session } from "#contract/app-api/session.ts";
 import { waitlistResponse } from "#contract/app-api/waitlist.ts";
 import { switchCacheIdentity } from "#src/api/cache-identity.ts";
 import { waitlistQuery } from "#src/api/waitlist-queries.ts";
@@ -10,21 +10,14 @@ import { Route } from "#src/routes/waitlist.tsx";
 import { failure, heldAnswer, installFakeBff, ok, type FakeBff } from "#src/testing/fake-bff.ts";
 import { renderRoute, routerOf } from "#src/testing/render-route.tsx";
 import { testQueryClient } from "#src/testing/render.tsx";
+import { waitlistUserSession } from "./testing/waitlist-session.ts";
 
 // The /waitlist route as the router runs it (issue 36 item 14): its loader
 // reads the list with the view's own queryOptions, the route's pending view
 // stands in meanwhile, and a list that could not be read is the route's error
 // view, naming the system that failed, whose Try again loads the route again.
 
-const SCHEDULER = {
-  user: { id: "prv_bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb", firstName: "Fran", lastName: "Desk", displayName: "Fran Desk", title: "", roles: ["Scheduler"] },
-  organization: { id: "org_a", installationStatus: "active", settings: {} },
-  facilities: [],
-  grantedScopes: [],
-  context: { facilityId: null, patientId: null, noteId: null },
-  capabilities: { canHoldSlots: true, canEditNotes: false, canReadPatients: true },
-  tokenExpiresAt: "2099-01-01T00:00:00.000Z",
-} satisfies Session;
+const SCHEDULER = waitlistUserSession("Scheduler");
 
 let bff: FakeBff;
 beforeEach(() => {

@@ -3,12 +3,13 @@ import { QueryClient } from "@tanstack/react-query";
 import { screen, within } from "@testing-library/react";
 import type { ReactNode } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { appointmentTypesResponse, facilitiesResponse, providersResponse, session, type Session } from "#contract/app-api/session.ts";
+import { appointmentTypesResponse, facilitiesResponse, providersResponse, session } from "#contract/app-api/session.ts";
 import { waitlistDeleteResponse, waitlistResponse, type WaitlistEntry } from "#contract/app-api/waitlist.ts";
 import { switchCacheIdentity } from "#src/api/cache-identity.ts";
 import { installFakeBff, ok, type FakeBff } from "#src/testing/fake-bff.ts";
 import { renderWithUser } from "#src/testing/render.tsx";
 import { WaitlistView } from "./waitlist-view.tsx";
+import { waitlistUserSession } from "./testing/waitlist-session.ts";
 
 // The Waitlist view, the BFF faked at the network edge: a waiting patient
 // with what they asked for and the earliest fit, and removal after a second
@@ -28,15 +29,7 @@ vi.mock("#src/scheduling/use-slot-describer.ts", () => ({
   }),
 }));
 
-const SESSION = {
-  user: { id: "prv_bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb", firstName: "Fran", lastName: "Desk", displayName: "Fran Desk", title: "", roles: ["Scheduler"] },
-  organization: { id: "org_a", installationStatus: "active", settings: {} },
-  facilities: [],
-  grantedScopes: [],
-  context: { facilityId: null, patientId: null, noteId: null },
-  capabilities: { canHoldSlots: true, canEditNotes: false, canReadPatients: true },
-  tokenExpiresAt: "2099-01-01T00:00:00.000Z",
-} satisfies Session;
+const SESSION = waitlistUserSession("Scheduler");
 
 const ENTRY: WaitlistEntry = {
   id: "5e0c2b1a-0000-4000-8000-000000000001",
