@@ -3,12 +3,12 @@ import { useRouterState } from "@tanstack/react-router";
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from "react";
 import type { HeldSlot, HoldReleaseResponse, MaybeHeldSlot } from "#contract/app-api/slots.ts";
 import type { Slot } from "#contract/clinic-api/schedule.ts";
-import { createHold, heldSlotsQuery, isAlreadyHeld, isHoldLimit, isHoldOutcomeUnknown, isSlotConflict, maybeHeldOfError, releaseHold } from "#src/api/holds-queries.ts";
+import { heldSlotsQuery, maybeHeldOfError, releaseHold } from "#src/api/holds-queries.ts";
 import { queryKeys } from "#src/api/query-keys.ts";
 import { sessionQuery } from "#src/api/session-query.ts";
-import { checkSlot } from "#src/api/slots-queries.ts";
 import { useBridge } from "#src/bridge/bridge-provider.tsx";
 import { BookingDeclined } from "#src/bridge/host-bridge.ts";
+import { holdCalls } from "./hold-calls.ts";
 import { SlotSelectionFlow, type SelectionParams, type SelectionState } from "./slot-selection-flow.ts";
 import { HeldSlotsController, type HoldsActivity } from "./held-slots-controller.ts";
 
@@ -68,12 +68,7 @@ export function HoldsProvider({ children }: { children: ReactNode }) {
       abandonSelection: () => flow.cancel(),
     });
     const flow = new SlotSelectionFlow({
-      check: checkSlot,
-      hold: createHold,
-      isConflict: isSlotConflict,
-      isHoldLimit,
-      isAlreadyHeld,
-      isOutcomeUnknown: isHoldOutcomeUnknown,
+      ...holdCalls,
       maybeHeldOf: maybeHeldOfError,
       holdsChanged: () => void queryClient.invalidateQueries({ queryKey: key }),
       release: releaseHold,

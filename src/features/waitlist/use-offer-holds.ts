@@ -2,9 +2,8 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useMemo, useState } from "react";
 import type { WaitlistOffer } from "#contract/app-api/waitlist.ts";
 import { ApiError } from "#src/api/bff-client.ts";
-import { createHold, isAlreadyHeld, isHoldLimit, isHoldOutcomeUnknown, isSlotConflict } from "#src/api/holds-queries.ts";
 import { queryKeys } from "#src/api/query-keys.ts";
-import { checkSlot } from "#src/api/slots-queries.ts";
+import { holdCalls } from "#src/scheduling/hold-calls.ts";
 import { useHolds } from "#src/scheduling/holds-provider.tsx";
 import { holdFromOffer, type OfferHoldDeps, type OfferHoldState } from "./offer-hold.ts";
 
@@ -18,12 +17,7 @@ export function useOfferHolds(): { states: ReadonlyMap<string, OfferHoldState>; 
   const [states, setStates] = useState<ReadonlyMap<string, OfferHoldState>>(() => new Map());
   const deps: OfferHoldDeps = useMemo(
     () => ({
-      check: checkSlot,
-      hold: createHold,
-      isConflict: isSlotConflict,
-      isHoldLimit,
-      isAlreadyHeld,
-      isOutcomeUnknown: isHoldOutcomeUnknown,
+      ...holdCalls,
       takenMessage: (error) => (error instanceof ApiError && error.status === 409 ? error.body.message : null),
       onHeld: (fresh) => controller.added(fresh),
       holdsChanged: () => void queryClient.invalidateQueries({ queryKey: queryKeys.holds() }),
