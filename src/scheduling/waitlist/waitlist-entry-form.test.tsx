@@ -77,6 +77,10 @@ describe("WaitlistEntryForm", () => {
     await vi.waitFor(() => expect(document.activeElement).toBe(to));
     expect(to.getAttribute("aria-invalid")).toBe("true");
     expect(onSave).not.toHaveBeenCalled();
+    // Put right, the date is no longer said to be wrong, before any new check.
+    fireEvent.change(to, { target: { value: "2026-12-14" } });
+    expect(screen.queryByText(new RegExp(`^The dates may span at most ${MAX_WAITLIST_RANGE_DAYS} days`))).toBeNull();
+    expect(to.getAttribute("aria-invalid")).toBeNull();
   });
 
   it("keeps everything typed when the save fails, names Tandem's server, and saves on the next try", async () => {

@@ -10,7 +10,7 @@ import { Notice } from "#src/components/ui/notice.tsx";
 import { SlotTimeFields } from "../slot-time-fields.tsx";
 import { useAskBeforeUnload } from "#src/lib/use-ask-before-unload.ts";
 import { forgetDraft, keepDraft, readKeptDraft } from "./kept-waitlist-draft.ts";
-import { fieldOfRefusal, preferencesFromDraft, slotLengthOf, type WaitlistDraft, type WaitlistErrors } from "./waitlist-form-model.ts";
+import { fieldOfRefusal, preferencesFromDraft, slotLengthOf, type WaitlistDraft, type WaitlistErrors, type WaitlistField } from "./waitlist-form-model.ts";
 import type { WaitlistFormOptions } from "./use-waitlist-form-options.ts";
 
 // One waitlist entry's form, to add the open patient (from the slot finder)
@@ -36,6 +36,18 @@ export interface WaitlistEntryFormProps {
   onCancel: () => void;
 }
 
+/** The errors left once `patch` changed its fields (the dates are checked together, as are the times). */
+function withoutErrorsOf(errors: WaitlistErrors, patch: Partial<WaitlistDraft>): WaitlistErrors {
+  const changed = new Set<WaitlistField>();
+  for (const key of Object.keys(patch) as (keyof WaitlistDraft)[]) {
+    if (key === "startDate" || key === "endDate") changed.add("startDate").add("endDate");
+    else if (key === "startsFrom" || key === "startsBefore" || key === "weekdays") changed.add("times");
+    else if (key === "isNewPatient") changed.add("slotLength");
+    else changed.add(key);
+  }
+  return Object.fromEntries(Object.entries(errors).filter(([field]) => !changed.has(field as WaitlistField)));
+}
+
 export function WaitlistEntryForm({ title, subject, initial, options, today, submitLabel, onSave, onCancel }: WaitlistEntryFormProps) {
   const id = useId();
   const formRef = useRef<HTMLFormElement>(null);
@@ -48,6 +60,8 @@ export function WaitlistEntryForm({ title, subject, initial, options, today, sub
   useAskBeforeUnload(hasTyped);
   const update = (patch: Partial<WaitlistDraft>) => {
     setTyped(true);
+    // A field changed is no longer known to be wrong: its error goes until the next check.
+    setErrors((current) => withoutErrorsOf(current, patch));
     setDraft((current) => {
       const next = { ...current, ...patch };
       keepDraft(subject, next);
