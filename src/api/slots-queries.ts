@@ -1,13 +1,14 @@
-import { keepPreviousData, queryOptions } from "@tanstack/react-query";
+import { experimental_streamedQuery as streamedQuery, keepPreviousData, queryOptions } from "@tanstack/react-query";
 import { slotCheckResponse, type SlotCheckRequest, type SlotCheckResponse, type SlotSearchQuery } from "#contract/app-api/slots.ts";
 import { callBff } from "./bff-client.ts";
 import { queryKeys } from "./query-keys.ts";
 import { slotSearchAnswer } from "./slot-search-answer.ts";
+import { combineSlotSearchParts, isWholeSearch, searchWindows, type SlotSearchPart } from "./slot-search-parts.ts";
 
 // The slot finder's calls (DESIGN.md "The BFF's API"): the cached search,
-// and the one strong check of a chosen slot (holds: holds-queries.ts). Keys from general to
-// specific (STYLE.md 5, query-keys.ts); live `schedule.changed` events
-// invalidate `queryKeys.slots.all`.
+// read in parts (slot-search-parts.ts), and the one strong check of a chosen
+// slot (holds: holds-queries.ts). Keys from general to specific (STYLE.md 5,
+// query-keys.ts); live `schedule.changed` events invalidate `queryKeys.slots.all`.
 
 /** The query string of `GET /api/slots`: lists comma-separated, as upstream takes them. */
 export function slotSearchQueryString(filters: SlotSearchQuery): string {
@@ -22,12 +23,24 @@ export function slotSearchQueryString(filters: SlotSearchQuery): string {
   return params.toString();
 }
 
+/** The search's parts, earliest first, each read once the one before it is in. */
+async function* readSearchParts(filters: SlotSearchQuery, signal: AbortSignal): AsyncGenerator<SlotSearchPart> {
+  for (const window of searchWindows(filters)) {
+    const answer = await callBff(`/api/slots?${slotSearchQueryString(window)}`, slotSearchAnswer, { signal });
+    yield { startDate: window.startDate, endDate: window.endDate, searchEndDate: filters.endDate, answer };
+  }
+}
+
 export const slotsQuery = (filters: SlotSearchQuery) =>
   queryOptions({
     queryKey: queryKeys.slots.search(filters),
-    queryFn: ({ signal }) => callBff(`/api/slots?${slotSearchQueryString(filters)}`, slotSearchAnswer, { signal }),
-    // Live events invalidate; a short stale time only spares a refetch on remount.
-    staleTime: 10_000,
+    // TanStack Query's streamed query (still marked experimental in v5): the list is there from the first part on
+    // (`isComplete` says when the rest has come); a refetch keeps the list on screen and replaces it once whole.
+    queryFn: streamedQuery({ streamFn: ({ signal }) => readSearchParts(filters, signal), refetchMode: "replace" }),
+    select: combineSlotSearchParts,
+    // Live events invalidate; a short stale time only spares a refetch on remount. A search left before its last
+    // part came (its read cancelled) is read again whenever it is shown.
+    staleTime: (query) => (isWholeSearch(query.state.data ?? []) ? 10_000 : 0),
     // A refetch (live event, new filters) keeps the list on screen until the answer arrives.
     placeholderData: keepPreviousData,
   });
