@@ -4,21 +4,12 @@ import { useState } from "react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { renderWithUser } from "#src/testing/render.tsx";
 import { HeldSlotsList } from "./held-slots-list.tsx";
-import { NARROW_FRAME_QUERY, useFold } from "./use-fold.ts";
+import { frameIsNarrow } from "./testing/frame-width.ts";
+import { useFold } from "./use-fold.ts";
 
 // The held slots' list in the holds bar: one line in a narrow frame until
 // asked (issue 36 item 10), Show / Hide from the keyboard, and a new hold
 // never made out of sight in a wide frame.
-
-/** The frame's width, as the media query the bar asks about sees it. */
-function frameIsNarrow(isNarrow: boolean) {
-  vi.stubGlobal("matchMedia", (query: string) => ({
-    matches: query === NARROW_FRAME_QUERY && isNarrow,
-    media: query,
-    addEventListener: () => undefined,
-    removeEventListener: () => undefined,
-  }));
-}
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -33,11 +24,16 @@ function Holds({ initialCount }: { initialCount: number }) {
       <button type="button" onClick={() => setCount(count + 1)}>
         Hold another
       </button>
-      <HeldSlotsList count={count} isFolded={isFolded} onToggleFold={toggleFold}>
-        {Array.from({ length: count }, (_, index) => (
+      <HeldSlotsList
+        heldCount={count}
+        maybeHeldCount={0}
+        isFolded={isFolded}
+        onToggleFold={toggleFold}
+        held={Array.from({ length: count }, (_, index) => (
           <li key={index}>Held slot {index + 1}</li>
         ))}
-      </HeldSlotsList>
+        maybeHeld={null}
+      />
     </>
   );
 }

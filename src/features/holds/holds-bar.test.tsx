@@ -1,17 +1,20 @@
 // @vitest-environment happy-dom
 import { screen, within } from "@testing-library/react";
 import { useState, useSyncExternalStore } from "react";
-import { describe, expect, it, vi } from "vitest";
-import type { HeldSlot } from "#contract/app-api/slots.ts";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { HeldSlot, MaybeHeldSlot } from "#contract/app-api/slots.ts";
 import { HeldSlotsController } from "#src/scheduling/held-slots-controller.ts";
 import type { HoldsValue } from "#src/scheduling/holds-provider.tsx";
 import { renderWithUser } from "#src/testing/render.tsx";
 import { HoldsBar } from "./holds-bar.tsx";
 import { FAKE_DESCRIBER } from "./testing/fake-describer.ts";
+import { frameIsNarrow } from "./testing/frame-width.ts";
+import { MAYBE_HELD } from "./testing/maybe-held.ts";
 
 // The holds bar as the user meets it, its context stood in for: the user's
 // holds (one list, as every tab reads it), a hold of the patient open before
-// named, released from the keyboard, and the release told.
+// named, released from the keyboard, and the release told; in a narrow frame
+// a hold the EHR did not confirm folds into the one line with the held slots.
 
 const OPEN_PATIENT = "pat_open";
 const holdsValue = vi.hoisted(() => ({ current: null as HoldsValue | null }));
@@ -39,7 +42,7 @@ const heldAt = (time: string, patient: { patientId: string; patientName: string 
 });
 
 /** The holds context over a real controller, the holds kept in state as the query cache keeps them. */
-function Bar({ initial }: { initial: HeldSlot[] }) {
+function Bar({ initial, maybeHeld = [] }: { initial: HeldSlot[]; maybeHeld?: MaybeHeldSlot[] }) {
   const [holds, setHolds] = useState(initial);
   const [controller] = useState(
     () =>
@@ -58,7 +61,7 @@ function Bar({ initial }: { initial: HeldSlot[] }) {
   holdsValue.current = {
     canHold: true,
     holds,
-    maybeHeld: [],
+    maybeHeld,
     letGo: () => Promise.resolve({ released: true }),
     holdsError: null,
     refetchHolds: () => undefined,
@@ -70,6 +73,10 @@ function Bar({ initial }: { initial: HeldSlot[] }) {
   };
   return <HoldsBar />;
 }
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
 
 describe("HoldsBar", () => {
   it("names the patient a hold was kept for, asks about it, releases it from the keyboard and says so", async () => {
@@ -88,5 +95,49 @@ describe("HoldsBar", () => {
     expect(await within(bar).findByText(/Released the hold on 09:00 with Dr. Noah Müller, MD/)).toBeTruthy();
     expect(within(bar).getByRole("heading", { name: /You are holding 1 slot/ })).toBeTruthy();
     expect(within(bar).queryByText(/who was open before/)).toBeNull();
+  });
+
+  it("in a narrow frame folds a hold the EHR did not confirm into the one line with the held slots; Show opens both, Let it go included (issue 36 item 10)", async () => {
+    frameIsNarrow(true);
+    const open = { patientId: OPEN_PATIENT, patientName: "Alvarez, Maria" };
+    const { user } = renderWithUser(<Bar initial={[heldAt("09:00", open), heldAt("10:00", open)]} maybeHeld={[MAYBE_HELD]} />);
+    const bar = screen.getByRole("region", { name: "Your holds" });
+    expect(within(bar).getByRole("heading", { name: /^You are holding 2 slots · 1 more not confirmed$/ })).toBeTruthy();
+    expect(within(bar).queryAllByRole("heading")).toHaveLength(1);
+    expect(within(bar).queryByRole("listitem")).toBeNull();
+    expect(within(bar).queryByRole("button", { name: /Let it go/ })).toBeNull();
+
+    const show = within(bar).getByRole("button", { name: "Show the held slots" });
+    expect(show.getAttribute("aria-expanded")).toBe("false");
+    show.focus();
+    await user.keyboard("{Enter}");
+    expect(show.getAttribute("aria-expanded")).toBe("true");
+    expect(within(bar).getAllByRole("listitem")).toHaveLength(3);
+    expect(within(bar).getByRole("heading", { name: "The EHR may be holding 1 slot for you that it did not confirm" })).toBeTruthy();
+    const notConfirmed = within(bar).getByTestId("maybe-held");
+    expect(within(notConfirmed).getByText(/^Not confirmed: the EHR may have held this slot for you/)).toBeTruthy();
+    expect(within(notConfirmed).getByRole("button", { name: "Let it go" })).toBeTruthy();
+  });
+
+  it("in a narrow frame a hold the EHR did not confirm, alone, is one line too", async () => {
+    frameIsNarrow(true);
+    const { user } = renderWithUser(<Bar initial={[]} maybeHeld={[MAYBE_HELD]} />);
+    const bar = screen.getByRole("region", { name: "Your holds" });
+    expect(within(bar).getByRole("heading", { name: /^You may be holding 1 slot · not confirmed$/ })).toBeTruthy();
+    expect(within(bar).queryByRole("listitem")).toBeNull();
+    await user.click(within(bar).getByRole("button", { name: "Show the held slots" }));
+    expect(within(bar).getByRole("heading", { name: "The EHR may be holding 1 slot for you that it did not confirm" })).toBeTruthy();
+    expect(within(within(bar).getByTestId("maybe-held")).getByRole("button", { name: "Let it go" })).toBeTruthy();
+  });
+
+  it("in a wide frame shows the held slots and the one not confirmed, each under its own heading", () => {
+    frameIsNarrow(false);
+    const open = { patientId: OPEN_PATIENT, patientName: "Alvarez, Maria" };
+    renderWithUser(<Bar initial={[heldAt("09:00", open), heldAt("10:00", open)]} maybeHeld={[MAYBE_HELD]} />);
+    const bar = screen.getByRole("region", { name: "Your holds" });
+    expect(within(bar).getByRole("heading", { name: /^You are holding 2 slots · booking one releases the others/ })).toBeTruthy();
+    expect(within(bar).getByRole("heading", { name: "The EHR may be holding 1 slot for you that it did not confirm" })).toBeTruthy();
+    expect(within(bar).getAllByRole("listitem")).toHaveLength(3);
+    expect(within(within(bar).getByTestId("maybe-held")).getByRole("button", { name: "Let it go" })).toBeTruthy();
   });
 });

@@ -4,7 +4,6 @@ import { ApiErrorNotice } from "#src/components/shell/api-error-notice.tsx";
 import { useSlotDescriber } from "#src/scheduling/use-slot-describer.ts";
 import { HeldSlotCard } from "./held-slot-card.tsx";
 import { HeldSlotsList } from "./held-slots-list.tsx";
-import { maybeHeldHeading } from "./hold-outcome-text.ts";
 import { cannotBookReason, heldForText, isHoldsBarShown, onePatientNameOf } from "./holds-bar-model.ts";
 import { useHolds } from "#src/scheduling/holds-provider.tsx";
 import { MaybeHeldSlotCard } from "./maybe-held-slot-card.tsx";
@@ -29,7 +28,7 @@ export function HoldsBar() {
   const openPatientId = context.patientId ?? null;
   const openPatientName = useOpenPatientName(openPatientId);
   const { unconfirmed, keepHolding } = useUnconfirmedHolds(holds, openPatientId);
-  const { isFolded, toggleFold } = useFold(holds.length);
+  const { isFolded, toggleFold } = useFold(holds.length + maybeHeld.length);
 
   if (!isHoldsBarShown({ canHold, holdCount: holds.length + maybeHeld.length, outcomeCount: activity.outcomes.length, selection, holdsError })) return null;
 
@@ -43,9 +42,13 @@ export function HoldsBar() {
         <OutcomeNotices outcomes={activity.outcomes} describe={describe} patientTextOf={patientText} onDismiss={(ids) => controller.dismissOutcomes(ids)} />
         {holdsError && holds.length === 0 ? <ApiErrorNotice error={holdsError} onRetry={refetchHolds} /> : null}
         {unconfirmed.length > 0 ? <PatientChangedNotice count={unconfirmed.length} patientName={onePatientNameOf(unconfirmed)} onRelease={() => void controller.releaseAll(unconfirmed)} onKeep={keepHolding} /> : null}
-        {holds.length > 0 ? (
-          <HeldSlotsList count={holds.length} isFolded={isFolded} onToggleFold={toggleFold}>
-            {holds.map((held) => (
+        {holds.length + maybeHeld.length > 0 ? (
+          <HeldSlotsList
+            heldCount={holds.length}
+            maybeHeldCount={maybeHeld.length}
+            isFolded={isFolded}
+            onToggleFold={toggleFold}
+            held={holds.map((held) => (
               <HeldSlotCard
                 key={held.id}
                 held={held}
@@ -60,17 +63,10 @@ export function HoldsBar() {
                 onExpired={() => controller.expire(held)}
               />
             ))}
-          </HeldSlotsList>
-        ) : null}
-        {maybeHeld.length > 0 ? (
-          <div>
-            <h2 className="px-1 text-sm font-semibold">{maybeHeldHeading(maybeHeld.length)}</h2>
-            <ul className="mt-1 space-y-2">
-              {maybeHeld.map((attempt) => (
-                <MaybeHeldSlotCard key={attempt.id} maybeHeld={attempt} describe={describe} patientText={patientText(attempt)} onLetGo={() => letGo(attempt)} onFreed={refetchHolds} />
-              ))}
-            </ul>
-          </div>
+            maybeHeld={maybeHeld.map((attempt) => (
+              <MaybeHeldSlotCard key={attempt.id} maybeHeld={attempt} describe={describe} patientText={patientText(attempt)} onLetGo={() => letGo(attempt)} onFreed={refetchHolds} />
+            ))}
+          />
         ) : null}
       </div>
     </section>

@@ -1,10 +1,18 @@
 import { describe, expect, it } from "vitest";
-import { patientChangedText, releasedAfterBookingText, releaseUnconfirmedLabel, slotCountText } from "./holds-text.ts";
+import { moreNotConfirmedText, onlyNotConfirmedText, patientChangedText, releasedAfterBookingText, releaseUnconfirmedLabel, slotCountText } from "./holds-text.ts";
 
 describe("slotCountText", () => {
   it("counts slots", () => {
     expect(slotCountText(1)).toBe("1 slot");
     expect(slotCountText(3)).toBe("3 slots");
+  });
+});
+
+describe("the folded line's holds the EHR did not confirm", () => {
+  it("counts them beside the held slots, or alone", () => {
+    expect(moreNotConfirmedText(1)).toBe("1 more not confirmed");
+    expect(onlyNotConfirmedText(1)).toBe("You may be holding 1 slot · not confirmed");
+    expect(onlyNotConfirmedText(2)).toBe("You may be holding 2 slots · not confirmed");
   });
 });
 

@@ -21,3 +21,13 @@ export function releasedAfterBookingText(releasedOthers: number): string {
   const others = releasedOthers === 0 ? "" : `, and so ${releasedOthers === 1 ? "was the other slot" : `were the ${releasedOthers} other slots`} held for this patient`;
   return `The hold was released${others}.`;
 }
+
+/** Beside "You are holding 2 slots" when folded: "1 more not confirmed" (holds the EHR may have made). */
+export function moreNotConfirmedText(count: number): string {
+  return `${count} more not confirmed`;
+}
+
+/** The folded line when the EHR confirmed none of the user's holds: "You may be holding 1 slot · not confirmed". */
+export function onlyNotConfirmedText(count: number): string {
+  return `You may be holding ${slotCountText(count)} · not confirmed`;
+}

@@ -4,10 +4,11 @@ import { useMediaQuery } from "#src/lib/use-media-query.ts";
 /** A frame this narrow or less shows the held slots as one line until asked (issue 36 item 10: three holds took 58% of a 400 px frame). */
 export const NARROW_FRAME_QUERY = "(max-width: 40rem)";
 
-// The held slots folded to their heading line: on request, and by default in
-// a narrow frame. Until the user chooses, the width decides; a new hold drops
-// the choice, so a wide frame never makes it out of sight while a narrow one
-// keeps its one line (the count in it says the hold was made).
+// The held slots (and those the EHR did not confirm) folded to their heading
+// line: on request, and by default in a narrow frame. Until the user chooses,
+// the width decides; a new hold drops the choice, so a wide frame never makes
+// it out of sight while a narrow one keeps its one line (the count in it says
+// the hold was made).
 
 export function useFold(count: number) {
   const isNarrow = useMediaQuery(NARROW_FRAME_QUERY);

@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { screen } from "@testing-library/react";
+import { fireEvent, screen } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
 import type { SlotSearchQuery } from "#contract/app-api/slots.ts";
 import { renderWithUser } from "#src/testing/render.tsx";
@@ -9,21 +9,22 @@ import { NO_TIME_FILTER, type SlotTimeFilter } from "#src/scheduling/slot-time-f
 // The filter form as the front desk drives it (issue 36 items 6 and 16): the
 // appointment type chosen by keyboard, a slot length that does not fit the
 // visit warned about but searched, one the service refuses stopped with a
-// message on the field, and Search from the keyboard.
+// message on the field, a field put right no longer said to be wrong before
+// the next Search, and Search from the keyboard.
 
 const FOLLOW_UP = { id: "atp_aaaabbbbccccddddeeeeffff00001111", name: "Follow-Up Visit", abbreviation: "FU", defaultDurationMinutes: 20, newPatientDurationMinutes: 30 };
 const NEW_PATIENT = { id: "atp_aaaabbbbccccddddeeeeffff00002222", name: "New Patient Visit", abbreviation: "NPV", defaultDurationMinutes: 40, newPatientDurationMinutes: 60 };
 const RIVERSIDE = "3b0f6a2e-5d41-4c8a-9e7b-1f2d3c4b5a61";
 const APPLIED: SlotSearchQuery = { appointmentTypeId: FOLLOW_UP.id, facilityIds: [RIVERSIDE], startDate: "2026-11-30", endDate: "2026-12-13", isNewPatient: false };
 
-function renderForm(applied: SlotSearchQuery = APPLIED) {
+function renderForm(applied: SlotSearchQuery = APPLIED, facilityOptions = [{ value: RIVERSIDE, label: "Upper West Side" }]) {
   const onSearch = vi.fn<(filters: SlotSearchQuery, time: SlotTimeFilter) => void>();
   const rendered = renderWithUser(
     <SlotFilterForm
       applied={applied}
       appliedTime={NO_TIME_FILTER}
       appointmentTypes={[FOLLOW_UP, NEW_PATIENT]}
-      facilityOptions={[{ value: RIVERSIDE, label: "Upper West Side" }]}
+      facilityOptions={facilityOptions}
       providerOptions={[]}
       isLoadingProviders={false}
       isSearching={false}
@@ -33,6 +34,7 @@ function renderForm(applied: SlotSearchQuery = APPLIED) {
   return { ...rendered, onSearch };
 }
 
+const endDateField = () => screen.getByLabelText("To");
 const lengthField = () => screen.getByRole("textbox", { name: "Slot length (minutes)" });
 const describedText = (element: HTMLElement) =>
   (element.getAttribute("aria-describedby") ?? "")
@@ -107,5 +109,63 @@ describe("the slot filter form, driven by a user", () => {
     expect(document.activeElement).toBe(screen.getByRole("button", { name: "Search" }));
     await user.keyboard("{Enter}");
     expect(onSearch).toHaveBeenCalledWith({ ...APPLIED, slotLengthMinutes: 25 }, NO_TIME_FILTER);
+  });
+
+  it("a field put right no longer says it is wrong, before the next Search; a field still wrong keeps its error and Search still refuses", async () => {
+    const { user, onSearch } = renderForm();
+    fireEvent.change(endDateField(), { target: { value: "2027-03-01" } });
+    await user.type(lengthField(), "2");
+    await user.click(screen.getByRole("button", { name: "Search" }));
+    expect(onSearch).not.toHaveBeenCalled();
+    expect(endDateField().getAttribute("aria-invalid")).toBe("true");
+    expect(describedText(endDateField())).toContain("The window may span at most 62 days.");
+    expect(lengthField().getAttribute("aria-invalid")).toBe("true");
+
+    // The dates put right: their error goes at once; the length's stays.
+    fireEvent.change(endDateField(), { target: { value: "2026-12-20" } });
+    expect(screen.queryByText("The window may span at most 62 days.")).toBeNull();
+    expect(endDateField().getAttribute("aria-invalid")).toBeNull();
+    expect(lengthField().getAttribute("aria-invalid")).toBe("true");
+    expect(describedText(lengthField())).toContain("Slot length must be whole minutes from 5 to 480");
+
+    // Still wrong: Search refuses again, and says so on the length alone.
+    await user.click(screen.getByRole("button", { name: "Search" }));
+    expect(onSearch).not.toHaveBeenCalled();
+    expect(lengthField().getAttribute("aria-invalid")).toBe("true");
+    expect(endDateField().getAttribute("aria-invalid")).toBeNull();
+
+    await user.clear(lengthField());
+    await user.type(lengthField(), "15");
+    expect(lengthField().getAttribute("aria-invalid")).toBeNull();
+    expect(screen.queryByText(/Slot length must be whole minutes/)).toBeNull();
+    await user.click(screen.getByRole("button", { name: "Search" }));
+    expect(onSearch).toHaveBeenCalledWith({ ...APPLIED, endDate: "2026-12-20", slotLengthMinutes: 15 }, NO_TIME_FILTER);
+  });
+
+  it("a window too long for the facilities chosen is put right by choosing fewer facilities: the dates' error goes at once", async () => {
+    const nine = Array.from({ length: 9 }, (_, index) => ({ value: `3b0f6a2e-5d41-4c8a-9e7b-1f2d3c4b5a7${index}`, label: `Facility ${index + 1}` }));
+    const { user, onSearch } = renderForm({ ...APPLIED, facilityIds: nine.map((option) => option.value) }, nine);
+    fireEvent.change(endDateField(), { target: { value: "2026-12-19" } });
+    await user.click(screen.getByRole("button", { name: "Search" }));
+    expect(onSearch).not.toHaveBeenCalled();
+    expect(describedText(endDateField())).toContain("With 9 facilities the window may span at most 14 days");
+
+    await user.click(screen.getByRole("button", { name: /^Facilities/ }));
+    await user.click(screen.getByRole("checkbox", { name: "Facility 9" }));
+    await user.click(screen.getByRole("checkbox", { name: "Facility 8" }));
+    expect(endDateField().getAttribute("aria-invalid")).toBeNull();
+    expect(screen.queryByText(/the window may span at most 14 days/)).toBeNull();
+  });
+
+  it("times of day put right no longer say they are wrong, before the next Search", async () => {
+    const { user, onSearch } = renderForm();
+    fireEvent.change(screen.getByLabelText("Starting from"), { target: { value: "14:00" } });
+    fireEvent.change(screen.getByLabelText("Starting before"), { target: { value: "09:00" } });
+    await user.click(screen.getByRole("button", { name: "Search" }));
+    expect(onSearch).not.toHaveBeenCalled();
+    expect(screen.getByText("“Starting before” must be later than “Starting from”.")).toBeTruthy();
+    fireEvent.change(screen.getByLabelText("Starting before"), { target: { value: "17:00" } });
+    expect(screen.queryByText("“Starting before” must be later than “Starting from”.")).toBeNull();
+    expect(screen.getByLabelText("Starting before").getAttribute("aria-invalid")).toBeNull();
   });
 });

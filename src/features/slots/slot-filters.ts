@@ -157,6 +157,20 @@ export function draftOf(filters: SlotSearchQuery): SlotFilterDraft {
 export type SlotFilterField = "appointmentTypeId" | "facilityIds" | "startDate" | "endDate" | "slotLength";
 export type SlotFilterErrors = Partial<Record<SlotFilterField, string>>;
 
+/**
+ * The fields whose errors an edit touches: the dates are checked together, and the end date's error also says how
+ * far the window may reach with the facilities chosen.
+ */
+export function errorFieldsChangedBy(patch: Partial<SlotFilterDraft>): Set<SlotFilterField> {
+  const changed = new Set<SlotFilterField>();
+  for (const key of Object.keys(patch) as (keyof SlotFilterDraft)[]) {
+    if (key === "startDate" || key === "endDate") changed.add("startDate").add("endDate");
+    else if (key === "facilityIds") changed.add("facilityIds").add("endDate");
+    else if (key === "appointmentTypeId" || key === "slotLength") changed.add(key);
+  }
+  return changed;
+}
+
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 function isDate(value: string): boolean {

@@ -1,12 +1,14 @@
 import { useEffect, useState, type FormEvent } from "react";
 import type { SlotSearchQuery } from "#contract/app-api/slots.ts";
-import { draftOf, filtersFromDraft, isDraftChanged, type SlotFilterDraft, type SlotFilterErrors } from "./slot-filters.ts";
+import { withoutErrorsOf } from "#src/lib/field-errors.ts";
+import { draftOf, errorFieldsChangedBy, filtersFromDraft, isDraftChanged, type SlotFilterDraft, type SlotFilterErrors } from "./slot-filters.ts";
 import type { SlotTimeDraft } from "#src/scheduling/slot-time-fields.tsx";
 import { sameTimeFilter, timeDraftOf, timeFilterFromDraft, type SlotTimeFilter } from "#src/scheduling/slot-time-filter.ts";
 
 // The slot filter form's edits, kept until Search (never a search per
 // keystroke): the draft and its errors, whether it differs from the search
-// the list answers, and the submit that checks it and searches.
+// the list answers, and the submit that checks it and searches. An edit
+// clears the errors of the fields it changed.
 
 interface SlotFilterDraftInput {
   applied: SlotSearchQuery;
@@ -20,7 +22,15 @@ export function useSlotFilterDraft({ applied, appliedTime, onSearch, onChangedCh
   const [errors, setErrors] = useState<SlotFilterErrors>({});
   const [timeDraft, setTimeDraft] = useState<SlotTimeDraft>(() => timeDraftOf(appliedTime));
   const [timeError, setTimeError] = useState<string | undefined>(undefined);
-  const update = (patch: Partial<SlotFilterDraft>) => setDraft((current) => ({ ...current, ...patch }));
+  // A field changed is no longer known to be wrong: its error goes until the next Search.
+  const update = (patch: Partial<SlotFilterDraft>) => {
+    setErrors((current) => withoutErrorsOf(current, errorFieldsChangedBy(patch)));
+    setDraft((current) => ({ ...current, ...patch }));
+  };
+  const updateTime = (next: SlotTimeDraft) => {
+    setTimeError(undefined);
+    setTimeDraft(next);
+  };
   const draftTime = timeFilterFromDraft(timeDraft).filter;
   const isChanged = isDraftChanged(draft, applied) || draftTime === null || !sameTimeFilter(draftTime, appliedTime);
   useEffect(() => onChangedChange?.(isChanged), [isChanged, onChangedChange]);
@@ -34,5 +44,5 @@ export function useSlotFilterDraft({ applied, appliedTime, onSearch, onChangedCh
     if (result.filters && time.filter) onSearch(result.filters, time.filter);
   };
 
-  return { draft, update, errors, timeDraft, setTimeDraft, timeError, submit };
+  return { draft, update, errors, timeDraft, setTimeDraft: updateTime, timeError, submit };
 }

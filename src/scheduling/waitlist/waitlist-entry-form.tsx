@@ -8,6 +8,7 @@ import { MultiSelectPicker } from "#src/components/ui/multi-select-picker.tsx";
 import { FieldError, borderFor, describedBy, inputClass } from "#src/components/ui/form-field.tsx";
 import { Notice } from "#src/components/ui/notice.tsx";
 import { SlotTimeFields } from "../slot-time-fields.tsx";
+import { withoutErrorsOf } from "#src/lib/field-errors.ts";
 import { useAskBeforeUnload } from "#src/lib/use-ask-before-unload.ts";
 import { forgetDraft, keepDraft, readKeptDraft } from "./kept-waitlist-draft.ts";
 import { fieldOfRefusal, preferencesFromDraft, slotLengthOf, type WaitlistDraft, type WaitlistErrors, type WaitlistField } from "./waitlist-form-model.ts";
@@ -36,8 +37,8 @@ export interface WaitlistEntryFormProps {
   onCancel: () => void;
 }
 
-/** The errors left once `patch` changed its fields (the dates are checked together, as are the times). */
-function withoutErrorsOf(errors: WaitlistErrors, patch: Partial<WaitlistDraft>): WaitlistErrors {
+/** The fields whose errors `patch` touches (the dates are checked together, as are the times). */
+function errorFieldsChangedBy(patch: Partial<WaitlistDraft>): Set<WaitlistField> {
   const changed = new Set<WaitlistField>();
   for (const key of Object.keys(patch) as (keyof WaitlistDraft)[]) {
     if (key === "startDate" || key === "endDate") changed.add("startDate").add("endDate");
@@ -45,7 +46,7 @@ function withoutErrorsOf(errors: WaitlistErrors, patch: Partial<WaitlistDraft>):
     else if (key === "isNewPatient") changed.add("slotLength");
     else changed.add(key);
   }
-  return Object.fromEntries(Object.entries(errors).filter(([field]) => !changed.has(field as WaitlistField)));
+  return changed;
 }
 
 export function WaitlistEntryForm({ title, subject, initial, options, today, submitLabel, onSave, onCancel }: WaitlistEntryFormProps) {
@@ -61,7 +62,7 @@ export function WaitlistEntryForm({ title, subject, initial, options, today, sub
   const update = (patch: Partial<WaitlistDraft>) => {
     setTyped(true);
     // A field changed is no longer known to be wrong: its error goes until the next check.
-    setErrors((current) => withoutErrorsOf(current, patch));
+    setErrors((current) => withoutErrorsOf(current, errorFieldsChangedBy(patch)));
     setDraft((current) => {
       const next = { ...current, ...patch };
       keepDraft(subject, next);
