@@ -97,7 +97,8 @@ const CLICK_TO_LIST = `async (previous) => {
     const isNew = () => /^\\d+ free slots?( so far)?,/.test(summary()) && summary() !== previous;
     const observer = new MutationObserver(() => {
       if (!isNew()) return;
-      if (firstMs === null) requestAnimationFrame(() => { firstMs ??= performance.now() - start; });
+      // The first slots: a summary that counts some (a first day with none has painted no slot yet).
+      if (firstMs === null && !/^0 free/.test(summary())) requestAnimationFrame(() => { firstMs ??= performance.now() - start; });
       if (summary().includes(" so far")) return;
       observer.disconnect(); clearTimeout(timer);
       requestAnimationFrame(() => { firstMs ??= performance.now() - start; resolve(undefined); });
