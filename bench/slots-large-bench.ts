@@ -173,6 +173,7 @@ function figures(scope: string, runs: number, measured: { durations: number[]; w
     meanSlots: measured.meanSlots,
     clickToListP50Ms: round(percentile(measured.durations, 50), 1),
     clickToListP95Ms: round(p95, 1),
+    clickToListMs: measured.durations.map((ms) => round(ms, 0)),
     clickToWholeListP50Ms: round(percentile(measured.wholeDurations, 50), 1),
     clickToWholeListP95Ms: round(percentile(measured.wholeDurations, 95), 1),
     budgetP95Ms: BUDGET_P95_MS,
