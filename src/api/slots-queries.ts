@@ -23,20 +23,29 @@ export function slotSearchQueryString(filters: SlotSearchQuery): string {
   return params.toString();
 }
 
-/** The search's parts, earliest first, each read once the one before it is in. */
-async function* readSearchParts(filters: SlotSearchQuery, signal: AbortSignal): AsyncGenerator<SlotSearchPart> {
-  for (const window of searchWindows(filters)) {
-    const answer = await callBff(`/api/slots?${slotSearchQueryString(window)}`, slotSearchAnswer, { signal });
-    yield { startDate: window.startDate, endDate: window.endDate, searchEndDate: filters.endDate, answer };
-  }
+/** One part of the search: the answer for `window`, a run of its days. */
+async function readPart(filters: SlotSearchQuery, window: SlotSearchQuery, signal: AbortSignal): Promise<SlotSearchPart> {
+  const answer = await callBff(`/api/slots?${slotSearchQueryString(window)}`, slotSearchAnswer, { signal });
+  return { startDate: window.startDate, endDate: window.endDate, searchEndDate: filters.endDate, answer };
 }
 
-export const slotsQuery = (filters: SlotSearchQuery) =>
-  queryOptions({
+/** The search's parts, earliest first, each read once the one before it is in. */
+async function* readSearchParts(filters: SlotSearchQuery, windows: readonly SlotSearchQuery[], signal: AbortSignal): AsyncGenerator<SlotSearchPart> {
+  for (const window of windows) yield await readPart(filters, window, signal);
+}
+
+export const slotsQuery = (filters: SlotSearchQuery) => {
+  const windows = searchWindows(filters);
+  const [only] = windows;
+  return queryOptions({
     queryKey: queryKeys.slots.search(filters),
-    // TanStack Query's streamed query (still marked experimental in v5): the list is there from the first part on
-    // (`isComplete` says when the rest has come); a refetch keeps the list on screen and replaces it once whole.
-    queryFn: streamedQuery({ streamFn: ({ signal }) => readSearchParts(filters, signal), refetchMode: "replace" }),
+    // A search of one part is one read. Larger ones stream through TanStack Query's streamed query (still marked
+    // experimental in v5): the list is there from the first part on (`isComplete` says when the rest has come); a
+    // refetch keeps the list on screen and replaces it once whole.
+    queryFn:
+      windows.length === 1 && only
+        ? ({ signal }): Promise<SlotSearchPart[]> => readPart(filters, only, signal).then((part) => [part])
+        : streamedQuery({ streamFn: ({ signal }) => readSearchParts(filters, windows, signal), refetchMode: "replace" }),
     select: combineSlotSearchParts,
     // Live events invalidate; a short stale time only spares a refetch on remount. A search left before its last
     // part came (its read cancelled) is read again whenever it is shown.
@@ -44,6 +53,7 @@ export const slotsQuery = (filters: SlotSearchQuery) =>
     // A refetch (live event, new filters) keeps the list on screen until the answer arrives.
     placeholderData: keepPreviousData,
   });
+};
 
 /** The final `consistency=strong` read of one slot before a hold: a read, so it needs no fresh token from the EHR. */
 export function checkSlot(selection: SlotCheckRequest): Promise<SlotCheckResponse> {
