@@ -20,6 +20,7 @@ async function slots(test: TestEmulator, query: Record<string, string | number |
   return test.get("GET /v2/schedule/slots", { organizationId, query: { ...WINDOW, ...query, appointmentTypeId } });
 }
 
+const addDaysTo = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 const lengthMinutes = (slot: Slot) => (Date.parse(slot.endsAt) - Date.parse(slot.startsAt)) / 60_000;
 
 describe("slots (seed 001 Schedule)", () => {
@@ -31,6 +32,17 @@ describe("slots (seed 001 Schedule)", () => {
     // The default 60 s sync interval plus the least margin the mirror keeps (a due sync waits for the next check).
     expect(data.meta).toMatchObject({ strongConsistency: false, maxStalenessSeconds: 62, completeness: "complete" });
     expect(Object.keys(data.nextAvailableByProvider).length).toBeGreaterThan(0);
+  });
+
+  it("names each provider's first free date within 56 days of a narrow window, as one search over those days finds it", async () => {
+    const test = createTestEmulator();
+    for (const startDate of ["2026-11-28", "2026-12-01"]) {
+      const narrow = await slots(test, { startDate, endDate: startDate });
+      const wide = await slots(test, { startDate, endDate: addDaysTo(startDate, 56) });
+      const expected: Record<string, string> = {};
+      for (const slot of wide.slots) expected[slot.providerId] ??= slot.startsAt.slice(0, 10);
+      expect(narrow.nextAvailableByProvider).toEqual(expected);
+    }
   });
 
   it("states the sync interval plus its margin as the bound, in whole seconds rounded up", async () => {

@@ -42,6 +42,8 @@ export interface SlotSearchResult {
 const NON_BLOCKING_STATUSES = new Set(["cancelled", "no_show"]);
 /** How far past the window `nextAvailableByProvider` looks (assumed; the seeds do not say). */
 const NEXT_AVAILABLE_HORIZON_DAYS = 56;
+/** The horizon in the stretches it is looked through. */
+const LOOK_AHEAD_STRETCHES_DAYS = [7, 21, NEXT_AVAILABLE_HORIZON_DAYS - 28];
 const MINUTE = 60_000;
 
 interface Busy {
@@ -283,13 +285,18 @@ export function searchSlots(search: SlotSearch, source: ScheduleSource, now: num
   const nextAvailableByProvider: Record<string, string> = {};
   for (const slot of slots) nextAvailableByProvider[slot.providerId] ??= localDateOfSlot(slot);
 
-  // Providers in scope with nothing in the window: look further ahead.
-  const missing = [...inScope].filter((providerId) => nextAvailableByProvider[toPrefixedId("prv", providerId)] === undefined);
-  if (missing.length > 0) {
-    const ahead = { startDate: addDays(search.endDate, 1), endDate: addDays(search.endDate, NEXT_AVAILABLE_HORIZON_DAYS) };
+  // Providers in scope with nothing in the window: look further ahead, a stretch at a time, earliest first, until each
+  // is found or the horizon is reached (the same dates as one look over the horizon; most are found in the first week).
+  let missing = [...inScope].filter((providerId) => nextAvailableByProvider[toPrefixedId("prv", providerId)] === undefined);
+  let startDate = addDays(search.endDate, 1);
+  for (const days of LOOK_AHEAD_STRETCHES_DAYS) {
+    if (missing.length === 0) break;
+    const ahead = { startDate, endDate: addDays(startDate, days - 1) };
     for (const slot of findSlots({ ...search, providerIds: missing }, source, now, ahead, busy)) {
       nextAvailableByProvider[slot.providerId] ??= localDateOfSlot(slot);
     }
+    missing = missing.filter((providerId) => nextAvailableByProvider[toPrefixedId("prv", providerId)] === undefined);
+    startDate = addDays(ahead.endDate, 1);
   }
   return { slots, nextAvailableByProvider };
 }

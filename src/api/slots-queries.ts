@@ -1,13 +1,14 @@
-import { keepPreviousData, queryOptions } from "@tanstack/react-query";
+import { experimental_streamedQuery as streamedQuery, keepPreviousData, queryOptions } from "@tanstack/react-query";
 import { slotCheckResponse, type SlotCheckRequest, type SlotCheckResponse, type SlotSearchQuery } from "#contract/app-api/slots.ts";
 import { callBff } from "./bff-client.ts";
 import { queryKeys } from "./query-keys.ts";
 import { slotSearchAnswer } from "./slot-search-answer.ts";
+import { combineSlotSearchParts, isWholeSearch, searchWindows, type SlotSearchPart } from "./slot-search-parts.ts";
 
 // The slot finder's calls (DESIGN.md "The BFF's API"): the cached search,
-// and the one strong check of a chosen slot (holds: holds-queries.ts). Keys from general to
-// specific (STYLE.md 5, query-keys.ts); live `schedule.changed` events
-// invalidate `queryKeys.slots.all`.
+// read in parts (slot-search-parts.ts), and the one strong check of a chosen
+// slot (holds: holds-queries.ts). Keys from general to specific (STYLE.md 5,
+// query-keys.ts); live `schedule.changed` events invalidate `queryKeys.slots.all`.
 
 /** The query string of `GET /api/slots`: lists comma-separated, as upstream takes them. */
 export function slotSearchQueryString(filters: SlotSearchQuery): string {
@@ -22,15 +23,37 @@ export function slotSearchQueryString(filters: SlotSearchQuery): string {
   return params.toString();
 }
 
-export const slotsQuery = (filters: SlotSearchQuery) =>
-  queryOptions({
+/** One part of the search: the answer for `window`, a run of its days. */
+async function readPart(filters: SlotSearchQuery, window: SlotSearchQuery, signal: AbortSignal): Promise<SlotSearchPart> {
+  const answer = await callBff(`/api/slots?${slotSearchQueryString(window)}`, slotSearchAnswer, { signal });
+  return { startDate: window.startDate, endDate: window.endDate, searchEndDate: filters.endDate, answer };
+}
+
+/** The search's parts, earliest first, each read once the one before it is in. */
+async function* readSearchParts(filters: SlotSearchQuery, windows: readonly SlotSearchQuery[], signal: AbortSignal): AsyncGenerator<SlotSearchPart> {
+  for (const window of windows) yield await readPart(filters, window, signal);
+}
+
+export const slotsQuery = (filters: SlotSearchQuery) => {
+  const windows = searchWindows(filters);
+  const [only] = windows;
+  return queryOptions({
     queryKey: queryKeys.slots.search(filters),
-    queryFn: ({ signal }) => callBff(`/api/slots?${slotSearchQueryString(filters)}`, slotSearchAnswer, { signal }),
-    // Live events invalidate; a short stale time only spares a refetch on remount.
-    staleTime: 10_000,
+    // A search of one part is one read. Larger ones stream through TanStack Query's streamed query (still marked
+    // experimental in v5): the list is there from the first part on (`isComplete` says when the rest has come); a
+    // refetch keeps the list on screen and replaces it once whole.
+    queryFn:
+      windows.length === 1 && only
+        ? ({ signal }): Promise<SlotSearchPart[]> => readPart(filters, only, signal).then((part) => [part])
+        : streamedQuery({ streamFn: ({ signal }) => readSearchParts(filters, windows, signal), refetchMode: "replace" }),
+    select: combineSlotSearchParts,
+    // Live events invalidate; a short stale time only spares a refetch on remount. A search left before its last
+    // part came (its read cancelled) is read again whenever it is shown.
+    staleTime: (query) => (isWholeSearch(query.state.data ?? []) ? 10_000 : 0),
     // A refetch (live event, new filters) keeps the list on screen until the answer arrives.
     placeholderData: keepPreviousData,
   });
+};
 
 /** The final `consistency=strong` read of one slot before a hold: a read, so it needs no fresh token from the EHR. */
 export function checkSlot(selection: SlotCheckRequest): Promise<SlotCheckResponse> {

@@ -32,13 +32,13 @@ const listedSlot = (startsAt: string): Slot => ({ providerId: PROVIDER, facility
 
 describe("the user's held slots on the list they were held from", () => {
   it("puts back a held slot the list read after the hold no longer has, with no place left", () => {
-    expect(heldSlotsMissingFromList([held()], [listedSlot("2026-12-01T08:40:00-05:00")], search, zoneOf)).toEqual([
+    expect(heldSlotsMissingFromList([held()], [[listedSlot("2026-12-01T08:40:00-05:00")]], search, zoneOf)).toEqual([
       { providerId: PROVIDER, facilityId: FACILITY, startsAt: "2026-12-01T08:00:00-05:00", endsAt: "2026-12-01T08:30:00-05:00", remainingCapacity: 0, templateIds: [] },
     ]);
   });
 
   it("adds nothing when the list still has it (the same instant in another offset form too)", () => {
-    expect(heldSlotsMissingFromList([held()], [listedSlot("2026-12-01T13:00:00Z")], search, zoneOf)).toEqual([]);
+    expect(heldSlotsMissingFromList([held()], [[listedSlot("2026-12-01T13:00:00Z")]], search, zoneOf)).toEqual([]);
   });
 
   it("leaves out holds this search could not have listed", () => {
@@ -50,10 +50,10 @@ describe("the user's held slots on the list they were held from", () => {
       // 23:30 on the 29th in New York is the 30th in UTC: the facility's date decides.
       held({}, { startsAt: "2026-11-29T23:30:00-05:00" }),
     ];
-    expect(heldSlotsMissingFromList(others, [], search, zoneOf)).toEqual([]);
-    expect(heldSlotsMissingFromList([held()], [], { ...search, slotLengthMinutes: 20 }, zoneOf)).toEqual([]);
-    expect(heldSlotsMissingFromList([held()], [], { ...search, providerIds: [OTHER_PROVIDER] }, zoneOf)).toEqual([]);
-    expect(heldSlotsMissingFromList([held()], [], null, zoneOf)).toEqual([]);
+    expect(heldSlotsMissingFromList(others, [[]], search, zoneOf)).toEqual([]);
+    expect(heldSlotsMissingFromList([held()], [[]], { ...search, slotLengthMinutes: 20 }, zoneOf)).toEqual([]);
+    expect(heldSlotsMissingFromList([held()], [[]], { ...search, providerIds: [OTHER_PROVIDER] }, zoneOf)).toEqual([]);
+    expect(heldSlotsMissingFromList([held()], [[]], null, zoneOf)).toEqual([]);
   });
 });
 
@@ -63,14 +63,14 @@ describe("the Held mark on a listed slot", () => {
 
   it("marks the slot held as this search's kind, with the same start and end (in any offset form)", () => {
     const later = slotAt("2026-12-01T13:40:00Z", "2026-12-01T14:10:00Z");
-    expect([...heldKeysOnList([held()], [eightOClock, later], search)]).toEqual([slotKey(eightOClock)]);
+    expect([...heldKeysOnList([held()], [[eightOClock], [later]], search)]).toEqual([slotKey(eightOClock)]);
   });
 
   it("does not mark a slot at the same time held as another type, flag or length, nor any slot without a search", () => {
-    expect(heldKeysOnList([held({ appointmentTypeId: "atp_eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee" })], [eightOClock], search).size).toBe(0);
-    expect(heldKeysOnList([held({ isNewPatient: true })], [eightOClock], search).size).toBe(0);
-    expect(heldKeysOnList([held({ slotLengthMinutes: 45 }, { endsAt: "2026-12-01T08:45:00-05:00" })], [eightOClock], search).size).toBe(0);
-    expect(heldKeysOnList([held()], [slotAt("2026-12-01T13:00:00Z", "2026-12-01T13:20:00Z")], { ...search, slotLengthMinutes: 20 }).size).toBe(0);
-    expect(heldKeysOnList([held()], [eightOClock], null).size).toBe(0);
+    expect(heldKeysOnList([held({ appointmentTypeId: "atp_eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee" })], [[eightOClock]], search).size).toBe(0);
+    expect(heldKeysOnList([held({ isNewPatient: true })], [[eightOClock]], search).size).toBe(0);
+    expect(heldKeysOnList([held({ slotLengthMinutes: 45 }, { endsAt: "2026-12-01T08:45:00-05:00" })], [[eightOClock]], search).size).toBe(0);
+    expect(heldKeysOnList([held()], [[slotAt("2026-12-01T13:00:00Z", "2026-12-01T13:20:00Z")]], { ...search, slotLengthMinutes: 20 }).size).toBe(0);
+    expect(heldKeysOnList([held()], [[eightOClock]], null).size).toBe(0);
   });
 });

@@ -19,13 +19,17 @@ function isOfSearchKind(held: HeldSlot, search: SlotSearchQuery): boolean {
   return search.slotLengthMinutes === undefined || held.slotLengthMinutes === search.slotLengthMinutes;
 }
 
-/** The user's holds that `search` would list but `listed` lacks, as slots with no place left (they are held). */
-export function heldSlotsMissingFromList(holds: readonly HeldSlot[], listed: readonly Slot[], search: SlotSearchQuery | null, zoneOf: (facilityId: string) => string): Slot[] {
+/** The listed slots with `key`, over lists indexed once each (a wide search's parts). */
+function listedWithKey(lists: readonly (readonly Slot[])[], key: string): Slot[] {
+  return lists.flatMap((list) => slotsByKey(list).get(key) ?? []);
+}
+
+/** The user's holds that `search` would list but its lists lack, as slots with no place left (they are held). */
+export function heldSlotsMissingFromList(holds: readonly HeldSlot[], lists: readonly (readonly Slot[])[], search: SlotSearchQuery | null, zoneOf: (facilityId: string) => string): Slot[] {
   if (!search || holds.length === 0) return [];
-  const present = slotsByKey(listed);
   return holds
     .filter((held) => {
-      if (present.has(slotKey(held.slot))) return false;
+      if (listedWithKey(lists, slotKey(held.slot)).length > 0) return false;
       if (!isOfSearchKind(held, search)) return false;
       if (search.facilityIds && search.facilityIds.length > 0 && !search.facilityIds.some((id) => isSameId(id, held.slot.facilityId))) return false;
       if (search.providerIds && search.providerIds.length > 0 && !search.providerIds.some((id) => isSameId(id, held.slot.providerId))) return false;
@@ -41,14 +45,13 @@ export function heldSlotsMissingFromList(holds: readonly HeldSlot[], listed: rea
  * flag or length at the same time is not the one held (and may still have a
  * place): it is not marked Held, and choosing it checks it like any other.
  */
-export function heldKeysOnList(holds: readonly HeldSlot[], listed: readonly Slot[], search: SlotSearchQuery | null): Set<string> {
+export function heldKeysOnList(holds: readonly HeldSlot[], lists: readonly (readonly Slot[])[], search: SlotSearchQuery | null): Set<string> {
   if (!search || holds.length === 0) return new Set();
   const kind = { appointmentTypeId: search.appointmentTypeId, isNewPatient: search.isNewPatient ?? false };
-  const listedByKey = slotsByKey(listed);
   const keys = new Set<string>();
   for (const held of holds) {
     const key = slotKey(held.slot);
-    if (listedByKey.get(key)?.some((slot) => isHeldAs(held, { ...slot, ...kind }))) keys.add(key);
+    if (listedWithKey(lists, key).some((slot) => isHeldAs(held, { ...slot, ...kind }))) keys.add(key);
   }
   return keys;
 }

@@ -1,4 +1,6 @@
-import type { SlotSearchQuery, SlotSearchResponse } from "#contract/app-api/slots.ts";
+import type { SlotSearchQuery } from "#contract/app-api/slots.ts";
+import { addDays } from "#contract/time/zoned-time.ts";
+import type { SlotSearchAnswer } from "#src/api/slot-search-parts.ts";
 import { Button } from "#src/components/ui/button.tsx";
 import { formatZoneName } from "#src/lib/time-format.ts";
 import type { UserTimeSettings } from "#src/lib/use-time-display.tsx";
@@ -10,7 +12,7 @@ import { formatLocalDay, freshnessText } from "#src/scheduling/slot-text.ts";
 
 export interface ResultsToolbarProps {
   summaryRef: React.Ref<HTMLParagraphElement>;
-  data: SlotSearchResponse | undefined;
+  data: SlotSearchAnswer | undefined;
   slotCount: number;
   shown: SlotSearchQuery | null;
   /** The length of the slots listed (the search's, else its type's default). */
@@ -41,7 +43,7 @@ export function ResultsToolbar({ summaryRef, data, slotCount, shown, slotLengthM
             : hasFailed
               ? "The search did not complete: no list for these filters yet."
               : data && shown
-              ? `${slotCount} free ${slotCount === 1 ? "slot" : "slots"}, ${formatLocalDay(shown.startDate, reader, { short: true })} to ${formatLocalDay(shown.endDate, reader, { short: true })}${slotLengthMinutes === undefined ? "" : `, ${slotLengthMinutes} min each`}${narrowing ? `, ${narrowing}` : ""}`
+              ? listSummary({ data, slotCount, shown, slotLengthMinutes, narrowing, isFetching, reader })
               : isFetching
                 ? "Searching…"
                 : "Choose filters and search."}
@@ -49,7 +51,7 @@ export function ResultsToolbar({ summaryRef, data, slotCount, shown, slotLengthM
         {data ? (
           <p data-testid="slot-freshness" className="text-slate-700">
             Slots {freshnessText(data.meta, facilityZone, reader, Date.now())}
-            {isFetching && !isPlaceholderData ? <span className="ml-1 text-slate-600">· refreshing…</span> : null}
+            {isFetching && !isPlaceholderData && data.isComplete ? <span className="ml-1 text-slate-600">· refreshing…</span> : null}
           </p>
         ) : null}
         {showsOtherZones ? <p className="text-xs text-slate-600">Times are the facility's local time; the zone is named where it differs from yours ({formatZoneName(reader.userZone)}).</p> : null}
@@ -83,4 +85,24 @@ export function ResultsToolbar({ summaryRef, data, slotCount, shown, slotLengthM
       </div>
     </div>
   );
+}
+
+interface ListSummaryInput {
+  data: SlotSearchAnswer;
+  slotCount: number;
+  shown: SlotSearchQuery;
+  slotLengthMinutes: number | undefined;
+  narrowing: string | null;
+  isFetching: boolean;
+  reader: UserTimeSettings;
+}
+
+/** "212 free slots, Mon, Dec 1 to Sun, Dec 14, 20 min each"; of a wide search whose later days are loading or failed, the days listed and those missing. */
+function listSummary({ data, slotCount, shown, slotLengthMinutes, narrowing, isFetching, reader }: ListSummaryInput): string {
+  const day = (date: string) => formatLocalDay(date, reader, { short: true });
+  const what = `${slotCount} free ${slotCount === 1 ? "slot" : "slots"}`;
+  const how = `${slotLengthMinutes === undefined ? "" : `, ${slotLengthMinutes} min each`}${narrowing ? `, ${narrowing}` : ""}`;
+  if (data.isComplete) return `${what}, ${day(shown.startDate)} to ${day(shown.endDate)}${how}`;
+  if (isFetching) return `${what} so far, ${day(shown.startDate)} to ${day(data.loadedThrough)}${how}; the days to ${day(shown.endDate)} are loading…`;
+  return `${what}, ${day(shown.startDate)} to ${day(data.loadedThrough)}${how}; the days from ${day(addDays(data.loadedThrough, 1))} to ${day(shown.endDate)} could not be loaded.`;
 }

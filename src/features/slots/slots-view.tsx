@@ -103,7 +103,9 @@ export function SlotsView() {
   const firstFreed = freed[0];
   const meta = slots.data?.meta;
   const completeness = meta ? completenessText(meta.completeness) : null;
-  const isThin = slots.data !== undefined && slotCount < THIN_RESULT;
+  // A wide search's later days may still be coming (slot-search-parts.ts): "none" and "few" wait for the whole list.
+  const wholeList = slots.data?.isComplete ? slots.data : undefined;
+  const isThin = wholeList !== undefined && slotCount < THIN_RESULT;
 
   return (
     <ViewFrame onKeyDown={onViewKeyDown}>
@@ -187,9 +189,9 @@ export function SlotsView() {
         ) : null}
         {vanishedText && selection.kind !== "gone" ? <SlotGoneNotice text={vanishedText} onDismiss={dismissVanished} /> : null}
 
-        {canRun && slots.isPending ? <ResultsSkeleton /> : null}
-        {slots.data && slotCount === 0 ? (
-          <EmptyListNotice emptyRef={emptyRef} foundCount={slots.data.slots.length} timeFilter={timeFilter} shown={shown} fallbackSearch={filters ?? NO_FILTERS} reader={reader} onSearch={search} />
+        {canRun && (slots.isPending || (slots.data && !wholeList && slotCount === 0)) ? <ResultsSkeleton /> : null}
+        {wholeList && slotCount === 0 ? (
+          <EmptyListNotice emptyRef={emptyRef} foundCount={wholeList.slots.length} timeFilter={timeFilter} shown={shown} fallbackSearch={filters ?? NO_FILTERS} reader={reader} onSearch={search} />
         ) : null}
         {isFilterDraftChanged && slots.data && !isListStale && shown ? <FiltersChangedNotice shown={shown} appointmentTypes={appointmentTypes} /> : null}
         {days.length > 0 && isListStale && shownFilters ? <PreviousSearchNotice shown={shownFilters} appointmentTypes={appointmentTypes} /> : null}
@@ -209,10 +211,10 @@ export function SlotsView() {
             />
           </div>
         ) : null}
-        {isThin && slots.data && shown ? (
+        {isThin && shown ? (
           <NextAvailable
             headingRef={nextAvailableRef}
-            nextAvailableByProvider={slots.data.nextAvailableByProvider}
+            nextAvailableByProvider={wholeList.nextAvailableByProvider}
             shown={shown}
             providerName={providerName}
             reader={reader}

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import type { HeldSlot, SlotSearchQuery, SlotSearchResponse } from "#contract/app-api/slots.ts";
+import type { HeldSlot, SlotSearchQuery } from "#contract/app-api/slots.ts";
+import type { SlotSearchAnswer } from "#src/api/slot-search-parts.ts";
 import type { HoldOutcome } from "#src/scheduling/held-slots-controller.ts";
 import { useLatest } from "#src/lib/use-latest.ts";
 import { freedEarlierSlots, type FreedSlot } from "./freed-slots.ts";
@@ -8,10 +9,11 @@ import { slotKey, slotsByKey } from "#src/scheduling/slot-identity.ts";
 // "An earlier time has come free": each list read for the same search is
 // compared with the one before it (freed-slots.ts decides what counts). Only
 // a new read is compared: the holds changing against the same read finds
-// nothing new, and a large group's read has about 24,000 slots.
+// nothing new, and a large group's read has about 24,000 slots. A wide
+// search's later days arriving are not news either: only whole reads count.
 
 interface FreedSlotsInput {
-  data: SlotSearchResponse | undefined;
+  data: SlotSearchAnswer | undefined;
   isPlaceholderData: boolean;
   filters: SlotSearchQuery | null;
   filtersKey: string;
@@ -33,7 +35,7 @@ export function useFreedSlots({ data, isPlaceholderData, filters, filtersKey, ho
   }, [holds]);
   useEffect(() => {
     const { filters, holds, outcome } = latest.current;
-    if (!data || isPlaceholderData || !filters) return;
+    if (!data || isPlaceholderData || !filters || !data.isComplete) return;
     const previous = previousList.current;
     previousList.current = { filtersKey, keys: slotsByKey(data.slots) };
     if (previous?.filtersKey !== filtersKey) return setFreed([]);

@@ -96,3 +96,44 @@ describe("the listed slots of one answer", () => {
     expect(result.current.days).toBe(grouped);
   });
 });
+
+describe("the listed slots of a wide search's parts", () => {
+  const nextDay = (slot: Slot): Slot => ({ ...slot, startsAt: slot.startsAt.replace("2026-12-01", "2026-12-02"), endsAt: slot.endsAt.replace("2026-12-01", "2026-12-02") });
+  const firstPart = { startDate: "2026-11-30", endDate: "2026-12-01", slots: answer.slots };
+  const secondPart = { startDate: "2026-12-02", endDate: "2026-12-13", slots: answer.slots.map(nextDay) };
+  const inParts = (parts: (typeof firstPart)[]) => ({ ...answer, slots: parts.flatMap((part) => part.slots), parts });
+
+  it("groups only the part that arrives: the days already listed keep their grouped objects", () => {
+    const { result, rerender } = renderListed();
+    rerender({ holds: [], listedSearch: search(), order: "provider", data: inParts([firstPart]) });
+    const firstDay = result.current.days[0];
+    expect(result.current.days.map((day) => day.date)).toEqual(["2026-12-01"]);
+    rerender({ holds: [], listedSearch: search(), order: "provider", data: inParts([firstPart, secondPart]) });
+    expect(result.current.days.map((day) => day.date)).toEqual(["2026-12-01", "2026-12-02"]);
+    expect(result.current.days[0]).toBe(firstDay);
+    expect(result.current.slotCount).toBe(8);
+    expect(result.current.firstKey).toBe(slotKey(answer.slots[0]!));
+  });
+
+  it("marks a held slot of a later part, and keeps a held slot the answer lacks on its own day", () => {
+    const { result, rerender } = renderListed();
+    const laterSlot = secondPart.slots[1]!;
+    rerender({ holds: [holdOf(laterSlot, "hold-1")], listedSearch: search(), order: "provider", data: inParts([firstPart, secondPart]) });
+    expect([...result.current.heldKeys]).toEqual([slotKey(laterSlot)]);
+    expect(result.current.slotCount).toBe(7);
+    // The service no longer lists it (its one place is the user's hold): it stays, on its day, marked Held.
+    const withoutIt = { ...secondPart, slots: secondPart.slots.filter((slot) => slot !== laterSlot) };
+    rerender({ holds: [holdOf(laterSlot, "hold-1")], listedSearch: search(), order: "provider", data: inParts([firstPart, withoutIt]) });
+    expect(result.current.days.map((day) => day.date)).toEqual(["2026-12-01", "2026-12-02"]);
+    expect([...result.current.heldKeys]).toEqual([slotKey(laterSlot)]);
+    expect(result.current.slotCount).toBe(7);
+  });
+
+  it("groups the parts together when their days overlap (a service's window days that are not the facilities')", () => {
+    const { result, rerender } = renderListed();
+    const overlapping = { startDate: "2026-12-02", endDate: "2026-12-13", slots: [answer.slots[0]!].map((slot) => ({ ...slot, startsAt: slot.startsAt.replace("08:00", "07:00") })) };
+    rerender({ holds: [], listedSearch: search(), order: "provider", data: inParts([firstPart, overlapping]) });
+    expect(result.current.days.map((day) => day.date)).toEqual(["2026-12-01"]);
+    expect(result.current.slotCount).toBe(5);
+  });
+});

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from "react";
+import { useCallback, useEffect, useMemo, useState } from "react";
 import type { HeldSlot, SlotSearchQuery, SlotSearchResponse } from "#contract/app-api/slots.ts";
 import type { Slot } from "#contract/clinic-api/schedule.ts";
 import type { HoldOutcome } from "#src/scheduling/held-slots-controller.ts";
@@ -13,12 +13,13 @@ import { matchesTimeFilter, type SlotTimeFilter } from "#src/scheduling/slot-tim
 // the times and days applied, grouped by day (by provider or in time order),
 // and the first slot the user can still take.
 //
-// A large group's answer has about 24,000 slots: it is grouped once per
-// answer and order, not again when the holds change (the Held marks are a set
-// of keys beside the list) nor when the same filters come back as a new object.
+// A large group's answer has about 24,000 slots: it is grouped a part at a
+// time as its parts come (slot-search-parts.ts), once per part and order, not
+// again when the holds change (the Held marks are a set of keys beside the
+// list) nor when the same filters come back as a new object.
 
 interface ListedSlotsInput {
-  data: SlotSearchResponse | undefined;
+  data: (SlotSearchResponse & { parts?: readonly AnsweredPart[] }) | undefined;
   /** The search the list answers (the previous one while new filters load). */
   listedSearch: SlotSearchQuery | null;
   holds: readonly HeldSlot[];
@@ -32,7 +33,18 @@ interface ListedSlotsInput {
   facilityName: (facilityId: string) => string;
 }
 
-const NOTHING_MISSING: readonly Slot[] = [];
+/** One part of the answer (slot-search-parts.ts): a run of days and its slots. */
+interface AnsweredPart {
+  startDate: string;
+  endDate: string;
+  slots: readonly Slot[];
+}
+
+/** A part's slots as listed (holds kept, gone ones and other times left off), and its days in each order grouped so far. */
+interface ListedPart {
+  slots: readonly Slot[];
+  days: Map<SlotOrder, SlotDay[]>;
+}
 
 /** `value` as first seen while `key` stays the same: a recomputed value equal to the last keeps the last's identity. */
 function useSameWhileKey<T>(value: T, key: string): T {
@@ -51,45 +63,70 @@ export function useListedSlots({ data, listedSearch, holds, selection, outcome, 
   }, [selection, outcome]);
 
   const search = useSameWhileKey(listedSearch, listedSearch ? JSON.stringify(listedSearch) : "");
+  // A wide search comes in parts (slot-search-parts.ts); any other answer is one part.
+  const parts = useMemo(() => data?.parts ?? (data && search ? [{ startDate: search.startDate, endDate: search.endDate, slots: data.slots }] : []), [data, search]);
+  const answeredLists = useMemo(() => parts.map((part) => part.slots), [parts]);
   // The user's own holds stay on the list they came from, marked Held (held-in-list.ts); the same ones read again are the same.
-  const answeredSlots = data?.slots;
-  const missingHeld = useMemo(() => (answeredSlots ? heldSlotsMissingFromList(holds, answeredSlots, search, zoneOf) : NOTHING_MISSING), [answeredSlots, holds, search, zoneOf]);
+  const missingHeld = useMemo(() => heldSlotsMissingFromList(holds, answeredLists, search, zoneOf), [answeredLists, holds, search, zoneOf]);
   const sameMissingHeld = useSameWhileKey(missingHeld, missingHeld.map((slot) => `${slotKey(slot)}|${slot.endsAt}`).join(","));
 
   // A read again with no slot changed keeps its list (TanStack Query's structural sharing): its time matters only against what a check saw gone.
   const listReadAtMs = data && seenGone.size > 0 ? Date.parse(data.meta.sourceSyncedAt) : null;
-  const listedSlots = useMemo(() => {
-    if (!answeredSlots) return [];
-    const withHeld = sameMissingHeld.length === 0 ? answeredSlots : [...answeredSlots, ...sameMissingHeld];
-    return withHeld.filter((slot) => {
+  // Each part is listed and grouped (per order) once while what that reads stays the same: a part arriving, or a
+  // switch back to an order shown before, groups nothing already grouped.
+  const listedParts = useMemo(() => {
+    const isShown = (slot: Slot) => {
       const placed = placedSlot(slot, zoneOf(slot.facilityId));
       return !(listReadAtMs !== null && (seenGone.get(placed.key) ?? -Infinity) >= listReadAtMs) && matchesTimeFilter(placed.startMs, placed.zone, timeFilter);
-    });
-  }, [answeredSlots, listReadAtMs, sameMissingHeld, seenGone, zoneOf, timeFilter]);
+    };
+    const dateOf = (slot: Slot) => placedSlot(slot, zoneOf(slot.facilityId)).date;
+    const kept = new WeakMap<readonly Slot[], ListedPart>();
+    return (part: AnsweredPart): ListedPart => {
+      let listed = kept.get(part.slots);
+      if (!listed) {
+        const held = sameMissingHeld.filter((slot) => dateOf(slot) >= part.startDate && dateOf(slot) <= part.endDate);
+        listed = { slots: (held.length === 0 ? part.slots : [...part.slots, ...held]).filter(isShown), days: new Map() };
+        kept.set(part.slots, listed);
+      }
+      return listed;
+    };
+  }, [listReadAtMs, sameMissingHeld, seenGone, zoneOf, timeFilter]);
+  const listedLists = useMemo(() => parts.map((part) => listedParts(part).slots), [parts, listedParts]);
 
-  // Each order is grouped once per list (a fresh cache whenever what grouping reads changes):
-  // switching back to an order already shown costs nothing.
-  const groupings = useMemo(() => new Map<SlotOrder, SlotDay[]>(), [listedSlots, zoneOf, fallbackZone, providerName, facilityName]);
+  const groupOf = useCallback(
+    (slots: readonly Slot[], by: SlotOrder) =>
+      by === "time" ? groupSlotsByTime(slots, { zoneOf, fallbackZone }) : groupSlotsByDay(slots, { zoneOf, fallbackZone, providerSortKey: providerName, facilitySortKey: facilityName }),
+    [zoneOf, fallbackZone, providerName, facilityName],
+  );
+  const groupings = useMemo(() => new Map<SlotOrder, SlotDay[]>(), [parts, listedParts, groupOf]);
   const days = useMemo(() => {
     const remembered = groupings.get(order);
     if (remembered) return remembered;
-    const grouped =
-      order === "time"
-        ? groupSlotsByTime(listedSlots, { zoneOf, fallbackZone })
-        : groupSlotsByDay(listedSlots, { zoneOf, fallbackZone, providerSortKey: providerName, facilitySortKey: facilityName });
+    const perPart = parts.map((part) => {
+      const listed = listedParts(part);
+      let grouped = listed.days.get(order);
+      if (!grouped) {
+        grouped = groupOf(listed.slots, order);
+        listed.days.set(order, grouped);
+      }
+      return grouped;
+    });
+    // Parts are consecutive runs of local days, so their days follow one another; should a service's window days
+    // differ from the facilities' local days, the parts' slots are grouped together instead.
+    const joined = perPart.length === 1 ? (perPart[0] ?? []) : perPart.flat();
+    const grouped = joined.every((day, index) => index === 0 || (joined[index - 1]?.date ?? "") < day.date) ? joined : groupOf(listedLists.flat(), order);
     groupings.set(order, grouped);
     return grouped;
-  }, [groupings, order, listedSlots, zoneOf, fallbackZone, providerName, facilityName]);
+  }, [groupings, order, parts, listedParts, listedLists, groupOf]);
 
-  const foundHeldKeys = useMemo(() => heldKeysOnList(holds, listedSlots, search), [holds, listedSlots, search]);
+  const foundHeldKeys = useMemo(() => heldKeysOnList(holds, listedLists, search), [holds, listedLists, search]);
   const heldKeys = useSameWhileKey(foundHeldKeys, [...foundHeldKeys].sort().join(","));
   // "N free slots": the user's own held ones are on the list but not free.
   const slotCount = useMemo(() => {
-    const listedByKey = slotsByKey(listedSlots);
     let held = 0;
-    for (const key of heldKeys) held += listedByKey.get(key)?.length ?? 0;
+    for (const key of heldKeys) for (const list of listedLists) held += slotsByKey(list).get(key)?.length ?? 0;
     return countSlots(days) - held;
-  }, [days, listedSlots, heldKeys]);
+  }, [days, listedLists, heldKeys]);
   // A slot the user holds is not available to them: the mark and the jump go to the next one.
   const firstKey = useMemo(() => earliestSlot(days, heldKeys)?.key ?? null, [days, heldKeys]);
 

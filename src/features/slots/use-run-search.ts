@@ -1,7 +1,8 @@
 import type { UseQueryResult } from "@tanstack/react-query";
 import type { UseNavigateResult } from "@tanstack/react-router";
 import { useCallback, useEffect, useRef } from "react";
-import type { SlotSearchQuery, SlotSearchResponse } from "#contract/app-api/slots.ts";
+import type { SlotSearchQuery } from "#contract/app-api/slots.ts";
+import type { SlotSearchAnswer } from "#src/api/slot-search-parts.ts";
 import type { SlotSelectionFlow } from "#src/scheduling/slot-selection-flow.ts";
 import { toSlotSearchParams } from "./slot-filters.ts";
 import { sameTimeFilter, toTimeFilterParams, type SlotTimeFilter } from "#src/scheduling/slot-time-filter.ts";
@@ -15,7 +16,7 @@ interface RunSearchInput {
   timeFilter: SlotTimeFilter;
   order: string | undefined;
   navigate: UseNavigateResult<"/slots">;
-  slots: Pick<UseQueryResult<SlotSearchResponse>, "data" | "isError" | "isFetching" | "isPlaceholderData" | "dataUpdatedAt" | "errorUpdatedAt" | "refetch">;
+  slots: Pick<UseQueryResult<SlotSearchAnswer | undefined>, "data" | "isError" | "isFetching" | "isPlaceholderData" | "dataUpdatedAt" | "errorUpdatedAt" | "refetch">;
   flow: SlotSelectionFlow;
   /** Called as a search starts (the list being replaced takes its notices with it). */
   onSearch: () => void;
@@ -24,7 +25,8 @@ interface RunSearchInput {
 export function useRunSearch({ filtersKey, timeFilter, order, navigate, slots, flow, onSearch }: RunSearchInput) {
   const summaryRef = useRef<HTMLParagraphElement>(null);
   const isSearchFocusPending = useRef(false);
-  const isSearchSettled = !slots.isFetching && !slots.isPlaceholderData && (slots.data !== undefined || slots.isError);
+  // A wide search's first days count: its later days only add to the list below.
+  const isSearchSettled = !slots.isPlaceholderData && (slots.data !== undefined || slots.isError) && (!slots.isFetching || slots.data?.isComplete === false);
   useEffect(() => {
     if (!isSearchFocusPending.current || !isSearchSettled) return;
     isSearchFocusPending.current = false;

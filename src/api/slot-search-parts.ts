@@ -1,0 +1,90 @@
+import type { SlotSearchQuery, SlotSearchResponse } from "#contract/app-api/slots.ts";
+import type { Slot } from "#contract/clinic-api/schedule.ts";
+import { addDays, daysBetween } from "#contract/time/zoned-time.ts";
+
+// A wide search (many facilities over many days: about 24,000 slots for a
+// large group's every facility over two weeks) is read in parts of a few
+// days, earliest first, so its first days are on screen in the time a
+// one-facility search takes while the later days follow, and no part is so
+// large that taking it in blocks the page for long (bench/RESULTS.md).
+// A search of one facility over up to two weeks stays one read.
+
+/** Facility-days of the first part: what one facility over two weeks is, so the default search is never split. */
+export const FIRST_PART_FACILITY_DAYS = 14;
+/** Facility-days of each later part. */
+export const LATER_PART_FACILITY_DAYS = 28;
+
+/** One part's answer, with the window it covers and where the whole search ends. */
+export interface SlotSearchPart {
+  startDate: string;
+  endDate: string;
+  searchEndDate: string;
+  answer: SlotSearchResponse;
+}
+
+/** One part's window and slots, in the answer as a whole. */
+export interface ListedPart {
+  startDate: string;
+  endDate: string;
+  slots: readonly Slot[];
+}
+
+/** The parts' answers as one: what the slot finder lists. */
+export interface SlotSearchAnswer extends SlotSearchResponse {
+  /** The parts so far, earliest first: the list is grouped a part at a time. */
+  parts: readonly ListedPart[];
+  /** The last day whose slots are in (the search's end once every part has come). */
+  loadedThrough: string;
+  isComplete: boolean;
+}
+
+/** The search's window cut into consecutive windows, earliest first, each at most the parts' facility-days. */
+export function searchWindows(search: SlotSearchQuery): SlotSearchQuery[] {
+  const facilities = Math.max(1, search.facilityIds?.length ?? 1);
+  const daysPer = (facilityDays: number) => Math.max(1, Math.floor(facilityDays / facilities));
+  const windows: SlotSearchQuery[] = [];
+  let startDate = search.startDate;
+  while (daysBetween(startDate, search.endDate) >= 0) {
+    const span = daysPer(windows.length === 0 ? FIRST_PART_FACILITY_DAYS : LATER_PART_FACILITY_DAYS);
+    const last = addDays(startDate, span - 1);
+    const endDate = daysBetween(last, search.endDate) >= 0 ? last : search.endDate;
+    windows.push({ ...search, startDate, endDate });
+    startDate = addDays(endDate, 1);
+  }
+  return windows;
+}
+
+/** Whether the parts read so far cover the whole search. */
+export function isWholeSearch(parts: readonly SlotSearchPart[]): boolean {
+  const last = parts.at(-1);
+  return last !== undefined && last.endDate === last.searchEndDate;
+}
+
+/**
+ * The parts read so far as one answer: their slots in order, each provider's
+ * earliest next date, and the meta of the part read longest ago (the list is
+ * as fresh as its oldest part), marked incomplete if any part is.
+ */
+export function combineSlotSearchParts(parts: readonly SlotSearchPart[]): SlotSearchAnswer | undefined {
+  const last = parts.at(-1);
+  // None yet (a read cancelled before its first part): no list, as before any answer.
+  if (!last) return undefined;
+  const answers = parts.map((part) => part.answer);
+  const nextAvailableByProvider: Record<string, string> = {};
+  for (const answer of answers) {
+    for (const [providerId, date] of Object.entries(answer.nextAvailableByProvider)) {
+      const known = nextAvailableByProvider[providerId];
+      if (known === undefined || date < known) nextAvailableByProvider[providerId] = date;
+    }
+  }
+  const oldest = answers.reduce((a, b) => (Date.parse(b.meta.sourceSyncedAt) < Date.parse(a.meta.sourceSyncedAt) ? b : a));
+  const incomplete = answers.find((answer) => answer.meta.completeness !== "complete");
+  return {
+    slots: answers.length === 1 ? last.answer.slots : answers.flatMap((answer) => answer.slots),
+    parts: parts.map((part) => ({ startDate: part.startDate, endDate: part.endDate, slots: part.answer.slots })),
+    nextAvailableByProvider,
+    meta: { ...oldest.meta, completeness: incomplete?.meta.completeness ?? "complete" },
+    loadedThrough: last.endDate,
+    isComplete: isWholeSearch(parts),
+  };
+}
