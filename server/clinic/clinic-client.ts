@@ -122,7 +122,7 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
   const userQuota = perUser === undefined ? null : new UserRequestQuota({ limit: perUser, windowMs: limiterWindowMs(options.limiter), now });
   const cache = new AnswerCache({ now });
   const inFlight = new InFlightReads();
-  const counters = { upstreamRequests: 0, cacheHits: 0, retries: 0, refreshedAhead: 0, intakeFailures: 0, intakeTimeouts: 0 };
+  const counters = { upstreamRequests: 0, cacheHits: 0, retries: 0, intakeFailures: 0, intakeTimeouts: 0 };
   const sendRequest = createSender(
     {
       baseUrl: options.baseUrl.replace(/\/+$/, ""),
@@ -221,7 +221,6 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
   /** A kept schedule read read again for nobody in particular; false when not made or failed. */
   async function refreshInBackground(organization: string, prepared: Prepared<SharedRoute>): Promise<boolean> {
     if (closed || inFlight.has(prepared.key) || !hasRoomForBackgroundRead(organization)) return false;
-    counters.refreshedAhead += 1;
     switches.used("refresh-ahead");
     // Users who join it meanwhile (their entry expired) wait for it: then it is taken in at their priority.
     const about = { organization, route: prepared.route, scope: scopeOf(prepared.target), waitedFor: false };
@@ -287,13 +286,15 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
     },
     stats() {
       const limiterStats = limiter.stats();
+      const benchMechanisms = switches.report();
       return {
         ...counters,
+        refreshedAhead: benchMechanisms["refresh-ahead"].uses,
         coalesced: inFlight.joined,
         queuedForLimiter: limiterStats.queued,
         rejectedByLimiter: limiterStats.rejected,
         rejectedByUserLimit: userQuota?.rejected() ?? 0,
-        benchMechanisms: switches.report(),
+        benchMechanisms,
       };
     },
     budget: () => limiter.budget(),

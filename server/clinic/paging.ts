@@ -1,10 +1,10 @@
 import type { Pagination } from "#contract/clinic-api/envelope.ts";
 import type { ClinicApiRoute } from "#contract/clinic-api/responses.ts";
 import type { ClinicData } from "./response-reader.ts";
-import type { ClinicCall } from "./upstream-request.ts";
+import type { ClinicCall, ReadRoute } from "./upstream-request.ts";
 
-// Paging through a list endpoint (seed 001 "Common rules": `page` from 1,
-// `pageSize` at most 100, `data.pagination.totalPages`).
+// Paging through a list (seed 001 "Common rules": `page` from 1, `pageSize`
+// at most 100, `data.pagination.totalPages`).
 
 export type PaginatedRoute = {
   [R in ClinicApiRoute]: ClinicData<R> extends { pagination: Pagination } ? R : never;
@@ -19,10 +19,8 @@ interface Requester {
   read<R extends ReadRoute>(route: R, call?: ClinicCall): Promise<{ data(): ClinicData<R> }>;
 }
 
-type ReadRoute = Extract<ClinicApiRoute, `GET ${string}`>;
-
 const PAGE_SIZE = 100;
-/** A runaway `totalPages` must not turn into an endless loop: 100,000 items is far beyond any list the BFF reads. */
+/** A runaway `totalPages` must not loop forever: 100,000 items is far beyond any list the BFF reads. */
 const MAX_PAGES = 1_000;
 
 export async function listAllPages<R extends PaginatedRoute, K extends ItemsKey<R>>(client: Requester, route: R, key: K, call: ClinicCall = {}): Promise<ItemOf<R, K>[]> {
@@ -51,11 +49,9 @@ export class TooManyPages extends Error {
 }
 
 /**
- * Every item of a list that fits in `maxPages` pages of 100. The first page
- * says how many there are: past the cap, no further page is asked for and
- * `TooManyPages` is thrown, so one request's cost upstream is bounded
- * (seed 001 "Limits": 1000 requests per 60 s). The other pages are asked for
- * `concurrency` at a time; items come back in page order.
+ * Every item of a list that fits in `maxPages` pages: past it (the first page
+ * says), `TooManyPages` and no further page, so one request's cost upstream
+ * is bounded. The others `concurrency` at a time, items in page order.
  */
 export async function listBoundedPages<R extends PaginatedRoute, K extends ItemsKey<R>>(
   client: Requester,
