@@ -57,10 +57,10 @@ async function readWith<V>(route: ClinicApiRoute, response: Response, context: R
 }
 
 export function readResponse<R extends ClinicApiRoute>(route: R, response: Response, context: ReadContext): Promise<ReadOutcome<ClinicData<R>>> {
-  return readWith(route, response, context, async (bytes) => {
+  return readWith(route, response, context, (bytes) => {
     const checked = checkEnvelope(route, utf8Decoder.decode(bytes));
     // Parsed with this route's envelope schema.
-    return checked.kind === "ok" ? { kind: "ok", value: checked.data as ClinicData<R> } : checked;
+    return Promise.resolve(checked.kind === "ok" ? { kind: "ok" as const, value: checked.data as ClinicData<R> } : checked);
   });
 }
 
