@@ -75,21 +75,19 @@ export class AnswerCache {
   private readonly maxBytes: number;
   private readonly maxBytesPerOrganization: number;
   private readonly maxEntriesPerOrganization: number;
-  private readonly perf: { now: () => number };
   private lastSweep = -Infinity;
 
   constructor(private readonly options: AnswerCacheOptions) {
     this.maxBytes = options.maxBytes ?? 16 * 1024 * 1024;
     this.maxBytesPerOrganization = Math.min(this.maxBytes, options.maxBytesPerOrganization ?? Math.floor(this.maxBytes / 5));
     this.maxEntriesPerOrganization = options.maxEntriesPerOrganization ?? 1000;
-    this.perf = { now: options.now };
   }
 
   get(organization: string, key: string): SharedAnswer<object> | undefined {
     const held = this.organizations.get(organization);
     const entry = held?.answers.get(key);
     if (held === undefined || entry === undefined) return undefined;
-    // lru-cache keeps an entry through the millisecond of its expiry; the cache policy's bound does not.
+    // The LRU bounds bytes; expiry is the cache policy's, checked here.
     if (entry.expiresAt > this.options.now()) return entry.answer;
     held.answers.delete(key);
     return undefined;
@@ -102,11 +100,11 @@ export class AnswerCache {
     if (expiresAt <= now || answer.weight > this.maxBytesPerOrganization) return;
     let held = this.organizations.get(organization);
     if (held === undefined) {
-      const answers = new LRUCache<string, Entry>({ max: this.maxEntriesPerOrganization, maxSize: this.maxBytesPerOrganization, sizeCalculation: (entry) => Math.max(1, entry.answer.weight), perf: this.perf, ttlResolution: 0 });
+      const answers = new LRUCache<string, Entry>({ max: this.maxEntriesPerOrganization, maxSize: this.maxBytesPerOrganization, sizeCalculation: (entry) => Math.max(1, entry.answer.weight) });
       held = { answers, expiresAt: 0 };
       this.organizations.set(organization, held);
     }
-    held.answers.set(key, { route, scope, answer, expiresAt }, { ttl: expiresAt - now });
+    held.answers.set(key, { route, scope, answer, expiresAt });
     held.expiresAt = Math.max(held.expiresAt, expiresAt);
     while (this.bytes() > this.maxBytes) this.largest(organization)?.answers.pop();
   }

@@ -20,20 +20,8 @@ interface Requester {
 }
 
 const PAGE_SIZE = 100;
-/** A runaway `totalPages` must not loop forever: 100,000 items is far beyond any list the BFF reads. */
+/** ClinicClient.listAll's cap: a runaway `totalPages` must not loop forever (100,000 items is far beyond any list the BFF reads). */
 const MAX_PAGES = 1_000;
-
-export async function listAllPages<R extends PaginatedRoute, K extends ItemsKey<R>>(client: Requester, route: R, key: K, call: ClinicCall = {}): Promise<ItemOf<R, K>[]> {
-  const items: ItemOf<R, K>[] = [];
-  for (let page = 1; page <= MAX_PAGES; page += 1) {
-    const data = (await client.read(route, { ...call, query: { ...call.query, page, pageSize: PAGE_SIZE } })).data();
-    // TypeScript cannot resolve `ClinicData<R>[K]` for a generic R; ItemsKey<R> names the list of a paginated answer.
-    const pageItems = data[key] as readonly ItemOf<R, K>[];
-    items.push(...pageItems);
-    if (page >= data.pagination.totalPages) break;
-  }
-  return items;
-}
 
 /** A list longer than its caller's page cap: nothing past the first page was fetched. */
 export class TooManyPages extends Error {
@@ -62,7 +50,7 @@ export async function listBoundedPages<R extends PaginatedRoute, K extends Items
 ): Promise<ItemOf<R, K>[]> {
   const pageOf = async (page: number) => {
     const data = (await client.read(route, { ...call, query: { ...call.query, page, pageSize: PAGE_SIZE } })).data();
-    // As in listAllPages: ItemsKey<R> names the list of a paginated answer.
+    // TypeScript cannot resolve `ClinicData<R>[K]` for a generic R; ItemsKey<R> names the list of a paginated answer.
     return { items: data[key] as readonly ItemOf<R, K>[], pagination: data.pagination };
   };
   const first = await pageOf(1);
@@ -75,3 +63,6 @@ export async function listBoundedPages<R extends PaginatedRoute, K extends Items
   }
   return pages.flat();
 }
+
+/** ClinicClient.listAll: one page at a time. */
+export const listAllPages = <R extends PaginatedRoute, K extends ItemsKey<R>>(client: Requester, route: R, key: K, call: ClinicCall = {}) => listBoundedPages(client, route, key, call, { maxPages: MAX_PAGES, concurrency: 1 });
