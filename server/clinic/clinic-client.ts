@@ -15,7 +15,7 @@ import { createRedactor } from "./secret-redaction.ts";
 import { SharedAnswer } from "./shared-answer.ts";
 import { UpstreamError } from "./upstream-error.ts";
 import { prepareRequest, type ClinicCall, type PreparedRequest, type ReadRoute, type WriteRoute } from "./upstream-request.ts";
-import { createSender, DEFAULT_RETRY, type RetryOptions, type UpstreamAttempt } from "./upstream-send.ts";
+import { createSender, type RetryOptions, type UpstreamAttempt } from "./upstream-send.ts";
 import { UserRequestQuota } from "./user-request-quota.ts";
 
 // The BFF's only way to the Clinic Data Service (DESIGN.md "Upstream"). A
@@ -43,7 +43,7 @@ export interface ClinicClientOptions {
   benchDisable?: readonly BenchMechanism[];
   now?: () => number;
   limiter?: LimiterOptions;
-  /** Per attempt; default 10 s. */
+  /** Per attempt; default 10 s (upstream-send.ts). */
   timeoutMs?: number;
   /** UPSTREAM_MAX_BODY_BYTES: larger answers fail with 502 `upstream_too_large`. */
   maxBodyBytes?: number;
@@ -123,24 +123,7 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
   const cache = new AnswerCache({ now });
   const inFlight = new InFlightReads();
   const counters = { upstreamRequests: 0, cacheHits: 0, retries: 0, intakeFailures: 0, intakeTimeouts: 0 };
-  const sendRequest = createSender(
-    {
-      baseUrl: options.baseUrl.replace(/\/+$/, ""),
-      apiKey: options.apiKey,
-      fetch: options.fetch ?? globalThis.fetch,
-      limiter,
-      now,
-      timeoutMs: options.timeoutMs ?? 10_000,
-      retry: { ...DEFAULT_RETRY, ...options.retry },
-      windowMs: limiterWindowMs(options.limiter),
-      redact,
-      warn,
-      info: (obj, msg) => logger?.info?.(obj, msg),
-      traceparent: options.traceparent,
-      onAttempt: options.onAttempt,
-    },
-    counters,
-  );
+  const sendRequest = createSender(options, { limiter, now, windowMs: limiterWindowMs(options.limiter), redact, warn, info: (obj, msg) => logger?.info?.(obj, msg), counters });
   let closed = false;
   const readContext = { redact, warn, maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES };
   const intakes = createIntake({

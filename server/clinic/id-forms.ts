@@ -75,15 +75,7 @@ export function organizationHeaderValue(organizationId: string): string {
 }
 
 /** A hold's ids in the schedule calls' form: how Tandem keeps and answers a held slot. */
-export function holdIdsInServiceForm<T extends { providerId: string; facilityId: string; appointmentTypeId: string }>(fields: T): T {
-  const forms = BODY_FORMS["POST /v4/schedule/holds"];
-  return {
-    ...fields,
-    providerId: convertField(forms, "providerId", fields.providerId),
-    facilityId: convertField(forms, "facilityId", fields.facilityId),
-    appointmentTypeId: convertField(forms, "appointmentTypeId", fields.appointmentTypeId),
-  };
-}
+export const holdIdsInServiceForm = <T extends { providerId: string; facilityId: string; appointmentTypeId: string }>(fields: T): T => bodyIdForms("POST /v4/schedule/holds", fields) as T;
 
 /** A patient id in the form the patient record gives (`GET /v1/patients/{id}`: a raw UUID). */
 export const patientIdInServiceForm = (patientId: string) => convertId(patientId, raw("pat"));

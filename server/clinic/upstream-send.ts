@@ -3,6 +3,7 @@ import type { UpstreamLimiter } from "./budget/upstream-limiter.ts";
 import type { ReadOutcome } from "./response-reader.ts";
 import { readServiceLimit } from "./service-limit-report.ts";
 import { rateLimitedError, UpstreamError } from "./upstream-error.ts";
+import type { ClinicClientOptions } from "./clinic-client.ts";
 import type { PreparedRequest } from "./upstream-request.ts";
 
 // Sends one prepared request: budget from the limiter, fetch with a timeout,
@@ -31,21 +32,15 @@ export interface RetryOptions {
 
 export const DEFAULT_RETRY: RetryOptions = { reads: 2, baseDelayMs: 100, maxRetryAfterMs: 5_000, rateLimited: 2 };
 
-interface SenderOptions {
-  baseUrl: string;
-  apiKey: string;
-  fetch: typeof fetch;
+/** What the client made for the sender: its options come as they were given. */
+interface SenderDeps {
   limiter: UpstreamLimiter;
   now: () => number;
-  timeoutMs: number;
-  retry: RetryOptions;
-  /** The limiter's window: no `Retry-After` is trusted beyond it. */
   windowMs: number;
   redact: (text: string) => string;
   warn: (obj: object, msg: string) => void;
   info: (obj: object, msg: string) => void;
-  traceparent?: () => string | undefined;
-  onAttempt?: (attempt: UpstreamAttempt) => void;
+  counters: { upstreamRequests: number; retries: number };
 }
 
 /** Failures of the connection itself: the request never reached the service. */
@@ -75,8 +70,11 @@ function failureOf(error: unknown, write: boolean, redact: (text: string) => str
 
 type Read<V> = (response: Response) => Promise<ReadOutcome<V>>;
 
-export function createSender(options: SenderOptions, counters: { upstreamRequests: number; retries: number }) {
-  const { limiter, now, retry } = options;
+export function createSender(options: ClinicClientOptions, { limiter, now, windowMs, redact, warn, info, counters }: SenderDeps) {
+  const baseUrl = options.baseUrl.replace(/\/+$/, "");
+  const fetchImpl = options.fetch ?? globalThis.fetch;
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const retry = { ...DEFAULT_RETRY, ...options.retry };
   const authorization = `Bearer ${options.apiKey}`;
   const headersFor = (prepared: PreparedRequest): Record<string, string> => {
     const headers: Record<string, string> = { authorization, accept: "application/json" };
@@ -96,10 +94,10 @@ export function createSender(options: SenderOptions, counters: { upstreamRequest
     const observe = (status: UpstreamAttempt["status"]) => options.onAttempt?.({ route: prepared.route, status, seconds: (performance.now() - sentAt) / 1000 });
     let status: number | null = null;
     try {
-      const response = await options.fetch(`${options.baseUrl}${prepared.target}`, { method: prepared.method, headers: headersFor(prepared), body: prepared.bodyText, signal: AbortSignal.timeout(options.timeoutMs) });
+      const response = await fetchImpl(`${baseUrl}${prepared.target}`, { method: prepared.method, headers: headersFor(prepared), body: prepared.bodyText, signal: AbortSignal.timeout(timeoutMs) });
       status = response.status;
       // Before anything else, so that other callers learn it too.
-      limiter.learn(prepared.organization, readServiceLimit(status, response.headers, now(), options.windowMs));
+      limiter.learn(prepared.organization, readServiceLimit(status, response.headers, now(), windowMs));
       const outcome = await read(response);
       observe(status);
       return outcome;
@@ -109,7 +107,7 @@ export function createSender(options: SenderOptions, counters: { upstreamRequest
         observe(status ?? "unreachable");
         return { kind: "error", error, retryableRead: false };
       }
-      const failure = failureOf(error, prepared.method !== "GET", options.redact);
+      const failure = failureOf(error, prepared.method !== "GET", redact);
       // A body that failed to arrive after its status still has that status.
       observe(status ?? (failure.code === "upstream_timeout" ? "timeout" : "unreachable"));
       return { kind: "error", error: failure, retryableRead: true };
@@ -127,12 +125,12 @@ export function createSender(options: SenderOptions, counters: { upstreamRequest
         // The limiter now holds the whole scope until the service's Retry-After.
         const waitMs = Math.max(0, limiter.resumesAt(prepared.organization) - now());
         if (waitMs > retry.maxRetryAfterMs || rateLimitRetries >= retry.rateLimited) {
-          options.warn({ ...log, upstreamStatus: 429, upstreamTraceId: outcome.traceId, retryAfterMs: waitMs }, "clinic: rate limited by the service");
+          warn({ ...log, upstreamStatus: 429, upstreamTraceId: outcome.traceId, retryAfterMs: waitMs }, "clinic: rate limited by the service");
           throw rateLimitedError(waitMs / 1000, `The Clinic Data Service is busy; try again in ${Math.max(1, Math.ceil(waitMs / 1000))} s`, { status: 429, traceId: outcome.traceId });
         }
         rateLimitRetries += 1;
         counters.retries += 1;
-        options.info({ ...log, upstreamStatus: 429, upstreamTraceId: outcome.traceId, waitMs }, "clinic: waiting out Retry-After");
+        info({ ...log, upstreamStatus: 429, upstreamTraceId: outcome.traceId, waitMs }, "clinic: waiting out Retry-After");
         await sleep(waitMs);
         continue;
       }
@@ -142,7 +140,7 @@ export function createSender(options: SenderOptions, counters: { upstreamRequest
         // Equal jitter: half the exponential step fixed, half random, so many callers' retries spread out.
         const step = retry.baseDelayMs * 2 ** (readRetries - 1);
         const waitMs = step / 2 + Math.random() * (step / 2);
-        options.info({ ...log, code: outcome.error.code, upstreamStatus: outcome.error.upstreamStatus, upstreamTraceId: outcome.error.upstreamTraceId, retry: readRetries, waitMs }, "clinic: retrying a read");
+        info({ ...log, code: outcome.error.code, upstreamStatus: outcome.error.upstreamStatus, upstreamTraceId: outcome.error.upstreamTraceId, retry: readRetries, waitMs }, "clinic: retrying a read");
         await sleep(waitMs);
         continue;
       }
