@@ -19,16 +19,19 @@ import { createSender, type RetryOptions, type UpstreamAttempt } from "./upstrea
 import { UserRequestQuota } from "./user-request-quota.ts";
 
 // The BFF's only way to the Clinic Data Service (DESIGN.md "Upstream"). A
-// read, one module per step: build the request (upstream-request.ts) → look
-// in the cache (answer-cache.ts, cache-policy.ts) → join an identical read in
-// flight (coalescing.ts) → the per-user quota (user-request-quota.ts) and the
-// shared budget (budget/upstream-limiter.ts) → send, with the one retry layer
-// (upstream-send.ts) → read, bounded and checked (response-reader.ts,
-// answer-intake.ts) → keep (answer-cache.ts). A write takes the same send,
-// never cached, joined or retried once it may have reached the service. The
-// two mechanisms that earned their place (ADR 0029, bench-switches.ts) hook
-// in here: refresh-ahead.ts (`keep`, `fromCache`) and intake-hook.ts. The
-// data key lives in this closure and the Authorization header only.
+// read, one module per step:
+//   build the request   upstream-request.ts (ids: id-forms.ts)
+//   look in the cache   answer-cache.ts (what, how long: cache-policy.ts)
+//   join one in flight  coalescing.ts
+//   take budget         user-request-quota.ts, budget/upstream-limiter.ts
+//   send, retry         upstream-send.ts (the service's limit: service-limit-report.ts)
+//   read, check         response-reader.ts, bounded-body.ts, answer-intake.ts
+//   keep                answer-cache.ts, as bytes (shared-answer.ts)
+// A write takes the same send, never cached, joined or retried once it may
+// have reached the service. The two mechanisms that earned their place
+// (ADR 0029, bench-switches.ts) hook in here: refresh-ahead.ts (`keep`,
+// `fromCache`) and the intake thread (intake-hook.ts). The data key lives in
+// this closure and the Authorization header only.
 
 export { UpstreamError } from "./upstream-error.ts";
 export type { UpstreamAttempt } from "./upstream-send.ts";
@@ -126,13 +129,7 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
   const sendRequest = createSender(options, { limiter, now, windowMs: limiterWindowMs(options.limiter), redact, warn, info: (obj, msg) => logger?.info?.(obj, msg), counters });
   let closed = false;
   const readContext = { redact, warn, maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES };
-  const intakes = createIntake({
-    option: switches.isOn("intake-thread") ? options.intakeThread : false,
-    minBytes: options.intakeThreadMinBytes,
-    switches,
-    counters,
-    logError: (obj, msg) => (logger?.error ? logger.error(obj, msg) : warn(obj, msg)),
-  });
+  const intakes = createIntake(options, switches, counters, (obj, msg) => (logger?.error ? logger.error(obj, msg) : warn(obj, msg)));
 
   const refreshAheadOn = switches.isOn("refresh-ahead");
   // Made outside any request, so refreshes run in no user's context (their trace id, their quota).

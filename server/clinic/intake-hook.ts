@@ -1,4 +1,5 @@
 import type { BenchSwitches } from "./bench-switches.ts";
+import type { ClinicClientOptions } from "./clinic-client.ts";
 import { takeIn } from "./answer-intake.ts";
 import { IntakeThread, IntakeThreadError } from "./intake-thread.ts";
 import type { Intake } from "./response-reader.ts";
@@ -22,29 +23,29 @@ const INTAKE_THREAD_MIN_BYTES = 64 * 1024;
 const utf8Decoder = new TextDecoder();
 const takeInHere: Intake = (route, body) => Promise.resolve(takeIn(route, utf8Decoder.decode(body)));
 
-export function createIntake(options: {
-  /** `true`: two threads of its own; threads given (tests); false or absent: the event loop only. */
-  option: boolean | IntakeThreads | undefined;
-  minBytes: number | undefined;
-  switches: BenchSwitches;
-  counters: { intakeFailures: number; intakeTimeouts: number };
-  logError: (obj: object, msg: string) => void;
-}): { waitedFor: Intake; background: Intake; close(): void } {
-  const threads = options.option === true ? { waitedFor: new IntakeThread(), background: new IntakeThread({ lowPriority: true }) } : options.option || null;
-  const minBytes = options.minBytes ?? INTAKE_THREAD_MIN_BYTES;
+/** `intakeThread`: `true`, two threads of its own; threads given (tests); false or absent, the event loop only. */
+export function createIntake(
+  { intakeThread, intakeThreadMinBytes }: Pick<ClinicClientOptions, "intakeThread" | "intakeThreadMinBytes">,
+  switches: BenchSwitches,
+  counters: { intakeFailures: number; intakeTimeouts: number },
+  logError: (obj: object, msg: string) => void,
+): { waitedFor: Intake; background: Intake; close(): void } {
+  const option = switches.isOn("intake-thread") ? intakeThread : false;
+  const threads = option === true ? { waitedFor: new IntakeThread(), background: new IntakeThread({ lowPriority: true }) } : option || null;
+  const minBytes = intakeThreadMinBytes ?? INTAKE_THREAD_MIN_BYTES;
   // An answer the thread could not take in is not taken in on the event loop
   // instead: one too large for the thread's heap would take the whole process
   // down with it (issue 34). The read fails, logged and counted.
   const takeInOnThread = async (thread: IntakeWorker, route: Parameters<Intake>[0], body: Uint8Array<ArrayBuffer>) => {
     const bytes = body.byteLength;
-    options.switches.used("intake-thread");
+    switches.used("intake-thread");
     try {
       return await thread.takeIn(route, body);
     } catch (error) {
       const reason = error instanceof IntakeThreadError ? error.reason : "failed";
-      if (reason === "timeout") options.counters.intakeTimeouts += 1;
-      else options.counters.intakeFailures += 1;
-      options.logError({ route, bytes, reason, err: error }, "clinic: the intake thread could not take in an answer; it is not taken in on the event loop");
+      if (reason === "timeout") counters.intakeTimeouts += 1;
+      else counters.intakeFailures += 1;
+      logError({ route, bytes, reason, err: error }, "clinic: the intake thread could not take in an answer; it is not taken in on the event loop");
       const what = reason === "timeout" ? "in time" : `(${Math.ceil(bytes / 1024)} KB)`;
       throw new UpstreamError({ status: 503, code: "intake_failed", message: `Tandem could not read the Clinic Data Service's answer ${what}: try again, or ask for less` });
     }
