@@ -2,14 +2,11 @@ import { LRUCache } from "lru-cache";
 import { idKey } from "#contract/ids.ts";
 import type { SharedAnswer } from "./shared-answer.ts";
 
-// The kept answers of shared routes (cache-policy.ts says which, and until
-// when), as the bytes they are served as (shared-answer.ts). Each
-// organization has its own LRU (lru-cache), bounded by those bytes, so one
-// organization's distinct queries push out only its own answers (ADR 0017).
-// Past the total, the organization holding the most loses its least recently
-// used, so one holding no more than the others is never evicted by another's
-// reads. An organization is forgotten with its LRU once its longest-lived
-// answer has expired: one that goes quiet keeps no memory.
+// The kept answers of shared routes, as their bytes. Each organization has
+// its own LRU bounded by bytes, so one organization's distinct queries push
+// out only its own answers (ADR 0017); past the total, the organization
+// holding the most loses its least recently used. An organization is
+// forgotten once its longest-lived answer has expired.
 
 /** What a request covers, for an invalidation by facility and date: null where it names none (it covers every one). */
 export interface RequestScope {
@@ -38,23 +35,21 @@ interface Organization {
   expiresAt: number;
 }
 
-export const DEFAULT_MAX_BYTES = 16 * 1024 * 1024;
-
-export interface AnswerCacheOptions {
+interface AnswerCacheOptions {
   now: () => number;
-  /** Answers kept across all organizations, by their bytes; default 16 MiB. */
+  /** Bytes kept across all organizations; default 16 MiB. */
   maxBytes?: number;
-  /** The same for one organization; default a fifth of `maxBytes`. */
+  /** Default a fifth of `maxBytes`. */
   maxBytesPerOrganization?: number;
-  /** Answers kept for one organization; default 1000. */
   maxEntriesPerOrganization?: number;
 }
 
 const DAY_MS = 86_400_000;
 const dayOf = (date: string) => Date.parse(`${date}T00:00:00Z`);
 
-/** Whether `scope` covers the change: a request's local dates, widened by a day either side, may hold a change given by its UTC day. */
-function covers(scope: RequestScope, change: Invalidation): boolean {
+/** Whether a kept answer or a read in flight, with its route and scope, is touched by the change. A request's local dates, widened by a day either side, may hold a change given by its UTC day. */
+export function isTouched(route: string, scope: RequestScope, change: Invalidation): boolean {
+  if (change.routePrefix !== undefined && !route.startsWith(change.routePrefix)) return false;
   if (change.facilityId !== undefined && scope.facilityKeys !== null && !scope.facilityKeys.includes(idKey(change.facilityId))) return false;
   if (change.date === undefined) return true;
   const day = dayOf(change.date);
@@ -72,7 +67,7 @@ export function scopeOf(target: string): RequestScope {
   };
 }
 
-/** Organizations past their expiry are looked for at most this often (else each insertion would scan them). */
+/** Expired organizations are looked for at most this often, not on each insertion. */
 const SWEEP_INTERVAL_MS = 1_000;
 
 export class AnswerCache {
@@ -80,21 +75,19 @@ export class AnswerCache {
   private readonly maxBytes: number;
   private readonly maxBytesPerOrganization: number;
   private readonly maxEntriesPerOrganization: number;
-  private readonly perf: { now: () => number };
   private lastSweep = -Infinity;
 
   constructor(private readonly options: AnswerCacheOptions) {
-    this.maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+    this.maxBytes = options.maxBytes ?? 16 * 1024 * 1024;
     this.maxBytesPerOrganization = Math.min(this.maxBytes, options.maxBytesPerOrganization ?? Math.floor(this.maxBytes / 5));
     this.maxEntriesPerOrganization = options.maxEntriesPerOrganization ?? 1000;
-    this.perf = { now: options.now };
   }
 
   get(organization: string, key: string): SharedAnswer<object> | undefined {
     const held = this.organizations.get(organization);
     const entry = held?.answers.get(key);
     if (held === undefined || entry === undefined) return undefined;
-    // lru-cache keeps an entry through the millisecond of its expiry; the cache policy's bound does not.
+    // The LRU bounds bytes; expiry is the cache policy's, checked here.
     if (entry.expiresAt > this.options.now()) return entry.answer;
     held.answers.delete(key);
     return undefined;
@@ -107,11 +100,11 @@ export class AnswerCache {
     if (expiresAt <= now || answer.weight > this.maxBytesPerOrganization) return;
     let held = this.organizations.get(organization);
     if (held === undefined) {
-      const answers = new LRUCache<string, Entry>({ max: this.maxEntriesPerOrganization, maxSize: this.maxBytesPerOrganization, sizeCalculation: (entry) => Math.max(1, entry.answer.weight), perf: this.perf, ttlResolution: 0 });
+      const answers = new LRUCache<string, Entry>({ max: this.maxEntriesPerOrganization, maxSize: this.maxBytesPerOrganization, sizeCalculation: (entry) => Math.max(1, entry.answer.weight) });
       held = { answers, expiresAt: 0 };
       this.organizations.set(organization, held);
     }
-    held.answers.set(key, { route, scope, answer, expiresAt }, { ttl: expiresAt - now });
+    held.answers.set(key, { route, scope, answer, expiresAt });
     held.expiresAt = Math.max(held.expiresAt, expiresAt);
     while (this.bytes() > this.maxBytes) this.largest(organization)?.answers.pop();
   }
@@ -121,18 +114,16 @@ export class AnswerCache {
     const held = this.organizations.get(organization);
     if (held === undefined) return;
     for (const [key, entry] of held.answers.entries()) {
-      if ((change.routePrefix === undefined || entry.route.startsWith(change.routePrefix)) && covers(entry.scope, change)) held.answers.delete(key);
+      if (isTouched(entry.route, entry.scope, change)) held.answers.delete(key);
     }
   }
 
-  /** Organizations held, the answers and the bytes they hold. */
   holding(): { organizations: number; answers: number; bytes: number } {
     let answers = 0;
     for (const held of this.organizations.values()) answers += held.answers.size;
     return { organizations: this.organizations.size, answers, bytes: this.bytes() };
   }
 
-  /** The answers held for one organization. */
   sizeOf(organization: string): number {
     return this.organizations.get(organization)?.answers.size ?? 0;
   }
@@ -150,7 +141,6 @@ export class AnswerCache {
     return largest;
   }
 
-  /** Forgets the organizations whose every answer has expired. */
   private sweep(now: number): void {
     if (now - this.lastSweep < SWEEP_INTERVAL_MS) return;
     this.lastSweep = now;
@@ -160,9 +150,4 @@ export class AnswerCache {
   clear(): void {
     this.organizations.clear();
   }
-}
-
-/** Whether a read in flight, with its route and scope, is touched by the change (coalescing.ts drops such reads). */
-export function isTouched(route: string, scope: RequestScope, change: Invalidation): boolean {
-  return (change.routePrefix === undefined || route.startsWith(change.routePrefix)) && covers(scope, change);
 }

@@ -1,24 +1,16 @@
-// An answer's body read as it arrives, at most `maxBytes` of it (issue 34
-// item 1): a large clinic group's widest slot search answered 30-35 MB of
-// JSON, and taking that in cost more heap than the BFF has. Past the limit
-// the body is cancelled, not read to its end: fetch then closes the
-// connection instead of buffering the rest.
+// An answer's body read as it arrives, at most `maxBytes` (issue 34: a large
+// group's widest slot search answered 30-35 MB, more heap than the BFF has).
+// Past the limit the body is cancelled, not read to its end.
 
 /**
  * Default of UPSTREAM_MAX_BODY_BYTES. Taking an answer in costs four to five
- * times its size in heap (its text, the parse, the contract's copy, the
- * serialized data): measured in the compiled intake thread, a 16 MiB slot
- * search needed 80 MB of old generation (72 MB were not enough) of the 96 MB
- * it has (intake-thread.ts), and a 6 MB one fitted in 48 MB. An answer that outgrows
- * the thread's heap kills the thread, and one that does so inside
- * `JSON.parse` can abort the whole process (Node gives a dying worker 16 MB
- * more, not what a large parse needs): raise this only with the thread's heap.
+ * times its size in heap: a 16 MiB slot search needed 80 MB of the intake
+ * thread's 96 MB (intake-thread.ts), and one that outgrows it inside
+ * `JSON.parse` can abort the whole process: raise this only with that heap.
  */
 export const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
 
-export type BoundedBody = { kind: "ok"; bytes: Uint8Array<ArrayBuffer> } | { kind: "too_large"; maxBytes: number };
-
-export async function readBoundedBody(response: Response, maxBytes: number): Promise<BoundedBody> {
+export async function readBoundedBody(response: Response, maxBytes: number): Promise<{ kind: "ok"; bytes: Uint8Array<ArrayBuffer> } | { kind: "too_large"; maxBytes: number }> {
   const declared = Number(response.headers.get("content-length") ?? Number.NaN);
   if (Number.isFinite(declared) && declared > maxBytes) {
     response.body?.cancel().catch(() => undefined);
@@ -39,7 +31,7 @@ export async function readBoundedBody(response: Response, maxBytes: number): Pro
     }
     chunks.push(value);
   }
-  // One buffer of its own: it may be handed over (transferred) to the intake thread whole.
+  // One buffer of its own: it may be handed to the intake thread whole.
   const bytes = new Uint8Array(total);
   let offset = 0;
   for (const chunk of chunks) {

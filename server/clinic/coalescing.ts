@@ -1,18 +1,16 @@
 import { isTouched, type Invalidation, type RequestScope } from "./answer-cache.ts";
 
-// Identical reads in flight share one call to the service (DESIGN.md
-// "Upstream"): the first starts it, the others join its promise. A change
-// the service announced (answer-cache.ts `Invalidation`) cuts the reads it
-// touches loose: later callers start their own, and the read's own answer is
-// not kept (`Flight.touched`), as it may predate the change.
+// Identical reads in flight share one call (DESIGN.md "Upstream"): the first
+// starts it, the others join its promise. A change the service announced cuts
+// the reads it touches loose: later callers start their own, and the read's
+// answer, which may predate the change, is not kept (`touched`).
 
 export interface Flight {
   organization: string;
   route: string;
   scope: RequestScope;
-  /** A change touched this read while it was on its way: its answer is for its callers only, not to be kept. */
   touched: boolean;
-  /** Someone waits for this read (a refresh ahead has nobody until a user joins it). */
+  /** Someone waits for it (a refresh ahead has nobody until a user joins it). */
   waitedFor: boolean;
 }
 
@@ -20,7 +18,7 @@ export class InFlightReads {
   private readonly flights = new Map<string, Flight & { promise: Promise<unknown> }>();
   joined = 0;
 
-  /** The promise of an identical read in flight, now waited for; undefined when there is none. Keys name the route, so the promise is of what `start` gave for it. */
+  /** Keys name the route: the promise is of what `start` gave for it. */
   join<T>(key: string): Promise<T> | undefined {
     const flight = this.flights.get(key);
     if (flight === undefined) return undefined;
@@ -33,7 +31,6 @@ export class InFlightReads {
     return this.flights.has(key);
   }
 
-  /** Starts a read others may join until it settles. */
   start<T>(key: string, about: Omit<Flight, "touched">, read: (flight: Flight) => Promise<T>): Promise<T> {
     const flight: Flight & { promise: Promise<unknown> } = { ...about, touched: false, promise: Promise.resolve() };
     const promise = read(flight).finally(() => {
@@ -44,7 +41,6 @@ export class InFlightReads {
     return promise;
   }
 
-  /** Cuts loose the organization's reads the change touches. */
   invalidate(organization: string, change: Invalidation): void {
     for (const [key, flight] of this.flights) {
       if (flight.organization !== organization || !isTouched(flight.route, flight.scope, change)) continue;

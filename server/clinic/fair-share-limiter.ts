@@ -5,17 +5,13 @@ import type { ServiceLimitReport } from "./service-limit-report.ts";
 import { rateLimitedError, UpstreamError } from "./upstream-error.ts";
 
 // The one upstream limiter (ADR 0017, ADR 0026): at most `limit` sends in any
-// `windowMs` (sliding, so no fixed window the service counts in holds more),
-// shared fairly by the organizations that use it (budget/fair-share-rule.ts),
-// counted here or by every process together (budget/send-window.ts).
-//
-// A request that cannot go now waits in its organization's queue when its
-// turn is likely within `maxQueueMs`, else fails at once; one still waiting
-// at its deadline fails then. Room that frees goes first to the waiting
-// organization that has sent least. What the service says (`learn`) holds
-// for the whole scope: use by others it reports shrinks the budget (reserve
-// and shares in proportion) until its window ends; after a 429 nobody sends
-// until its Retry-After, and a waiter whose deadline comes first fails.
+// sliding `windowMs` (so no fixed window of the service's holds more), shared
+// fairly by organizations (budget/fair-share-rule.ts), counted here or by
+// every process (budget/send-window.ts). A request waits in its
+// organization's queue when its turn is likely within `maxQueueMs`, else
+// fails at once; freed room goes first to the waiting organization that sent
+// least. What the service says holds for the whole scope: others' use shrinks
+// the budget until its window ends; after a 429 nobody sends until Retry-After.
 
 const closedError = () => new UpstreamError({ status: 503, code: "upstream_unavailable", message: "The clinic client is closed" });
 const tooManyError = (waitMs: number) => rateLimitedError(waitMs / 1000, `Too many requests to the Clinic Data Service; try again in ${Math.max(1, Math.ceil(waitMs / 1000))} s`);
@@ -26,16 +22,15 @@ export interface LimiterCounters {
 }
 
 export interface FairShareLimiterOptions {
-  /** Sends allowed in any window, all organizations (and processes) together. */
+  /** Sends allowed in any window, all organizations and processes together. */
   limit: number;
   windowMs: number;
   maxQueueMs: number;
-  /** Kept for organizations that have sent nothing in the window; default a tenth of `limit`. */
+  /** Kept for organizations that sent nothing in the window; default a tenth of `limit`. */
   reserve?: number;
   now: () => number;
-  /** The log every process counts in; none: this process alone. */
   shared?: SharedBudget;
-  /** Where queued and refused requests are counted (one for a client's limiters); default its own. */
+  /** Shared by a client's limiters; default its own. */
   counters?: LimiterCounters;
 }
 
@@ -99,7 +94,7 @@ export class FairShareLimiter {
     });
   }
 
-  /** Takes in what an answer said of the service's limit (service-limit-report.ts): believed only when it says less is left, never more. */
+  /** What an answer said of the service's limit: believed only when it says less is left, never more. */
   learn(_organization: string, report: ServiceLimitReport): void {
     if (this.closed) return;
     const now = this.options.now();
@@ -114,7 +109,6 @@ export class FairShareLimiter {
     if (this.queues.size > 0) this.advance(now);
   }
 
-  /** When the scope may send again after a 429 (in the past when it may now). */
   resumesAt(): number {
     return this.pausedUntil;
   }
@@ -131,7 +125,7 @@ export class FairShareLimiter {
     return { limit: this.options.limit, organizations };
   }
 
-  /** Nothing sent in the window, nobody waiting, nothing the service said still holds: it can be dropped. */
+  /** Nothing sent, waiting or said by the service still holds: it can be dropped. */
   isIdle(): boolean {
     const now = this.options.now();
     this.prune(now);
@@ -218,12 +212,7 @@ export class FairShareLimiter {
     this.schedule(now);
   }
 
-  /**
-   * When `organization`'s next request (behind its own queue) is likely to go
-   * if nobody else asks: once a pause has ended and as many sends have left
-   * the window as it lacks room (the window's and others' use, oldest first,
-   * then its own waiters' turns). For failing fast and for Retry-After.
-   */
+  /** When `organization`'s next request (behind its queue) likely goes if nobody else asks: once as many sends left the window as it lacks room. For failing fast and Retry-After. */
   private estimateTurn(organization: string, now: number): number {
     const queue = this.queues.get(organization) ?? [];
     const needed = queue.length + 1 - roomFor(this.use(countBy(this.window.sends), this.window.limitNow()), organization);

@@ -1,11 +1,10 @@
 import { isPrefixedId, isRawUuid, toPrefixedId, toRawUuid, type IdPrefix } from "#contract/ids.ts";
 import type { ClinicApiRoute } from "#contract/clinic-api/responses.ts";
 
-// DESIGN.md "The BFF's API": ids are accepted in either form and only
-// `server/clinic/` converts them, into the form each call of the service
-// documents (seed 000 "Conventions"; seed 001 "Schedule", "Versioning"):
-// v1 takes raw UUIDs; the schedule calls name `fac_`, `prv_`, `atp_` ids.
-// Only an id of the expected kind is converted; anything else goes out as
+// DESIGN.md "The BFF's API": ids come in either form and only server/clinic/
+// converts them, into the form each call documents (seed 000 "Conventions",
+// seed 001 "Schedule"): v1 takes raw UUIDs, the schedule calls `fac_`,
+// `prv_`, `atp_` ids. Anything not an id of the expected kind goes out as
 // given, so the service's own 400 names the field.
 
 type IdForm = { to: "raw"; kind: IdPrefix } | { to: "prefixed"; kind: IdPrefix };
@@ -36,7 +35,7 @@ const BODY_FORMS: Partial<Record<ClinicApiRoute, FieldForms>> = {
   "POST /v4/schedule/holds": { providerId: prefixed("prv"), facilityId: prefixed("fac"), appointmentTypeId: prefixed("atp") },
 };
 
-export function convertId(value: string, form: IdForm): string {
+function convertId(value: string, form: IdForm): string {
   const trimmed = value.trim();
   if (!isRawUuid(trimmed) && !isPrefixedId(trimmed, form.kind)) return value;
   return form.to === "raw" ? toRawUuid(trimmed) : toPrefixedId(form.kind, trimmed);
@@ -48,13 +47,7 @@ function convertField(forms: FieldForms | undefined, name: string, value: string
 }
 
 export const pathIdForm = (route: ClinicApiRoute, name: string, value: string) => convertField(PATH_FORMS[route], name, value);
-/**
- * A query id, or a list of them (`facilityIds`, `providerIds`), converted
- * item by item. A list is given as an array (parsed once at the BFF's edge,
- * contract/clinic-api/queries.ts `commaList`) and is joined with commas only
- * here, as it goes out (DESIGN.md "Upstream"); a list a caller already wrote
- * as comma-separated text is split to be converted.
- */
+/** A query id or a list of them, converted item by item; a list goes out comma-separated (DESIGN.md "Upstream"), joined only here. */
 export function queryIdForm(route: ClinicApiRoute, name: string, value: string | readonly string[]): string {
   const items = typeof value === "string" ? value.split(",") : value;
   const forms = QUERY_FORMS[route];
@@ -81,19 +74,8 @@ export function organizationHeaderValue(organizationId: string): string {
   return organizationId.toLowerCase();
 }
 
-/**
- * A hold's slot and type ids in the form the schedule calls take and give
- * (`prv_`, `fac_`, `atp_`): how Tandem keeps and answers a held slot.
- */
-export function holdIdsInServiceForm<T extends { providerId: string; facilityId: string; appointmentTypeId: string }>(fields: T): T {
-  const forms = BODY_FORMS["POST /v4/schedule/holds"];
-  return {
-    ...fields,
-    providerId: convertField(forms, "providerId", fields.providerId),
-    facilityId: convertField(forms, "facilityId", fields.facilityId),
-    appointmentTypeId: convertField(forms, "appointmentTypeId", fields.appointmentTypeId),
-  };
-}
+/** A hold's ids in the schedule calls' form: how Tandem keeps and answers a held slot. */
+export const holdIdsInServiceForm = <T extends { providerId: string; facilityId: string; appointmentTypeId: string }>(fields: T): T => bodyIdForms("POST /v4/schedule/holds", fields) as T;
 
 /** A patient id in the form the patient record gives (`GET /v1/patients/{id}`: a raw UUID). */
 export const patientIdInServiceForm = (patientId: string) => convertId(patientId, raw("pat"));

@@ -1,69 +1,56 @@
 import type { BenchSwitches } from "./bench-switches.ts";
+import type { ClinicClientOptions } from "./clinic-client.ts";
 import { takeIn } from "./answer-intake.ts";
 import { IntakeThread, IntakeThreadError } from "./intake-thread.ts";
 import type { Intake } from "./response-reader.ts";
 import { UpstreamError } from "./upstream-error.ts";
 
-// Where a shared answer is taken in (answer-intake.ts): on the event loop,
-// or, when the intake thread is on (bench-switches.ts "intake-thread"; the
-// BFF's server asks for it), answers of at least `minBytes` on a worker
-// thread: one at the event loop's priority for answers a user waits for,
-// one at nice 10 for refreshes ahead nobody waits for (ADR 0022).
+// Where a shared answer is taken in: on the event loop, or with the intake
+// thread on, answers of at least `minBytes` on a worker thread: one at the
+// event loop's priority for reads a user waits for, one at nice 10 for
+// refreshes ahead nobody waits for (ADR 0022).
 
 type IntakeWorker = Pick<IntakeThread, "takeIn" | "close">;
 
-/** The two threads: `waitedFor` for a read a user waits for, `background` for a refresh ahead nobody has joined. */
 export interface IntakeThreads {
   waitedFor: IntakeWorker;
   background: IntakeWorker;
 }
 
-/**
- * Intake costs about 16 µs per KB (a 64 KiB slot search: about 1 ms; 3 MB:
- * about 45 ms), so only larger answers are worth the copy to the thread and
- * back, and a BFF that never sees one never starts the thread.
- */
-export const INTAKE_THREAD_MIN_BYTES = 64 * 1024;
+/** Intake costs about 16 µs per KB: smaller answers are not worth the copy to the thread and back. */
+const INTAKE_THREAD_MIN_BYTES = 64 * 1024;
 
 const utf8Decoder = new TextDecoder();
 const takeInHere: Intake = (route, body) => Promise.resolve(takeIn(route, utf8Decoder.decode(body)));
 
-export interface IntakeHookOptions {
-  /** `true`: two threads of its own; threads given (tests); false or absent: the event loop only. */
-  option: boolean | IntakeThreads | undefined;
-  minBytes: number | undefined;
-  switches: BenchSwitches;
-  counters: { intakeFailures: number; intakeTimeouts: number };
-  logError: (obj: object, msg: string) => void;
-}
-
-export function createIntake(options: IntakeHookOptions): { waitedFor: Intake; background: Intake; close(): void } {
-  const threads: IntakeThreads | null =
-    options.option === true ? { waitedFor: new IntakeThread(), background: new IntakeThread({ lowPriority: true }) } : options.option || null;
-  const minBytes = options.minBytes ?? INTAKE_THREAD_MIN_BYTES;
-  /**
-   * An answer the thread could not take in (its heap ran out, it hung) is
-   * not taken in on the event loop instead: at the large scale one slot
-   * search did that after the thread died, and the process ran out of heap
-   * with it, cutting every user (issue 34). The read fails, logged and
-   * counted (`tandem_upstream_intake_failures_total`).
-   */
+/** `intakeThread`: `true`, two threads of its own; threads given (tests); false or absent, the event loop only. */
+export function createIntake(
+  { intakeThread, intakeThreadMinBytes }: Pick<ClinicClientOptions, "intakeThread" | "intakeThreadMinBytes">,
+  switches: BenchSwitches,
+  counters: { intakeFailures: number; intakeTimeouts: number },
+  logError: (obj: object, msg: string) => void,
+): { waitedFor: Intake; background: Intake; close(): void } {
+  const option = switches.isOn("intake-thread") ? intakeThread : false;
+  const threads = option === true ? { waitedFor: new IntakeThread(), background: new IntakeThread({ lowPriority: true }) } : option || null;
+  const minBytes = intakeThreadMinBytes ?? INTAKE_THREAD_MIN_BYTES;
+  // An answer the thread could not take in is not taken in on the event loop
+  // instead: one too large for the thread's heap would take the whole process
+  // down with it (issue 34). The read fails, logged and counted.
   const takeInOnThread = async (thread: IntakeWorker, route: Parameters<Intake>[0], body: Uint8Array<ArrayBuffer>) => {
     const bytes = body.byteLength;
-    options.switches.used("intake-thread");
+    switches.used("intake-thread");
     try {
       return await thread.takeIn(route, body);
     } catch (error) {
       const reason = error instanceof IntakeThreadError ? error.reason : "failed";
-      if (reason === "timeout") options.counters.intakeTimeouts += 1;
-      else options.counters.intakeFailures += 1;
-      options.logError({ route, bytes, reason, err: error }, "clinic: the intake thread could not take in an answer; it is not taken in on the event loop");
+      if (reason === "timeout") counters.intakeTimeouts += 1;
+      else counters.intakeFailures += 1;
+      logError({ route, bytes, reason, err: error }, "clinic: the intake thread could not take in an answer; it is not taken in on the event loop");
       const what = reason === "timeout" ? "in time" : `(${Math.ceil(bytes / 1024)} KB)`;
       throw new UpstreamError({ status: 503, code: "intake_failed", message: `Tandem could not read the Clinic Data Service's answer ${what}: try again, or ask for less` });
     }
   };
-  const intakeOn = (thread: IntakeWorker | undefined): Intake =>
-    thread ? (route, body) => (body.byteLength < minBytes ? takeInHere(route, body) : takeInOnThread(thread, route, body)) : takeInHere;
+  const intakeOn = (thread: IntakeWorker | undefined): Intake => (thread ? (route, body) => (body.byteLength < minBytes ? takeInHere(route, body) : takeInOnThread(thread, route, body)) : takeInHere);
   return {
     waitedFor: intakeOn(threads?.waitedFor),
     background: intakeOn(threads?.background),

@@ -71,7 +71,7 @@ describe("the intake thread", () => {
     }
   });
 
-  // thread-priority.ts: when the cores are busy, the event loop's answers from the cache go before a refresh's intake; a user's own read's intake does not wait behind them.
+  // intake-worker.ts: when the cores are busy, the event loop's answers from the cache go before a refresh's intake; a user's own read's intake does not wait behind them.
   it.runIf(process.platform === "linux")("runs at a lower CPU priority than the event loop (nice 10) when asked to, else at the event loop's", async () => {
     /** This process's threads and their nice values (the 19th field of /proc/…/stat, counted after the command's closing parenthesis); a thread that ended meanwhile (a worker closed before) is left out. */
     const niceByThread = () =>

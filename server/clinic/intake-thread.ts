@@ -4,36 +4,25 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import * as z from "zod/mini";
 import type { IntakeResult } from "./answer-intake.ts";
-import type { IntakeWorkerData } from "./intake-worker.ts";
 import type { SharedRoute } from "./cache-policy.ts";
 
-// The thread that takes in shared answers off the event loop
-// (answer-intake.ts says why). One worker, started on first use and not
-// keeping the process alive, given one answer at a time; should it die or
-// hang, the answer it had fails and the next starts another. A failed answer
-// is not taken in on the event loop
-// instead: an answer too large for the thread's heap would stop the whole
-// process there (issue 34); the client logs and counts it.
-// A worker costs about 15 MB of RSS, so one left idle for `idleStopMs` is
-// stopped, and started again when a large answer next arrives. A thread for
-// answers nobody waits for (refreshes ahead) runs below the event loop's
-// priority (thread-priority.ts).
+// A worker thread that takes in shared answers off the event loop
+// (answer-intake.ts; it earned its place: ADR 0029). Started on first use,
+// not keeping the process alive, stopped when idle (it costs about 15 MB of
+// RSS), given one answer at a time: the reply timeout then measures the
+// worker, not the queue (20 large answers at once took it 20-30 s), and a
+// worker that dies or hangs loses only the answer it had; the next starts
+// another.
 
 /**
- * The worker's heap. A 1 MB slot search parses to several MB of objects, all
- * live until the answer is serialized: with an 8 MB young generation they
- * were copied and promoted before they died, and collecting them took a
- * quarter of the thread's CPU under the 1,000-user load. With 32 MB the
- * usual answers (0.4-1.3 MB) die young: an intake of them took 18-21 ms of
- * CPU instead of 28-36 ms, for about 25 MB more RSS while the thread runs
- * (docs/deploy.md "Memory").
+ * With an 8 MB young generation, a 1 MB slot search's objects were promoted
+ * before they died and collecting them took a quarter of the thread's CPU;
+ * with 32 MB an intake took 18-21 ms instead of 28-36 ms, for about 25 MB
+ * more RSS while it runs (docs/deploy.md "Memory").
  */
 const WORKER_HEAP_LIMITS = { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 32 };
 
-/** Default `idleStopMs`: under load answers arrive every few seconds, so the worker stops only when the load is gone. */
-const IDLE_STOP_MS = 60_000;
-
-/** An answer the thread has not handed back by then fails (a thread that hangs must not hang reads). */
+/** An answer not handed back by then fails: a thread that hangs must not hang reads. */
 export const REPLY_TIMEOUT_MS = 5_000;
 
 const bytes = z.custom<Uint8Array<ArrayBuffer>>((value) => value instanceof Uint8Array);
@@ -46,7 +35,6 @@ const reply = z.object({
   ]),
 });
 
-/** Why the thread did not take an answer in: no reply within {@link REPLY_TIMEOUT_MS}, or the worker failed (died, was closed, answered something else). */
 export class IntakeThreadError extends Error {
   override readonly name = "IntakeThreadError";
 
@@ -58,6 +46,18 @@ export class IntakeThreadError extends Error {
   }
 }
 
+/** Compiled JavaScript in production; in development and tests the TypeScript source through tsx's API (a worker does not inherit the main thread's loader). */
+function startWorker(lowPriority: boolean, maxOldGenerationSizeMb: number): Worker {
+  const extension = extname(fileURLToPath(import.meta.url));
+  const script = new URL(`./intake-worker${extension}`, import.meta.url);
+  const options = { resourceLimits: { ...WORKER_HEAP_LIMITS, maxOldGenerationSizeMb }, workerData: { lowPriority } };
+  if (extension !== ".ts") return new Worker(script, options);
+  // The ESM build of tsx's API, beside the CommonJS one `require` finds.
+  const tsx = pathToFileURL(createRequire(import.meta.url).resolve("tsx/esm/api").replace(/\.cjs$/, ".mjs"));
+  const bootstrap = `import(${JSON.stringify(tsx.href)}).then(({ tsImport }) => tsImport(${JSON.stringify(script.href)}, ${JSON.stringify(import.meta.url)}));`;
+  return new Worker(bootstrap, { ...options, eval: true });
+}
+
 /** An answer given to the thread, until it is settled. */
 interface Intake {
   id: number;
@@ -67,67 +67,31 @@ interface Intake {
   reject(error: IntakeThreadError): void;
 }
 
-/**
- * Runs the worker's own module: compiled JavaScript in production; in
- * development and tests, the TypeScript source through tsx's API (a worker
- * does not inherit the loader the main thread was started with).
- */
-function startWorker(lowPriority: boolean, maxOldGenerationSizeMb: number): Worker {
-  const extension = extname(fileURLToPath(import.meta.url));
-  const script = new URL(`./intake-worker${extension}`, import.meta.url);
-  const resourceLimits = { ...WORKER_HEAP_LIMITS, maxOldGenerationSizeMb };
-  const workerData: IntakeWorkerData = { lowPriority };
-  if (extension !== ".ts") return new Worker(script, { resourceLimits, workerData });
-  // The ESM build of tsx's API, beside the CommonJS one `require` finds.
-  const tsx = pathToFileURL(createRequire(import.meta.url).resolve("tsx/esm/api").replace(/\.cjs$/, ".mjs"));
-  const bootstrap = `import(${JSON.stringify(tsx.href)}).then(({ tsImport }) => tsImport(${JSON.stringify(script.href)}, ${JSON.stringify(import.meta.url)}));`;
-  return new Worker(bootstrap, { eval: true, resourceLimits, workerData });
-}
-
-export interface IntakeThreadOptions {
-  /** A worker with nothing to do for this long is stopped (default 60 s). */
-  idleStopMs?: number;
-  /** Run below the event loop's CPU priority (nice 10 on Linux): for answers no user waits for. */
-  lowPriority?: boolean;
-  /** The worker's old generation (default 96 MB); an answer that needs more fails. */
-  maxOldGenerationSizeMb?: number;
-}
-
 export class IntakeThread {
   private worker: Worker | null = null;
-  /**
-   * The answer the worker is taking in, and those waiting their turn: the
-   * worker is given one at a time, so the reply timeout measures the worker,
-   * not the queue (20 large answers at once took it 20-30 s in all, and with
-   * every one timed from its arrival most of them failed), and a worker that
-   * dies or hangs loses only the answer it had.
-   */
   private active: (Intake & { timer: ReturnType<typeof setTimeout> }) | null = null;
   private readonly waiting: Intake[] = [];
   private nextId = 1;
-  private idleTimer: ReturnType<typeof setTimeout> | null = null;
-  private readonly idleStopMs: number;
-  private readonly lowPriority: boolean;
-  private readonly maxOldGenerationSizeMb: number;
+  private idleTimer: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(options: IntakeThreadOptions = {}) {
-    this.idleStopMs = options.idleStopMs ?? IDLE_STOP_MS;
-    this.lowPriority = options.lowPriority ?? false;
-    this.maxOldGenerationSizeMb = options.maxOldGenerationSizeMb ?? WORKER_HEAP_LIMITS.maxOldGenerationSizeMb;
-  }
+  constructor(
+    private readonly options: {
+      /** A worker with nothing to do this long is stopped (default 60 s: under load answers come every few seconds). */
+      idleStopMs?: number;
+      /** Nice 10 on Linux: for answers no user waits for (intake-worker.ts). */
+      lowPriority?: boolean;
+      /** The worker's old generation (default 96 MB); an answer that needs more fails. */
+      maxOldGenerationSizeMb?: number;
+    } = {},
+  ) {}
 
-  /** Whether a worker is running now (it is started by `takeIn` and stopped when idle or closed). */
   get running(): boolean {
     return this.worker !== null;
   }
 
-  /**
-   * Takes in a 2xx body of `route`. A body that is a whole buffer of its own
-   * (as bounded-body.ts reads them) is handed over, not copied: the caller
-   * no longer has it, and fewer copies of large answers wait for the thread.
-   */
+  /** A body that is a whole buffer of its own (bounded-body.ts) is handed over, not copied. */
   takeIn(route: SharedRoute, body: Uint8Array<ArrayBuffer>): Promise<IntakeResult> {
-    this.cancelIdleStop();
+    clearTimeout(this.idleTimer);
     return new Promise<IntakeResult>((resolve, reject) => {
       this.waiting.push({ id: this.nextId++, route, body, resolve, reject });
       this.sendNext();
@@ -135,34 +99,32 @@ export class IntakeThread {
   }
 
   close(): void {
-    this.cancelIdleStop();
+    clearTimeout(this.idleTimer);
     this.stopWorker();
     const error = new IntakeThreadError("the intake thread was closed", "failed");
     if (this.active !== null) this.settle(this.active.id, { error });
     for (const intake of this.waiting.splice(0)) intake.reject(error);
   }
 
-  /** Gives the worker the next answer waiting, once it has none; with none waiting, lets it go idle. */
+  /** Gives the worker the next answer waiting once it has none; with none waiting, it is stopped when left idle. */
   private sendNext(): void {
     if (this.active !== null) return;
     const next = this.waiting.shift();
     if (next === undefined) {
-      this.stopWhenIdle();
+      clearTimeout(this.idleTimer);
+      if (this.worker !== null) this.idleTimer = setTimeout(() => this.stopWorker(), this.options.idleStopMs ?? 60_000).unref();
       return;
     }
     const worker = this.workerNow();
-    // A worker that does not answer is stopped: the answers after it get a new one.
     const timer = setTimeout(() => {
       this.stopWorker();
       this.settle(next.id, { error: new IntakeThreadError(`the intake thread did not answer in ${REPLY_TIMEOUT_MS} ms`, "timeout") });
-    }, REPLY_TIMEOUT_MS);
-    timer.unref();
+    }, REPLY_TIMEOUT_MS).unref();
     this.active = { ...next, timer };
     const isWholeBuffer = next.body.byteOffset === 0 && next.body.byteLength === next.body.buffer.byteLength;
     worker.postMessage({ id: next.id, route: next.route, body: next.body }, isWholeBuffer ? [next.body.buffer] : []);
   }
 
-  /** Settles the answer the worker has, when it is `id`, and gives it the next. */
   private settle(id: number, outcome: { result: IntakeResult } | { error: IntakeThreadError }): void {
     const active = this.active;
     if (active === null || active.id !== id) return;
@@ -173,22 +135,6 @@ export class IntakeThread {
     this.sendNext();
   }
 
-  /** With nothing to take in, the worker is stopped after `idleStopMs` unless another answer comes first. */
-  private stopWhenIdle(): void {
-    if (this.active !== null || this.waiting.length > 0 || this.worker === null || this.idleTimer !== null) return;
-    this.idleTimer = setTimeout(() => {
-      this.idleTimer = null;
-      if (this.active === null && this.waiting.length === 0) this.stopWorker();
-    }, this.idleStopMs);
-    this.idleTimer.unref();
-  }
-
-  private cancelIdleStop(): void {
-    if (this.idleTimer === null) return;
-    clearTimeout(this.idleTimer);
-    this.idleTimer = null;
-  }
-
   private stopWorker(): void {
     const worker = this.worker;
     this.worker = null;
@@ -197,7 +143,7 @@ export class IntakeThread {
 
   private workerNow(): Worker {
     if (this.worker) return this.worker;
-    const worker = startWorker(this.lowPriority, this.maxOldGenerationSizeMb);
+    const worker = startWorker(this.options.lowPriority ?? false, this.options.maxOldGenerationSizeMb ?? WORKER_HEAP_LIMITS.maxOldGenerationSizeMb);
     worker.unref();
     worker.on("message", (message: unknown) => {
       const parsed = z.safeParse(reply, message);

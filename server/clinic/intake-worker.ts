@@ -1,21 +1,27 @@
+import { readlinkSync } from "node:fs";
+import { constants, setPriority } from "node:os";
 import { parentPort, workerData } from "node:worker_threads";
 import * as z from "zod/mini";
 import { takeIn } from "./answer-intake.ts";
 import { isSharedRoute } from "./cache-policy.ts";
-import { lowerThisThreadPriority } from "./thread-priority.ts";
 
-// The intake worker's thread (intake-thread.ts starts it): takes in each
-// answer body it is sent and sends back the bytes to keep, never the parsed
-// objects (copying those back would cost what the thread saves).
+// The intake thread's worker (intake-thread.ts): takes in each body it is
+// sent and sends back the bytes to keep, never the parsed objects (copying
+// those back would cost what the thread saves).
 
 const request = z.object({ id: z.number(), route: z.string(), body: z.custom<Uint8Array>((value) => value instanceof Uint8Array) });
 const decoder = new TextDecoder();
 
-const startedWith = z.object({ lowPriority: z.boolean() });
-/** What the thread is started with (intake-thread.ts). */
-export type IntakeWorkerData = z.infer<typeof startedWith>;
-
-if (z.safeParse(startedWith, workerData).data?.lowPriority === true) lowerThisThreadPriority();
+// Linux keeps a nice value per thread: at nice 10 this thread yields the CPU
+// to the event loop serving cached reads. Elsewhere it keeps its priority.
+if (z.safeParse(z.object({ lowPriority: z.literal(true) }), workerData).success && process.platform === "linux") {
+  try {
+    // "<pid>/task/<tid>": the kernel's id of this thread.
+    setPriority(Number(readlinkSync("/proc/thread-self").split("/").at(-1)), constants.priority.PRIORITY_BELOW_NORMAL);
+  } catch {
+    // Keeps its priority.
+  }
+}
 
 parentPort?.on("message", (message: unknown) => {
   const parsed = z.safeParse(request, message);

@@ -1,10 +1,10 @@
 import type { Pagination } from "#contract/clinic-api/envelope.ts";
 import type { ClinicApiRoute } from "#contract/clinic-api/responses.ts";
 import type { ClinicData } from "./response-reader.ts";
-import type { ClinicCall } from "./upstream-request.ts";
+import type { ClinicCall, ReadRoute } from "./upstream-request.ts";
 
-// Paging through a list endpoint (seed 001 "Common rules": `page` from 1,
-// `pageSize` at most 100, `data.pagination.totalPages`).
+// Paging through a list (seed 001 "Common rules": `page` from 1, `pageSize`
+// at most 100, `data.pagination.totalPages`).
 
 export type PaginatedRoute = {
   [R in ClinicApiRoute]: ClinicData<R> extends { pagination: Pagination } ? R : never;
@@ -19,23 +19,9 @@ interface Requester {
   read<R extends ReadRoute>(route: R, call?: ClinicCall): Promise<{ data(): ClinicData<R> }>;
 }
 
-type ReadRoute = Extract<ClinicApiRoute, `GET ${string}`>;
-
 const PAGE_SIZE = 100;
-/** A runaway `totalPages` must not turn into an endless loop: 100,000 items is far beyond any list the BFF reads. */
+/** ClinicClient.listAll's cap: a runaway `totalPages` must not loop forever (100,000 items is far beyond any list the BFF reads). */
 const MAX_PAGES = 1_000;
-
-export async function listAllPages<R extends PaginatedRoute, K extends ItemsKey<R>>(client: Requester, route: R, key: K, call: ClinicCall = {}): Promise<ItemOf<R, K>[]> {
-  const items: ItemOf<R, K>[] = [];
-  for (let page = 1; page <= MAX_PAGES; page += 1) {
-    const data = (await client.read(route, { ...call, query: { ...call.query, page, pageSize: PAGE_SIZE } })).data();
-    // TypeScript cannot resolve `ClinicData<R>[K]` for a generic R; ItemsKey<R> names the list of a paginated answer.
-    const pageItems = data[key] as readonly ItemOf<R, K>[];
-    items.push(...pageItems);
-    if (page >= data.pagination.totalPages) break;
-  }
-  return items;
-}
 
 /** A list longer than its caller's page cap: nothing past the first page was fetched. */
 export class TooManyPages extends Error {
@@ -51,11 +37,9 @@ export class TooManyPages extends Error {
 }
 
 /**
- * Every item of a list that fits in `maxPages` pages of 100. The first page
- * says how many there are: past the cap, no further page is asked for and
- * `TooManyPages` is thrown, so one request's cost upstream is bounded
- * (seed 001 "Limits": 1000 requests per 60 s). The other pages are asked for
- * `concurrency` at a time; items come back in page order.
+ * Every item of a list that fits in `maxPages` pages: past it (the first page
+ * says), `TooManyPages` and no further page, so one request's cost upstream
+ * is bounded. The others `concurrency` at a time, items in page order.
  */
 export async function listBoundedPages<R extends PaginatedRoute, K extends ItemsKey<R>>(
   client: Requester,
@@ -66,7 +50,7 @@ export async function listBoundedPages<R extends PaginatedRoute, K extends Items
 ): Promise<ItemOf<R, K>[]> {
   const pageOf = async (page: number) => {
     const data = (await client.read(route, { ...call, query: { ...call.query, page, pageSize: PAGE_SIZE } })).data();
-    // As in listAllPages: ItemsKey<R> names the list of a paginated answer.
+    // TypeScript cannot resolve `ClinicData<R>[K]` for a generic R; ItemsKey<R> names the list of a paginated answer.
     return { items: data[key] as readonly ItemOf<R, K>[], pagination: data.pagination };
   };
   const first = await pageOf(1);
@@ -79,3 +63,6 @@ export async function listBoundedPages<R extends PaginatedRoute, K extends Items
   }
   return pages.flat();
 }
+
+/** ClinicClient.listAll: one page at a time. */
+export const listAllPages = <R extends PaginatedRoute, K extends ItemsKey<R>>(client: Requester, route: R, key: K, call: ClinicCall = {}) => listBoundedPages(client, route, key, call, { maxPages: MAX_PAGES, concurrency: 1 });

@@ -12,7 +12,6 @@ function setup(
   const refresh = options.refresh ?? (() => Promise.resolve(true));
   const ahead = new RefreshAhead<string>({
     now: () => now,
-    recentReadMs: 30_000,
     maxEntriesPerOrganization: options.maxEntriesPerOrganization ?? 100,
     maxSpacingMs: options.maxSpacingMs ?? 0,
     wait: options.wait,

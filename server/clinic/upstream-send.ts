@@ -1,19 +1,17 @@
 import type { ClinicApiRoute } from "#contract/clinic-api/responses.ts";
 import type { UpstreamLimiter } from "./budget/upstream-limiter.ts";
 import type { ReadOutcome } from "./response-reader.ts";
-import { backoffDelayMs, sleep, type RetryOptions } from "./retry-policy.ts";
 import { readServiceLimit } from "./service-limit-report.ts";
 import { rateLimitedError, UpstreamError } from "./upstream-error.ts";
+import type { ClinicClientOptions } from "./clinic-client.ts";
 import type { PreparedRequest } from "./upstream-request.ts";
 
-// Sending one prepared request to the service: take budget from the limiter,
-// fetch with a timeout, tell the limiter what the answer said of the
-// service's limit, and retry: any method after a 429 (the service did not
-// process it) once its Retry-After allows, reads only after a 5xx, a timeout
-// or a network failure (a failed write may have reached the EHR). This is
-// the client's one retry layer. The data key is in the Authorization header only.
+// Sends one prepared request: budget from the limiter, fetch with a timeout,
+// what the answer said of the service's limit back to the limiter, and the
+// client's one retry layer (DESIGN.md "Upstream"): any method after a 429
+// (not processed) once its Retry-After allows; reads only after a 5xx, a
+// timeout or a network failure (a failed write may have reached the EHR).
 
-/** One attempt that was sent to the service, for the operator's figures. */
 export interface UpstreamAttempt {
   route: ClinicApiRoute;
   /** The HTTP status, or what kept the attempt from getting one. */
@@ -22,29 +20,37 @@ export interface UpstreamAttempt {
   seconds: number;
 }
 
-export interface SenderOptions {
-  baseUrl: string;
-  apiKey: string;
-  fetch: typeof fetch;
+export interface RetryOptions {
+  /** Retries of a read after a 5xx (not 501), a timeout or a network error. */
+  reads: number;
+  baseDelayMs: number;
+  /** The longest `Retry-After` waited out; a longer one fails at once with `rate_limited`. */
+  maxRetryAfterMs: number;
+  /** Retries after a 429. */
+  rateLimited: number;
+}
+
+export const DEFAULT_RETRY: RetryOptions = { reads: 2, baseDelayMs: 100, maxRetryAfterMs: 5_000, rateLimited: 2 };
+
+/** What the client made for the sender: its options come as they were given. */
+interface SenderDeps {
   limiter: UpstreamLimiter;
   now: () => number;
-  timeoutMs: number;
-  retry: RetryOptions;
-  /** The limiter's window: a `Retry-After` is read against it. */
   windowMs: number;
   redact: (text: string) => string;
   warn: (obj: object, msg: string) => void;
   info: (obj: object, msg: string) => void;
-  traceparent?: () => string | undefined;
-  onAttempt?: (attempt: UpstreamAttempt) => void;
+  counters: { upstreamRequests: number; retries: number };
 }
 
 /** Failures of the connection itself: the request never reached the service. */
 const NOT_SENT_CODES: ReadonlySet<string> = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH"]);
 
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
 function errorCodeOf(error: unknown): string | undefined {
   if (typeof error !== "object" || error === null) return undefined;
-  // node:http puts the code on the error itself, fetch (undici) on its cause.
+  // fetch (undici) puts the code on the error's cause, node:net on the error itself.
   if ("code" in error && typeof error.code === "string") return error.code;
   const cause = "cause" in error ? error.cause : undefined;
   return typeof cause === "object" && cause !== null && "code" in cause && typeof cause.code === "string" ? cause.code : undefined;
@@ -62,13 +68,13 @@ function failureOf(error: unknown, write: boolean, redact: (text: string) => str
   return new UpstreamError({ status: 503, code: "upstream_unavailable", message: `The Clinic Data Service could not be reached${reason}${answerLost ? unknownOutcome : ""}`, answerLost });
 }
 
-/** The limiter's bucket of a call: calls made for no organization (the installations list) share the key as one more member. */
-export const bucketOf = (prepared: Pick<PreparedRequest, "organizationId">) => prepared.organizationId ?? "app";
+type Read<V> = (response: Response) => Promise<ReadOutcome<V>>;
 
-export type Sender = <V>(prepared: PreparedRequest, read: (response: Response) => Promise<ReadOutcome<V>>, onSend: () => void) => Promise<V>;
-
-export function createSender(options: SenderOptions, counters: { upstreamRequests: number; retries: number }): Sender {
-  const { limiter, now, retry } = options;
+export function createSender(options: ClinicClientOptions, { limiter, now, windowMs, redact, warn, info, counters }: SenderDeps) {
+  const baseUrl = options.baseUrl.replace(/\/+$/, "");
+  const fetchImpl = options.fetch ?? globalThis.fetch;
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const retry = { ...DEFAULT_RETRY, ...options.retry };
   const authorization = `Bearer ${options.apiKey}`;
   const headersFor = (prepared: PreparedRequest): Record<string, string> => {
     const headers: Record<string, string> = { authorization, accept: "application/json" };
@@ -80,41 +86,35 @@ export function createSender(options: SenderOptions, counters: { upstreamRequest
     return headers;
   };
 
-  async function attempt<V>(prepared: PreparedRequest, read: (response: Response) => Promise<ReadOutcome<V>>, onSend: () => void): Promise<ReadOutcome<V>> {
-    await limiter.acquire(bucketOf(prepared));
+  async function attempt<V>(prepared: PreparedRequest, read: Read<V>, onSend: () => void): Promise<ReadOutcome<V>> {
+    await limiter.acquire(prepared.organization);
     onSend();
     counters.upstreamRequests += 1;
     const sentAt = performance.now();
     const observe = (status: UpstreamAttempt["status"]) => options.onAttempt?.({ route: prepared.route, status, seconds: (performance.now() - sentAt) / 1000 });
     let status: number | null = null;
     try {
-      const response = await options.fetch(`${options.baseUrl}${prepared.target}`, {
-        method: prepared.method,
-        headers: headersFor(prepared),
-        body: prepared.bodyText,
-        signal: AbortSignal.timeout(options.timeoutMs),
-      });
+      const response = await fetchImpl(`${baseUrl}${prepared.target}`, { method: prepared.method, headers: headersFor(prepared), body: prepared.bodyText, signal: AbortSignal.timeout(timeoutMs) });
       status = response.status;
-      // What the service says of its limit goes back to the limiter before anything else: other callers learn it too.
-      limiter.learn(bucketOf(prepared), readServiceLimit(status, response.headers, now(), options.windowMs));
+      // Before anything else, so that other callers learn it too.
+      limiter.learn(prepared.organization, readServiceLimit(status, response.headers, now(), windowMs));
       const outcome = await read(response);
       observe(status);
       return outcome;
     } catch (error) {
-      // The BFF's own failure to read the answer (its intake thread): named as it is, not as the service's, and not retried.
+      // The BFF's own failure to read the answer (its intake thread): named as it is, and not retried.
       if (error instanceof UpstreamError) {
         observe(status ?? "unreachable");
         return { kind: "error", error, retryableRead: false };
       }
-      const failure = failureOf(error, prepared.method !== "GET", options.redact);
+      const failure = failureOf(error, prepared.method !== "GET", redact);
       // A body that failed to arrive after its status still has that status.
       observe(status ?? (failure.code === "upstream_timeout" ? "timeout" : "unreachable"));
       return { kind: "error", error: failure, retryableRead: true };
     }
   }
 
-  return async function send<V>(prepared: PreparedRequest, read: (response: Response) => Promise<ReadOutcome<V>>, onSend: () => void): Promise<V> {
-    const isRead = prepared.method === "GET";
+  return async function send<V>(prepared: PreparedRequest, read: Read<V>, onSend: () => void): Promise<V> {
     let readRetries = 0;
     let rateLimitRetries = 0;
     for (;;) {
@@ -122,23 +122,25 @@ export function createSender(options: SenderOptions, counters: { upstreamRequest
       if (outcome.kind === "ok") return outcome.value;
       const log = { route: prepared.route, organizationId: prepared.organizationId };
       if (outcome.kind === "rate_limited") {
-        // The limiter now holds the whole scope until the service's Retry-After (bounded: service-limit-report.ts).
-        const waitMs = Math.max(0, limiter.resumesAt(bucketOf(prepared)) - now());
+        // The limiter now holds the whole scope until the service's Retry-After.
+        const waitMs = Math.max(0, limiter.resumesAt(prepared.organization) - now());
         if (waitMs > retry.maxRetryAfterMs || rateLimitRetries >= retry.rateLimited) {
-          options.warn({ ...log, upstreamStatus: 429, upstreamTraceId: outcome.traceId, retryAfterMs: waitMs }, "clinic: rate limited by the service");
+          warn({ ...log, upstreamStatus: 429, upstreamTraceId: outcome.traceId, retryAfterMs: waitMs }, "clinic: rate limited by the service");
           throw rateLimitedError(waitMs / 1000, `The Clinic Data Service is busy; try again in ${Math.max(1, Math.ceil(waitMs / 1000))} s`, { status: 429, traceId: outcome.traceId });
         }
         rateLimitRetries += 1;
         counters.retries += 1;
-        options.info({ ...log, upstreamStatus: 429, upstreamTraceId: outcome.traceId, waitMs }, "clinic: waiting out Retry-After");
+        info({ ...log, upstreamStatus: 429, upstreamTraceId: outcome.traceId, waitMs }, "clinic: waiting out Retry-After");
         await sleep(waitMs);
         continue;
       }
-      if (isRead && outcome.retryableRead && readRetries < retry.reads) {
+      if (prepared.method === "GET" && outcome.retryableRead && readRetries < retry.reads) {
         readRetries += 1;
         counters.retries += 1;
-        const waitMs = backoffDelayMs(readRetries, retry.baseDelayMs);
-        options.info({ ...log, code: outcome.error.code, upstreamStatus: outcome.error.upstreamStatus, upstreamTraceId: outcome.error.upstreamTraceId, retry: readRetries, waitMs }, "clinic: retrying a read");
+        // Equal jitter: half the exponential step fixed, half random, so many callers' retries spread out.
+        const step = retry.baseDelayMs * 2 ** (readRetries - 1);
+        const waitMs = step / 2 + Math.random() * (step / 2);
+        info({ ...log, code: outcome.error.code, upstreamStatus: outcome.error.upstreamStatus, upstreamTraceId: outcome.error.upstreamTraceId, retry: readRetries, waitMs }, "clinic: retrying a read");
         await sleep(waitMs);
         continue;
       }

@@ -1,13 +1,11 @@
 import { UpstreamError } from "./upstream-error.ts";
 
-// ADR 0017: one session must not use up its organization's share of the
-// service. Each user (organization and user id) may have at most `limit`
-// requests reach the service in any `windowMs` (sliding); the client asks
-// only for requests that go upstream, so cached and joined reads are free.
-// Past the limit: 429 `rate_limited` with Retry-After.
+// ADR 0017: one session must not use up its organization's share. Each user
+// may have at most `limit` requests reach the service in any `windowMs`
+// (sliding); cached and joined reads are free. Past it: 429 with Retry-After.
 
 export class UserRequestQuota {
-  /** Per user, the times of requests still in the window, oldest first. */
+  /** Per user, the times of requests in the window, oldest first. */
   private readonly sent = new Map<string, number[]>();
   private lastSweep = 0;
   private rejections = 0;
@@ -16,11 +14,14 @@ export class UserRequestQuota {
     if (!(options.limit >= 1)) throw new RangeError("per-user limit must be at least 1");
   }
 
-  /** Counts one request of `user` now, or throws 429 when it has `limit` in the window. Returns a refund, for a request that never reached the service. */
+  /** Counts one request of `user` now, or throws 429; the refund gives it back if it never reached the service. */
   take(user: string): () => void {
-    const { limit, windowMs, now: clock } = this.options;
-    const now = clock();
-    this.sweep(now);
+    const { limit, windowMs } = this.options;
+    const now = this.options.now();
+    if (now - this.lastSweep >= windowMs) {
+      this.lastSweep = now;
+      for (const [other, times] of this.sent) if ((times.at(-1) ?? -Infinity) <= now - windowMs) this.sent.delete(other);
+    }
     const times = this.sent.get(user) ?? [];
     this.sent.set(user, times);
     while ((times[0] ?? Infinity) <= now - windowMs) times.shift();
@@ -41,12 +42,5 @@ export class UserRequestQuota {
 
   rejected(): number {
     return this.rejections;
-  }
-
-  /** Forgets users with nothing in the window, at most once a window. */
-  private sweep(now: number): void {
-    if (now - this.lastSweep < this.options.windowMs) return;
-    this.lastSweep = now;
-    for (const [user, times] of this.sent) if ((times.at(-1) ?? -Infinity) <= now - this.options.windowMs) this.sent.delete(user);
   }
 }

@@ -1,14 +1,10 @@
 import { UpstreamError } from "./upstream-error.ts";
 
-// What a failed write to the service means for the write (issue 35 item 4,
-// DESIGN.md "Nothing typed is lost and nothing is done twice"): `refused`
-// only when the service answered a definite refusal before acting (a 4xx,
-// its 429 included) or the request never left the BFF; `unknown` whenever
-// the service may have acted: the answer was lost (reset, timeout), the
-// service failed after it was sent (a 5xx, seed 001's 502 on a failed EHR
-// push included: the push may have landed), or its answer could not be read.
-
-export type FailedWriteOutcome = "refused" | "unknown";
+// What a failed write means for it (DESIGN.md "Nothing typed is lost and
+// nothing is done twice"): `refused` only on a definite refusal before acting
+// (a 4xx, 429 included) or when it never left the BFF; `unknown` whenever the
+// service may have acted (answer lost, a 5xx after it was sent, seed 001's
+// 502 on a failed EHR push included, or an answer that could not be read).
 
 /**
  * How long one write of the BFF's can be in flight, from its intent to the
@@ -24,17 +20,15 @@ export function readsAsUnknown(intent: { outcome: string; createdAt: number }, n
   return intent.outcome === "unknown" || (intent.outcome === "pending" && now - intent.createdAt >= WRITE_IN_FLIGHT_MS);
 }
 
-export function outcomeOfFailedWrite(error: unknown): FailedWriteOutcome {
-  // Not the client's error: a fault of the BFF's own after the call was made may have followed a write.
+export function outcomeOfFailedWrite(error: unknown): "refused" | "unknown" {
+  // A fault of the BFF's own may have followed a write.
   if (!(error instanceof UpstreamError)) return "unknown";
   if (error.upstreamStatus !== null) return error.upstreamStatus >= 400 && error.upstreamStatus < 500 ? "refused" : "unknown";
   return error.answerLost ? "unknown" : "refused";
 }
 
 /** Which system left the outcome unknown, for the user's words (src/api/failing-system.ts). */
-export type UnknownOutcomeSystem = "service" | "ehr" | "tandem";
-
-export function systemOfUnknownOutcome(error: unknown): UnknownOutcomeSystem {
+export function systemOfUnknownOutcome(error: unknown): "service" | "ehr" | "tandem" {
   if (!(error instanceof UpstreamError)) return "tandem";
   if (error.code === "upstream_timeout" || error.code === "server_unresponsive" || error.code === "unexpected_integration_error" || error.upstreamStatus === 502) return "ehr";
   if (error.code === "intake_failed") return "tandem";

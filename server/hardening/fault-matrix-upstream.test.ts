@@ -6,7 +6,7 @@ import type { Slot } from "#contract/clinic-api/schedule.ts";
 import { personKeyOf } from "../auth/person-key.ts";
 import { ORG_A_ID } from "../../emulator/world/identities.ts";
 import type { EhrNote } from "../../emulator/world/types.ts";
-import { DEFAULT_RETRY } from "../clinic/retry-policy.ts";
+import { DEFAULT_RETRY } from "../clinic/upstream-send.ts";
 import { createStore } from "../store/create-store.ts";
 import type { Store } from "../store/store.ts";
 import { createBffHarness, createMovableClock, type BffHarness } from "../testing/bff-harness.ts";

@@ -1,5 +1,5 @@
 // ADR 0017's rule, on counts alone, so one process or many apply the same
-// one (ADR 0026). Over the sends in the window (every process's when shared):
+// one (ADR 0026), over the sends in the window:
 //
 // - `reserve` is kept for organizations that have sent nothing yet. The rest
 //   is split evenly among the active organizations (a send in the window or

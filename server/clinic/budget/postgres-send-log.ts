@@ -2,12 +2,10 @@ import pg from "pg";
 import * as z from "zod/mini";
 import type { Send, SharedSendLog } from "./send-log.ts";
 
-// The shared budget's log in PostgreSQL (table `upstream_sends`, migration
-// 0011): a round is one short transaction holding a transaction-level
-// advisory lock on the scope, so rounds of every process on one scope go one
-// at a time; a process killed mid-round rolls back and releases the lock with
-// its connection. Its own small pool, every wait bounded at 1 s (the
-// limiter's round), so a slow database fails a round rather than holding it.
+// The send log in PostgreSQL (`upstream_sends`, migration 0011): a round is
+// one short transaction under an advisory lock on the scope; a process killed
+// mid-round rolls back and releases it with its connection. Every wait is
+// bounded at 1 s (a round's bound): a slow database fails a round.
 
 const TIMEOUT_MS = 1_000;
 const rowSchema = z.object({ organization_id: z.string(), process: z.string(), sent_at: z.union([z.string(), z.number()]) });

@@ -3,12 +3,10 @@ import { createClient } from "@redis/client";
 import * as z from "zod/mini";
 import type { Send, SharedSendLog } from "./send-log.ts";
 
-// The shared budget's log in Redis (REDIS_URL): per scope a sorted set of
-// sends scored by time and a version number. A round reads both in one
-// script, chooses, and records in a second only if the version is unchanged
-// (another process's round in between makes it read again). Scripts run
-// atomically, so a process killed mid-round leaves its sends or none. Both
-// keys expire two windows after the last write.
+// The send log in Redis: per scope a sorted set of sends scored by time, and
+// a version. A round reads both in one script and records in a second only
+// if the version is unchanged (else reads again). Scripts are atomic: a
+// process killed mid-round leaves its sends or none.
 
 const READ = `
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
@@ -25,7 +23,7 @@ return 1
 `;
 
 const readReply = z.tuple([z.string(), z.array(z.string())]);
-/** A send's member in the sorted set: [process, organization, a tag unique to this send]. A number tag is a log of before the tag named its log (read, not written). */
+/** [process, organization, a tag unique to the send]; a number tag is an older log's (read, not written). */
 const member = z.tuple([z.string(), z.string(), z.union([z.string(), z.number()])]);
 /** Rounds lost to other processes in a row before giving up (the limiter's bound usually comes first). */
 const MAX_ATTEMPTS = 32;
@@ -37,12 +35,11 @@ export function createRedisSendLog(options: { url: string; prefix?: string; onEr
   const client = createClient({ url: options.url, disableOfflineQueue: true, socket: { connectTimeout: 1_000, reconnectStrategy: 1_000 } });
   client.on("error", (error: unknown) => options.onError?.(error));
   let connecting: Promise<unknown> | null = null;
-  // Unique per log and send: two logs giving the same process name (tests, a misconfigured deployment) must never
-  // write the same member, or ZADD merges two sends into one and the log counts one send fewer than went out.
+  // Two logs under one process name must never write the same member: ZADD would merge two sends into one.
   const logId = randomUUID();
   let sequence = 0;
 
-  /** The first round waits for the connection (within the limiter's bound); later ones fail at once while it is down, and the client reconnects by itself. */
+  /** The first round waits for the connection; later ones fail at once while it is down (the client reconnects). */
   async function connected(): Promise<void> {
     if (connecting && !client.isReady) throw new Error("the shared upstream budget (redis) is not connected");
     connecting ??= client.connect().catch((error: unknown) => {

@@ -1,13 +1,12 @@
-// Where the processes of one deployment keep the sends of a limiter scope
-// (ADR 0026): a sliding log, one entry per request sent to the service, each
-// counted until a window after it was sent. A process that dies leaves only
-// sends it really made, and they leave the window like any other.
+// The sliding log every process of a deployment counts its sends in (ADR
+// 0026): a process that dies leaves only sends it made, which leave the
+// window like any other.
 
 export interface Send {
   organization: string;
-  /** When it was sent (ms, the process's clock). */
+  /** ms, the sending process's clock. */
   at: number;
-  /** Which process sent it: its share in a fallback is counted by how many sent lately. */
+  /** A fallback's local share counts how many processes sent lately. */
   process: string;
 }
 
@@ -19,7 +18,6 @@ export interface SharedSendLog {
    * called again when another process got there first.
    */
   exchange(scope: string, now: number, windowMs: number, choose: (sends: readonly Send[]) => readonly Send[]): Promise<void>;
-  /** Which engine, for the one log line of a fallback. */
   readonly engine: "postgres" | "redis";
   close(): Promise<void>;
 }
@@ -27,13 +25,12 @@ export interface SharedSendLog {
 /** One limiter's place in the log. */
 export interface SharedBudget {
   log: SharedSendLog;
-  /** The budget's name in the log: the key's, or one organization's. */
+  /** The key's, or one organization's. */
   scope: string;
-  /** This process's name in the log. */
   process: string;
-  /** How long a round may take before the process falls back to a local share, and how long that lasts; default 1 s. */
+  /** A round's bound, and how long a fallback lasts; default 1 s. */
   timeoutMs?: number;
-  /** Told when this process falls back to its local share (once per outage) and when it is back. */
+  /** Once per outage, and when the store is back. */
   onFallback?: (error: unknown, localLimit: number) => void;
   onRecovered?: () => void;
 }

@@ -1,15 +1,11 @@
 import type { Send, SharedBudget } from "./send-log.ts";
 
-// Where one limiter's sends are counted (ADR 0026). Alone (no `shared`):
-// here. Shared: in a round with the log every process counts in, which reads
-// every process's sends in the window, lets through what the rule chooses and
-// records them, in one atomic step. A send made in a round is counted from
-// the latest the round may end (its bound, 1 s), never before it really
-// goes, so it cannot leave the window early. A round that fails or ends past
-// its bound never holds a request: the process falls back to a local share
-// (the limit over the processes it saw in the window, at least two), counted
-// here until the bound has passed again, and the next round records what it
-// sent meanwhile. A late round's sends are spent.
+// Where one limiter's sends are counted (ADR 0026): here, or in rounds with
+// the log every process shares (read every process's sends, let through what
+// the rule chooses, record them: one atomic step). A round's sends count from
+// the latest it may end (its 1 s bound), so none leaves the window early. A
+// round that fails or ends past its bound never holds a request: the process
+// falls back to a local share for a bound, and its sends are spent.
 
 /** The organizations whose first waiters go over `window` under `limit`, one per send; changes nothing (a round may ask again). */
 export type Choose = (window: readonly Send[], limit: number) => string[];
@@ -33,17 +29,15 @@ export class SendWindow {
     this.boundMs = shared?.timeoutMs ?? 1_000;
   }
 
-  /** The limit this process shares out now: the whole, or its local share while falling back. */
+  /** The whole limit, or the local share while falling back. */
   limitNow(): number {
     return this.fallback?.limit ?? this.limit;
   }
 
-  /** When the log is tried again; Infinity when not falling back. */
   retryAt(): number {
     return this.fallback?.until ?? Infinity;
   }
 
-  /** Whether sends go through a `round` now, rather than `here`. */
   usesLog(now: number): boolean {
     return this.shared !== undefined && (this.fallback === null || now >= this.fallback.until);
   }
@@ -53,7 +47,6 @@ export class SendWindow {
     if ((this.sends[0]?.at ?? Infinity) <= cutoff) this.sends = this.sends.filter((send) => send.at > cutoff);
   }
 
-  /** Counts here, from `now`, what `choose` lets through. */
   here(now: number, choose: Choose): string[] {
     const chosen = choose(this.sends, this.limitNow());
     const sends = chosen.map((organization) => ({ organization, at: now, process: this.process }));
@@ -62,7 +55,7 @@ export class SendWindow {
     return chosen;
   }
 
-  /** One round with the log, started at `now`: what it let through. On a failure or a late answer, falls back and counts `here` instead. */
+  /** One round with the log: what it let through. On a failure or a late answer, falls back and counts `here`. */
   async round(now: number, clock: () => number, choose: Choose): Promise<string[]> {
     const shared = this.shared;
     if (!shared) return this.here(now, choose);
@@ -91,7 +84,7 @@ export class SendWindow {
     this.closed = true;
   }
 
-  /** Every process's window with this one's unrecorded sends, and what `choose` lets through recorded with them; rejects past the bound (the step may still finish later). */
+  /** Records this process's unrecorded sends with what `choose` lets through; rejects past the bound (the step may still finish later). */
   private async exchange(shared: SharedBudget, now: number, choose: Choose): Promise<{ window: Send[]; chosen: string[] }> {
     const unrecorded = this.unrecorded.filter((send) => send.at > now - this.windowMs);
     let outcome: { window: Send[]; chosen: string[] } = { window: [], chosen: [] };

@@ -2,12 +2,11 @@ import type { SharedLimiterOptions } from "./upstream-limiter.ts";
 import { createPostgresSendLog } from "./postgres-send-log.ts";
 import { createRedisSendLog } from "./redis-send-log.ts";
 
-// Which log the BFF's processes share their upstream budget through (ADR
-// 0026): Redis when REDIS_URL is set, else PostgreSQL when DATABASE_URL is,
-// else none (the embedded store is one process, which counts alone). Each
-// outage is logged once per process, however many limiters fall back.
+// Which log the processes share their budget through (ADR 0026): Redis with
+// REDIS_URL, else PostgreSQL with DATABASE_URL, else none (the embedded store
+// is one process). An outage is logged once per process.
 
-export interface SharedBudgetConfig {
+interface SharedBudgetConfig {
   redisUrl: string | undefined;
   databaseUrl: string | undefined;
   databaseSchema: string;

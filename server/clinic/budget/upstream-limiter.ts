@@ -3,21 +3,20 @@ import { FairShareLimiter, type LimiterBudget, type LimiterCounters } from "../f
 import type { ServiceLimitReport } from "../service-limit-report.ts";
 import type { SharedBudget } from "./send-log.ts";
 
-// The clinic client's limiter (ADR 0026): ADR 0017's fair share, one
-// FairShareLimiter per scope (`key`: one for the key; `organization`: one per
-// organization, no reserve), alone or on the log every process shares.
-// Limiters with nothing left to count are dropped, swept once a window.
+// One FairShareLimiter per scope (ADR 0026): `key`, one for the key;
+// `organization`, one per organization with no reserve. Idle ones are
+// dropped, swept once a window.
 
 export interface LimiterOptions {
   /** DESIGN.md: the service does not say what its limit counts per; `key` can never exceed it. */
   scope: "key" | "organization";
-  /** The service's limit per window, for every process together; default 1000 (seed 001 "Limits"). */
+  /** Per window, every process together; default 1000 (seed 001 "Limits"). */
   limit?: number;
   windowMs?: number;
   maxQueueMs?: number;
-  /** Requests one user may have reach the service per window (ADR 0017, user-request-quota.ts); none when absent. */
+  /** user-request-quota.ts; none when absent. */
   perUser?: number;
-  /** The log every process counts in (shared-budget.ts); none: this process alone. Closed with the limiter. */
+  /** shared-budget.ts; none: this process alone. Closed with the limiter. */
   shared?: SharedLimiterOptions;
 }
 
@@ -25,7 +24,6 @@ export type SharedLimiterOptions = Omit<SharedBudget, "scope" | "process"> & { p
 
 export interface UpstreamLimiter {
   acquire(bucket: string): Promise<void>;
-  /** What an answer said of the service's limit, for the bucket's scope. */
   learn(bucket: string, report: ServiceLimitReport): void;
   /** When the bucket's scope may send again after a 429. */
   resumesAt(bucket: string): number;
