@@ -1,16 +1,21 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { FrameLocator } from "@playwright/test";
 import { expect, test } from "./support/fixtures.ts";
 import { expectAccessible, saveScreenshot } from "./support/sandbox.ts";
+import { startSandboxServers, type SandboxServers } from "./support/sandbox-servers.ts";
 import { LINCOLN_PARK, UPPER_WEST_SIDE, addDays, appointmentType, openSlotFinder, resetSandbox, results, resultsStatus, sandbox, searchForm, setFilters, todayIn, upstreamSlots } from "./support/slots.ts";
 
 // A wide search (issue 36: at a large group's scale, the first slots painted
 // within 300 ms) is read in parts, earliest days first: two facilities over
 // two weeks come as their first week, then their second. Seen through the
 // host page with the service slowed: the first days are listed while the
-// later ones load, and the list never says "no slots" for days not yet read;
-// a later part that fails (the first is the BFF's kept answer) keeps the days already listed, names the failing
-// system and says which days are missing; Try again completes the list, every
-// day once, in order, the same slots the service has.
+// later ones load, and the list never says "no slots" for days not yet read.
+// A later part that fails (the service's 503, or Tandem's server killed
+// between parts) keeps the days already listed, names the failing system and
+// says which days are missing; Try again completes the list, every day once,
+// in order, the same slots the service has.
 
 test.beforeEach(async () => {
   await resetSandbox();
@@ -66,3 +71,50 @@ for (const width of [1280, 400]) {
     await expectAccessible(page);
   });
 }
+
+test.describe("a wide search on a bad day", () => {
+  let servers: SandboxServers | null = null;
+  let workerUrls: { emulator?: string; app?: string } = {};
+
+  test.beforeAll(async ({ pinnedInstant }) => {
+    servers = await startSandboxServers(pinnedInstant, { bffEnv: { DATA_DIR: join(mkdtempSync(join(tmpdir(), "tandem-e2e-wide-search-")), "pglite") } });
+    // The helpers in support/ talk to these servers for this describe.
+    workerUrls = { emulator: process.env.E2E_EMULATOR_URL, app: process.env.E2E_APP_URL };
+    process.env.E2E_EMULATOR_URL = servers.emulatorUrl;
+    process.env.E2E_APP_URL = servers.appUrl;
+  });
+
+  test.afterAll(async () => {
+    process.env.E2E_EMULATOR_URL = workerUrls.emulator;
+    process.env.E2E_APP_URL = workerUrls.app;
+    await servers?.stop();
+  });
+
+  test("Tandem's server killed between a wide search's parts: the first week stays listed, the summary names the days missing and the error names Tandem's server; once it is back, Try again completes the list", async ({ page }) => {
+    const bff = servers;
+    if (!bff) throw new Error("no servers");
+    const followUp = await appointmentType("FU");
+    const startDate = addDays(await todayIn(UPPER_WEST_SIDE.timezone), 2);
+    const endDate = addDays(startDate, 13);
+    const app = await openSlotFinder(page);
+    await setFilters(app, { typeId: followUp.id, facilities: ["Upper West Side", "Lincoln Park"], startDate, endDate });
+    await sandbox("POST", "/faults", { method: "GET", path: "/v2/schedule/slots", latencyMs: 3_000 });
+    await searchForm(app).getByRole("button", { name: "Search", exact: true }).click();
+    await expect(resultsStatus(app)).toHaveText(/ so far, /, { timeout: 15_000 });
+    // The second week's read is on its way (3 s at the service): the BFF dies under it.
+    await bff.stopBff("SIGKILL");
+    await expect(resultsStatus(app)).toHaveText(/^\d+ free slots?, .*; the days from .* could not be loaded\.$/, { timeout: 30_000 });
+    await expect(results(app).getByRole("alert").first()).toContainText("Tandem could not reach its server");
+    await expect(app.getByTestId("slot").first()).toBeVisible();
+    await saveScreenshot(page, "slots-wide-search-bff-killed");
+
+    await bff.restartBff();
+    await sandbox("DELETE", "/faults");
+    await results(app).getByRole("button", { name: "Try again" }).click();
+    await expect(resultsStatus(app)).toHaveText(/^\d+ free slots?, [^;]*$/, { timeout: 30_000 });
+    const days = await dayHeadings(app);
+    expect(new Set(days).size).toBe(days.length);
+    const upstream = await upstreamSlots({ appointmentTypeId: followUp.id, facilityIds: [UPPER_WEST_SIDE.id, LINCOLN_PARK.id], startDate, endDate });
+    expect(Number(/^(\d+)/.exec((await resultsStatus(app).textContent()) ?? "")?.[1])).toBe(upstream.slots.length);
+  });
+});

@@ -208,9 +208,9 @@ export async function search(app: FrameLocator): Promise<void> {
   await listDrawn(app);
 }
 
-/** A long list paints its first days at once and the rest right after (slot-list.tsx): wait for the rest. */
+/** A wide search lists its first days while the later ones load (ADR 0031): wait for the whole list. */
 export async function listDrawn(app: FrameLocator): Promise<void> {
-  await expect(app.locator('[data-rendered="partial"]')).toHaveCount(0);
+  await expect(resultsStatus(app)).not.toContainText("so far");
 }
 
 /** Every slot button's identity on screen, in DOM order. */
