@@ -7,7 +7,7 @@ import pg from "pg";
 import { expect, test } from "./support/fixtures.ts";
 import { noteScene, openNote, readNote, returnToTab, typeThenReload, type NoteScene } from "./support/notes.ts";
 import { ORG_A, callApp, saveScreenshot } from "./support/sandbox.ts";
-import { startSandboxServers, type SandboxServers } from "./support/sandbox-servers.ts";
+import { startOwnServers, type OwnServers } from "./support/sandbox-servers.ts";
 
 // Typed note text across a restart of Tandem's server and a reload (issue 35
 // items 1 and 2), through the host page. The physician types a sentence and
@@ -91,8 +91,7 @@ for (const engine of ENGINES) {
 
     const database = `tandem_e2e_${randomBytes(4).toString("hex")}`;
     let admin: pg.Client | null = null;
-    let servers: SandboxServers | null = null;
-    let workerUrls: { emulator?: string; app?: string } = {};
+    let servers: OwnServers | null = null;
 
     const urlOf = (name: string) => {
       const url = new URL(databaseUrl ?? "");
@@ -110,17 +109,11 @@ for (const engine of ENGINES) {
       } else {
         bffEnv = { DATA_DIR: join(mkdtempSync(join(tmpdir(), "tandem-e2e-restart-")), "pglite") };
       }
-      servers = await startSandboxServers(pinnedInstant, { bffEnv });
-      // The helpers in support/ talk to these servers for this describe.
-      workerUrls = { emulator: process.env.E2E_EMULATOR_URL, app: process.env.E2E_APP_URL };
-      process.env.E2E_EMULATOR_URL = servers.emulatorUrl;
-      process.env.E2E_APP_URL = servers.appUrl;
+      servers = await startOwnServers(pinnedInstant, { bffEnv });
     });
 
     test.afterAll(async () => {
-      process.env.E2E_EMULATOR_URL = workerUrls.emulator;
-      process.env.E2E_APP_URL = workerUrls.app;
-      await servers?.stop();
+      await servers?.release();
       if (admin) {
         await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
         await admin.end();

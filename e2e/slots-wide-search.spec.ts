@@ -4,7 +4,7 @@ import { join } from "node:path";
 import type { FrameLocator } from "@playwright/test";
 import { expect, test } from "./support/fixtures.ts";
 import { expectAccessible, saveScreenshot } from "./support/sandbox.ts";
-import { startSandboxServers, type SandboxServers } from "./support/sandbox-servers.ts";
+import { startOwnServers, type OwnServers } from "./support/sandbox-servers.ts";
 import { LINCOLN_PARK, UPPER_WEST_SIDE, addDays, appointmentType, openSlotFinder, resetSandbox, results, resultsStatus, sandbox, searchForm, setFilters, todayIn, upstreamSlots } from "./support/slots.ts";
 
 // A wide search (issue 36: at a large group's scale, the first slots painted
@@ -73,21 +73,14 @@ for (const width of [1280, 400]) {
 }
 
 test.describe("a wide search on a bad day", () => {
-  let servers: SandboxServers | null = null;
-  let workerUrls: { emulator?: string; app?: string } = {};
+  let servers: OwnServers | null = null;
 
   test.beforeAll(async ({ pinnedInstant }) => {
-    servers = await startSandboxServers(pinnedInstant, { bffEnv: { DATA_DIR: join(mkdtempSync(join(tmpdir(), "tandem-e2e-wide-search-")), "pglite") } });
-    // The helpers in support/ talk to these servers for this describe.
-    workerUrls = { emulator: process.env.E2E_EMULATOR_URL, app: process.env.E2E_APP_URL };
-    process.env.E2E_EMULATOR_URL = servers.emulatorUrl;
-    process.env.E2E_APP_URL = servers.appUrl;
+    servers = await startOwnServers(pinnedInstant, { bffEnv: { DATA_DIR: join(mkdtempSync(join(tmpdir(), "tandem-e2e-wide-search-")), "pglite") } });
   });
 
   test.afterAll(async () => {
-    process.env.E2E_EMULATOR_URL = workerUrls.emulator;
-    process.env.E2E_APP_URL = workerUrls.app;
-    await servers?.stop();
+    await servers?.release();
   });
 
   test("Tandem's server killed between a wide search's parts: the first week stays listed, the summary names the days missing and the error names Tandem's server; once it is back, Try again completes the list", async ({ page }) => {

@@ -5,7 +5,7 @@ import type { FrameLocator } from "@playwright/test";
 import { expect, test } from "./support/fixtures.ts";
 import { holdsOf } from "./support/holds.ts";
 import { ORG_A, sandbox, saveScreenshot, userWithRole } from "./support/sandbox.ts";
-import { startSandboxServers, type SandboxServers } from "./support/sandbox-servers.ts";
+import { startOwnServers, type OwnServers } from "./support/sandbox-servers.ts";
 import { UPPER_WEST_SIDE, addDays, appointmentType, cancelInEhr, frontDeskSession, openSlotFinder, search, setFilters, syncOrganization, todayIn } from "./support/slots.ts";
 import { bookInEhrFor, callAppWithPatient, colleagueOf, endEveryWaitlistEntry, morningSlots, otherPatientThan, waitlistOf } from "./support/waitlist.ts";
 
@@ -21,15 +21,10 @@ const nav = (app: FrameLocator) => app.getByRole("navigation", { name: "Tandem" 
 const offerCard = (app: FrameLocator, startsAt: string) => app.locator(`[data-testid="waitlist-offer"][data-starts-at="${startsAt}"]`);
 
 test.describe("the waitlist on a bad day", () => {
-  let servers: SandboxServers | null = null;
-  let workerUrls: { emulator?: string; app?: string } = {};
+  let servers: OwnServers | null = null;
 
   test.beforeAll(async ({ pinnedInstant }) => {
-    servers = await startSandboxServers(pinnedInstant, { bffEnv: { DATA_DIR: join(mkdtempSync(join(tmpdir(), "tandem-e2e-waitlist-")), "pglite") } });
-    // The helpers in support/ talk to these servers for this describe.
-    workerUrls = { emulator: process.env.E2E_EMULATOR_URL, app: process.env.E2E_APP_URL };
-    process.env.E2E_EMULATOR_URL = servers.emulatorUrl;
-    process.env.E2E_APP_URL = servers.appUrl;
+    servers = await startOwnServers(pinnedInstant, { bffEnv: { DATA_DIR: join(mkdtempSync(join(tmpdir(), "tandem-e2e-waitlist-")), "pglite") } });
   });
 
   test.beforeEach(async () => {
@@ -37,9 +32,7 @@ test.describe("the waitlist on a bad day", () => {
   });
 
   test.afterAll(async () => {
-    process.env.E2E_EMULATOR_URL = workerUrls.emulator;
-    process.env.E2E_APP_URL = workerUrls.app;
-    await servers?.stop();
+    await servers?.release();
   });
 
   test("an add cut off by a crash of Tandem's server keeps what was typed, names Tandem's server, and pressed again once it is back adds the patient once", async ({ page }) => {

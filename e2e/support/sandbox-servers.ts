@@ -92,3 +92,27 @@ export async function startSandboxServers(pinnedInstant: string, options: Sandbo
     },
   };
 }
+
+/** Servers of a describe's own (one that stops its BFF, or gives it a store of its own), and the worker's to go back to. */
+export interface OwnServers extends SandboxServers {
+  /** Stops them; the support helpers talk to the worker's servers again. */
+  release(): Promise<void>;
+}
+
+/** Starts servers of a describe's own; until `release`, the support helpers (E2E_EMULATOR_URL, E2E_APP_URL) talk to them. */
+export async function startOwnServers(pinnedInstant: string, options: SandboxServerOptions = {}): Promise<OwnServers> {
+  const servers = await startSandboxServers(pinnedInstant, options);
+  const worker = { emulator: process.env.E2E_EMULATOR_URL, app: process.env.E2E_APP_URL };
+  process.env.E2E_EMULATOR_URL = servers.emulatorUrl;
+  process.env.E2E_APP_URL = servers.appUrl;
+  return {
+    ...servers,
+    async release() {
+      for (const [name, value] of [["E2E_EMULATOR_URL", worker.emulator], ["E2E_APP_URL", worker.app]] as const) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+      await servers.stop();
+    },
+  };
+}
