@@ -189,7 +189,7 @@ export function SlotsView() {
         ) : null}
         {vanishedText && selection.kind !== "gone" ? <SlotGoneNotice text={vanishedText} onDismiss={dismissVanished} /> : null}
 
-        {canRun && (slots.isPending || (slots.data && !wholeList && slotCount === 0)) ? <ResultsSkeleton /> : null}
+        {canRun && (slots.isPending || (slots.data && !wholeList && slotCount === 0 && slots.isFetching)) ? <ResultsSkeleton /> : null}
         {wholeList && slotCount === 0 ? (
           <EmptyListNotice emptyRef={emptyRef} foundCount={wholeList.slots.length} timeFilter={timeFilter} shown={shown} fallbackSearch={filters ?? NO_FILTERS} reader={reader} onSearch={search} />
         ) : null}
