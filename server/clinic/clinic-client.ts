@@ -7,8 +7,8 @@ import { cacheExpiry, CALLER_BOUNDED_ROUTES, isSharedRoute, sourceSyncedAtOf, ty
 import { InFlightReads, type Flight } from "./coalescing.ts";
 import { createIntake, type IntakeThreads } from "./intake-hook.ts";
 import { listAllPages, type ItemOf, type ItemsKey, type PaginatedRoute } from "./paging.ts";
-import type { LimiterBudget } from "./fair-share-limiter.ts";
-import { createLimiter, limiterWindowMs, type LimiterOptions } from "./budget/upstream-limiter.ts";
+import type { LimiterBudget } from "../upstream-budget/fair-share-limiter.ts";
+import { createLimiter, limiterWindowMs, type LimiterOptions } from "../upstream-budget/upstream-limiter.ts";
 import { RefreshAhead } from "./refresh-ahead.ts";
 import { readResponse, readSharedResponse, type ClinicData, type Intake, type ReadOutcome } from "./response-reader.ts";
 import { createRedactor } from "./secret-redaction.ts";
@@ -16,7 +16,7 @@ import { SharedAnswer } from "./shared-answer.ts";
 import { UpstreamError } from "./upstream-error.ts";
 import { prepareRequest, type ClinicCall, type PreparedRequest, type ReadRoute, type WriteRoute } from "./upstream-request.ts";
 import { createSender, type RetryOptions, type UpstreamAttempt } from "./upstream-send.ts";
-import { UserRequestQuota } from "./user-request-quota.ts";
+import { UserRequestQuota } from "../upstream-budget/user-request-quota.ts";
 
 // The BFF's only way to the Clinic Data Service (DESIGN.md "Upstream"). A
 // read, one module per step:
@@ -35,7 +35,7 @@ import { UserRequestQuota } from "./user-request-quota.ts";
 
 export { UpstreamError } from "./upstream-error.ts";
 export type { UpstreamAttempt } from "./upstream-send.ts";
-export type { LimiterOptions } from "./budget/upstream-limiter.ts";
+export type { LimiterOptions } from "../upstream-budget/upstream-limiter.ts";
 
 export interface ClinicClientOptions {
   baseUrl: string;

@@ -1,7 +1,7 @@
 import type { ClinicApiRoute } from "#contract/clinic-api/responses.ts";
-import type { UpstreamLimiter } from "./budget/upstream-limiter.ts";
+import type { UpstreamLimiter } from "../upstream-budget/upstream-limiter.ts";
 import type { ReadOutcome } from "./response-reader.ts";
-import { readServiceLimit } from "./service-limit-report.ts";
+import { readServiceLimit } from "../upstream-budget/service-limit-report.ts";
 import { rateLimitedError, UpstreamError } from "./upstream-error.ts";
 import type { ClinicClientOptions } from "./clinic-client.ts";
 import type { PreparedRequest } from "./upstream-request.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { UpstreamError } from "./upstream-error.ts";
+import { UpstreamError } from "../clinic/upstream-error.ts";
 import { UserRequestQuota } from "./user-request-quota.ts";
 
 // ADR 0017: at most `limit` upstream requests per user in any window

@@ -1,13 +1,13 @@
-import { fairShare, roomFor, type WindowUse } from "./budget/fair-share-rule.ts";
-import type { Send, SharedBudget } from "./budget/send-log.ts";
-import { SendWindow } from "./budget/send-window.ts";
+import { fairShare, roomFor, type WindowUse } from "./fair-share-rule.ts";
+import type { Send, SharedBudget } from "./send-log.ts";
+import { SendWindow } from "./send-window.ts";
 import type { ServiceLimitReport } from "./service-limit-report.ts";
-import { rateLimitedError, UpstreamError } from "./upstream-error.ts";
+import { rateLimitedError, UpstreamError } from "../clinic/upstream-error.ts";
 
 // The one upstream limiter (ADR 0017, ADR 0026): at most `limit` sends in any
 // sliding `windowMs` (so no fixed window of the service's holds more), shared
-// fairly by organizations (budget/fair-share-rule.ts), counted here or by
-// every process (budget/send-window.ts). A request waits in its
+// fairly by organizations (fair-share-rule.ts), counted here or by
+// every process (send-window.ts). A request waits in its
 // organization's queue when its turn is likely within `maxQueueMs`, else
 // fails at once; freed room goes first to the waiting organization that sent
 // least. What the service says holds for the whole scope: others' use shrinks

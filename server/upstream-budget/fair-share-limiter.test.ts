@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { FairShareLimiter } from "./fair-share-limiter.ts";
-import { UpstreamError } from "./upstream-error.ts";
+import { UpstreamError } from "../clinic/upstream-error.ts";
 
 // ADR 0017: the key's budget shared fairly by
 // organizations. The clock is faked throughout: "at once" means the request

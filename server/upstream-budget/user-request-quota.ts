@@ -1,4 +1,4 @@
-import { UpstreamError } from "./upstream-error.ts";
+import { UpstreamError } from "../clinic/upstream-error.ts";
 
 // ADR 0017: one session must not use up its organization's share. Each user
 // may have at most `limit` requests reach the service in any `windowMs`

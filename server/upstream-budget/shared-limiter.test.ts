@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { FairShareLimiter } from "../fair-share-limiter.ts";
+import { FairShareLimiter } from "./fair-share-limiter.ts";
 import type { Send, SharedBudget, SharedSendLog } from "./send-log.ts";
 
 // ADR 0026: several processes' limiters counting in one log. The log here is
