@@ -1,8 +1,8 @@
+import { BudgetRefusal } from "./budget-refusal.ts";
 import { fairShare, roomFor, type WindowUse } from "./fair-share-rule.ts";
 import type { Send, SharedBudget } from "./send-log.ts";
 import { SendWindow } from "./send-window.ts";
 import type { ServiceLimitReport } from "./service-limit-report.ts";
-import { rateLimitedError, UpstreamError } from "../clinic/upstream-error.ts";
 
 // The one upstream limiter (ADR 0017, ADR 0026): at most `limit` sends in any
 // sliding `windowMs` (so no fixed window of the service's holds more), shared
@@ -13,8 +13,11 @@ import { rateLimitedError, UpstreamError } from "../clinic/upstream-error.ts";
 // least. What the service says holds for the whole scope: others' use shrinks
 // the budget until its window ends; after a 429 nobody sends until Retry-After.
 
-const closedError = () => new UpstreamError({ status: 503, code: "upstream_unavailable", message: "The clinic client is closed" });
-const tooManyError = (waitMs: number) => rateLimitedError(waitMs / 1000, `Too many requests to the Clinic Data Service; try again in ${Math.max(1, Math.ceil(waitMs / 1000))} s`);
+const closedError = () => new BudgetRefusal("closed", "The upstream budget is closed");
+const tooManyError = (waitMs: number) => {
+  const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+  return new BudgetRefusal("rate_limited", `Too many requests to the Clinic Data Service; try again in ${seconds} s`, seconds);
+};
 
 export interface LimiterCounters {
   queued: number;

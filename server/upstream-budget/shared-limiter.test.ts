@@ -183,7 +183,7 @@ describe("FairShareLimiter sharing one log between processes", () => {
     log.state = "hanging";
     const waiting = limiter.acquire("org-a");
     limiter.close();
-    await expect(waiting).rejects.toMatchObject({ code: "upstream_unavailable" });
+    await expect(waiting).rejects.toMatchObject({ code: "closed" });
     await vi.advanceTimersByTimeAsync(500);
     expect(onFallback).not.toHaveBeenCalled();
   });
