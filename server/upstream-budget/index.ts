@@ -10,5 +10,5 @@ export { BudgetRefusal } from "./budget-refusal.ts";
 export type { LimiterBudget } from "./fair-share-limiter.ts";
 export { readServiceLimit } from "./service-limit-report.ts";
 export { openSharedBudget } from "./shared-budget.ts";
-export { createLimiter, limiterWindowMs, type LimiterOptions, type UpstreamLimiter } from "./upstream-limiter.ts";
+export { createLimiter, limiterWindowMs, type LimiterOptions } from "./upstream-limiter.ts";
 export { UserRequestQuota } from "./user-request-quota.ts";
