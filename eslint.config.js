@@ -28,6 +28,8 @@ const SPA = ["**/src/**", "\\#src/**"];
 const FEATURES = readdirSync(new URL("./src/features/", import.meta.url), { withFileTypes: true })
   .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name);
+const SERVER_NEVER_IMPORTS = { group: ["**/emulator/**", ...SPA], message: "Production code never imports the emulator or the SPA." };
+const BUDGET_THROUGH_ITS_ENTRY = { group: ["**/upstream-budget/**", "!**/upstream-budget/index.ts"], message: "server/clinic/ uses the upstream budget through server/upstream-budget/index.ts only (ADR 0032)." };
 const SRC_IMPORTS_CONTRACT_ONLY = { group: ["**/server/**", "**/emulator/**"], message: "src/ imports contract/ only." };
 const featureOwnImportsOnly = (feature) => ({
   files: [`src/features/${feature}/**`],
@@ -103,7 +105,33 @@ export default tseslint.config(
     rules: {
       "no-restricted-imports": [
         "error",
-        { patterns: [{ group: ["**/emulator/**", ...SPA], message: "Production code never imports the emulator or the SPA." }] },
+        { patterns: [SERVER_NEVER_IMPORTS] },
+      ],
+    },
+  },
+  {
+    // The upstream budget is a component of its own (ADR 0032): the client of
+    // the service uses it through its one entry module, and it knows nothing
+    // of the client. These patterns replace the rule above for these files, so
+    // they repeat it.
+    files: ["server/clinic/**"],
+    ignores: TEST_FILES,
+    rules: {
+      "no-restricted-imports": ["error", { patterns: [SERVER_NEVER_IMPORTS, BUDGET_THROUGH_ITS_ENTRY] }],
+    },
+  },
+  {
+    files: ["server/clinic/**/*.test.ts", "server/clinic/**/testing/**"],
+    rules: {
+      "no-restricted-imports": ["error", { patterns: [BUDGET_THROUGH_ITS_ENTRY] }],
+    },
+  },
+  {
+    files: ["server/upstream-budget/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { patterns: [SERVER_NEVER_IMPORTS, { group: ["**/clinic/**"], message: "The upstream budget imports nothing of the client of the service (ADR 0032)." }] },
       ],
     },
   },

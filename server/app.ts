@@ -6,7 +6,7 @@ import { createAccountAdoption } from "./auth/account-adoption.ts";
 import { requireHostSession } from "./auth/require-host-session.ts";
 import { createStandaloneAuth } from "./auth/standalone/standalone-routes.ts";
 import { createClinicClient, UpstreamError, type ClinicClient, type ClinicClientOptions } from "./clinic/clinic-client.ts";
-import { openSharedBudget } from "./clinic/budget/shared-budget.ts";
+import { openSharedBudget } from "./upstream-budget/index.ts";
 import type { BffConfig } from "./env.ts";
 import { createLiveEventBus, type LiveEventBus } from "./events/live-event-bus.ts";
 import { LiveEventHub } from "./events/live-event-hub.ts";

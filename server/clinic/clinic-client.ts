@@ -7,24 +7,23 @@ import { cacheExpiry, CALLER_BOUNDED_ROUTES, isSharedRoute, sourceSyncedAtOf, ty
 import { InFlightReads, type Flight } from "./coalescing.ts";
 import { createIntake, type IntakeThreads } from "./intake-hook.ts";
 import { listAllPages, type ItemOf, type ItemsKey, type PaginatedRoute } from "./paging.ts";
-import type { LimiterBudget } from "./fair-share-limiter.ts";
-import { createLimiter, limiterWindowMs, type LimiterOptions } from "./budget/upstream-limiter.ts";
+import type { LimiterBudget, LimiterOptions } from "../upstream-budget/index.ts";
 import { RefreshAhead } from "./refresh-ahead.ts";
 import { readResponse, readSharedResponse, type ClinicData, type Intake, type ReadOutcome } from "./response-reader.ts";
 import { createRedactor } from "./secret-redaction.ts";
 import { SharedAnswer } from "./shared-answer.ts";
+import { takeBudget } from "./take-budget.ts";
 import { UpstreamError } from "./upstream-error.ts";
 import { prepareRequest, type ClinicCall, type PreparedRequest, type ReadRoute, type WriteRoute } from "./upstream-request.ts";
 import { createSender, type RetryOptions, type UpstreamAttempt } from "./upstream-send.ts";
-import { UserRequestQuota } from "./user-request-quota.ts";
 
 // The BFF's only way to the Clinic Data Service (DESIGN.md "Upstream"). A
 // read, one module per step:
 //   build the request   upstream-request.ts (ids: id-forms.ts)
 //   look in the cache   answer-cache.ts (what, how long: cache-policy.ts)
 //   join one in flight  coalescing.ts
-//   take budget         user-request-quota.ts, budget/upstream-limiter.ts
-//   send, retry         upstream-send.ts (the service's limit: service-limit-report.ts)
+//   take budget         take-budget.ts (the budget: server/upstream-budget/)
+//   send, retry         upstream-send.ts (the service's limit back to the budget)
 //   read, check         response-reader.ts, bounded-body.ts, answer-intake.ts
 //   keep                answer-cache.ts, as bytes (shared-answer.ts)
 // A write takes the same send, never cached, joined or retried once it may
@@ -35,7 +34,7 @@ import { UserRequestQuota } from "./user-request-quota.ts";
 
 export { UpstreamError } from "./upstream-error.ts";
 export type { UpstreamAttempt } from "./upstream-send.ts";
-export type { LimiterOptions } from "./budget/upstream-limiter.ts";
+export type { LimiterOptions } from "../upstream-budget/index.ts";
 
 export interface ClinicClientOptions {
   baseUrl: string;
@@ -120,13 +119,11 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
   // Called as methods: pino's need their `this`.
   const warn = (obj: object, msg: string) => logger?.warn(obj, msg);
   const redact = createRedactor(options.apiKey);
-  const limiter = createLimiter(options.limiter, now);
-  const perUser = options.limiter?.perUser;
-  const userQuota = perUser === undefined ? null : new UserRequestQuota({ limit: perUser, windowMs: limiterWindowMs(options.limiter), now });
+  const budget = takeBudget(options.limiter, options.requester, now);
   const cache = new AnswerCache({ now });
   const inFlight = new InFlightReads();
   const counters = { upstreamRequests: 0, cacheHits: 0, retries: 0, intakeFailures: 0, intakeTimeouts: 0 };
-  const sendRequest = createSender(options, { limiter, now, windowMs: limiterWindowMs(options.limiter), redact, warn, info: (obj, msg) => logger?.info?.(obj, msg), counters });
+  const sendRequest = createSender(options, { budget, now, redact, warn, info: (obj, msg) => logger?.info?.(obj, msg), counters });
   let closed = false;
   const readContext = { redact, warn, maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES };
   const intakes = createIntake(options, switches, counters, (obj, msg) => (logger?.error ? logger.error(obj, msg) : warn(obj, msg)));
@@ -139,12 +136,6 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
     ...(options.syncProbeEveryMs !== undefined && { syncProbeEveryMs: options.syncProbeEveryMs }),
     refresh: (organization, prepared) => background.runInAsyncScope(() => refreshInBackground(organization, prepared)),
   });
-
-  /** Counts a request about to go upstream against its user's quota (429 past it), before it is registered in flight, so nobody joins a refused read. */
-  function chargeUser(): () => void {
-    const user = userQuota ? options.requester?.() : undefined;
-    return userQuota && user !== undefined ? userQuota.take(user) : noRefund;
-  }
 
   /** Sends, refunding the user's quota when the request never reached the service. */
   async function sendCharged<V>(prepared: PreparedRequest, refund: () => void, read: (response: Response) => Promise<ReadOutcome<V>>): Promise<V> {
@@ -193,8 +184,8 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
   }
 
   function hasRoomForBackgroundRead(organization: string): boolean {
-    if (limiter.resumesAt(organization) > now()) return false;
-    const use = limiter.budget().organizations.find((entry) => entry.organization === organization);
+    if (budget.resumesAt(organization) > now()) return false;
+    const use = budget.budget().organizations.find((entry) => entry.organization === organization);
     return use === undefined || use.sent < use.allowance * REFRESH_AHEAD_MAX_BUDGET_USE;
   }
 
@@ -219,7 +210,8 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
       // Another caller may have started it while this one queued.
       const pending = inFlight.join<T>(prepared.key);
       if (pending !== undefined) return pending;
-      const refund = chargeUser();
+      // Charged before the read is registered in flight, so nobody joins a refused read.
+      const refund = budget.chargeUser();
       const about = { organization: prepared.organization, route: prepared.route, scope: scopeOf(prepared.target), waitedFor: true };
       return inFlight.start(prepared.key, about, (flight) => start(flight, refund));
     };
@@ -234,18 +226,18 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
     if (isSharedRoute(route)) {
       const shared: Prepared<SharedRoute> = { ...prepared, route };
       // A strong read is the final check before a write: it neither uses nor joins anything earlier.
-      if (shared.strong) return run(() => fetchShared(shared, null, chargeUser(), intakes.waitedFor));
+      if (shared.strong) return run(() => fetchShared(shared, null, budget.chargeUser(), intakes.waitedFor));
       const cached = fromCache(shared);
       return cached ?? joinOrStart(shared, queue, (flight, refund) => fetchShared(shared, flight, refund, intakes.waitedFor));
     }
-    if (prepared.strong) return run(() => fetchOwn(prepared, chargeUser()));
+    if (prepared.strong) return run(() => fetchOwn(prepared, budget.chargeUser()));
     return joinOrStart(prepared, queue, (_flight, refund) => fetchOwn(prepared, refund));
   }
 
   async function send<R extends WriteRoute>(route: R, call: ClinicCall = {}): Promise<ClinicData<R>> {
     checkOpen();
     const prepared: Prepared<R> = { ...prepareRequest(route, call), route };
-    return sendCharged(prepared, chargeUser(), (response) => readResponse(route, response, readContext));
+    return sendCharged(prepared, budget.chargeUser(), (response) => readResponse(route, response, readContext));
   }
 
   function checkOpen(): void {
@@ -265,22 +257,22 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
       inFlight.invalidate(organization, change);
     },
     stats() {
-      const limiterStats = limiter.stats();
+      const budgetStats = budget.stats();
       const benchMechanisms = switches.report();
       return {
         ...counters,
         refreshedAhead: benchMechanisms["refresh-ahead"].uses,
         coalesced: inFlight.joined,
-        queuedForLimiter: limiterStats.queued,
-        rejectedByLimiter: limiterStats.rejected,
-        rejectedByUserLimit: userQuota?.rejected() ?? 0,
+        queuedForLimiter: budgetStats.queued,
+        rejectedByLimiter: budgetStats.rejected,
+        rejectedByUserLimit: budgetStats.rejectedByUser,
         benchMechanisms,
       };
     },
-    budget: () => limiter.budget(),
+    budget: () => budget.budget(),
     close() {
       closed = true;
-      limiter.close();
+      budget.close();
       intakes.close();
       cache.clear();
       inFlight.clear();

@@ -1,13 +1,12 @@
 import type { ClinicApiRoute } from "#contract/clinic-api/responses.ts";
-import type { UpstreamLimiter } from "./budget/upstream-limiter.ts";
 import type { ReadOutcome } from "./response-reader.ts";
-import { readServiceLimit } from "./service-limit-report.ts";
 import { rateLimitedError, UpstreamError } from "./upstream-error.ts";
 import type { ClinicClientOptions } from "./clinic-client.ts";
+import type { ClientBudget } from "./take-budget.ts";
 import type { PreparedRequest } from "./upstream-request.ts";
 
-// Sends one prepared request: budget from the limiter, fetch with a timeout,
-// what the answer said of the service's limit back to the limiter, and the
+// Sends one prepared request: budget (take-budget.ts), fetch with a timeout,
+// what the answer said of the service's limit back to the budget, and the
 // client's one retry layer (DESIGN.md "Upstream"): any method after a 429
 // (not processed) once its Retry-After allows; reads only after a 5xx, a
 // timeout or a network failure (a failed write may have reached the EHR).
@@ -34,9 +33,8 @@ export const DEFAULT_RETRY: RetryOptions = { reads: 2, baseDelayMs: 100, maxRetr
 
 /** What the client made for the sender: its options come as they were given. */
 interface SenderDeps {
-  limiter: UpstreamLimiter;
+  budget: ClientBudget;
   now: () => number;
-  windowMs: number;
   redact: (text: string) => string;
   warn: (obj: object, msg: string) => void;
   info: (obj: object, msg: string) => void;
@@ -70,7 +68,7 @@ function failureOf(error: unknown, write: boolean, redact: (text: string) => str
 
 type Read<V> = (response: Response) => Promise<ReadOutcome<V>>;
 
-export function createSender(options: ClinicClientOptions, { limiter, now, windowMs, redact, warn, info, counters }: SenderDeps) {
+export function createSender(options: ClinicClientOptions, { budget, now, redact, warn, info, counters }: SenderDeps) {
   const baseUrl = options.baseUrl.replace(/\/+$/, "");
   const fetchImpl = options.fetch ?? globalThis.fetch;
   const timeoutMs = options.timeoutMs ?? 10_000;
@@ -87,7 +85,7 @@ export function createSender(options: ClinicClientOptions, { limiter, now, windo
   };
 
   async function attempt<V>(prepared: PreparedRequest, read: Read<V>, onSend: () => void): Promise<ReadOutcome<V>> {
-    await limiter.acquire(prepared.organization);
+    await budget.acquire(prepared.organization);
     onSend();
     counters.upstreamRequests += 1;
     const sentAt = performance.now();
@@ -97,7 +95,7 @@ export function createSender(options: ClinicClientOptions, { limiter, now, windo
       const response = await fetchImpl(`${baseUrl}${prepared.target}`, { method: prepared.method, headers: headersFor(prepared), body: prepared.bodyText, signal: AbortSignal.timeout(timeoutMs) });
       status = response.status;
       // Before anything else, so that other callers learn it too.
-      limiter.learn(prepared.organization, readServiceLimit(status, response.headers, now(), windowMs));
+      budget.learn(prepared.organization, status, response.headers, now());
       const outcome = await read(response);
       observe(status);
       return outcome;
@@ -122,8 +120,8 @@ export function createSender(options: ClinicClientOptions, { limiter, now, windo
       if (outcome.kind === "ok") return outcome.value;
       const log = { route: prepared.route, organizationId: prepared.organizationId };
       if (outcome.kind === "rate_limited") {
-        // The limiter now holds the whole scope until the service's Retry-After.
-        const waitMs = Math.max(0, limiter.resumesAt(prepared.organization) - now());
+        // The budget now holds the whole scope until the service's Retry-After.
+        const waitMs = Math.max(0, budget.resumesAt(prepared.organization) - now());
         if (waitMs > retry.maxRetryAfterMs || rateLimitRetries >= retry.rateLimited) {
           warn({ ...log, upstreamStatus: 429, upstreamTraceId: outcome.traceId, retryAfterMs: waitMs }, "clinic: rate limited by the service");
           throw rateLimitedError(waitMs / 1000, `The Clinic Data Service is busy; try again in ${Math.max(1, Math.ceil(waitMs / 1000))} s`, { status: 429, traceId: outcome.traceId });

@@ -157,7 +157,7 @@ describe("the service's limit used up for longer than the BFF waits (an hour in 
     expect(answer.status).toBe(503);
     const body = await errorOf(answer);
     expect(body.code).toBe("rate_limited");
-    // X-RateLimit-Reset an hour away is trusted for one window at most (server/clinic/service-limit-report.ts).
+    // X-RateLimit-Reset an hour away is trusted for one window at most (server/upstream-budget/service-limit-report.ts).
     expect(body.retry_after_seconds).toBeGreaterThanOrEqual(59);
     expect(body.retry_after_seconds).toBeLessThanOrEqual(60);
     expect(Number(answer.headers.get("retry-after"))).toBe(body.retry_after_seconds);

@@ -265,7 +265,7 @@ export const writeIntents = pgTable(
 // request sent to the Clinic Data Service, kept a window (60 s) and then
 // deleted by the next process to take budget. `sent_at` is the sending
 // process's clock in ms; `scope` is `key` or `organization:<id>`
-// (RATE_LIMIT_SCOPE). Written and read only by server/clinic/budget/postgres-send-log.ts.
+// (RATE_LIMIT_SCOPE). Written and read only by server/upstream-budget/postgres-send-log.ts.
 export const upstreamSends = pgTable(
   "upstream_sends",
   {

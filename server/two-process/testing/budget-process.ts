@@ -1,8 +1,6 @@
 import { createInterface } from "node:readline";
 import * as z from "zod/mini";
-import { openSharedBudget } from "../../clinic/budget/shared-budget.ts";
-import { createLimiter } from "../../clinic/budget/upstream-limiter.ts";
-import { readServiceLimit } from "../../clinic/service-limit-report.ts";
+import { createLimiter, openSharedBudget, readServiceLimit } from "../../upstream-budget/index.ts";
 
 // One BFF process's upstream budget, as `server/app.ts` builds it (the one
 // limiter, on the log `openSharedBudget` picks from DATABASE_URL or

@@ -1,8 +1,9 @@
-import { UpstreamError } from "./upstream-error.ts";
+import { BudgetRefusal } from "./budget-refusal.ts";
 
 // ADR 0017: one session must not use up its organization's share. Each user
 // may have at most `limit` requests reach the service in any `windowMs`
-// (sliding); cached and joined reads are free. Past it: 429 with Retry-After.
+// (sliding); cached and joined reads are free. Past it: refused with the wait
+// (the BFF answers 429 with Retry-After).
 
 export class UserRequestQuota {
   /** Per user, the times of requests in the window, oldest first. */
@@ -14,7 +15,7 @@ export class UserRequestQuota {
     if (!(options.limit >= 1)) throw new RangeError("per-user limit must be at least 1");
   }
 
-  /** Counts one request of `user` now, or throws 429; the refund gives it back if it never reached the service. */
+  /** Counts one request of `user` now, or throws a `user_quota` refusal; the refund gives it back if it never reached the service. */
   take(user: string): () => void {
     const { limit, windowMs } = this.options;
     const now = this.options.now();
@@ -29,7 +30,7 @@ export class UserRequestQuota {
       this.rejections += 1;
       const seconds = Math.max(1, Math.ceil(((times[0] ?? now) + windowMs - now) / 1000));
       const message = `You have made more requests to the clinic's data service than Tandem allows one person (${limit} in ${Math.round(windowMs / 1000)} s); try again in ${seconds} s`;
-      throw new UpstreamError({ status: 429, code: "rate_limited", message, retryAfterSeconds: seconds });
+      throw new BudgetRefusal("user_quota", message, seconds);
     }
     times.push(now);
     let refunded = false;

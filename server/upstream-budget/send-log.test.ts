@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createStore } from "../../store/create-store.ts";
-import { dropSchema } from "../../store/testing/drop-schema.ts";
+import { createStore } from "../store/create-store.ts";
+import { dropSchema } from "../store/testing/drop-schema.ts";
 import { createPostgresSendLog } from "./postgres-send-log.ts";
 import { createRedisSendLog } from "./redis-send-log.ts";
 import type { Send, SharedSendLog } from "./send-log.ts";

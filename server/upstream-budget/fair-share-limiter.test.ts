@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { BudgetRefusal } from "./budget-refusal.ts";
 import { FairShareLimiter } from "./fair-share-limiter.ts";
-import { UpstreamError } from "./upstream-error.ts";
 
 // ADR 0017: the key's budget shared fairly by
 // organizations. The clock is faked throughout: "at once" means the request
@@ -102,7 +102,7 @@ describe("FairShareLimiter", () => {
     expect(sentTimes(outcomes)).toEqual([0, 0, 0, 0, 0, 1000, 1000, 1000, 1000, 1000, 2000, 2000, 2000, 2000, 2000]);
     const failures = outcomes.filter((outcome) => outcome.error !== undefined);
     expect(failures).toHaveLength(5);
-    expect(failures[0]?.error).toMatchObject({ status: 503, code: "rate_limited", retryAfterSeconds: 3 });
+    expect(failures[0]?.error).toMatchObject({ code: "rate_limited", retryAfterSeconds: 3 });
     expect(subject.stats()).toEqual({ queued: 10, rejected: 5 });
   });
 
@@ -119,7 +119,7 @@ describe("FairShareLimiter", () => {
     await vi.advanceTimersByTimeAsync(3_000);
     await Promise.all([...hammering, ...quiet]);
     const rejected = outcomes.find((outcome) => outcome.organization === "org-a" && outcome.error !== undefined)?.error;
-    expect(rejected).toBeInstanceOf(UpstreamError);
+    expect(rejected).toBeInstanceOf(BudgetRefusal);
     expect(rejected).toMatchObject({ code: "rate_limited", retryAfterSeconds: 1 });
   });
 
@@ -173,7 +173,7 @@ describe("FairShareLimiter", () => {
     expect(sentTimes(outcomes, "org-b")).toEqual(Array.from({ length: 8 }, () => 1000));
     const late = outcomes.filter((outcome) => outcome.organization === "org-b" && outcome.sentAt === null);
     expect(late).toHaveLength(2);
-    expect(late[0]?.error).toMatchObject({ code: "rate_limited", status: 503 });
+    expect(late[0]?.error).toMatchObject({ code: "rate_limited" });
     expect(subject.stats()).toEqual({ queued: 11, rejected: 2 });
   });
 
@@ -182,7 +182,7 @@ describe("FairShareLimiter", () => {
     await Promise.all(Array.from({ length: 5 }, () => subject.acquire("org-a")));
     const waiting = subject.acquire("org-a");
     subject.close();
-    await expect(waiting).rejects.toMatchObject({ code: "upstream_unavailable", message: "The clinic client is closed" });
+    await expect(waiting).rejects.toMatchObject({ code: "closed", message: "The upstream budget is closed" });
   });
 
   describe("what the service says (learn, ADR 0017 addendum)", () => {
@@ -255,7 +255,7 @@ describe("FairShareLimiter", () => {
           vi.setSystemTime(0);
           const outcomes = await play(subject(), list);
           expect(maxPerWindow(sentTimes(outcomes), WINDOW_MS)).toBeLessThanOrEqual(LIMIT);
-          expect(outcomes.every((outcome) => outcome.sentAt !== null || outcome.error instanceof UpstreamError)).toBe(true);
+          expect(outcomes.every((outcome) => outcome.sentAt !== null || outcome.error instanceof BudgetRefusal)).toBe(true);
         }),
         { numRuns: 60 },
       );

@@ -1,20 +1,23 @@
-import { fairShare, roomFor, type WindowUse } from "./budget/fair-share-rule.ts";
-import type { Send, SharedBudget } from "./budget/send-log.ts";
-import { SendWindow } from "./budget/send-window.ts";
+import { BudgetRefusal } from "./budget-refusal.ts";
+import { fairShare, roomFor, type WindowUse } from "./fair-share-rule.ts";
+import type { Send, SharedBudget } from "./send-log.ts";
+import { SendWindow } from "./send-window.ts";
 import type { ServiceLimitReport } from "./service-limit-report.ts";
-import { rateLimitedError, UpstreamError } from "./upstream-error.ts";
 
 // The one upstream limiter (ADR 0017, ADR 0026): at most `limit` sends in any
 // sliding `windowMs` (so no fixed window of the service's holds more), shared
-// fairly by organizations (budget/fair-share-rule.ts), counted here or by
-// every process (budget/send-window.ts). A request waits in its
+// fairly by organizations (fair-share-rule.ts), counted here or by
+// every process (send-window.ts). A request waits in its
 // organization's queue when its turn is likely within `maxQueueMs`, else
 // fails at once; freed room goes first to the waiting organization that sent
 // least. What the service says holds for the whole scope: others' use shrinks
 // the budget until its window ends; after a 429 nobody sends until Retry-After.
 
-const closedError = () => new UpstreamError({ status: 503, code: "upstream_unavailable", message: "The clinic client is closed" });
-const tooManyError = (waitMs: number) => rateLimitedError(waitMs / 1000, `Too many requests to the Clinic Data Service; try again in ${Math.max(1, Math.ceil(waitMs / 1000))} s`);
+const closedError = () => new BudgetRefusal("closed", "The upstream budget is closed");
+const tooManyError = (waitMs: number) => {
+  const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+  return new BudgetRefusal("rate_limited", `Too many requests to the Clinic Data Service; try again in ${seconds} s`, seconds);
+};
 
 export interface LimiterCounters {
   queued: number;

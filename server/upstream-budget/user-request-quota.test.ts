@@ -1,27 +1,27 @@
 import { describe, expect, it } from "vitest";
-import { UpstreamError } from "./upstream-error.ts";
+import { BudgetRefusal } from "./budget-refusal.ts";
 import { UserRequestQuota } from "./user-request-quota.ts";
 
 // ADR 0017: at most `limit` upstream requests per user in any window
-// (sliding), answered 429 `rate_limited` with the wait. A hand-moved clock.
+// (sliding), refused (`user_quota`) with the wait. A hand-moved clock.
 
 function quota(limit = 3, windowMs = 60_000) {
   const clock = { now: 0 };
   return { clock, subject: new UserRequestQuota({ limit, windowMs, now: () => clock.now }) };
 }
 
-const refusalOf = (action: () => unknown): UpstreamError => {
+const refusalOf = (action: () => unknown): BudgetRefusal => {
   try {
     action();
   } catch (error) {
-    if (error instanceof UpstreamError) return error;
+    if (error instanceof BudgetRefusal) return error;
     throw error;
   }
   throw new Error("expected a refusal");
 };
 
 describe("UserRequestQuota", () => {
-  it("lets a user send `limit` in a window, refuses the next with 429 rate_limited and the seconds until the oldest leaves the window", () => {
+  it("lets a user send `limit` in a window, refuses the next (`user_quota`) with the seconds until the oldest leaves the window", () => {
     const { clock, subject } = quota();
     subject.take("org-a|alice");
     clock.now = 10_000;
@@ -29,7 +29,7 @@ describe("UserRequestQuota", () => {
     subject.take("org-a|alice");
     clock.now = 20_500;
     const refusal = refusalOf(() => subject.take("org-a|alice"));
-    expect(refusal).toMatchObject({ status: 429, code: "rate_limited", retryAfterSeconds: 40, upstreamStatus: null });
+    expect(refusal).toMatchObject({ code: "user_quota", retryAfterSeconds: 40 });
     expect(refusal.message).toBe("You have made more requests to the clinic's data service than Tandem allows one person (3 in 60 s); try again in 40 s");
     expect(subject.rejected()).toBe(1);
   });
@@ -41,16 +41,16 @@ describe("UserRequestQuota", () => {
       subject.take("u");
     }
     clock.now = 59_999;
-    expect(() => subject.take("u")).toThrow(UpstreamError);
+    expect(() => subject.take("u")).toThrow(BudgetRefusal);
     clock.now = 60_000;
     expect(() => subject.take("u")).not.toThrow();
-    expect(() => subject.take("u")).toThrow(UpstreamError);
+    expect(() => subject.take("u")).toThrow(BudgetRefusal);
   });
 
   it("counts each user on their own: another user of the same organization is not affected", () => {
     const { subject } = quota();
     for (let index = 0; index < 3; index += 1) subject.take("org-a|alice");
-    expect(() => subject.take("org-a|alice")).toThrow(UpstreamError);
+    expect(() => subject.take("org-a|alice")).toThrow(BudgetRefusal);
     expect(() => subject.take("org-a|bob")).not.toThrow();
   });
 
@@ -62,6 +62,6 @@ describe("UserRequestQuota", () => {
     refund();
     refund();
     expect(() => subject.take("u")).not.toThrow();
-    expect(() => subject.take("u")).toThrow(UpstreamError);
+    expect(() => subject.take("u")).toThrow(BudgetRefusal);
   });
 });

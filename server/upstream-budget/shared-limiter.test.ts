@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { FairShareLimiter } from "../fair-share-limiter.ts";
+import { FairShareLimiter } from "./fair-share-limiter.ts";
 import type { Send, SharedBudget, SharedSendLog } from "./send-log.ts";
 
 // ADR 0026: several processes' limiters counting in one log. The log here is
@@ -183,7 +183,7 @@ describe("FairShareLimiter sharing one log between processes", () => {
     log.state = "hanging";
     const waiting = limiter.acquire("org-a");
     limiter.close();
-    await expect(waiting).rejects.toMatchObject({ code: "upstream_unavailable" });
+    await expect(waiting).rejects.toMatchObject({ code: "closed" });
     await vi.advanceTimersByTimeAsync(500);
     expect(onFallback).not.toHaveBeenCalled();
   });

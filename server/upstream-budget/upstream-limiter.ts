@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { FairShareLimiter, type LimiterBudget, type LimiterCounters } from "../fair-share-limiter.ts";
-import type { ServiceLimitReport } from "../service-limit-report.ts";
+import { FairShareLimiter, type LimiterBudget, type LimiterCounters } from "./fair-share-limiter.ts";
+import type { ServiceLimitReport } from "./service-limit-report.ts";
 import type { SharedBudget } from "./send-log.ts";
 
 // One FairShareLimiter per scope (ADR 0026): `key`, one for the key;
