@@ -49,16 +49,16 @@ export function SlotsView() {
   // Selecting: one strong check, then a hold that joins the user's holds (holds-provider.tsx).
   const { canHold, holds, select, selection, activity, flow } = useHolds();
   const outcome = activity.outcome;
-  const shown = shownFilters ?? filters;
+  const shown = shownFilters ?? slots.filters;
 
-  const { freed, dismissFreed } = useFreedSlots({ data: slots.data, isPlaceholderData: slots.isPlaceholderData, filters, filtersKey, holds, outcome });
+  const { freed, dismissFreed } = useFreedSlots({ data: slots.data, isPlaceholderData: slots.isPlaceholderData, filters: slots.filters, filtersKey: slots.filtersKey, holds, outcome });
   const { days, slotCount, heldKeys, firstKey } = useListedSlots({ data: slots.data, listedSearch: shown, holds, selection, outcome, timeFilter, order, zoneOf, fallbackZone, providerName, facilityName });
-  const isMultiFacility = (shownFilters?.facilityIds?.length ?? filters?.facilityIds?.length ?? 1) > 1;
+  const isMultiFacility = (shownFilters?.facilityIds?.length ?? slots.filters?.facilityIds?.length ?? 1) > 1;
   const pendingKey = selection.kind === "checking" || selection.kind === "holding" ? slotKey(selection.slot) : null;
 
   // Which search the list on screen answers: the previous one while new filters load.
-  const displayedKey = slots.isPlaceholderData ? JSON.stringify(shownFilters) : filtersKey;
-  const { vanishedText, onFocusSlot, forgetWatched, dismissVanished } = useVanishedSlot({ data: slots.data, isPlaceholderData: slots.isPlaceholderData, filtersKey, displayedKey, heldKeys, providerName, reader });
+  const displayedKey = slots.isPlaceholderData ? JSON.stringify(shownFilters) : slots.filtersKey;
+  const { vanishedText, onFocusSlot, forgetWatched, dismissVanished } = useVanishedSlot({ data: slots.data, isPlaceholderData: slots.isPlaceholderData, filtersKey: slots.filtersKey, displayedKey, heldKeys, providerName, reader });
 
   // A list is actionable only while it belongs to the filters on screen (DESIGN.md): while a
   // search with new filters is in flight, the previous list stays up, marked stale and inert.
@@ -191,7 +191,7 @@ export function SlotsView() {
 
         {canRun && (slots.isPending || (slots.data && !wholeList && slotCount === 0 && slots.isFetching)) ? <ResultsSkeleton /> : null}
         {wholeList && slotCount === 0 ? (
-          <EmptyListNotice emptyRef={emptyRef} foundCount={wholeList.slots.length} timeFilter={timeFilter} shown={shown} fallbackSearch={filters ?? NO_FILTERS} reader={reader} onSearch={search} />
+          <EmptyListNotice emptyRef={emptyRef} foundCount={wholeList.slots.length} timeFilter={timeFilter} shown={shown} fallbackSearch={slots.filters ?? NO_FILTERS} reader={reader} onSearch={search} />
         ) : null}
         {isFilterDraftChanged && slots.data && !isListStale && shown ? <FiltersChangedNotice shown={shown} appointmentTypes={appointmentTypes} /> : null}
         {days.length > 0 && isListStale && shownFilters ? <PreviousSearchNotice shown={shownFilters} appointmentTypes={appointmentTypes} /> : null}

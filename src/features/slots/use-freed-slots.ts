@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { HeldSlot, SlotSearchQuery } from "#contract/app-api/slots.ts";
+import type { Slot } from "#contract/clinic-api/schedule.ts";
 import type { SlotSearchAnswer } from "#src/api/slot-search-parts.ts";
 import type { HoldOutcome } from "#src/scheduling/held-slots-controller.ts";
 import { useLatest } from "#src/lib/use-latest.ts";
@@ -25,7 +26,7 @@ interface FreedSlotsInput {
 export function useFreedSlots({ data, isPlaceholderData, filters, filtersKey, holds, outcome }: FreedSlotsInput): { freed: FreedSlot[]; dismissFreed: () => void } {
   // A slot that comes free (a cancellation reached the list) earlier than one the user holds or just booked, same provider and type.
   // Slots the user held in this page count as listed before: one they release coming back is not news.
-  const previousList = useRef<{ filtersKey: string; keys: ReadonlyMap<string, unknown> } | null>(null);
+  const previousList = useRef<{ filtersKey: string; parts: readonly (readonly Slot[])[] } | null>(null);
   const everHeld = useRef(new Set<string>());
   const [freed, setFreed] = useState<FreedSlot[]>([]);
   const latest = useLatest({ filters, holds, outcome });
@@ -37,10 +38,12 @@ export function useFreedSlots({ data, isPlaceholderData, filters, filtersKey, ho
     const { filters, holds, outcome } = latest.current;
     if (!data || isPlaceholderData || !filters || !data.isComplete) return;
     const previous = previousList.current;
-    previousList.current = { filtersKey, keys: slotsByKey(data.slots) };
+    previousList.current = { filtersKey, parts: data.parts.map((part) => part.slots) };
     if (previous?.filtersKey !== filtersKey) return setFreed([]);
     const mine = outcome?.kind === "booked" ? [...holds, outcome.held] : holds;
-    const known = { has: (key: string) => previous.keys.has(key) || everHeld.current.has(key) };
+    // Nothing held or just booked, nothing freed earlier than it: a large group's read is not indexed for nothing.
+    if (mine.length === 0) return;
+    const known = { has: (key: string) => previous.parts.some((slots) => slotsByKey(slots).has(key)) || everHeld.current.has(key) };
     const found = freedEarlierSlots(known, data.slots, mine, { appointmentTypeId: filters.appointmentTypeId, isNewPatient: filters.isNewPatient ?? false });
     if (found.length > 0) setFreed(found);
   }, [data, isPlaceholderData, filtersKey, latest]);

@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { useNavigate, useSearch } from "@tanstack/react-router";
-import { useEffect, useMemo, useState } from "react";
+import { useDeferredValue, useEffect, useMemo, useState } from "react";
 import type { SessionFacility } from "#contract/app-api/session.ts";
 import type { SlotSearchQuery } from "#contract/app-api/slots.ts";
 import { todayIn } from "#contract/time/zoned-time.ts";
@@ -45,13 +45,26 @@ export function useSlotSearch({ appointmentTypes, facilityList, facility, userZo
   const filters = useMemo(() => resolveSlotFilters(params, { appointmentTypeId: firstTypeId, facilityId: facility?.id ?? null, today }), [params, firstTypeId, facility?.id, today]);
   const filtersKey = filters ? JSON.stringify(filters) : "";
   const canRun = filters !== null && isRunnable(filters);
-  const slots = useQuery({ ...slotsQuery(filters ?? NO_FILTERS), enabled: canRun });
+  const query = useQuery({ ...slotsQuery(filters ?? NO_FILTERS), enabled: canRun });
+  const { data, isPlaceholderData, isFetching, isPending, isError, error, dataUpdatedAt, errorUpdatedAt, refetch } = query;
+  // The list's side of the view (the answer, the request's state and the filters it was for) moves as one. A wide
+  // search's first part is drawn at once (the user waits for it); its later parts come in through a deferred
+  // render, which React splits between frames, so placing and drawing thousands of slots never holds a click or
+  // a key for long (React's useDeferredValue).
+  const answered = useMemo(
+    () => ({ filters, filtersKey, data, isPlaceholderData, isFetching, isPending, isError, error, dataUpdatedAt, errorUpdatedAt }),
+    [filters, filtersKey, data, isPlaceholderData, isFetching, isPending, isError, error, dataUpdatedAt, errorUpdatedAt],
+  );
+  const deferred = useDeferredValue(answered);
+  const isLaterPart = !isPlaceholderData && (data?.parts.length ?? 0) > 1 && deferred.filtersKey === filtersKey && !deferred.isPlaceholderData;
+  const listed = isLaterPart ? deferred : answered;
+  const slots = useMemo(() => ({ ...listed, refetch }), [listed, refetch]);
 
   // The search the list on screen answers (while new filters load, the previous list stays up).
   const [shownFilters, setShownFilters] = useState<SlotSearchQuery | null>(null);
   useEffect(() => {
-    if (slots.data && !slots.isPlaceholderData) setShownFilters(filters);
-  }, [slots.data, slots.isPlaceholderData, filters]);
+    if (listed.data && !listed.isPlaceholderData) setShownFilters(listed.filters);
+  }, [listed]);
 
   // Times of day and weekdays narrow the list the search answered (the service has no such filter).
   const { startsFrom, startsBefore, days: weekdayParam } = params;
