@@ -129,42 +129,6 @@ function listItemsOf(days: readonly SlotDay[]): ListItem[] {
   return days.flatMap((day): ListItem[] => [{ kind: "day", day, key: `day|${day.date}` }, ...day.rows.map((row): ListItem => ({ kind: "row", day, row, key: row.key }))]);
 }
 
-/** Each day's slots by key, to the index of their row in the day: built once per day, when first asked. */
-const rowIndexesOfDays = new WeakMap<SlotDay, ReadonlyMap<string, number>>();
-
-function rowIndexesOf(day: SlotDay): ReadonlyMap<string, number> {
-  let indexes = rowIndexesOfDays.get(day);
-  if (!indexes) {
-    const byKey = new Map<string, number>();
-    day.rows.forEach((row, index) => {
-      for (const entry of row.slots) byKey.set(entry.key, index);
-    });
-    indexes = byKey;
-    rowIndexesOfDays.set(day, indexes);
-  }
-  return indexes;
-}
-
-/**
- * The list item (the row) a slot is drawn in, or undefined when it is not listed. Looked up day by day, each day
- * indexed once: a wide search's later parts add days, and indexing every slot again per part held the page.
- */
-function itemLookupOf(days: readonly SlotDay[]): (key: string) => number | undefined {
-  const firstRowItems: number[] = [];
-  let next = 0;
-  for (const day of days) {
-    firstRowItems.push(next + 1);
-    next += 1 + day.rows.length;
-  }
-  return (key) => {
-    for (const [index, day] of days.entries()) {
-      const row = rowIndexesOf(day).get(key);
-      if (row !== undefined) return (firstRowItems[index] ?? 0) + row;
-    }
-    return undefined;
-  };
-}
-
 /** Up to this many slots the list draws them all (a default-scale search): only beyond it does it draw just what is on screen. */
 const DRAW_ALL_UP_TO_SLOTS = 1_000;
 /** Rows drawn beyond the screen's edges, so a quick scroll or an arrow key finds them drawn. */
@@ -192,10 +156,16 @@ export function SlotList({ days, providerName, facilityName, reader, heldKeys, p
   const container = useRef<HTMLDivElement>(null);
   const items = useMemo(() => listItemsOf(days), [days]);
   const grid = useMemo(() => slotGridOf(days), [days]);
-  const itemOfKey = useMemo(() => itemLookupOf(days), [days]);
+  const itemOfKey = useMemo(() => {
+    const indexes = new Map<string, number>();
+    items.forEach((item, index) => {
+      if (item.kind === "row") for (const entry of item.row.slots) indexes.set(entry.key, index);
+    });
+    return indexes;
+  }, [items]);
   const [activeKey, setActiveKey] = useState<string | null>(null);
   const hasFocusWithin = useRef(false);
-  const tabStop = activeKey !== null && itemOfKey(activeKey) !== undefined ? activeKey : (grid.rows[0]?.keys[0] ?? null);
+  const tabStop = activeKey !== null && itemOfKey.has(activeKey) ? activeKey : (grid.rows[0]?.keys[0] ?? null);
   // A slot to focus once its row is drawn (the render after a move to a row off screen).
   const [focusRequest, setFocusRequest] = useState<{ key: string; block: ScrollLogicalPosition | null; serial: number } | null>(null);
 
@@ -212,8 +182,8 @@ export function SlotList({ days, providerName, facilityName, reader, heldKeys, p
   });
 
   const slotTotal = grid.rows.reduce((sum, row) => sum + row.keys.length, 0);
-  const tabStopItem = tabStop === null ? undefined : itemOfKey(tabStop);
-  const requestedItem = focusRequest === null ? undefined : itemOfKey(focusRequest.key);
+  const tabStopItem = tabStop === null ? undefined : itemOfKey.get(tabStop);
+  const requestedItem = focusRequest === null ? undefined : itemOfKey.get(focusRequest.key);
   const rangeExtractor = useCallback(
     (range: Range) => {
       const indexes = new Set(defaultRangeExtractor(range));
@@ -275,7 +245,7 @@ export function SlotList({ days, providerName, facilityName, reader, heldKeys, p
   const isRestoringFocus = useRef(false);
   useEffect(() => {
     const last = lastFocused.current;
-    if (!hasFocusWithin.current || !last || itemOfKey(last.key) !== undefined) return;
+    if (!hasFocusWithin.current || !last || itemOfKey.has(last.key)) return;
     const focused = document.activeElement;
     if (focused !== null && focused !== document.body) return;
     const row = days.flatMap((day) => day.rows).find((candidate) => candidate.key === last.rowKey);

@@ -1,4 +1,4 @@
-import type { SlotDay, SlotRow } from "./group-slots.ts";
+import type { SlotDay } from "./group-slots.ts";
 
 // Keyboard movement through the slot list (a roving tabindex, WAI-ARIA APG
 // grid pattern): each provider's row of a day is a row, its slots columns.
@@ -10,20 +10,8 @@ export interface SlotGrid {
   rows: { day: number; keys: string[] }[];
 }
 
-/** Each row's keys, taken once per row: a wide search's later parts add rows and keep the earlier ones. */
-const keysOfRows = new WeakMap<SlotRow, string[]>();
-
-function keysOf(row: SlotRow): string[] {
-  let keys = keysOfRows.get(row);
-  if (!keys) {
-    keys = row.slots.map((slot) => slot.key);
-    keysOfRows.set(row, keys);
-  }
-  return keys;
-}
-
 export function slotGridOf(days: readonly SlotDay[]): SlotGrid {
-  return { rows: days.flatMap((day, dayIndex) => day.rows.map((row) => ({ day: dayIndex, keys: keysOf(row) }))) };
+  return { rows: days.flatMap((day, dayIndex) => day.rows.map((row) => ({ day: dayIndex, keys: row.slots.map((slot) => slot.key) }))) };
 }
 
 export type SlotMove = "next" | "previous" | "down" | "up" | "rowStart" | "rowEnd" | "first" | "last" | "nextDay" | "previousDay";
