@@ -12,7 +12,7 @@ import { RefreshAhead } from "./refresh-ahead.ts";
 import { readResponse, readSharedResponse, type ClinicData, type Intake, type ReadOutcome } from "./response-reader.ts";
 import { createRedactor } from "./secret-redaction.ts";
 import { SharedAnswer } from "./shared-answer.ts";
-import { takeBudget } from "./take-budget.ts";
+import { noRefund, takeBudget } from "./take-budget.ts";
 import { UpstreamError } from "./upstream-error.ts";
 import { prepareRequest, type ClinicCall, type PreparedRequest, type ReadRoute, type WriteRoute } from "./upstream-request.ts";
 import { createSender, type RetryOptions, type UpstreamAttempt } from "./upstream-send.ts";
@@ -105,7 +105,6 @@ export interface ClinicClient {
   close(): void;
 }
 
-const noRefund = () => undefined;
 /** A refresh ahead goes only while the organization has used less than this part of its allowance: users come first. */
 const REFRESH_AHEAD_MAX_BUDGET_USE = 0.8;
 

@@ -22,7 +22,8 @@ export interface ClientBudget {
   close(): void;
 }
 
-const noRefund = () => undefined;
+/** The refund of a request the user's quota did not count. */
+export const noRefund = () => undefined;
 
 /** `requester`: who a call is for (organization and user), which the per-user quota counts by. */
 export function takeBudget(options: LimiterOptions | undefined, requester: (() => string | undefined) | undefined, now: () => number): ClientBudget {

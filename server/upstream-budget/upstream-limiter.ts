@@ -14,7 +14,7 @@ export interface LimiterOptions {
   limit?: number;
   windowMs?: number;
   maxQueueMs?: number;
-  /** user-request-quota.ts; none when absent. */
+  /** Each user's own requests per window (user-request-quota.ts, which the client builds from it); none when absent. */
   perUser?: number;
   /** shared-budget.ts; none: this process alone. Closed with the limiter. */
   shared?: SharedLimiterOptions;
