@@ -94,7 +94,7 @@ const CLICK_TO_LIST = `async (previous) => {
   let firstMs = null;
   await new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error("no whole list within 30 s: " + summary())), 30000);
-    const isNew = () => /^\\d+ free slots?( so far)?,/.test(summary()) && summary() !== previous;
+    const isNew = () => /^[\\d,]+ free slots?( so far)?,/.test(summary()) && summary() !== previous;
     const observer = new MutationObserver(() => {
       if (!isNew()) return;
       // The first slots: a summary that counts some (a first day with none has painted no slot yet).
@@ -124,7 +124,7 @@ async function measureSearches(frame: Frame, form: Locator, runs: number, firstD
     if (run < WARMUP) continue;
     durations.push(measured.ms);
     wholeDurations.push(measured.wholeMs);
-    counts.push(Number(/^(\d+)/.exec(measured.summary)?.[1] ?? 0));
+    counts.push(Number(/^([\d,]+)/.exec(measured.summary)?.[1]?.replaceAll(",", "") ?? 0));
   }
   return { durations: durations.sort((a, b) => a - b), wholeDurations: wholeDurations.sort((a, b) => a - b), meanSlots: Math.round(counts.reduce((sum, count) => sum + count, 0) / counts.length) };
 }

@@ -36,7 +36,7 @@ test("reloading the frame keeps every filter, the order and the same list; the S
   await listDrawn(app);
 
   const summary = (await resultsStatus(app).textContent()) ?? "";
-  expect(summary).toMatch(/^\d+ free slots?, .*, 30 min each, starting 12:00 PM–5:00 PM, Tue–Thu$/);
+  expect(summary).toMatch(/^[\d,]+ free slots?, .*, 30 min each, starting 12:00 PM–5:00 PM, Tue–Thu$/);
   const listed = await listedSlots(app);
   expect(listed.length).toBeGreaterThan(0);
   const url = await frameSearch(app);
@@ -87,7 +87,7 @@ for (const width of [1280, 400]) {
     const warning = searchForm(app).getByTestId("slot-length-warning");
     await expect(warning).toHaveText("7 min is under half the Follow-Up Visit's usual 20 min: check the visit fits.");
     await search(app);
-    await expect(resultsStatus(app)).toHaveText(/^\d+ free slots?, .*, 7 min each$/);
+    await expect(resultsStatus(app)).toHaveText(/^[\d,]+ free slots?, .*, 7 min each$/);
     await expect(lengthField(app)).toHaveValue("7");
     await expect(warning).toBeVisible();
     await noSidewaysScroll(app);

@@ -52,7 +52,7 @@ test("a new patient at Lincoln Park next week: search, first available, hold, bo
   const app = await openSlotFinder(page);
   await setFilters(app, { typeId: npv.id, facilities: ["Lincoln Park"], ...week, isNewPatient: true });
   await search(app);
-  await expect(resultsStatus(app)).toHaveText(new RegExp(`^${expected.slots.length} free slots?,`));
+  await expect(resultsStatus(app)).toHaveText(new RegExp(`^${expected.slots.length.toLocaleString("en-US")} free slots?,`));
   await expect(app.getByTestId("slot")).toHaveCount(expected.slots.length);
   // The freshness line names the zone of its time; a single free place is not labelled "1 left" on every slot.
   // On the facility's clock in the reader's locale (en-US, pinned), its zone named as it differs from the browser's (UTC).
@@ -301,7 +301,7 @@ test("a rate-limited upstream says when to retry, and Try again works once it cl
   await sandbox("DELETE", "/faults");
   await problem.getByRole("button", { name: "Try again" }).click();
   await expect(problem).toHaveCount(0);
-  await expect(resultsStatus(app)).toHaveText(new RegExp(`^${expected.slots.length} free slots?,`));
+  await expect(resultsStatus(app)).toHaveText(new RegExp(`^${expected.slots.length.toLocaleString("en-US")} free slots?,`));
   await expect(app.getByTestId("slot")).toHaveCount(expected.slots.length);
 });
 
@@ -316,7 +316,7 @@ test("the keyboard-only path: into the form, search with Enter, arrows through s
   await page.keyboard.press("Enter");
   await expect(results(app)).toHaveAttribute("aria-busy", "false");
   const expected = await upstreamSlots({ appointmentTypeId: proc.id, facilityIds: [UPPER_WEST_SIDE.id], startDate: await todayIn(UPPER_WEST_SIDE.timezone), endDate: addDays(await todayIn(UPPER_WEST_SIDE.timezone), 13), isNewPatient: false });
-  await expect(resultsStatus(app)).toHaveText(new RegExp(`^${expected.slots.length} free slots?,`));
+  await expect(resultsStatus(app)).toHaveText(new RegExp(`^${expected.slots.length.toLocaleString("en-US")} free slots?,`));
 
   const listed = await listedSlots(app);
   // One tab stop for the whole list: the first slot.

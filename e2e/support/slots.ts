@@ -146,6 +146,8 @@ export const searchForm = (app: FrameLocator) => app.getByTestId("slot-search");
 export const results = (app: FrameLocator) => app.getByTestId("slot-results");
 /** The results toolbar's status line ("12 free slots, Mon 23 Nov to Sun 29 Nov"). */
 export const resultsStatus = (app: FrameLocator) => results(app).getByRole("status").first();
+/** The count the status line starts with ("18,968 free slots, …"). */
+export const listedCount = async (app: FrameLocator) => Number(/^([\d,]+) free/.exec((await resultsStatus(app).textContent()) ?? "")?.[1]?.replaceAll(",", ""));
 
 export function slotButton(app: FrameLocator, slot: Pick<UpstreamSlot, "providerId" | "startsAt">): Locator {
   return app.locator(`[data-testid="slot"][data-starts-at="${slot.startsAt}"][data-provider-id="${slot.providerId}"]`);

@@ -2,7 +2,7 @@ import type { SlotSearchQuery } from "#contract/app-api/slots.ts";
 import { addDays } from "#contract/time/zoned-time.ts";
 import type { SlotSearchAnswer } from "#src/api/slot-search-parts.ts";
 import { Button } from "#src/components/ui/button.tsx";
-import { formatZoneName } from "#src/lib/time-format.ts";
+import { formatNumber, formatZoneName } from "#src/lib/time-format.ts";
 import type { UserTimeSettings } from "#src/lib/use-time-display.tsx";
 import type { SlotOrder } from "./group-slots.ts";
 import { formatLocalDay, freshnessText } from "#src/scheduling/slot-text.ts";
@@ -97,10 +97,10 @@ interface ListSummaryInput {
   reader: UserTimeSettings;
 }
 
-/** "212 free slots, Mon, Dec 1 to Sun, Dec 14, 20 min each"; of a wide search whose later days are loading or failed, the days listed and those missing. */
+/** "1,212 free slots, Mon, Dec 1 to Sun, Dec 14, 20 min each"; of a wide search whose later days are loading or failed, the days listed and those missing. */
 function listSummary({ data, slotCount, shown, slotLengthMinutes, narrowing, isFetching, reader }: ListSummaryInput): string {
   const day = (date: string) => formatLocalDay(date, reader, { short: true });
-  const what = `${slotCount} free ${slotCount === 1 ? "slot" : "slots"}`;
+  const what = `${formatNumber(slotCount)} free ${slotCount === 1 ? "slot" : "slots"}`;
   const how = `${slotLengthMinutes === undefined ? "" : `, ${slotLengthMinutes} min each`}${narrowing ? `, ${narrowing}` : ""}`;
   if (data.isComplete) return `${what}, ${day(shown.startDate)} to ${day(shown.endDate)}${how}`;
   if (isFetching) return `${what} so far, ${day(shown.startDate)} to ${day(data.loadedThrough)}${how}; the days to ${day(shown.endDate)} are loading…`;
