@@ -3,6 +3,7 @@ import { expect, test } from "./support/fixtures.ts";
 import { keepLastSlotSearch } from "./support/last-slot-search.ts";
 import { expectAccessible, saveScreenshot } from "./support/sandbox.ts";
 import {
+  LINCOLN_PARK,
   UPPER_WEST_SIDE,
   addDays,
   appointmentType,
@@ -94,6 +95,25 @@ test("a reload of the whole EHR page right after a search, before its save is du
   await expect(resultsStatus(app)).toHaveText(summary, { timeout: 15_000 });
   await expect(app.getByTestId("order-time")).toHaveAttribute("aria-pressed", "true");
   await expect(searchForm(app).getByRole("button", { name: /^Facilities/ })).toContainText("Lincoln Park");
+});
+
+test.describe("a browser whose date is not the facility's", () => {
+  // Kiritimati (UTC+14) is already on the next day at the suite's instants: the kept window has not begun at the
+  // facility, whose date the slot finder's defaults and checks go by, whatever the browser's own zone.
+  test.use({ timezoneId: "Pacific/Kiritimati" });
+
+  test("the slot finder opens on the last search the BFF kept, its window included, not on the defaults", async ({ page }) => {
+    // The header opens on the first facility (the EHR's context names none): its date is the slot finder's today.
+    const today = await todayIn(UPPER_WEST_SIDE.timezone);
+    const { userId } = await frontDeskSession();
+    const window = { startDate: today, endDate: addDays(today, 6) };
+    await keepLastSlotSearch(ORG_A, userId, { facilityIds: LINCOLN_PARK.id, ...window });
+    // As after a reload of the whole EHR page: the frame opens at its start address, without filters.
+    const app = await openSlotFinder(page);
+    expect(await frameParams(app)).toMatchObject({ facilityIds: LINCOLN_PARK.id, ...window });
+    await expect(unread(app)).toHaveCount(0);
+    await expect(searchForm(app).getByRole("button", { name: /^Facilities/ })).toContainText("Lincoln Park");
+  });
 });
 
 test("a kept search whose window has begun, with another organization's appointment type, opens on the defaults and says which; another user's search is not opened", async ({ page }) => {
