@@ -67,3 +67,28 @@ test("a hold made in one tab is listed in the other within 2 s; the other's clic
   await expect.poll(() => holdsOf(ORG_A, userId)).toEqual([]);
   await otherPage.close();
 });
+
+test("a tab on a workstation whose clock is minutes behind counts the other tab's hold down from the same ten minutes", async ({ page }) => {
+  const fu = await appointmentType("FU");
+  const today = await todayIn(UPPER_WEST_SIDE.timezone);
+  const filters = { typeId: fu.id, startDate: addDays(today, 2), endDate: addDays(today, 7) };
+  const first = await openSlotFinder(page);
+  await setFilters(first, filters);
+  await search(first);
+  const [target] = await listedSlots(first);
+  if (!target) throw new Error("no follow-up slot listed");
+  await slotButton(first, target).click();
+  await expect(first.getByTestId("holds-bar").getByTestId("hold-panel")).toHaveAttribute("data-state", "held");
+  await expect(first.getByTestId("holds-bar")).toContainText(/Expires in 0?9:\d\d/);
+
+  // Another window of the user, on a clock 7 minutes behind Tandem's server: the hold has about nine and a half
+  // minutes left there too, not sixteen and a half.
+  const otherPage = await page.context().newPage();
+  await otherPage.clock.install({ time: (await sandboxNow()) - 7 * 60_000 });
+  const second = await openSlotFinder(otherPage);
+  const secondBar = second.getByTestId("holds-bar");
+  await expect(secondBar).toContainText("You are holding 1 slot");
+  await expect(secondBar).toContainText(/Expires in 0?9:\d\d/);
+  await saveScreenshot(otherPage, "holds-tabs-clock-behind");
+  await otherPage.close();
+});

@@ -185,7 +185,15 @@ export type MaybeHeldSlot = z.infer<typeof maybeHeldSlot>;
  * soonest to expire first, and the holds the EHR may have made for them
  * (`maybeHeld`, oldest first).
  */
-export const heldSlotsResponse = z.object({ holds: z.array(heldSlot), maybeHeld: z.array(maybeHeldSlot) });
+export const heldSlotsResponse = z.object({
+  holds: z.array(heldSlot),
+  maybeHeld: z.array(maybeHeldSlot),
+  /**
+   * Tandem's server's clock when it answered: the browser moves `expiresAt` and `freesAt` onto its own clock
+   * from it, since a workstation's clock may be minutes off (src/api/holds-queries.ts).
+   */
+  asOf: utcTimestamp,
+});
 export type HeldSlotsResponse = z.infer<typeof heldSlotsResponse>;
 
 /**

@@ -335,6 +335,11 @@ describe("holds belong to the user", () => {
     expect(Date.parse(held.heldAt)).toBeLessThanOrEqual(harness.now());
     expect(await heldBy({ userId })).toEqual([held]);
     expect(serviceHoldStatus(hold.id)).toBe("active");
+    // With the BFF's clock when it answered: the browser counts the holds down on its own clock from it.
+    const listedAt = harness.now();
+    const { asOf } = z.parse(heldSlotsResponse, await (await harness.api("/api/holds", { token: await harness.hostToken({ userId }) })).json());
+    expect(Date.parse(asOf)).toBeGreaterThanOrEqual(listedAt);
+    expect(Date.parse(asOf)).toBeLessThanOrEqual(harness.now());
   });
 
   it("takes the body's patient only when the token names none, and keeps the type, length and new-patient flag held", async () => {

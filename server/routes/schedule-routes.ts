@@ -258,7 +258,7 @@ export function registerScheduleRoutes(api: Hono<AppEnv>, { clinic, holds, waitl
     // The names kept with the holds are PHI: each patient's shown is a read, on the record before the answer.
     const named = new Set(active.flatMap((held) => (held.patientId !== null && held.patientName !== null ? [held.patientId] : [])));
     for (const patientId of named) await access.read(c, "patient", patientId);
-    return c.json({ holds: active.map(heldSlotOf), maybeHeld } satisfies HeldSlotsResponse);
+    return c.json({ holds: active.map(heldSlotOf), maybeHeld, asOf: new Date(at).toISOString() } satisfies HeldSlotsResponse);
   });
 
   api.post("/holds", async (c) => {

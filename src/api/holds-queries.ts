@@ -9,6 +9,7 @@ import {
   holdResponse,
   type HoldReleaseResponse,
   type HoldRequest,
+  type HeldSlotsResponse,
   type HoldResponse,
   type MaybeHeldSlot,
 } from "#contract/app-api/slots.ts";
@@ -20,10 +21,31 @@ import { queryKeys } from "./query-keys.ts";
 // reloads. `queryKeys.holds()` is invalidated by every hold, release and booking,
 // in this tab and, through the live events' `holds.changed`, in every other tab of the user.
 
+/** The user's holds as the SPA keeps them: their instants on this browser's clock. */
+export type HeldSlots = Omit<HeldSlotsResponse, "asOf">;
+
+/**
+ * The list's `expiresAt` and `freesAt` moved onto this browser's clock: each instant plus the browser's lead over
+ * the server's clock, so a hold counts down and one the EHR may have made frees itself by the workstation's
+ * clock, even one minutes off. The lead is taken from when the request was sent against `asOf`, stamped after
+ * it arrived: the request's time on the way makes it smaller, so a count errs early, never late.
+ */
+export function onThisBrowsersClock({ asOf, ...answer }: HeldSlotsResponse, askedAtMs: number): HeldSlots {
+  const browserLeadMs = askedAtMs - Date.parse(asOf);
+  const shifted = (instant: string) => new Date(Date.parse(instant) + browserLeadMs).toISOString();
+  return {
+    holds: answer.holds.map((held) => ({ ...held, expiresAt: shifted(held.expiresAt) })),
+    maybeHeld: answer.maybeHeld.map((attempt) => ({ ...attempt, freesAt: shifted(attempt.freesAt) })),
+  };
+}
+
 export const heldSlotsQuery = () =>
   queryOptions({
     queryKey: queryKeys.holds(),
-    queryFn: ({ signal }) => callBff("/api/holds", heldSlotsResponse, { signal }),
+    queryFn: async ({ signal }) => {
+      const askedAtMs = Date.now();
+      return onThisBrowsersClock(await callBff("/api/holds", heldSlotsResponse, { signal }), askedAtMs);
+    },
     // The store is the truth; a hold made or released in this page updates the cache at once.
     staleTime: 30_000,
   });

@@ -82,7 +82,7 @@ export class HeldSlotsController {
     return () => this.listeners.delete(listener);
   };
 
-  /** When the hold runs out on this browser's clock. */
+  /** When the hold runs out on this browser's clock (the list's `expiresAt` is on it: holds-queries.ts). */
   deadlineOf(held: HeldSlot): number {
     return this.timings.get(held.id)?.deadlineMs ?? Date.parse(held.expiresAt);
   }
@@ -90,7 +90,8 @@ export class HeldSlotsController {
   /** The selection flow has just held a slot. */
   added(fresh: FreshHold): void {
     this.timings.set(fresh.response.held.id, { deadlineMs: fresh.deadlineMs, liveRead: fresh.liveRead });
-    this.deps.addHeld(fresh.response.held);
+    // Listed as the holds list lists it, on this browser's clock (holds-queries.ts).
+    this.deps.addHeld({ ...fresh.response.held, expiresAt: new Date(fresh.deadlineMs).toISOString() });
   }
 
   /**
