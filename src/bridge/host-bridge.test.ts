@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { AppToHostMessage } from "#contract/bridge/messages.ts";
 import { BookingDeclined, HostBridge } from "./host-bridge.ts";
 import { detectEmbedding, isAllowedOrigin } from "./parent-origin.ts";
@@ -23,14 +23,20 @@ function fakeWindow() {
   return { win: win as unknown as Window, posted, deliver };
 }
 
-async function connected() {
+/** A token the EHR minted at `iatMs` on its own clock, for its five minutes. */
+const mintedAt = (iatMs: number) => {
+  const iat = Math.floor(iatMs / 1000);
+  return `eyJhbGciOiJFUzI1NiJ9.${btoa(JSON.stringify({ iat, exp: iat + 300 })).replace(/=+$/, "")}.sig`;
+};
+
+async function connected(firstToken = token()) {
   const fake = fakeWindow();
   const bridge = new HostBridge(fake.win, HOST);
   const ready = bridge.connect();
   const hello = fake.posted[0];
   if (hello?.message.type !== "tandem:ready") throw new Error("no ready message");
   const nonce = hello.message.nonce;
-  fake.deliver({ type: "tandem:context", nonce, token: token(), context: { organizationName: "Riverside" } });
+  fake.deliver({ type: "tandem:context", nonce, token: firstToken, context: { organizationName: "Riverside" } });
   await ready;
   return { ...fake, bridge, nonce };
 }
@@ -124,6 +130,31 @@ describe("the host bridge", () => {
     if (request?.type === "tandem:token-request") fake.deliver({ type: "tandem:token", nonce, requestId: request.requestId, token: token() });
     await expect(pending).resolves.toMatch(/\./);
     bridge.disconnect();
+  });
+
+  describe("on a workstation whose clock is minutes off the EHR's", () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+    const tokenRequests = (posted: { message: AppToHostMessage }[]) => posted.filter(({ message }) => message.type === "tandem:token-request").length;
+
+    it("ahead: uses a new token for its five minutes and refreshes it a minute before they end, not every second", async () => {
+      vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+      const minted = mintedAt(Date.now() - 7 * 60_000);
+      const { bridge, posted } = await connected(minted);
+      expect(await bridge.token()).toBe(minted);
+      await vi.advanceTimersByTimeAsync(3 * 60_000);
+      expect(tokenRequests(posted)).toBe(0);
+      await vi.advanceTimersByTimeAsync(61_000);
+      expect(tokenRequests(posted)).toBe(1);
+    });
+
+    it("behind: refreshes a token a minute before its five minutes end, not ten minutes later", async () => {
+      vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+      const { posted } = await connected(mintedAt(Date.now() + 5 * 60_000));
+      await vi.advanceTimersByTimeAsync(4 * 60_000 + 1_000);
+      expect(tokenRequests(posted)).toBe(1);
+    });
   });
 
   it("books through the host, with the EHR's reference when the host gives one, and reports a decline with its reason", async () => {

@@ -25,10 +25,14 @@ export class BookingDeclined extends Error {}
 
 type Pending = { resolve: (message: HostToAppMessage) => void; reject: (error: Error) => void; timer: ReturnType<typeof setTimeout> };
 
-function hasTimeLeft(token: string): boolean {
-  const expiresAt = tokenExpiresAt(token);
-  return expiresAt === null || expiresAt - Date.now() > SPARE_MIN_LIFE_MS;
+/** A token as it arrived, with when it runs out on this browser's clock (token-expiry.ts). */
+interface ReceivedToken {
+  token: string;
+  expiresAt: number | null;
 }
+
+const received = (token: string): ReceivedToken => ({ token, expiresAt: tokenExpiresAt(token, Date.now()) });
+const hasTimeLeft = ({ expiresAt }: ReceivedToken) => expiresAt === null || expiresAt - Date.now() > SPARE_MIN_LIFE_MS;
 
 function newNonce(): string {
   const bytes = new Uint8Array(24);
@@ -40,12 +44,13 @@ export class HostBridge implements AppLink {
   readonly mode = "embedded";
   private readonly nonce = newNonce();
   private state: BridgeState | null = null;
+  private stateTokenExpiresAt: number | null = null;
   private readonly listeners = new Set<(state: BridgeState) => void>();
   private readonly pending = new Map<string, Pending>();
   private refreshTimer: ReturnType<typeof setTimeout> | undefined;
   private refreshing: Promise<string> | null = null;
   /** A write token asked for ahead and not yet spent (`prepareSpareWriteToken`). */
-  private spare: string | null = null;
+  private spare: ReceivedToken | null = null;
   private preparingSpare = false;
   private sequence = 0;
   private readonly onMessage = (event: MessageEvent) => this.receive(event);
@@ -92,7 +97,7 @@ export class HostBridge implements AppLink {
   async token(): Promise<string> {
     const state = this.state;
     if (!state) throw new BridgeTimeout("No EHR session yet");
-    const expiresAt = tokenExpiresAt(state.token);
+    const expiresAt = this.stateTokenExpiresAt;
     if (expiresAt !== null && expiresAt - Date.now() < REFRESH_MARGIN_MS / 2) return this.freshToken();
     return state.token;
   }
@@ -116,7 +121,7 @@ export class HostBridge implements AppLink {
     this.preparingSpare = true;
     this.request({ type: "tandem:token-request", nonce: this.nonce, requestId: this.nextRequestId() })
       .then((message) => {
-        if (message.type === "tandem:token") this.spare = message.token;
+        if (message.type === "tandem:token") this.spare = received(message.token);
       })
       .catch(() => undefined)
       .finally(() => {
@@ -132,7 +137,7 @@ export class HostBridge implements AppLink {
   takeSpareWriteToken(): { token: string } | null {
     const spare = this.spare;
     this.spare = null;
-    return spare !== null ? { token: spare } : null;
+    return spare !== null ? { token: spare.token } : null;
   }
 
   private async requestToken(): Promise<string> {
@@ -192,13 +197,13 @@ export class HostBridge implements AppLink {
 
   private update(state: BridgeState): void {
     this.state = state;
-    this.scheduleRefresh(state.token);
+    this.stateTokenExpiresAt = received(state.token).expiresAt;
+    this.scheduleRefresh(this.stateTokenExpiresAt);
     for (const listener of [...this.listeners]) listener(state);
   }
 
-  private scheduleRefresh(token: string): void {
+  private scheduleRefresh(expiresAt: number | null): void {
     clearTimeout(this.refreshTimer);
-    const expiresAt = tokenExpiresAt(token);
     if (expiresAt === null) return;
     const delay = Math.max(1_000, expiresAt - Date.now() - REFRESH_MARGIN_MS);
     this.refreshTimer = setTimeout(() => {
