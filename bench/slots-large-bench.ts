@@ -146,13 +146,13 @@ function timings(bench: string, durations: readonly number[], budgetP95Ms: numbe
   };
 }
 
-/** The frame's main-thread time (Chromium's Performance.getMetrics, cumulative seconds) while `work` runs, in ms per run. */
-async function mainThreadMs(metrics: () => Promise<Record<string, number>>, runs: number, work: () => Promise<void>): Promise<{ taskMs: number; scriptMs: number }> {
+/** What `work` gives, and the frame's main-thread time while it ran (Chromium's Performance.getMetrics, cumulative seconds), in ms per run. */
+async function withMainThreadTime<T>(metrics: () => Promise<Record<string, number>>, runs: number, work: () => Promise<T>): Promise<{ result: T; mainThread: { taskMs: number; scriptMs: number } }> {
   const before = await metrics();
-  await work();
+  const result = await work();
   const after = await metrics();
   const perRun = (name: string) => round((((after[name] ?? 0) - (before[name] ?? 0)) * 1000) / runs, 1);
-  return { taskMs: perRun("TaskDuration"), scriptMs: perRun("ScriptDuration") };
+  return { result, mainThread: { taskMs: perRun("TaskDuration"), scriptMs: perRun("ScriptDuration") } };
 }
 
 function longTaskFigures(activity: string, tasks: readonly number[], runs: number, mainThread?: { taskMs: number; scriptMs: number }): Record<string, unknown> {
@@ -241,11 +241,7 @@ export async function runSlotsLargeBench(): Promise<Record<string, unknown>[]> {
     const cdp = await page.context().newCDPSession(frame);
     await cdp.send("Performance.enable");
     const metrics = async () => Object.fromEntries((await cdp.send("Performance.getMetrics")).metrics.map(({ name, value }) => [name, value]));
-    let allFacilities: Awaited<ReturnType<typeof measureSearches>> | undefined;
-    const searchMainThread = await mainThreadMs(metrics, WARMUP + (ONLY_HOLDS ? 1 : RUNS), async () => {
-      allFacilities = await measureSearches(frame, form, ONLY_HOLDS ? 1 : RUNS, RUNS + WARMUP);
-    });
-    if (!allFacilities) throw new Error("the every-facility searches did not run");
+    const { result: allFacilities, mainThread: searchMainThread } = await withMainThreadTime(metrics, WARMUP + (ONLY_HOLDS ? 1 : RUNS), () => measureSearches(frame, form, ONLY_HOLDS ? 1 : RUNS, RUNS + WARMUP));
     const searchLongTasks = await frame.evaluate<number[]>(`(${TAKE_LONG_TASKS})()`);
 
     // Scrolling the list (the last search's, by provider), a screen a frame down and back.
