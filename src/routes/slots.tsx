@@ -2,7 +2,7 @@ import { createFileRoute, redirect } from "@tanstack/react-router";
 import { todayIn } from "#contract/time/zoned-time.ts";
 import { appointmentTypesQuery, facilitiesQuery, providersQuery } from "../api/directory-queries.ts";
 import { sessionQuery } from "../api/session-query.ts";
-import { openingFacility } from "../components/shell/current-facility.tsx";
+import { headerFacility } from "../components/shell/current-facility.tsx";
 import { keptSlotSearch } from "#src/scheduling/last-slot-search.ts";
 import { hasSlotFilters, validateSlotSearch } from "#src/scheduling/slot-search-params.ts";
 import { SlotsView } from "../features/slots/slots-view.tsx";
@@ -23,7 +23,7 @@ export const Route = createFileRoute("/slots")({
     if (hasSlotFilters(search)) return;
     const session = await queryClient.ensureQueryData(sessionQuery()).catch(() => null);
     // "Today" as the view's defaults take it: in the zone of the facility the header opens on.
-    const facility = session ? openingFacility(session.facilities, session.context.facilityId) : null;
+    const facility = session ? headerFacility(session.facilities, session.context.facilityId) : null;
     const today = todayIn(facility?.timezone ?? Intl.DateTimeFormat().resolvedOptions().timeZone, Date.now());
     const kept = await keptSlotSearch(queryClient, today);
     if (kept) redirect({ to: "/slots", search: kept, replace: true, throw: true });

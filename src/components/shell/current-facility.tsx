@@ -5,16 +5,16 @@ import { isSameId } from "#contract/ids.ts";
 // The facility the header shows (its name and local time): the one in the
 // token's context, else the first visible one; the user may switch.
 
-/** The facility the header opens on: the token's context's, else the first visible one. */
-export function openingFacility(facilities: readonly SessionFacility[], contextFacilityId: string | null): SessionFacility | null {
-  return facilities.find((candidate) => contextFacilityId !== null && isSameId(candidate.id, contextFacilityId)) ?? facilities[0] ?? null;
+/** The facility the header shows: the one chosen (at first the token's context's), else the first visible one. */
+export function headerFacility(facilities: readonly SessionFacility[], chosenId: string | null): SessionFacility | null {
+  return facilities.find((candidate) => chosenId !== null && isSameId(candidate.id, chosenId)) ?? facilities[0] ?? null;
 }
 
 const CurrentFacilityContext = createContext<{ facility: SessionFacility | null; choose: (id: string) => void }>({ facility: null, choose: () => undefined });
 
 export function CurrentFacilityProvider({ facilities, initialId, children }: { facilities: SessionFacility[]; initialId: string | null; children: ReactNode }) {
   const [chosenId, choose] = useState<string | null>(initialId);
-  const facility = openingFacility(facilities, chosenId);
+  const facility = headerFacility(facilities, chosenId);
   return <CurrentFacilityContext.Provider value={{ facility, choose }}>{children}</CurrentFacilityContext.Provider>;
 }
 
