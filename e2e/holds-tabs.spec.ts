@@ -1,4 +1,4 @@
-import type { Page } from "@playwright/test";
+import type { FrameLocator, Page } from "@playwright/test";
 import { expect, test } from "./support/fixtures.ts";
 import { holdsOf } from "./support/holds.ts";
 import { ORG_A, expectAccessible, sandboxNow, saveScreenshot } from "./support/sandbox.ts";
@@ -14,18 +14,31 @@ test.beforeEach(async () => {
   await resetSandbox();
 });
 
-/** A second tab of the same browser, its clock the sandbox's as the first's is. */
-async function secondTab(page: Page): Promise<Page> {
+/** A second tab of the same browser, its clock the sandbox's as the first's is (or `clockAheadMs` off it: another workstation's window). */
+async function secondTab(page: Page, clockAheadMs = 0): Promise<Page> {
   const other = await page.context().newPage();
-  await other.clock.install({ time: await sandboxNow() });
+  await other.clock.install({ time: (await sandboxNow()) + clockAheadMs });
   return other;
 }
 
+/** Follow-Up slots from the day after tomorrow for 6 days: what each tab searches. */
+async function followUpFilters() {
+  const [fu, today] = await Promise.all([appointmentType("FU"), todayIn(UPPER_WEST_SIDE.timezone)]);
+  return { typeId: fu.id, startDate: addDays(today, 2), endDate: addDays(today, 7) };
+}
+
+/** Holds the first slot listed and waits until the holds bar says so; the slot. */
+async function holdFirstListed(app: FrameLocator): Promise<Awaited<ReturnType<typeof listedSlots>>[number]> {
+  const [target] = await listedSlots(app);
+  if (!target) throw new Error("no follow-up slot listed");
+  await slotButton(app, target).click();
+  await expect(app.getByTestId("holds-bar").getByTestId("hold-panel")).toHaveAttribute("data-state", "held");
+  return target;
+}
+
 test("a hold made in one tab is listed in the other within 2 s; the other's click on it says it is held already, and makes no second hold; a release there reaches the first", async ({ page }) => {
-  const fu = await appointmentType("FU");
-  const today = await todayIn(UPPER_WEST_SIDE.timezone);
   const { userId } = await frontDeskSession();
-  const filters = { typeId: fu.id, startDate: addDays(today, 2), endDate: addDays(today, 7) };
+  const filters = await followUpFilters();
 
   const first = await openSlotFinder(page);
   await setFilters(first, filters);
@@ -35,11 +48,8 @@ test("a hold made in one tab is listed in the other within 2 s; the other's clic
   await setFilters(second, filters);
   await search(second);
 
-  const [target] = await listedSlots(first);
-  if (!target) throw new Error("no follow-up slot listed");
-  await slotButton(first, target).click();
+  const target = await holdFirstListed(first);
   const firstBar = first.getByTestId("holds-bar");
-  await expect(firstBar.getByTestId("hold-panel")).toHaveAttribute("data-state", "held");
 
   // The other tab hears of it without a reload.
   const secondBar = second.getByTestId("holds-bar");
@@ -69,22 +79,15 @@ test("a hold made in one tab is listed in the other within 2 s; the other's clic
 });
 
 test("a tab on a workstation whose clock is minutes behind counts the other tab's hold down from the same ten minutes", async ({ page }) => {
-  const fu = await appointmentType("FU");
-  const today = await todayIn(UPPER_WEST_SIDE.timezone);
-  const filters = { typeId: fu.id, startDate: addDays(today, 2), endDate: addDays(today, 7) };
   const first = await openSlotFinder(page);
-  await setFilters(first, filters);
+  await setFilters(first, await followUpFilters());
   await search(first);
-  const [target] = await listedSlots(first);
-  if (!target) throw new Error("no follow-up slot listed");
-  await slotButton(first, target).click();
-  await expect(first.getByTestId("holds-bar").getByTestId("hold-panel")).toHaveAttribute("data-state", "held");
+  await holdFirstListed(first);
   await expect(first.getByTestId("holds-bar")).toContainText(/Expires in 0?9:\d\d/);
 
   // Another window of the user, on a clock 7 minutes behind Tandem's server: the hold has about nine and a half
   // minutes left there too, not sixteen and a half.
-  const otherPage = await page.context().newPage();
-  await otherPage.clock.install({ time: (await sandboxNow()) - 7 * 60_000 });
+  const otherPage = await secondTab(page, -7 * 60_000);
   const second = await openSlotFinder(otherPage);
   const secondBar = second.getByTestId("holds-bar");
   await expect(secondBar).toContainText("You are holding 1 slot");

@@ -6,17 +6,8 @@ import { onThisBrowsersClock } from "./holds-queries.ts";
 // A workstation's clock may be minutes off Tandem's server's: the holds are counted down on the browser's own.
 
 const SERVER_NOW = "2026-11-17T15:30:00.000Z";
-const HELD = {
-  id: "0e5f1c2a-3b4d-4e6f-8a9b-0c1d2e3f4a5b",
-  slot: { providerId: "prv_11111111111111111111111111111111", facilityId: "fac_22222222222222222222222222222222", startsAt: "2026-11-18T10:00:00-05:00", endsAt: "2026-11-18T10:20:00-05:00" },
-  appointmentTypeId: "atp_33333333333333333333333333333333",
-  slotLengthMinutes: 20,
-  isNewPatient: false,
-  patientId: null,
-  patientName: null,
-  heldAt: "2026-11-17T15:28:00.000Z",
-  expiresAt: "2026-11-17T15:38:00.000Z",
-};
+const { slot, appointmentTypeId, slotLengthMinutes, isNewPatient, patientId } = MAYBE_HELD;
+const HELD = { id: "0e5f1c2a-3b4d-4e6f-8a9b-0c1d2e3f4a5b", slot, appointmentTypeId, slotLengthMinutes, isNewPatient, patientId, patientName: null, heldAt: "2026-11-17T15:28:00.000Z", expiresAt: "2026-11-17T15:38:00.000Z" };
 const answer: HeldSlotsResponse = { holds: [HELD], maybeHeld: [{ ...MAYBE_HELD, freesAt: "2026-11-17T15:40:00.000Z" }], asOf: SERVER_NOW };
 
 describe("the holds list on this browser's clock", () => {
