@@ -1,7 +1,10 @@
-import type { ReactNode } from "react";
+import { lazy, Suspense, type ReactNode } from "react";
 import { ConnectionNotice } from "#src/components/shell/connection-notice.tsx";
-import { StandaloneGate } from "#src/features/standalone/standalone-gate.tsx";
+import { CheckingSignIn } from "#src/features/standalone/checking-sign-in.tsx";
 import { BridgeProvider, LinkProvider } from "./bridge-provider.tsx";
+
+// Only a sign-in outside the EHR needs the gate's code (DESIGN.md's bundle budget: it loads when used).
+const StandaloneGate = lazy(() => import("#src/features/standalone/standalone-gate.tsx").then((module) => ({ default: module.StandaloneGate })));
 
 // Who the app acts as, established before the router renders or runs a
 // loader (issue 36 item 14): inside the EHR, the bridge's handshake; outside
@@ -15,13 +18,15 @@ export function AppConnection({ children }: { children: ReactNode }) {
     <BridgeProvider
       fallback={(status) =>
         status.kind === "standalone" ? (
-          <StandaloneGate>
-            {(link, context) => (
-              <LinkProvider link={link} context={context}>
-                {children}
-              </LinkProvider>
-            )}
-          </StandaloneGate>
+          <Suspense fallback={<CheckingSignIn />}>
+            <StandaloneGate>
+              {(link, context) => (
+                <LinkProvider link={link} context={context}>
+                  {children}
+                </LinkProvider>
+              )}
+            </StandaloneGate>
+          </Suspense>
         ) : (
           <ConnectionNotice status={status} />
         )

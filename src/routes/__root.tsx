@@ -1,4 +1,5 @@
 import { useQuery, type QueryClient } from "@tanstack/react-query";
+import { lazy, Suspense } from "react";
 import { createRootRouteWithContext, Outlet } from "@tanstack/react-router";
 import { sessionQuery } from "../api/session-query.ts";
 import { useBridge } from "../bridge/bridge-provider.tsx";
@@ -11,10 +12,13 @@ import { CurrentFacilityProvider } from "../components/shell/current-facility.ts
 import { MainNav } from "../components/shell/main-nav.tsx";
 import { PatientBanner } from "../components/shell/patient-banner.tsx";
 import { Skeleton } from "../components/ui/skeleton.tsx";
-import { HoldsBar } from "../features/holds/holds-bar.tsx";
-import { WaitlistOffersAlert } from "../features/waitlist/waitlist-offers-alert.tsx";
 import { HoldsProvider } from "../scheduling/holds-provider.tsx";
 import type { AppLink } from "../bridge/app-link.ts";
+
+// Neither shows anything until the user picks a slot or an offer arrives: their code loads as the shell first
+// renders, not before it (DESIGN.md's bundle budget).
+const WaitlistOffersAlert = lazy(() => import("../features/waitlist/waitlist-offers-alert.tsx").then((module) => ({ default: module.WaitlistOffersAlert })));
+const HoldsBar = lazy(() => import("../features/holds/holds-bar.tsx").then((module) => ({ default: module.HoldsBar })));
 
 /** What every route's beforeLoad and loader are given. */
 export interface RouterContext {
@@ -77,10 +81,14 @@ function SessionShell() {
         <HoldsProvider>
           <main className="min-w-0 flex-1 p-3">
             {/* In the page's flow above the view: a waitlist offer shows whatever view is open, and never covers it. */}
-            <WaitlistOffersAlert session={session.data} />
+            <Suspense fallback={null}>
+              <WaitlistOffersAlert session={session.data} />
+            </Suspense>
             <Outlet />
           </main>
-          <HoldsBar />
+          <Suspense fallback={null}>
+            <HoldsBar />
+          </Suspense>
         </HoldsProvider>
       </div>
     </CurrentFacilityProvider>

@@ -2,7 +2,8 @@ import { createFileRoute } from "@tanstack/react-router";
 import { loadAsCurrentIdentity } from "../api/load-as-identity.ts";
 import { noteDraftQuery, noteQuery } from "../api/note-queries.ts";
 import { sessionQuery } from "../api/session-query.ts";
-import { NoteError, NotePending, NoteView } from "../features/note/note-view.tsx";
+import { NoteError, NotePending } from "../features/note/note-route-states.tsx";
+import { NoteView } from "../features/note/note-view.tsx";
 import { noteToOpen } from "../features/note/note-to-open.ts";
 import { noteIdSearchValue, readNoteLink } from "../features/note/recent/note-link.ts";
 

@@ -4,7 +4,8 @@ import { prefetchDirectory } from "../api/directory-queries.ts";
 import { loadAsCurrentIdentity } from "../api/load-as-identity.ts";
 import { sessionQuery } from "../api/session-query.ts";
 import { waitlistQuery } from "../api/waitlist-queries.ts";
-import { WaitlistError, WaitlistPending, WaitlistView } from "../features/waitlist/waitlist-view.tsx";
+import { WaitlistError, WaitlistPending } from "../features/waitlist/waitlist-route-states.tsx";
+import { WaitlistView } from "../features/waitlist/waitlist-view.tsx";
 
 // Thin (STYLE.md 6): the organization's waitlist (issue 38); the view, split
 // into its own chunk, does the rest (src/features/waitlist/). The loader reads

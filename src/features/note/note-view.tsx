@@ -6,10 +6,8 @@ import type { NoteDraftBody } from "#contract/app-api/note.ts";
 import { noteDraftQuery, noteImagesQuery, noteQuery, noteTasksQuery } from "#src/api/note-queries.ts";
 import { sessionQuery } from "#src/api/session-query.ts";
 import { useBridge } from "#src/bridge/bridge-provider.tsx";
-import { RouteErrorNotice } from "#src/components/shell/route-error-notice.tsx";
 import { useSettledQuery } from "#src/api/use-settled-query.ts";
 import { Notice } from "#src/components/ui/notice.tsx";
-import { Skeleton } from "#src/components/ui/skeleton.tsx";
 import { fieldChangeMarkOf, sectionChangeMarkOf } from "./changes/changed-under-reader-mark.tsx";
 import { useChangesUnderReader } from "./changes/use-changes-under-reader.ts";
 import { usePrefetchNoteChanges } from "./changes/use-note-changes.ts";
@@ -91,26 +89,6 @@ function NoteLoader({ noteId, session }: { noteId: string; session: Session }) {
       canEdit={canWrite}
       cannotEditReason={canWrite ? undefined : "This organization has not granted Tandem permission to change notes."}
     />
-  );
-}
-
-/** The route's pending view: the note is being read. */
-export function NotePending() {
-  return (
-    <div aria-busy="true" aria-label="Loading the note" className="space-y-3" data-testid="note-view" data-state="loading">
-      <Skeleton className="h-20 w-full" />
-      <Skeleton className="h-10 w-2/3" />
-      <Skeleton className="h-64 w-full" />
-    </div>
-  );
-}
-
-/** The route's error view: the note could not be read. */
-export function NoteError({ error }: { error: unknown }) {
-  return (
-    <div data-testid="note-view" data-state="error">
-      <RouteErrorNotice error={error} />
-    </div>
   );
 }
 

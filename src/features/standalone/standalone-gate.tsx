@@ -9,8 +9,8 @@ import { invalidateEveryRead, queryKeys } from "#src/api/query-keys.ts";
 import { StandaloneLink } from "#src/bridge/standalone-link.ts";
 import { Button } from "#src/components/ui/button.tsx";
 import { Notice } from "#src/components/ui/notice.tsx";
-import { Skeleton } from "#src/components/ui/skeleton.tsx";
 import { signInErrorMessage } from "./sign-in-messages.ts";
+import { CheckingSignIn, StandaloneFrame } from "./checking-sign-in.tsx";
 import { chooseOrganization, signInStateQuery, signInUrl, signOut, signOutEverywhere } from "./standalone-queries.ts";
 
 // Tandem opened at its own address, outside the EHR (ADR 0010, DESIGN.md
@@ -23,7 +23,7 @@ type SignedIn = Extract<StandaloneSignInState, { signedIn: true }>;
 /** Whose data the cache holds once an organization is chosen (ADR 0025): the account and that organization. */
 const identityOf = (signedIn: SignedIn, organizationId: string): CacheIdentity => ({ organizationId, userId: signedIn.user.email });
 
-const frame = (children: ReactNode) => <main className="mx-auto max-w-xl space-y-4 p-4">{children}</main>;
+const frame = (children: ReactNode) => <StandaloneFrame>{children}</StandaloneFrame>;
 
 /** The current path, to come back to after signing in (never /signin itself). */
 function returnPath(): string {
@@ -33,14 +33,7 @@ function returnPath(): string {
 
 export function StandaloneGate({ children }: { children: (link: StandaloneLink, context: HostContext) => ReactNode }) {
   const state = useQuery(signInStateQuery());
-  if (state.isPending) {
-    return frame(
-      <div aria-busy="true" aria-label="Checking your sign-in" className="space-y-3">
-        <Skeleton className="h-10 w-full" />
-        <Skeleton className="h-24 w-full" />
-      </div>,
-    );
-  }
+  if (state.isPending) return <CheckingSignIn />;
   if (state.isError) {
     return frame(
       <Notice tone="error" title="Tandem could not check your sign-in" actions={<Button onClick={() => void state.refetch()}>Try again</Button>}>

@@ -5,11 +5,10 @@ import { queryKeys } from "#src/api/query-keys.ts";
 import { sessionQuery } from "#src/api/session-query.ts";
 import { waitlistQuery } from "#src/api/waitlist-queries.ts";
 import { ApiErrorNotice } from "#src/components/shell/api-error-notice.tsx";
-import { RouteErrorNotice } from "#src/components/shell/route-error-notice.tsx";
 import { Notice } from "#src/components/ui/notice.tsx";
-import { Skeleton } from "#src/components/ui/skeleton.tsx";
 import { canUseWaitlist } from "#contract/app-api/waitlist.ts";
 import { WaitlistEntryCard } from "./waitlist-entry-card.tsx";
+import { WaitlistFrame } from "./waitlist-route-states.tsx";
 
 // The organization's waitlist (issue 38), for front-desk and scheduler users:
 // who is waiting, for what, since when, and the earliest free slot that fits
@@ -22,11 +21,11 @@ export function WaitlistView() {
   if (!session.data) return null; // the shell renders only with a session
   if (!canUseWaitlist(session.data.user.roles)) {
     return (
-      <Frame>
+      <WaitlistFrame>
         <Notice tone="info" title="The waitlist is for the front desk and schedulers">
           Your role does not include the waitlist. Ask a front-desk colleague or a scheduler.
         </Notice>
-      </Frame>
+      </WaitlistFrame>
     );
   }
   return <WaitlistEntries />;
@@ -40,7 +39,7 @@ function WaitlistEntries() {
   const readAgain = () => void queryClient.invalidateQueries({ queryKey: queryKeys.waitlist.all });
   const { entries } = waitlist.data;
   return (
-    <Frame count={entries.length}>
+    <WaitlistFrame count={entries.length}>
       {waitlist.isError ? <ApiErrorNotice error={waitlist.error} onRetry={() => void waitlist.refetch()} /> : null}
       {entries.length === 0 ? (
         <div data-testid="waitlist-empty">
@@ -59,39 +58,6 @@ function WaitlistEntries() {
           ))}
         </ul>
       )}
-    </Frame>
-  );
-}
-
-/** The route's pending view: the list is being read. */
-export function WaitlistPending() {
-  return (
-    <Frame>
-      <div aria-busy="true" aria-label="Loading the waitlist" data-testid="waitlist-loading" className="space-y-2">
-        {Array.from({ length: 3 }, (_, index) => (
-          <Skeleton key={index} className="h-24 w-full" />
-        ))}
-      </div>
-    </Frame>
-  );
-}
-
-/** The route's error view: the list could not be read. */
-export function WaitlistError({ error }: { error: unknown }) {
-  return (
-    <Frame>
-      <RouteErrorNotice error={error} />
-    </Frame>
-  );
-}
-
-function Frame({ children, count }: { children: React.ReactNode; count?: number }) {
-  return (
-    <section aria-labelledby="waitlist-title" className="mx-auto max-w-6xl min-w-0 space-y-3">
-      <h1 id="waitlist-title" className="text-lg font-semibold">
-        Waitlist{count === undefined ? null : <span className="ml-2 text-sm font-normal text-slate-700">{count === 1 ? "1 patient waiting" : `${count} patients waiting`}</span>}
-      </h1>
-      {children}
-    </section>
+    </WaitlistFrame>
   );
 }
