@@ -128,3 +128,16 @@ test("opened outside the EHR, the app says so and offers the standalone sign-in 
   await expect(page.getByText("Tandem usually opens inside your clinic's EHR")).toBeVisible();
 });
 
+
+test("a part of the app whose code cannot be fetched (a newer Tandem deployed since the page loaded) says so in its place; the rest works", async ({ page }) => {
+  // The holds bar's code is fetched as the shell first draws; the server no longer has it.
+  await page.route("**/assets/holds-bar-*.js", (route) => route.fulfill({ status: 404, body: "Not Found" }));
+  const frontDesk = await userWithRole(ORG_A, "Front Desk");
+  const app = await openInHost(page, { org: ORG_A, user: frontDesk.id, note: "none" });
+  await app.getByRole("navigation", { name: "Tandem" }).getByRole("link", { name: "Slots" }).click();
+  await expect(app.getByRole("alert").filter({ hasText: "Tandem could not load your holds" })).toBeVisible();
+  await expect(app.getByRole("button", { name: "Reload Tandem" })).toBeVisible();
+  await expect(app.getByRole("heading", { name: "Find a slot" })).toBeVisible();
+  await expect(app.getByTestId("signed-in-user")).toBeVisible();
+  await saveScreenshot(page, "shell-part-not-loaded");
+});

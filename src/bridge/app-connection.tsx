@@ -1,10 +1,11 @@
-import { lazy, Suspense, type ReactNode } from "react";
+import type { ReactNode } from "react";
 import { ConnectionNotice } from "#src/components/shell/connection-notice.tsx";
+import { lazyPart } from "#src/components/shell/lazy-part.tsx";
 import { CheckingSignIn } from "#src/features/standalone/checking-sign-in.tsx";
 import { BridgeProvider, LinkProvider } from "./bridge-provider.tsx";
 
 // Only a sign-in outside the EHR needs the gate's code (DESIGN.md's bundle budget: it loads when used).
-const StandaloneGate = lazy(() => import("#src/features/standalone/standalone-gate.tsx").then((module) => ({ default: module.StandaloneGate })));
+const StandaloneGate = lazyPart("the sign-in", () => import("#src/features/standalone/standalone-gate.tsx").then((module) => module.StandaloneGate), { fallback: <CheckingSignIn /> });
 
 // Who the app acts as, established before the router renders or runs a
 // loader (issue 36 item 14): inside the EHR, the bridge's handshake; outside
@@ -18,15 +19,13 @@ export function AppConnection({ children }: { children: ReactNode }) {
     <BridgeProvider
       fallback={(status) =>
         status.kind === "standalone" ? (
-          <Suspense fallback={<CheckingSignIn />}>
-            <StandaloneGate>
-              {(link, context) => (
-                <LinkProvider link={link} context={context}>
-                  {children}
-                </LinkProvider>
-              )}
-            </StandaloneGate>
-          </Suspense>
+          <StandaloneGate>
+            {(link, context) => (
+              <LinkProvider link={link} context={context}>
+                {children}
+              </LinkProvider>
+            )}
+          </StandaloneGate>
         ) : (
           <ConnectionNotice status={status} />
         )

@@ -1,5 +1,4 @@
 import { useQuery, type QueryClient } from "@tanstack/react-query";
-import { lazy, Suspense } from "react";
 import { createRootRouteWithContext, Outlet } from "@tanstack/react-router";
 import { sessionQuery } from "../api/session-query.ts";
 import { useBridge } from "../bridge/bridge-provider.tsx";
@@ -9,6 +8,7 @@ import { signInUrl } from "../features/standalone/standalone-queries.ts";
 import { AppHeader } from "../components/shell/app-header.tsx";
 import { ApiErrorNotice } from "../components/shell/api-error-notice.tsx";
 import { CurrentFacilityProvider } from "../components/shell/current-facility.tsx";
+import { lazyPart } from "../components/shell/lazy-part.tsx";
 import { MainNav } from "../components/shell/main-nav.tsx";
 import { PatientBanner } from "../components/shell/patient-banner.tsx";
 import { Skeleton } from "../components/ui/skeleton.tsx";
@@ -17,8 +17,8 @@ import type { AppLink } from "../bridge/app-link.ts";
 
 // Neither shows anything until the user picks a slot or an offer arrives: their code loads as the shell first
 // renders, not before it (DESIGN.md's bundle budget).
-const WaitlistOffersAlert = lazy(() => import("../features/waitlist/waitlist-offers-alert.tsx").then((module) => ({ default: module.WaitlistOffersAlert })));
-const HoldsBar = lazy(() => import("../features/holds/holds-bar.tsx").then((module) => ({ default: module.HoldsBar })));
+const WaitlistOffersAlert = lazyPart("waitlist offers", () => import("../features/waitlist/waitlist-offers-alert.tsx").then((module) => module.WaitlistOffersAlert));
+const HoldsBar = lazyPart("your holds", () => import("../features/holds/holds-bar.tsx").then((module) => module.HoldsBar), { failureClassName: "sticky bottom-0 z-20 p-2" });
 
 /** What every route's beforeLoad and loader are given. */
 export interface RouterContext {
@@ -81,14 +81,10 @@ function SessionShell() {
         <HoldsProvider>
           <main className="min-w-0 flex-1 p-3">
             {/* In the page's flow above the view: a waitlist offer shows whatever view is open, and never covers it. */}
-            <Suspense fallback={null}>
-              <WaitlistOffersAlert session={session.data} />
-            </Suspense>
+            <WaitlistOffersAlert session={session.data} />
             <Outlet />
           </main>
-          <Suspense fallback={null}>
-            <HoldsBar />
-          </Suspense>
+          <HoldsBar />
         </HoldsProvider>
       </div>
     </CurrentFacilityProvider>
