@@ -26,6 +26,14 @@ describe("searchWindows", () => {
     for (const window of windows) expect(window).toMatchObject({ appointmentTypeId: "atp_1", facilityIds: facilities(9), slotLengthMinutes: 20 });
   });
 
+  it("counts a search naming providers as the facilities they make up: a dozen in two facilities is one read over two weeks, 90 in nine is three facilities' worth", () => {
+    const providers = (count: number) => Array.from({ length: count }, (_, index) => `prv_${index}`);
+    expect(spans(searchWindows({ ...search(facilities(2), "2026-12-01", "2026-12-14"), providerIds: providers(12) }))).toEqual(["2026-12-01..2026-12-14"]);
+    expect(spans(searchWindows({ ...search(facilities(9), "2026-12-01", "2026-12-14"), providerIds: providers(90) }))).toEqual(["2026-12-01..2026-12-04", "2026-12-05..2026-12-13", "2026-12-14..2026-12-14"]);
+    // Never more than the facilities searched, however many providers are named.
+    expect(spans(searchWindows({ ...search(facilities(2), "2026-12-01", "2026-12-14"), providerIds: providers(300) }))).toEqual(spans(searchWindows(search(facilities(2), "2026-12-01", "2026-12-14"))));
+  });
+
   it("never makes a window of no days, however many facilities", () => {
     expect(spans(searchWindows(search(facilities(40), "2026-12-01", "2026-12-03")))).toEqual(["2026-12-01..2026-12-01", "2026-12-02..2026-12-02", "2026-12-03..2026-12-03"]);
   });

@@ -7,7 +7,8 @@ import { addDays, daysBetween } from "#contract/time/zoned-time.ts";
 // days, earliest first, so its first days are on screen in the time a
 // one-facility search takes while the later days follow, and no part is so
 // large that taking it in blocks the page for long (bench/RESULTS.md).
-// A search of one facility over up to two weeks stays one read.
+// A search of one facility over up to two weeks stays one read, as does one
+// naming a few providers (a facility's worth or fewer) in several.
 
 /** Facility-days of the first part: what one facility over two weeks is, so the default search is never split. */
 export const FIRST_PART_FACILITY_DAYS = 14;
@@ -38,9 +39,22 @@ export interface SlotSearchAnswer extends SlotSearchResponse {
   isComplete: boolean;
 }
 
+/**
+ * Providers counted as one facility's worth: a large group's facility has about 30 (`EMULATOR_SCALE=large`).
+ * A search naming a few providers in several facilities is no wider than one facility, and stays one read.
+ */
+export const PROVIDERS_OF_A_FACILITY = 30;
+
+/** How many facilities' worth of slots a day of the search holds: its facilities, or fewer when it names few providers. */
+function facilitiesWorth(search: SlotSearchQuery): number {
+  const facilities = Math.max(1, search.facilityIds?.length ?? 1);
+  const providers = search.providerIds?.length ?? 0;
+  return providers === 0 ? facilities : Math.min(facilities, Math.ceil(providers / PROVIDERS_OF_A_FACILITY));
+}
+
 /** The search's window cut into consecutive windows, earliest first, each at most the parts' facility-days. */
 export function searchWindows(search: SlotSearchQuery): SlotSearchQuery[] {
-  const facilities = Math.max(1, search.facilityIds?.length ?? 1);
+  const facilities = facilitiesWorth(search);
   const daysPer = (facilityDays: number) => Math.max(1, Math.floor(facilityDays / facilities));
   const windows: SlotSearchQuery[] = [];
   let startDate = search.startDate;
