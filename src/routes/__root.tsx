@@ -15,8 +15,8 @@ import { Skeleton } from "../components/ui/skeleton.tsx";
 import { HoldsProvider } from "../scheduling/holds-provider.tsx";
 import type { AppLink } from "../bridge/app-link.ts";
 
-// Neither shows anything until the user picks a slot or an offer arrives: their code loads as the shell first
-// renders, not before it (DESIGN.md's bundle budget).
+// Neither is needed for the first paint (the bar shows once the user holds or picks a slot, the alert once an
+// offer arrives): their code loads as the shell first renders, not before it (DESIGN.md's bundle budget).
 const WaitlistOffersAlert = lazyPart("waitlist offers", () => import("../features/waitlist/waitlist-offers-alert.tsx").then((module) => module.WaitlistOffersAlert));
 const HoldsBar = lazyPart("your holds", () => import("../features/holds/holds-bar.tsx").then((module) => module.HoldsBar), { failureClassName: "sticky bottom-0 z-20 p-2" });
 
