@@ -1,5 +1,5 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { cleanup, render, type RenderOptions, type RenderResult } from "@testing-library/react";
+import { cleanup, configure, render, type RenderOptions, type RenderResult } from "@testing-library/react";
 import { userEvent, type UserEvent } from "@testing-library/user-event";
 import type { ReactElement, ReactNode } from "react";
 import { afterEach } from "vitest";
@@ -11,6 +11,10 @@ import { afterEach } from "vitest";
 // suite's, in Chromium through the host page.
 
 afterEach(cleanup);
+
+// `findBy…` and `waitFor` wait up to 5 s, not Testing Library's 1 s: on a loaded 2-core CI machine a route's
+// loader, a Suspense boundary and a fake read can take longer than 1 s between them (the note route's test failed so).
+configure({ asyncUtilTimeout: 5_000 });
 
 export interface Rendered extends RenderResult {
   user: UserEvent;
