@@ -23,8 +23,6 @@ type SignedIn = Extract<StandaloneSignInState, { signedIn: true }>;
 /** Whose data the cache holds once an organization is chosen (ADR 0025): the account and that organization. */
 const identityOf = (signedIn: SignedIn, organizationId: string): CacheIdentity => ({ organizationId, userId: signedIn.user.email });
 
-const frame = (children: ReactNode) => <StandaloneFrame>{children}</StandaloneFrame>;
-
 /** The current path, to come back to after signing in (never /signin itself). */
 function returnPath(): string {
   const path = `${window.location.pathname}${window.location.search}`;
@@ -35,10 +33,12 @@ export function StandaloneGate({ children }: { children: (link: StandaloneLink, 
   const state = useQuery(signInStateQuery());
   if (state.isPending) return <CheckingSignIn />;
   if (state.isError) {
-    return frame(
-      <Notice tone="error" title="Tandem could not check your sign-in" actions={<Button onClick={() => void state.refetch()}>Try again</Button>}>
-        {state.error.message}
-      </Notice>,
+    return (
+      <StandaloneFrame>
+        <Notice tone="error" title="Tandem could not check your sign-in" actions={<Button onClick={() => void state.refetch()}>Try again</Button>}>
+          {state.error.message}
+        </Notice>
+      </StandaloneFrame>
     );
   }
   if (!state.data.signedIn) return <SignInPage />;
@@ -52,8 +52,8 @@ export function StandaloneGate({ children }: { children: (link: StandaloneLink, 
 
 function SignInPage() {
   const error = signInErrorMessage(new URLSearchParams(window.location.search).get("error"));
-  return frame(
-    <>
+  return (
+    <StandaloneFrame>
       <h1 className="text-xl font-semibold text-slate-900">Sign in to Tandem</h1>
       {error ? (
         <Notice tone="error" title={error.title}>
@@ -66,7 +66,7 @@ function SignInPage() {
       <a href={signInUrl(returnPath())} className="inline-flex min-h-9 items-center rounded-md bg-brand-700 px-4 text-sm font-medium text-white hover:bg-brand-800">
         Sign in
       </a>
-    </>,
+    </StandaloneFrame>
   );
 }
 
@@ -84,44 +84,46 @@ function OrganizationPicker({ signedIn, onChosen }: { signedIn: SignedIn; onChos
       onChosen?.();
     },
   });
-  return frame(
-    <form
-      className="space-y-4"
-      onSubmit={(event) => {
-        event.preventDefault();
-        if (choice) choose.mutate(choice);
-      }}
-    >
-      <h1 className="text-xl font-semibold text-slate-900">Choose an organization</h1>
-      <p className="text-sm text-slate-700">Signed in as <bdi>{signedIn.user.displayName}</bdi>. You shared these organizations with Tandem.</p>
-      <fieldset aria-labelledby={legendId} className="space-y-2">
-        <legend id={legendId} className="sr-only">
-          Organization
-        </legend>
-        {signedIn.organizations.map((organization) => (
-          <label key={organization.id} className="flex cursor-pointer items-center gap-3 rounded-lg border border-slate-300 bg-white p-3 text-sm has-checked:border-brand-700">
-            <input type="radio" name="organization" value={organization.id} checked={choice === organization.id} onChange={() => setChoice(organization.id)} className="h-4 w-4 accent-brand-700" />
-            <span>
-              <span className="block font-medium text-slate-900">{organization.name}</span>
-              <span className="block text-slate-700">{organization.facilityCount === 1 ? "1 facility" : `${organization.facilityCount} facilities`}</span>
-            </span>
-          </label>
-        ))}
-      </fieldset>
-      {choose.isError ? (
-        <Notice tone="error" title="That organization cannot be used">
-          {choose.error.message}
-        </Notice>
-      ) : null}
-      <div className="flex flex-wrap gap-2">
-        <Button type="submit" disabled={!choice || choose.isPending}>
-          {choose.isPending ? "Opening…" : "Continue"}
-        </Button>
-        <a href={signInUrl(returnPath(), { chooseOrganizationsAgain: true })} className="inline-flex min-h-9 items-center rounded-md px-3 text-sm font-medium text-brand-800 underline">
-          Share other organizations
-        </a>
-      </div>
-    </form>,
+  return (
+    <StandaloneFrame>
+      <form
+        className="space-y-4"
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (choice) choose.mutate(choice);
+        }}
+      >
+        <h1 className="text-xl font-semibold text-slate-900">Choose an organization</h1>
+        <p className="text-sm text-slate-700">Signed in as <bdi>{signedIn.user.displayName}</bdi>. You shared these organizations with Tandem.</p>
+        <fieldset aria-labelledby={legendId} className="space-y-2">
+          <legend id={legendId} className="sr-only">
+            Organization
+          </legend>
+          {signedIn.organizations.map((organization) => (
+            <label key={organization.id} className="flex cursor-pointer items-center gap-3 rounded-lg border border-slate-300 bg-white p-3 text-sm has-checked:border-brand-700">
+              <input type="radio" name="organization" value={organization.id} checked={choice === organization.id} onChange={() => setChoice(organization.id)} className="h-4 w-4 accent-brand-700" />
+              <span>
+                <span className="block font-medium text-slate-900">{organization.name}</span>
+                <span className="block text-slate-700">{organization.facilityCount === 1 ? "1 facility" : `${organization.facilityCount} facilities`}</span>
+              </span>
+            </label>
+          ))}
+        </fieldset>
+        {choose.isError ? (
+          <Notice tone="error" title="That organization cannot be used">
+            {choose.error.message}
+          </Notice>
+        ) : null}
+        <div className="flex flex-wrap gap-2">
+          <Button type="submit" disabled={!choice || choose.isPending}>
+            {choose.isPending ? "Opening…" : "Continue"}
+          </Button>
+          <a href={signInUrl(returnPath(), { chooseOrganizationsAgain: true })} className="inline-flex min-h-9 items-center rounded-md px-3 text-sm font-medium text-brand-800 underline">
+            Share other organizations
+          </a>
+        </div>
+      </form>
+    </StandaloneFrame>
   );
 }
 
@@ -159,7 +161,13 @@ function SignedInApp({ signedIn, organizationId, children }: { signedIn: SignedI
 
   const organizationName = organization?.name ?? "Your organization";
   const context = useMemo((): HostContext => ({ organizationName, patientId: null, noteId: null }), [organizationName]);
-  if (signedOut) return frame(<p className="text-sm text-slate-700">Signed out.</p>);
+  if (signedOut) {
+    return (
+      <StandaloneFrame>
+        <p className="text-sm text-slate-700">Signed out.</p>
+      </StandaloneFrame>
+    );
+  }
   if (switching) return <OrganizationPicker signedIn={signedIn} onChosen={() => setSwitching(false)} />;
   return (
     <>
