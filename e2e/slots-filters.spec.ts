@@ -109,3 +109,27 @@ for (const width of [1280, 400]) {
   });
 }
 
+
+test("on a short frame at 400 px the facility and provider pickers fit on screen: their lists scroll inside them and Done stays on screen and closes them", async ({ page }) => {
+  // The host page's own bar takes about 250 px at this width: the frame is about 450 px tall.
+  await page.setViewportSize({ width: 400, height: 700 });
+  const app = await openSlotFinder(page);
+  for (const [trigger, dialog] of [
+    [/^Facilities/, "Choose facilities"],
+    [/^Providers/, "Choose providers"],
+  ] as const) {
+    await searchForm(app).getByRole("button", { name: trigger }).click();
+    const popover = app.getByRole("dialog", { name: dialog });
+    await expect(popover).toBeVisible();
+    const fits = await popover.evaluate((element: HTMLElement) => {
+      const box = element.getBoundingClientRect();
+      return box.top >= 0 && box.bottom <= window.innerHeight;
+    });
+    expect(fits, `${dialog} inside the frame`).toBe(true);
+    await saveScreenshot(page, `slots-picker-short-frame-${dialog.split(" ")[1]}`);
+    // A plain click: nothing covers it and it needs no scrolling of the page.
+    await popover.getByRole("button", { name: "Done" }).click({ timeout: 5_000 });
+    await expect(popover).toBeHidden();
+  }
+  await expectAccessible(page);
+});

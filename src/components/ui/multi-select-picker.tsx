@@ -81,7 +81,7 @@ export function MultiSelectPicker({ label, options, selected, onChange, allLabel
             collisionPadding={8}
             data-no-shortcuts=""
             aria-label={`Choose ${noun}`}
-            className="z-50 w-[min(22rem,calc(100vw-1rem))] rounded-lg border border-slate-300 bg-white p-2 text-sm text-slate-900 shadow-lg"
+            className="z-50 flex max-h-(--radix-popover-content-available-height) w-[min(22rem,calc(100vw-1rem))] flex-col rounded-lg border border-slate-300 bg-white p-2 text-sm text-slate-900 shadow-lg"
           >
             {isSearchable ? (
               <div className="mb-2">
@@ -113,7 +113,7 @@ export function MultiSelectPicker({ label, options, selected, onChange, allLabel
               </button>
             </div>
             {limitHint ? <p className="px-1 pb-1 text-xs text-slate-600">{limitHint}</p> : null}
-            <ul aria-label={label} className="max-h-64 overflow-y-auto">
+            <ul aria-label={label} className="max-h-64 min-h-16 shrink overflow-y-auto">
               {visible.map((option) => {
                 const optionId = `${id}-${option.value}`;
                 const isChecked = selectedSet.has(idKey(option.value));
@@ -139,7 +139,7 @@ export function MultiSelectPicker({ label, options, selected, onChange, allLabel
               })}
               {visible.length === 0 ? <li className="px-1 py-2 text-slate-600">No {noun} match “{search}”.</li> : null}
             </ul>
-            <Popover.Close className="mt-2 w-full rounded-md border border-slate-300 px-3 py-1.5 font-medium hover:bg-slate-100">Done</Popover.Close>
+            <Popover.Close className="mt-2 w-full shrink-0 rounded-md border border-slate-300 px-3 py-1.5 font-medium hover:bg-slate-100">Done</Popover.Close>
           </Popover.Content>
         </Popover.Portal>
       </Popover.Root>
