@@ -97,6 +97,29 @@ test("a reload of the whole EHR page right after a search, before its save is du
   await expect(searchForm(app).getByRole("button", { name: /^Facilities/ })).toContainText("Lincoln Park");
 });
 
+test("a search whose save could not reach Tandem's server (restarting) is saved once the server answers again: a later reload of the whole EHR page opens on it", async ({ page }) => {
+  const app = await openSlotFinder(page);
+  let refused = 0;
+  await page.route("**/api/slots/last-search", async (route) => {
+    if (route.request().method() === "PUT" && refused < 2) {
+      refused += 1;
+      await route.abort("connectionrefused");
+    } else await route.fallback();
+  });
+  await setFilters(app, { facilities: ["Lincoln Park"] });
+  const saved = savedSearch(page, LINCOLN_PARK.id);
+  await search(app);
+  const summary = (await resultsStatus(app).textContent()) ?? "";
+  // Sent again 2 s after the first refusal, then 4 s after the second.
+  await saved;
+  expect(refused).toBe(2);
+  await page.unroute("**/api/slots/last-search");
+
+  await page.reload();
+  await expect(resultsStatus(app)).toHaveText(summary, { timeout: 15_000 });
+  await expect(searchForm(app).getByRole("button", { name: /^Facilities/ })).toContainText("Lincoln Park");
+});
+
 test.describe("a browser whose date is not the facility's", () => {
   // Kiritimati (UTC+14) is already on the next day at the suite's instants: the kept window has not begun at the
   // facility, whose date the slot finder's defaults and checks go by, whatever the browser's own zone.

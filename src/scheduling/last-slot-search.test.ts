@@ -3,7 +3,8 @@ import { QueryClient } from "@tanstack/react-query";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { LastSlotSearchResponse, StoredSlotSearch } from "#contract/app-api/last-slot-search.ts";
 import { switchCacheIdentity, type CacheIdentity } from "#src/api/cache-identity.ts";
-import { keptSlotSearch, lastSlotSearch, rememberSlotSearch, SAVE_DELAY_MS } from "./last-slot-search.ts";
+import { ApiError } from "#src/api/bff-client.ts";
+import { keptSlotSearch, lastSlotSearch, MAX_SAVE_RETRY_MS, rememberSlotSearch, SAVE_DELAY_MS } from "./last-slot-search.ts";
 import { validateStoredSlotSearch, type SlotSearchParams } from "./slot-search-params.ts";
 
 // The user's last slot search (issue 36 item 8): saved to the BFF a moment
@@ -17,6 +18,8 @@ const api = vi.hoisted(() => ({
   savedAsPageWent: [] as { identity: unknown; search: unknown }[],
   kept: null as Record<string, unknown> | null,
   readFails: false,
+  /** The next saves fail with these, one each. */
+  saveFailures: [] as Error[],
 }));
 
 vi.mock("#src/api/last-slot-search-queries.ts", async () => {
@@ -35,6 +38,8 @@ vi.mock("#src/api/last-slot-search-queries.ts", async () => {
       return true;
     },
     saveLastSlotSearch: (search: StoredSlotSearch): Promise<LastSlotSearchResponse> => {
+      const failure = api.saveFailures.shift();
+      if (failure) return Promise.reject(failure);
       api.saved.push({ identity: currentCacheIdentity(), search });
       return Promise.resolve({ search, savedAt: "2026-11-17T14:00:00.000Z" });
     },
@@ -55,6 +60,7 @@ beforeEach(() => {
   api.savedAsPageWent = [];
   api.kept = null;
   api.readFails = false;
+  api.saveFailures = [];
   switchCacheIdentity(queryClient, ALICE);
 });
 
@@ -89,6 +95,43 @@ describe("saving the last search", () => {
     await vi.advanceTimersByTimeAsync(SAVE_DELAY_MS * 2);
     expect(api.saved).toEqual([]);
     // Nothing waiting: nothing sent.
+    window.dispatchEvent(new Event("pagehide"));
+    expect(api.savedAsPageWent).toHaveLength(1);
+  });
+
+  it("sends a save Tandem's server could not take again, later each time, until it is kept; a newer search replaces it", async () => {
+    const unreachable = () => new TypeError("Failed to fetch");
+    api.saveFailures = [unreachable(), new ApiError(503, { code: "unavailable", message: "restarting", trace_id: "t" }), unreachable()];
+    rememberSlotSearch(NEXT_WEEK, queryClient);
+    await vi.advanceTimersByTimeAsync(SAVE_DELAY_MS);
+    expect(api.saveFailures).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(api.saveFailures).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(3_999);
+    expect(api.saveFailures).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(api.saved).toEqual([]);
+    // The third failure: a newer search comes while it waits, and is the one kept.
+    const later = { ...NEXT_WEEK, startDate: "2026-11-30", endDate: "2026-12-06" };
+    rememberSlotSearch(later, queryClient);
+    await vi.advanceTimersByTimeAsync(SAVE_DELAY_MS);
+    expect(api.saved).toEqual([{ identity: ALICE, search: later }]);
+    await vi.advanceTimersByTimeAsync(MAX_SAVE_RETRY_MS * 2);
+    expect(api.saved).toHaveLength(1);
+  });
+
+  it("sends a failed save waiting to be sent again as the page goes; one refused for what it is (4xx) is not sent again", async () => {
+    api.saveFailures = [new TypeError("Failed to fetch")];
+    rememberSlotSearch(NEXT_WEEK, queryClient);
+    await vi.advanceTimersByTimeAsync(SAVE_DELAY_MS);
+    window.dispatchEvent(new Event("pagehide"));
+    expect(api.savedAsPageWent).toEqual([{ identity: ALICE, search: NEXT_WEEK }]);
+
+    api.saveFailures = [new ApiError(400, { code: "invalid_request", message: "no", trace_id: "t" })];
+    const other = { ...NEXT_WEEK, order: "provider" as const };
+    rememberSlotSearch(other, queryClient);
+    await vi.advanceTimersByTimeAsync(SAVE_DELAY_MS + MAX_SAVE_RETRY_MS * 2);
+    expect(api.saved).toEqual([]);
     window.dispatchEvent(new Event("pagehide"));
     expect(api.savedAsPageWent).toHaveLength(1);
   });
