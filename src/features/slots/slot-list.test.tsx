@@ -53,7 +53,14 @@ function FrontDesk({ slots = SLOTS, order = "provider", multiFacility = false }:
         heldKeys={heldKeys}
         pendingKey={null}
         firstKey={firstKey}
-        onSelect={(slot) => setHeldKeys((held) => new Set(held).add(slotKey(slot)))}
+        onSelect={(slot) =>
+          setHeldKeys((held) => {
+            // Choosing a held slot again releases it here (the app's holds bar does that).
+            const next = new Set(held);
+            if (!next.delete(slotKey(slot))) next.add(slotKey(slot));
+            return next;
+          })
+        }
         onFocusSlot={() => undefined}
       />
     </>
@@ -93,6 +100,19 @@ describe("the slot list", () => {
     expect(within(held).getByText(/Held/)).toBeTruthy();
     await user.click(slotNamed(/Adams, Wednesday, December 2, 11:00 AM/));
     expect(screen.getAllByRole("button", { name: /held by you$/ })).toHaveLength(2);
+  });
+
+  it("marks each held slot of a row, and unmarks only the one released (a row is redrawn for its own slots)", async () => {
+    const { user } = renderWithUser(<FrontDesk />);
+    await user.click(slotNamed(/^Dr. Ada Adams, Tuesday, December 1, 10:00 AM/));
+    await user.click(slotNamed(/Adams, Tuesday, December 1, 10:30 AM/));
+    await user.click(slotNamed(/Brooks, Tuesday, December 1, 9:00 AM/));
+    expect(screen.getAllByRole("button", { name: /held by you$/ })).toHaveLength(3);
+    await user.click(slotNamed(/Adams, Tuesday, December 1, 10:00 AM.*held by you$/));
+    expect(screen.getAllByRole("button", { name: /held by you$/ }).map((button) => button.getAttribute("aria-label"))).toEqual([
+      expect.stringMatching(/Adams, Tuesday, December 1, 10:30 AM/),
+      expect.stringMatching(/Brooks, Tuesday, December 1, 9:00 AM/),
+    ]);
   });
 
   it("marks the earliest slot First available and focuses it from the button; once held, the mark moves to the next", async () => {

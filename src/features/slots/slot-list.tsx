@@ -4,6 +4,7 @@ import type { Slot } from "#contract/clinic-api/schedule.ts";
 import type { GroupedSlot, SlotDay, SlotRow } from "./group-slots.ts";
 import { moveForKey, moveInGrid, slotGridOf } from "./slot-navigation.ts";
 import type { UserTimeSettings } from "#src/lib/use-time-display.tsx";
+import { useLatest } from "#src/lib/use-latest.ts";
 import { formatZoneCity, isOtherZone, zoneAbbreviation } from "#src/lib/time-format.ts";
 import { capacityText, clockChangeText, formatLocalDay, formatSlotTime, schedulesText, slotAccessibleName, slotZoneName } from "#src/scheduling/slot-text.ts";
 import { ClockChangeIcon } from "#src/components/ui/icons.tsx";
@@ -280,6 +281,23 @@ export function SlotList({ days, providerName, facilityName, reader, heldKeys, p
   // Hour rows name their zones when the list shows more than one (New York and Chicago searched together).
   const namesZones = useMemo(() => new Set(days.flatMap((day) => day.rows.flatMap((row) => row.zones))).size > 1, [days]);
 
+  // A row re-renders only when something of its own changes (one of its slots held, checked, the tab stop, First
+  // available): a click, a hold or a search starting then redraws a row or two, not every row drawn (all of a
+  // default-scale list). So the marks go to the row they are in, and the callbacks stay the same objects.
+  const latestOnSelect = useLatest(onSelect);
+  const stableOnSelect = useCallback((slot: Slot) => latestOnSelect.current(slot), [latestOnSelect]);
+  const latestHandleFocus = useLatest(handleFocus);
+  const stableOnFocus = useCallback((entry: GroupedSlot, row: SlotRow, date: string) => latestHandleFocus.current(entry, row, date), [latestHandleFocus]);
+  const heldByItem = useMemo(() => {
+    const byItem = new Map<number, string[]>();
+    for (const key of heldKeys) {
+      const index = itemOfKey.get(key);
+      if (index !== undefined) byItem.set(index, [...(byItem.get(index) ?? []), key]);
+    }
+    return byItem;
+  }, [heldKeys, itemOfKey]);
+  const ifInItem = (key: string | null, index: number) => (key !== null && itemOfKey.get(key) === index ? key : null);
+
   return (
     <div
       ref={container}
@@ -315,13 +333,13 @@ export function SlotList({ days, providerName, facilityName, reader, heldKeys, p
                 providerName={providerName}
                 facilityName={facilityName}
                 reader={reader}
-                tabStop={tabStop}
-                heldKeys={heldKeys}
-                pendingKey={pendingKey}
-                firstKey={firstKey}
+                tabStop={ifInItem(tabStop, virtual.index)}
+                heldInRow={heldByItem.get(virtual.index)?.join("\n") ?? ""}
+                pendingKey={ifInItem(pendingKey, virtual.index)}
+                firstKey={ifInItem(firstKey, virtual.index)}
                 register={register}
-                onSelect={onSelect}
-                onFocusSlot={handleFocus}
+                onSelect={stableOnSelect}
+                onFocusSlot={stableOnFocus}
               />
             )}
           </div>
@@ -358,8 +376,10 @@ interface SlotRowGroupProps {
   providerName: (providerId: string) => string;
   facilityName: ((facilityId: string) => string) | null;
   reader: UserTimeSettings;
+  /** Each of these only when it is one of this row's slots (null, or "", otherwise), so the row is redrawn only for its own. */
   tabStop: string | null;
-  heldKeys: ReadonlySet<string>;
+  /** The row's held slots' keys, one a line. */
+  heldInRow: string;
   pendingKey: string | null;
   firstKey: string | null;
   register: (key: string, element: HTMLButtonElement) => () => void;
@@ -367,7 +387,8 @@ interface SlotRowGroupProps {
   onFocusSlot: (entry: GroupedSlot, row: SlotRow, date: string) => void;
 }
 
-function SlotRowGroup({ row, date, namesZones, providerName, facilityName, reader, tabStop, heldKeys, pendingKey, firstKey, register, onSelect, onFocusSlot }: SlotRowGroupProps) {
+const SlotRowGroup = memo(function SlotRowGroup({ row, date, namesZones, providerName, facilityName, reader, tabStop, heldInRow, pendingKey, firstKey, register, onSelect, onFocusSlot }: SlotRowGroupProps) {
+  const heldKeys = heldInRow === "" ? [] : heldInRow.split("\n");
   const isHourRow = row.kind === "hour";
   const rowFacility = facilityName && !isHourRow ? facilityName(row.facilityId) : undefined;
   const headingId = `${row.key}-heading`.replace(/[^a-zA-Z0-9_-]/g, "-");
@@ -397,7 +418,7 @@ function SlotRowGroup({ row, date, namesZones, providerName, facilityName, reade
               facilityName={facilityName ? facilityName(entry.slot.facilityId) : undefined}
               reader={reader}
               isTabStop={entry.key === tabStop}
-              isHeld={heldKeys.has(entry.key)}
+              isHeld={heldKeys.includes(entry.key)}
               isPending={entry.key === pendingKey}
               isFirst={entry.key === firstKey}
               showsProvider={isHourRow}
@@ -411,4 +432,4 @@ function SlotRowGroup({ row, date, namesZones, providerName, facilityName, reade
       </ul>
     </div>
   );
-}
+});
