@@ -408,3 +408,30 @@ test("a hold the EHR did not answer in time may have been made: listed as not co
   await expect(bar.getByTestId("maybe-held")).toContainText("Nothing to release: the EHR never told Tandem this hold's id");
   await expect(bar.getByRole("button", { name: "Let it go" })).toHaveCount(0);
 });
+
+test("a slot chosen while the release of a hold it overlaps is still on its way is held, not called taken", async ({ page }) => {
+  const today = await todayIn(UPPER_WEST_SIDE.timezone);
+  const app = await openSlotFinder(page);
+  await setFilters(app, { startDate: addDays(today, 4), endDate: addDays(today, 10) });
+  await search(app);
+  // Two 20-minute Follow-Up slots of one provider, the second starting before the first ends: a hold counts against both.
+  const listed = await listedSlots(app);
+  const overlaps = (a: (typeof listed)[number], b: (typeof listed)[number]) =>
+    a.providerId === b.providerId && Date.parse(a.startsAt) < Date.parse(b.startsAt) && Date.parse(b.startsAt) < Date.parse(a.startsAt) + 20 * 60_000;
+  const first = listed.find((a) => listed.some((b) => overlaps(a, b)));
+  const second = first && listed.find((b) => overlaps(first, b));
+  if (!first || !second) throw new Error("no two overlapping slots of one provider listed");
+
+  await slotButton(app, first).click();
+  const bar = app.getByTestId("holds-bar");
+  await expect(bar.getByTestId("hold-panel")).toHaveAttribute("data-state", "held");
+  // The release takes a while to reach the EHR; the next slot is chosen meanwhile.
+  await sandbox("POST", "/faults", { method: "DELETE", path: "/v4/schedule/holds/{holdId}", latencyMs: 1_500, count: 5 });
+  await bar.getByTestId("release-hold").click();
+  await slotButton(app, second).click();
+  await expect(slotButton(app, second)).toHaveAttribute("aria-current", "true", { timeout: 10_000 });
+  await expect(bar.getByTestId("hold-panel")).toHaveCount(1);
+  await expect(app.getByText("That time was just taken")).toHaveCount(0);
+  await expect(slotButton(app, first)).toBeVisible();
+  await sandbox("DELETE", "/faults");
+});

@@ -203,6 +203,42 @@ describe("releasing and expiry", () => {
     expect(calls.holdsChanged).toBe(2);
   });
 
+  it("checks a slot chosen while a release is on its way once the release is answered: the service counts the hold, and the slots it overlaps, until then", async () => {
+    const { controller, answers } = fakeDeps();
+    const release = deferred<unknown>();
+    answers.release = () => release.promise;
+    const checked: string[] = [];
+    const flow = new SlotSelectionFlow({
+      check: (request) => {
+        checked.push(request.startsAt);
+        return Promise.resolve({ available: true, slot: null, alternatives: [], meta: { sourceSyncedAt: "2026-12-01T14:00:00.000Z", sourceKind: "ehr_kind_a", maxStalenessSeconds: 0, strongConsistency: true, strategy: "ehr_live", completeness: "complete", generatedAt: "2026-12-01T14:00:00.000Z" } });
+      },
+      hold: () => Promise.resolve({ hold: { id: "hold-2", status: "active", expiresAt: "2026-12-01T14:05:00.000Z" }, held: heldSlot("hold-2") }),
+      isConflict: () => false,
+      isHoldLimit: () => false,
+      isAlreadyHeld: () => false,
+      isOutcomeUnknown: () => false,
+      maybeHeldOf: () => null,
+      holdsChanged: () => undefined,
+      release: () => Promise.resolve(),
+      onHeld: () => undefined,
+      slotsChanged: () => undefined,
+      releasesInFlight: () => controller.releasesInFlight(),
+    });
+    expect(controller.releasesInFlight()).toBeNull();
+    // 10:00-10:20 released; 10:10, which it overlaps, chosen at once.
+    const releasing = controller.release(heldSlot("hold-1"));
+    const choosing = flow.select({ ...heldSlot("hold-1").slot, startsAt: "2026-12-01T10:10:00-05:00", endsAt: "2026-12-01T10:30:00-05:00", remainingCapacity: 1, templateIds: [] }, { appointmentTypeId: "atp_dddddddddddddddddddddddddddddddd", isNewPatient: false });
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(flow.getState().kind).toBe("checking");
+    expect(checked).toEqual([]);
+    release.resolve({ released: true });
+    await Promise.all([releasing, choosing]);
+    expect(checked).toEqual(["2026-12-01T10:10:00-05:00"]);
+    expect(flow.getState().kind).toBe("idle");
+    expect(controller.releasesInFlight()).toBeNull();
+  });
+
   it("reads the holds again after a release, not the slot list (the released slot is still on it)", async () => {
     const { controller, calls } = fakeDeps();
     await controller.releaseAll([heldSlot("hold-1"), heldSlot("hold-2")]);

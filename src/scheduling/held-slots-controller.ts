@@ -70,6 +70,8 @@ export class HeldSlotsController {
   private readonly now: () => number;
   /** Holds this page took off the list itself (booked, released, expired here): their outcome is told already. */
   private readonly endedHere = new Set<string>();
+  /** Releases sent and not yet answered: the service counts a hold until its release lands. */
+  private readonly releasing = new Set<Promise<unknown>>();
 
   constructor(private readonly deps: HeldSlotsDeps) {
     this.now = deps.now ?? Date.now;
@@ -81,6 +83,16 @@ export class HeldSlotsController {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   };
+
+  /**
+   * Settles once every release sent so far has been answered; null when none is on its way. A hold leaves the list
+   * at once, but the service counts it, against its slot and every slot of that provider it overlaps, until its
+   * release lands: a slot chosen meanwhile is checked after (slot-selection-flow.ts).
+   */
+  releasesInFlight(): Promise<void> | null {
+    if (this.releasing.size === 0) return null;
+    return Promise.allSettled([...this.releasing]).then(() => undefined);
+  }
 
   /** When the hold runs out on this browser's clock (the list's `expiresAt` is on it: holds-queries.ts). */
   deadlineOf(held: HeldSlot): number {
@@ -159,7 +171,7 @@ export class HeldSlotsController {
       this.removeHeld([held.id]);
       this.update({ notices: without(this.activity.notices, held.id), outcomes: withOutcome(this.activity.outcomes, { kind: "released", held }) });
       try {
-        await this.deps.release(held.id);
+        await this.sendRelease(held.id);
         this.timings.delete(held.id);
       } catch (error) {
         // Still held (the list is read again): if it leaves the list later, that is news.
@@ -223,12 +235,20 @@ export class HeldSlotsController {
     for (const wait of waits) {
       if (wait > 0) await sleep(wait);
       try {
-        await this.deps.release(holdId);
+        await this.sendRelease(holdId);
         return;
       } catch {
         // Tried again after the next wait; after the last, the hold runs out on its own, in the service and in the store.
       }
     }
+  }
+
+  private sendRelease(holdId: string): Promise<unknown> {
+    const sent = this.deps.release(holdId);
+    this.releasing.add(sent);
+    const done = () => this.releasing.delete(sent);
+    sent.then(done, done);
+    return sent;
   }
 
   private removeHeld(holdIds: readonly string[]): void {

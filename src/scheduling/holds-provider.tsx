@@ -74,6 +74,7 @@ export function HoldsProvider({ children }: { children: ReactNode }) {
       release: releaseHold,
       onHeld: (fresh) => controller.added(fresh),
       slotsChanged: () => void queryClient.invalidateQueries({ queryKey: queryKeys.slots.all }),
+      releasesInFlight: () => controller.releasesInFlight(),
     });
     return { controller, flow };
   });

@@ -92,6 +92,8 @@ export interface SelectionDeps extends HoldCalls {
   onHeld: (fresh: FreshHold) => void;
   /** The list on screen is wrong about a slot (a check or a hold found it gone): refetch the slot list. */
   slotsChanged: () => void;
+  /** The user's releases still on their way, settling once answered, or null (held-slots-controller.ts). */
+  releasesInFlight?: () => Promise<void> | null;
   now?: () => number;
 }
 
@@ -169,6 +171,13 @@ export class SlotSelectionFlow {
       return;
     }
     this.set({ kind: "checking", ...chosen });
+    // A hold just released still counts at the service until its release lands: checked before, a slot it overlapped
+    // would be called taken (and taken off the list) though it is free.
+    const releasing = this.deps.releasesInFlight?.();
+    if (releasing) {
+      await releasing;
+      if (generation !== this.generation) return;
+    }
 
     let check: SlotCheckResponse;
     try {
