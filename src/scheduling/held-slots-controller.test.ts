@@ -237,6 +237,16 @@ describe("releasing and expiry", () => {
     expect(checked).toEqual(["2026-12-01T10:10:00-05:00"]);
     expect(flow.getState().kind).toBe("idle");
     expect(controller.releasesInFlight()).toBeNull();
+
+    // A release that never answers holds the next check back 3 s, not for ever.
+    answers.release = () => new Promise(() => undefined);
+    void controller.release(heldSlot("hold-2"));
+    const next = flow.select({ ...heldSlot("hold-2").slot, startsAt: "2026-12-01T10:30:00-05:00", endsAt: "2026-12-01T10:50:00-05:00", remainingCapacity: 1, templateIds: [] }, { appointmentTypeId: "atp_dddddddddddddddddddddddddddddddd", isNewPatient: false });
+    await vi.advanceTimersByTimeAsync(2_999);
+    expect(checked).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    await next;
+    expect(checked).toEqual(["2026-12-01T10:10:00-05:00", "2026-12-01T10:30:00-05:00"]);
   });
 
   it("reads the holds again after a release, not the slot list (the released slot is still on it)", async () => {

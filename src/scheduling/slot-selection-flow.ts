@@ -128,6 +128,9 @@ function ownOverlapping<T extends { slot: Pick<Slot, "providerId" | "startsAt" |
   return held?.find((hold) => isSameId(hold.slot.providerId, slot.providerId) && Date.parse(hold.slot.startsAt) < endMs && startMs < Date.parse(hold.slot.endsAt)) ?? null;
 }
 
+/** How long a check waits for the user's releases on their way (a release answers in tens of milliseconds). */
+const MAX_WAIT_FOR_RELEASES_MS = 3_000;
+
 export interface SelectOptions {
   /** The patient to hold for when the host token names none (outside the EHR); the token's always wins. */
   patientId?: string | undefined;
@@ -172,10 +175,13 @@ export class SlotSelectionFlow {
     }
     this.set({ kind: "checking", ...chosen });
     // A hold just released still counts at the service until its release lands: checked before, a slot it overlapped
-    // would be called taken (and taken off the list) though it is free.
+    // would be called taken (and taken off the list) though it is free. A release that hangs holds the check back
+    // only so long.
     const releasing = this.deps.releasesInFlight?.();
     if (releasing) {
-      await releasing;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([releasing, new Promise<void>((resolve) => (timer = setTimeout(resolve, MAX_WAIT_FOR_RELEASES_MS)))]);
+      clearTimeout(timer);
       if (generation !== this.generation) return;
     }
 
