@@ -32,6 +32,25 @@ function deferred<T>() {
   return { promise, resolve };
 }
 
+/** A live check's meta, as the BFF gives it. */
+const LIVE_META: SlotCheckResponse["meta"] = { sourceSyncedAt: "2026-12-01T14:00:00.000Z", sourceKind: "ehr_kind_a", maxStalenessSeconds: 0, strongConsistency: true, strategy: "ehr_live", completeness: "complete", generatedAt: "2026-12-01T14:00:00.000Z" };
+
+/** A selection flow's calls that refuse nothing and report nothing, but for the check and the hold given. */
+function selectionDepsWith(calls: Pick<SelectionDeps, "check" | "hold"> & Partial<SelectionDeps>): SelectionDeps {
+  return {
+    isConflict: () => false,
+    isHoldLimit: () => false,
+    isAlreadyHeld: () => false,
+    isOutcomeUnknown: () => false,
+    maybeHeldOf: () => null,
+    holdsChanged: () => undefined,
+    release: () => Promise.resolve(),
+    onHeld: () => undefined,
+    slotsChanged: () => undefined,
+    ...calls,
+  };
+}
+
 /** `abandonSelection`: what the provider wires it to (the selection flow's cancel). */
 function fakeDeps({ abandonSelection = () => undefined }: { abandonSelection?: () => void } = {}) {
   const calls = { release: [] as string[], book: [] as BookingRequest[], removed: [] as string[], holdsChanged: 0, slotsChanged: 0, slept: [] as number[], abandoned: 0 };
@@ -158,23 +177,15 @@ describe("booking a held slot", () => {
 describe("booking while a slot is being checked (issue 36 item 7)", () => {
   const slot = heldSlot("hold-9").slot;
   const check = deferred<SlotCheckResponse>();
-  const selectionDeps = (made: string[]): SelectionDeps => ({
-    check: () => check.promise,
-    hold: (request) => {
-      made.push(request.startsAt);
-      const held = heldSlot("hold-9");
-      return Promise.resolve({ hold: { id: held.id, status: "active", expiresAt: held.expiresAt }, held });
-    },
-    isConflict: () => false,
-    isHoldLimit: () => false,
-    isAlreadyHeld: () => false,
-    isOutcomeUnknown: () => false,
-    maybeHeldOf: () => null,
-    holdsChanged: () => undefined,
-    release: () => Promise.resolve(),
-    onHeld: () => undefined,
-    slotsChanged: () => undefined,
-  });
+  const selectionDeps = (made: string[]): SelectionDeps =>
+    selectionDepsWith({
+      check: () => check.promise,
+      hold: (request) => {
+        made.push(request.startsAt);
+        const held = heldSlot("hold-9");
+        return Promise.resolve({ hold: { id: held.id, status: "active", expiresAt: held.expiresAt }, held });
+      },
+    });
 
   it("a check started before the booking makes no hold once it answers: no stray hold is left for ten minutes", async () => {
     const made: string[] = [];
@@ -183,7 +194,7 @@ describe("booking while a slot is being checked (issue 36 item 7)", () => {
     const checking = flow.select({ ...slot, startsAt: "2026-12-01T11:00:00-05:00", endsAt: "2026-12-01T11:20:00-05:00", remainingCapacity: 1, templateIds: [] }, { appointmentTypeId: "atp_dddddddddddddddddddddddddddddddd", isNewPatient: false });
     expect(flow.getState().kind).toBe("checking");
     await controller.book(heldSlot("hold-1"), "patient-7", [heldSlot("hold-1")]);
-    check.resolve({ available: true, slot: null, alternatives: [], meta: { sourceSyncedAt: "2026-12-01T14:00:00.000Z", sourceKind: "ehr_kind_a", maxStalenessSeconds: 0, strongConsistency: true, strategy: "ehr_live", completeness: "complete", generatedAt: "2026-12-01T14:00:00.000Z" } });
+    check.resolve({ available: true, slot: null, alternatives: [], meta: LIVE_META });
     await checking;
     expect(made).toEqual([]);
     expect(flow.getState().kind).toBe("idle");
@@ -208,23 +219,16 @@ describe("releasing and expiry", () => {
     const release = deferred<unknown>();
     answers.release = () => release.promise;
     const checked: string[] = [];
-    const flow = new SlotSelectionFlow({
-      check: (request) => {
-        checked.push(request.startsAt);
-        return Promise.resolve({ available: true, slot: null, alternatives: [], meta: { sourceSyncedAt: "2026-12-01T14:00:00.000Z", sourceKind: "ehr_kind_a", maxStalenessSeconds: 0, strongConsistency: true, strategy: "ehr_live", completeness: "complete", generatedAt: "2026-12-01T14:00:00.000Z" } });
-      },
-      hold: () => Promise.resolve({ hold: { id: "hold-2", status: "active", expiresAt: "2026-12-01T14:05:00.000Z" }, held: heldSlot("hold-2") }),
-      isConflict: () => false,
-      isHoldLimit: () => false,
-      isAlreadyHeld: () => false,
-      isOutcomeUnknown: () => false,
-      maybeHeldOf: () => null,
-      holdsChanged: () => undefined,
-      release: () => Promise.resolve(),
-      onHeld: () => undefined,
-      slotsChanged: () => undefined,
-      releasesInFlight: () => controller.releasesInFlight(),
-    });
+    const flow = new SlotSelectionFlow(
+      selectionDepsWith({
+        check: (request) => {
+          checked.push(request.startsAt);
+          return Promise.resolve({ available: true, slot: null, alternatives: [], meta: LIVE_META });
+        },
+        hold: () => Promise.resolve({ hold: { id: "hold-2", status: "active", expiresAt: "2026-12-01T14:05:00.000Z" }, held: heldSlot("hold-2") }),
+        releasesInFlight: () => controller.releasesInFlight(),
+      }),
+    );
     expect(controller.releasesInFlight()).toBeNull();
     // 10:00-10:20 released; 10:10, which it overlaps, chosen at once.
     const releasing = controller.release(heldSlot("hold-1"));
