@@ -259,13 +259,15 @@ export function SlotList({ days, providerName, facilityName, reader, heldKeys, p
     isRestoringFocus.current = false;
   }, [days, itemOfKey, tabStop]);
 
+  // The same object across renders (given to every row): it reads the latest `onFocusSlot`.
+  const latestOnFocusSlot = useLatest(onFocusSlot);
   const handleFocus = useCallback(
     (entry: GroupedSlot, row: SlotRow, date: string) => {
       setActiveKey(entry.key);
       lastFocused.current = { key: entry.key, rowKey: row.key, startMs: entry.startMs };
-      if (!isRestoringFocus.current) onFocusSlot(entry, row, date);
+      if (!isRestoringFocus.current) latestOnFocusSlot.current(entry, row, date);
     },
-    [onFocusSlot],
+    [latestOnFocusSlot],
   );
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
@@ -286,8 +288,6 @@ export function SlotList({ days, providerName, facilityName, reader, heldKeys, p
   // default-scale list). So the marks go to the row they are in, and the callbacks stay the same objects.
   const latestOnSelect = useLatest(onSelect);
   const stableOnSelect = useCallback((slot: Slot) => latestOnSelect.current(slot), [latestOnSelect]);
-  const latestHandleFocus = useLatest(handleFocus);
-  const stableOnFocus = useCallback((entry: GroupedSlot, row: SlotRow, date: string) => latestHandleFocus.current(entry, row, date), [latestHandleFocus]);
   const heldByItem = useMemo(() => {
     const byItem = new Map<number, string[]>();
     for (const key of heldKeys) {
@@ -339,7 +339,7 @@ export function SlotList({ days, providerName, facilityName, reader, heldKeys, p
                 firstKey={ifInItem(firstKey, virtual.index)}
                 register={register}
                 onSelect={stableOnSelect}
-                onFocusSlot={stableOnFocus}
+                onFocusSlot={handleFocus}
               />
             )}
           </div>
