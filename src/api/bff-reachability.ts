@@ -5,6 +5,15 @@
 
 type Listener = () => void;
 
+/** Work that met Tandem's server down is tried again after 1 s, then 2, 4, 8, then every 10 s (and at once when it answers). */
+export const TANDEM_RETRY_FIRST_MS = 1_000;
+export const TANDEM_RETRY_MAX_MS = 10_000;
+
+/** The wait before the next try after `failures` failed ones. */
+export function tandemRetryDelayMs(failures: number): number {
+  return Math.min(TANDEM_RETRY_FIRST_MS * 2 ** Math.max(0, failures - 1), TANDEM_RETRY_MAX_MS);
+}
+
 const listeners = new Set<Listener>();
 
 /** Called for every successful answer of the BFF (bff-client.ts, live-events.ts). */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { AllWritableFieldValues } from "#contract/app-api/note.ts";
 import type { WritableNoteField } from "#contract/clinic-api/note.ts";
-import { isSessionCopyAcknowledged, sessionCopyOf, TANDEM_RETRY_MAX_MS, tandemRetryDelayMs } from "./draft-keeping.ts";
+import { isSessionCopyAcknowledged, sessionCopyOf } from "./draft-keeping.ts";
 import { editorReducer, initialEditorState, sentValuesOf, saveRequestOf, type EditorAction, type EditorState } from "./editor-state.ts";
 
 // This tab's copy of the draft (issue 35): from the keystroke until the BFF
@@ -45,12 +45,5 @@ describe("this tab's copy of the draft", () => {
     if (request === null) throw new Error("nothing to save");
     const saved = run(inTab, { type: "saveStarted", sent: sentValuesOf(request) }, { type: "saveSucceeded", note: { values: { ...START, additionalHpiComments: SENTENCE_1 }, version: 4, status: "awaiting_sign" }, atMs: 0 });
     expect(sessionCopyOf(saved)).toBeNull();
-  });
-});
-
-describe("trying Tandem's server again", () => {
-  it("starts at a second and doubles, to at most ten seconds", () => {
-    expect([1, 2, 3, 4, 5, 6, 20].map(tandemRetryDelayMs)).toEqual([1_000, 2_000, 4_000, 8_000, TANDEM_RETRY_MAX_MS, TANDEM_RETRY_MAX_MS, TANDEM_RETRY_MAX_MS]);
-    expect(tandemRetryDelayMs(0)).toBe(1_000);
   });
 });

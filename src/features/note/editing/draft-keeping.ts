@@ -4,8 +4,8 @@ import { draftBodyOf, needsDraftPut, type EditorState } from "./editor-state.ts"
 // When this tab's copy of the draft is written and when it may go (issue 35,
 // ADR 0008): the text is in sessionStorage from the keystroke until the BFF
 // has acknowledged a draft holding it, so neither a reload a moment after
-// typing nor Tandem's server restarting loses a word; and how soon a draft or
-// a save that met Tandem's server down is tried again.
+// typing nor Tandem's server restarting loses a word. How soon a draft or a
+// save that met Tandem's server down is tried again: bff-reachability.ts.
 
 /** The copy this tab must hold now: the typed text the BFF has not acknowledged; null when there is none. */
 export function sessionCopyOf(state: EditorState): NoteDraftPutRequest | null {
@@ -18,12 +18,4 @@ export function sessionCopyOf(state: EditorState): NoteDraftPutRequest | null {
  */
 export function isSessionCopyAcknowledged(state: EditorState, sentRevision: number): boolean {
   return state.draftRevision === sentRevision;
-}
-
-/** A draft PUT or a save that met Tandem's server down is tried again after 1 s, then 2, 4, 8, then every 10 s (and at once when it answers). */
-export const TANDEM_RETRY_FIRST_MS = 1_000;
-export const TANDEM_RETRY_MAX_MS = 10_000;
-
-export function tandemRetryDelayMs(failures: number): number {
-  return Math.min(TANDEM_RETRY_FIRST_MS * 2 ** Math.max(0, failures - 1), TANDEM_RETRY_MAX_MS);
 }

@@ -3,9 +3,9 @@ import { useCallback, useEffect, useLayoutEffect, useRef, type Dispatch } from "
 import type { NoteDraftPutRequest } from "#contract/app-api/note.ts";
 import { prepareWriteWhileLeaving } from "#src/api/bff-client.ts";
 import { currentCacheIdentity, identityKey } from "#src/api/cache-identity.ts";
-import { onBffAnswered } from "#src/api/bff-reachability.ts";
+import { onBffAnswered, tandemRetryDelayMs } from "#src/api/bff-reachability.ts";
 import { deleteNoteDraft, noteDraftQuery, saveNoteDraft, saveNoteDraftWhileLeaving } from "#src/api/note-queries.ts";
-import { isSessionCopyAcknowledged, sessionCopyOf, tandemRetryDelayMs } from "./draft-keeping.ts";
+import { isSessionCopyAcknowledged, sessionCopyOf } from "./draft-keeping.ts";
 import { draftBodyOf, needsDraftDelete, needsDraftPut, offeredDraftToKeep, type EditorAction, type EditorState } from "./editor-state.ts";
 import { removeSessionDraft, writeSessionDraft } from "./session-draft.ts";
 

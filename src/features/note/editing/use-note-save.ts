@@ -1,9 +1,8 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState, type Dispatch } from "react";
-import { onBffAnswered } from "#src/api/bff-reachability.ts";
+import { onBffAnswered, tandemRetryDelayMs } from "#src/api/bff-reachability.ts";
 import { isSystemFailure, markNoteSigned, noteConflictOf, noteQuery, patchNote, saveFailureReasonOf } from "#src/api/note-queries.ts";
 import { describeApiError } from "#src/components/shell/api-error-notice.tsx";
-import { tandemRetryDelayMs } from "./draft-keeping.ts";
 import { canAutosave, isSaveWaitingForTandem, needsDraftPut, offeredDraftToKeep, saveRequestOf, sentValuesOf, serverNoteOf, type EditorAction, type EditorState } from "./editor-state.ts";
 
 // Saving the note to the EHR (ADR 0008): autosave a little after typing
