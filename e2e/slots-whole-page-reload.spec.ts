@@ -113,7 +113,7 @@ test("a search whose save could not reach Tandem's server (restarting) is saved 
   const saved = savedSearch(page, `"startDate":"${startDate}"`);
   await search(app);
   const summary = (await resultsStatus(app).textContent()) ?? "";
-  // Sent again 2 s after the first refusal, then 4 s after the second.
+  // Sent again 1 s after the first refusal, then 2 s after the second (Tandem's backoff).
   await saved;
   expect(refused).toBe(2);
   await page.unroute("**/api/slots/last-search");

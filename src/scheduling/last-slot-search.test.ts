@@ -4,7 +4,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { LastSlotSearchResponse, StoredSlotSearch } from "#contract/app-api/last-slot-search.ts";
 import { switchCacheIdentity, type CacheIdentity } from "#src/api/cache-identity.ts";
 import { ApiError } from "#src/api/bff-client.ts";
-import { keptSlotSearch, lastSlotSearch, MAX_SAVE_RETRY_MS, rememberSlotSearch, SAVE_DELAY_MS } from "./last-slot-search.ts";
+import { reportBffAnswered, TANDEM_RETRY_MAX_MS } from "#src/api/bff-reachability.ts";
+import { keptSlotSearch, lastSlotSearch, rememberSlotSearch, SAVE_DELAY_MS } from "./last-slot-search.ts";
 import { validateStoredSlotSearch, type SlotSearchParams } from "./slot-search-params.ts";
 
 // The user's last slot search (issue 36 item 8): saved to the BFF a moment
@@ -99,15 +100,15 @@ describe("saving the last search", () => {
     expect(api.savedAsPageWent).toHaveLength(1);
   });
 
-  it("sends a save Tandem's server could not take again, later each time, until it is kept; a newer search replaces it", async () => {
+  it("sends a save Tandem's server could not take again, on Tandem's backoff (1 s, then 2), until it is kept; a newer search replaces it", async () => {
     const unreachable = () => new TypeError("Failed to fetch");
     api.saveFailures = [unreachable(), new ApiError(503, { code: "unavailable", message: "restarting", trace_id: "t" }), unreachable()];
     rememberSlotSearch(NEXT_WEEK, queryClient);
     await vi.advanceTimersByTimeAsync(SAVE_DELAY_MS);
     expect(api.saveFailures).toHaveLength(2);
-    await vi.advanceTimersByTimeAsync(2_000);
+    await vi.advanceTimersByTimeAsync(1_000);
     expect(api.saveFailures).toHaveLength(1);
-    await vi.advanceTimersByTimeAsync(3_999);
+    await vi.advanceTimersByTimeAsync(1_999);
     expect(api.saveFailures).toHaveLength(1);
     await vi.advanceTimersByTimeAsync(1);
     expect(api.saved).toEqual([]);
@@ -116,8 +117,25 @@ describe("saving the last search", () => {
     rememberSlotSearch(later, queryClient);
     await vi.advanceTimersByTimeAsync(SAVE_DELAY_MS);
     expect(api.saved).toEqual([{ identity: ALICE, search: later }]);
-    await vi.advanceTimersByTimeAsync(MAX_SAVE_RETRY_MS * 2);
+    await vi.advanceTimersByTimeAsync(TANDEM_RETRY_MAX_MS * 2);
     expect(api.saved).toHaveLength(1);
+  });
+
+  it("sends a save waiting after a failure at once when Tandem's server answers another call", async () => {
+    api.saveFailures = [new TypeError("Failed to fetch")];
+    rememberSlotSearch(NEXT_WEEK, queryClient);
+    await vi.advanceTimersByTimeAsync(SAVE_DELAY_MS);
+    expect(api.saved).toEqual([]);
+    reportBffAnswered();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(api.saved).toEqual([{ identity: ALICE, search: NEXT_WEEK }]);
+    // A save not yet due (no failure) waits for its moment.
+    rememberSlotSearch({ ...NEXT_WEEK, order: "provider" }, queryClient);
+    reportBffAnswered();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(api.saved).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(SAVE_DELAY_MS);
+    expect(api.saved).toHaveLength(2);
   });
 
   it("sends a failed save waiting to be sent again as the page goes; one refused for what it is (4xx) is not sent again", async () => {
@@ -130,7 +148,7 @@ describe("saving the last search", () => {
     api.saveFailures = [new ApiError(400, { code: "invalid_request", message: "no", trace_id: "t" })];
     const other = { ...NEXT_WEEK, order: "provider" as const };
     rememberSlotSearch(other, queryClient);
-    await vi.advanceTimersByTimeAsync(SAVE_DELAY_MS + MAX_SAVE_RETRY_MS * 2);
+    await vi.advanceTimersByTimeAsync(SAVE_DELAY_MS + TANDEM_RETRY_MAX_MS * 2);
     expect(api.saved).toEqual([]);
     window.dispatchEvent(new Event("pagehide"));
     expect(api.savedAsPageWent).toHaveLength(1);

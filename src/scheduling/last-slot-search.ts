@@ -2,7 +2,9 @@ import { useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
 import type { StoredSlotSearch } from "#contract/app-api/last-slot-search.ts";
 import { currentCacheIdentity, identityKey, onCacheIdentityChange, sameIdentity, type CacheIdentity } from "#src/api/cache-identity.ts";
-import { ApiError, prepareWriteWhileLeaving } from "#src/api/bff-client.ts";
+import { prepareWriteWhileLeaving } from "#src/api/bff-client.ts";
+import { onBffAnswered, tandemRetryDelayMs } from "#src/api/bff-reachability.ts";
+import { failingSystemOf } from "#src/api/failing-system.ts";
 import { lastSlotSearchQuery, saveLastSlotSearch, saveLastSlotSearchWhileLeaving } from "#src/api/last-slot-search-queries.ts";
 import { queryKeysOf } from "#src/api/query-keys.ts";
 import { filtersOf, hasSlotFilters, validateSlotSearch, validateStoredSlotSearch, type SlotSearchParams } from "./slot-search-params.ts";
@@ -17,20 +19,19 @@ import { filtersOf, hasSlotFilters, validateSlotSearch, validateStoredSlotSearch
 //   cross-site frame its sessionStorage: the slot finder, opened without
 //   filters, asks the BFF for them (keptSlotSearch, in the route's beforeLoad).
 //   A save still waiting when the page goes (a reload right after a search)
-//   is sent then, as a keepalive PUT. A save Tandem's server could not take
-//   (restarting, unreachable) waits and is sent again, a little later each
-//   time, until it is kept or a newer search replaces it.
+//   is sent then, as a keepalive PUT. A save that met a system failing
+//   (Tandem's server restarting or unreachable) waits and is sent again on
+//   Tandem's backoff, or at once when its server answers, until it is kept
+//   or a newer search replaces it.
 // Ids, dates and filter values only, never patient data. Another identity
 // forgets the previous one's search and drops any save not yet sent.
 
 const STORAGE_KEY = "tandem.lastSlotSearch";
 /** A search's filters reach the BFF this long after the last change of the URL's filters (an order toggled twice is one write). */
 export const SAVE_DELAY_MS = 600;
-/** A save that failed for a reason that may pass is sent again after 2 s, then twice as long each time, up to this. */
-export const MAX_SAVE_RETRY_MS = 30_000;
 
 let last: { identity: string; params: SlotSearchParams } | null = null;
-let pendingSave: { identity: CacheIdentity; search: StoredSlotSearch; timer: ReturnType<typeof setTimeout>; queryClient: QueryClient; retryMs: number } | null = null;
+let pendingSave: { identity: CacheIdentity; search: StoredSlotSearch; timer: ReturnType<typeof setTimeout>; queryClient: QueryClient; failures: number } | null = null;
 /** What the BFF holds for the current identity, as JSON (a search read back or saved is not saved again). */
 let keptJson: string | null = null;
 
@@ -76,12 +77,18 @@ async function sendSave(): Promise<void> {
     save.queryClient.setQueryData(queryKeysOf(save.identity).lastSlotSearch(), answer);
   } catch (error) {
     // Refused for what it is (a 4xx): not sent again. Otherwise it waits (and goes as the page goes) unless a newer search or another user came meanwhile.
-    const mayPass = !(error instanceof ApiError) || error.status >= 500 || error.status === 408 || error.status === 429;
-    if (!mayPass || pendingSave !== null || !sameIdentity(save.identity, currentCacheIdentity())) return;
-    const retryMs = Math.min(save.retryMs * 2, MAX_SAVE_RETRY_MS);
-    pendingSave = { ...save, retryMs, timer: setTimeout(() => void sendSave(), retryMs) };
+    if (failingSystemOf(error) === null || pendingSave !== null || !sameIdentity(save.identity, currentCacheIdentity())) return;
+    const failures = save.failures + 1;
+    pendingSave = { ...save, failures, timer: setTimeout(() => void sendSave(), tandemRetryDelayMs(failures)) };
     prepareWriteWhileLeaving();
   }
+}
+
+/** A save waiting after a failure goes at once when Tandem's server answers again. */
+function sendWaitingSaveNow(): void {
+  if (!pendingSave || pendingSave.failures === 0) return;
+  clearTimeout(pendingSave.timer);
+  void sendSave();
 }
 
 /** The page is going (a reload, the EHR leaving): a save still waiting goes now, or the search just run would be lost. */
@@ -95,6 +102,7 @@ function sendPendingSaveAsPageGoes(): void {
 }
 
 if (typeof window !== "undefined") window.addEventListener("pagehide", sendPendingSaveAsPageGoes);
+onBffAnswered(sendWaitingSaveNow);
 
 /** Remembers the URL's filters as the current user's last search, and has the BFF keep them (a moment later). */
 export function rememberSlotSearch(params: SlotSearchParams, queryClient: QueryClient): void {
@@ -105,7 +113,7 @@ export function rememberSlotSearch(params: SlotSearchParams, queryClient: QueryC
   const search = filtersOf(params);
   if (identity === null || Object.keys(search).length === 0) return;
   if (pendingSave) clearTimeout(pendingSave.timer);
-  pendingSave = { identity, search, queryClient, retryMs: 1_000, timer: setTimeout(() => void sendSave(), SAVE_DELAY_MS) };
+  pendingSave = { identity, search, queryClient, failures: 0, timer: setTimeout(() => void sendSave(), SAVE_DELAY_MS) };
   // A token set aside inside the EHR, for the save to go as the page goes (nothing can wait for the EHR then).
   prepareWriteWhileLeaving();
 }
