@@ -222,6 +222,33 @@ export async function listedSlots(app: FrameLocator): Promise<{ startsAt: string
   );
 }
 
+/**
+ * Every slot of the list, in list order, read as a user would: scrolling the frame a screen at a time from the
+ * list's top to its end (only the rows on screen are drawn), then back to where it was.
+ */
+export async function everyListedSlot(app: FrameLocator): Promise<{ startsAt: string; providerId: string; facilityId: string; text: string }[]> {
+  return app.getByTestId("slot-list-rows").evaluate(async (list) => {
+    const frame = () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    const seen = new Map<string, { startsAt: string; providerId: string; facilityId: string; text: string }>();
+    const startedAt = window.scrollY;
+    list.scrollIntoView({ block: "start" });
+    for (let screen = 0; screen < 500; screen += 1) {
+      await frame();
+      for (const button of list.querySelectorAll<HTMLElement>('[data-testid="slot"]')) {
+        const key = button.dataset.slotKey ?? `${button.dataset.startsAt}|${button.dataset.providerId}`;
+        if (!seen.has(key)) seen.set(key, { startsAt: button.dataset.startsAt ?? "", providerId: button.dataset.providerId ?? "", facilityId: button.dataset.facilityId ?? "", text: button.textContent ?? "" });
+      }
+      if (list.getBoundingClientRect().bottom <= window.innerHeight) break;
+      const before = window.scrollY;
+      window.scrollBy(0, window.innerHeight * 0.7);
+      if (window.scrollY === before) break;
+    }
+    window.scrollTo(0, startedAt);
+    await frame();
+    return [...seen.values()];
+  });
+}
+
 /** What the host page's bridge sent and received (`window.__tandemHost.log`). */
 export async function hostLog(page: Page): Promise<{ direction: string; type: string; data?: Record<string, unknown> }[]> {
   return page.evaluate(() => (window as unknown as { __tandemHost?: { log: { direction: string; type: string; data?: Record<string, unknown> }[] } }).__tandemHost?.log ?? []);
