@@ -19,6 +19,15 @@ describe("SANDBOX_CLOCK=emulator", () => {
     emulator.close();
   });
 
+  it("reads in whole milliseconds, as Date.now() does, whatever the round trip (the send log keeps instants as bigints)", async () => {
+    let real = 5_000_000;
+    const emulator = createEmulator({ clock: new EmulatorClock(pinned, false, () => real) });
+    // The request leaves at 5,000,000 and its answer arrives 1 ms later: the middle is half a millisecond.
+    const now = await followEmulatorClock("http://emulator.test", (input) => Promise.resolve(emulator.app.request(input instanceof Request ? input : new Request(input))), () => real++);
+    expect(Number.isInteger(now())).toBe(true);
+    emulator.close();
+  });
+
   it("fails start-up with a message naming the setting when the emulator does not answer", async () => {
     await expect(followEmulatorClock("http://emulator.test", () => Promise.resolve(new Response("nope", { status: 404 })))).rejects.toThrow(/SANDBOX_CLOCK=emulator/);
   });

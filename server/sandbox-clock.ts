@@ -17,7 +17,8 @@ export async function followEmulatorClock(emulatorUrl: string, fetchClock: typeo
   if (!response.ok) throw new Error(`SANDBOX_CLOCK=emulator: GET ${emulatorUrl}/_sandbox/clock answered ${response.status}`);
   const reading = z.safeParse(clockReading, await response.json());
   if (!reading.success) throw new Error(`SANDBOX_CLOCK=emulator: ${emulatorUrl}/_sandbox/clock did not answer {now}`);
-  // The emulator read its clock somewhere within the round trip: take the middle.
-  const offsetMs = Date.parse(reading.data.now) - (sentAt + receivedAt) / 2;
+  // The emulator read its clock somewhere within the round trip: take the middle, in whole milliseconds as
+  // Date.now() gives (the upstream budget's send log keeps instants as PostgreSQL bigints).
+  const offsetMs = Math.round(Date.parse(reading.data.now) - (sentAt + receivedAt) / 2);
   return () => realNow() + offsetMs;
 }

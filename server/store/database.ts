@@ -5,6 +5,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import pg from "pg";
 import { EMBEDDED_TUNING, startPglite, type EmbeddedTuning } from "./embedded-engine.ts";
 import { createPostgresNotifications, notificationChannel } from "./postgres-notifications.ts";
+import { reportPooledConnectionErrors } from "./pooled-connection-errors.ts";
 import type { PoolUse, StoreNotifications } from "./store.ts";
 import { STORE_TIMEOUTS, type StoreTimeouts } from "./store-timeouts.ts";
 
@@ -90,8 +91,7 @@ async function openPostgres(databaseUrl: string, schema: string, timeouts: Store
     // A peer gone without a word (a lost network) is noticed on idle connections.
     keepAlive: true,
   });
-  // Without a listener an idle connection's error (server restart) would crash the process.
-  pool.on("error", (error) => onError?.(error));
+  reportPooledConnectionErrors(pool, onError);
   return {
     engine: "postgres",
     schema,

@@ -1,5 +1,6 @@
 import pg from "pg";
 import * as z from "zod/mini";
+import { reportPooledConnectionErrors } from "../store/pooled-connection-errors.ts";
 import type { Send, SharedSendLog } from "./send-log.ts";
 
 // The send log in PostgreSQL (`upstream_sends`, migration 0011): a round is
@@ -23,7 +24,7 @@ export function createPostgresSendLog(options: { databaseUrl: string; schema: st
     idle_in_transaction_session_timeout: TIMEOUT_MS * 5,
     keepAlive: true,
   });
-  pool.on("error", (error) => options.onError?.(error));
+  reportPooledConnectionErrors(pool, options.onError);
 
   return {
     engine: "postgres",
