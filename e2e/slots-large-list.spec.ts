@@ -68,17 +68,20 @@ async function focusedSlot(app: FrameLocator) {
       bottom: box.bottom,
       viewportHeight: window.innerHeight,
       barTop: bar && bar.height > 0 ? bar.top : window.innerHeight,
+      // Ringed: the user sees where the focus went, whether they came by mouse or keyboard.
+      isRinged: element.matches(":focus-visible"),
       // What is drawn at the slot's centre is the slot itself (not covered by the holds bar or a header).
       isUncovered: element.contains(document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2)),
     };
   });
 }
 
+/** The focused element is a slot of the list, on screen, not covered, and visibly focused. */
 async function expectFocusedSlotInView(app: FrameLocator, expected: { isFirst?: boolean } = {}) {
   await expect
     .poll(async () => {
       const focused = await focusedSlot(app);
-      return focused !== null && focused.testId === "slot" && focused.top >= 0 && focused.bottom <= focused.barTop && focused.isUncovered && (expected.isFirst === undefined || focused.isFirst === expected.isFirst);
+      return focused !== null && focused.testId === "slot" && focused.top >= 0 && focused.bottom <= focused.barTop && focused.isUncovered && focused.isRinged && (expected.isFirst === undefined || focused.isFirst === expected.isFirst);
     })
     .toBe(true);
 }

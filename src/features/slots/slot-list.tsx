@@ -219,7 +219,9 @@ export function SlotList({ days, providerName, facilityName, reader, heldKeys, p
     const element = buttons.current.get(focusRequest.key);
     if (!element) return;
     setFocusRequest(null);
-    element.focus({ preventScroll: true });
+    // Ringed even when the user came by mouse, or by a key with Ctrl (which browsers do not count as keyboard
+    // use): the app moved the focus, perhaps far (First available, Ctrl+End), and the user must see where to.
+    element.focus({ preventScroll: true, focusVisible: true });
     if (focusRequest.block === null) return;
     const block = focusRequest.block;
     element.scrollIntoView({ block, inline: "nearest" });
