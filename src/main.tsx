@@ -6,6 +6,7 @@ import { ApiError } from "./api/bff-client.ts";
 import { onCacheIdentityChange } from "./api/cache-identity.ts";
 import { AppConnection } from "./bridge/app-connection.tsx";
 import { useBridge } from "./bridge/bridge-provider.tsx";
+import { registerShellWorker } from "./offline/register-shell-worker.ts";
 import { routeTree } from "./routeTree.gen.ts";
 import "./styles.css";
 
@@ -44,6 +45,8 @@ declare module "@tanstack/react-router" {
     router: typeof router;
   }
 }
+
+registerShellWorker();
 
 const root = document.getElementById("root");
 if (root) {

@@ -19,6 +19,7 @@ beforeAll(async () => {
   await writeFile(join(dist, "index.html"), "<!doctype html><title>Tandem</title>");
   await writeFile(join(dist, "assets", "main-abc.js"), "console.log(1)");
   await writeFile(join(dist, "assets", "main-abc.js.map"), '{"sources":["secret source"]}');
+  await writeFile(join(dist, "assets", "shell-worker-Dx1_a.js"), "self.addEventListener('fetch', () => {})");
   await writeFile(join(dist, ".vite", "manifest.json"), "{}");
   await writeFile(join(parent, "dist.bak", "secret.txt"), "secret");
   app = new Hono();
@@ -39,6 +40,11 @@ describe("the built SPA's files", () => {
     const route = await get("/slots");
     expect(route.status).toBe(200);
     expect(await route.text()).toContain("<title>Tandem</title>");
+  });
+
+  it("gives the shell worker, and it only, the whole app as its scope", async () => {
+    expect((await get("/assets/shell-worker-Dx1_a.js")).headers.get("service-worker-allowed")).toBe("/");
+    expect((await get("/assets/main-abc.js")).headers.get("service-worker-allowed")).toBeNull();
   });
 
   it("never serves a file of a sibling folder whose name starts like dist's", async () => {

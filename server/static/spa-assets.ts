@@ -1,5 +1,5 @@
 import { readFile, stat } from "node:fs/promises";
-import { extname, join, normalize, resolve, sep } from "node:path";
+import { basename, extname, join, normalize, resolve, sep } from "node:path";
 import type { Env, Hono } from "hono";
 
 // The built SPA (`dist/`): hashed assets are immutable, `index.html` is never
@@ -34,6 +34,11 @@ function isUnpublished(relativePath: string): boolean {
   return extname(relativePath) === ".map" || relativePath.split(sep).some((segment) => segment.startsWith("."));
 }
 
+/** The SPA's service worker (src/offline/shell-worker.ts), built under assets/ and given the whole app as its scope. */
+function isShellWorker(path: string): boolean {
+  return /^shell-worker-[\w-]+\.js$/.test(basename(path));
+}
+
 export function registerSpaAssets<E extends Env>(app: Hono<E>, distDir: string): void {
   const root = resolve(distDir);
   app.get("*", async (c) => {
@@ -52,7 +57,9 @@ export function registerSpaAssets<E extends Env>(app: Hono<E>, distDir: string):
     const file = await readIfFile(requested);
     if (file) {
       const cacheControl = isAsset ? "public, max-age=31536000, immutable" : extname(requested) === ".html" ? "no-cache" : "public, max-age=3600";
-      return c.body(new Uint8Array(file), 200, { "Content-Type": CONTENT_TYPES[extname(requested)] ?? "application/octet-stream", "Cache-Control": cacheControl });
+      const headers: Record<string, string> = { "Content-Type": CONTENT_TYPES[extname(requested)] ?? "application/octet-stream", "Cache-Control": cacheControl };
+      if (isAsset && isShellWorker(requested)) headers["Service-Worker-Allowed"] = "/";
+      return c.body(new Uint8Array(file), 200, headers);
     }
     if (isAsset || extname(requested) !== "") return c.notFound();
     const index = await readIfFile(join(root, "index.html"));

@@ -2,7 +2,7 @@ import { QueryClient } from "@tanstack/react-query";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import * as z from "zod/mini";
 import { parseTraceparent } from "#contract/app-api/trace-context.ts";
-import { AnswerForPreviousIdentity, ApiError, callBff, setApiBridge } from "./bff-client.ts";
+import { AnswerForPreviousIdentity, ApiError, callBff, fetchAppConfigOnceAnswered, setApiBridge } from "./bff-client.ts";
 import { switchCacheIdentity } from "./cache-identity.ts";
 import { checkSlot } from "./slots-queries.ts";
 import { standaloneLink } from "../testing/fake-bff.ts";
@@ -21,6 +21,7 @@ function recordCalls(answer: () => Response) {
 }
 
 afterEach(() => {
+  vi.useRealTimers();
   vi.unstubAllGlobals();
   setApiBridge(null);
   switchCacheIdentity(new QueryClient(), null);
@@ -82,5 +83,40 @@ describe("callBff", () => {
     switchCacheIdentity(client, { organizationId: "org_b", userId: "bob" });
     answer(Response.json({ user: "alice" }));
     expect(await asked).toBeInstanceOf(AnswerForPreviousIdentity);
+  });
+});
+
+describe("fetchAppConfigOnceAnswered", () => {
+  it("asks again on Tandem's backoff while its server is down, telling of each failure, and gives the configuration once it answers", async () => {
+    vi.useFakeTimers();
+    const answers: (() => Promise<Response>)[] = [() => Promise.reject(new TypeError("Failed to fetch")), () => Promise.resolve(new Response("Bad gateway", { status: 502 })), () => Promise.resolve(Response.json({ allowedHostOrigins: ["http://127.0.0.1:4010"], slug: "tandem" }))];
+    const asked: number[] = [];
+    vi.stubGlobal("fetch", () => {
+      asked.push(Date.now());
+      return answers.shift()?.() ?? Promise.reject(new Error("no answer left"));
+    });
+    let waiting = 0;
+    const config = fetchAppConfigOnceAnswered(
+      () => (waiting += 1),
+      () => true,
+    );
+    await vi.advanceTimersByTimeAsync(999);
+    expect(asked).toHaveLength(1);
+    expect(waiting).toBe(1);
+    // 1 s after the first failure, 2 s after the second.
+    await vi.advanceTimersByTimeAsync(1 + 2_000);
+    expect(await config).toEqual({ allowedHostOrigins: ["http://127.0.0.1:4010"], slug: "tandem" });
+    expect(asked.map((at) => at - (asked[0] ?? 0))).toEqual([0, 1_000, 3_000]);
+    expect(waiting).toBe(2);
+  });
+
+  it("stops with the failure once the app no longer wants it (the frame left)", async () => {
+    vi.stubGlobal("fetch", () => Promise.reject(new TypeError("Failed to fetch")));
+    await expect(
+      fetchAppConfigOnceAnswered(
+        () => undefined,
+        () => false,
+      ),
+    ).rejects.toThrow("Failed to fetch");
   });
 });

@@ -2,7 +2,7 @@ import * as z from "zod/mini";
 import { appErrorBody, type AppErrorBody } from "#contract/app-api/errors.ts";
 import { displayTraceId, formatTraceparent, newTraceContext } from "#contract/app-api/trace-context.ts";
 import type { AppLink } from "../bridge/app-link.ts";
-import { reportBffAnswered } from "./bff-reachability.ts";
+import { reportBffAnswered, tandemRetryDelayMs } from "./bff-reachability.ts";
 import { currentCacheIdentity, sameIdentity } from "./cache-identity.ts";
 
 // Calls to the BFF: the host token in the Authorization header (or, signed in
@@ -140,4 +140,21 @@ export async function fetchAppConfig(): Promise<z.infer<typeof appConfig>> {
   const response = await fetch("/app-config", { headers: { accept: "application/json" } });
   if (!response.ok) throw new Error(`Tandem's configuration could not be loaded (${response.status})`);
   return z.parse(appConfig, await response.json());
+}
+
+/**
+ * The configuration, asked for again on Tandem's backoff (bff-reachability.ts) until its server gives it: the app
+ * opened while the server restarts (from the shell worker's kept page, src/offline/) waits here, `onWaiting` told
+ * of each failure, instead of failing. Stops, throwing the last failure, once `isWanted` says no.
+ */
+export async function fetchAppConfigOnceAnswered(onWaiting: () => void, isWanted: () => boolean): Promise<z.infer<typeof appConfig>> {
+  for (let failures = 1; ; failures += 1) {
+    try {
+      return await fetchAppConfig();
+    } catch (error) {
+      if (!isWanted()) throw error;
+      onWaiting();
+      await new Promise((resolve) => setTimeout(resolve, tandemRetryDelayMs(failures)));
+    }
+  }
 }

@@ -1,7 +1,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { createContext, Fragment, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
 import type { HostContext } from "#contract/bridge/messages.ts";
-import { fetchAppConfig, setApiBridge } from "../api/bff-client.ts";
+import { fetchAppConfigOnceAnswered, setApiBridge } from "../api/bff-client.ts";
 import { currentCacheIdentity, identityKey, sameIdentity, switchCacheIdentity } from "../api/cache-identity.ts";
 import { startLiveEvents } from "../api/live-events.ts";
 import { queryKeys } from "../api/query-keys.ts";
@@ -12,10 +12,13 @@ import { cacheIdentityOfHostToken } from "./token-identity.ts";
 
 // Connects the app to its host before anything else renders, and says
 // plainly why when it cannot: opened outside an EHR, from a host that is not
-// allowed, or a host that does not answer.
+// allowed, a host that does not answer, or Tandem's server not answering
+// (waited for: the app connects once it does).
 
 export type BridgeStatus =
   | { kind: "connecting" }
+  /** Tandem's server did not give the app its configuration: asked again until it does. */
+  | { kind: "server-unreachable" }
   | { kind: "standalone" }
   | { kind: "origin-not-allowed"; origin: string | null }
   | { kind: "failed"; message: string }
@@ -47,7 +50,12 @@ export function BridgeProvider({ children, fallback }: { children: ReactNode; fa
     (async () => {
       const embedding = detectEmbedding(window);
       if (embedding.kind === "standalone") return setStatus({ kind: "standalone" });
-      const config = await fetchAppConfig();
+      const config = await fetchAppConfigOnceAnswered(
+        () => setStatus({ kind: "server-unreachable" }),
+        () => !cancelled,
+      );
+      if (cancelled) return;
+      setStatus({ kind: "connecting" });
       if (!isAllowedOrigin(embedding.parentOrigin, config.allowedHostOrigins)) return setStatus({ kind: "origin-not-allowed", origin: embedding.parentOrigin });
       bridge = new HostBridge(window, embedding.parentOrigin);
       const first = await bridge.connect();

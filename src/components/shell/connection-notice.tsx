@@ -15,6 +15,12 @@ export function ConnectionNotice({ status }: { status: Exclude<BridgeStatus, { k
           <Skeleton className="h-40 w-full" />
         </div>,
       );
+    case "server-unreachable":
+      return frame(
+        <Notice tone="warning" title="Tandem's server is not answering">
+          It may be restarting. Tandem opens here by itself as soon as its server answers; there is no need to reload.
+        </Notice>,
+      );
     case "origin-not-allowed":
       return frame(
         <Notice tone="error" title="This page is not allowed to host Tandem">
