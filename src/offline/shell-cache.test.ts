@@ -46,4 +46,10 @@ describe("the shell worker's rules", () => {
     expect(fetched).toEqual(["/assets/new-3.js", "/assets/gone-4.js"]);
     expect(cache.paths()).toEqual(["/", "/assets/new-3.js", "/assets/same-2.js"]);
   });
+
+  it("drops nothing of the earlier build when a file of the new one cannot be fetched", async () => {
+    const cache = memoryCache(["/", "/assets/old-1.js"]);
+    await expect(keepShell(cache, { files: ["/assets/new-3.js"] }, () => Promise.reject(new TypeError("Failed to fetch")))).rejects.toThrow("Failed to fetch");
+    expect(cache.paths()).toEqual(["/", "/assets/old-1.js"]);
+  });
 });

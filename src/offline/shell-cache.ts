@@ -29,19 +29,18 @@ export function isServerDown(response: Response | null): boolean {
   return response === null || response.status === 502 || response.status === 503 || response.status === 504;
 }
 
-/** The kept files made the build's: what it lists and is not kept is fetched, what it no longer lists is dropped. */
+/**
+ * The kept files made the build's: what it lists and is not kept is fetched, then what it no longer lists is
+ * dropped. A fetch that fails throws before anything is dropped: the earlier build's files stay kept.
+ */
 export async function keepShell(cache: Cache, manifest: ShellManifest, fetchFile: (path: string) => Promise<Response>): Promise<void> {
   const wanted = new Set(manifest.files);
-  const keptPaths = new Set<string>();
-  for (const request of await cache.keys()) {
-    const path = new URL(request.url).pathname;
-    if (path === SHELL_PAGE) continue;
-    if (wanted.has(path)) keptPaths.add(path);
-    else await cache.delete(request);
-  }
+  const kept = (await cache.keys()).map((request) => ({ request, path: new URL(request.url).pathname }));
+  const keptPaths = new Set(kept.map(({ path }) => path));
   for (const path of wanted) {
     if (keptPaths.has(path)) continue;
     const response = await fetchFile(path);
     if (response.ok) await cache.put(path, response);
   }
+  for (const { request, path } of kept) if (path !== SHELL_PAGE && !wanted.has(path)) await cache.delete(request);
 }

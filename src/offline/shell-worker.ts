@@ -35,7 +35,7 @@ async function fetchOrNull(request: Request | string): Promise<Response | null> 
   }
 }
 
-/** The build's list of files, then the cache made to hold them; a failure leaves the cache as it was. */
+/** The build's list of files, then the cache made to hold them; a failure fails the install (the worker before stays). */
 async function refreshShell(): Promise<void> {
   const response = await fetch(SHELL_MANIFEST_PATH, { cache: "no-store" });
   if (!response.ok) throw new Error(`${SHELL_MANIFEST_PATH}: HTTP ${response.status}`);
