@@ -50,12 +50,16 @@ export function BridgeProvider({ children, fallback }: { children: ReactNode; fa
     (async () => {
       const embedding = detectEmbedding(window);
       if (embedding.kind === "standalone") return setStatus({ kind: "standalone" });
+      let waited = false;
       const config = await fetchAppConfigOnceAnswered(
-        () => setStatus({ kind: "server-unreachable" }),
+        () => {
+          waited = true;
+          setStatus({ kind: "server-unreachable" });
+        },
         () => !cancelled,
       );
       if (cancelled) return;
-      setStatus({ kind: "connecting" });
+      if (waited) setStatus({ kind: "connecting" });
       if (!isAllowedOrigin(embedding.parentOrigin, config.allowedHostOrigins)) return setStatus({ kind: "origin-not-allowed", origin: embedding.parentOrigin });
       bridge = new HostBridge(window, embedding.parentOrigin);
       const first = await bridge.connect();

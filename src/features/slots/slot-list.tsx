@@ -285,7 +285,8 @@ export function SlotList({ days, providerName, facilityName, reader, heldKeys, p
   const namesZones = useMemo(() => new Set(days.flatMap((day) => day.rows.flatMap((row) => row.zones))).size > 1, [days]);
 
   // A row re-renders only when something of its own changes (one of its slots held, checked, the tab stop, First
-  // available): a click, a hold or a search starting then redraws a row or two, not every row drawn. So the marks go to the row they are in, and the callbacks stay the same objects.
+  // available): a click, a hold or a search starting then redraws a row or two, not every row drawn. So the marks
+  // go to the row they are in, and the callbacks stay the same objects.
   const latestOnSelect = useLatest(onSelect);
   const stableOnSelect = useCallback((slot: Slot) => latestOnSelect.current(slot), [latestOnSelect]);
   const heldByItem = useMemo(() => {
