@@ -1,14 +1,15 @@
 import type { FrameLocator } from "@playwright/test";
 import { expect, test } from "./support/fixtures.ts";
 import { expectAccessible, saveScreenshot } from "./support/sandbox.ts";
-import { UPPER_WEST_SIDE, appointmentType, expectEveryFilterShown, listDrawn, listedSlots, nextWeek, openSlotFinder, resetSandbox, resultsStatus, search, searchForm, setEveryFilter, setFilters } from "./support/slots.ts";
+import { UPPER_WEST_SIDE, addDays, appointmentType, expectEveryFilterShown, listDrawn, listedSlots, nextWeek, openSlotFinder, resetSandbox, resultsStatus, search, searchForm, setEveryFilter, setFilters, todayIn } from "./support/slots.ts";
 
 // The slot finder's filters (issue 36 items 6 and 8), in Chromium through the
 // host page: every filter in the frame's URL, so reloading the frame shows the
 // same list; the Slots tab marked as the current page whatever filters the URL
 // carries; a shared link with filters Tandem cannot use opens on the defaults
 // and says which; a slot length far from the type's usual one warned about,
-// one the service refuses stopped at the field; at 1280 and 400 px, axe clean.
+// one the service refuses stopped at the field; a window that has passed
+// never searched silently; at 1280 and 400 px, axe clean.
 
 test.beforeEach(async () => {
   await resetSandbox();
@@ -132,4 +133,37 @@ test("on a short frame at 400 px the facility and provider pickers fit on screen
     await expect(popover).toBeHidden();
   }
   await expectAccessible(page);
+});
+
+test("a link whose dates have passed searches today's window and says which dates had passed; a past start typed in the form is stopped at the field", async ({ page }) => {
+  const today = await todayIn(UPPER_WEST_SIDE.timezone);
+  const app = await openSlotFinder(page);
+  const defaultSummary = (await resultsStatus(app).textContent()) ?? "";
+  // The default search, as a link kept from a week and a half ago.
+  const lastWeek = { startDate: addDays(today, -9), endDate: addDays(today, -3) };
+  await app.locator("html").evaluate((html, window) => location.assign(`/slots?startDate=${window.startDate}&endDate=${window.endDate}`), lastWeek);
+  const notice = app.getByTestId("past-link-window");
+  await expect(notice).toContainText("This link's dates have passed", { timeout: 15_000 });
+  await expect(notice).toContainText("Times gone by cannot be held, so the search below starts today");
+  await expect(resultsStatus(app)).toHaveText(defaultSummary);
+  await expect(searchForm(app).getByLabel("From", { exact: true })).toHaveValue(today);
+  await expectAccessible(page);
+
+  for (const width of [1280, 400]) {
+    await page.setViewportSize({ width, height: 860 });
+    await setFilters(app, { startDate: addDays(today, -1) });
+    await searchForm(app).getByRole("button", { name: "Search", exact: true }).click();
+    const from = searchForm(app).getByLabel("From", { exact: true });
+    await expect(from).toHaveAttribute("aria-invalid", "true");
+    await expect(from).toHaveAccessibleDescription("The start date has passed: choose today or a later date (times gone by cannot be held).");
+    // Not searched: the list is still today's.
+    await expect(resultsStatus(app)).toHaveText(defaultSummary);
+    await noSidewaysScroll(app);
+    await saveScreenshot(page, `slots-past-start-${width}`);
+    await expectAccessible(page);
+    await from.fill(today);
+  }
+  await search(app);
+  await expect(notice).toHaveCount(0);
+  expect(await frameSearch(app)).toContain(`startDate=${today}`);
 });

@@ -49,8 +49,8 @@ export function AppointmentTypeField({ id, draft, errors, update, appointmentTyp
   );
 }
 
-/** `maxEndDate`: the last end date the chosen facilities allow; `limitHint`: why, while it binds. */
-export function DateRangeFields({ id, draft, errors, update, maxEndDate, limitHint }: FilterFieldProps & { maxEndDate?: string | undefined; limitHint?: string | undefined }) {
+/** `today`: the first start date the calendar offers; `maxEndDate`: the last end date the chosen facilities allow; `limitHint`: why, while it binds. */
+export function DateRangeFields({ id, draft, errors, update, today, maxEndDate, limitHint }: FilterFieldProps & { today?: string | undefined; maxEndDate?: string | undefined; limitHint?: string | undefined }) {
   return (
     <fieldset className="min-w-0">
       <legend className="mb-1 text-sm font-medium">Dates (each facility's local dates)</legend>
@@ -63,6 +63,7 @@ export function DateRangeFields({ id, draft, errors, update, maxEndDate, limitHi
             id={`${id}-from`}
             type="date"
             value={draft.startDate}
+            min={today}
             onChange={(event) => update({ startDate: event.target.value })}
             aria-describedby={describedBy(errors.startDate && `${id}-from-error`)}
             aria-invalid={errors.startDate ? true : undefined}
@@ -77,7 +78,7 @@ export function DateRangeFields({ id, draft, errors, update, maxEndDate, limitHi
             id={`${id}-to`}
             type="date"
             value={draft.endDate}
-            min={draft.startDate || undefined}
+            min={draft.startDate || today}
             max={maxEndDate}
             onChange={(event) => update({ endDate: event.target.value })}
             aria-describedby={describedBy(limitHint && `${id}-dates-hint`, errors.endDate && `${id}-to-error`)}

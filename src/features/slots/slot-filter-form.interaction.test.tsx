@@ -29,6 +29,7 @@ function renderForm(applied: SlotSearchQuery = APPLIED, facilityOptions = [{ val
       isLoadingProviders={false}
       isSearching={false}
       onSearch={onSearch}
+      today="2026-11-30"
     />,
   );
   return { ...rendered, onSearch };
@@ -155,6 +156,19 @@ describe("the slot filter form, driven by a user", () => {
     await user.click(screen.getByRole("checkbox", { name: "Facility 8" }));
     expect(endDateField().getAttribute("aria-invalid")).toBeNull();
     expect(screen.queryByText(/the window may span at most 14 days/)).toBeNull();
+  });
+
+  it("a start date that has passed is stopped at the field, and the calendar starts today", () => {
+    const { onSearch } = renderForm();
+    const startField = screen.getByLabelText("From");
+    expect(startField.getAttribute("min")).toBe("2026-11-30");
+    fireEvent.change(startField, { target: { value: "2026-11-29" } });
+    fireEvent.submit(screen.getByRole("form", { name: "Find a slot" }));
+    expect(onSearch).not.toHaveBeenCalled();
+    expect(startField.getAttribute("aria-invalid")).toBe("true");
+    expect(describedText(startField)).toBe("The start date has passed: choose today or a later date (times gone by cannot be held).");
+    fireEvent.change(startField, { target: { value: "2026-11-30" } });
+    expect(startField.getAttribute("aria-invalid")).toBeNull();
   });
 
   it("times of day put right no longer say they are wrong, before the next Search", async () => {

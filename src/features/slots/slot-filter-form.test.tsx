@@ -26,6 +26,7 @@ function render(applied: SlotSearchQuery): string {
       isLoadingProviders={false}
       isSearching={false}
       onSearch={() => undefined}
+      today="2026-11-01"
     />,
   );
 }

@@ -25,11 +25,13 @@ interface SlotFilterFormProps {
   onSearch: (filters: SlotSearchQuery, time: SlotTimeFilter) => void;
   /** The draft now differs from the search the list answers (or agrees with it again). */
   onChangedChange?: (isChanged: boolean) => void;
+  /** Today in the header facility's zone: the first date a search may start on. */
+  today: string;
 }
 
-export function SlotFilterForm({ applied, appliedTime, appointmentTypes, facilityOptions, providerOptions, isLoadingProviders, isSearching, onSearch, onChangedChange }: SlotFilterFormProps) {
+export function SlotFilterForm({ applied, appliedTime, appointmentTypes, facilityOptions, providerOptions, isLoadingProviders, isSearching, onSearch, onChangedChange, today }: SlotFilterFormProps) {
   const id = useId();
-  const { draft, update, errors, timeDraft, setTimeDraft, timeError, submit } = useSlotFilterDraft({ applied, appliedTime, onSearch, onChangedChange });
+  const { draft, update, errors, timeDraft, setTimeDraft, timeError, submit } = useSlotFilterDraft({ applied, appliedTime, onSearch, onChangedChange, today });
   const type = appointmentTypes.find((candidate) => candidate.id === draft.appointmentTypeId);
   const defaultLength = effectiveSlotLength({ isNewPatient: draft.isNewPatient }, type);
   const typedLength = parseSlotLength(draft.slotLength);
@@ -64,7 +66,7 @@ export function SlotFilterForm({ applied, appliedTime, appointmentTypes, facilit
           isLoading={isLoadingProviders}
         />
 
-        <DateRangeFields {...field} maxEndDate={limits.maxEndDate} limitHint={limits.datesHint} />
+        <DateRangeFields {...field} today={today} maxEndDate={limits.maxEndDate} limitHint={limits.datesHint} />
 
         <SlotLengthField {...field} defaultLength={defaultLength} warning={lengthWarning} />
 

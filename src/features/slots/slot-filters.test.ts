@@ -86,6 +86,11 @@ describe("the filter form", () => {
     expect(filtersFromDraft({ ...valid, startDate: "" }).errors).toEqual({ startDate: "Enter a start date." });
   });
 
+  it("refuses a window that starts before today, not one that starts today", () => {
+    expect(filtersFromDraft(valid, "2026-11-02").errors).toEqual({ startDate: "The start date has passed: choose today or a later date (times gone by cannot be held)." });
+    expect(filtersFromDraft(valid, "2026-11-01").errors).toBeNull();
+  });
+
   it("does not run a shared link whose window the service would refuse", () => {
     const filters = resolveSlotFilters(readUrl("?startDate=2026-03-08&endDate=2026-03-01"), DEFAULTS);
     expect(filters && isRunnable(filters)).toBe(false);

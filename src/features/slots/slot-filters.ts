@@ -209,12 +209,16 @@ export function slotLengthWarning(minutes: number | undefined, usual: { typeName
   return null;
 }
 
-/** Checks the draft the way the BFF will (names the field, says what to do), and gives the search when it is valid. */
-export function filtersFromDraft(draft: SlotFilterDraft): { filters: SlotSearchQuery; errors: null } | { filters: null; errors: SlotFilterErrors } {
+/**
+ * Checks the draft the way the BFF will (names the field, says what to do), and gives the search when it is valid.
+ * `today` (a local date): a window may not start before it, since the service lists no time gone by.
+ */
+export function filtersFromDraft(draft: SlotFilterDraft, today?: string): { filters: SlotSearchQuery; errors: null } | { filters: null; errors: SlotFilterErrors } {
   const errors: SlotFilterErrors = {};
   if (!draft.appointmentTypeId) errors.appointmentTypeId = "Choose an appointment type.";
   if (draft.facilityIds.length === 0) errors.facilityIds = "Choose at least one facility.";
   if (!isDate(draft.startDate)) errors.startDate = "Enter a start date.";
+  else if (today !== undefined && draft.startDate < today) errors.startDate = "The start date has passed: choose today or a later date (times gone by cannot be held).";
   if (!isDate(draft.endDate)) errors.endDate = "Enter an end date.";
   else if (isDate(draft.startDate)) {
     const span = daysBetween(draft.startDate, draft.endDate);

@@ -17,7 +17,7 @@ import { effectiveSlotLength, windowStartingOn } from "./slot-filters.ts";
 import { EmptyListNotice, FiltersChangedNotice, FreedSlotNotice, PreviousSearchNotice, SlotGoneNotice } from "./slot-list-notices.tsx";
 import { SlotList } from "./slot-list.tsx";
 import { ResultsToolbar } from "./slot-results-toolbar.tsx";
-import { completenessText } from "#src/scheduling/slot-text.ts";
+import { completenessText, formatLocalDay } from "#src/scheduling/slot-text.ts";
 import { describeTimeFilter } from "#src/scheduling/slot-time-filter.ts";
 import { useFilterOptions } from "./use-filter-options.ts";
 import { useFirstAvailable } from "./use-first-available.ts";
@@ -45,7 +45,7 @@ export function SlotsView() {
   const facilities = useQuery(facilitiesQuery());
   const { describe, reader, providerName, facilityName, listedProviderName, listedFacilityName, zoneOf, fallbackZone, userZone, appointmentTypes, facilityList } = useSlotDescriber();
   const { context } = useBridge();
-  const { params, navigate, filters, filtersKey, canRun, slots, shownFilters, timeFilter, order, unreadFilters } = useSlotSearch({ appointmentTypes, facilityList, facility, userZone });
+  const { params, navigate, filters, filtersKey, canRun, slots, shownFilters, timeFilter, order, unreadFilters, pastWindow, today } = useSlotSearch({ appointmentTypes, facilityList, facility, userZone });
   // Selecting: one strong check, then a hold that joins the user's holds (holds-provider.tsx).
   const { canHold, holds, select, selection, activity, flow } = useHolds();
   const outcome = activity.outcome;
@@ -121,6 +121,7 @@ export function SlotsView() {
           isSearching={slots.isFetching}
           onSearch={search}
           onChangedChange={setFilterDraftChanged}
+          today={today}
         />
       ) : (
         <div aria-busy="true" aria-label="Loading the filters" className="grid grid-cols-1 gap-3 rounded-lg border border-slate-200 bg-white p-3 sm:grid-cols-2 lg:grid-cols-3">
@@ -134,6 +135,14 @@ export function SlotsView() {
         <div data-testid="unread-link-filters">
           <Notice tone="warning" title="Some of this link's filters could not be used">
             Tandem could not use the {new Intl.ListFormat("en", { type: "conjunction" }).format(unreadFilters)} in this link, so {unreadFilters.length === 1 ? "it takes its default" : "they take their defaults"}. Check the filters above and search.
+          </Notice>
+        </div>
+      ) : null}
+      {pastWindow ? (
+        <div data-testid="past-link-window">
+          <Notice tone="warning" title="This link's dates have passed">
+            The link asks for {formatLocalDay(pastWindow.startDate, reader)}
+            {pastWindow.endDate ? ` to ${formatLocalDay(pastWindow.endDate, reader)}` : " onwards"}. Times gone by cannot be held, so the search below starts today, {formatLocalDay(today, reader)}. Choose other dates above and search.
           </Notice>
         </div>
       ) : null}

@@ -15,9 +15,11 @@ interface SlotFilterDraftInput {
   appliedTime: SlotTimeFilter;
   onSearch: (filters: SlotSearchQuery, time: SlotTimeFilter) => void;
   onChangedChange?: (isChanged: boolean) => void;
+  /** The first date a search may start on (a local date). */
+  today: string;
 }
 
-export function useSlotFilterDraft({ applied, appliedTime, onSearch, onChangedChange }: SlotFilterDraftInput) {
+export function useSlotFilterDraft({ applied, appliedTime, onSearch, onChangedChange, today }: SlotFilterDraftInput) {
   const [draft, setDraft] = useState<SlotFilterDraft>(() => draftOf(applied));
   const [errors, setErrors] = useState<SlotFilterErrors>({});
   const [timeDraft, setTimeDraft] = useState<SlotTimeDraft>(() => timeDraftOf(appliedTime));
@@ -37,7 +39,7 @@ export function useSlotFilterDraft({ applied, appliedTime, onSearch, onChangedCh
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const result = filtersFromDraft(draft);
+    const result = filtersFromDraft(draft, today);
     const time = timeFilterFromDraft(timeDraft);
     setErrors(result.errors ?? {});
     setTimeError(time.error ?? undefined);

@@ -36,11 +36,15 @@ export function useSlotSearch({ appointmentTypes, facilityList, facility, userZo
   const appointmentTypeIds = useMemo(() => appointmentTypes.map((type) => type.id), [appointmentTypes]);
   const facilityIds = useMemo(() => facilityList.map((candidate) => candidate.id), [facilityList]);
   const known = useMemo(() => withKnownIds(linkParams, { appointmentTypeIds, facilityIds }), [linkParams, appointmentTypeIds, facilityIds]);
-  const params = known.params;
   const unreadFilters = useMemo(() => [...unreadSlotParams(linkParams), ...known.unknown], [linkParams, known.unknown]);
 
   // Defaults: the first appointment type, the header's facility, today in its zone.
   const today = todayIn(facility?.timezone ?? userZone, Date.now());
+  // A link's window begun before today (kept as a bookmark, or the page reloaded days later) is not searched: the
+  // service lists no time gone by. The search takes today's window, and the view says which dates had passed.
+  const passedStart = known.params.startDate !== undefined && known.params.startDate < today ? known.params.startDate : null;
+  const params = useMemo(() => (passedStart === null ? known.params : { ...known.params, startDate: undefined, endDate: undefined }), [known.params, passedStart]);
+  const pastWindow = passedStart === null ? null : { startDate: passedStart, endDate: known.params.endDate ?? null };
   const firstTypeId = defaultAppointmentType(appointmentTypes)?.id ?? null;
   const filters = useMemo(() => resolveSlotFilters(params, { appointmentTypeId: firstTypeId, facilityId: facility?.id ?? null, today }), [params, firstTypeId, facility?.id, today]);
   const filtersKey = filters ? JSON.stringify(filters) : "";
@@ -71,5 +75,5 @@ export function useSlotSearch({ appointmentTypes, facilityList, facility, userZo
   const timeFilter = useMemo(() => timeFilterOf({ startsFrom, startsBefore, days: weekdayParam }), [startsFrom, startsBefore, weekdayParam]);
   const order: SlotOrder = params.order === "time" ? "time" : "provider";
 
-  return { params, navigate, filters, filtersKey, canRun, slots, shownFilters, timeFilter, order, unreadFilters };
+  return { params, navigate, filters, filtersKey, canRun, slots, shownFilters, timeFilter, order, unreadFilters, pastWindow, today };
 }
