@@ -369,6 +369,40 @@ test("a hold the EHR did not answer (503) may have been made: said so with Try a
   await sandbox("DELETE", "/faults");
 });
 
+test("a hold whose answer is lost between Tandem's server and the frame (the server made and recorded it, then went away): 'unknown' is said, and put away once the holds list it as held; one hold, made once", async ({ page }) => {
+  const fu = await appointmentType("FU");
+  const today = await todayIn(UPPER_WEST_SIDE.timezone);
+  const { userId } = await frontDeskSession();
+  const app = await openSlotFinder(page);
+  await setFilters(app, { typeId: fu.id, startDate: addDays(today, 8), endDate: addDays(today, 9) });
+  await search(app);
+  const [first] = await listedSlots(app);
+  if (!first) throw new Error("no follow-up slot listed");
+
+  // The hold reaches Tandem's server, which makes it and records it; its answer never reaches the frame (a restart).
+  let answersLost = 0;
+  await page.route("**/api/holds", async (route) => {
+    if (route.request().method() !== "POST") return route.continue();
+    await route.fetch();
+    answersLost += 1;
+    return route.abort("connectionreset");
+  });
+  const panel = app.getByTestId("selection-panel");
+  const bar = app.getByTestId("holds-bar");
+  await slotButton(app, first).click();
+  await expect.poll(() => answersLost).toBe(1);
+  await page.unroute("**/api/holds");
+
+  // Read again, the holds list it as held: nothing is unknown any more.
+  await expect(bar.getByTestId("hold-panel")).toHaveAttribute("data-state", "held");
+  await expect(bar).toContainText("You are holding 1 slot");
+  await expect(panel).toHaveCount(0);
+  await expect(app.getByText("whether the EHR held it is unknown")).toHaveCount(0);
+  expect(await holdsOf(ORG_A, userId)).toHaveLength(1);
+  expect(answersLost).toBe(1);
+  await expectAccessible(page);
+});
+
 test("a hold the EHR did not answer in time may have been made: listed as not confirmed across a reload, a Try again that finds the slot gone says the user may already hold it, and Let it go says there is nothing to release", async ({ page }) => {
   test.slow();
   const proc = await appointmentType("PROC");

@@ -284,6 +284,17 @@ describe("choosing a slot", () => {
     expect(flow.getState()).toMatchObject({ kind: "failed", outcomeUnknown: true, maybeHeld: null });
   });
 
+  it("puts away 'whether the EHR held it is unknown' once the holds list that very slot as held, not before", async () => {
+    const { flow, answers } = fakeBackend();
+    answers.hold = () => Promise.reject(new Unanswered(null));
+    await flow.select(TEN_OCLOCK, FOLLOW_UP);
+    const heldAs = (slot: Slot): UsersHold => ({ slot, appointmentTypeId: FOLLOW_UP.appointmentTypeId, isNewPatient: false });
+    flow.holdsChanged([heldAs(TEN_TWENTY)], []);
+    expect(flow.getState()).toMatchObject({ kind: "failed", outcomeUnknown: true });
+    flow.holdsChanged([heldAs(TEN_TWENTY), heldAs(TEN_OCLOCK)], []);
+    expect(flow.getState().kind).toBe("idle");
+  });
+
   it("names the user's own attempt the EHR may have made when the live check or the hold finds that very slot taken, never 'just taken'", async () => {
     const { flow, answers } = fakeBackend();
     const maybeHeld = [maybeHeldOn(TEN_OCLOCK)];

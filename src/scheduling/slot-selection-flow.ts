@@ -279,7 +279,9 @@ export class SlotSelectionFlow {
       (state.kind === "basketFull" && holds.length + maybeHeld.length < MAX_ACTIVE_HOLDS) ||
       (state.kind === "alreadyHeld" && !holds.some((hold) => slotKey(hold.slot) === slotKey(state.request))) ||
       (state.kind === "gone" && state.ownHold !== null && ownOverlapping(holds, state.slot) === null) ||
-      (state.kind === "gone" && state.maybeOwn !== null && !maybeHeld.some((attempt) => attempt.id === state.maybeOwn?.id));
+      (state.kind === "gone" && state.maybeOwn !== null && !maybeHeld.some((attempt) => attempt.id === state.maybeOwn?.id)) ||
+      // A hold whose answer was lost, now listed as held (Tandem's server, back, learnt that the EHR made it): no longer unknown.
+      (state.kind === "failed" && state.outcomeUnknown && holds.some((hold) => slotKey(hold.slot) === slotKey(state.request)));
     if (isStale) this.cancel();
   }
 
