@@ -70,6 +70,28 @@ test("a physician edits two fields, survives an EHR failure and a reload without
   await expect(app.getByTestId("draft-restore-notice")).toHaveCount(0);
 });
 
+test("text typed while Tandem's server takes no writes is said to be on screen only, at 400 px, until it is kept and saved by itself", async ({ page }) => {
+  const scene = await noteScene();
+  await page.setViewportSize({ width: 400, height: 860 });
+  const app = await openNote(page, scene);
+  // Tandem's server does not answer the note's writes (its draft and its save); this Chromium denies the EHR's
+  // cross-site frame its sessionStorage (note-restart.spec.ts), so the tab cannot keep the text either.
+  const notePaths = `**/api/notes/${scene.note.id}**`;
+  await page.route(notePaths, (route) => (route.request().method() === "GET" ? route.continue() : route.abort("connectionrefused")));
+  await app.getByRole("textbox", { name: "Additional HPI comments", exact: true }).fill(HPI_TEXT);
+  const unkept = app.getByTestId("save-status-bar").getByTestId("draft-unkept");
+  await expect(unkept).toHaveText("Draft not kept: Tandem's server did not answer. Keep this page open; it is sent again by itself.");
+  await expect(app.getByText("Draft kept", { exact: true })).toHaveCount(0);
+  await saveScreenshot(page, "note-draft-unkept-400");
+  await expectAccessible(page);
+
+  // Back: the text is kept and saved by itself, and the bar no longer says it is on screen only.
+  await page.unroute(notePaths);
+  await expect(statusOf(app)).toHaveText(SAVED_AT, { timeout: 30_000 });
+  await expect(unkept).toHaveCount(0);
+  expect((await readNote(scene.note.id)).soapNote.hpi.additionalHpiComments).toBe(HPI_TEXT);
+});
+
 test("Retry saves after an integration error, and autosave saves without a click", async ({ page }) => {
   const scene = await noteScene();
   const app = await openNote(page, scene);

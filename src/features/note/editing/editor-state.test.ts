@@ -8,6 +8,7 @@ import {
   dirtyFieldsOf,
   draftBodyOf,
   draftKeptOf,
+  isDraftUnkept,
   draftOfferOf,
   draftTextOf,
   editorReducer,
@@ -477,6 +478,15 @@ describe("keeping the draft", () => {
     const more = run(kept, type("otherExamComments", "Typed more"));
     expect(draftKeptOf(more)).toBeNull();
     expect(needsDraftPut(more)).toBe(true);
+  });
+
+  it("says the latest text is on screen only once storing it failed and this tab could not keep it, until it is kept", () => {
+    const typed = run(open(), type("otherExamComments", "Typed"));
+    expect(isDraftUnkept(typed)).toBe(false);
+    const failed = run(typed, { type: "draftSyncFailed" });
+    expect(isDraftUnkept(failed)).toBe(true);
+    expect(isDraftUnkept(run(failed, { type: "draftStored", where: "bff", revision: typed.draftRevision }))).toBe(false);
+    expect(isDraftUnkept(run(failed, { type: "draftStored", where: "session", revision: typed.draftRevision }))).toBe(false);
   });
 
   it("falls back to this tab while the BFF cannot be reached, and keeps trying the BFF", () => {

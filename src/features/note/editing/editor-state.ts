@@ -248,6 +248,11 @@ export function draftKeptOf(state: EditorState): "bff" | "session" | null {
   return state.draftStore.where === "none" ? null : state.draftStore.where;
 }
 
+/** The latest text is on screen only: storing it failed (Tandem's server did not answer) and this tab could not keep it either; it is tried again. */
+export function isDraftUnkept(state: EditorState): boolean {
+  return state.draftStore.failures > 0 && dirtyFieldsOf(state).length > 0 && draftKeptOf(state) === null;
+}
+
 /** Autosave may run: something to save, nothing to decide first. */
 export const canAutosave = (state: EditorState): boolean => saveRequestOf(state) !== null;
 

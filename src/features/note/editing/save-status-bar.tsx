@@ -9,7 +9,7 @@ import { AlertIcon, CheckIcon, CrossIcon, DotIcon, LockIcon } from "#src/compone
 
 // The always-visible save status of the note ("Unsaved changes", "Saving…",
 // "Saved 9:40 AM", "Not saved: the EHR did not answer"), with Save, Retry and
-// where the draft is kept. Only the status sentence is live: counts and the
+// where the draft is kept, or that it is on screen only. Only the status sentence is live: counts and the
 // draft line change with typing and would chatter.
 
 /** Ctrl+S / Cmd+S saves while focus is inside the note, instead of the browser's save dialog. Attach to the note area's onKeyDown. */
@@ -50,6 +50,11 @@ export function SaveStatusBar({ editor, timezone }: { editor: NoteEditor; timezo
       {changed > 0 ? <Badge>{changed === 1 ? "1 field changed" : `${changed} fields changed`}</Badge> : null}
       {status.kind === "unsaved" && status.lastSavedAtMs !== null ? <span className="text-xs text-slate-700">Last saved {clock(status.lastSavedAtMs)}</span> : null}
       {editor.draftKept ? <span className="text-xs text-slate-700">{editor.draftKept === "bff" ? "Draft kept" : "Draft kept in this browser tab only"}</span> : null}
+      {editor.isDraftUnkept ? (
+        <span data-testid="draft-unkept" className="text-xs font-medium text-amber-900">
+          Draft not kept: Tandem&apos;s server did not answer. Keep this page open; it is sent again by itself.
+        </span>
+      ) : null}
       <div className="ml-auto flex gap-2">
         {canRetry ? (
           <Button variant="secondary" onClick={editor.retry}>
