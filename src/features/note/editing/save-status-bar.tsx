@@ -9,8 +9,9 @@ import { AlertIcon, CheckIcon, CrossIcon, DotIcon, LockIcon } from "#src/compone
 
 // The always-visible save status of the note ("Unsaved changes", "Saving…",
 // "Saved 9:40 AM", "Not saved: the EHR did not answer"), with Save, Retry and
-// where the draft is kept, or that it is on screen only. Only the status sentence is live: counts and the
-// draft line change with typing and would chatter.
+// where the draft is kept, or that it is on screen only. Only the status
+// sentence is live: counts and the draft line change with typing and would
+// chatter.
 
 /** Ctrl+S / Cmd+S saves while focus is inside the note, instead of the browser's save dialog. Attach to the note area's onKeyDown. */
 export function handleSaveShortcut(event: KeyboardEvent<HTMLElement>, editor: NoteEditor): void {
