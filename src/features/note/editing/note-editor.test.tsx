@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { screen, waitFor, within } from "@testing-library/react";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import * as z from "zod/mini";
 import { noteDraftDeleteResponse, noteDraftPutRequest, noteDraftResponse, notePatchRequest, noteResponse, type NoteDraftBody, type WritableFieldValues } from "#contract/app-api/note.ts";
 import { writableValues, type Note } from "#contract/clinic-api/note.ts";
@@ -100,6 +100,28 @@ describe("typing in the note editor", () => {
     await user.type(stickyNoteBox(), ADDED);
     expect(await screen.findByText("Draft kept in this browser tab only", {}, { timeout: 6_000 })).toBeTruthy();
     expect(JSON.stringify(readSessionDraft(NOTE.id))).toContain(ADDED);
+  });
+
+  it("says the text is on screen only when neither Tandem's server nor this tab can keep it, and no longer once the draft is kept", async () => {
+    // A browser that denies the EHR's cross-site frame its storage.
+    const denied = vi.spyOn(window.sessionStorage, "setItem").mockImplementation(() => {
+      throw new DOMException("Access is denied", "SecurityError");
+    });
+    // Tandem's store takes neither the draft nor the save (so autosave does not end the test's state first).
+    const storeDown = failure(503, { code: "store_unavailable", message: "Tandem's store did not answer", retry_after_seconds: 1 });
+    bff.on("PUT", DRAFT_PATH, storeDown);
+    bff.on("PATCH", NOTE_PATH, storeDown);
+    try {
+      const { user } = renderWithUser(<NoteEditorHarness note={NOTE} />);
+      await user.type(stickyNoteBox(), ADDED);
+      const unkept = await screen.findByText("Draft not kept: Tandem's server did not answer. Keep this page open; it is sent again by itself.", {}, { timeout: 6_000 });
+      expect(unkept.getAttribute("aria-live")).toBe("polite");
+      bff.on("PUT", DRAFT_PATH, (call) => ok(noteDraftResponse, { draft: { ...z.parse(noteDraftPutRequest, call.body), updatedAt: "2026-11-20T15:00:00.000Z" } }));
+      expect(await screen.findByText("Draft kept", {}, { timeout: 6_000 })).toBeTruthy();
+      expect(screen.queryByText(/Draft not kept/)).toBeNull();
+    } finally {
+      denied.mockRestore();
+    }
   });
 
   it("another user signed in before the text reached Tandem: nothing is sent with their token, and the text stays in the tab under the typist (ADR 0025)", async () => {

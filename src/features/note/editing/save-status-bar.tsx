@@ -51,11 +51,10 @@ export function SaveStatusBar({ editor, timezone }: { editor: NoteEditor; timezo
       {changed > 0 ? <Badge>{changed === 1 ? "1 field changed" : `${changed} fields changed`}</Badge> : null}
       {status.kind === "unsaved" && status.lastSavedAtMs !== null ? <span className="text-xs text-slate-700">Last saved {clock(status.lastSavedAtMs)}</span> : null}
       {editor.draftKept ? <span className="text-xs text-slate-700">{editor.draftKept === "bff" ? "Draft kept" : "Draft kept in this browser tab only"}</span> : null}
-      {editor.isDraftUnkept ? (
-        <span data-testid="draft-unkept" className="text-xs font-medium text-amber-900">
-          Draft not kept: Tandem&apos;s server did not answer. Keep this page open; it is sent again by itself.
-        </span>
-      ) : null}
+      {/* Always in the page, so a screen reader hears the warning when it comes (it does not change with typing). */}
+      <span aria-live="polite" data-testid="draft-unkept" className={editor.isDraftUnkept ? "text-xs font-medium text-amber-900" : "sr-only"}>
+        {editor.isDraftUnkept ? "Draft not kept: Tandem's server did not answer. Keep this page open; it is sent again by itself." : ""}
+      </span>
       <div className="ml-auto flex gap-2">
         {canRetry ? (
           <Button variant="secondary" onClick={editor.retry}>
