@@ -95,6 +95,11 @@ export function filtersOf(params: SlotSearchParams): Omit<SlotSearchParams, "dro
   return filters;
 }
 
+/** The search's window when it began before `today` (a local date): the service lists no time gone by, so it is not searched. */
+export function passedWindowOf(params: Pick<SlotSearchParams, "startDate" | "endDate">, today: string): { startDate: string; endDate: string | null } | null {
+  return params.startDate !== undefined && params.startDate < today ? { startDate: params.startDate, endDate: params.endDate ?? null } : null;
+}
+
 /**
  * The user's last search as the BFF kept it, checked as a link is
  * (validateSlotSearch), and a window that started before `today` (a local
@@ -103,7 +108,7 @@ export function filtersOf(params: SlotSearchParams): Omit<SlotSearchParams, "dro
  */
 export function validateStoredSlotSearch(raw: Record<string, unknown>, today: string): SlotSearchParams {
   const params = validateSlotSearch(raw);
-  if (params.startDate === undefined || params.startDate >= today) return params;
+  if (passedWindowOf(params, today) === null) return params;
   const dropped = new Set([...droppedNames(params.dropped), "startDate", "endDate"]);
   return { ...params, startDate: undefined, endDate: undefined, dropped: FILTER_PARAM_NAMES.filter((name) => dropped.has(name)).join(",") };
 }

@@ -275,13 +275,14 @@ export class SlotSelectionFlow {
    */
   holdsChanged(holds: readonly UsersHold[], maybeHeld: readonly MaybeHeldSlot[]): void {
     const state = this.state;
+    const isHeld = (request: SlotSelection) => holds.some((hold) => slotKey(hold.slot) === slotKey(request));
     const isStale =
       (state.kind === "basketFull" && holds.length + maybeHeld.length < MAX_ACTIVE_HOLDS) ||
-      (state.kind === "alreadyHeld" && !holds.some((hold) => slotKey(hold.slot) === slotKey(state.request))) ||
+      (state.kind === "alreadyHeld" && !isHeld(state.request)) ||
       (state.kind === "gone" && state.ownHold !== null && ownOverlapping(holds, state.slot) === null) ||
       (state.kind === "gone" && state.maybeOwn !== null && !maybeHeld.some((attempt) => attempt.id === state.maybeOwn?.id)) ||
       // A hold whose answer was lost, now listed as held (Tandem's server, back, learnt that the EHR made it): no longer unknown.
-      (state.kind === "failed" && state.outcomeUnknown && holds.some((hold) => slotKey(hold.slot) === slotKey(state.request)));
+      (state.kind === "failed" && state.outcomeUnknown && isHeld(state.request));
     if (isStale) this.cancel();
   }
 

@@ -7,7 +7,7 @@ import { todayIn } from "#contract/time/zoned-time.ts";
 import { slotsQuery } from "#src/api/slots-queries.ts";
 import type { SlotOrder } from "./group-slots.ts";
 import { useRememberSlotSearch } from "#src/scheduling/last-slot-search.ts";
-import { unreadSlotParams } from "#src/scheduling/slot-search-params.ts";
+import { passedWindowOf, unreadSlotParams } from "#src/scheduling/slot-search-params.ts";
 import { defaultAppointmentType, isRunnable, resolveSlotFilters, withKnownIds } from "./slot-filters.ts";
 import { timeFilterOf } from "#src/scheduling/slot-time-filter.ts";
 import type { AppointmentTypeOption } from "#src/scheduling/use-slot-describer.ts";
@@ -42,9 +42,9 @@ export function useSlotSearch({ appointmentTypes, facilityList, facility, userZo
   const today = todayIn(facility?.timezone ?? userZone, Date.now());
   // A link's window begun before today (kept as a bookmark, or the page reloaded days later) is not searched: the
   // service lists no time gone by. The search takes today's window, and the view says which dates had passed.
-  const passedStart = known.params.startDate !== undefined && known.params.startDate < today ? known.params.startDate : null;
-  const params = useMemo(() => (passedStart === null ? known.params : { ...known.params, startDate: undefined, endDate: undefined }), [known.params, passedStart]);
-  const pastWindow = passedStart === null ? null : { startDate: passedStart, endDate: known.params.endDate ?? null };
+  const pastWindow = passedWindowOf(known.params, today);
+  const isPast = pastWindow !== null;
+  const params = useMemo(() => (isPast ? { ...known.params, startDate: undefined, endDate: undefined } : known.params), [known.params, isPast]);
   const firstTypeId = defaultAppointmentType(appointmentTypes)?.id ?? null;
   const filters = useMemo(() => resolveSlotFilters(params, { appointmentTypeId: firstTypeId, facilityId: facility?.id ?? null, today }), [params, firstTypeId, facility?.id, today]);
   const filtersKey = filters ? JSON.stringify(filters) : "";
