@@ -67,10 +67,12 @@ test("a context change in the host updates the patient banner without a reload",
   await expect(app.locator("body")).toHaveAttribute("data-loaded-once", "yes");
 });
 
-test("org B's banner says why patient details are missing", async ({ page }) => {
+test("org B's banner says why patient details are missing, and does not deny what the open note shows", async ({ page }) => {
   const notes = await sandboxNotes(ORG_B);
   const app = await openInHost(page, { org: ORG_B, patient: notes[0]?.patientId });
   await expect(app.getByTestId("patient-banner")).toContainText("read:patients");
+  // The note, read with its own scope, carries its patient: the banner speaks of itself only.
+  await expect(app.getByTestId("patient-banner")).toContainText("this bar cannot show who it is; an open note still names the patient it is for");
   await saveScreenshot(page, "shell-org-b-no-patient-scope");
   await expectAccessible(page);
 });

@@ -7,7 +7,10 @@ import { ageOn } from "./patient-age.ts";
 import { describeApiError } from "./api-error-notice.tsx";
 
 
-/** The patient in the EHR's context; for an organization without read:patients, it says why details are missing. */
+/**
+ * The patient in the EHR's context; for an organization without read:patients, it says why details are missing
+ * here (a note carries its own patient, read with the note, so the note view may still name them).
+ */
 export function PatientBanner({ session }: { session: Session }) {
   const patientId = session.context.patientId;
   const canRead = session.capabilities.canReadPatients;
@@ -21,7 +24,7 @@ export function PatientBanner({ session }: { session: Session }) {
     </section>
   );
   if (!canRead) {
-    return frame(<p>A patient is open in the EHR, but this organization has not granted Tandem access to patient details (read:patients), so they are not shown.</p>);
+    return frame(<p>A patient is open in the EHR. This organization has not granted Tandem access to patient records (read:patients), so this bar cannot show who it is; an open note still names the patient it is for.</p>);
   }
   if (query.isPending) return frame(<Skeleton className="h-5 w-64" />);
   if (query.isError) return frame(<p>Patient details could not be loaded: {describeApiError(query.error).title}.</p>);
