@@ -68,11 +68,16 @@ test("a context change in the host updates the patient banner without a reload",
 });
 
 test("org B's banner says why patient details are missing, and does not deny what the open note shows", async ({ page }) => {
-  const notes = await sandboxNotes(ORG_B);
-  const app = await openInHost(page, { org: ORG_B, patient: notes[0]?.patientId });
-  await expect(app.getByTestId("patient-banner")).toContainText("read:patients");
-  // The note, read with its own scope, carries its patient: the banner speaks of itself only.
-  await expect(app.getByTestId("patient-banner")).toContainText("this bar cannot show who it is; an open note still names the patient it is for");
+  const note = (await sandboxNotes(ORG_B)).find((candidate) => candidate.status === "awaiting_sign");
+  if (!note) throw new Error("org B has no note awaiting signature");
+  const app = await openInHost(page, { org: ORG_B, note: note.id, patient: note.patientId });
+  const banner = app.getByTestId("patient-banner");
+  await expect(banner).toContainText("read:patients");
+  // The note, read with its own scope, carries its patient and names them: the banner speaks only of itself.
+  await expect(app.getByTestId("note-view")).toHaveAttribute("data-state", "ready", { timeout: 20_000 });
+  await expect(app.getByTestId("note-view")).toContainText(note.patientName.split(" ").at(-1) ?? note.patientName);
+  await expect(banner).toContainText("this bar cannot show who it is; an open note still names the patient it is for");
+  await expect(banner).not.toContainText("not shown");
   await saveScreenshot(page, "shell-org-b-no-patient-scope");
   await expectAccessible(page);
 });
