@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { SlotSearchQuery, SlotSearchResponse } from "#contract/app-api/slots.ts";
 import type { Slot } from "#contract/clinic-api/schedule.ts";
-import { combineSlotSearchParts, searchWindows, type SlotSearchPart } from "./slot-search-parts.ts";
+import { addDays, daysBetween } from "#contract/time/zoned-time.ts";
+import { combineSlotSearchParts, firstWindow, windowAfter, type SlotSearchPart } from "./slot-search-parts.ts";
 
 const search = (facilityIds: string[] | undefined, startDate: string, endDate: string): SlotSearchQuery => ({
   appointmentTypeId: "atp_1",
@@ -13,7 +14,25 @@ const search = (facilityIds: string[] | undefined, startDate: string, endDate: s
 const facilities = (count: number) => Array.from({ length: count }, (_, index) => `fac_${index}`);
 const spans = (windows: SlotSearchQuery[]) => windows.map((window) => `${window.startDate}..${window.endDate}`);
 
-describe("searchWindows", () => {
+/**
+ * The parts a search is read in, as the reader plans them, when the days `closed` have no slot and an empty part's
+ * next available date is the first day after it that is not closed (`horizon`: none after that day).
+ */
+function searchWindows(query: SlotSearchQuery, closed: readonly string[] = [], horizon = "2099-12-31"): SlotSearchQuery[] {
+  const windows: SlotSearchQuery[] = [];
+  const found = { slots: false, nextAvailable: [] as string[] };
+  const days = (from: string, to: string) => Array.from({ length: daysBetween(from, to) + 1 }, (_, index) => addDays(from, index));
+  for (let window: SlotSearchQuery | null = firstWindow(query); window !== null; window = windowAfter(query, window, found)) {
+    windows.push(window);
+    found.slots ||= days(window.startDate, window.endDate).some((day) => !closed.includes(day));
+    let next = addDays(window.endDate, 1);
+    while (closed.includes(next)) next = addDays(next, 1);
+    found.nextAvailable = found.slots || daysBetween(next, horizon) < 0 ? [] : [next, addDays(next, 2)];
+  }
+  return windows;
+}
+
+describe("the parts of a slot search", () => {
   it("keeps a one-facility search over two weeks one read", () => {
     expect(spans(searchWindows(search(["fac_a"], "2026-12-01", "2026-12-14")))).toEqual(["2026-12-01..2026-12-14"]);
     expect(spans(searchWindows(search(undefined, "2026-12-01", "2026-12-14")))).toEqual(["2026-12-01..2026-12-14"]);
@@ -32,6 +51,15 @@ describe("searchWindows", () => {
     expect(spans(searchWindows({ ...search(facilities(9), "2026-12-01", "2026-12-14"), providerIds: providers(90) }))).toEqual(["2026-12-01..2026-12-04", "2026-12-05..2026-12-13", "2026-12-14..2026-12-14"]);
     // Never more than the facilities searched, however many providers are named.
     expect(spans(searchWindows({ ...search(facilities(2), "2026-12-01", "2026-12-14"), providerIds: providers(300) }))).toEqual(spans(searchWindows(search(facilities(2), "2026-12-01", "2026-12-14"))));
+  });
+
+  it("after a part with no slot, reads on to a first part's span past the service's next available date, so a search starting on a weekend draws its first slots from a day's part", () => {
+    const weekend = ["2026-12-05", "2026-12-06"];
+    expect(spans(searchWindows(search(facilities(9), "2026-12-05", "2026-12-14"), weekend))).toEqual(["2026-12-05..2026-12-05", "2026-12-06..2026-12-07", "2026-12-08..2026-12-10", "2026-12-11..2026-12-13", "2026-12-14..2026-12-14"]);
+    // Nothing until after the search: the rest of it in one part.
+    expect(spans(searchWindows(search(facilities(9), "2026-12-05", "2026-12-10"), ["2026-12-05", "2026-12-06", "2026-12-07", "2026-12-08", "2026-12-09", "2026-12-10"]))).toEqual(["2026-12-05..2026-12-05", "2026-12-06..2026-12-10"]);
+    // No next available date at all: later parts as usual, not a day at a time.
+    expect(spans(searchWindows(search(facilities(9), "2026-12-05", "2026-12-10"), ["2026-12-05", "2026-12-06", "2026-12-07", "2026-12-08", "2026-12-09", "2026-12-10"], "2026-12-01"))).toEqual(["2026-12-05..2026-12-05", "2026-12-06..2026-12-08", "2026-12-09..2026-12-10"]);
   });
 
   it("never makes a window of no days, however many facilities", () => {

@@ -52,20 +52,30 @@ function facilitiesWorth(search: SlotSearchQuery): number {
   return providers === 0 ? facilities : Math.min(facilities, Math.ceil(providers / PROVIDERS_OF_A_FACILITY));
 }
 
-/** The search's window cut into consecutive windows, earliest first, each at most the parts' facility-days. */
-export function searchWindows(search: SlotSearchQuery): SlotSearchQuery[] {
-  const facilities = facilitiesWorth(search);
-  const daysPer = (facilityDays: number) => Math.max(1, Math.floor(facilityDays / facilities));
-  const windows: SlotSearchQuery[] = [];
-  let startDate = search.startDate;
-  while (daysBetween(startDate, search.endDate) >= 0) {
-    const span = daysPer(windows.length === 0 ? FIRST_PART_FACILITY_DAYS : LATER_PART_FACILITY_DAYS);
-    const last = addDays(startDate, span - 1);
-    const endDate = daysBetween(last, search.endDate) >= 0 ? last : search.endDate;
-    windows.push({ ...search, startDate, endDate });
-    startDate = addDays(endDate, 1);
-  }
-  return windows;
+/** The part of the search that starts on `startDate`: at most `facilityDays` facility-days, never past the search's end. */
+function windowFrom(search: SlotSearchQuery, startDate: string, facilityDays: number): SlotSearchQuery {
+  const last = addDays(startDate, Math.max(1, Math.floor(facilityDays / facilitiesWorth(search))) - 1);
+  return { ...search, startDate, endDate: daysBetween(last, search.endDate) >= 0 ? last : search.endDate };
+}
+
+/** The search's first part: the whole search when it is one read. */
+export const firstWindow = (search: SlotSearchQuery): SlotSearchQuery => windowFrom(search, search.startDate, FIRST_PART_FACILITY_DAYS);
+
+/**
+ * The part after `previous`, or null once the search's end is read. Until a
+ * part has found a slot, the next one ends a first part's span after the
+ * earliest next available date the service gave (`nextAvailable`): the days
+ * before that date have no slot, so a search starting on days every facility
+ * is closed (a weekend) gets its first slots from a part no larger than the
+ * first, not one three times its size (bench/RESULTS.md). With no date given,
+ * or once a slot is found, parts are a later part's size.
+ */
+export function windowAfter(search: SlotSearchQuery, previous: SlotSearchQuery, found: { slots: boolean; nextAvailable: readonly string[] }): SlotSearchQuery | null {
+  const startDate = addDays(previous.endDate, 1);
+  if (daysBetween(startDate, search.endDate) < 0) return null;
+  const nextDate = found.slots ? undefined : found.nextAvailable.reduce<string | undefined>((earliest, date) => (earliest === undefined || date < earliest ? date : earliest), undefined);
+  if (nextDate === undefined || daysBetween(startDate, nextDate) <= 0) return windowFrom(search, startDate, nextDate === undefined ? LATER_PART_FACILITY_DAYS : FIRST_PART_FACILITY_DAYS);
+  return { ...windowFrom(search, nextDate, FIRST_PART_FACILITY_DAYS), startDate };
 }
 
 /** Whether the parts read so far cover the whole search. */

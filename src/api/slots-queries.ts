@@ -3,7 +3,7 @@ import { slotCheckResponse, type SlotCheckRequest, type SlotCheckResponse, type 
 import { callBff } from "./bff-client.ts";
 import { queryKeys } from "./query-keys.ts";
 import { slotSearchAnswer } from "./slot-search-answer.ts";
-import { combineSlotSearchParts, isWholeSearch, searchWindows, type SlotSearchPart } from "./slot-search-parts.ts";
+import { combineSlotSearchParts, firstWindow, isWholeSearch, windowAfter, type SlotSearchPart } from "./slot-search-parts.ts";
 
 // The slot finder's calls (DESIGN.md "The BFF's API"): the cached search,
 // read in parts (slot-search-parts.ts), and the one strong check of a chosen
@@ -29,23 +29,28 @@ async function readPart(filters: SlotSearchQuery, window: SlotSearchQuery, signa
   return { startDate: window.startDate, endDate: window.endDate, searchEndDate: filters.endDate, answer };
 }
 
-/** The search's parts, earliest first, each read once the one before it is in. */
-async function* readSearchParts(filters: SlotSearchQuery, windows: readonly SlotSearchQuery[], signal: AbortSignal): AsyncGenerator<SlotSearchPart> {
-  for (const window of windows) yield await readPart(filters, window, signal);
+/** The search's parts, earliest first, each read once the one before it is in, its days chosen from what those found. */
+async function* readSearchParts(filters: SlotSearchQuery, signal: AbortSignal): AsyncGenerator<SlotSearchPart> {
+  const found = { slots: false, nextAvailable: [] as readonly string[] };
+  for (let window: SlotSearchQuery | null = firstWindow(filters); window !== null; window = windowAfter(filters, window, found)) {
+    const part = await readPart(filters, window, signal);
+    found.slots ||= part.answer.slots.length > 0;
+    found.nextAvailable = Object.values(part.answer.nextAvailableByProvider);
+    yield part;
+  }
 }
 
 export const slotsQuery = (filters: SlotSearchQuery) => {
-  const windows = searchWindows(filters);
-  const [only] = windows;
+  const first = firstWindow(filters);
   return queryOptions({
     queryKey: queryKeys.slots.search(filters),
     // A search of one part is one read. Larger ones stream through TanStack Query's streamed query (still marked
     // experimental in v5): the list is there from the first part on (`isComplete` says when the rest has come); a
     // refetch keeps the list on screen and replaces it once whole.
     queryFn:
-      windows.length === 1 && only
-        ? ({ signal }): Promise<SlotSearchPart[]> => readPart(filters, only, signal).then((part) => [part])
-        : streamedQuery({ streamFn: ({ signal }) => readSearchParts(filters, windows, signal), refetchMode: "replace" }),
+      first.endDate === filters.endDate
+        ? ({ signal }): Promise<SlotSearchPart[]> => readPart(filters, first, signal).then((part) => [part])
+        : streamedQuery({ streamFn: ({ signal }) => readSearchParts(filters, signal), refetchMode: "replace" }),
     select: combineSlotSearchParts,
     // Live events invalidate; a short stale time only spares a refetch on remount. A search left before its last
     // part came (its read cancelled) is read again whenever it is shown.
