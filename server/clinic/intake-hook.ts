@@ -23,6 +23,12 @@ const INTAKE_THREAD_MIN_BYTES = 64 * 1024;
 const utf8Decoder = new TextDecoder();
 const takeInHere: Intake = (route, body) => Promise.resolve(takeIn(route, utf8Decoder.decode(body)));
 
+/** The users' thread, and one at nice 10 for refreshes ahead unless switched off (then they share the users'). */
+function ownThreads(switches: BenchSwitches): IntakeThreads {
+  const waitedFor = new IntakeThread();
+  return { waitedFor, background: switches.isOn("low-priority-intake") ? new IntakeThread({ lowPriority: true }) : waitedFor };
+}
+
 /** `intakeThread`: `true`, two threads of its own; threads given (tests); false or absent, the event loop only. */
 export function createIntake(
   { intakeThread, intakeThreadMinBytes }: Pick<ClinicClientOptions, "intakeThread" | "intakeThreadMinBytes">,
@@ -31,7 +37,7 @@ export function createIntake(
   logError: (obj: object, msg: string) => void,
 ): { waitedFor: Intake; background: Intake; close(): void } {
   const option = switches.isOn("intake-thread") ? intakeThread : false;
-  const threads = option === true ? { waitedFor: new IntakeThread(), background: new IntakeThread({ lowPriority: true }) } : option || null;
+  const threads = option === true ? ownThreads(switches) : option || null;
   const minBytes = intakeThreadMinBytes ?? INTAKE_THREAD_MIN_BYTES;
   // An answer the thread could not take in is not taken in on the event loop
   // instead: one too large for the thread's heap would take the whole process
@@ -39,6 +45,7 @@ export function createIntake(
   const takeInOnThread = async (thread: IntakeWorker, route: Parameters<Intake>[0], body: Uint8Array<ArrayBuffer>) => {
     const bytes = body.byteLength;
     switches.used("intake-thread");
+    if (threads !== null && thread === threads.background && thread !== threads.waitedFor) switches.used("low-priority-intake");
     try {
       return await thread.takeIn(route, body);
     } catch (error) {

@@ -1,6 +1,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { afterAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { takeIn } from "./answer-intake.ts";
+import { BenchSwitches, type BenchMechanism } from "./bench-switches.ts";
+import { createIntake } from "./intake-hook.ts";
 import { IntakeThread, IntakeThreadError, REPLY_TIMEOUT_MS } from "./intake-thread.ts";
 import { createHarness, expectNoKeyLeak, ORG_A } from "./testing/emulator-harness.ts";
 
@@ -18,6 +20,26 @@ afterAll(() => {
 });
 
 const slotsCall = (appointmentTypeId: string) => ({ organizationId: ORG_A, query: { appointmentTypeId, startDate: "2026-11-23", endDate: "2026-12-06" } });
+
+describe("the thread at nice 10 for refreshes ahead (BENCH_DISABLE=low-priority-intake)", () => {
+  it("takes refreshes in on a thread of their own, or on the users' thread when switched off", async () => {
+    const body = await (await harness.fetch("http://clinic.test/v1/facilities", { headers: { authorization: "Bearer svc_dev_ak_5a0d1e2f3a4b5c6d7e8f90a1b2c3d4e5", "x-organization-id": ORG_A } })).text();
+    // A whole buffer is handed to the thread, not copied: each call its own.
+    const bytes = () => new TextEncoder().encode(body);
+    for (const disabled of [[], ["low-priority-intake"]] satisfies BenchMechanism[][]) {
+      const switches = new BenchSwitches(disabled);
+      const intake = createIntake({ intakeThread: true, intakeThreadMinBytes: 0 }, switches, { intakeFailures: 0, intakeTimeouts: 0 }, () => undefined);
+      try {
+        expect((await intake.background("GET /v1/facilities", bytes())).kind).toBe("ok");
+        expect((await intake.waitedFor("GET /v1/facilities", bytes())).kind).toBe("ok");
+        const lowPriority = disabled.length === 0;
+        expect(switches.report()).toMatchObject({ "intake-thread": { uses: 2 }, "low-priority-intake": { on: lowPriority, uses: lowPriority ? 1 : 0 } });
+      } finally {
+        intake.close();
+      }
+    }
+  });
+});
 
 describe("the intake thread", () => {
   it("gives the bytes, encoding and meta that taking the answer in on the event loop gives", async () => {
