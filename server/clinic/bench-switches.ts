@@ -7,10 +7,8 @@
 export const BENCH_MECHANISMS = [
   /** refresh-ahead.ts, with its sync probes. */
   "refresh-ahead",
-  /** intake-thread.ts, with its nice-10 thread for refreshes. */
+  /** intake-thread.ts. */
   "intake-thread",
-  /** The intake thread's second thread, at nice 10, for refreshes ahead (off: they share the users' thread). */
-  "low-priority-intake",
 ] as const;
 
 export type BenchMechanism = (typeof BENCH_MECHANISMS)[number];

@@ -5,11 +5,11 @@ import { BenchSwitches, type BenchMechanism } from "./bench-switches.ts";
 import { DEFAULT_MAX_BODY_BYTES } from "./bounded-body.ts";
 import { cacheExpiry, CALLER_BOUNDED_ROUTES, isSharedRoute, sourceSyncedAtOf, type SharedRoute } from "./cache-policy.ts";
 import { InFlightReads, type Flight } from "./coalescing.ts";
-import { createIntake, type IntakeThreads } from "./intake-hook.ts";
+import { createIntake, type IntakeWorker } from "./intake-hook.ts";
 import { listAllPages, type ItemOf, type ItemsKey, type PaginatedRoute } from "./paging.ts";
 import type { LimiterBudget, LimiterOptions } from "../upstream-budget/index.ts";
 import { RefreshAhead } from "./refresh-ahead.ts";
-import { readResponse, readSharedResponse, type ClinicData, type Intake, type ReadOutcome } from "./response-reader.ts";
+import { readResponse, readSharedResponse, type ClinicData, type ReadOutcome } from "./response-reader.ts";
 import { createRedactor } from "./secret-redaction.ts";
 import { SharedAnswer } from "./shared-answer.ts";
 import { noRefund, takeBudget } from "./take-budget.ts";
@@ -56,8 +56,8 @@ export interface ClinicClientOptions {
   requester?: () => string | undefined;
   /** The W3C `traceparent` of the request a call is made for, sent on. */
   traceparent?: () => string | undefined;
-  /** `true`: large shared answers are taken in on worker threads (the BFF's server); tests may give threads. */
-  intakeThread?: boolean | IntakeThreads;
+  /** `true`: large shared answers are taken in on a worker thread (the BFF's server); tests may give one. */
+  intakeThread?: boolean | IntakeWorker;
   intakeThreadMinBytes?: number;
   /** refresh-ahead.ts: how often at most an organization probes for a newer sync; 0: never. */
   syncProbeEveryMs?: number;
@@ -125,7 +125,7 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
   const sendRequest = createSender(options, { budget, now, redact, warn, info: (obj, msg) => logger?.info?.(obj, msg), counters });
   let closed = false;
   const readContext = { redact, warn, maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES };
-  const intakes = createIntake(options, switches, counters, (obj, msg) => (logger?.error ? logger.error(obj, msg) : warn(obj, msg)));
+  const intake = createIntake(options, switches, counters, (obj, msg) => (logger?.error ? logger.error(obj, msg) : warn(obj, msg)));
 
   const refreshAheadOn = switches.isOn("refresh-ahead");
   // Made outside any request, so refreshes run in no user's context (their trace id, their quota).
@@ -154,9 +154,9 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
   }
 
   /** A shared route's read, kept when its policy allows and no change touched it on its way (`flight`). */
-  async function fetchShared<R extends SharedRoute>(prepared: Prepared<R>, flight: Flight | null, refund: () => void, intake: Intake): Promise<SharedAnswer<ClinicData<R>>> {
+  async function fetchShared<R extends SharedRoute>(prepared: Prepared<R>, flight: Flight | null, refund: () => void): Promise<SharedAnswer<ClinicData<R>>> {
     const requestStartedAt = now();
-    const { answer, meta } = await sendCharged(prepared, refund, (response) => readSharedResponse(prepared.route, response, { ...readContext, intake }));
+    const { answer, meta } = await sendCharged(prepared, refund, (response) => readSharedResponse(prepared.route, response, { ...readContext, intake: intake.takeIn }));
     if (flight !== null && !flight.touched) keep(prepared, answer, meta, requestStartedAt);
     return answer;
   }
@@ -192,10 +192,10 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
   async function refreshInBackground(organization: string, prepared: Prepared<SharedRoute>): Promise<boolean> {
     if (closed || inFlight.has(prepared.key) || !hasRoomForBackgroundRead(organization)) return false;
     switches.used("refresh-ahead");
-    // Users who join it meanwhile (their entry expired) wait for it: then it is taken in at their priority.
-    const about = { organization, route: prepared.route, scope: scopeOf(prepared.target), waitedFor: false };
+    // Users who join it meanwhile (their entry expired) wait for it.
+    const about = { organization, route: prepared.route, scope: scopeOf(prepared.target) };
     try {
-      await inFlight.start(prepared.key, about, (flight) => fetchShared(prepared, flight, noRefund, (route, body) => (flight.waitedFor ? intakes.waitedFor : intakes.background)(route, body)));
+      await inFlight.start(prepared.key, about, (flight) => fetchShared(prepared, flight, noRefund));
       return true;
     } catch {
       return false;
@@ -211,7 +211,7 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
       if (pending !== undefined) return pending;
       // Charged before the read is registered in flight, so nobody joins a refused read.
       const refund = budget.chargeUser();
-      const about = { organization: prepared.organization, route: prepared.route, scope: scopeOf(prepared.target), waitedFor: true };
+      const about = { organization: prepared.organization, route: prepared.route, scope: scopeOf(prepared.target) };
       return inFlight.start(prepared.key, about, (flight) => start(flight, refund));
     };
     return queue ? queue(begin) : begin();
@@ -225,9 +225,9 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
     if (isSharedRoute(route)) {
       const shared: Prepared<SharedRoute> = { ...prepared, route };
       // A strong read is the final check before a write: it neither uses nor joins anything earlier.
-      if (shared.strong) return run(() => fetchShared(shared, null, budget.chargeUser(), intakes.waitedFor));
+      if (shared.strong) return run(() => fetchShared(shared, null, budget.chargeUser()));
       const cached = fromCache(shared);
-      return cached ?? joinOrStart(shared, queue, (flight, refund) => fetchShared(shared, flight, refund, intakes.waitedFor));
+      return cached ?? joinOrStart(shared, queue, (flight, refund) => fetchShared(shared, flight, refund));
     }
     if (prepared.strong) return run(() => fetchOwn(prepared, budget.chargeUser()));
     return joinOrStart(prepared, queue, (_flight, refund) => fetchOwn(prepared, refund));
@@ -272,7 +272,7 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
     close() {
       closed = true;
       budget.close();
-      intakes.close();
+      intake.close();
       cache.clear();
       inFlight.clear();
     },

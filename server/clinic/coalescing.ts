@@ -10,8 +10,6 @@ export interface Flight {
   route: string;
   scope: RequestScope;
   touched: boolean;
-  /** Someone waits for it (a refresh ahead has nobody until a user joins it). */
-  waitedFor: boolean;
 }
 
 export class InFlightReads {
@@ -23,7 +21,6 @@ export class InFlightReads {
     const flight = this.flights.get(key);
     if (flight === undefined) return undefined;
     this.joined += 1;
-    flight.waitedFor = true;
     return flight.promise as Promise<T>;
   }
 

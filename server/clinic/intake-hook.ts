@@ -6,16 +6,11 @@ import type { Intake } from "./response-reader.ts";
 import { UpstreamError } from "./upstream-error.ts";
 
 // Where a shared answer is taken in: on the event loop, or with the intake
-// thread on, answers of at least `minBytes` on a worker thread: one at the
-// event loop's priority for reads a user waits for, one at nice 10 for
-// refreshes ahead nobody waits for (ADR 0022).
+// thread on, answers of at least `minBytes` on the worker thread
+// (intake-thread.ts). Refreshes ahead share it with users' reads: a thread
+// of their own at nice 10 earned nothing measurable (ADR 0029 addendum).
 
-type IntakeWorker = Pick<IntakeThread, "takeIn" | "close">;
-
-export interface IntakeThreads {
-  waitedFor: IntakeWorker;
-  background: IntakeWorker;
-}
+export type IntakeWorker = Pick<IntakeThread, "takeIn" | "close">;
 
 /** Intake costs about 16 µs per KB: smaller answers are not worth the copy to the thread and back. */
 const INTAKE_THREAD_MIN_BYTES = 64 * 1024;
@@ -23,31 +18,24 @@ const INTAKE_THREAD_MIN_BYTES = 64 * 1024;
 const utf8Decoder = new TextDecoder();
 const takeInHere: Intake = (route, body) => Promise.resolve(takeIn(route, utf8Decoder.decode(body)));
 
-/** The users' thread, and one at nice 10 for refreshes ahead unless switched off (then they share the users'). */
-function ownThreads(switches: BenchSwitches): IntakeThreads {
-  const waitedFor = new IntakeThread();
-  return { waitedFor, background: switches.isOn("low-priority-intake") ? new IntakeThread({ lowPriority: true }) : waitedFor };
-}
-
-/** `intakeThread`: `true`, two threads of its own; threads given (tests); false or absent, the event loop only. */
+/** `intakeThread`: `true`, a thread of its own; a thread given (tests); false or absent, the event loop only. */
 export function createIntake(
   { intakeThread, intakeThreadMinBytes }: Pick<ClinicClientOptions, "intakeThread" | "intakeThreadMinBytes">,
   switches: BenchSwitches,
   counters: { intakeFailures: number; intakeTimeouts: number },
   logError: (obj: object, msg: string) => void,
-): { waitedFor: Intake; background: Intake; close(): void } {
+): { takeIn: Intake; close(): void } {
   const option = switches.isOn("intake-thread") ? intakeThread : false;
-  const threads = option === true ? ownThreads(switches) : option || null;
+  const thread = option === true ? new IntakeThread() : option || null;
   const minBytes = intakeThreadMinBytes ?? INTAKE_THREAD_MIN_BYTES;
   // An answer the thread could not take in is not taken in on the event loop
   // instead: one too large for the thread's heap would take the whole process
   // down with it (issue 34). The read fails, logged and counted.
-  const takeInOnThread = async (thread: IntakeWorker, route: Parameters<Intake>[0], body: Uint8Array<ArrayBuffer>) => {
+  const takeInOnThread = async (worker: IntakeWorker, route: Parameters<Intake>[0], body: Uint8Array<ArrayBuffer>) => {
     const bytes = body.byteLength;
     switches.used("intake-thread");
-    if (threads !== null && thread === threads.background && thread !== threads.waitedFor) switches.used("low-priority-intake");
     try {
-      return await thread.takeIn(route, body);
+      return await worker.takeIn(route, body);
     } catch (error) {
       const reason = error instanceof IntakeThreadError ? error.reason : "failed";
       if (reason === "timeout") counters.intakeTimeouts += 1;
@@ -57,13 +45,8 @@ export function createIntake(
       throw new UpstreamError({ status: 503, code: "intake_failed", message: `Tandem could not read the Clinic Data Service's answer ${what}: try again, or ask for less` });
     }
   };
-  const intakeOn = (thread: IntakeWorker | undefined): Intake => (thread ? (route, body) => (body.byteLength < minBytes ? takeInHere(route, body) : takeInOnThread(thread, route, body)) : takeInHere);
   return {
-    waitedFor: intakeOn(threads?.waitedFor),
-    background: intakeOn(threads?.background),
-    close() {
-      threads?.waitedFor.close();
-      threads?.background.close();
-    },
+    takeIn: thread ? (route, body) => (body.byteLength < minBytes ? takeInHere(route, body) : takeInOnThread(thread, route, body)) : takeInHere,
+    close: () => thread?.close(),
   };
 }

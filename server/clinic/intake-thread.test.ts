@@ -1,8 +1,5 @@
-import { readdirSync, readFileSync } from "node:fs";
 import { afterAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { takeIn } from "./answer-intake.ts";
-import { BenchSwitches, type BenchMechanism } from "./bench-switches.ts";
-import { createIntake } from "./intake-hook.ts";
 import { IntakeThread, IntakeThreadError, REPLY_TIMEOUT_MS } from "./intake-thread.ts";
 import { createHarness, expectNoKeyLeak, ORG_A } from "./testing/emulator-harness.ts";
 
@@ -20,26 +17,6 @@ afterAll(() => {
 });
 
 const slotsCall = (appointmentTypeId: string) => ({ organizationId: ORG_A, query: { appointmentTypeId, startDate: "2026-11-23", endDate: "2026-12-06" } });
-
-describe("the thread at nice 10 for refreshes ahead (BENCH_DISABLE=low-priority-intake)", () => {
-  it("takes refreshes in on a thread of their own, or on the users' thread when switched off", async () => {
-    const body = await (await harness.fetch("http://clinic.test/v1/facilities", { headers: { authorization: "Bearer svc_dev_ak_5a0d1e2f3a4b5c6d7e8f90a1b2c3d4e5", "x-organization-id": ORG_A } })).text();
-    // A whole buffer is handed to the thread, not copied: each call its own.
-    const bytes = () => new TextEncoder().encode(body);
-    for (const disabled of [[], ["low-priority-intake"]] satisfies BenchMechanism[][]) {
-      const switches = new BenchSwitches(disabled);
-      const intake = createIntake({ intakeThread: true, intakeThreadMinBytes: 0 }, switches, { intakeFailures: 0, intakeTimeouts: 0 }, () => undefined);
-      try {
-        expect((await intake.background("GET /v1/facilities", bytes())).kind).toBe("ok");
-        expect((await intake.waitedFor("GET /v1/facilities", bytes())).kind).toBe("ok");
-        const lowPriority = disabled.length === 0;
-        expect(switches.report()).toMatchObject({ "intake-thread": { uses: 2 }, "low-priority-intake": { on: lowPriority, uses: lowPriority ? 1 : 0 } });
-      } finally {
-        intake.close();
-      }
-    }
-  });
-});
 
 describe("the intake thread", () => {
   it("gives the bytes, encoding and meta that taking the answer in on the event loop gives", async () => {
@@ -93,37 +70,6 @@ describe("the intake thread", () => {
     }
   });
 
-  // intake-worker.ts: when the cores are busy, the event loop's answers from the cache go before a refresh's intake; a user's own read's intake does not wait behind them.
-  it.runIf(process.platform === "linux")("runs at a lower CPU priority than the event loop (nice 10) when asked to, else at the event loop's", async () => {
-    /** This process's threads and their nice values (the 19th field of /proc/…/stat, counted after the command's closing parenthesis); a thread that ended meanwhile (a worker closed before) is left out. */
-    const niceByThread = () =>
-      new Map(
-        readdirSync("/proc/self/task").flatMap((id) => {
-          try {
-            const stat = readFileSync(`/proc/self/task/${id}/stat`, "utf8");
-            return [[id, Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[16])] as const];
-          } catch {
-            return [];
-          }
-        }),
-      );
-    const mainNice = niceByThread().get(String(process.pid));
-    const nicesOfNewThreads = async (thread: IntakeThread) => {
-      const before = niceByThread();
-      try {
-        await thread.takeIn("GET /v1/facilities", new TextEncoder().encode("[]"));
-        return [...niceByThread()].filter(([id]) => !before.has(id)).map(([, nice]) => nice);
-      } finally {
-        thread.close();
-      }
-    };
-    expect(await nicesOfNewThreads(new IntakeThread({ lowPriority: true }))).toContain(10);
-    const normal = await nicesOfNewThreads(new IntakeThread());
-    expect(normal.length).toBeGreaterThan(0);
-    expect(normal).not.toContain(10);
-    expect(niceByThread().get(String(process.pid))).toBe(mainNice);
-  });
-
   it("fails the answers it was given when closed, and starts afresh on the next", async () => {
     const thread = new IntakeThread();
     const body = new TextEncoder().encode(JSON.stringify({ data: {} }));
@@ -140,8 +86,8 @@ describe("when the thread is used", () => {
   it("takes answers under the size bound in on the event loop, larger ones on the thread", async () => {
     const thread = new IntakeThread();
     const takeInSpy = vi.spyOn(thread, "takeIn");
-    const small = harness.client({ intakeThread: { waitedFor: thread, background: thread } });
-    const large = harness.client({ intakeThread: { waitedFor: thread, background: thread }, intakeThreadMinBytes: 1 });
+    const small = harness.client({ intakeThread: thread });
+    const large = harness.client({ intakeThread: thread, intakeThreadMinBytes: 1 });
     try {
       expect(((await small.read("GET /v1/facilities", { organizationId: ORG_A })).data()).facilities.length).toBeGreaterThan(0);
       expect(takeInSpy).not.toHaveBeenCalled();
@@ -174,7 +120,7 @@ describe("a client whose intake thread is gone", () => {
   const gone = { takeIn: () => Promise.reject(new IntakeThreadError("the intake thread exited (1)", "failed")), close: () => undefined };
 
   it("still takes answers under the size bound in on the event loop (they never go to the thread)", async () => {
-    const client = harness.client({ intakeThread: { waitedFor: gone, background: gone } });
+    const client = harness.client({ intakeThread: gone });
     try {
       const facilities = (await client.read("GET /v1/facilities", { organizationId: ORG_A })).data();
       expect(facilities.facilities.length).toBeGreaterThan(0);
@@ -184,7 +130,7 @@ describe("a client whose intake thread is gone", () => {
   });
 
   it("fails a larger answer with 503 intake_failed, logged and counted, instead of taking it in on the event loop (issue 34)", async () => {
-    const client = harness.client({ intakeThread: { waitedFor: gone, background: gone }, intakeThreadMinBytes: 1 });
+    const client = harness.client({ intakeThread: gone, intakeThreadMinBytes: 1 });
     try {
       const error = await client.read("GET /v1/facilities", { organizationId: ORG_A }).catch((caught: unknown) => caught);
       expect(error).toMatchObject({ status: 503, code: "intake_failed" });

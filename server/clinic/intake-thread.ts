@@ -47,10 +47,10 @@ export class IntakeThreadError extends Error {
 }
 
 /** Compiled JavaScript in production; in development and tests the TypeScript source through tsx's API (a worker does not inherit the main thread's loader). */
-function startWorker(lowPriority: boolean, maxOldGenerationSizeMb: number): Worker {
+function startWorker(maxOldGenerationSizeMb: number): Worker {
   const extension = extname(fileURLToPath(import.meta.url));
   const script = new URL(`./intake-worker${extension}`, import.meta.url);
-  const options = { resourceLimits: { ...WORKER_HEAP_LIMITS, maxOldGenerationSizeMb }, workerData: { lowPriority } };
+  const options = { resourceLimits: { ...WORKER_HEAP_LIMITS, maxOldGenerationSizeMb } };
   if (extension !== ".ts") return new Worker(script, options);
   // The ESM build of tsx's API, beside the CommonJS one `require` finds.
   const tsx = pathToFileURL(createRequire(import.meta.url).resolve("tsx/esm/api").replace(/\.cjs$/, ".mjs"));
@@ -78,8 +78,6 @@ export class IntakeThread {
     private readonly options: {
       /** A worker with nothing to do this long is stopped (default 60 s: under load answers come every few seconds). */
       idleStopMs?: number;
-      /** Nice 10 on Linux: for answers no user waits for (intake-worker.ts). */
-      lowPriority?: boolean;
       /** The worker's old generation (default 96 MB); an answer that needs more fails. */
       maxOldGenerationSizeMb?: number;
     } = {},
@@ -143,7 +141,7 @@ export class IntakeThread {
 
   private workerNow(): Worker {
     if (this.worker) return this.worker;
-    const worker = startWorker(this.options.lowPriority ?? false, this.options.maxOldGenerationSizeMb ?? WORKER_HEAP_LIMITS.maxOldGenerationSizeMb);
+    const worker = startWorker(this.options.maxOldGenerationSizeMb ?? WORKER_HEAP_LIMITS.maxOldGenerationSizeMb);
     worker.unref();
     worker.on("message", (message: unknown) => {
       const parsed = z.safeParse(reply, message);

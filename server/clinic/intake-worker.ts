@@ -1,6 +1,4 @@
-import { readlinkSync } from "node:fs";
-import { constants, setPriority } from "node:os";
-import { parentPort, workerData } from "node:worker_threads";
+import { parentPort } from "node:worker_threads";
 import * as z from "zod/mini";
 import { takeIn } from "./answer-intake.ts";
 import { isSharedRoute } from "./cache-policy.ts";
@@ -11,17 +9,6 @@ import { isSharedRoute } from "./cache-policy.ts";
 
 const request = z.object({ id: z.number(), route: z.string(), body: z.custom<Uint8Array>((value) => value instanceof Uint8Array) });
 const decoder = new TextDecoder();
-
-// Linux keeps a nice value per thread: at nice 10 this thread yields the CPU
-// to the event loop serving cached reads. Elsewhere it keeps its priority.
-if (z.safeParse(z.object({ lowPriority: z.literal(true) }), workerData).success && process.platform === "linux") {
-  try {
-    // "<pid>/task/<tid>": the kernel's id of this thread.
-    setPriority(Number(readlinkSync("/proc/thread-self").split("/").at(-1)), constants.priority.PRIORITY_BELOW_NORMAL);
-  } catch {
-    // Keeps its priority.
-  }
-}
 
 parentPort?.on("message", (message: unknown) => {
   const parsed = z.safeParse(request, message);

@@ -193,7 +193,7 @@ describe("an answer the intake thread cannot take in", () => {
     // 96 MB one did on the large sandbox's widest search (a worker that runs out inside JSON.parse itself can
     // take the whole process with it, which is why UPSTREAM_MAX_BODY_BYTES keeps answers well within its heap).
     const thread = new IntakeThread({ maxOldGenerationSizeMb: 4 });
-    const h = await start({}, { intakeThread: { waitedFor: thread, background: thread } });
+    const h = await start({}, { intakeThread: thread });
     try {
       intercept = async (request, forward) => {
         if (new URL(request.url).pathname !== "/v2/schedule/slots") return forward(request);
