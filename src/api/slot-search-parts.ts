@@ -73,9 +73,11 @@ export const firstWindow = (search: SlotSearchQuery): SlotSearchQuery => windowF
 export function windowAfter(search: SlotSearchQuery, previous: SlotSearchQuery, found: { slots: boolean; nextAvailable: readonly string[] }): SlotSearchQuery | null {
   const startDate = addDays(previous.endDate, 1);
   if (daysBetween(startDate, search.endDate) < 0) return null;
-  const nextDate = found.slots ? undefined : found.nextAvailable.reduce<string | undefined>((earliest, date) => (earliest === undefined || date < earliest ? date : earliest), undefined);
-  if (nextDate === undefined || daysBetween(startDate, nextDate) <= 0) return windowFrom(search, startDate, nextDate === undefined ? LATER_PART_FACILITY_DAYS : FIRST_PART_FACILITY_DAYS);
-  return { ...windowFrom(search, nextDate, FIRST_PART_FACILITY_DAYS), startDate };
+  // YYYY-MM-DD dates sort as text.
+  const nextDate = found.slots ? undefined : [...found.nextAvailable].sort()[0];
+  if (nextDate === undefined) return windowFrom(search, startDate, LATER_PART_FACILITY_DAYS);
+  // Counted from the next date, or from here should the service give one already read.
+  return { ...windowFrom(search, nextDate > startDate ? nextDate : startDate, FIRST_PART_FACILITY_DAYS), startDate };
 }
 
 /** Whether the parts read so far cover the whole search. */
