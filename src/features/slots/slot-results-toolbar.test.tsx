@@ -69,4 +69,15 @@ describe("the results toolbar", () => {
     expect(screen.getByRole("status").textContent).toBe("Searching with the new filters; the previous list is shown meanwhile…");
     expect(screen.getByRole<HTMLButtonElement>("button", { name: /First available/ }).disabled).toBe(true);
   });
+
+  it("keeps First available off while a wide search's first days have no slot and its later days load, and on once it has one", () => {
+    const { rerenderWith } = renderToolbar({ slotCount: 0, data: answer({ isComplete: false, loadedThrough: "2026-12-01" }), isFetching: true });
+    const firstAvailable = () => screen.getByRole<HTMLButtonElement>("button", { name: /First available/ });
+    expect(firstAvailable().disabled).toBe(true);
+    rerenderWith({ slotCount: 40, data: answer({ isComplete: false, loadedThrough: "2026-12-02" }) });
+    expect(firstAvailable().disabled).toBe(false);
+    // A whole search with no slot: First available goes to the next available dates.
+    rerenderWith({ slotCount: 0, data: answer(), isFetching: false });
+    expect(firstAvailable().disabled).toBe(false);
+  });
 });

@@ -34,6 +34,8 @@ export interface ResultsToolbarProps {
 }
 
 export function ResultsToolbar({ summaryRef, data, slotCount, shown, slotLengthMinutes, isFetching, isPlaceholderData, hasFailed, reader, facilityZone, narrowing, showsOtherZones, onRefresh, onFirstAvailable, order, onOrderChange }: ResultsToolbarProps) {
+  // A wide search whose first days have no slot while its later days load has nothing to jump to yet.
+  const isAwaitingFirstSlot = data !== undefined && !data.isComplete && isFetching && slotCount === 0;
   return (
     <div className="flex flex-wrap items-start justify-between gap-x-4 gap-y-2 rounded-lg border border-slate-200 bg-white p-3">
       <div className="min-w-0 space-y-1 text-sm">
@@ -76,7 +78,7 @@ export function ResultsToolbar({ summaryRef, data, slotCount, shown, slotLengthM
             </button>
           ))}
         </div>
-        <Button data-testid="first-available" variant="primary" aria-keyshortcuts="f" title="Jump to the earliest slot (F)" onClick={onFirstAvailable} disabled={!data || isPlaceholderData}>
+        <Button data-testid="first-available" variant="primary" aria-keyshortcuts="f" title="Jump to the earliest slot (F)" onClick={onFirstAvailable} disabled={!data || isPlaceholderData || isAwaitingFirstSlot}>
           First available <kbd className="rounded border border-white/60 px-1 text-xs">F</kbd>
         </Button>
         <Button variant="secondary" onClick={onRefresh} disabled={!data && !shown}>
