@@ -229,11 +229,20 @@ export async function listedSlots(app: FrameLocator): Promise<{ startsAt: string
 export async function everyListedSlot(app: FrameLocator): Promise<{ startsAt: string; providerId: string; facilityId: string; text: string }[]> {
   return app.getByTestId("slot-list-rows").evaluate(async (list) => {
     const frame = () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    // The rows drawn cover the part of the list on screen: on a busy machine the list may draw them a few frames after a scroll.
+    const isScreenDrawn = () => {
+      const bounds = list.getBoundingClientRect();
+      const top = Math.max(bounds.top, 0);
+      const bottom = Math.min(bounds.bottom, window.innerHeight);
+      const rows = [...list.querySelectorAll<HTMLElement>(":scope > [data-index]")].map((row) => row.getBoundingClientRect());
+      return rows.length > 0 && Math.min(...rows.map((row) => row.top)) <= top + 1 && Math.max(...rows.map((row) => row.bottom)) >= bottom - 1;
+    };
     const seen = new Map<string, { startsAt: string; providerId: string; facilityId: string; text: string }>();
     const startedAt = window.scrollY;
     list.scrollIntoView({ block: "start" });
     for (let screen = 0; screen < 500; screen += 1) {
       await frame();
+      for (let wait = 0; wait < 100 && !isScreenDrawn(); wait += 1) await frame();
       for (const button of list.querySelectorAll<HTMLElement>('[data-testid="slot"]')) {
         const key = button.dataset.slotKey ?? `${button.dataset.startsAt}|${button.dataset.providerId}`;
         if (!seen.has(key)) seen.set(key, { startsAt: button.dataset.startsAt ?? "", providerId: button.dataset.providerId ?? "", facilityId: button.dataset.facilityId ?? "", text: button.textContent ?? "" });
