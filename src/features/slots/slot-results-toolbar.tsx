@@ -5,6 +5,7 @@ import { Button } from "#src/components/ui/button.tsx";
 import { formatNumber, formatZoneName } from "#src/lib/time-format.ts";
 import type { UserTimeSettings } from "#src/lib/use-time-display.tsx";
 import type { SlotOrder } from "./group-slots.ts";
+import { canJumpToFirstAvailable } from "./use-first-available.ts";
 import { formatLocalDay, freshnessText } from "#src/scheduling/slot-text.ts";
 
 // Above the slot list: what the list is (count, window, narrowing, how fresh),
@@ -34,8 +35,7 @@ export interface ResultsToolbarProps {
 }
 
 export function ResultsToolbar({ summaryRef, data, slotCount, shown, slotLengthMinutes, isFetching, isPlaceholderData, hasFailed, reader, facilityZone, narrowing, showsOtherZones, onRefresh, onFirstAvailable, order, onOrderChange }: ResultsToolbarProps) {
-  // A wide search whose first days have no slot while its later days load has nothing to jump to yet.
-  const isAwaitingFirstSlot = data !== undefined && !data.isComplete && isFetching && slotCount === 0;
+  const canJump = canJumpToFirstAvailable({ data, isPlaceholderData, isFetching, slotCount });
   return (
     <div className="flex flex-wrap items-start justify-between gap-x-4 gap-y-2 rounded-lg border border-slate-200 bg-white p-3">
       <div className="min-w-0 space-y-1 text-sm">
@@ -78,7 +78,7 @@ export function ResultsToolbar({ summaryRef, data, slotCount, shown, slotLengthM
             </button>
           ))}
         </div>
-        <Button data-testid="first-available" variant="primary" aria-keyshortcuts="f" title="Jump to the earliest slot (F)" onClick={onFirstAvailable} disabled={!data || isPlaceholderData || isAwaitingFirstSlot}>
+        <Button data-testid="first-available" variant="primary" aria-keyshortcuts="f" title="Jump to the earliest slot (F)" onClick={onFirstAvailable} disabled={!canJump}>
           First available <kbd className="rounded border border-white/60 px-1 text-xs">F</kbd>
         </Button>
         <Button variant="secondary" onClick={onRefresh} disabled={!data && !shown}>

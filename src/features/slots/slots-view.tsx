@@ -20,7 +20,7 @@ import { ResultsToolbar } from "./slot-results-toolbar.tsx";
 import { completenessText, formatLocalDay } from "#src/scheduling/slot-text.ts";
 import { describeTimeFilter } from "#src/scheduling/slot-time-filter.ts";
 import { useFilterOptions } from "./use-filter-options.ts";
-import { useFirstAvailable } from "./use-first-available.ts";
+import { canJumpToFirstAvailable, useFirstAvailable } from "./use-first-available.ts";
 import { useFreedSlots } from "./use-freed-slots.ts";
 import { useHoldOnSelect } from "./use-hold-on-select.ts";
 import { useListedSlots } from "./use-listed-slots.ts";
@@ -69,7 +69,12 @@ export function SlotsView() {
   // Filters edited but not searched: the list still answers the previous search, and says so.
   const [isFilterDraftChanged, setFilterDraftChanged] = useState(false);
 
-  const { listRef, nextAvailableRef, emptyRef, jumpToFirstAvailable, onViewKeyDown } = useFirstAvailable({ order, firstKey, navigate });
+  const { listRef, nextAvailableRef, emptyRef, jumpToFirstAvailable, onViewKeyDown } = useFirstAvailable({
+    order,
+    firstKey,
+    canJump: canJumpToFirstAvailable({ data: slots.data, isPlaceholderData: slots.isPlaceholderData, isFetching: slots.isFetching, slotCount }),
+    navigate,
+  });
   const { providerOptions, facilityOptions, isLoadingProviders } = useFilterOptions(facilityList);
   // Once per list, not on every render (a large group's list has thousands of rows).
   const showsOtherZones = useMemo(() => days.some((day) => day.rows.some((row) => row.slots[0] && isOtherZone(row.slots[0].startMs, row.zone, userZone))), [days, userZone]);

@@ -1,5 +1,6 @@
 import type { UseNavigateResult } from "@tanstack/react-router";
 import { useCallback, useEffect, useRef, type KeyboardEvent as ReactKeyboardEvent } from "react";
+import type { SlotSearchAnswer } from "#src/api/slot-search-parts.ts";
 import type { SlotOrder } from "./group-slots.ts";
 import type { SlotListHandle } from "./slot-list.tsx";
 
@@ -7,6 +8,17 @@ import type { SlotListHandle } from "./slot-list.tsx";
 // key or the button. It shows the day in time order (the earliest is then the
 // first slot of its day) and focuses it once laid out; with no slot, focus
 // goes to the next-available dates or the empty notice.
+
+/**
+ * Whether there is a first available slot to jump to: not before a list, not
+ * in the previous search's list while new filters load, and not while a wide
+ * search's first days have no slot and its later days load. The button and
+ * the F key both follow it.
+ */
+export function canJumpToFirstAvailable({ data, isPlaceholderData, isFetching, slotCount }: { data: SlotSearchAnswer | undefined; isPlaceholderData: boolean; isFetching: boolean; slotCount: number }): boolean {
+  if (data === undefined || isPlaceholderData) return false;
+  return data.isComplete || !isFetching || slotCount > 0;
+}
 
 function isTextEntry(target: EventTarget | null): boolean {
   return target instanceof Element && target.closest("input, textarea, select, [contenteditable=''], [contenteditable='true'], [data-no-shortcuts]") !== null;
@@ -16,7 +28,7 @@ function isShortcut(event: KeyboardEvent | ReactKeyboardEvent, key: string): boo
   return event.key.toLowerCase() === key && !event.ctrlKey && !event.metaKey && !event.altKey && !event.repeat;
 }
 
-export function useFirstAvailable({ order, firstKey, navigate }: { order: SlotOrder; firstKey: string | null; navigate: UseNavigateResult<"/slots"> }) {
+export function useFirstAvailable({ order, firstKey, canJump, navigate }: { order: SlotOrder; firstKey: string | null; canJump: boolean; navigate: UseNavigateResult<"/slots"> }) {
   const listRef = useRef<SlotListHandle>(null);
   const nextAvailableRef = useRef<HTMLHeadingElement>(null);
   const emptyRef = useRef<HTMLDivElement>(null);
@@ -26,10 +38,11 @@ export function useFirstAvailable({ order, firstKey, navigate }: { order: SlotOr
     else (nextAvailableRef.current ?? emptyRef.current)?.focus();
   }, [firstKey]);
   const jumpToFirstAvailable = useCallback(() => {
+    if (!canJump) return;
     if (order === "time") return focusFirstAvailable();
     isFirstAvailablePending.current = true;
     void navigate({ search: (previous) => ({ ...previous, order: "time" }) });
-  }, [order, focusFirstAvailable, navigate]);
+  }, [canJump, order, focusFirstAvailable, navigate]);
   useEffect(() => {
     if (!isFirstAvailablePending.current || order !== "time") return;
     isFirstAvailablePending.current = false;
