@@ -108,6 +108,27 @@ test("Retry saves after an integration error, and autosave saves without a click
   await expect.poll(async () => (await readNote(scene.note.id)).soapNote.impressionsPlansComments).toBe("Start topical steroid; review in two weeks.");
 });
 
+test("a save the clinic data service turned away as busy says when Tandem tries again, and is saved by itself then", async ({ page }) => {
+  const scene = await noteScene();
+  const app = await openNote(page, scene);
+  const text = "Recheck blood pressure at the next visit.";
+  const appPatches: string[] = [];
+  page.on("request", (request) => {
+    if (request.method() === "PATCH" && request.url().endsWith(`/api/notes/${scene.note.id}`)) appPatches.push(request.url());
+  });
+  // A burst of 429s longer than the BFF's own retries: the save reaches the app as busy, with the service's wait.
+  await injectFault("PATCH", "/v1/notes/{noteId}", { status: 429, count: 20 });
+  await app.getByRole("textbox", { name: "Sticky note", exact: true }).fill(text);
+  await saveButton(app).click();
+  await expect(statusOf(app)).toHaveText(/^Not saved yet: the clinic data service is busy; Tandem tries again in \d+ seconds?$/, { timeout: 20_000 });
+  await clearFaults();
+
+  // No click: the refused save (not processed by the service) goes once more when the wait is over.
+  await expect(statusOf(app)).toHaveText(SAVED_AT, { timeout: 30_000 });
+  expect((await readNote(scene.note.id)).soapNote.stickyNote.description).toBe(text);
+  expect(appPatches).toHaveLength(2);
+});
+
 test("a save the EHR did not answer in time is not called unsaved, and saving it again is not a conflict with itself", async ({ page }) => {
   test.slow();
   const scene = await noteScene();

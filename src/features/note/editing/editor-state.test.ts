@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { AllWritableFieldValues, NoteConflictDetails, NoteDraftBody } from "#contract/app-api/note.ts";
 import type { WritableNoteField } from "#contract/clinic-api/note.ts";
 import {
+  busyRetryDelayMs,
   canAutosave,
   canTypeIn,
   conflictsOf,
@@ -170,9 +171,15 @@ describe("saving", () => {
 
   it("says the service was busy, or that a save with no answer in time may be saved already, and offers Retry for both", () => {
     const typed = startSave(run(open(), type("impressionsPlansComments", "Start topical steroid.")));
-    const busy = run(typed, { type: "saveFailed", failure: { kind: "system", reason: "busy" } });
-    expect(statusText(statusOf(busy), clock)).toBe("Not saved: the clinic data service is busy");
+    const busy = run(typed, { type: "saveFailed", failure: { kind: "system", reason: "busy", retryAfterSeconds: 12 } });
+    expect(statusText(statusOf(busy), clock)).toBe("Not saved yet: the clinic data service is busy; Tandem tries again in 12 seconds");
+    expect(busyRetryDelayMs(busy)).toBe(12_000);
+    // The service did not say when: Tandem waits 10 s, and says so.
+    const busyUnsaid = run(typed, { type: "saveFailed", failure: { kind: "system", reason: "busy" } });
+    expect(fieldStatusText(busyUnsaid, "impressionsPlansComments")).toBe("Not saved yet: the clinic data service is busy; Tandem tries again in 10 seconds");
+    expect(busyRetryDelayMs(busyUnsaid)).toBe(10_000);
     const unconfirmed = run(typed, { type: "saveFailed", failure: { kind: "system", reason: "unconfirmed" } });
+    expect(busyRetryDelayMs(unconfirmed)).toBeNull();
     expect(statusText(statusOf(unconfirmed), clock)).toBe("Not confirmed: the EHR did not confirm the save, so your text may be saved already");
     expect(fieldStatusText(unconfirmed, "impressionsPlansComments")).toBe("Not confirmed: the EHR did not confirm the save, so your text may be saved already");
     // The same text again: harmless if the first save went through.

@@ -29,10 +29,12 @@ export interface FieldState {
  * (`unreached`); the service asked us to slow down (`busy`); or no answer
  * came in time, so the text may be there already (`unconfirmed`: saving the
  * same text again is harmless). A save that met Tandem's server restarting
- * or unreached is sent again by itself once it answers (issue 35).
+ * or unreached is sent again by itself once it answers (issue 35); one the
+ * service turned away as busy, once its `Retry-After` has passed (a 429 was
+ * not processed, so nothing is saved twice).
  */
 export type SystemSaveFailure = "ehr" | "service" | "tandem" | "restarting" | "unreached" | "busy" | "unconfirmed";
-export type SaveFailure = { kind: "system"; reason: SystemSaveFailure } | { kind: "other"; message: string; canRetry: boolean };
+export type SaveFailure = { kind: "system"; reason: SystemSaveFailure; retryAfterSeconds?: number } | { kind: "other"; message: string; canRetry: boolean };
 
 export type SavePhase =
   | { kind: "idle" }
@@ -116,9 +118,18 @@ const SYSTEM_FAILURE_TEXT: Record<SystemSaveFailure, string> = {
   tandem: "Not saved: Tandem's server is having trouble",
   restarting: "Not saved yet: Tandem's server is restarting; your text will be saved when Tandem is back",
   unreached: "Not saved yet: Tandem's server is not answering; your text will be saved when Tandem is back",
-  busy: "Not saved: the clinic data service is busy",
+  busy: "Not saved yet: the clinic data service is busy",
   unconfirmed: "Not confirmed: the EHR did not confirm the save, so your text may be saved already",
 };
+
+/** How long a save turned away as busy waits before it goes again, when the service did not say. */
+const BUSY_RETRY_DEFAULT_SECONDS = 10;
+
+function systemFailureText(failure: Extract<SaveFailure, { kind: "system" }>): string {
+  if (failure.reason !== "busy") return SYSTEM_FAILURE_TEXT[failure.reason];
+  const seconds = Math.ceil(failure.retryAfterSeconds ?? BUSY_RETRY_DEFAULT_SECONDS);
+  return `${SYSTEM_FAILURE_TEXT.busy}; Tandem tries again in ${seconds} second${seconds === 1 ? "" : "s"}`;
+}
 
 const fieldsFrom = (values: AllWritableFieldValues): Record<WritableNoteField, FieldState> => ({
   additionalHpiComments: { baseline: values.additionalHpiComments, value: values.additionalHpiComments },
@@ -256,6 +267,12 @@ export function isDraftUnkept(state: EditorState): boolean {
 /** Autosave may run: something to save, nothing to decide first. */
 export const canAutosave = (state: EditorState): boolean => saveRequestOf(state) !== null;
 
+/** The last save was turned away as busy: after this long it is sent again by itself; null otherwise. */
+export function busyRetryDelayMs(state: EditorState): number | null {
+  if (state.save.kind !== "failed" || state.save.failure.kind !== "system" || state.save.failure.reason !== "busy") return null;
+  return (state.save.failure.retryAfterSeconds ?? BUSY_RETRY_DEFAULT_SECONDS) * 1000;
+}
+
 /** The last save met Tandem's server restarting or unreachable: it is sent again by itself once the server answers. */
 export function isSaveWaitingForTandem(state: EditorState): boolean {
   return state.save.kind === "failed" && state.save.failure.kind === "system" && (state.save.failure.reason === "restarting" || state.save.failure.reason === "unreached");
@@ -309,7 +326,7 @@ export function statusText(status: EditorStatus, clock: (epochMs: number) => str
     case "conflict":
       return `Not saved: ${status.count === 1 ? "a field was" : `${status.count} fields were`} changed in the EHR; choose which text to keep`;
     case "failed":
-      return status.failure.kind === "system" ? SYSTEM_FAILURE_TEXT[status.failure.reason] : `Not saved: ${status.failure.message}`;
+      return status.failure.kind === "system" ? systemFailureText(status.failure) : `Not saved: ${status.failure.message}`;
     case "unsaved":
       return "Unsaved changes";
     case "saved":
@@ -327,7 +344,7 @@ export function fieldStatusText(state: EditorState, field: WritableNoteField): s
   if (conflictsOf(state)[field]) return "Changed in the EHR since you started: choose which text to keep";
   if (!dirty) return "";
   if (state.save.kind === "saving" && state.save.sent[field] === state.fields[field].value) return "Saving…";
-  if (state.save.kind === "failed") return state.save.failure.kind === "system" ? SYSTEM_FAILURE_TEXT[state.save.failure.reason] : "Not saved";
+  if (state.save.kind === "failed") return state.save.failure.kind === "system" ? systemFailureText(state.save.failure) : "Not saved";
   return "Changed, not saved yet";
 }
 

@@ -180,6 +180,22 @@ describe("saving", () => {
     expect(bff.calls("PUT", DRAFT_PATH).length).toBeGreaterThan(0);
   });
 
+  it("a save the clinic data service turned away as busy says when Tandem tries again, and goes again by itself then", async () => {
+    bff.once("PATCH", NOTE_PATH, failure(429, { code: "rate_limited", message: "The clinic data service is busy", retry_after_seconds: 1 }));
+    const { user } = renderWithUser(<NoteEditorHarness note={NOTE} />);
+    await user.type(stickyNoteBox(), ADDED);
+    await user.click(saveButton());
+
+    expect(await screen.findAllByText("Not saved yet: the clinic data service is busy; Tandem tries again in 1 second")).toHaveLength(2);
+    expect(patchBodies(bff)).toHaveLength(1);
+    // The service did not process the refused save: the same text goes once more, without a click.
+    expect(await screen.findByText(/^Saved /, {}, { timeout: 4_000 })).toBeTruthy();
+    expect(patchBodies(bff)).toEqual([
+      { stickyNoteDescription: `${STICKY_NOTE}${ADDED}`, baseline: { stickyNoteDescription: STICKY_NOTE } },
+      { stickyNoteDescription: `${STICKY_NOTE}${ADDED}`, baseline: { stickyNoteDescription: STICKY_NOTE } },
+    ]);
+  });
+
   it.each([
     { system: "the clinic data service", answer: failure(502, { code: "upstream_unavailable", message: "The clinic data service did not answer" }), words: "Not saved: the clinic data service did not answer" },
     { system: "the EHR", answer: failure(502, { code: "server_unresponsive", message: "The EHR did not answer", upstream_trace_id: "svc_1" }), words: "Not saved: the EHR did not answer" },

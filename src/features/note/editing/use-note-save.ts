@@ -1,9 +1,10 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState, type Dispatch } from "react";
+import { ApiError } from "#src/api/bff-client.ts";
 import { onBffAnswered, tandemRetryDelayMs } from "#src/api/bff-reachability.ts";
 import { isSystemFailure, markNoteSigned, noteConflictOf, noteQuery, patchNote, saveFailureReasonOf } from "#src/api/note-queries.ts";
 import { describeApiError } from "#src/components/shell/api-error-notice.tsx";
-import { canAutosave, isSaveWaitingForTandem, needsDraftPut, offeredDraftToKeep, saveRequestOf, sentValuesOf, serverNoteOf, type EditorAction, type EditorState } from "./editor-state.ts";
+import { busyRetryDelayMs, canAutosave, isSaveWaitingForTandem, needsDraftPut, offeredDraftToKeep, saveRequestOf, sentValuesOf, serverNoteOf, type EditorAction, type EditorState } from "./editor-state.ts";
 
 // Saving the note to the EHR (ADR 0008): autosave a little after typing
 // stops, explicit Save (queued behind one in flight), and each answer fed to
@@ -12,7 +13,8 @@ import { canAutosave, isSaveWaitingForTandem, needsDraftPut, offeredDraftToKeep,
 // except one that met Tandem's server restarting or unreachable (issue 35):
 // it goes again once the server answers (after the draft, so the text is in
 // the draft store first) or on a short backoff, with the same baselines, so
-// the BFF's conflict check applies as for any save.
+// the BFF's conflict check applies as for any save; and one turned away as
+// busy (429, not processed), once the service's Retry-After has passed.
 
 /** The EHR is written this long after typing stops. */
 export const AUTOSAVE_DEBOUNCE_MS = 3_000;
@@ -73,7 +75,8 @@ export function useNoteSave({ noteId, state, latest, dispatch, syncDraft }: Note
         } else if (isSystemFailure(error)) {
           const reason = saveFailureReasonOf(error);
           tandemFailures.current = reason === "restarting" || reason === "unreached" ? tandemFailures.current + 1 : 0;
-          dispatch({ type: "saveFailed", failure: { kind: "system", reason } });
+          const retryAfterSeconds = error instanceof ApiError ? error.body.retry_after_seconds : undefined;
+          dispatch({ type: "saveFailed", failure: { kind: "system", reason, ...(reason === "busy" && retryAfterSeconds !== undefined && { retryAfterSeconds }) } });
         } else {
           const { title, canRetry } = describeApiError(error);
           dispatch({ type: "saveFailed", failure: { kind: "other", message: title, canRetry } });
@@ -123,6 +126,14 @@ export function useNoteSave({ noteId, state, latest, dispatch, syncDraft }: Note
     const retry = setTimeout(() => void runSave("explicit"), tandemRetryDelayMs(tandemFailures.current));
     return () => clearTimeout(retry);
   }, [waitingForTandem, draftSettled, tandemAnswers, runSave]);
+
+  // A save the service turned away as busy goes again once its Retry-After has passed (each refusal its own wait).
+  const busyRetryMs = busyRetryDelayMs(state);
+  useEffect(() => {
+    if (busyRetryMs === null) return;
+    const retry = setTimeout(() => void runSave("explicit"), busyRetryMs);
+    return () => clearTimeout(retry);
+  }, [state.save, busyRetryMs, runSave]);
 
   return useCallback(() => void runSave("explicit"), [runSave]);
 }
