@@ -123,11 +123,11 @@ export function imageDeleteFailure(error: unknown, fileName: string): ImageDelet
   switch (failingSystemOf(error)) {
     case "tandem":
       return { kind: "unreached", message: `Tandem's server is having trouble, so ${fileName} may not have been deleted. Try again to find out.` };
-    case "service":
-      return {
-        kind: "ehr",
-        message: error.body.code === APP_ERROR_CODES.rateLimited ? `The clinic data service is busy, so ${fileName} was not deleted. Try again in a moment.` : `The clinic data service did not answer, so ${fileName} was not deleted. Try again.`,
-      };
+    case "service": {
+      if (error.body.code !== APP_ERROR_CODES.rateLimited) return { kind: "ehr", message: `The clinic data service did not answer, so ${fileName} was not deleted. Try again.` };
+      const wait = error.body.retry_after_seconds === undefined ? null : Math.ceil(error.body.retry_after_seconds);
+      return { kind: "ehr", message: `The clinic data service is busy, so ${fileName} was not deleted. Try again ${wait === null ? "in a moment" : `in ${wait} second${wait === 1 ? "" : "s"}`}.` };
+    }
     case "ehr":
       // Failed after the delete reached it: it may have gone through (a Try again finds out: 404 is deleted).
       return { kind: "unreached", message: `The EHR reported a failure, so ${fileName} may be deleted already. Try again to find out.` };

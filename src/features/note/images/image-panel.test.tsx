@@ -124,6 +124,11 @@ describe("deleting an image", () => {
       words: "The clinic data service is busy, so lesion-upper-back.png was not deleted. Try again in a moment.",
     },
     {
+      what: "the service busy, saying for how long: not deleted",
+      answer: () => failure(429, { code: "rate_limited", message: "Too many requests", retry_after_seconds: 4 }),
+      words: "The clinic data service is busy, so lesion-upper-back.png was not deleted. Try again in 4 seconds.",
+    },
+    {
       what: "the EHR failing after it was sent: may be deleted",
       answer: () => failure(502, { code: "unexpected_integration_error", message: "The EHR failed", upstream_trace_id: "svc_1" }),
       words: "The EHR reported a failure, so lesion-upper-back.png may be deleted already. Try again to find out.",
