@@ -275,3 +275,10 @@ export function formatNumber(value: number, { maximumFractionDigits = 3, minimum
   }
   return format.format(value);
 }
+
+/** "in 4 seconds", "in 1 second", or "in a moment" when an error gave no wait (`retry_after_seconds`). */
+export function formatRetryWait(seconds: number | undefined): string {
+  if (!seconds) return "in a moment";
+  const whole = Math.ceil(seconds);
+  return `in ${formatNumber(whole)} second${whole === 1 ? "" : "s"}`;
+}

@@ -2,6 +2,7 @@ import { useEffect, useState } from "react";
 import { APP_ERROR_CODES } from "#contract/app-api/errors.ts";
 import { ApiError } from "#src/api/bff-client.ts";
 import { failingSystemOf } from "#src/api/failing-system.ts";
+import { formatRetryWait } from "#src/lib/time-format.ts";
 import { Button } from "../ui/button.tsx";
 import { Notice } from "../ui/notice.tsx";
 
@@ -33,7 +34,7 @@ export function describeApiError(error: unknown, kind: CallKind = "read"): ApiEr
   const nothingChanged = kind === "write" ? "Nothing was changed. " : "";
   switch (code) {
     case APP_ERROR_CODES.rateLimited:
-      return { title: "The clinic data service is busy", detail: `Try again ${retryAfter ? `in ${retryAfter} second${retryAfter === 1 ? "" : "s"}` : "in a moment"}.`, canRetry: true };
+      return { title: "The clinic data service is busy", detail: `Try again ${formatRetryWait(retryAfter)}.`, canRetry: true };
     case APP_ERROR_CODES.installationInactive:
       return { title: "Tandem is not active for this organization", detail: `${message}.`, canRetry: false };
     case APP_ERROR_CODES.scopeNotGranted:

@@ -1,5 +1,6 @@
 import type { AllWritableFieldValues, NoteConflictDetails, NoteDraftBody, NoteDraftPutRequest, NotePatchRequest, WritableFieldValues } from "#contract/app-api/note.ts";
 import { SIGNED_NOTE_STATUS, WRITABLE_NOTE_FIELDS, writableValues, type Note, type WritableNoteField } from "#contract/clinic-api/note.ts";
+import { formatRetryWait } from "#src/lib/time-format.ts";
 
 // Editing the four writable fields of a note, as a pure state machine (no
 // React, no timers, no fetch; the hook in use-note-editor.ts runs the
@@ -34,7 +35,8 @@ export interface FieldState {
  * not processed, so nothing is saved twice).
  */
 export type SystemSaveFailure = "ehr" | "service" | "tandem" | "restarting" | "unreached" | "busy" | "unconfirmed";
-export type SaveFailure = { kind: "system"; reason: SystemSaveFailure; retryAfterSeconds?: number } | { kind: "other"; message: string; canRetry: boolean };
+/** `retryAfterSeconds`: the wait the answer gave; a `busy` save goes again after it. */
+export type SaveFailure = { kind: "system"; reason: SystemSaveFailure; retryAfterSeconds?: number | undefined } | { kind: "other"; message: string; canRetry: boolean };
 
 export type SavePhase =
   | { kind: "idle" }
@@ -127,8 +129,7 @@ const BUSY_RETRY_DEFAULT_SECONDS = 10;
 
 function systemFailureText(failure: Extract<SaveFailure, { kind: "system" }>): string {
   if (failure.reason !== "busy") return SYSTEM_FAILURE_TEXT[failure.reason];
-  const seconds = Math.ceil(failure.retryAfterSeconds ?? BUSY_RETRY_DEFAULT_SECONDS);
-  return `${SYSTEM_FAILURE_TEXT.busy}; Tandem tries again in ${seconds} second${seconds === 1 ? "" : "s"}`;
+  return `${SYSTEM_FAILURE_TEXT.busy}; Tandem tries again ${formatRetryWait(failure.retryAfterSeconds ?? BUSY_RETRY_DEFAULT_SECONDS)}`;
 }
 
 const fieldsFrom = (values: AllWritableFieldValues): Record<WritableNoteField, FieldState> => ({

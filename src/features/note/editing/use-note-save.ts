@@ -75,8 +75,7 @@ export function useNoteSave({ noteId, state, latest, dispatch, syncDraft }: Note
         } else if (isSystemFailure(error)) {
           const reason = saveFailureReasonOf(error);
           tandemFailures.current = reason === "restarting" || reason === "unreached" ? tandemFailures.current + 1 : 0;
-          const retryAfterSeconds = error instanceof ApiError ? error.body.retry_after_seconds : undefined;
-          dispatch({ type: "saveFailed", failure: { kind: "system", reason, ...(reason === "busy" && retryAfterSeconds !== undefined && { retryAfterSeconds }) } });
+          dispatch({ type: "saveFailed", failure: { kind: "system", reason, retryAfterSeconds: error instanceof ApiError ? error.body.retry_after_seconds : undefined } });
         } else {
           const { title, canRetry } = describeApiError(error);
           dispatch({ type: "saveFailed", failure: { kind: "other", message: title, canRetry } });

@@ -3,7 +3,7 @@ import { ApiError } from "#src/api/bff-client.ts";
 import { failingSystemOf } from "#src/api/failing-system.ts";
 import { unknownWriteOf } from "#src/api/note-queries.ts";
 import { isolateText } from "#src/lib/bidi.ts";
-import { formatNumber } from "#src/lib/time-format.ts";
+import { formatNumber, formatRetryWait } from "#src/lib/time-format.ts";
 import { unknownOutcomeLead } from "../unknown-outcome.ts";
 
 // The words the images panel shows: an image's size, type and status, and
@@ -125,8 +125,7 @@ export function imageDeleteFailure(error: unknown, fileName: string): ImageDelet
       return { kind: "unreached", message: `Tandem's server is having trouble, so ${fileName} may not have been deleted. Try again to find out.` };
     case "service": {
       if (error.body.code !== APP_ERROR_CODES.rateLimited) return { kind: "ehr", message: `The clinic data service did not answer, so ${fileName} was not deleted. Try again.` };
-      const wait = error.body.retry_after_seconds === undefined ? null : Math.ceil(error.body.retry_after_seconds);
-      return { kind: "ehr", message: `The clinic data service is busy, so ${fileName} was not deleted. Try again ${wait === null ? "in a moment" : `in ${wait} second${wait === 1 ? "" : "s"}`}.` };
+      return { kind: "ehr", message: `The clinic data service is busy, so ${fileName} was not deleted. Try again ${formatRetryWait(error.body.retry_after_seconds)}.` };
     }
     case "ehr":
       // Failed after the delete reached it: it may have gone through (a Try again finds out: 404 is deleted).

@@ -8,7 +8,7 @@ import { failingSystemOf } from "#src/api/failing-system.ts";
 import { noteConflictOf, unknownWriteOf } from "#src/api/note-queries.ts";
 import { APP_ERROR_CODES } from "#contract/app-api/errors.ts";
 import { idKey } from "#contract/ids.ts";
-import { formatDayAndTime, formatNumber, usableZone, type TimeDisplay } from "#src/lib/time-format.ts";
+import { formatDayAndTime, formatNumber, formatRetryWait, usableZone, type TimeDisplay } from "#src/lib/time-format.ts";
 import { parseNoteInstant } from "../reading/note-format.ts";
 import { unknownOutcomeLead } from "../unknown-outcome.ts";
 import { personIdKey, providerName, UNNAMED_EHR_USER, UNNAMED_EHR_USER_LABEL, type PeopleDirectory } from "../reading/people.ts";
@@ -244,7 +244,7 @@ export function taskCreateFailure(error: unknown): TaskCreateFailure {
   // The BFF sent the task and the EHR did not answer in time: it may have been created there, so "nothing was created" would invite a duplicate.
   if (error.body.code === "upstream_timeout") return { kind: "unreached", title: "The EHR did not answer in time.", detail: "The task may have been created there: check the note's tasks in the EHR before trying again. Your text is kept." };
   const wait = error.body.retry_after_seconds;
-  const notCreated = wait ? `Nothing was created. Your text is kept: try again in ${wait} second${wait === 1 ? "" : "s"}.` : TASK_NOT_CREATED_DETAIL;
+  const notCreated = wait ? `Nothing was created. Your text is kept: try again ${formatRetryWait(wait)}.` : TASK_NOT_CREATED_DETAIL;
   switch (failingSystemOf(error)) {
     case "tandem":
       // Its store may have failed after the EHR created the task (the BFF's message says so): never "nothing was created".
