@@ -1,7 +1,7 @@
 import { type FrameLocator, type Page } from "@playwright/test";
 import { expect, test } from "./support/fixtures.ts";
 import { clearFaults, editAsSomeoneElse, injectFault, noteScene, openNote, readNote, returnToTab, signInEhr } from "./support/notes.ts";
-import { ORG_A, expectAccessible, recordApiCallsOfOpenDocuments, sandbox, saveScreenshot, sandboxUsers, upstream } from "./support/sandbox.ts";
+import { ORG_A, callApp, expectAccessible, recordApiCallsOfOpenDocuments, sandbox, sandboxNow, saveScreenshot, sandboxUsers, upstream } from "./support/sandbox.ts";
 
 // Note editing (ADR 0008) through the host page, as a physician meets it: edit, survive an
 // injected EHR failure and a reload without losing a word, the note signed
@@ -11,6 +11,7 @@ import { ORG_A, expectAccessible, recordApiCallsOfOpenDocuments, sandbox, saveSc
 
 const HPI_TEXT = "Rash spread to the left forearm over three days; itching worse at night.";
 const EXAM_TEXT = "Erythematous plaques on the left forearm, no vesicles, no warmth.";
+const PLAN_TEXT = "Start topical steroid; review in two weeks.";
 
 /** "Saved 9:40 AM" on the facility's clock (Playwright's locale is en-US), "Saved 9:40 AM EST" where the facility's zone differs from the browser's. */
 const SAVED_AT = /Saved \d{1,2}:\d{2} [AP]M( [A-Z]{3,5})?$/;
@@ -68,6 +69,45 @@ test("a physician edits two fields, survives an EHR failure and a reload without
   await expect(app.getByTestId("note-view")).toHaveAttribute("data-state", "ready", { timeout: 20_000 });
   await expect(app.getByRole("textbox", { name: "Additional HPI comments", exact: true })).toHaveValue(HPI_TEXT);
   await expect(app.getByTestId("draft-restore-notice")).toHaveCount(0);
+});
+
+test("two tabs of one physician typing in different fields both keep their text in Tandem; a tab letting go of its field drops nothing of the other's, and a reload offers what is left", async ({ page }) => {
+  const scene = await noteScene();
+  const before = await readNote(scene.note.id);
+  const storedDraft = async () =>
+    ((await callApp("GET", `/api/notes/${scene.note.id}/draft`, { organizationId: ORG_A, userId: scene.physician.id, noteId: scene.note.id })) as { draft: { fields: Record<string, string> } | null }).draft
+      ?.fields ?? null;
+  // The EHR takes no save: all either tab has is its draft in Tandem.
+  await injectFault("PATCH", "/v1/notes/{noteId}", { code: "server_unresponsive", count: 50 });
+  acceptLeaving(page);
+  const tabA = await openNote(page, scene);
+  const other = await page.context().newPage();
+  await other.clock.install({ time: await sandboxNow() });
+  acceptLeaving(other);
+  const tabB = await openNote(other, scene);
+
+  await tabA.getByRole("textbox", { name: "Additional HPI comments", exact: true }).fill(HPI_TEXT);
+  await expect.poll(storedDraft, { timeout: 10_000 }).toEqual({ additionalHpiComments: HPI_TEXT });
+  const impressions = tabB.getByRole("textbox", { name: "Impressions and plans comments", exact: true });
+  await impressions.fill(PLAN_TEXT);
+  await expect.poll(storedDraft, { timeout: 10_000 }).toEqual({ additionalHpiComments: HPI_TEXT, impressionsPlansComments: PLAN_TEXT });
+  // Tab B takes its text back out: only its own field goes.
+  await impressions.fill(before.soapNote.impressionsPlansComments);
+  await expect.poll(storedDraft, { timeout: 10_000 }).toEqual({ additionalHpiComments: HPI_TEXT });
+  await other.close();
+
+  await page.reload();
+  const app = page.frameLocator("iframe#tandem-app");
+  await expect(app.getByTestId("note-view")).toHaveAttribute("data-state", "ready", { timeout: 20_000 });
+  const offer = app.getByTestId("draft-restore-notice");
+  await expect(offer).toContainText(HPI_TEXT);
+  await expect(offer).not.toContainText(PLAN_TEXT);
+  await clearFaults();
+  await offer.getByRole("button", { name: "Restore" }).click();
+  await saveButton(app).click();
+  await expect(statusOf(app)).toHaveText(SAVED_AT);
+  expect((await readNote(scene.note.id)).soapNote.hpi.additionalHpiComments).toBe(HPI_TEXT);
+  await expect.poll(storedDraft, { timeout: 10_000 }).toBeNull();
 });
 
 test("text typed while Tandem's server takes no writes is said to be on screen only, at 400 px, until it is kept and saved by itself", async ({ page }) => {

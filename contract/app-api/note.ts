@@ -82,6 +82,11 @@ export const noteDraftPutRequest = z.strictObject({
   baseline: writableFieldValues,
   /** The store keeps it in a 32-bit integer column. */
   noteVersion: z.nullable(z.int().check(z.minimum(0), z.maximum(2_147_483_647))),
+  /**
+   * Fields this tab stored before and no longer holds, with the text it stored: each goes from the draft only
+   * while the draft still holds that text (another tab of the same user may have typed there since).
+   */
+  released: z.optional(writableFieldValues),
 });
 export type NoteDraftPutRequest = z.infer<typeof noteDraftPutRequest>;
 

@@ -99,6 +99,11 @@ async function write(harness: BffHarness, path: string, method: string, body: un
   return harness.api(path, { token: await harness.hostToken(noteId ? { noteId } : {}), method, body });
 }
 
+/** Drafts are merged by field: a test that checks what is kept starts from none (an earlier test's fields would stay). */
+async function startWithoutDraft(harness: BffHarness, noteId: string): Promise<void> {
+  expect((await write(harness, `/api/notes/${noteId}/draft`, "DELETE", undefined, noteId)).status).toBe(200);
+}
+
 describe("429 burst with Retry-After on a read (slot search)", () => {
   it("a short burst is absorbed: the BFF waits Retry-After once, users searching together share that read, and everyone gets the list", async () => {
     await h.fault({ method: "GET", path: "/v2/schedule/slots", status: 429, count: 1 });
@@ -299,6 +304,7 @@ describe("server_unresponsive", () => {
     const before = structuredClone(note.soapNote);
     const text = "Plan: start lisinopril 10 mg daily; recheck BP in two weeks.";
     const draft = { fields: { impressionsPlansComments: text }, baseline: { impressionsPlansComments: before.impressionsPlansComments }, noteVersion: note.version };
+    await startWithoutDraft(h, note.id);
     expect((await write(h, `/api/notes/${note.id}/draft`, "PUT", draft, note.id)).status).toBe(200);
     await h.fault({ method: "PATCH", path: "/v1/notes/{noteId}", code: "server_unresponsive", count: 1 });
 
@@ -430,6 +436,7 @@ describe("5 s latency (scaled: the BFF's 10 s timeout becomes 300 ms, the servic
     const note = editableNote(slow);
     const before = note.soapNote.stickyNote.description;
     const text = "Interpreter booked for the next visit";
+    await startWithoutDraft(slow, note.id);
     expect((await write(slow, `/api/notes/${note.id}/draft`, "PUT", { fields: { stickyNoteDescription: text }, baseline: { stickyNoteDescription: before }, noteVersion: null }, note.id)).status).toBe(200);
     await slow.fault({ method: "PATCH", path: "/v1/notes/{noteId}", latencyMs: 600, count: 1 });
     const response = await write(slow, `/api/notes/${note.id}`, "PATCH", { stickyNoteDescription: text }, note.id);

@@ -292,6 +292,31 @@ describe("drafts", () => {
     expect(await deleted.json()).toEqual({ deleted: true });
   });
 
+  it("keeps what two tabs of one user typed in different fields; a tab letting go of a field drops only the text it stored there", async () => {
+    const { note } = editableNote();
+    const path = `/api/notes/${note.id}/draft`;
+    const put = async (body: object) => z.parse(noteDraftResponse, await (await call(path, { noteId: note.id, method: "PUT", body })).json()).draft;
+    await put({ fields: { additionalHpiComments: "Tab A" }, baseline: { additionalHpiComments: "" }, noteVersion: note.version });
+    await put({ fields: { impressionsPlansComments: "Tab B" }, baseline: { impressionsPlansComments: "" }, noteVersion: note.version });
+    expect((await put({ fields: { impressionsPlansComments: "Tab B, more" }, baseline: { impressionsPlansComments: "" }, noteVersion: note.version }))?.fields).toEqual({
+      additionalHpiComments: "Tab A",
+      impressionsPlansComments: "Tab B, more",
+    });
+    // Tab A let go of HPI (its text reverted) and of what it once stored in Impressions: Tab B's text there stays.
+    const released = await put({ fields: {}, baseline: {}, noteVersion: note.version, released: { additionalHpiComments: "Tab A", impressionsPlansComments: "Tab B" } });
+    expect(released).toMatchObject({ fields: { impressionsPlansComments: "Tab B, more" }, baseline: { impressionsPlansComments: "" } });
+    expect(await put({ fields: {}, baseline: {}, noteVersion: note.version, released: { impressionsPlansComments: "Tab B, more" } })).toBeNull();
+    expect(z.parse(noteDraftResponse, await (await call(path, { noteId: note.id })).json()).draft).toBeNull();
+  });
+
+  it("refuses a draft that both holds and releases a field", async () => {
+    const { note } = editableNote();
+    const body = { fields: { additionalHpiComments: "x" }, baseline: { additionalHpiComments: "" }, noteVersion: null, released: { additionalHpiComments: "y" } };
+    const response = await call(`/api/notes/${note.id}/draft`, { noteId: note.id, method: "PUT", body });
+    expect(response.status).toBe(400);
+    expect((await errorOf(response)).message).toMatch(/released\.additionalHpiComments/);
+  });
+
   it("refuses a draft with a field that cannot be written", async () => {
     const { note } = editableNote();
     const response = await call(`/api/notes/${note.id}/draft`, { noteId: note.id, method: "PUT", body: { fields: { hpi: "x" }, baseline: {}, noteVersion: null } });

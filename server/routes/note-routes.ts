@@ -175,12 +175,16 @@ export function registerNoteRoutes(api: Hono<AppEnv>, { clinic, store, live, now
     for (const field of Object.keys(body.baseline)) {
       if (!(field in body.fields)) throw badRequest(`baseline.${field}: a baseline is only for a field in the draft`);
     }
+    for (const field of Object.keys(body.released ?? {})) {
+      if (field in body.fields) throw badRequest(`released.${field}: a field is either in the draft or released, not both`);
+    }
     const session = c.get("session");
     // Kept even for a signed note: text typed before the signature reached Tandem is the user's to copy (never to save).
+    // Merged by field: each tab of the user sends only the fields it holds (store.ts).
     const draft: NoteDraft = { organizationId: session.organizationId, userId: session.userId, noteId, fields: body.fields, baseline: body.baseline, noteVersion: body.noteVersion, updatedAt: now() };
-    await store.noteDrafts.put(draft);
+    const stored = await store.noteDrafts.put(draft, body.released);
     await audit.changed(c, "write", "note_draft", noteId);
-    return c.json({ draft: draftBody(draft) });
+    return c.json({ draft: stored ? draftBody(stored) : null });
   });
 
   api.delete("/notes/:id/draft", async (c) => {

@@ -30,8 +30,10 @@ export function createNoteDraftRepository(db: StoreDatabase): NoteDraftRepositor
       return row === undefined ? null : toDraft(row);
     },
 
-    async put(draft) {
-      await db
+    async put(draft, released = {}) {
+      // The stored fields `released` names with the text still stored there; the same names go from the baseline.
+      const releasedHere = sql`ARRAY(SELECT r.key FROM jsonb_each_text(${JSON.stringify(released)}::jsonb) AS r WHERE "note_drafts"."fields" ->> r.key = r.value)`;
+      const [merged] = await db
         .insert(noteDrafts)
         .values({
           organizationId: draft.organizationId,
@@ -45,12 +47,19 @@ export function createNoteDraftRepository(db: StoreDatabase): NoteDraftRepositor
         .onConflictDoUpdate({
           target: [noteDrafts.organizationId, noteDrafts.userId, noteDrafts.noteId],
           set: {
-            fields: sql`excluded.fields`,
-            baseline: sql`excluded.baseline`,
+            fields: sql`("note_drafts"."fields" - ${releasedHere}) || excluded.fields`,
+            baseline: sql`("note_drafts"."baseline" - ${releasedHere}) || excluded.baseline`,
             noteVersion: sql`excluded.note_version`,
             updatedAt: sql`excluded.updated_at`,
           },
-        });
+        })
+        .returning();
+      if (merged === undefined) throw new Error("the draft upsert returned no row");
+      const stored = toDraft(merged);
+      if (Object.keys(stored.fields).length > 0) return stored;
+      // Conditional on still being empty: a field another tab stored meanwhile keeps the row.
+      await db.delete(noteDrafts).where(and(byKey(draft.organizationId, draft.userId, draft.noteId), eq(noteDrafts.fields, {})));
+      return null;
     },
 
     async delete(organizationId, userId, noteId) {

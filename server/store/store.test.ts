@@ -410,15 +410,34 @@ describe.each(engines)("store on $name", (engine) => {
       updatedAt: BASE,
     };
 
-    it("puts, replaces, reads and deletes a draft", async () => {
+    it("puts, reads and deletes a draft", async () => {
       expect(await store.noteDrafts.get(ORG_A, "user-1", "note-1")).toBeNull();
-      await store.noteDrafts.put(draft);
+      expect(await store.noteDrafts.put(draft)).toEqual(draft);
       expect(await store.noteDrafts.get(ORG_A, "user-1", "note-1")).toEqual(draft);
-      const replaced = { ...draft, fields: { assessment: "Tension headache" }, baseline: { assessment: "" }, noteVersion: null, updatedAt: BASE + 1 };
-      await store.noteDrafts.put(replaced);
-      expect(await store.noteDrafts.get(ORG_A, "user-1", "note-1")).toEqual(replaced);
       expect(await store.noteDrafts.delete(ORG_A, "user-1", "note-1")).toBe(true);
       expect(await store.noteDrafts.delete(ORG_A, "user-1", "note-1")).toBe(false);
+      expect(await store.noteDrafts.get(ORG_A, "user-1", "note-1")).toBeNull();
+    });
+
+    it("merges a put into the stored draft field by field: a field put again takes the new text, the others stay", async () => {
+      await store.noteDrafts.put(draft);
+      const otherTab = { ...draft, fields: { assessment: "Tension headache", plan: "Rest" }, baseline: { assessment: "", plan: "Fluids" }, noteVersion: null, updatedAt: BASE + 1 };
+      const merged = { ...otherTab, fields: { subjective: "Headache since Tuesday", assessment: "Tension headache", plan: "Rest" }, baseline: { subjective: "Headache", assessment: "", plan: "Fluids" } };
+      expect(await store.noteDrafts.put(otherTab)).toEqual(merged);
+      expect(await store.noteDrafts.get(ORG_A, "user-1", "note-1")).toEqual(merged);
+    });
+
+    it("lets a released field go only while it still holds the text released, and drops the row once no field is left", async () => {
+      await store.noteDrafts.put({ ...draft, fields: { subjective: "Headache since Tuesday", plan: "Rest" }, baseline: { subjective: "Headache", plan: "" } });
+      // One tab lets go of both; the other tab has since typed on in plan.
+      await store.noteDrafts.put({ ...draft, fields: { plan: "Rest, fluids" }, baseline: { plan: "" }, updatedAt: BASE + 1 });
+      const kept = await store.noteDrafts.put({ ...draft, fields: {}, baseline: {}, updatedAt: BASE + 2 }, { subjective: "Headache since Tuesday", plan: "Rest" });
+      expect(kept).toMatchObject({ fields: { plan: "Rest, fluids" }, baseline: { plan: "" } });
+      expect(await store.noteDrafts.get(ORG_A, "user-1", "note-1")).toMatchObject({ fields: { plan: "Rest, fluids" }, baseline: { plan: "" } });
+      expect(await store.noteDrafts.put({ ...draft, fields: {}, baseline: {}, updatedAt: BASE + 3 }, { plan: "Rest, fluids" })).toBeNull();
+      expect(await store.noteDrafts.get(ORG_A, "user-1", "note-1")).toBeNull();
+      // Releasing what is not stored stores nothing.
+      expect(await store.noteDrafts.put({ ...draft, fields: {}, baseline: {}, updatedAt: BASE + 4 }, { plan: "Rest" })).toBeNull();
       expect(await store.noteDrafts.get(ORG_A, "user-1", "note-1")).toBeNull();
     });
 

@@ -135,7 +135,14 @@ export interface NoteDraft {
 
 export interface NoteDraftRepository {
   get(organizationId: string, userId: string, noteId: string): Promise<NoteDraft | null>;
-  put(draft: NoteDraft): Promise<void>;
+  /**
+   * Merges `draft` into the stored one field by field, in one statement: its fields (with their baselines)
+   * replace those of the same name, the others stay, since two tabs of one user keep one draft of a note. A field
+   * in `released` (name to the text that tab last stored) goes only while the stored text is still that text, so
+   * a tab letting go of its field never drops what another tab typed there since. The row goes when no field is
+   * left. Answers the draft now stored, null when there is none.
+   */
+  put(draft: NoteDraft, released?: Record<string, string>): Promise<NoteDraft | null>;
   delete(organizationId: string, userId: string, noteId: string): Promise<boolean>;
   /**
    * Replaces the draft `read` with `next`, or deletes it when `next` is null, in one statement and

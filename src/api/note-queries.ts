@@ -2,7 +2,6 @@ import { queryOptions, type QueryClient } from "@tanstack/react-query";
 import * as z from "zod/mini";
 import {
   noteConflictDetails,
-  noteDraftDeleteResponse,
   noteDraftResponse,
   noteImageDeleteResponse,
   noteImagesResponse,
@@ -81,10 +80,6 @@ export function saveNoteDraft(noteId: string, draft: NoteDraftPutRequest) {
 /** The draft sent as the page goes (a reload, a closed tab): fire and forget; false when it could not be sent. */
 export function saveNoteDraftWhileLeaving(noteId: string, draft: NoteDraftPutRequest): boolean {
   return sendWhileLeaving(`${notePath(noteId)}/draft`, "PUT", draft);
-}
-
-export function deleteNoteDraft(noteId: string) {
-  return callBff(`${notePath(noteId)}/draft`, noteDraftDeleteResponse, { method: "DELETE" });
 }
 
 export function createNoteTask(noteId: string, request: TaskCreateRequest) {

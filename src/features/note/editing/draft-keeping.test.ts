@@ -29,10 +29,10 @@ describe("this tab's copy of the draft", () => {
     const typedOn = run(typed, type("additionalHpiComments", SENTENCE_2));
     expect(isSessionCopyAcknowledged(typedOn, sentAt)).toBe(false);
     expect(sessionCopyOf(typedOn)?.fields.additionalHpiComments).toBe(SENTENCE_2);
-    const stored = run(typedOn, { type: "draftStored", where: "bff", revision: sentAt });
+    const stored = run(typedOn, { type: "draftStored", where: "bff", revision: sentAt, stored: {} });
     expect(sessionCopyOf(stored)?.fields.additionalHpiComments).toBe(SENTENCE_2);
     // Its own PUT's answer does.
-    const storedAll = run(stored, { type: "draftStored", where: "bff", revision: typedOn.draftRevision });
+    const storedAll = run(stored, { type: "draftStored", where: "bff", revision: typedOn.draftRevision, stored: {} });
     expect(isSessionCopyAcknowledged(storedAll, typedOn.draftRevision)).toBe(true);
     expect(sessionCopyOf(storedAll)).toBeNull();
   });

@@ -16,7 +16,8 @@ import {
   fieldStatusText,
   initialEditorState,
   isSaveWaitingForTandem,
-  needsDraftDelete,
+  needsDraftRelease,
+  draftReleaseOf,
   needsDraftPut,
   offeredDraftToKeep,
   readOnlyReasonOf,
@@ -68,7 +69,7 @@ describe("opening a note", () => {
     expect(canTypeIn(state)).toBe(true);
     expect(saveRequestOf(state)).toBeNull();
     expect(needsDraftPut(state)).toBe(false);
-    expect(needsDraftDelete(state)).toBe(false);
+    expect(needsDraftRelease(state)).toBe(false);
   });
 
   it("is read-only when the note is already signed", () => {
@@ -285,7 +286,7 @@ describe("a signed note", () => {
     expect(draftTextOf(signed, labelOf)).toBe("impressionsPlansComments:\nFollow up in 4 weeks.");
     expect(fieldStatusText(signed, "impressionsPlansComments")).toBe("Not saved: the note is read-only. Copy your text to keep it.");
     // The draft stays in the BFF: it is not deleted while text is unsaved.
-    expect(needsDraftDelete(run(signed, { type: "draftStored", where: "bff", revision: signed.draftRevision }))).toBe(false);
+    expect(needsDraftRelease(run(signed, { type: "draftStored", where: "bff", revision: signed.draftRevision, stored: {} }))).toBe(false);
   });
 
   it("stays read-only on a note_signed answer even if a later read still shows the old status", () => {
@@ -397,7 +398,7 @@ describe("a stored draft found on open", () => {
     expect(run(state, type("otherExamComments", "x"))).toBe(state);
     expect(fieldStatusText(state, "otherExamComments")).toBe("Restore or discard your earlier unsaved text first");
     expect(needsDraftPut(state)).toBe(false);
-    expect(needsDraftDelete(state)).toBe(false);
+    expect(needsDraftRelease(state)).toBe(false);
     expect(saveRequestOf(state)).toBeNull();
   });
 
@@ -418,7 +419,9 @@ describe("a stored draft found on open", () => {
   it("sends a draft only this tab holds to the BFF while it waits for the user's choice, and one the BFF has already, not again", () => {
     const fromTab = initialEditorState({ note: note(), cannotEditReason: null, draft: draft({ otherExamComments: "Typed, then a reload" }, { otherExamComments: START.otherExamComments }), draftWhere: "session" });
     expect(offeredDraftToKeep(fromTab)).toEqual({ fields: { otherExamComments: "Typed, then a reload" }, baseline: { otherExamComments: START.otherExamComments }, noteVersion: 3 });
-    const kept = run(fromTab, { type: "draftStored", where: "bff", revision: fromTab.draftRevision });
+    expect(fromTab.draftStore.held).toEqual({}); // not yet in the BFF: nothing of it to release
+    const kept = run(fromTab, { type: "draftStored", where: "bff", revision: fromTab.draftRevision, stored: { otherExamComments: "Typed, then a reload" } });
+    expect(kept.draftStore.held).toEqual({ otherExamComments: "Typed, then a reload" });
     expect(offeredDraftToKeep(kept)).toBeNull();
     expect(draftOfferOf(kept)).not.toBeNull(); // still the user's to restore or discard
     expect(offeredDraftToKeep(open({ draft: draft({ otherExamComments: "Draft text" }, { otherExamComments: START.otherExamComments }) }))).toBeNull();
@@ -443,21 +446,22 @@ describe("a stored draft found on open", () => {
     expect(saveRequestOf(kept)).toEqual({ otherExamComments: "Draft text", baseline: { otherExamComments: "Changed in the EHR" } });
   });
 
-  it("Discard drops the offer and the stored draft", () => {
+  it("Discard drops the offer and releases the stored draft's fields as they were shown", () => {
     const discarded = run(open({ draft: draft({ otherExamComments: "Draft text" }, { otherExamComments: START.otherExamComments }) }), { type: "draftDiscarded" });
     expect(draftOfferOf(discarded)).toBeNull();
     expect(canTypeIn(discarded)).toBe(true);
-    expect(needsDraftDelete(discarded)).toBe(true);
+    expect(needsDraftRelease(discarded)).toBe(true);
+    expect(draftReleaseOf(discarded)).toEqual({ fields: {}, baseline: {}, noteVersion: 3, released: { otherExamComments: "Draft text" } });
     const cleared = run(discarded, { type: "draftCleared" });
     expect(cleared.draftStore.where).toBe("none");
-    expect(needsDraftDelete(cleared)).toBe(false);
+    expect(needsDraftRelease(cleared)).toBe(false);
   });
 
   it("offers nothing, and is cleaned up, when the note already has the draft's text", () => {
     const state = open({ draft: draft({ otherExamComments: START.otherExamComments }, { otherExamComments: "older" }) });
     expect(state.draftOffer).toBeNull();
     expect(canTypeIn(state)).toBe(true);
-    expect(needsDraftDelete(state)).toBe(true);
+    expect(needsDraftRelease(state)).toBe(true);
   });
 
   it("flags a field without a baseline as changed when the note's version moved on", () => {
@@ -479,7 +483,7 @@ describe("keeping the draft", () => {
   it("says where the latest text is kept, and stores again after more typing", () => {
     const typed = run(open(), type("otherExamComments", "Typed"));
     expect(draftKeptOf(typed)).toBeNull();
-    const kept = run(typed, { type: "draftStored", where: "bff", revision: typed.draftRevision });
+    const kept = run(typed, { type: "draftStored", where: "bff", revision: typed.draftRevision, stored: {} });
     expect(draftKeptOf(kept)).toBe("bff");
     expect(needsDraftPut(kept)).toBe(false);
     const more = run(kept, type("otherExamComments", "Typed more"));
@@ -492,7 +496,7 @@ describe("keeping the draft", () => {
     expect(isDraftUnkept(typed)).toBe(false);
     const failed = run(typed, { type: "draftSyncFailed" });
     expect(isDraftUnkept(failed)).toBe(true);
-    expect(isDraftUnkept(run(failed, { type: "draftStored", where: "bff", revision: typed.draftRevision }))).toBe(false);
+    expect(isDraftUnkept(run(failed, { type: "draftStored", where: "bff", revision: typed.draftRevision, stored: {} }))).toBe(false);
     expect(isDraftUnkept(run(failed, { type: "draftStored", where: "session", revision: typed.draftRevision }))).toBe(false);
   });
 
@@ -502,23 +506,43 @@ describe("keeping the draft", () => {
     expect(draftKeptOf(inTab)).toBe("session");
     expect(needsDraftPut(inTab)).toBe(true);
     expect(inTab.draftStore.failures).toBe(1);
-    const inBff = run(inTab, { type: "draftStored", where: "bff", revision: typed.draftRevision });
+    const inBff = run(inTab, { type: "draftStored", where: "bff", revision: typed.draftRevision, stored: {} });
     expect(draftKeptOf(inBff)).toBe("bff");
     expect(inBff.draftStore.failures).toBe(0);
   });
 
-  it("deletes the stored draft once the service has confirmed everything", () => {
+  it("releases what it stored once the service has confirmed everything, with the text it stored", () => {
     const typed = run(open(), type("otherExamComments", "Typed"));
-    const kept = run(typed, { type: "draftStored", where: "bff", revision: typed.draftRevision });
+    const kept = run(typed, { type: "draftStored", where: "bff", revision: typed.draftRevision, stored: { otherExamComments: "Typed" } });
     const saved = run(startSave(kept), { type: "saveSucceeded", note: note({ otherExamComments: "Typed" }, 4), atMs: SAVED_AT });
-    expect(needsDraftDelete(saved)).toBe(true);
+    expect(needsDraftRelease(saved)).toBe(true);
     expect(draftKeptOf(saved)).toBeNull();
+    expect(draftReleaseOf(saved)).toEqual({ fields: {}, baseline: {}, noteVersion: 4, released: { otherExamComments: "Typed" } });
+    const cleared = run(saved, { type: "draftCleared" });
+    expect(needsDraftRelease(cleared)).toBe(false);
+    expect(draftReleaseOf(cleared)).toBeNull();
+  });
+
+  it("sends only the fields it holds, releasing one it stored and no longer holds: another tab's text in other fields is never sent over", () => {
+    const typed = run(open(), type("additionalHpiComments", "Tab A's text"));
+    const kept = run(typed, { type: "draftStored", where: "bff", revision: typed.draftRevision, stored: draftBodyOf(typed)?.fields ?? {} });
+    const movedOn = run(run(kept, type("additionalHpiComments", START.additionalHpiComments)), type("otherExamComments", "Exam"));
+    expect(draftBodyOf(movedOn)).toEqual({
+      fields: { otherExamComments: "Exam" },
+      baseline: { otherExamComments: START.otherExamComments },
+      noteVersion: 3,
+      released: { additionalHpiComments: "Tab A's text" },
+    });
+    // Stored nothing yet: nothing to release, and nothing at all to send once nothing is dirty.
+    const fresh = run(run(open(), type("otherExamComments", "x")), type("otherExamComments", START.otherExamComments));
+    expect(draftBodyOf(run(open(), type("otherExamComments", "x")))).not.toHaveProperty("released");
+    expect(draftReleaseOf(fresh)).toBeNull();
   });
 
   it("stores the draft again when a save changed its baseline but text remains", () => {
     const saving = startSave(run(open(), type("otherExamComments", "Typed")));
     const more = run(saving, type("otherExamComments", "Typed more"));
-    const kept = run(more, { type: "draftStored", where: "bff", revision: more.draftRevision });
+    const kept = run(more, { type: "draftStored", where: "bff", revision: more.draftRevision, stored: {} });
     const saved = run(kept, { type: "saveSucceeded", note: note({ otherExamComments: "Typed" }, 4), atMs: SAVED_AT });
     expect(saved.draftRevision).toBe(kept.draftRevision + 1);
     expect(needsDraftPut(saved)).toBe(true);

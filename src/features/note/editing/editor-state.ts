@@ -60,6 +60,12 @@ export interface DraftStore {
   revision: number;
   /** Failed attempts to reach the BFF with the draft: a change re-runs the sync. */
   failures: number;
+  /**
+   * The fields this tab has stored in the BFF's draft, as it stored them. The BFF keeps one draft per user and
+   * note, merged by field from every tab of the user; a field this tab no longer holds is released with this text,
+   * so what another tab typed there since stays.
+   */
+  held: WritableFieldValues;
 }
 
 export interface EditorState {
@@ -106,10 +112,12 @@ export type EditorAction =
   | { type: "draftDiscarded" }
   | { type: "remoteChangeDismissed" }
   | { type: "permissionChanged"; cannotEditReason: string | null }
-  | { type: "draftStored"; where: "bff" | "session"; revision: number }
-  /** The BFF could not be reached to store or delete the draft. */
+  /** `stored`: the fields the BFF acknowledged (where "bff"). */
+  | { type: "draftStored"; where: "bff"; revision: number; stored: WritableFieldValues }
+  | { type: "draftStored"; where: "session"; revision: number }
+  /** The BFF could not be reached to store or release the draft. */
   | { type: "draftSyncFailed" }
-  /** The BFF no longer holds a draft (deleted after the save). */
+  /** The BFF no longer holds this tab's fields (released after the save or a discard). */
   | { type: "draftCleared" };
 
 export const SIGNED_WITH_TEXT_REASON = "This note was signed in the EHR; it can no longer be changed here. Your unsaved text is below to copy.";
@@ -159,7 +167,8 @@ export function initialEditorState({ note, cannotEditReason, draft, draftWhere }
     cannotEditReason,
     draftOffer: draft,
     remoteChange: null,
-    draftStore: { where: draft && draftWhere ? draftWhere : "none", revision: -1, failures: 0 },
+    // A draft read from the BFF is held: a Discard releases what it showed. One from this tab's copy is not yet in the BFF.
+    draftStore: { where: draft && draftWhere ? draftWhere : "none", revision: -1, failures: 0, held: draft && draftWhere === "bff" ? draft.fields : {} },
     changeRevision: 0,
     draftRevision: 0,
   };
@@ -230,17 +239,39 @@ export function sentValuesOf(request: NotePatchRequest): WritableFieldValues {
   return sent;
 }
 
-/** The draft to keep: the dirty fields as typed and what the user started from. Null when nothing is dirty. */
-export function draftBodyOf(state: EditorState): NoteDraftPutRequest | null {
-  const dirty = dirtyFieldsOf(state);
-  if (dirty.length === 0) return null;
+/** What this tab stored in the BFF and no longer holds dirty, with the text it stored there. */
+function releasedOf(state: EditorState): WritableFieldValues {
+  const released: WritableFieldValues = {};
+  for (const field of WRITABLE_NOTE_FIELDS) {
+    const held = state.draftStore.held[field];
+    if (held !== undefined && !isDirty(state, field)) released[field] = held;
+  }
+  return released;
+}
+
+function draftRequestOf(state: EditorState, dirty: readonly WritableNoteField[]): NoteDraftPutRequest {
   const fields: WritableFieldValues = {};
   const baseline: WritableFieldValues = {};
   for (const field of dirty) {
     fields[field] = state.fields[field].value;
     baseline[field] = state.fields[field].baseline;
   }
-  return { fields, baseline, noteVersion: state.noteVersion };
+  const released = releasedOf(state);
+  return { fields, baseline, noteVersion: state.noteVersion, ...(Object.keys(released).length > 0 ? { released } : {}) };
+}
+
+/**
+ * The draft to keep: the dirty fields as typed and what the user started from, and the fields this tab stored
+ * before and no longer holds (`released`). Null when nothing is dirty.
+ */
+export function draftBodyOf(state: EditorState): NoteDraftPutRequest | null {
+  const dirty = dirtyFieldsOf(state);
+  return dirty.length === 0 ? null : draftRequestOf(state, dirty);
+}
+
+/** Nothing is dirty: the PUT releasing what this tab stored; null when it stored nothing. */
+export function draftReleaseOf(state: EditorState): NoteDraftPutRequest | null {
+  return Object.keys(state.draftStore.held).length === 0 ? null : draftRequestOf(state, []);
 }
 
 /** The current text is not yet in the BFF (or only in this tab): store it. Never while a stored draft waits for the user's choice. */
@@ -249,8 +280,8 @@ export function needsDraftPut(state: EditorState): boolean {
   return state.draftStore.revision !== state.draftRevision || state.draftStore.where !== "bff";
 }
 
-/** Nothing is dirty, yet a draft is still stored: delete it. */
-export function needsDraftDelete(state: EditorState): boolean {
+/** Nothing is dirty, yet this tab still keeps a draft (in the BFF or its own copy): let it go. */
+export function needsDraftRelease(state: EditorState): boolean {
   return state.draftOffer === null && dirtyFieldsOf(state).length === 0 && state.draftStore.where !== "none";
 }
 
@@ -522,11 +553,17 @@ function step(state: EditorState, action: EditorAction): EditorState {
     case "permissionChanged":
       return state.cannotEditReason === action.cannotEditReason ? state : { ...state, cannotEditReason: action.cannotEditReason };
     case "draftStored":
-      return { ...state, draftStore: { where: action.where, revision: action.revision, failures: action.where === "bff" ? 0 : state.draftStore.failures + 1 } };
+      return {
+        ...state,
+        draftStore:
+          action.where === "bff"
+            ? { where: "bff", revision: action.revision, failures: 0, held: action.stored }
+            : { ...state.draftStore, where: "session", revision: action.revision, failures: state.draftStore.failures + 1 },
+      };
     case "draftSyncFailed":
       return { ...state, draftStore: { ...state.draftStore, failures: state.draftStore.failures + 1 } };
     case "draftCleared":
-      return needsDraftDelete(state) ? { ...state, draftStore: { where: "none", revision: -1, failures: 0 } } : state;
+      return needsDraftRelease(state) ? { ...state, draftStore: { where: "none", revision: -1, failures: 0, held: {} } } : state;
   }
 }
 

@@ -2,7 +2,7 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import * as z from "zod/mini";
-import { noteDraftDeleteResponse, noteDraftPutRequest, noteDraftResponse, notePatchRequest, noteResponse, type NoteDraftBody, type WritableFieldValues } from "#contract/app-api/note.ts";
+import { noteDraftPutRequest, noteDraftResponse, notePatchRequest, noteResponse, type NoteDraftBody, type WritableFieldValues } from "#contract/app-api/note.ts";
 import { writableValues, type Note } from "#contract/clinic-api/note.ts";
 import { switchCacheIdentity } from "#src/api/cache-identity.ts";
 import { renderWithUser, testQueryClient } from "#src/testing/render.tsx";
@@ -60,7 +60,6 @@ beforeEach(() => {
   sessionStorage.clear();
   bff = installFakeBff();
   bff.on("PUT", DRAFT_PATH, (call) => ok(noteDraftResponse, { draft: { ...z.parse(noteDraftPutRequest, call.body), updatedAt: "2026-11-20T15:00:00.000Z" } }));
-  bff.on("DELETE", DRAFT_PATH, ok(noteDraftDeleteResponse, { deleted: true }));
   bff.on("PATCH", NOTE_PATH, savedAnswer);
 });
 // Every call the editor made was one the test expected.
@@ -319,7 +318,7 @@ describe("unsaved text kept from earlier", () => {
     expect(textIn(stickyNoteBox())).toBe(`${KEPT}!`);
   });
 
-  it("Discard asks first (Keep it, or Escape, keeps it), then deletes the kept text and opens the fields", async () => {
+  it("Discard asks first (Keep it, or Escape, keeps it), then lets the kept text go and opens the fields", async () => {
     const { user } = renderWithUser(<NoteEditorHarness note={NOTE} initialDraft={draft} />);
     await user.click(within(notice()).getByRole("button", { name: "Discard" }));
     const question = await screen.findByRole("alertdialog", { name: "Discard your unsaved text?" });
@@ -332,13 +331,14 @@ describe("unsaved text kept from earlier", () => {
     await user.keyboard("{Escape}");
     expect(screen.queryByRole("alertdialog")).toBeNull();
     expect(notice()).toBeTruthy();
-    expect(bff.calls("DELETE", DRAFT_PATH)).toHaveLength(0);
+    expect(bff.calls("PUT", DRAFT_PATH)).toHaveLength(0);
 
     await user.click(within(notice()).getByRole("button", { name: "Discard" }));
     await user.click(within(await screen.findByRole("alertdialog")).getByRole("button", { name: "Discard the text" }));
     expect(screen.queryByRole("region", { name: "Unsaved text from earlier" })).toBeNull();
     expect(textIn(stickyNoteBox())).toBe(STICKY_NOTE);
-    await waitFor(() => expect(bff.calls("DELETE", DRAFT_PATH)).toHaveLength(1));
+    // Released as it was shown: another tab of the user that typed there since keeps its text (ADR 0008).
+    await waitFor(() => expect(bff.calls("PUT", DRAFT_PATH).map((call) => call.body)).toEqual([{ fields: {}, baseline: {}, noteVersion: NOTE.version, released: draft.fields }]));
     await waitFor(() => expect(document.activeElement).toBe(stickyNoteBox()));
     expect(screen.getByText("No unsaved changes")).toBeTruthy();
   });

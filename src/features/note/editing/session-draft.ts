@@ -24,7 +24,8 @@ export function readSessionDraft(noteId: string): NoteDraftBody | null {
 
 export function writeSessionDraft(noteId: string, body: NoteDraftPutRequest): boolean {
   try {
-    const stored: NoteDraftBody = { ...body, updatedAt: new Date().toISOString() };
+    // The copy keeps the text only; what the PUT releases is for the BFF.
+    const stored: NoteDraftBody = { fields: body.fields, baseline: body.baseline, noteVersion: body.noteVersion, updatedAt: new Date().toISOString() };
     window.sessionStorage.setItem(sessionKey(noteId), JSON.stringify(stored));
     return true;
   } catch {

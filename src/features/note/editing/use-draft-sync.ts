@@ -4,16 +4,19 @@ import type { NoteDraftPutRequest } from "#contract/app-api/note.ts";
 import { prepareWriteWhileLeaving } from "#src/api/bff-client.ts";
 import { currentCacheIdentity, identityKey } from "#src/api/cache-identity.ts";
 import { onBffAnswered, tandemRetryDelayMs } from "#src/api/bff-reachability.ts";
-import { deleteNoteDraft, noteDraftQuery, saveNoteDraft, saveNoteDraftWhileLeaving } from "#src/api/note-queries.ts";
+import { noteDraftQuery, saveNoteDraft, saveNoteDraftWhileLeaving } from "#src/api/note-queries.ts";
 import { isSessionCopyAcknowledged, sessionCopyOf } from "./draft-keeping.ts";
-import { draftBodyOf, needsDraftDelete, needsDraftPut, offeredDraftToKeep, type EditorAction, type EditorState } from "./editor-state.ts";
+import { draftBodyOf, draftReleaseOf, needsDraftPut, needsDraftRelease, offeredDraftToKeep, type EditorAction, type EditorState } from "./editor-state.ts";
 import { removeSessionDraft, writeSessionDraft } from "./session-draft.ts";
 
 // Keeping the note's draft (ADR 0008, issue 35): this tab's copy from the
 // keystroke until the BFF has acknowledged a draft holding it
 // (draft-keeping.ts); a PUT to the BFF shortly after typing and at least
-// every few seconds while it goes on, DELETE once nothing is dirty, one
-// request at a time. While the BFF cannot be reached the PUT is tried again
+// every few seconds while it goes on, one request at a time. The BFF keeps one
+// draft per user and note, merged by field from every tab of the user: each
+// PUT carries this tab's dirty fields and releases the ones it stored before
+// and no longer holds (nothing dirty: a PUT that only releases), so one tab
+// never drops what another typed. While the BFF cannot be reached the PUT is tried again
 // on a short backoff, and at once when the browser is back online, the tab
 // is shown again, or any other call to the BFF succeeds. A page left (a
 // reload, a closed tab) with text the BFF has not acknowledged sends it as it
@@ -65,7 +68,7 @@ export function useDraftSync({ noteId, state, latest, dispatch }: DraftSyncInput
         const answer = await saveNoteDraft(noteId, body);
         if (isSessionCopyAcknowledged(latest.current, revision)) removeSessionDraft(noteId);
         queryClient.setQueryData(noteDraftQuery(noteId).queryKey, answer);
-        dispatch({ type: "draftStored", where: "bff", revision });
+        dispatch({ type: "draftStored", where: "bff", revision, stored: body.fields });
       } catch {
         dispatch(writeSessionDraft(noteId, body) ? { type: "draftStored", where: "session", revision } : { type: "draftSyncFailed" });
       }
@@ -78,11 +81,11 @@ export function useDraftSync({ noteId, state, latest, dispatch }: DraftSyncInput
     maxWaitTimer.current = undefined;
     queueDraftRequest(async () => {
       const current = latest.current;
-      if (needsDraftDelete(current)) {
+      if (needsDraftRelease(current)) {
         removeSessionDraft(noteId);
+        const release = draftReleaseOf(current);
         try {
-          await deleteNoteDraft(noteId);
-          queryClient.setQueryData(noteDraftQuery(noteId).queryKey, { draft: null });
+          if (release !== null) queryClient.setQueryData(noteDraftQuery(noteId).queryKey, await saveNoteDraft(noteId, release));
           dispatch({ type: "draftCleared" });
         } catch {
           dispatch({ type: "draftSyncFailed" });
@@ -95,7 +98,7 @@ export function useDraftSync({ noteId, state, latest, dispatch }: DraftSyncInput
           const answer = await saveNoteDraft(noteId, offered);
           if (isSessionCopyAcknowledged(latest.current, current.draftRevision)) removeSessionDraft(noteId);
           queryClient.setQueryData(noteDraftQuery(noteId).queryKey, answer);
-          dispatch({ type: "draftStored", where: "bff", revision: current.draftRevision });
+          dispatch({ type: "draftStored", where: "bff", revision: current.draftRevision, stored: offered.fields });
         } catch {
           dispatch({ type: "draftSyncFailed" });
         }
@@ -116,7 +119,7 @@ export function useDraftSync({ noteId, state, latest, dispatch }: DraftSyncInput
   }, [noteId, state.draftRevision, sessionCopy !== null]);
 
   const wantsPut = needsDraftPut(state);
-  const wantsDelete = needsDraftDelete(state);
+  const wantsRelease = needsDraftRelease(state);
   const wantsOfferKept = offeredDraftToKeep(state) !== null;
   useEffect(() => {
     if (!wantsPut) return;
@@ -125,13 +128,13 @@ export function useDraftSync({ noteId, state, latest, dispatch }: DraftSyncInput
     return () => clearTimeout(debounce);
   }, [state.draftRevision, wantsPut, syncDraft]);
   useEffect(() => {
-    if (wantsDelete || wantsOfferKept) syncDraft();
-  }, [wantsDelete, wantsOfferKept, syncDraft]);
+    if (wantsRelease || wantsOfferKept) syncDraft();
+  }, [wantsRelease, wantsOfferKept, syncDraft]);
   useEffect(() => {
-    if (state.draftStore.failures === 0 || (!wantsPut && !wantsDelete && !wantsOfferKept)) return;
+    if (state.draftStore.failures === 0 || (!wantsPut && !wantsRelease && !wantsOfferKept)) return;
     const retry = setTimeout(syncDraft, tandemRetryDelayMs(state.draftStore.failures));
     return () => clearTimeout(retry);
-  }, [state.draftStore.failures, wantsPut, wantsDelete, wantsOfferKept, syncDraft]);
+  }, [state.draftStore.failures, wantsPut, wantsRelease, wantsOfferKept, syncDraft]);
 
   // Tandem's server may be back: try at once rather than at the next backoff step.
   useEffect(() => {
