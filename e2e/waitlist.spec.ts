@@ -80,6 +80,9 @@ test("a patient added from the slot finder is offered the slot a cancellation fr
   await expect(app.getByTestId("waitlist-added")).toContainText("is on the waitlist");
   const [entry] = (await waitlistOf(userId)).entries;
   if (!entry) throw new Error("the entry was not added");
+  // The Waitlist view says who added it, to the one who did: "you", at a time today.
+  await nav(app).getByRole("link", { name: "Waitlist" }).click();
+  await expect(app.getByTestId("waitlist-entry")).toContainText(/Added by you at \d{1,2}:\d{2}\s[AP]M/);
   expect(entry.patientId.replace(/^pat_/, "").replaceAll("-", "")).toBe(patientId.replaceAll("-", ""));
 
   // A colleague on shift, on another view.

@@ -92,7 +92,7 @@ export const waitlistEntry = z.object({
   patientName: z.nullable(z.string()),
   preferences: waitlistPreferences,
   createdAt: utcTimestamp,
-  /** The user who added the entry. */
+  /** The user who added the entry: their provider id (the session's `user.id`) where they are one. */
   createdBy: z.string(),
   updatedAt: utcTimestamp,
   /** The earliest free slot that fits, or null when none does or the BFF could not look. */

@@ -133,6 +133,12 @@ describe.each(engines)("the waitlist's routes on $name", ({ databaseUrl: url }) 
       expect((await errorOf(named)).message).toMatch(/patientId/);
     });
 
+    it("names who added it as the SPA knows them: the session's user id (a provider's id), not the stored person key", async () => {
+      const entry = await add(asked(), 2);
+      expect(isSameId(entry.createdBy, h.userWithRole("Front Desk", ORG_A_ID))).toBe(true);
+      expect((await list()).entries[0]?.createdBy).toBe(entry.createdBy);
+    });
+
     it("is asked for when no patient is open: 400 naming the problem", async () => {
       const response = await h.api("/api/waitlist", { method: "POST", token: await tokenAs("Front Desk", null), body: { preferences: asked() } });
       expect(response.status).toBe(400);

@@ -1,9 +1,12 @@
 import type { WaitlistEntry, WaitlistMatch, WaitlistOffer } from "#contract/app-api/waitlist.ts";
+import { providerOfPersonKey } from "../auth/person-key.ts";
 import type { StoredWaitlistEntry, StoredWaitlistOffer } from "../store/store.ts";
 
 // The stored waitlist as the contract answers it (contract/app-api/waitlist.ts).
 
 const iso = (ms: number) => new Date(ms).toISOString();
+/** A user as the SPA knows them: their provider id where the person key names one (the session's `user.id`), else the key. */
+const userIdOf = (personKey: string) => providerOfPersonKey(personKey) ?? personKey;
 
 export function waitlistEntryOf(entry: StoredWaitlistEntry, bestMatch: WaitlistMatch | null): WaitlistEntry {
   return {
@@ -12,7 +15,7 @@ export function waitlistEntryOf(entry: StoredWaitlistEntry, bestMatch: WaitlistM
     patientName: entry.patientName,
     preferences: entry.preferences,
     createdAt: iso(entry.createdAt),
-    createdBy: entry.createdBy,
+    createdBy: userIdOf(entry.createdBy),
     updatedAt: iso(entry.updatedAt),
     bestMatch,
   };
@@ -30,6 +33,6 @@ export function waitlistOfferOf(offer: StoredWaitlistOffer): WaitlistOffer | nul
     isNewPatient: offered.isNewPatient,
     matches: offered.matches.map((match) => ({ entryId: match.entryId, patientId: match.patientId, patientName: match.patientName, waitingSince: iso(match.waitingSince) })),
     freedAt: iso(offer.freedAt),
-    takenBy: offer.taken === null ? null : { userId: offer.taken.userId, entryId: offer.taken.entryId, at: iso(offer.taken.at) },
+    takenBy: offer.taken === null ? null : { userId: userIdOf(offer.taken.userId), entryId: offer.taken.entryId, at: iso(offer.taken.at) },
   };
 }

@@ -6,19 +6,19 @@ import { describeApiError } from "#src/components/shell/api-error-notice.tsx";
 import { Badge } from "#src/components/ui/badge.tsx";
 import { Button } from "#src/components/ui/button.tsx";
 import { Notice } from "#src/components/ui/notice.tsx";
-import { formatRecentTime } from "#src/lib/time-format.ts";
 import { useSlotDescriber } from "#src/scheduling/use-slot-describer.ts";
 import { useWaitlistFormOptions } from "#src/scheduling/waitlist/use-waitlist-form-options.ts";
 import { WaitlistEntryForm } from "#src/scheduling/waitlist/waitlist-entry-form.tsx";
 import { draftFromPreferences } from "#src/scheduling/waitlist/waitlist-form-model.ts";
 import { useNow } from "./use-now.ts";
-import { daysWaiting, facilitiesText, offerSlotText, patientNameText, providersText, waitingText, whenText } from "./waitlist-text.ts";
+import { addedText, daysWaiting, facilitiesText, offerSlotText, patientNameText, providersText, waitingText, whenText } from "./waitlist-text.ts";
 
 // One waiting patient on the Waitlist view: who, for what, since when, the
 // earliest free slot that fits now, the note; edited in place (the same form
 // the slot finder adds with) or removed after a second click.
 
-export function WaitlistEntryCard({ entry, onChanged }: { entry: WaitlistEntry; onChanged: () => void }) {
+/** `viewerId`: the signed-in user (the session's `user.id`), who reads "Added by you". */
+export function WaitlistEntryCard({ entry, viewerId, onChanged }: { entry: WaitlistEntry; viewerId: string; onChanged: () => void }) {
   const { describe, zoneOf, reader } = useSlotDescriber();
   const options = useWaitlistFormOptions();
   const nowMs = useNow(60_000);
@@ -82,7 +82,7 @@ export function WaitlistEntryCard({ entry, onChanged }: { entry: WaitlistEntry; 
             </p>
           ) : null}
           <p className="text-xs text-slate-600">
-            Added by {describe.providerName(entry.createdBy).replace(/^Unlisted provider$/, "a colleague")} on {formatRecentTime(Date.parse(entry.createdAt), nowMs, { ...reader, zone })}
+            {addedText(entry, viewerId, describe.providerName, { ...reader, zone }, nowMs)}
           </p>
           <p className="text-sm" data-testid="waitlist-best-match">
             {match ? (

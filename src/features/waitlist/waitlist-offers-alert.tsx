@@ -1,7 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import type { Session } from "#contract/app-api/session.ts";
 import type { WaitlistOffer } from "#contract/app-api/waitlist.ts";
-import { isSameId } from "#contract/ids.ts";
 import { describeApiError } from "#src/components/shell/api-error-notice.tsx";
 import { Button } from "#src/components/ui/button.tsx";
 import { formatTime } from "#src/lib/time-format.ts";
@@ -11,7 +10,7 @@ import type { OfferHoldState } from "./offer-hold.ts";
 import { useNow } from "./use-now.ts";
 import { useOfferHolds } from "./use-offer-holds.ts";
 import { useWaitlistOffers, type ShownOffer } from "./use-waitlist-offers.ts";
-import { offerHeadline, patientNameText } from "./waitlist-text.ts";
+import { offerHeadline, patientNameText, userText } from "./waitlist-text.ts";
 
 // The waitlist's alert (issue 38), above whatever view is open, for front-desk
 // and scheduler users: a cancellation has freed a slot that waitlisted
@@ -143,8 +142,7 @@ function takenText(offer: WaitlistOffer, userId: string, providerName: (id: stri
   const taken = offer.takenBy;
   if (!taken) return "";
   const match = offer.matches.find((candidate) => candidate.entryId === taken.entryId);
-  const byWhom = isSameId(taken.userId, userId) ? "you" : providerName(taken.userId).replace(/^Unlisted provider$/, "a colleague");
-  return `Held for ${patientNameText(match?.patientName ?? null)} by ${byWhom} at ${formatTime(Date.parse(taken.at), display)}.`;
+  return `Held for ${patientNameText(match?.patientName ?? null)} by ${userText(taken.userId, userId, providerName)} at ${formatTime(Date.parse(taken.at), display)}.`;
 }
 
 function HoldStateText({ state, offer }: { state: OfferHoldState; offer: WaitlistOffer }) {

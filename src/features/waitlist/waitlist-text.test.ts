@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { WaitlistOffer } from "#contract/app-api/waitlist.ts";
-import { daysWaiting, offerHeadline, waitingText, whenText } from "./waitlist-text.ts";
+import { addedText, daysWaiting, offerHeadline, userText, waitingText, whenText } from "./waitlist-text.ts";
 
 // The offer's sentence as the front desk reads it, on the facility's clock
 // with its zone named for a user elsewhere, and how long each patient waited
@@ -46,5 +46,17 @@ describe("the waitlist in words", () => {
         "en-US",
       ),
     ).toMatch(/^December 1\s–\s31, 2026, starting before 12:00\sPM, Tue, Thu$/);
+  });
+
+  it("says who added an entry or took an offer as the viewer reads it: you, the provider, or a colleague; and when, at a time today or on a day before", () => {
+    const providerName = (id: string) => (id === "prv_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa" ? "Dr. Jacob Brooks, MD" : "Unlisted provider");
+    const me = "bbbbbbbb-bbbb-bbbb-bbbb-bbbbbbbbbbbb";
+    expect(userText("prv_bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb", me, providerName)).toBe("you");
+    expect(userText("prv_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", me, providerName)).toBe("Dr. Jacob Brooks, MD");
+    expect(userText("cccccccc-cccc-cccc-cccc-cccccccccccc", me, providerName)).toBe("a colleague");
+    const display = { locale: "en-US", userZone: NEW_YORK, zone: NEW_YORK };
+    const nowMs = Date.parse("2026-12-07T20:00:00.000Z");
+    expect(addedText({ createdBy: me, createdAt: "2026-12-07T11:40:00.000Z" }, me, providerName, display, nowMs)).toMatch(/^Added by you at 6:40\sAM$/);
+    expect(addedText({ createdBy: me, createdAt: "2026-12-04T11:40:00.000Z" }, me, providerName, display, nowMs)).toMatch(/^Added by you on Fri, Dec 4, 6:40\sAM$/);
   });
 });

@@ -1,7 +1,8 @@
-import type { WaitlistOffer, WaitlistOfferMatch, WaitlistPreferences } from "#contract/app-api/waitlist.ts";
+import type { WaitlistEntry, WaitlistOffer, WaitlistOfferMatch, WaitlistPreferences } from "#contract/app-api/waitlist.ts";
+import { isSameId } from "#contract/ids.ts";
 import { daysBetween, localDateOf } from "#contract/time/zoned-time.ts";
 import { isolateText } from "#src/lib/bidi.ts";
-import { formatDayAndTime, formatLocalDayRange, formatWallTime, type TimeDisplay } from "#src/lib/time-format.ts";
+import { formatDayAndTime, formatLocalDayRange, formatRecentTime, formatWallTime, type TimeDisplay } from "#src/lib/time-format.ts";
 
 // The waitlist in words (issue 38): how long someone has waited, what they
 // asked for, and the offer's sentence ("Tue, Dec 8, 10:00 AM EST with Dr.
@@ -86,4 +87,17 @@ export function providersText(providerIds: readonly string[] | null, providerNam
 /** "Upper West Side and Lincoln Park". */
 export function facilitiesText(facilityIds: readonly string[], facilityName: (id: string) => string): string {
   return new Intl.ListFormat("en", { type: "conjunction" }).format(facilityIds.map(facilityName));
+}
+
+/** Who did it, as the viewer reads it: "you", the provider's name, or "a colleague" (a user the pickers do not list). */
+export function userText(userId: string, viewerId: string, providerName: (id: string) => string): string {
+  if (isSameId(userId, viewerId)) return "you";
+  return providerName(userId).replace(/^Unlisted provider$/, "a colleague");
+}
+
+/** "Added by you at 6:40 AM EST" today, "… on Mon, Nov 16, 6:40 AM EST" before. */
+export function addedText(entry: Pick<WaitlistEntry, "createdBy" | "createdAt">, viewerId: string, providerName: (id: string) => string, display: TimeDisplay, nowMs: number): string {
+  const addedMs = Date.parse(entry.createdAt);
+  const sameDay = localDateOf(addedMs, display.zone) === localDateOf(nowMs, display.zone);
+  return `Added by ${userText(entry.createdBy, viewerId, providerName)} ${sameDay ? "at" : "on"} ${formatRecentTime(addedMs, nowMs, display)}`;
 }

@@ -79,6 +79,8 @@ describe("WaitlistView", () => {
     expect(entry.textContent).toContain("Follow-up, 20 minutes, with Dr. Jacob Brooks, MD");
     expect(entry.textContent).toContain("starting before 12:00");
     expect(entry.textContent).toContain("“Prefers a call after 4 pm”");
+    // The year is named once it is not this one.
+    expect(entry.textContent).toMatch(/Added by Dr\. Jacob Brooks, MD on Sun, Nov 1(, 2026)?, 10:00\sAM/);
     expect(within(entry).getByTestId("waitlist-best-match").textContent).toMatch(/^Earliest fit now: Tue, Dec 8, 10:00\sAM with Dr\. Jacob Brooks, MD · Upper West Side$/);
 
     bff.once("GET", "/api/waitlist", ok(waitlistResponse, { entries: [], offers: [] }));

@@ -28,12 +28,12 @@ export function WaitlistView() {
       </WaitlistFrame>
     );
   }
-  return <WaitlistEntries />;
+  return <WaitlistEntries viewerId={session.data.user.id} />;
 }
 
 // The route's loader has read the list (routes/waitlist.tsx); until it has, and when it could not, the route's
 // pending and error views stand in (WaitlistPending, WaitlistError). A failed re-read keeps the list on screen.
-function WaitlistEntries() {
+function WaitlistEntries({ viewerId }: { viewerId: string }) {
   const waitlist = useSuspenseQuery(waitlistQuery());
   const queryClient = useQueryClient();
   const readAgain = () => void queryClient.invalidateQueries({ queryKey: queryKeys.waitlist.all });
@@ -54,7 +54,7 @@ function WaitlistEntries() {
       ) : (
         <ul aria-label="Waiting patients, longest waiting first" data-testid="waitlist-entries" className="space-y-2">
           {entries.map((entry: WaitlistEntry) => (
-            <WaitlistEntryCard key={entry.id} entry={entry} onChanged={readAgain} />
+            <WaitlistEntryCard key={entry.id} entry={entry} viewerId={viewerId} onChanged={readAgain} />
           ))}
         </ul>
       )}
