@@ -357,6 +357,21 @@ test("a task whose answer was lost after the EHR created it is listed as not con
   await expect(unconfirmed).toHaveCount(0);
 });
 
+test("a reload with a task half typed asks first, and staying keeps the text", async ({ page }) => {
+  const scene = await noteScene();
+  const app = await openNote(page, scene);
+  const description = app.getByTestId("task-panel").getByLabel("Task description");
+  await description.fill("Call the patient about the biopsy results");
+  const asked: string[] = [];
+  page.on("dialog", (dialog) => {
+    asked.push(dialog.type());
+    void dialog.dismiss();
+  });
+  await page.locator("#host-reload").click();
+  await expect.poll(() => asked).toEqual(["beforeunload"]);
+  await expect(description).toHaveValue("Call the patient about the biopsy results");
+});
+
 test("an image is deleted after a confirmation naming the file", async ({ page }) => {
   const scene = await noteScene();
   const { images } = await upstream<{ images: { id: string; fileName: string }[] }>(`/v3/notes/${scene.note.id}/images`);

@@ -6,7 +6,8 @@ import { Button } from "#src/components/ui/button.tsx";
 import { CheckIcon, CrossIcon } from "#src/components/ui/icons.tsx";
 import { MultiSelectPicker } from "#src/components/ui/multi-select-picker.tsx";
 import { Notice } from "#src/components/ui/notice.tsx";
-import { descriptionLengthText, taskCreateFailure } from "./task-form-model.ts";
+import { useAskBeforeUnload } from "#src/lib/use-ask-before-unload.ts";
+import { descriptionLengthText, hasTaskDraft, taskCreateFailure } from "./task-form-model.ts";
 import { useTaskCreate } from "./use-task-create.ts";
 import { describedBy } from "#src/components/ui/form-field.tsx";
 
@@ -69,6 +70,8 @@ export function TaskCreateForm({ noteId }: { noteId: string }) {
   const { providers, options, draft, errors, announcement, mutation, isPending, formRef, descriptionRef, assigneesRef, update, submit, submitAnyway } = useTaskCreate(noteId);
 
   const userName = session.data?.user.displayName;
+  // The form's text lives only in this page, as the waitlist form's does: a reload asks first.
+  useAskBeforeUnload(hasTaskDraft(draft));
 
   return (
     <form ref={formRef} aria-labelledby={`${id}-title`} noValidate onSubmit={submit} className="space-y-3 rounded-lg border border-slate-200 bg-white p-3">

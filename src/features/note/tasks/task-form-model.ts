@@ -25,6 +25,9 @@ export interface TaskFormDraft {
 
 export const EMPTY_TASK_DRAFT: TaskFormDraft = { description: "", assigneeIds: [] };
 
+/** Something is typed or chosen in the form and not yet sent: a reload would lose it. */
+export const hasTaskDraft = (draft: TaskFormDraft): boolean => draft.description.trim() !== "" || draft.assigneeIds.length > 0;
+
 export type TaskFormField = "description" | "assigneeIds";
 export type TaskFormErrors = Partial<Record<TaskFormField, string>>;
 

@@ -111,6 +111,13 @@ async function fillForm(user: ReturnType<typeof renderPanel>["user"]) {
   await waitFor(() => expect(assigneePicker().textContent).toContain("Dr. Amelia Brooks, MD"));
 }
 
+/** A reload of the frame now: whether the browser would ask first (beforeunload prevented). */
+function reloadAsksFirst(): boolean {
+  const event = new Event("beforeunload", { cancelable: true });
+  window.dispatchEvent(event);
+  return event.defaultPrevented;
+}
+
 describe("the note's tasks", () => {
   it("lists the tasks created through Tandem, says only those are listed, and who creates new ones", async () => {
     renderPanel();
@@ -160,7 +167,10 @@ describe("creating a task", () => {
     bff.once("POST", TASKS_PATH, held.answer);
     const { user } = renderPanel();
     await screen.findByRole("list", { name: "Tasks created through Tandem" });
+    expect(reloadAsksFirst()).toBe(false);
     await fillForm(user);
+    // What is typed lives only in this page: a reload asks first.
+    expect(reloadAsksFirst()).toBe(true);
     await user.click(createButton());
 
     expect(createButton().textContent).toBe("Creating task…");
@@ -176,6 +186,7 @@ describe("creating a task", () => {
     expect(textIn(descriptionBox())).toBe("");
     expect(assigneePicker().textContent).not.toContain("Brooks");
     expect(document.activeElement).toBe(createButton());
+    expect(reloadAsksFirst()).toBe(false);
   });
 
   const refused = "Nothing was created";
