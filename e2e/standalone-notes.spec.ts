@@ -149,3 +149,42 @@ test("outside the EHR, a link with something other than a note id says so and le
   await page.getByRole("button", { name: "Try again" }).click();
   await expect(page.getByTestId("recent-note").first()).toContainText(first.patientName);
 });
+
+test("signing out with text just typed asks nothing and loses nothing: signed in again, the note offers the text", async ({ page }) => {
+  const who = await physician("multi-org");
+  const [listed] = (await notesOf(who, 1)) as [ListedNote];
+  // The BFF's store outlives the emulator's reset: start without an earlier test's draft.
+  await callApp("DELETE", `/api/notes/${listed.note.id}/draft`, { organizationId: ORG_A, userId: who.id, noteId: listed.note.id });
+  await openLinkSigningIn(page, listed.note.id, who);
+  await expectNoteOpen(page, listed);
+  const asked: string[] = [];
+  page.on("dialog", (dialog) => {
+    asked.push(dialog.type());
+    void dialog.dismiss();
+  });
+  const hpi = page.getByRole("textbox", { name: "Additional HPI comments", exact: true });
+  await hpi.press("End");
+  // Signed out within the draft's wait (800 ms): the text goes to Tandem before the session ends.
+  await hpi.pressSequentially(" Typed just before signing out.");
+  await page.getByRole("button", { name: "Sign out", exact: true }).click();
+  await expect(page.getByRole("heading", { name: "Sign in to Tandem" })).toBeVisible();
+  expect(asked).toEqual([]);
+
+  await page.goto(`${appUrl()}/note?noteId=${listed.note.id}`);
+  await page.getByRole("link", { name: "Sign in" }).click();
+  // The service may remember this browser's sign-in and the consent: then it goes straight to the choice.
+  const account = page.locator("#oauth-account");
+  const consent = page.locator("#oauth-allow");
+  const chooser = page.getByRole("heading", { name: "Choose an organization" });
+  await expect(account.or(consent).or(chooser)).toBeVisible();
+  if (await account.isVisible()) {
+    await account.selectOption({ label: (await page.locator("#oauth-account option").filter({ hasText: who.displayName }).first().textContent()) ?? "" });
+    await page.locator("#oauth-sign-in").click();
+    await expect(consent.or(chooser)).toBeVisible();
+  }
+  if (await consent.isVisible()) await consent.click();
+  await page.getByRole("radio", { name: /Riverside/ }).check();
+  await page.getByRole("button", { name: "Continue" }).click();
+  await expectNoteOpen(page, listed);
+  await expect(page.getByTestId("draft-restore-notice")).toContainText("Typed just before signing out.");
+});

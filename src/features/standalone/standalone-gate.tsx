@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Fragment, useEffect, useId, useMemo, useState, type ReactNode } from "react";
 import type { StandaloneSignInState } from "#contract/app-api/standalone.ts";
 import type { HostContext } from "#contract/bridge/messages.ts";
+import { finishPendingWrites } from "#src/api/before-sign-out.ts";
 import { setApiBridge } from "#src/api/bff-client.ts";
 import { identityKey, switchCacheIdentity, type CacheIdentity } from "#src/api/cache-identity.ts";
 import { startLiveEvents } from "#src/api/live-events.ts";
@@ -147,8 +148,11 @@ function SignedInApp({ signedIn, organizationId, children }: { signedIn: SignedI
   const leave = () => {
     switchCacheIdentity(queryClient, null);
     setSignedOut(true);
-    window.location.assign("/");
   };
+  // Once the views are gone (an editor's "leave the page?" with them): the text typed was stored before signing out.
+  useEffect(() => {
+    if (signedOut) window.location.assign("/");
+  }, [signedOut]);
 
   useEffect(() => {
     setApiBridge(link);
@@ -184,7 +188,7 @@ function SignedInApp({ signedIn, organizationId, children }: { signedIn: SignedI
           type="button"
           className="font-medium text-brand-800 underline"
           onClick={() => {
-            void signOut().then(leave);
+            void finishPendingWrites().then(signOut).then(leave);
           }}
         >
           Sign out
@@ -195,10 +199,9 @@ function SignedInApp({ signedIn, organizationId, children }: { signedIn: SignedI
           className="font-medium text-brand-800 underline"
           onClick={() => {
             setSignOutError(null);
-            void signOutEverywhere().then(
-              leave,
-              (error: unknown) => setSignOutError(error instanceof Error ? error.message : "Tandem's server did not answer"),
-            );
+            void finishPendingWrites()
+              .then(signOutEverywhere)
+              .then(leave, (error: unknown) => setSignOutError(error instanceof Error ? error.message : "Tandem's server did not answer"));
           }}
         >
           Sign out everywhere

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import * as z from "zod/mini";
 import { noteDraftPutRequest, noteDraftResponse, notePatchRequest, noteResponse, type NoteDraftBody, type WritableFieldValues } from "#contract/app-api/note.ts";
 import { writableValues, type Note } from "#contract/clinic-api/note.ts";
+import { finishPendingWrites } from "#src/api/before-sign-out.ts";
 import { switchCacheIdentity } from "#src/api/cache-identity.ts";
 import { renderWithUser, testQueryClient } from "#src/testing/render.tsx";
 import { failure, heldAnswer, installFakeBff, ok, type BffCall, type FakeBff } from "#src/testing/fake-bff.ts";
@@ -82,6 +83,14 @@ describe("typing in the note editor", () => {
     const kept = z.parse(noteDraftPutRequest, bff.calls("PUT", DRAFT_PATH).at(-1)?.body);
     expect(kept.fields).toEqual({ stickyNoteDescription: `${STICKY_NOTE}${ADDED}` });
     expect(kept.baseline).toEqual({ stickyNoteDescription: STICKY_NOTE });
+  });
+
+  it("stores the text typed at once when the user signs out, before the draft's wait has passed", async () => {
+    const { user } = renderWithUser(<NoteEditorHarness note={NOTE} />);
+    await user.type(stickyNoteBox(), ADDED);
+    expect(bff.calls("PUT", DRAFT_PATH)).toEqual([]);
+    await finishPendingWrites();
+    expect(bff.calls("PUT", DRAFT_PATH).map((call) => z.parse(noteDraftPutRequest, call.body).fields)).toEqual([{ stickyNoteDescription: `${STICKY_NOTE}${ADDED}` }]);
   });
 
   it("typing the note's own text back leaves nothing to save", async () => {

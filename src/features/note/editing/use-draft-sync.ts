@@ -1,6 +1,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useLayoutEffect, useRef, type Dispatch } from "react";
 import type { NoteDraftPutRequest } from "#contract/app-api/note.ts";
+import { finishBeforeSignOut } from "#src/api/before-sign-out.ts";
 import { prepareWriteWhileLeaving } from "#src/api/bff-client.ts";
 import { currentCacheIdentity, identityKey } from "#src/api/cache-identity.ts";
 import { onBffAnswered, tandemRetryDelayMs } from "#src/api/bff-reachability.ts";
@@ -135,6 +136,16 @@ export function useDraftSync({ noteId, state, latest, dispatch }: DraftSyncInput
     const retry = setTimeout(syncDraft, tandemRetryDelayMs(state.draftStore.failures));
     return () => clearTimeout(retry);
   }, [state.draftStore.failures, wantsPut, wantsRelease, wantsOfferKept, syncDraft]);
+
+  // Signing out (outside the EHR): the text goes to the BFF now, while the session can still store it.
+  useEffect(
+    () =>
+      finishBeforeSignOut(() => {
+        syncDraft();
+        return draftChain.current;
+      }),
+    [syncDraft],
+  );
 
   // Tandem's server may be back: try at once rather than at the next backoff step.
   useEffect(() => {
