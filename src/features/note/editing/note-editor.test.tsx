@@ -283,14 +283,15 @@ describe("a field changed in the EHR while the user typed in it", () => {
     const { user, rerender } = renderWithUser(<NoteEditorHarness note={NOTE} />);
     await user.type(stickyNoteBox(), ADDED);
 
-    rerender(<NoteEditorHarness note={noteWith({ otherExamComments: EXAM_NOW }, NOTE.version + 1)} />);
+    rerender(<NoteEditorHarness note={noteWith({ otherExamComments: EXAM_NOW, additionalHpiComments: "Onset after a new detergent." }, NOTE.version + 1)} />);
     const notice = screen.getByRole("region", { name: "The note changed in the EHR" });
-    expect(notice.textContent).toContain("Fields you had not touched were updated (other exam comments). Your unsaved text was kept as it is.");
+    // Each field named as a sentence reads it, its initialisms kept.
+    expect(notice.textContent).toContain("Fields you had not touched were updated (additional HPI comments, other exam comments). Your unsaved text was kept as it is.");
     expect(textIn(screen.getByRole("textbox", { name: "Other exam comments" }))).toBe(EXAM_NOW);
     expect(textIn(stickyNoteBox())).toBe(`${STICKY_NOTE}${ADDED}`);
 
-    rerender(<NoteEditorHarness note={noteWith({ otherExamComments: EXAM_NOW, stickyNoteDescription: THEIRS }, NOTE.version + 2)} />);
-    expect(screen.getByRole("region", { name: "The note changed in the EHR" }).textContent).toContain("Someone also changed text you were editing (sticky note): choose which text to keep at the field.");
+    rerender(<NoteEditorHarness note={noteWith({ otherExamComments: EXAM_NOW, additionalHpiComments: "Onset after a new detergent.", stickyNoteDescription: THEIRS }, NOTE.version + 2)} />);
+    expect(screen.getByRole("region", { name: "The note changed in the EHR" }).textContent).toContain("Text you were editing also changed there (sticky note): choose which text to keep at the field.");
     expect(screen.getByRole("group", { name: CONFLICT_TITLE })).toBeTruthy();
 
     await user.click(screen.getByRole("button", { name: "Dismiss" }));

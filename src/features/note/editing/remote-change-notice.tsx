@@ -9,7 +9,9 @@ import type { NoteEditor } from "./use-note-editor.ts";
 // with them (the clipboard, or a selectable box where the frame may not
 // write to it).
 
-const listOf = (fields: WritableNoteField[]) => fields.map((field) => WRITABLE_FIELD_INFO[field].label.toLowerCase()).join(", ");
+/** A label inside a sentence: "additional HPI comments", its initialisms kept. */
+const inSentence = (label: string) => (/^[A-Z][a-z]/.test(label) ? `${label.charAt(0).toLowerCase()}${label.slice(1)}` : label);
+const listOf = (fields: WritableNoteField[]) => fields.map((field) => inSentence(WRITABLE_FIELD_INFO[field].label)).join(", ");
 
 export function RemoteChangeNotice({ editor }: { editor: NoteEditor }) {
   const notice = editor.remoteChangeNotice;
@@ -29,7 +31,8 @@ export function RemoteChangeNotice({ editor }: { editor: NoteEditor }) {
         <p>
           {updatedFields.length > 0 ? `Fields you had not touched were updated (${listOf(updatedFields)}). ` : "The fields you had not touched are unchanged. "}
           {conflictFields.length > 0
-            ? `Someone also changed text you were editing (${listOf(conflictFields)}): choose which text to keep at the field.`
+            ? // Not "someone": it may be the same user, in another tab.
+              `Text you were editing also changed there (${listOf(conflictFields)}): choose which text to keep at the field.`
             : "Your unsaved text was kept as it is."}
         </p>
       </Notice>
