@@ -17,13 +17,14 @@ import { removeSessionDraft, writeSessionDraft } from "./session-draft.ts";
 // draft per user and note, merged by field from every tab of the user: each
 // PUT carries this tab's dirty fields and releases the ones it stored before
 // and no longer holds (nothing dirty: a PUT that only releases), so one tab
-// never drops what another typed. While the BFF cannot be reached the PUT is tried again
-// on a short backoff, and at once when the browser is back online, the tab
-// is shown again, or any other call to the BFF succeeds. A page left (a
-// reload, a closed tab) with text the BFF has not acknowledged sends it as it
-// goes (a keepalive PUT with a token got ready ahead): a browser may deny the
-// EHR's cross-site frame its sessionStorage, as Chromium does when it blocks
-// third-party cookies.
+// never drops what another typed. While the BFF cannot be reached the PUT is
+// tried again on a short backoff, and at once when the browser is back
+// online, the tab is shown again, or any other call to the BFF succeeds. A
+// page left (a reload, a closed tab) with text the BFF has not acknowledged
+// sends it as it goes (a keepalive PUT with a token got ready ahead): a
+// browser may deny the EHR's cross-site frame its sessionStorage, as Chromium
+// does when it blocks third-party cookies. Signing out (outside the EHR)
+// stores it first (before-sign-out.ts).
 
 /** The draft is stored this long after typing stops… */
 export const DRAFT_DEBOUNCE_MS = 800;
