@@ -7,7 +7,8 @@ import { callApp, ORG_A, ORG_B, sandboxUsers } from "./sandbox.ts";
 // searched itself. Only those users' are forgotten: a sweep of every user of
 // both organizations after every test costs seconds on a busy machine. A save
 // the app sends after the test's end (it waits a moment after a search) is
-// noted too, and forgotten before the next test starts.
+// noted too, and forgotten before the next test starts; a save still on its
+// way is waited for first, so it cannot land after the DELETE.
 
 interface Kept {
   organizationId: string;
@@ -15,6 +16,8 @@ interface Kept {
 }
 
 const kept = new Map<string, Kept>();
+/** Saves sent and not yet answered: one landing after the DELETE would outlive it and leak into the next test. */
+const inFlight = new Set<Promise<unknown>>();
 /** A save the page made without a host token (signed in outside the EHR): whose it was is not known here. */
 let keptByUnknownUser = false;
 
@@ -41,11 +44,15 @@ export function recordLastSlotSearchSaves(page: Page): void {
     const user = userOfToken(request.headers().authorization);
     if (user) remember(user);
     else keptByUnknownUser = true;
+    const answered = request.response().catch(() => null);
+    inFlight.add(answered);
+    void answered.finally(() => inFlight.delete(answered));
   });
 }
 
 /** Forgets the last slot search of every user a test kept one for (of every user of both organizations, when it cannot say whose). */
 export async function forgetKeptLastSlotSearches(): Promise<void> {
+  await Promise.race([Promise.allSettled([...inFlight]), new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
   const users: Kept[] = [...kept.values()];
   if (keptByUnknownUser) {
     for (const organizationId of [ORG_A, ORG_B]) users.push(...(await sandboxUsers(organizationId)).map((user) => ({ organizationId, userId: user.id })));
