@@ -37,11 +37,13 @@ export const test = base.extend<object, PinnedClockOptions & WorkerFixtures>({
   page: async ({ page }, use) => {
     await page.clock.install({ time: await sandboxNow() });
     // A save the previous test's app sent as it closed.
-    await forgetKeptLastSlotSearches();
+    await forgetKeptLastSlotSearches("before the next");
     recordLastSlotSearchSaves(page);
     await use(page);
-    // Holds and last slot searches outlast a test in the worker's BFF: none may leak into the next one.
+    // Holds and last slot searches outlast a test in the worker's BFF: none may leak into the next one. The page is
+    // closed first (every tab of the context), so a save sent as it goes (pagehide) is sent while the context reports it.
+    for (const tab of page.context().pages()) await tab.close();
     await releaseEveryHold();
-    await forgetKeptLastSlotSearches();
+    await forgetKeptLastSlotSearches("after the test");
   },
 });

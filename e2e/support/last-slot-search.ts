@@ -8,7 +8,10 @@ import { callApp, ORG_A, ORG_B, sandboxUsers } from "./sandbox.ts";
 // both organizations after every test costs seconds on a busy machine. A save
 // the app sends after the test's end (it waits a moment after a search) is
 // noted too, and forgotten before the next test starts; a save still on its
-// way is waited for first, so it cannot land after the DELETE.
+// way is waited for first, so it cannot land after the DELETE. The save sent
+// as the page closes (a keepalive PUT on pagehide) is not reported to the
+// test at all: so every user the slot finder searched for (any /api/slots
+// request) is forgotten, after the test and once more before the next.
 
 interface Kept {
   organizationId: string;
@@ -37,28 +40,36 @@ function userOfToken(authorization: string | undefined): Kept | null {
   }
 }
 
-/** Notes whose last slot search the app saves, in every tab of the page's browser context, to forget it after the test. */
+/** Notes whose last slot search the app may save, in every tab of the page's browser context, to forget it after the test. */
 export function recordLastSlotSearchSaves(page: Page): void {
   page.context().on("request", (request) => {
-    if (request.method() !== "PUT" || !request.url().endsWith("/api/slots/last-search")) return;
+    const path = new URL(request.url()).pathname;
+    if (!path.startsWith("/api/slots")) return;
     const user = userOfToken(request.headers().authorization);
     if (user) remember(user);
-    else keptByUnknownUser = true;
+    const isSave = request.method() === "PUT" && path === "/api/slots/last-search";
+    if (!isSave) return;
+    if (!user) keptByUnknownUser = true;
     const answered = request.response().catch(() => null);
     inFlight.add(answered);
     void answered.finally(() => inFlight.delete(answered));
   });
 }
 
-/** Forgets the last slot search of every user a test kept one for (of every user of both organizations, when it cannot say whose). */
-export async function forgetKeptLastSlotSearches(): Promise<void> {
+/**
+ * Forgets the last slot search of every user a test kept one for (of every user of both organizations, when it cannot
+ * say whose). `when: "after the test"` keeps those users in mind, for the same again before the next test.
+ */
+export async function forgetKeptLastSlotSearches(when: "after the test" | "before the next"): Promise<void> {
   await Promise.race([Promise.allSettled([...inFlight]), new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
   const users: Kept[] = [...kept.values()];
   if (keptByUnknownUser) {
     for (const organizationId of [ORG_A, ORG_B]) users.push(...(await sandboxUsers(organizationId)).map((user) => ({ organizationId, userId: user.id })));
   }
-  kept.clear();
-  keptByUnknownUser = false;
+  if (when === "before the next") {
+    kept.clear();
+    keptByUnknownUser = false;
+  }
   await Promise.all(users.map((user) => callApp("DELETE", "/api/slots/last-search", user)));
 }
 
