@@ -372,6 +372,18 @@ test("a reload with a task half typed asks first, and staying keeps the text", a
   await expect(description).toHaveValue("Call the patient about the biopsy results");
 });
 
+test("a task half typed is still there after a visit to Availability and back", async ({ page }) => {
+  const scene = await noteScene();
+  const app = await openNote(page, scene);
+  const description = app.getByTestId("task-panel").getByLabel("Task description");
+  await description.fill("Call the patient about the biopsy results");
+  const nav = app.getByRole("navigation", { name: "Tandem" });
+  await nav.getByRole("link", { name: "Availability" }).click();
+  await expect(app.getByTestId("task-panel")).toHaveCount(0);
+  await nav.getByRole("link", { name: "Note" }).click();
+  await expect(description).toHaveValue("Call the patient about the biopsy results");
+});
+
 test("an image is deleted after a confirmation naming the file", async ({ page }) => {
   const scene = await noteScene();
   const { images } = await upstream<{ images: { id: string; fileName: string }[] }>(`/v3/notes/${scene.note.id}/images`);

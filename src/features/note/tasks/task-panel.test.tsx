@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { screen, waitFor, within } from "@testing-library/react";
+import { cleanup, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import * as z from "zod/mini";
 import { noteTasksResponse, taskCreateRequest, taskResponse, type UnconfirmedTask } from "#contract/app-api/note.ts";
@@ -10,6 +10,7 @@ import { renderWithUser } from "#src/testing/render.tsx";
 import { failure, heldAnswer, installFakeBff, ok, type BffReply, type FakeBff } from "#src/testing/fake-bff.ts";
 import { peopleOf } from "../reading/people.ts";
 import { buildNoteFixture } from "../reading/testing/note-fixture.ts";
+import { forgetTaskDrafts } from "./task-draft-memory.ts";
 import { TaskPanel } from "./task-panel.tsx";
 
 // The note's task panel as a clinician uses it: the list of tasks Tandem
@@ -64,6 +65,7 @@ const UNCONFIRMED: UnconfirmedTask = { intentId: "intent-1", notes: "Call the pa
 let listed: { tasks: Task[]; unconfirmed: UnconfirmedTask[] };
 let bff: FakeBff;
 beforeEach(() => {
+  forgetTaskDrafts();
   listed = { tasks: [makeTask("Send the pathology request", BROOKS)], unconfirmed: [] };
   bff = installFakeBff();
   bff.on("GET", "/api/session", ok(session, SESSION));
@@ -187,6 +189,28 @@ describe("creating a task", () => {
     expect(assigneePicker().textContent).not.toContain("Brooks");
     expect(document.activeElement).toBe(createButton());
     expect(reloadAsksFirst()).toBe(false);
+  });
+
+  it("keeps what is half typed while the user is in another view, and forgets it once the task is created", async () => {
+    const first = renderPanel();
+    await screen.findByRole("list", { name: "Tasks created through Tandem" });
+    await fillForm(first.user);
+    // To Slots and back: the panel is unmounted and drawn again.
+    first.unmount();
+    const { user } = renderPanel();
+    expect(textIn(descriptionBox())).toBe(DESCRIPTION);
+    await waitFor(() => expect(assigneePicker().textContent).toContain("Dr. Amelia Brooks, MD"));
+    expect(reloadAsksFirst()).toBe(true);
+
+    const created = makeTask(DESCRIPTION, BROOKS, "2026-11-20 15:00:00.000000+00");
+    bff.once("POST", TASKS_PATH, ok(taskResponse, { task: created }));
+    listed = { ...listed, tasks: [...listed.tasks, created] };
+    await user.click(createButton());
+    expect(await screen.findByText("Task created")).toBeTruthy();
+    cleanup();
+    renderPanel();
+    await screen.findByRole("list", { name: "Tasks created through Tandem" });
+    expect(textIn(descriptionBox())).toBe("");
   });
 
   const refused = "Nothing was created";

@@ -4,6 +4,7 @@ import type { TaskCreateRequest } from "#contract/app-api/note.ts";
 import { providersQuery } from "#src/api/directory-queries.ts";
 import { createNoteTask, markNoteSigned, noteTasksQuery } from "#src/api/note-queries.ts";
 import { queryKeys } from "#src/api/query-keys.ts";
+import { keepTaskDraft, keptTaskDraft } from "./task-draft-memory.ts";
 import { assigneeOptions, EMPTY_TASK_DRAFT, firstInvalidField, taskCreateFailure, validateTaskForm, type TaskFormDraft, type TaskFormErrors } from "./task-form-model.ts";
 
 // Creating a task from the note's form: the draft and its errors (checked by
@@ -11,13 +12,19 @@ import { assigneeOptions, EMPTY_TASK_DRAFT, firstInvalidField, taskCreateFailure
 // to the list, a refused submit focusing its first bad field, and focus put
 // back once the request settles. A task like one whose outcome is unknown is
 // sent only when the user chooses it (`submitAnyway`), warned it may duplicate.
+// The draft is kept for the note while the user is in another view
+// (task-draft-memory.ts).
 
 export function useTaskCreate(noteId: string) {
   const queryClient = useQueryClient();
   const providers = useQuery(providersQuery());
   const options = useMemo(() => assigneeOptions(providers.data?.providers ?? []), [providers.data]);
 
-  const [draft, setDraft] = useState<TaskFormDraft>(EMPTY_TASK_DRAFT);
+  const [draft, setDraftState] = useState<TaskFormDraft>(() => keptTaskDraft(noteId));
+  const setDraft = (next: TaskFormDraft) => {
+    keepTaskDraft(noteId, next);
+    setDraftState(next);
+  };
   const [errors, setErrors] = useState<TaskFormErrors>({});
   const [hasTriedSubmit, setHasTriedSubmit] = useState(false);
   const [announcement, setAnnouncement] = useState({ id: 0, text: "" });
