@@ -11,7 +11,7 @@ function describeIssue(issue: z.core.$ZodIssue): string {
   if (issue.message && issue.message !== GENERIC_MESSAGE) return issue.message;
   switch (issue.code) {
     case "invalid_type":
-      return issue.input === undefined ? "is required" : `must be ${issue.expected === "int" ? "an integer" : `a ${issue.expected}`}`;
+      return issue.input === undefined ? "is required" : `must be ${issue.expected === "int" ? "an integer" : `${/^[aeiou]/.test(issue.expected) ? "an" : "a"} ${issue.expected}`}`;
     case "invalid_value":
       return `must be one of ${issue.values.map((value) => JSON.stringify(value)).join(", ")}`;
     case "unrecognized_keys":
@@ -21,7 +21,8 @@ function describeIssue(issue: z.core.$ZodIssue): string {
     case "too_small":
       return issue.origin === "string" ? `must be at least ${String(issue.minimum)} characters` : issue.origin === "array" ? `must have at least ${String(issue.minimum)} items` : `must be at least ${String(issue.minimum)}`;
     case "invalid_format":
-      return `must be a valid ${issue.format}`;
+      // A pattern without a message of its own: its name ("regex") would tell the user nothing.
+      return issue.format === "regex" ? "is not in the form this field takes" : `must be a valid ${issue.format}`;
     case "not_multiple_of":
       return `must be a multiple of ${String(issue.divisor)}`;
     case "invalid_union":

@@ -27,12 +27,13 @@ function isCalendarDay(value: string): boolean {
   return date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
-const idList = z.string().check(z.maxLength(MAX_LIST_LENGTH), z.regex(new RegExp(`^${ID}(,${ID})*$`, "i")));
-const localDate = z.string().check(z.regex(LOCAL_DATE), z.refine(isCalendarDay, { message: "must be a day of the calendar (YYYY-MM-DD)" }));
+const idList = z.string().check(z.maxLength(MAX_LIST_LENGTH), z.regex(new RegExp(`^${ID}(,${ID})*$`, "i"), "must be ids (UUIDs or prefixed ids) separated by commas"));
+const localDate = z.string().check(z.regex(LOCAL_DATE, { message: "must be a date YYYY-MM-DD", abort: true }), z.refine(isCalendarDay, { message: "must be a day of the calendar (YYYY-MM-DD)" }));
+const timeOfDay = z.string().check(z.regex(TIME_OF_DAY, "must be a time of day HH:MM (00:00 to 23:59)"));
 
 /** Each filter, checked on its own; every one optional (a missing one takes its default in the view). */
 export const slotSearchFilterParams = {
-  appointmentTypeId: z.optional(z.string().check(z.regex(new RegExp(`^${ID}$`, "i")))),
+  appointmentTypeId: z.optional(z.string().check(z.regex(new RegExp(`^${ID}$`, "i"), "must be an id (a UUID or a prefixed id)"))),
   /** Comma-separated facility ids. */
   facilityIds: z.optional(idList),
   /** Comma-separated provider ids; absent means all providers. */
@@ -43,11 +44,11 @@ export const slotSearchFilterParams = {
   slotLengthMinutes: z.optional(z.number().check(z.refine((value) => Number.isInteger(value) && value >= 5 && value <= 480, { message: "must be whole minutes from 5 to 480" }))),
   isNewPatient: z.optional(z.boolean()),
   /** How the list is laid out: a row per provider (the default), or a day's slots in time order across providers. */
-  order: z.optional(z.string().check(z.regex(/^(provider|time)$/))),
+  order: z.optional(z.string().check(z.regex(/^(provider|time)$/, 'must be "provider" or "time"'))),
   /** Times of day on each facility's clock ("HH:MM"), and weekdays ("tue,wed,thu"): they narrow the list, not the search. */
-  startsFrom: z.optional(z.string().check(z.regex(TIME_OF_DAY))),
-  startsBefore: z.optional(z.string().check(z.regex(TIME_OF_DAY))),
-  days: z.optional(z.string().check(z.regex(WEEKDAYS))),
+  startsFrom: z.optional(timeOfDay),
+  startsBefore: z.optional(timeOfDay),
+  days: z.optional(z.string().check(z.regex(WEEKDAYS, "must be weekdays (mon to sun) separated by commas"))),
 };
 export type SlotSearchFilterName = keyof typeof slotSearchFilterParams;
 export const SLOT_SEARCH_FILTER_NAMES = Object.keys(slotSearchFilterParams) as SlotSearchFilterName[];

@@ -25,8 +25,9 @@ export const MAX_WAITLIST_LIST_LENGTH = 50;
 /** At most this many waiting entries per organization (a paper list is far shorter). */
 export const MAX_WAITING_ENTRIES = 2_000;
 
-const id = z.string().check(z.regex(new RegExp(`^${ID}$`, "i")));
-const localDate = z.string().check(z.regex(LOCAL_DATE));
+const id = z.string().check(z.regex(new RegExp(`^${ID}$`, "i"), "must be an id (a UUID or a prefixed id)"));
+const localDate = z.string().check(z.regex(LOCAL_DATE, "must be a date YYYY-MM-DD"));
+const timeOfDay = z.string().check(z.regex(TIME_OF_DAY, "must be a time of day HH:MM (00:00 to 23:59)"));
 
 /** What the patient asked for: the slot finder's filters, as the form starts from the current search. */
 export const waitlistPreferences = z.object({
@@ -41,8 +42,8 @@ export const waitlistPreferences = z.object({
   startDate: localDate,
   endDate: localDate,
   /** Times of day on the facility's clock ("HH:MM"), as the "Times and days" filter; null: any. */
-  startsFrom: z.nullable(z.string().check(z.regex(TIME_OF_DAY))),
-  startsBefore: z.nullable(z.string().check(z.regex(TIME_OF_DAY))),
+  startsFrom: z.nullable(timeOfDay),
+  startsBefore: z.nullable(timeOfDay),
   /** Weekdays the patient could come; null: any. */
   days: z.nullable(z.array(WEEKDAY).check(z.minLength(1), z.maxLength(7))),
   /** "prefers a call after 4 pm". */

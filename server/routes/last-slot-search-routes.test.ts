@@ -113,11 +113,13 @@ describe("the last slot search", () => {
     const token = await tokenOf();
     await put({}, { search: SEARCH });
     const cases: [unknown, RegExp][] = [
-      [{ search: { ...SEARCH, startDate: "2026-02-31" } }, /search\.startDate/],
-      [{ search: { ...SEARCH, facilityIds: "fac_1,not-an-id" } }, /search\.facilityIds/],
-      [{ search: { ...SEARCH, slotLengthMinutes: 7.5 } }, /search\.slotLengthMinutes/],
-      [{ search: { ...SEARCH, order: "random" } }, /search\.order/],
-      [{ search: { ...SEARCH, days: "someday" } }, /search\.days/],
+      [{ search: { ...SEARCH, startDate: "2026-02-31" } }, /^search\.startDate: must be a day of the calendar \(YYYY-MM-DD\)$/],
+      [{ search: { ...SEARCH, endDate: "31/12/2026" } }, /^search\.endDate: must be a date YYYY-MM-DD$/],
+      [{ search: { ...SEARCH, facilityIds: "fac_1,not-an-id" } }, /^search\.facilityIds: must be ids \(UUIDs or prefixed ids\) separated by commas$/],
+      [{ search: { ...SEARCH, slotLengthMinutes: 7.5 } }, /search\.slotLengthMinutes: must be whole minutes/],
+      [{ search: { ...SEARCH, order: "random" } }, /^search\.order: must be "provider" or "time"$/],
+      [{ search: { ...SEARCH, startsFrom: "9:00" } }, /^search\.startsFrom: must be a time of day HH:MM/],
+      [{ search: { ...SEARCH, days: "someday" } }, /^search\.days: must be weekdays \(mon to sun\)/],
       [{ search: { ...SEARCH, patientName: "Ada Lovelace" } }, /search/],
       [{ search: "everything" }, /search/],
       [{}, /search/],
