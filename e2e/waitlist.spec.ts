@@ -192,3 +192,34 @@ test("open offers survive a reload of the app (GET /api/waitlist lists them)", a
   await page.locator("#host-reload").click();
   await expect(offerCard(app, slot.startsAt)).toHaveAttribute("data-status", "open");
 });
+
+test("an entry a colleague removes while it is being edited keeps the form and what was typed, says so, and closes on Close (1280 and 400 px)", async ({ page }) => {
+  const fu = await appointmentType("FU");
+  const today = await todayIn(UPPER_WEST_SIDE.timezone);
+  const { userId, patientId } = await frontDeskSession();
+  const colleague = await colleagueOf(userId);
+  const { entry } = (await callAppWithPatient("POST", "/api/waitlist", { userId, patientId }, {
+    preferences: { appointmentTypeId: fu.id, slotLengthMinutes: 20, isNewPatient: false, facilityIds: [UPPER_WEST_SIDE.id], providerIds: null, startDate: today, endDate: addDays(today, 6), startsFrom: null, startsBefore: null, days: null, note: "" },
+  })) as { entry: { id: string } };
+
+  const app = await openInHost(page, { org: ORG_A, user: userId, patient: "none", note: "none" });
+  await nav(app).getByRole("link", { name: "Waitlist" }).click();
+  const card = app.locator(`[data-testid="waitlist-entry"][data-entry-id="${entry.id}"]`);
+  await card.getByRole("button", { name: "Edit" }).click();
+  await card.getByLabel("Note").fill("Mornings only from January; call her mobile");
+
+  // The colleague ends it while this form is open: the live event reads the list again here.
+  await callAppWithPatient("DELETE", `/api/waitlist/${entry.id}`, { userId: colleague.id });
+  await expect(card.getByTestId("waitlist-entry-gone")).toContainText("is no longer on the waitlist");
+  await expect(card.getByLabel("Note")).toHaveValue("Mornings only from January; call her mobile");
+  await expect(card.getByRole("button", { name: "Save changes" })).toHaveCount(0);
+  await saveScreenshot(page, "waitlist-entry-gone-while-edited-1280");
+  await expectAccessible(page);
+  await page.setViewportSize({ width: 400, height: 860 });
+  await expect(card.getByTestId("waitlist-entry-gone")).toBeVisible();
+  await saveScreenshot(page, "waitlist-entry-gone-while-edited-400");
+
+  await card.getByRole("button", { name: "Close" }).click();
+  await expect(card).toHaveCount(0);
+  await expect(app.getByTestId("waitlist-empty")).toBeVisible();
+});

@@ -1,6 +1,7 @@
 import { useState } from "react";
 import type { WaitlistEntry } from "#contract/app-api/waitlist.ts";
 import { todayIn } from "#contract/time/zoned-time.ts";
+import { ApiError } from "#src/api/bff-client.ts";
 import { removeWaitlistEntry, updateWaitlistEntry } from "#src/api/waitlist-queries.ts";
 import { describeApiError } from "#src/components/shell/api-error-notice.tsx";
 import { Badge } from "#src/components/ui/badge.tsx";
@@ -15,36 +16,70 @@ import { addedText, daysWaiting, facilitiesText, offerSlotText, patientNameText,
 
 // One waiting patient on the Waitlist view: who, for what, since when, the
 // earliest free slot that fits now, the note; edited in place (the same form
-// the slot finder adds with) or removed after a second click.
+// the slot finder adds with) or removed after a second click. An entry being
+// edited that changes or stops waiting under the form (another tab, a
+// colleague, a booking) keeps the form and what was typed, and says so.
 
-/** `viewerId`: the signed-in user (the session's `user.id`), who reads "Added by you". */
-export function WaitlistEntryCard({ entry, viewerId, onChanged }: { entry: WaitlistEntry; viewerId: string; onChanged: () => void }) {
+export interface WaitlistEntryCardProps {
+  /** As listed now, or as last listed when it is `gone`. */
+  entry: WaitlistEntry;
+  /** The signed-in user (the session's `user.id`), who reads "Added by you". */
+  viewerId: string;
+  /** The entry as the edit form started from it; undefined when not being edited. */
+  editedFrom: WaitlistEntry | undefined;
+  /** No longer waiting (removed, booked, its range passed) while being edited. */
+  gone: boolean;
+  onEdit: (editing: boolean) => void;
+  onChanged: () => void;
+}
+
+export function WaitlistEntryCard({ entry, viewerId, editedFrom, gone, onEdit, onChanged }: WaitlistEntryCardProps) {
   const { describe, zoneOf, reader } = useSlotDescriber();
   const options = useWaitlistFormOptions();
   const nowMs = useNow(60_000);
-  const [mode, setMode] = useState<"view" | "edit" | "confirmRemove" | "removing">("view");
+  const [mode, setMode] = useState<"view" | "confirmRemove" | "removing">("view");
   const [removeError, setRemoveError] = useState<unknown>(null);
   const { preferences } = entry;
   const zone = zoneOf(preferences.facilityIds[0] ?? "");
   const name = patientNameText(entry.patientName);
   const titleId = `waitlist-entry-${entry.id}`;
 
-  if (mode === "edit") {
+  if (editedFrom) {
+    const changedElsewhere = !gone && entry.updatedAt !== editedFrom.updatedAt;
     return (
-      <li data-testid="waitlist-entry" data-entry-id={entry.id}>
+      <li data-testid="waitlist-entry" data-entry-id={entry.id} data-gone={gone ? "true" : undefined} className="space-y-2">
+        {gone ? (
+          <div data-testid="waitlist-entry-gone">
+            <Notice tone="warning" title={`${name} is no longer on the waitlist`}>
+              It was removed, booked or its dates passed while you edited it (in another tab, by a colleague, or in the EHR). There is nothing left to save your changes to; what you typed stays below until you close it.
+            </Notice>
+          </div>
+        ) : changedElsewhere ? (
+          <div data-testid="waitlist-entry-changed">
+            <Notice tone="warning" title={`${name}'s entry was changed while you edited it`}>
+              Changed in another tab or by a colleague. Saving replaces that change with what you have here; Cancel keeps theirs.
+            </Notice>
+          </div>
+        ) : null}
         <WaitlistEntryForm
           title={`Edit what ${name} is waiting for`}
           subject={`edit.${entry.id}`}
-          initial={draftFromPreferences(preferences)}
+          initial={draftFromPreferences(editedFrom.preferences)}
           options={options}
           today={todayIn(zone, nowMs)}
-          submitLabel="Save changes"
+          submitLabel={gone ? null : "Save changes"}
           onSave={async (next) => {
-            await updateWaitlistEntry(entry.id, next);
-            setMode("view");
+            try {
+              await updateWaitlistEntry(entry.id, next);
+            } catch (error) {
+              // It stopped waiting before the list said so: read it again, and this card says so.
+              if (error instanceof ApiError && error.status === 404) onChanged();
+              throw error;
+            }
+            onEdit(false);
             onChanged();
           }}
-          onCancel={() => setMode("view")}
+          onCancel={() => onEdit(false)}
         />
       </li>
     );
@@ -96,7 +131,7 @@ export function WaitlistEntryCard({ entry, viewerId, onChanged }: { entry: Waitl
         </div>
         {mode === "view" ? (
           <div className="flex flex-wrap gap-2">
-            <Button variant="secondary" aria-describedby={titleId} onClick={() => setMode("edit")}>
+            <Button variant="secondary" aria-describedby={titleId} onClick={() => onEdit(true)}>
               Edit
             </Button>
             <Button variant="secondary" aria-describedby={titleId} onClick={() => setMode("confirmRemove")}>

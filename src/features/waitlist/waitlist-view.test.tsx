@@ -5,8 +5,9 @@ import type { ReactNode } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { appointmentTypesResponse, facilitiesResponse, providersResponse, session } from "#contract/app-api/session.ts";
 import { waitlistDeleteResponse, waitlistResponse, type WaitlistEntry } from "#contract/app-api/waitlist.ts";
+import { queryKeys } from "#src/api/query-keys.ts";
 import { switchCacheIdentity } from "#src/api/cache-identity.ts";
-import { installFakeBff, ok, type FakeBff } from "#src/testing/fake-bff.ts";
+import { failure, installFakeBff, ok, type FakeBff } from "#src/testing/fake-bff.ts";
 import { renderWithUser } from "#src/testing/render.tsx";
 import { WaitlistView } from "./waitlist-view.tsx";
 import { waitlistUserSession } from "./testing/waitlist-session.ts";
@@ -89,5 +90,69 @@ describe("WaitlistView", () => {
     await user.click(within(entry).getByRole("button", { name: "Remove from waitlist" }));
     expect(await screen.findByTestId("waitlist-empty")).toBeTruthy();
     expect(bff.calls("DELETE", `/api/waitlist/${ENTRY.id}`)).toHaveLength(1);
+  });
+
+  describe("an entry being edited that changes under the form (another tab, a colleague, a booking)", () => {
+    const LATER: WaitlistEntry = { ...ENTRY, id: "5e0c2b1a-0000-4000-8000-000000000002", patientName: "Bell, Tom", createdAt: "2026-11-20T15:00:00.000Z" };
+
+    it("stays, with what was typed, when the entry stops waiting, says so, and goes on Close", async () => {
+      bff.once("GET", "/api/waitlist", ok(waitlistResponse, { entries: [ENTRY, LATER], offers: [] }));
+      const { user, queryClient } = renderWithUser(<WaitlistView />);
+      const [entry] = await screen.findAllByTestId("waitlist-entry");
+      if (!entry) throw new Error("no entry");
+      await user.click(within(entry).getByRole("button", { name: "Edit" }));
+      const note = within(entry).getByLabelText("Note");
+      await user.clear(note);
+      await user.type(note, "Mornings only now");
+
+      // Removed in another tab: the list read again no longer has it.
+      bff.once("GET", "/api/waitlist", ok(waitlistResponse, { entries: [LATER], offers: [] }));
+      await queryClient.invalidateQueries({ queryKey: queryKeys.waitlist.all });
+      const gone = await screen.findByTestId("waitlist-entry-gone");
+      expect(gone.textContent).toContain("Ruiz, Ana is no longer on the waitlist");
+      const entries = screen.getAllByTestId("waitlist-entry");
+      expect(entries.map((shown) => shown.dataset.entryId)).toEqual([ENTRY.id, LATER.id]);
+      expect(within(entries[0] as HTMLElement).getByLabelText<HTMLTextAreaElement>("Note").value).toBe("Mornings only now");
+
+      // Nothing left to save it to: no Save, only Close.
+      expect(within(entries[0] as HTMLElement).queryByRole("button", { name: "Save changes" })).toBeNull();
+      await user.click(within(entries[0] as HTMLElement).getByRole("button", { name: "Close" }));
+      expect(screen.getAllByTestId("waitlist-entry").map((shown) => shown.dataset.entryId)).toEqual([LATER.id]);
+    });
+
+    it("says when the entry was changed elsewhere, and keeps what was typed", async () => {
+      bff.once("GET", "/api/waitlist", ok(waitlistResponse, { entries: [ENTRY], offers: [] }));
+      const { user, queryClient } = renderWithUser(<WaitlistView />);
+      const entry = await screen.findByTestId("waitlist-entry");
+      await user.click(within(entry).getByRole("button", { name: "Edit" }));
+      const note = within(entry).getByLabelText("Note");
+      await user.clear(note);
+      await user.type(note, "Mornings only now");
+      expect(screen.queryByTestId("waitlist-entry-changed")).toBeNull();
+
+      const edited = { ...ENTRY, updatedAt: "2026-11-02T15:00:00.000Z", preferences: { ...ENTRY.preferences, note: "Afternoons too" } };
+      bff.once("GET", "/api/waitlist", ok(waitlistResponse, { entries: [edited], offers: [] }));
+      await queryClient.invalidateQueries({ queryKey: queryKeys.waitlist.all });
+      expect((await screen.findByTestId("waitlist-entry-changed")).textContent).toContain("Ruiz, Ana's entry was changed while you edited it");
+      expect(within(screen.getByTestId("waitlist-entry")).getByLabelText<HTMLTextAreaElement>("Note").value).toBe("Mornings only now");
+    });
+
+    it("a save that finds the entry gone reads the list again and says so, keeping what was typed", async () => {
+      bff.once("GET", "/api/waitlist", ok(waitlistResponse, { entries: [ENTRY], offers: [] }));
+      bff.once("PATCH", `/api/waitlist/${ENTRY.id}`, failure(404, { code: "not_found", message: "No such waiting entry: it was removed, booked or its range passed" }));
+      const { user } = renderWithUser(<WaitlistView />);
+      const entry = await screen.findByTestId("waitlist-entry");
+      await user.click(within(entry).getByRole("button", { name: "Edit" }));
+      const note = within(entry).getByLabelText("Note");
+      await user.clear(note);
+      await user.type(note, "Mornings only now");
+      bff.once("GET", "/api/waitlist", ok(waitlistResponse, { entries: [], offers: [] }));
+      await user.click(within(entry).getByRole("button", { name: "Save changes" }));
+
+      expect((await screen.findByTestId("waitlist-save-failed")).textContent).toContain("This entry is no longer on the waitlist");
+      expect((await screen.findByTestId("waitlist-entry-gone")).textContent).toContain("Ruiz, Ana is no longer on the waitlist");
+      expect(within(screen.getByTestId("waitlist-entry")).getByLabelText<HTMLTextAreaElement>("Note").value).toBe("Mornings only now");
+      expect(screen.queryByTestId("waitlist-empty")).toBeNull();
+    });
   });
 });

@@ -1,5 +1,6 @@
 import { useQuery, useQueryClient, useSuspenseQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
+import { useState } from "react";
 import type { WaitlistEntry } from "#contract/app-api/waitlist.ts";
 import { queryKeys } from "#src/api/query-keys.ts";
 import { sessionQuery } from "#src/api/session-query.ts";
@@ -9,6 +10,7 @@ import { Notice } from "#src/components/ui/notice.tsx";
 import { canUseWaitlist } from "#contract/app-api/waitlist.ts";
 import { WaitlistEntryCard } from "./waitlist-entry-card.tsx";
 import { WaitlistFrame } from "./waitlist-route-states.tsx";
+import { withEntriesBeingEdited } from "./entries-being-edited.ts";
 
 // The organization's waitlist (issue 38), for front-desk and scheduler users:
 // who is waiting, for what, since when, and the earliest free slot that fits
@@ -38,10 +40,21 @@ function WaitlistEntries({ viewerId }: { viewerId: string }) {
   const queryClient = useQueryClient();
   const readAgain = () => void queryClient.invalidateQueries({ queryKey: queryKeys.waitlist.all });
   const { entries } = waitlist.data;
+  // The entries being edited, as each form started from them: a card being edited stays when its entry stops
+  // waiting under it (another tab, a colleague, a booking), so what was typed never vanishes without a word.
+  const [edits, setEdits] = useState<ReadonlyMap<string, WaitlistEntry>>(() => new Map());
+  const setEditing = (entry: WaitlistEntry, editing: boolean) =>
+    setEdits((current) => {
+      const next = new Map(current);
+      if (editing) next.set(entry.id, entry);
+      else next.delete(entry.id);
+      return next;
+    });
+  const shown = withEntriesBeingEdited(entries, edits);
   return (
     <WaitlistFrame count={entries.length}>
       {waitlist.isError ? <ApiErrorNotice error={waitlist.error} onRetry={() => void waitlist.refetch()} /> : null}
-      {entries.length === 0 ? (
+      {shown.length === 0 ? (
         <div data-testid="waitlist-empty">
           <Notice tone="info" title="No one is waiting">
             With a patient open in the EHR, use <strong>Add to waitlist</strong> in{" "}
@@ -53,8 +66,8 @@ function WaitlistEntries({ viewerId }: { viewerId: string }) {
         </div>
       ) : (
         <ul aria-label="Waiting patients, longest waiting first" data-testid="waitlist-entries" className="space-y-2">
-          {entries.map((entry: WaitlistEntry) => (
-            <WaitlistEntryCard key={entry.id} entry={entry} viewerId={viewerId} onChanged={readAgain} />
+          {shown.map(({ entry, gone }) => (
+            <WaitlistEntryCard key={entry.id} entry={entry} viewerId={viewerId} editedFrom={edits.get(entry.id)} gone={gone} onEdit={(editing) => setEditing(entry, editing)} onChanged={readAgain} />
           ))}
         </ul>
       )}

@@ -31,7 +31,8 @@ export interface WaitlistEntryFormProps {
   options: WaitlistFormOptions;
   /** The current facility's local date: a range that has ended is refused. */
   today: string;
-  submitLabel: string;
+  /** null: there is nothing left to save to (the entry stopped waiting): what was typed stays to read until Close. */
+  submitLabel: string | null;
   /** Sends the entry; rejects with the BFF's error. */
   onSave: (preferences: WaitlistPreferences) => Promise<void>;
   onCancel: () => void;
@@ -77,7 +78,7 @@ export function WaitlistEntryForm({ title, subject, initial, options, today, sub
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    if (isSaving) return;
+    if (isSaving || submitLabel === null) return;
     const checked = preferencesFromDraft(draft, appointmentTypes, today);
     setErrors(checked.errors ?? {});
     setFailure(null);
@@ -103,7 +104,14 @@ export function WaitlistEntryForm({ title, subject, initial, options, today, sub
     }
   };
 
-  const failureText = failure === null ? null : failure instanceof ApiError && failure.status === 400 ? { title: "Tandem's server refused this entry", detail: failure.body.message } : describeApiError(failure, "write");
+  const failureText =
+    failure === null
+      ? null
+      : failure instanceof ApiError && failure.status === 400
+        ? { title: "Tandem's server refused this entry", detail: failure.body.message }
+        : failure instanceof ApiError && failure.status === 404
+          ? { title: "This entry is no longer on the waitlist", detail: failure.body.message }
+          : describeApiError(failure, "write");
 
   return (
     <form ref={formRef} noValidate onSubmit={(event) => void submit(event)} aria-labelledby={`${id}-title`} data-testid="waitlist-form" className="space-y-3 rounded-lg border border-brand-200 bg-white p-3">
@@ -244,15 +252,17 @@ export function WaitlistEntryForm({ title, subject, initial, options, today, sub
       {failureText ? (
         <div data-testid="waitlist-save-failed">
           <Notice tone="error" title={failureText.title}>
-            {failureText.detail} What you entered is still here: save again when you are ready.
+            {failureText.detail} What you entered is still here{submitLabel === null ? "." : ": save again when you are ready."}
           </Notice>
         </div>
       ) : null}
 
       <div className="flex flex-wrap gap-2">
-        <Button type="submit" disabled={isSaving} aria-describedby={isSaving ? `${id}-saving` : undefined}>
-          {isSaving ? "Saving…" : submitLabel}
-        </Button>
+        {submitLabel === null ? null : (
+          <Button type="submit" disabled={isSaving} aria-describedby={isSaving ? `${id}-saving` : undefined}>
+            {isSaving ? "Saving…" : submitLabel}
+          </Button>
+        )}
         <Button
           variant="secondary"
           onClick={() => {
@@ -260,7 +270,7 @@ export function WaitlistEntryForm({ title, subject, initial, options, today, sub
             onCancel();
           }}
         >
-          Cancel
+          {submitLabel === null ? "Close" : "Cancel"}
         </Button>
         {isSaving ? (
           <span id={`${id}-saving`} role="status" className="sr-only">
