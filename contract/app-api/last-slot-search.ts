@@ -1,5 +1,5 @@
 import * as z from "zod/mini";
-import { idPattern } from "../ids.ts";
+import { SEARCH_ID, localDateShape, searchId, timeOfDay } from "./search-fields.ts";
 
 // The slot finder's filters as the SPA's URL carries them (its `/slots`
 // search params: lists as comma-separated ids, ADR 0007), and the user's last
@@ -12,9 +12,6 @@ import { idPattern } from "../ids.ts";
 // pieces the shell already loads (objects, optional, strings with regexes,
 // numbers, booleans).
 
-const ID = idPattern(["fac", "prv", "atp"]);
-const LOCAL_DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
-const TIME_OF_DAY = /^([01]\d|2[0-3]):[0-5]\d$/;
 const WEEKDAYS = /^(mon|tue|wed|thu|fri|sat|sun)(,(mon|tue|wed|thu|fri|sat|sun))*$/i;
 /** More ids than any organization has providers (about 300 at the largest): a longer list is not a search. */
 const MAX_LIST_LENGTH = 20_000;
@@ -27,13 +24,12 @@ function isCalendarDay(value: string): boolean {
   return date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
-const idList = z.string().check(z.maxLength(MAX_LIST_LENGTH), z.regex(new RegExp(`^${ID}(,${ID})*$`, "i"), "must be ids (UUIDs or prefixed ids) separated by commas"));
-const localDate = z.string().check(z.regex(LOCAL_DATE, { message: "must be a date YYYY-MM-DD", abort: true }), z.refine(isCalendarDay, { message: "must be a day of the calendar (YYYY-MM-DD)" }));
-const timeOfDay = z.string().check(z.regex(TIME_OF_DAY, "must be a time of day HH:MM (00:00 to 23:59)"));
+const idList = z.string().check(z.maxLength(MAX_LIST_LENGTH), z.regex(new RegExp(`^${SEARCH_ID}(,${SEARCH_ID})*$`, "i"), "must be ids (UUIDs or prefixed ids) separated by commas"));
+const localDate = localDateShape.check(z.refine(isCalendarDay, { message: "must be a day of the calendar (YYYY-MM-DD)" }));
 
 /** Each filter, checked on its own; every one optional (a missing one takes its default in the view). */
 export const slotSearchFilterParams = {
-  appointmentTypeId: z.optional(z.string().check(z.regex(new RegExp(`^${ID}$`, "i"), "must be an id (a UUID or a prefixed id)"))),
+  appointmentTypeId: z.optional(searchId),
   /** Comma-separated facility ids. */
   facilityIds: z.optional(idList),
   /** Comma-separated provider ids; absent means all providers. */

@@ -1,6 +1,7 @@
 import * as z from "zod/mini";
-import { idKey, idPattern } from "../ids.ts";
+import { idKey } from "../ids.ts";
 import { rawUuid, utcTimestamp } from "../clinic-api/primitives.ts";
+import { localDateShape, searchId, timeOfDay } from "./search-fields.ts";
 import { slotPlace } from "./slots.ts";
 
 // GET/POST/PATCH/DELETE /api/waitlist (DESIGN.md "The BFF's API"; issue 38):
@@ -11,9 +12,6 @@ import { slotPlace } from "./slots.ts";
 // `waitlist.offer` live event (contract/app-api/live-events.ts) per freed slot.
 // The patient of a new entry is the host token's patient, never the body's.
 
-const ID = idPattern(["fac", "prv", "atp"]);
-const LOCAL_DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
-const TIME_OF_DAY = /^([01]\d|2[0-3]):[0-5]\d$/;
 const WEEKDAY = z.enum(["mon", "tue", "wed", "thu", "fri", "sat", "sun"]);
 
 /** The longest date range an entry may wait over (from its startDate to its endDate, inclusive). */
@@ -25,22 +23,19 @@ export const MAX_WAITLIST_LIST_LENGTH = 50;
 /** At most this many waiting entries per organization (a paper list is far shorter). */
 export const MAX_WAITING_ENTRIES = 2_000;
 
-const id = z.string().check(z.regex(new RegExp(`^${ID}$`, "i"), "must be an id (a UUID or a prefixed id)"));
-const localDate = z.string().check(z.regex(LOCAL_DATE, "must be a date YYYY-MM-DD"));
-const timeOfDay = z.string().check(z.regex(TIME_OF_DAY, "must be a time of day HH:MM (00:00 to 23:59)"));
 
 /** What the patient asked for: the slot finder's filters, as the form starts from the current search. */
 export const waitlistPreferences = z.object({
-  appointmentTypeId: id,
+  appointmentTypeId: searchId,
   /** Whole minutes from 5 to 480, as the slot finder's. */
   slotLengthMinutes: z.int().check(z.gte(5), z.lte(480)),
   isNewPatient: z.boolean(),
-  facilityIds: z.array(id).check(z.minLength(1), z.maxLength(MAX_WAITLIST_LIST_LENGTH)),
+  facilityIds: z.array(searchId).check(z.minLength(1), z.maxLength(MAX_WAITLIST_LIST_LENGTH)),
   /** null: any provider. */
-  providerIds: z.nullable(z.array(id).check(z.minLength(1), z.maxLength(MAX_WAITLIST_LIST_LENGTH))),
+  providerIds: z.nullable(z.array(searchId).check(z.minLength(1), z.maxLength(MAX_WAITLIST_LIST_LENGTH))),
   /** The local dates (each facility's own calendar) the patient could come, inclusive; at most MAX_WAITLIST_RANGE_DAYS. */
-  startDate: localDate,
-  endDate: localDate,
+  startDate: localDateShape,
+  endDate: localDateShape,
   /** Times of day on the facility's clock ("HH:MM"), as the "Times and days" filter; null: any. */
   startsFrom: z.nullable(timeOfDay),
   startsBefore: z.nullable(timeOfDay),

@@ -47,7 +47,7 @@ export function WaitlistEntryCard({ entry, viewerId, editedFrom, gone, onEdit, o
   if (editedFrom) {
     const changedElsewhere = !gone && entry.updatedAt !== editedFrom.updatedAt;
     return (
-      <li data-testid="waitlist-entry" data-entry-id={entry.id} data-gone={gone ? "true" : undefined} className="space-y-2">
+      <li data-testid="waitlist-entry" data-entry-id={entry.id} className="space-y-2">
         {gone ? (
           <div data-testid="waitlist-entry-gone">
             <Notice tone="warning" title={`${name} is no longer on the waitlist`}>
