@@ -124,7 +124,8 @@ describe.skipIf(!databaseUrl)("on PostgreSQL", () => {
       const ended = failureOf(() => victim.query("SELECT pg_sleep(5)"));
       await admin.query("SELECT pg_terminate_backend($1)", [rows[0]?.pid]);
       expect(unavailableReasonOf(await ended)).toBe("57P01");
-      expect(unavailableReasonOf(await failureOf(() => victim.query("SELECT 1")))).toBe("connection");
+      // pg reports the lost connection as its own plain Error, or as the socket's error when the reset arrives first: a race of the OS.
+      expect(["connection", "ECONNRESET", "EPIPE"]).toContain(unavailableReasonOf(await failureOf(() => victim.query("SELECT 1"))));
     } finally {
       await Promise.all([victim.end().catch(() => undefined), admin.end()]);
     }

@@ -5,7 +5,7 @@ import { formatLocalDay, formatWallTime, type TimeDisplay } from "#src/lib/time-
 import { useTimeDisplay } from "#src/lib/use-time-display.tsx";
 import { ClockChangeIcon } from "#src/components/ui/icons.tsx";
 import { buildAgenda, type AgendaStack } from "./agenda-model.ts";
-import { bandSpanText, clockShiftText, dayLengthText, legendKey } from "./availability-text.ts";
+import { bandSpanText, clockShiftText, concurrencyText, dayLengthText, legendKey } from "./availability-text.ts";
 import { bandButtonLabel, bandDataAttributes } from "./band-button.ts";
 import { BandDetails, type TemplateInfo } from "./band-details.tsx";
 import type { BandGrid } from "./band-navigation.ts";
@@ -111,7 +111,7 @@ function BandChip({ band, load, info, legendIndex, display, isTabStop, register,
             {bandSpanText(band.startMs, band.endMs, endsNextDay, display)}
           </span>
           <span aria-hidden="true" className="block">
-            {band.isInactive ? "inactive" : `cap ${band.instance.concurrency}`}
+            {band.isInactive ? "inactive" : concurrencyText(band.instance.concurrency)}
             {band.isFromService ? " · service" : ""}
           </span>
           {bandLoad ? <LoadFill load={bandLoad} className="mt-0.5" /> : null}

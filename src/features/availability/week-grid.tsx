@@ -3,13 +3,13 @@ import { memo, useId, useMemo, useRef, useState, type CSSProperties } from "reac
 import { localDateOf } from "#contract/time/zoned-time.ts";
 import { formatLocalDay, formatTime, formatWallTime, type TimeDisplay } from "#src/lib/time-format.ts";
 import { useTimeDisplay } from "#src/lib/use-time-display.tsx";
-import { bandSpanText, clockShiftText, dayLengthText, legendKey, overlapText } from "./availability-text.ts";
+import { bandSpanText, clockShiftText, concurrencyText, dayLengthText, legendKey, overlapText } from "./availability-text.ts";
 import type { DaySegment, OverlapSpan } from "./band-layout.ts";
 import { BandDetails, type TemplateInfo } from "./band-details.tsx";
 import type { BandGrid } from "./band-navigation.ts";
 import { useBandFocus } from "./use-band-focus.ts";
 import { bandLook } from "./band-style.ts";
-import type { LoadIndex } from "./band-load.tsx";
+import { loadText, type LoadIndex } from "./band-load.tsx";
 import { bandButtonLabel, bandDataAttributes } from "./band-button.ts";
 import type { BandLoad } from "#contract/app-api/availability-load.ts";
 import type { Band, GridModel } from "./week-model.ts";
@@ -162,8 +162,8 @@ const BandItem = memo(function BandItem({ band, bandLoad, segment, info, legendI
             ) : null}
             {showsCapacity ? (
               <span aria-hidden="true" className="block break-words">
-                {band.isInactive ? "inactive" : `cap ${band.instance.concurrency}`}
-                {bandLoad ? ` · ${bandLoad.taken}/${bandLoad.capacity} taken` : ""}
+                {band.isInactive ? "inactive" : concurrencyText(band.instance.concurrency)}
+                {bandLoad ? ` · ${loadText(bandLoad)}` : ""}
                 {band.isFromService ? " · service" : ""}
               </span>
             ) : null}

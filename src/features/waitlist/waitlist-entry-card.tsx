@@ -62,7 +62,7 @@ export function WaitlistEntryCard({ entry, viewerId, editedFrom, gone, onEdit, o
           </div>
         ) : null}
         <WaitlistEntryForm
-          title={`Edit what ${name} is waiting for`}
+          title={gone ? `What you typed for ${name}` : `Edit what ${name} is waiting for`}
           subject={`edit.${entry.id}`}
           initial={draftFromPreferences(editedFrom.preferences)}
           options={options}

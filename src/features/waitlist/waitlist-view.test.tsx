@@ -113,6 +113,8 @@ describe("WaitlistView", () => {
       const entries = screen.getAllByTestId("waitlist-entry");
       expect(entries.map((shown) => shown.dataset.entryId)).toEqual([ENTRY.id, LATER.id]);
       expect(within(entries[0] as HTMLElement).getByLabelText<HTMLTextAreaElement>("Note").value).toBe("Mornings only now");
+      // The form no longer offers to edit an entry that is not there.
+      expect(within(entries[0] as HTMLElement).getByRole("heading", { level: 2 }).textContent).toBe("What you typed for Ruiz, Ana");
 
       // Nothing left to save it to: no Save, only Close.
       expect(within(entries[0] as HTMLElement).queryByRole("button", { name: "Save changes" })).toBeNull();
