@@ -158,7 +158,7 @@ describe("choosing a slot", () => {
     const { flow, calls } = fakeBackend();
     const others = [TEN_TWENTY, { ...TEN_TWENTY, startsAt: "2026-12-01T11:00:00-05:00" }, { ...TEN_TWENTY, startsAt: "2026-12-01T11:20:00-05:00" }];
     await flow.select(TEN_OCLOCK, FOLLOW_UP, { holds: others.map((slot) => ({ slot, appointmentTypeId: FOLLOW_UP.appointmentTypeId, isNewPatient: false })) });
-    expect(flow.getState()).toMatchObject({ kind: "basketFull", slot: TEN_OCLOCK, params: FOLLOW_UP });
+    expect(flow.getState()).toMatchObject({ kind: "basketFull", notConfirmed: 0, slot: TEN_OCLOCK, params: FOLLOW_UP });
     expect(calls.check).toHaveLength(0);
   });
 
@@ -319,7 +319,7 @@ describe("choosing a slot", () => {
     const held = { slot: TEN_TWENTY, appointmentTypeId: FOLLOW_UP.appointmentTypeId, isNewPatient: false };
     const maybeHeld = [maybeHeldOn({ ...TEN_TWENTY, startsAt: "2026-12-01T11:00:00-05:00" }), maybeHeldOn({ ...TEN_TWENTY, startsAt: "2026-12-01T11:20:00-05:00" })];
     await flow.select(TEN_OCLOCK, FOLLOW_UP, { holds: [held], maybeHeld });
-    expect(flow.getState()).toMatchObject({ kind: "basketFull" });
+    expect(flow.getState()).toMatchObject({ kind: "basketFull", notConfirmed: 2 });
     expect(calls.check).toHaveLength(0);
   });
 

@@ -48,8 +48,8 @@ export type SelectionState =
    * and it may be what takes the slot.
    */
   | ({ kind: "gone"; alternatives: Slot[]; seenGoneAtMs: number; ownHold: UsersHold | null; maybeOwn: MaybeHeldSlot | null } & Chosen)
-  /** The user already holds as many slots as Tandem allows: nothing was checked. */
-  | ({ kind: "basketFull" } & Chosen)
+  /** The user already holds as many slots as Tandem allows: nothing was checked. `notConfirmed`: how many of them the EHR may have made (listed as not confirmed). */
+  | ({ kind: "basketFull"; notConfirmed: number } & Chosen)
   /** The user already holds this very slot, as this kind: nothing was checked (the check would find it taken, by them). */
   | ({ kind: "alreadyHeld" } & Chosen)
   /**
@@ -169,8 +169,9 @@ export class SlotSelectionFlow {
       this.set({ kind: "alreadyHeld", ...chosen });
       return;
     }
-    if ((options.holds?.length ?? 0) + (options.maybeHeld?.length ?? 0) >= MAX_ACTIVE_HOLDS) {
-      this.set({ kind: "basketFull", ...chosen });
+    const notConfirmed = options.maybeHeld?.length ?? 0;
+    if ((options.holds?.length ?? 0) + notConfirmed >= MAX_ACTIVE_HOLDS) {
+      this.set({ kind: "basketFull", notConfirmed, ...chosen });
       return;
     }
     this.set({ kind: "checking", ...chosen });
@@ -229,7 +230,7 @@ export class SlotSelectionFlow {
         this.set({ kind: "alreadyHeld", ...chosen });
         this.deps.holdsChanged();
       } else if (this.deps.isHoldLimit(error)) {
-        this.set({ kind: "basketFull", ...chosen });
+        this.set({ kind: "basketFull", notConfirmed, ...chosen });
       } else {
         const outcomeUnknown = this.deps.isOutcomeUnknown(error);
         // The BFF lists the attempt as the user's: the holds bar shows it, and the basket counts it.

@@ -45,4 +45,14 @@ describe("SelectionPanel", () => {
     await user.click(screen.getByRole("button", { name: "Dismiss" }));
     expect(onCancel).toHaveBeenCalled();
   });
+
+  it("counts a full basket as the holds bar does: the holds the EHR did not confirm are named, and why they count", () => {
+    const { unmount } = renderPanel({ kind: "basketFull", notConfirmed: 0, ...chosen });
+    expect(screen.getByText("You already hold 3 slots")).toBeTruthy();
+    expect(screen.queryByText(/did not confirm/)).toBeNull();
+    unmount();
+    renderPanel({ kind: "basketFull", notConfirmed: 1, ...chosen });
+    expect(screen.getByText("You already hold 3 slots (1 not confirmed)")).toBeTruthy();
+    expect(screen.getByTestId("selection-panel").textContent).toContain("A hold the EHR did not confirm counts until it frees itself.");
+  });
 });

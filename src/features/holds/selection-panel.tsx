@@ -51,6 +51,11 @@ function OutcomeNotice({ state, tone, title, onDismiss, children }: { state: Sel
   );
 }
 
+/** "You already hold 3 slots", naming those the EHR did not confirm as the holds bar does. */
+export function basketFullTitle(notConfirmed: number): string {
+  return notConfirmed === 0 ? `You already hold ${MAX_ACTIVE_HOLDS} slots` : `You already hold ${MAX_ACTIVE_HOLDS} slots (${notConfirmed} not confirmed)`;
+}
+
 export function SelectionPanel({ state, describe, onCancel, onSelect }: SelectionPanelProps) {
   switch (state.kind) {
     case "idle":
@@ -74,8 +79,8 @@ export function SelectionPanel({ state, describe, onCancel, onSelect }: Selectio
       );
     case "basketFull":
       return (
-        <OutcomeNotice state="basketFull" tone="warning" title={`You already hold ${MAX_ACTIVE_HOLDS} slots`} onDismiss={onCancel}>
-          {describe.phrase(state.slot)} was not held. Book or release one of the slots you hold below, then choose it again.
+        <OutcomeNotice state="basketFull" tone="warning" title={basketFullTitle(state.notConfirmed)} onDismiss={onCancel}>
+          {describe.phrase(state.slot)} was not held. {state.notConfirmed > 0 ? "A hold the EHR did not confirm counts until it frees itself. " : ""}Book or release one of the slots you hold below, then choose it again.
         </OutcomeNotice>
       );
     case "alreadyHeld":
