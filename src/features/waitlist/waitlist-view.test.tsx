@@ -118,6 +118,7 @@ describe("WaitlistView", () => {
 
       // Nothing left to save it to: no Save, only Close.
       expect(within(entries[0] as HTMLElement).queryByRole("button", { name: "Save changes" })).toBeNull();
+      expect(within(entries[0] as HTMLElement).getByTestId("waitlist-nothing-to-save").textContent).toBe("Nothing to save to: this entry is no longer on the waitlist.");
       await user.click(within(entries[0] as HTMLElement).getByRole("button", { name: "Close" }));
       expect(screen.getAllByTestId("waitlist-entry").map((shown) => shown.dataset.entryId)).toEqual([LATER.id]);
     });

@@ -272,6 +272,12 @@ export function WaitlistEntryForm({ title, subject, initial, options, today, sub
         >
           {submitLabel === null ? "Close" : "Cancel"}
         </Button>
+        {submitLabel === null ? (
+          // Beside Close as well as above the form: on a phone the notice has scrolled away while typing.
+          <p data-testid="waitlist-nothing-to-save" className="self-center text-sm text-amber-900">
+            Nothing to save to: this entry is no longer on the waitlist.
+          </p>
+        ) : null}
         {isSaving ? (
           <span id={`${id}-saving`} role="status" className="sr-only">
             Saving
