@@ -213,6 +213,9 @@ test("an entry a colleague removes while it is being edited keeps the form and w
   await expect(card.getByTestId("waitlist-entry-gone")).toContainText("is no longer on the waitlist");
   await expect(card.getByLabel("Note")).toHaveValue("Mornings only from January; call her mobile");
   await expect(card.getByRole("button", { name: "Save changes" })).toHaveCount(0);
+  await expect(card.getByRole("heading", { name: /^What you typed for / })).toBeVisible();
+  // Said beside Close too: at 400 px the notice above has scrolled away while typing.
+  await expect(card.getByTestId("waitlist-nothing-to-save")).toHaveText("Nothing to save to: this entry is no longer on the waitlist.");
   await saveScreenshot(page, "waitlist-entry-gone-while-edited-1280");
   await expectAccessible(page);
   await page.setViewportSize({ width: 400, height: 860 });
