@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page } from "@playwright/test";
 import { expect, test } from "./support/fixtures.ts";
-import { expectAccessible, saveScreenshot } from "./support/sandbox.ts";
+import { ORG_A, expectAccessible, openInHost, saveScreenshot } from "./support/sandbox.ts";
 import { noteScene, openNote } from "./support/notes.ts";
 import { startOwnServers, type OwnServers } from "./support/sandbox-servers.ts";
 import { UPPER_WEST_SIDE, addDays, appointmentType, openSlotFinder, resetSandbox, resultsStatus, search, searchForm, setFilters, todayIn } from "./support/slots.ts";
@@ -12,10 +12,12 @@ import { UPPER_WEST_SIDE, addDays, appointmentType, openSlotFinder, resetSandbox
 // frame opens the app from the shell its service worker keeps
 // (src/offline/), not the browser's error page. The app says Tandem's
 // server is not answering and connects by itself once it answers, without
-// another reload. A browser that denies the EHR's cross-site frame its
-// storage (this Chromium by default: third-party cookie phase-out) refuses
-// the worker too, and shows its error page as before: this spec runs with
-// the frame's storage granted, as note-restart.spec.ts does.
+// another reload. A view whose read failed while it was down (no reload)
+// reads again by itself once it answers. A browser that denies the EHR's
+// cross-site frame its storage (this Chromium by default: third-party cookie
+// phase-out) refuses the worker too, and shows its error page as before:
+// this spec runs with the frame's storage granted, as note-restart.spec.ts
+// does.
 
 test.use({
   launchOptions: {
@@ -112,5 +114,29 @@ test.describe("a reload while Tandem's server is down", () => {
     await expect(offer).toContainText(sentence.trim());
     await offer.getByRole("button", { name: "Restore" }).click();
     await expect(app.getByRole("textbox", { name: "Additional HPI comments", exact: true })).toHaveValue(`${start}${sentence}`);
+  });
+
+  test("a view a read failed on while Tandem's server was down reads again by itself once it is back, without a click", async ({ page }) => {
+    const bff = servers;
+    if (!bff) throw new Error("no servers");
+    await resetSandbox();
+    const app = await openInHost(page, { org: ORG_A });
+    await app.getByRole("link", { name: "Availability" }).click();
+    const week = app.getByTestId("availability-week");
+    await expect(week).toHaveAttribute("data-state", "ready");
+
+    await bff.stopBff("SIGKILL");
+    try {
+      // The next week is read while nothing answers: its error names Tandem's server.
+      await app.getByTestId("week-next").click();
+      await expect(app.getByText("Tandem could not reach its server")).toBeVisible({ timeout: 15_000 });
+    } finally {
+      await bff.restartBff();
+    }
+
+    // The live stream reopens on Tandem's backoff and reads every view again: the week arrives with no Try again.
+    await expect(week).toHaveAttribute("data-state", "ready", { timeout: 20_000 });
+    await expect(app.getByText("Tandem could not reach its server")).toHaveCount(0);
+    await expect(app.getByTestId("availability-provider")).toContainText("All providers with templates here");
   });
 });

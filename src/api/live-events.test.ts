@@ -1,6 +1,7 @@
 import { QueryClient } from "@tanstack/react-query";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { AppLink } from "../bridge/app-link.ts";
+import { reportBffAnswered } from "./bff-reachability.ts";
 import { switchCacheIdentity } from "./cache-identity.ts";
 import { startLiveEvents } from "./live-events.ts";
 import { queryKeys } from "./query-keys.ts";
@@ -145,5 +146,48 @@ describe("startLiveEvents", () => {
     await settle();
     expect([...getKnownOffers().offers.keys()]).toEqual([offer.id]);
     expect(client.getQueryState(queryKeys.waitlist.list())?.isInvalidated).toBe(true);
+  });
+
+  it("Tandem's server not answering: tried again on Tandem's backoff, never more than 10 s apart, and at once when another call finds it back", async () => {
+    let isDown = true;
+    const calls = vi.fn();
+    vi.stubGlobal("fetch", () => {
+      calls();
+      if (isDown) return Promise.reject(new TypeError("Failed to fetch"));
+      return Promise.resolve(new Response(new ReadableStream<Uint8Array>(), { status: 200, headers: { "content-type": "text/event-stream" } }));
+    });
+    stop = startLiveEvents(new QueryClient(), link("embedded"));
+    await settle();
+    expect(calls).toHaveBeenCalledTimes(1);
+    // 1, 2, 4 and 8 s, then every 10 s.
+    for (const waitMs of [1_000, 2_000, 4_000, 8_000, 10_000, 10_000]) {
+      const before = calls.mock.calls.length;
+      await vi.advanceTimersByTimeAsync(waitMs - 1);
+      await settle();
+      expect(calls).toHaveBeenCalledTimes(before);
+      await vi.advanceTimersByTimeAsync(1);
+      await settle();
+      expect(calls).toHaveBeenCalledTimes(before + 1);
+    }
+
+    // Back: a read elsewhere in the app is answered, and the stream opens without waiting out its 10 s.
+    isDown = false;
+    const before = calls.mock.calls.length;
+    reportBffAnswered();
+    await settle();
+    expect(calls).toHaveBeenCalledTimes(before + 1);
+  });
+
+  it("a stream the BFF refuses (not a lost connection) waits its turn whatever other calls it answers", async () => {
+    const calls = stubFetch(() => Response.json({ code: "too_many_streams", message: "too many", trace_id: "t" }, { status: 429 }));
+    stop = startLiveEvents(new QueryClient(), link("embedded"));
+    await settle();
+    expect(calls).toHaveBeenCalledTimes(1);
+    reportBffAnswered();
+    await settle();
+    expect(calls).toHaveBeenCalledTimes(1);
+    await vi.advanceTimersByTimeAsync(1_000);
+    await settle();
+    expect(calls).toHaveBeenCalledTimes(2);
   });
 });

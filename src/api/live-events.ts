@@ -2,7 +2,7 @@ import type { QueryClient, QueryKey } from "@tanstack/react-query";
 import type { LiveEvent } from "#contract/app-api/live-events.ts";
 import { formatTraceparent, newTraceContext } from "#contract/app-api/trace-context.ts";
 import type { AppLink } from "../bridge/app-link.ts";
-import { reportBffAnswered } from "./bff-reachability.ts";
+import { onBffAnswered, reportBffAnswered, tandemRetryDelayMs } from "./bff-reachability.ts";
 import { parseFrames } from "./live-event-frames.ts";
 import { currentCacheIdentity, onCacheIdentityChange } from "./cache-identity.ts";
 import { invalidateEveryRead, queryKeys, queryKeysOf } from "./query-keys.ts";
@@ -18,7 +18,11 @@ import { receiveLiveOffer } from "./waitlist-offers-store.ts";
 // because its sign-in was revoked (signed out, elsewhere too, or access
 // changed) is refused as it reconnects: a 401 ends the sign-in, as for any
 // other call (bff-client.ts), after one fresh token inside the EHR; it is
-// never retried in a loop.
+// never retried in a loop. A stream that could not be opened is tried again
+// on Tandem's one backoff (bff-reachability.ts: 1 s doubling to every 10 s),
+// and at once when any other call finds the server answering again, so that
+// views left with an error (Tandem's server restarted) read again by
+// themselves within seconds of its return.
 //
 // A stream belongs to the identity (organization and user) it was opened as
 // (ADR 0025): its events invalidate that identity's keys only (an event still
@@ -61,10 +65,25 @@ function pause(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+/** As {@link pause}, ended early too by any call the BFF answers (it is back). */
+async function pauseUntilAnswered(ms: number, signal: AbortSignal): Promise<void> {
+  const woken = new AbortController();
+  const stopListening = onBffAnswered(() => woken.abort());
+  const onAbort = () => woken.abort();
+  signal.addEventListener("abort", onAbort, { once: true });
+  try {
+    await pause(ms, woken.signal);
+  } finally {
+    stopListening();
+    signal.removeEventListener("abort", onAbort);
+  }
+}
+
 /** Keeps a live-event stream open until `stop` is called. */
 export function startLiveEvents(queryClient: QueryClient, bridge: AppLink): () => void {
   const controller = new AbortController();
-  let retryMs = 1_000;
+  /** Attempts in a row that opened no stream: the backoff's step. */
+  let failures = 0;
   /** Closes the current connection when the identity changes, so the loop opens the next as the new one. */
   let connection = new AbortController();
   let identityChanged = false;
@@ -82,13 +101,15 @@ export function startLiveEvents(queryClient: QueryClient, bridge: AppLink): () =
     let refreshedAfter401 = false;
     while (!controller.signal.aborted) {
       let hintedMs: number | null = null;
+      /** This attempt got no answer from Tandem's server at all. */
+      let unreached: boolean;
       const openedAs = currentCacheIdentity();
       connection = new AbortController();
       if (identityChanged) {
         // Another identity's stream: a first connection for it (nothing of its own was missed), opened at once.
         identityChanged = false;
         firstConnection = true;
-        retryMs = 1_000;
+        failures = 0;
       }
       try {
         const token = await bridge.token();
@@ -114,7 +135,7 @@ export function startLiveEvents(queryClient: QueryClient, bridge: AppLink): () =
         reportBffAnswered();
         if (!firstConnection) await invalidateEveryRead(queryClient);
         firstConnection = false;
-        retryMs = 1_000;
+        failures = 0;
         const reader = response.body.getReader();
         const decoder = new TextDecoder();
         let buffer = "";
@@ -131,16 +152,20 @@ export function startLiveEvents(queryClient: QueryClient, bridge: AppLink): () =
             for (const queryKey of invalidationsFor(event, queryKeysOf(openedAs))) void queryClient.invalidateQueries({ queryKey });
           }
         }
-      } catch {
+        unreached = false;
+      } catch (error) {
         if (controller.signal.aborted) return;
+        // fetch's own failure (no answer, or the connection lost mid-stream), not a refusal the BFF answered.
+        unreached = error instanceof TypeError;
       }
       if (identityChanged) continue;
       if (hintedMs !== null) {
         await pause(hintedMs, connection.signal);
         continue;
       }
-      await pause(retryMs, connection.signal);
-      retryMs = Math.min(retryMs * 2, 30_000);
+      failures += 1;
+      // A stream the BFF refused (a quota, a 503) waits its turn: other calls answered say nothing of it.
+      await (unreached ? pauseUntilAnswered : pause)(tandemRetryDelayMs(failures), connection.signal);
     }
   };
   void run();
