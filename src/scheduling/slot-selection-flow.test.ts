@@ -182,10 +182,11 @@ describe("choosing a slot", () => {
   });
 
   it("treats the BFF's hold limit as a full basket (another tab held meanwhile)", async () => {
-    const { flow, answers } = fakeBackend();
+    const { flow, answers, calls } = fakeBackend();
     answers.hold = () => Promise.reject(new HoldLimit());
     await flow.select(TEN_OCLOCK, FOLLOW_UP);
     expect(flow.getState().kind).toBe("basketFull");
+    expect(calls.holdsChanged).toBe(1);
   });
 
   it("says a slot the user holds from another tab is held already, not 'just taken', when the live check finds it gone to their hold (issue 36 item 1)", async () => {

@@ -230,7 +230,9 @@ export class SlotSelectionFlow {
         this.set({ kind: "alreadyHeld", ...chosen });
         this.deps.holdsChanged();
       } else if (this.deps.isHoldLimit(error)) {
+        // Held elsewhere meanwhile (another tab): the list read again shows what fills the basket.
         this.set({ kind: "basketFull", notConfirmed, ...chosen });
+        this.deps.holdsChanged();
       } else {
         const outcomeUnknown = this.deps.isOutcomeUnknown(error);
         // The BFF lists the attempt as the user's: the holds bar shows it, and the basket counts it.

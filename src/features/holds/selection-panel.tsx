@@ -52,7 +52,7 @@ function OutcomeNotice({ state, tone, title, onDismiss, children }: { state: Sel
 }
 
 /** "You already hold 3 slots", naming those the EHR did not confirm as the holds bar does. */
-export function basketFullTitle(notConfirmed: number): string {
+function basketFullTitle(notConfirmed: number): string {
   return notConfirmed === 0 ? `You already hold ${MAX_ACTIVE_HOLDS} slots` : `You already hold ${MAX_ACTIVE_HOLDS} slots (${notConfirmed} not confirmed)`;
 }
 
