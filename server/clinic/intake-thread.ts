@@ -12,7 +12,9 @@ import type { SharedRoute } from "./cache-policy.ts";
 // RSS), given one answer at a time: the reply timeout then measures the
 // worker, not the queue (20 large answers at once took it 20-30 s), and a
 // worker that dies or hangs loses only the answer it had; the next starts
-// another.
+// another. Not piscina (tried 2026-12-02): when its worker died starting
+// up, the answer waiting for it was not failed but waited out the timeout,
+// and the death came as an 'error' event that, unheard, stops the process.
 
 /**
  * With an 8 MB young generation, a 1 MB slot search's objects were promoted
