@@ -21,7 +21,7 @@ describe("describeApiError", () => {
       expect(describeApiError(apiError(500, "internal_error"))).toEqual({ title: "Tandem's server is having trouble", detail: "Try again in a moment; if it keeps happening, quote reference tdm_1.", canRetry: true });
       // An answer with no error body: a proxy's page with no Tandem process behind it.
       expect(describeApiError(apiError(502, "unexpected_response")).title).toBe("Tandem's server is having trouble");
-      expect(describeApiError(new TypeError("Failed to fetch"))).toEqual({ title: "Tandem could not reach its server", detail: "Check the connection, then try again.", canRetry: true });
+      expect(describeApiError(new TypeError("Failed to fetch"))).toEqual({ title: "Tandem could not reach its server", detail: "It may be restarting, or the network may be down. Try again in a moment.", canRetry: true });
     });
 
     it("the EHR behind the service: server_unresponsive, unexpected_integration_error", () => {

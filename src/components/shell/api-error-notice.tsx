@@ -27,7 +27,7 @@ const sentence = (text: string) => (/[.!?]$/.test(text) ? text : `${text}.`);
 
 export function describeApiError(error: unknown, kind: CallKind = "read"): ApiErrorDescription {
   if (!(error instanceof ApiError)) {
-    return { title: "Tandem could not reach its server", detail: "Check the connection, then try again.", canRetry: true };
+    return { title: "Tandem could not reach its server", detail: "It may be restarting, or the network may be down. Try again in a moment.", canRetry: true };
   }
   const { code, message, retry_after_seconds: retryAfter, missing_scope: missingScope } = error.body;
   const reference = error.body.trace_id ? ` (reference ${error.body.trace_id})` : "";
