@@ -292,6 +292,10 @@ test("a task with two assignees, after the EHR failed the first try: it may have
   const nurse = users.find((user) => user.roles.includes("Nurse Practitioner"));
   if (!assistant || !nurse) throw new Error("seed lacks a medical assistant or a nurse practitioner");
   const app = await openNote(page, scene);
+  // A second tab on the same note: it lists what the first one sends, confirmed or not.
+  const other = await page.context().newPage();
+  await other.clock.install({ time: await sandboxNow() });
+  const otherTab = await openNote(other, scene);
   const tasks = app.getByTestId("task-panel");
   await expect(tasks).toContainText("Only tasks created through Tandem are listed");
   await tasks.getByLabel("Task description").fill("Schedule a follow-up biopsy review");
@@ -311,6 +315,8 @@ test("a task with two assignees, after the EHR failed the first try: it may have
   await expect(tasks.getByLabel("Task description")).toHaveValue("Schedule a follow-up biopsy review");
   const unconfirmed = tasks.getByRole("list", { name: "Tasks the EHR has not confirmed" });
   await expect(unconfirmed).toContainText("The EHR may have created this task");
+  // Before, the other tab went on saying no task had been created.
+  await expect(otherTab.getByTestId("task-panel").getByRole("list", { name: "Tasks the EHR has not confirmed" })).toContainText("Schedule a follow-up biopsy review");
   await unconfirmed.getByRole("button", { name: "Send again…" }).click();
   await expect(unconfirmed).toContainText("If the EHR created it the first time, it will have it twice.");
   await unconfirmed.getByRole("button", { name: "Send again", exact: true }).click();
@@ -321,6 +327,9 @@ test("a task with two assignees, after the EHR failed the first try: it may have
   await expect(list).toContainText(assistant.displayName.split(",")[0] ?? "");
   await expect(list).toContainText(nurse.displayName.split(",")[0] ?? "");
   await expect(list).toContainText("Not started");
+  await expect(otherTab.getByTestId("task-panel").getByRole("list", { name: "Tasks created through Tandem" })).toContainText("Schedule a follow-up biopsy review");
+  await expect(otherTab.getByTestId("task-panel").getByRole("list", { name: "Tasks the EHR has not confirmed" })).toHaveCount(0);
+  await other.close();
   await tasks.scrollIntoViewIfNeeded();
   await saveScreenshot(page, "note-task-created");
 });

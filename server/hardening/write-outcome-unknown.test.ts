@@ -217,8 +217,13 @@ describe.each(engines)("writes with an unknown outcome on $name", ({ databaseUrl
       const image = note().images[0];
       if (!image) throw new Error("no image");
       proxy.add({ method: "DELETE", path: /^\/v3\/notes\/[^/]+\/images\/[^/]+$/, mode: "reset", count: 1 });
+      const events: unknown[] = [];
+      const stopListening = h.bff.hub.subscribe(ORG_A_ID, (event) => events.push(event));
       const lost = await write(`/api/notes/${note().id}/images/${image.id}`, "DELETE");
+      stopListening();
       expect(lost.status).toBe(503);
+      // The note's other tabs read its images again.
+      expect(events).toContainEqual({ type: "note.changed", noteId: note().id.toLowerCase() });
       const body = await errorOf(lost);
       expect(body).toMatchObject({ code: "outcome_unknown", failed_system: "service" });
       expect(body.message).toMatch(/EHR may have deleted the image/);

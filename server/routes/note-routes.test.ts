@@ -413,12 +413,17 @@ describe("tasks", () => {
     expect((await errorOf(response)).message).toMatch(message);
   });
 
-  it("answers 502 outcome_unknown when the EHR push fails (it may have landed), records no task, and lists it as unconfirmed", async () => {
+  it("answers 502 outcome_unknown when the EHR push fails (it may have landed), records no task, lists it as unconfirmed, and tells the note's other tabs", async () => {
     const { note } = editableNote();
     const before = (await store.tasks.listByNote(ORG_A_ID, note.id)).length;
     await harness.emulator.sandbox("POST", "/faults", { method: "POST", path: "/v2/tasks", status: 502, count: 1 });
+    const events: unknown[] = [];
+    const stopListening = harness.bff.hub.subscribe(ORG_A_ID, (event) => events.push(event));
     const response = await call(`/api/notes/${note.id}/tasks`, { noteId: note.id, method: "POST", body: { notes: "Refill request", assigneeIds: [harness.userWithRole("Medical Assistant")] } });
+    stopListening();
     expect(response.status).toBe(502);
+    // Before, only a confirmed task was announced: another tab went on listing nothing.
+    expect(events).toContainEqual({ type: "note.changed", noteId: note.id });
     const error = await errorOf(response);
     expect(error.code).toBe("outcome_unknown");
     expect(error.message).toMatch(/EHR may have created the task/);

@@ -244,6 +244,8 @@ export function registerNoteRoutes(api: Hono<AppEnv>, { clinic, store, live, now
         throw signedNoteRefusal("tasks can no longer be created on it from Tandem");
       }
       if (outcome === "unknown") {
+        // Listed as unconfirmed from now: the user's other tabs, and others on the note, read the tasks again.
+        announce(session.organizationId, noteId);
         throw outcomeUnknownError(error, intentId, {
           mayHave: "The EHR may have created the task.",
           next: "Check the note's tasks in the EHR before sending it again: Tandem lists it as unconfirmed. Your text is kept.",
@@ -256,6 +258,7 @@ export function registerNoteRoutes(api: Hono<AppEnv>, { clinic, store, live, now
     } catch (error) {
       // Created in the EHR: "try again" would create it twice. Listed as unconfirmed where the store can still say so.
       await writes.settle(session.organizationId, intentId, "unknown");
+      announce(session.organizationId, noteId);
       throw outcomeUnknownError(error, intentId, {
         mayHave: "The EHR created the task, but Tandem could not record it, so Tandem's list may show it as unconfirmed.",
         next: "Do not create it again.",
@@ -299,6 +302,7 @@ export function registerNoteRoutes(api: Hono<AppEnv>, { clinic, store, live, now
       }
       if (isGone) throw new AppError(404, "not_found", "That image is no longer on this note");
       if (outcome === "unknown") {
+        announce(session.organizationId, noteId);
         throw outcomeUnknownError(error, intentId, { mayHave: "The EHR may have deleted the image.", next: "The note's images, read again, show whether it is gone." });
       }
       throw writeFailure(error, "the deletion");

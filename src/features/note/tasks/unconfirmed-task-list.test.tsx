@@ -36,7 +36,7 @@ describe("a task the EHR has not confirmed", () => {
     const text = item();
     expect(text).toContain("Call the patient with the biopsy result");
     expect(text).toContain("Assigned to Dr Brooks");
-    expect(text).toContain("The EHR may have created this task: Tandem sent it at 17 Nov 2026, 09:05 EST and no answer came back. Check the note's tasks in the EHR.");
+    expect(text).toContain("The EHR may have created this task: Tandem sent it at 17 Nov 2026, 09:05 EST and the EHR did not confirm it. Check the note's tasks in the EHR.");
     expect(text).not.toMatch(/nothing was created|not created/i);
     expect(text).toContain("Send again…");
   });

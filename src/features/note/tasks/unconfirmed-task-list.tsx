@@ -35,7 +35,7 @@ export function UnconfirmedTaskItem({ task, timezone, names, canResend, isAsking
       <p className="mt-1 text-xs text-slate-700">Assigned to {names}</p>
       <p className="mt-2 text-sm text-amber-950">
         The EHR may have created this task: Tandem sent it{task.isOwn ? "" : " for another user"} at{" "}
-        {sent.iso ? <time dateTime={sent.iso}>{sent.label}</time> : sent.label} and no answer came back. Check the note&apos;s tasks in the EHR.
+        {sent.iso ? <time dateTime={sent.iso}>{sent.label}</time> : sent.label} and the EHR did not confirm it. Check the note&apos;s tasks in the EHR.
       </p>
       {canResend ? (
         isAsking ? (
