@@ -85,11 +85,12 @@ export function HeldSlotCard({ held, describe, patientText, deadlineMs, isBookin
   return (
     <li data-testid="hold-panel" data-state={isBooking ? "booking" : "held"} data-hold-id={held.id} aria-labelledby={titleId} className="rounded-md border border-brand-200 bg-white px-2 py-1.5">
       <div className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1">
-        <p id={titleId} className="min-w-0 text-sm">
+        <p id={titleId} className="min-w-0 flex-1 basis-80 text-sm">
           <HeldAs held={held} describe={describe} /> <span data-testid="held-for">{patientText}</span>
           <br />
           <span className="font-semibold">{describe.phrase(held.slot)}</span>
-          <span className="text-slate-700"> · {describe.facilityName(held.slot.facilityId)}</span>
+          <span className="text-slate-700"> · </span>
+          <span className="inline-block text-slate-700">{describe.facilityName(held.slot.facilityId)}</span>
         </p>
         <div className="flex flex-wrap items-center gap-2">
           <HoldCountdown deadlineMs={deadlineMs} phrase={describe.phrase(held.slot)} onExpired={onExpired} />
