@@ -1,7 +1,7 @@
 import type { FrameLocator } from "@playwright/test";
 import { expect, test } from "./support/fixtures.ts";
 import { holdsOf } from "./support/holds.ts";
-import { ORG_A, expectAccessible, sandbox, sandboxNotes, saveScreenshot } from "./support/sandbox.ts";
+import { ORG_A, expectAccessible, sandbox, sandboxNotes, sandboxNow, saveScreenshot } from "./support/sandbox.ts";
 import {
   UPPER_WEST_SIDE,
   addDays,
@@ -148,6 +148,11 @@ test("at 400 px a hold the EHR did not confirm folds into the one line with the 
   const app = await openSlotFinder(page, { role: "Medical Assistant" });
   const { next, bar } = await holdFollowUps(app, 2);
   if (!next) throw new Error("no third slot");
+  // A second tab of the same user, open on the slot finder.
+  const otherPage = await page.context().newPage();
+  await otherPage.clock.install({ time: await sandboxNow() });
+  const otherBar = (await openSlotFinder(otherPage, { role: "Medical Assistant" })).getByTestId("holds-bar");
+  await expect(otherBar).toContainText("You are holding 2 slots");
   // A 5xx after the request was sent: whether the EHR made the hold is unknown (issue 35 item 4).
   await sandbox("POST", "/faults", { method: "POST", path: "/v4/schedule/holds", status: 503, count: 5 });
   await slotButton(app, next).click();
@@ -156,6 +161,10 @@ test("at 400 px a hold the EHR did not confirm folds into the one line with the 
   await sandbox("DELETE", "/faults");
   await failed.getByRole("button", { name: "Dismiss" }).click();
   await expect(failed).toHaveCount(0);
+  // The other tab lists it as not confirmed too (before, only confirmed holds were announced).
+  await expect(otherBar.getByTestId("maybe-held")).toHaveCount(1, { timeout: 2_000 });
+  await expect(otherBar).toContainText("The EHR may be holding 1 slot for you that it did not confirm");
+  await otherPage.close();
 
   const notConfirmed = bar.getByTestId("maybe-held");
   await expect(notConfirmed).toHaveCount(1);

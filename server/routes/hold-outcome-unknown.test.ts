@@ -221,12 +221,17 @@ describe("a hold whose answer was lost stays the user's", () => {
     await expectKeptAsTheUsers(userId, slot, maybeHeld);
   });
 
-  it("a 5xx after sending (server_unresponsive) leaves the outcome unknown, not 'nothing is held'", async () => {
+  it("a 5xx after sending (server_unresponsive) leaves the outcome unknown, not 'nothing is held', and the user's other tabs hear of it", async () => {
     const userId = nextUser();
     const slot = await freeSlot();
     await harness.fault({ method: "POST", path: "/v4/schedule/holds", code: "server_unresponsive", count: 1 });
+    const events: unknown[] = [];
+    const stopListening = harness.bff.hub.subscribe(ORG_A_ID, (event) => events.push(event));
     const response = await hold(userId, slot);
+    stopListening();
     expect(response.status).toBe(503);
+    // Before, only a confirmed hold was announced: another tab listed nothing not confirmed until something else read the holds.
+    expect(events).toContainEqual({ type: "holds.changed", userId: expect.stringContaining(userId) as unknown });
     const { code, failedSystem, maybeHeld } = await unknownOutcome(response);
     expect([code, failedSystem]).toEqual([APP_ERROR_CODES.outcomeUnknown, "ehr"]);
     expect((await listed(userId)).maybeHeld).toEqual([maybeHeld]);

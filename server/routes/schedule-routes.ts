@@ -170,11 +170,15 @@ function slotTaken(error: UpstreamError): AppError {
 export function registerScheduleRoutes(api: Hono<AppEnv>, { clinic, holds, waitlist, intents, audit, live, now }: ScheduleRouteDeps): void {
   const slotSearchGate = createSlotSearchGate();
   const access = accessAudit(audit, now);
+  /** Every tab of the user hears that their holds changed, confirmed or not. */
+  const holdsChanged = (c: Context<AppEnv>) => {
+    const { organizationId, userId } = c.get("session");
+    live.publish(organizationId, { type: "holds.changed", userId });
+  };
   /** Audited, then every tab of the user hears of it. */
   const holdWritten = async (c: Context<AppEnv>, holdId: string) => {
     await access.changed(c, "write", "slot_hold", holdId);
-    const { organizationId, userId } = c.get("session");
-    live.publish(organizationId, { type: "holds.changed", userId });
+    holdsChanged(c);
   };
   const releaseAtService = async (organizationId: string, holdId: string): Promise<void> => {
     try {
@@ -309,6 +313,8 @@ export function registerScheduleRoutes(api: Hono<AppEnv>, { clinic, holds, waitl
     /** The answer was lost, or not recorded: the attempt is the user's as a hold the EHR may have made. */
     const unknownOutcome = async (error: unknown, mayHave: string, resultId: string | null): Promise<AppError> => {
       await settle(c, organizationId, intentId, "unknown", resultId);
+      // Listed as not confirmed from now, in the user's other tabs too.
+      holdsChanged(c);
       const maybe = maybeHeldOf({ ...attempt, outcome: "unknown", resultId, settledAt: now() }, now());
       if (maybe === null) return outcomeUnknownError(error, intentId, { mayHave, next: "It frees itself within minutes." });
       const extras: HoldOutcomeUnknownExtras = { outcome: "unknown", maybe_held: maybe };
@@ -350,6 +356,7 @@ export function registerScheduleRoutes(api: Hono<AppEnv>, { clinic, holds, waitl
       } catch (error) {
         c.get("logger").warn({ err: error }, "releasing a hold over the user's limit failed; it stays the user's, not confirmed, until it expires");
         await settle(c, organizationId, intentId, "unknown", record.holdId);
+        holdsChanged(c);
       }
       throw holdLimitReached();
     }
