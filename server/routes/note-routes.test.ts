@@ -260,8 +260,13 @@ describe("PATCH /api/notes/:id", () => {
     const draft = { fields: { otherExamComments: "Typed before the failure" }, baseline: { otherExamComments: note.soapNote.exam.otherExamComments }, noteVersion: note.version };
     expect((await call(`/api/notes/${note.id}/draft`, { noteId: note.id, method: "PUT", body: draft })).status).toBe(200);
     await harness.emulator.sandbox("POST", "/faults", { method: "PATCH", path: "/v1/notes/{noteId}", code, count: 1 });
+    const events: unknown[] = [];
+    const stopListening = harness.bff.hub.subscribe(ORG_A_ID, (event) => events.push(event));
     const failed = await call(`/api/notes/${note.id}`, { noteId: note.id, method: "PATCH", body: { ...draft.fields, baseline: draft.baseline } });
+    stopListening();
     expect(failed.status).toBe(status);
+    // Every tab on the note reads it again: that read settles whether the change was saved.
+    expect(events).toContainEqual({ type: "note.changed", noteId: note.id });
     // Sent, and the EHR failed after: it may have saved the change, so never "not saved" (issue 35 item 4).
     const error = await errorOf(failed);
     expect(error.code).toBe("outcome_unknown");

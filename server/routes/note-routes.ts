@@ -138,6 +138,8 @@ export function registerNoteRoutes(api: Hono<AppEnv>, { clinic, store, live, now
         throw noteConflict(signedConflict(before));
       }
       if (outcome === "unknown") {
+        // The note may have changed: every tab on it reads it again, which settles the write.
+        announce(session.organizationId, noteId);
         throw outcomeUnknownError(error, intentId, { mayHave: "The EHR may have saved the change.", next: "Your text is kept; the note's next read shows whether it was saved." });
       }
       throw writeFailure(error, "the change");
