@@ -285,7 +285,9 @@ export function registerScheduleRoutes(api: Hono<AppEnv>, { clinic, holds, waitl
       await access.read(c, "waitlist_entry", claim.entry.id);
       answer = await holdSlot(c, request, maybeHeld, claim.entry);
     } catch (error) {
-      if (!isOutcomeUnknown(error) && !claim.isRetry) await claim.giveBack().catch((giveBackError: unknown) => c.get("logger").warn({ err: giveBackError }, "giving a waitlist offer back failed; it stays taken"));
+      // Kept from colleagues while the EHR may have held it for the entry's patient: their tabs hear it is taken.
+      if (isOutcomeUnknown(error)) live.publish(organizationId, { type: "waitlist.changed" });
+      else if (!claim.isRetry) await claim.giveBack().catch((giveBackError: unknown) => c.get("logger").warn({ err: giveBackError }, "giving a waitlist offer back failed; it stays taken"));
       throw error;
     }
     live.publish(organizationId, { type: "waitlist.changed" });

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { Webhook } from "standardwebhooks";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import * as z from "zod/mini";
 import { liveEvent, type LiveEvent } from "#contract/app-api/live-events.ts";
 import { holdResponse, slotSearchResponse } from "#contract/app-api/slots.ts";
@@ -382,9 +382,12 @@ describe.each(engines)("the waitlist's webhooks on $name", ({ databaseUrl: url }
 
       // The service answers 503: Tandem cannot know whether the EHR held it.
       await h.emulator.sandbox("POST", "/faults", { method: "POST", path: "/v4/schedule/holds", status: 503, count: 1 });
+      published.length = 0;
       const lost = await h.api("/api/holds", { method: "POST", token: await nurse(), body });
       expect((await errorOf(lost)).code).toBe("outcome_unknown");
       expect((await store.waitlist.getOffer(ORG_A_ID, offer.id.toLowerCase()))?.taken).not.toBeNull();
+      // Colleagues' tabs read the waitlist again and show the offer taken (before, they went on offering it).
+      await vi.waitFor(() => expect(published).toContainEqual({ type: "waitlist.changed" }));
 
       const colleague = await h.api("/api/holds", { method: "POST", token: await frontDesk(), body });
       expect((await errorOf(colleague)).code).toBe(WAITLIST_OFFER_TAKEN_CODE);
