@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { serve, type ServerType } from "@hono/node-server";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import * as z from "zod/mini";
 import { noteImagesResponse, noteResponse, noteTasksResponse, taskResponse } from "#contract/app-api/note.ts";
 import { ORG_A_ID } from "../../emulator/world/identities.ts";
@@ -64,6 +64,8 @@ describe.each(engines)("writes with an unknown outcome on $name", ({ databaseUrl
     await new Promise<void>((resolve) => service.once("listening", resolve));
     proxy = await startFaultProxy(`http://127.0.0.1:${(service.address() as AddressInfo).port}`);
     await h.bff.installations.refresh();
+    // On PostgreSQL live events come back through LISTEN/NOTIFY: listening, as a started BFF is.
+    await h.bff.bus.start();
   }, 60_000);
 
   afterAll(async () => {
@@ -220,10 +222,10 @@ describe.each(engines)("writes with an unknown outcome on $name", ({ databaseUrl
       const events: unknown[] = [];
       const stopListening = h.bff.hub.subscribe(ORG_A_ID, (event) => events.push(event));
       const lost = await write(`/api/notes/${note().id}/images/${image.id}`, "DELETE");
-      stopListening();
       expect(lost.status).toBe(503);
-      // The note's other tabs read its images again.
-      expect(events).toContainEqual({ type: "note.changed", noteId: note().id.toLowerCase() });
+      // The note's other tabs read its images again (on PostgreSQL the event comes back through LISTEN/NOTIFY).
+      await vi.waitFor(() => expect(events).toContainEqual({ type: "note.changed", noteId: note().id.toLowerCase() }));
+      stopListening();
       const body = await errorOf(lost);
       expect(body).toMatchObject({ code: "outcome_unknown", failed_system: "service" });
       expect(body.message).toMatch(/EHR may have deleted the image/);

@@ -228,10 +228,10 @@ describe("a hold whose answer was lost stays the user's", () => {
     const events: unknown[] = [];
     const stopListening = harness.bff.hub.subscribe(ORG_A_ID, (event) => events.push(event));
     const response = await hold(userId, slot);
-    stopListening();
     expect(response.status).toBe(503);
     // Before, only a confirmed hold was announced: another tab listed nothing not confirmed until something else read the holds.
-    expect(events).toContainEqual({ type: "holds.changed", userId: expect.stringContaining(userId) as unknown });
+    await vi.waitFor(() => expect(events).toContainEqual({ type: "holds.changed", userId: expect.stringContaining(userId) as unknown }));
+    stopListening();
     const { code, failedSystem, maybeHeld } = await unknownOutcome(response);
     expect([code, failedSystem]).toEqual([APP_ERROR_CODES.outcomeUnknown, "ehr"]);
     expect((await listed(userId)).maybeHeld).toEqual([maybeHeld]);

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import * as z from "zod/mini";
 import { appErrorBody } from "#contract/app-api/errors.ts";
 import { noteConflictDetails, noteDraftResponse, noteImageDeleteResponse, noteImagesResponse, noteResponse, noteTasksResponse, taskResponse } from "#contract/app-api/note.ts";
@@ -263,10 +263,10 @@ describe("PATCH /api/notes/:id", () => {
     const events: unknown[] = [];
     const stopListening = harness.bff.hub.subscribe(ORG_A_ID, (event) => events.push(event));
     const failed = await call(`/api/notes/${note.id}`, { noteId: note.id, method: "PATCH", body: { ...draft.fields, baseline: draft.baseline } });
-    stopListening();
     expect(failed.status).toBe(status);
     // Every tab on the note reads it again: that read settles whether the change was saved.
-    expect(events).toContainEqual({ type: "note.changed", noteId: note.id });
+    await vi.waitFor(() => expect(events).toContainEqual({ type: "note.changed", noteId: note.id }));
+    stopListening();
     // Sent, and the EHR failed after: it may have saved the change, so never "not saved" (issue 35 item 4).
     const error = await errorOf(failed);
     expect(error.code).toBe("outcome_unknown");
@@ -425,10 +425,10 @@ describe("tasks", () => {
     const events: unknown[] = [];
     const stopListening = harness.bff.hub.subscribe(ORG_A_ID, (event) => events.push(event));
     const response = await call(`/api/notes/${note.id}/tasks`, { noteId: note.id, method: "POST", body: { notes: "Refill request", assigneeIds: [harness.userWithRole("Medical Assistant")] } });
-    stopListening();
     expect(response.status).toBe(502);
     // Before, only a confirmed task was announced: another tab went on listing nothing.
-    expect(events).toContainEqual({ type: "note.changed", noteId: note.id });
+    await vi.waitFor(() => expect(events).toContainEqual({ type: "note.changed", noteId: note.id }));
+    stopListening();
     const error = await errorOf(response);
     expect(error.code).toBe("outcome_unknown");
     expect(error.message).toMatch(/EHR may have created the task/);
