@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildNoteOutline, IMAGES_ID, SIGN_OFF_ID, SUMMARY_ID, TASKS_ID } from "./note-outline.ts";
+import { buildNoteOutline, IMAGES_ID, listedTaskCount, SIGN_OFF_ID, SUMMARY_ID, TASKS_ID } from "./note-outline.ts";
 import { buildNoteFixture } from "./reading/testing/note-fixture.ts";
 import { NOTE_SECTIONS } from "./reading/note-sections.ts";
 
@@ -20,5 +20,11 @@ describe("buildNoteOutline", () => {
   it("says nothing about a count it does not know yet", () => {
     const outline = buildNoteOutline(buildNoteFixture(), { tasks: null, images: null });
     expect(outline.entries.filter((entry) => entry.id === TASKS_ID || entry.id === IMAGES_ID).map((entry) => entry.marker)).toEqual([null, null]);
+  });
+
+  it("counts a task the EHR has not confirmed with the tasks: the panel lists it, so the outline never says none (found walking a 502 on a task)", () => {
+    expect(listedTaskCount({ tasks: [], unconfirmed: [{}] })).toBe(1);
+    expect(listedTaskCount({ tasks: [{}], unconfirmed: [{}] })).toBe(2);
+    expect(listedTaskCount(undefined)).toBeNull();
   });
 });

@@ -37,6 +37,9 @@ export interface NoteOutlineCounts {
   images: number | null;
 }
 
+/** The tasks the panel lists: those created and those the EHR has not confirmed (it may have them); null while not read. */
+export const listedTaskCount = (answer: { tasks: readonly unknown[]; unconfirmed: readonly unknown[] } | undefined): number | null => (answer ? answer.tasks.length + answer.unconfirmed.length : null);
+
 function countedEntry(id: string, title: string, count: number | null): NoteOutlineEntry {
   if (count === null) return { id, title, marker: null, isEmpty: false };
   return { id, title, marker: count === 0 ? "(none)" : `(${count})`, isEmpty: count === 0 };

@@ -30,7 +30,7 @@ import { peopleOf } from "./reading/people.ts";
 import { NoteSectionList } from "./reading/note-section-list.tsx";
 import { hasText } from "./reading/note-format.ts";
 import { emptySectionIds, NOTE_SECTIONS, noteSectionById, SIGNER_USUALLY_FILLS, type NoteSectionInfo } from "./reading/note-sections.ts";
-import { buildNoteOutline } from "./note-outline.ts";
+import { buildNoteOutline, listedTaskCount } from "./note-outline.ts";
 import { NoteOutlineNav } from "./note-outline-nav.tsx";
 import { buildSignOffChecklist } from "./sign-off/sign-off-checklist.ts";
 import { ReadyToSignPanel } from "./sign-off/ready-to-sign-panel.tsx";
@@ -177,7 +177,7 @@ function useSignOffChecklist(noteId: string, note: Note, editor: NoteEditor) {
 function useNoteOutline(noteId: string, note: Note) {
   const tasks = useQuery(noteTasksQuery(noteId));
   const images = useQuery(noteImagesQuery(noteId));
-  const taskCount = tasks.data?.tasks.length ?? null;
+  const taskCount = listedTaskCount(tasks.data);
   const imageCount = images.data?.images.length ?? null;
   return useMemo(() => buildNoteOutline(note, { tasks: taskCount, images: imageCount }), [note, taskCount, imageCount]);
 }
