@@ -353,6 +353,11 @@ test("a task whose answer was lost after the EHR created it is listed as not con
   await expect(tasks).not.toContainText("Nothing was created");
   const unconfirmed = tasks.getByRole("list", { name: "Tasks the EHR has not confirmed" });
   await expect(unconfirmed).toContainText("Send the pathology request");
+  // Ready to sign asks for a look in the EHR before signing, and its link goes to the task.
+  const signOff = app.getByRole("region", { name: "Ready to sign" });
+  await expect(signOff).toContainText("1 task is not confirmed by the EHR");
+  await signOff.getByRole("link", { name: "Go to task: Send the pathology request" }).click();
+  await expect(unconfirmed.getByTestId("unconfirmed-task")).toBeFocused();
 
   // The same task again from the form: not sent until the user chooses, warned it may then be there twice.
   await tasks.getByRole("button", { name: "Create task" }).click();
@@ -364,6 +369,7 @@ test("a task whose answer was lost after the EHR created it is listed as not con
   const list = tasks.getByRole("list", { name: "Tasks created through Tandem" });
   await expect(list.getByRole("listitem").filter({ hasText: "Send the pathology request" })).toHaveCount(1);
   await expect(unconfirmed).toHaveCount(0);
+  await expect(signOff).not.toContainText("not confirmed by the EHR");
 });
 
 test("a reload with a task half typed asks first, and staying keeps the text", async ({ page }) => {

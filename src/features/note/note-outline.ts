@@ -16,6 +16,11 @@ export function taskElementId(taskId: string): string {
   return `task-${taskId}`;
 }
 
+/** The id of a task the EHR has not confirmed, in the task panel (by its write's id). */
+export function unconfirmedTaskElementId(intentId: string): string {
+  return `unconfirmed-task-${intentId}`;
+}
+
 export interface NoteOutlineEntry {
   id: string;
   title: string;

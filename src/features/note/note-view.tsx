@@ -168,6 +168,7 @@ function useSignOffChecklist(noteId: string, note: Note, editor: NoteEditor) {
       saveProblem,
       hasWaitingDraft: editor.draftOffer !== null && editor.readOnlyReason === null,
       openTasks: (tasks.data?.tasks ?? []).filter(isTaskOpen).map((task) => ({ id: task.id, description: task.notes })),
+      unconfirmedTasks: (tasks.data?.unconfirmed ?? []).map((task) => ({ intentId: task.intentId, description: task.notes })),
       reviewed: marks.reviewed,
     });
   }, [note, editor.status, editor.dirtyFields, editor.values, editor.readOnlyReason, editor.draftOffer, tasks.data, marks.reviewed]);

@@ -10,6 +10,7 @@ const input = (overrides: Partial<SignOffInput> = {}): SignOffInput => ({
   saveProblem: null,
   hasWaitingDraft: false,
   openTasks: [],
+  unconfirmedTasks: [],
   reviewed: new Set(),
   ...overrides,
 });
@@ -41,6 +42,20 @@ describe("buildSignOffChecklist", () => {
     expect(buildSignOffChecklist(input({ note: buildNoteFixture({ aiIssueCount: 2 }), openTasks: [{ id: "t1", description: "Call" }], reviewed })).state).toBe("ready");
     const moreTasks = buildSignOffChecklist(input({ note: buildNoteFixture({ aiIssueCount: 2 }), openTasks: [{ id: "t1", description: "Call" }, { id: "t2", description: "Fax" }], reviewed }));
     expect(moreTasks.items.filter((item) => item.needsAction).map((item) => item.title)).toEqual(["2 tasks are still open"]);
+  });
+
+  it("asks for a look in the EHR at tasks it has not confirmed (it may or may not have them), linking each, until marked reviewed", () => {
+    const unconfirmedTasks = [{ intentId: "w1", description: "Call the lab" }];
+    const checklist = buildSignOffChecklist(input({ note: buildNoteFixture({ aiStatus: "no_issues", aiIssueCount: 0 }), unconfirmedTasks }));
+    expect(checklist.state).toBe("not_ready");
+    expect(checklist.items).toEqual([
+      expect.objectContaining({ kind: "review", title: "1 task is not confirmed by the EHR", links: [{ targetId: "unconfirmed-task-w1", label: "Go to task: Call the lab" }], needsAction: true }),
+    ]);
+    expect(checklist.items[0]?.detail).toMatch(/^Tandem sent it and the EHR did not confirm it/);
+    const reviewed = new Set(checklist.items.map((item) => item.key));
+    expect(buildSignOffChecklist(input({ note: buildNoteFixture({ aiStatus: "no_issues", aiIssueCount: 0 }), unconfirmedTasks, reviewed })).state).toBe("ready");
+    const another = buildSignOffChecklist(input({ unconfirmedTasks: [...unconfirmedTasks, { intentId: "w2", description: "Fax" }], reviewed }));
+    expect(another.items.filter((item) => item.needsAction).map((item) => item.title)).toContain("2 tasks are not confirmed by the EHR");
   });
 
   it("never lets a review mark clear unsaved text: only saving does", () => {

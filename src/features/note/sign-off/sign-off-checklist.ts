@@ -1,6 +1,6 @@
 import { SIGNED_NOTE_STATUS, type Note } from "#contract/clinic-api/note.ts";
 import { describeAiReview } from "../ai-review.ts";
-import { taskElementId } from "../note-outline.ts";
+import { taskElementId, unconfirmedTaskElementId } from "../note-outline.ts";
 import { noteStatusText } from "../reading/note-format.ts";
 
 // The "Ready to sign" checklist (ADR 0008 "Ready to sign"): what stands between the note and
@@ -9,7 +9,8 @@ import { noteStatusText } from "../reading/note-format.ts";
 //   a conflict to settle). Only saving clears it.
 // - "review": the EHR's AI review (issues found, not finished, or a result
 //   Tandem does not know), empty sections a signer usually fills, empty
-//   fields Tandem can write, tasks still open. Tandem cannot change these (the service writes only four fields and
+//   fields Tandem can write, tasks still open, tasks the EHR has not
+//   confirmed. Tandem cannot change these (the service writes only four fields and
 //   has no task read), so the clinician looks and marks each one reviewed; a
 //   mark holds only while the thing it was given for is unchanged (its key).
 //   The AI review's issues live in the EHR only (the service gives a count),
@@ -66,6 +67,8 @@ export interface SignOffInput {
   hasWaitingDraft: boolean;
   /** Tasks created through Tandem that are still open. */
   openTasks: readonly { id: string; description: string }[];
+  /** Tasks Tandem sent whose outcome is unknown: the EHR may have created them (unconfirmed-task-list.tsx). */
+  unconfirmedTasks: readonly { intentId: string; description: string }[];
   /** Keys of the items the clinician marked reviewed. */
   reviewed: ReadonlySet<string>;
 }
@@ -172,6 +175,21 @@ export function buildSignOffChecklist(input: SignOffInput): SignOffChecklist {
       title: `${plural(input.openTasks.length, "task is", "tasks are")} still open`,
       detail: "Tasks created through Tandem on this note have not been completed. A note can be signed with open tasks; check that is what you want.",
       links: input.openTasks.map((task) => ({ targetId: taskElementId(task.id), label: taskLinkLabel(task.description) })),
+      needsAction: !input.reviewed.has(key),
+    });
+  }
+
+  if (input.unconfirmedTasks.length > 0) {
+    const key = `unconfirmed-tasks:${input.unconfirmedTasks.map((task) => task.intentId).sort().join(",")}`;
+    items.push({
+      key,
+      kind: "review",
+      title: `${plural(input.unconfirmedTasks.length, "task is", "tasks are")} not confirmed by the EHR`,
+      detail:
+        input.unconfirmedTasks.length === 1
+          ? "Tandem sent it and the EHR did not confirm it, so it may or may not be there. Check the note's tasks in the EHR, so that it is neither missing nor there twice."
+          : "Tandem sent them and the EHR did not confirm them, so they may or may not be there. Check the note's tasks in the EHR, so that none is missing or there twice.",
+      links: input.unconfirmedTasks.map((task) => ({ targetId: unconfirmedTaskElementId(task.intentId), label: taskLinkLabel(task.description) })),
       needsAction: !input.reviewed.has(key),
     });
   }

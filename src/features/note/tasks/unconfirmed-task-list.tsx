@@ -6,6 +6,7 @@ import { providersQuery } from "#src/api/directory-queries.ts";
 import { Button } from "#src/components/ui/button.tsx";
 import { Notice } from "#src/components/ui/notice.tsx";
 import { useTimeDisplay } from "#src/lib/use-time-display.tsx";
+import { unconfirmedTaskElementId } from "../note-outline.ts";
 import type { PeopleDirectory } from "../reading/people.ts";
 import { formatSentAt, TASK_RESEND_QUESTION, taskCreateFailure } from "./task-form-model.ts";
 import { useTaskResend } from "./use-task-resend.ts";
@@ -30,7 +31,7 @@ export function UnconfirmedTaskItem({ task, timezone, names, canResend, isAsking
 }) {
   const sent = formatSentAt(task.sentAt, useTimeDisplay(timezone));
   return (
-    <li data-testid="unconfirmed-task" className="rounded-lg border border-amber-300 bg-amber-50 p-3">
+    <li id={unconfirmedTaskElementId(task.intentId)} tabIndex={-1} data-testid="unconfirmed-task" className="scroll-mt-4 rounded-lg border border-amber-300 bg-amber-50 p-3">
       <p data-user-text="" className="text-sm break-words whitespace-pre-wrap text-slate-900">{task.notes}</p>
       <p className="mt-1 text-xs text-slate-700">Assigned to {names}</p>
       <p className="mt-2 text-sm text-amber-950">
