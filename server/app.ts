@@ -47,6 +47,7 @@ import { createWebhookReceiver } from "./webhooks/webhook-receiver.ts";
 import { WebhookProcessor } from "./webhooks/webhook-processor.ts";
 import { createWaitlistEventHandler } from "./waitlist/waitlist-event-handler.ts";
 import { WaitlistMatcher } from "./waitlist/waitlist-matcher.ts";
+import { createStrandedWriteAnnouncer, type StrandedWriteAnnouncer } from "./events/stranded-write-announcer.ts";
 
 // Builds the BFF from explicit dependencies (STYLE.md 4): no port, no timer,
 // no environment. `server/index.ts` binds and starts the background work.
@@ -81,6 +82,8 @@ export interface Bff {
   verifyHostToken: HostTokenVerifier;
   /** What an operator watches; served by `server/index.ts` on METRICS_PORT, never by `app`. */
   metrics: Registry;
+  /** Tells the user's tabs of a write its process left pending once it reads as unknown, from `start()` on. */
+  strandedWrites: StrandedWriteAnnouncer;
   /** Purges what is past its retention period (docs/security.md), from `start()` on, every minute. */
   retention: RetentionJob;
   /** The store's state as last checked, for `/healthz` and `/readyz` (which never wait on the store). */
@@ -195,6 +198,7 @@ export function createBffApp(deps: BffDeps): Bff {
   registerBffGauges(metrics, { clinic, store, hub, now, logger });
   const retention = createRetentionJob({ rules: retentionRules(store, config.retention), reclaimSpace: store.reclaimSpace, logger, now, ...recordRetention(metrics) });
   const health = createStoreHealth({ store, logger });
+  const strandedWrites = createStrandedWriteAnnouncer({ intents: store.writeIntents, live: bus, logger, now });
 
   const app = new Hono<AppEnv>();
   app.use(recordHttpRequests(metrics));
@@ -288,6 +292,7 @@ export function createBffApp(deps: BffDeps): Bff {
     metrics,
     retention,
     health,
+    strandedWrites,
     async start() {
       // Known before the first request: at most a second.
       await health.refresh();
@@ -298,7 +303,7 @@ export function createBffApp(deps: BffDeps): Bff {
       } catch (error) {
         logger.warn({ err: error }, "installations bootstrap failed; will retry when a token names an organization");
       }
-      stops.push(processor.start(), waitlistMatcher.start(), installations.startNightlyReconcile(), retention.start());
+      stops.push(processor.start(), waitlistMatcher.start(), installations.startNightlyReconcile(), retention.start(), strandedWrites.start());
     },
     async close() {
       for (const stop of stops) stop();

@@ -164,6 +164,20 @@ describe.each(engines)("writes with an unknown outcome on $name", ({ databaseUrl
       expect(h.upstreamCount("POST", "/v2/tasks")).toBe(sent);
     });
 
+    it("a task its process left pending is announced to the note's tabs when it comes to read as unknown, so they list it", async () => {
+      const id = "0b7e1f0c-2f39-4d1a-9d7e-5a1c2b3d4e60";
+      const request = { notes: "Left pending, announced later", assigneeIds: [h.userWithRole("Physician")] };
+      await store.writeIntents.record({ id, organizationId: ORG_A_ID, userId: "someone-else", kind: "task", subjectId: note().id.toLowerCase(), request: { ...request, providerId: request.assigneeIds[0] }, createdAt: h.now() - WRITE_IN_FLIGHT_MS + 2_000 });
+      expect((await listed()).unconfirmed.map((task) => task.intentId)).not.toContain(id);
+      const events: unknown[] = [];
+      const stopListening = h.bff.hub.subscribe(ORG_A_ID, (event) => events.push(event));
+      h.advanceClocks(3);
+      await h.bff.strandedWrites.announceDue();
+      await vi.waitFor(() => expect(events).toContainEqual({ type: "note.changed", noteId: note().id.toLowerCase() }));
+      stopListening();
+      expect((await listed()).unconfirmed.map((task) => task.intentId)).toContain(id);
+    });
+
     it("a definite refusal before acting (403) is refused, not listed, and the like task may be sent again without a confirmation", async () => {
       const request = { notes: "Refused by the service", assigneeIds: [h.userWithRole("Physician")] };
       await h.fault({ method: "POST", path: "/v2/tasks", status: 403, count: 1 });

@@ -283,6 +283,30 @@ describe("a hold whose answer was lost stays the user's", () => {
     await expectKeptAsTheUsers(userId, slot, maybeHeld);
   });
 
+  it("a hold its process left pending is announced to the user's tabs when it comes to read as unknown (their reconnection's read came before, and listed nothing)", async () => {
+    const userId = nextUser();
+    const slot = await freeSlot();
+    const request = { providerId: slot.providerId, facilityId: slot.facilityId, startsAt: slot.startsAt, endsAt: slot.endsAt, appointmentTypeId: typeId, slotLengthMinutes: 30, isNewPatient: false, patientId: null };
+    const personKey = personKeyOf({ providerId: userId, accountId: userId });
+    await store.writeIntents.record({ id: "0a0a0a0a-0000-4000-8000-000000000003", organizationId: ORG_A_ID, userId: personKey, kind: "hold", subjectId: holdSubjectOf(slot), request, createdAt: harness.now() - WRITE_IN_FLIGHT_MS + 2_000 });
+    const events: unknown[] = [];
+    const stopListening = harness.bff.hub.subscribe(ORG_A_ID, (event) => events.push(event));
+    await harness.bff.strandedWrites.announceDue();
+    expect(events).not.toContainEqual({ type: "holds.changed", userId: personKey });
+    expect((await listed(userId)).maybeHeld).toEqual([]);
+
+    harness.advanceClocks(3);
+    await harness.bff.strandedWrites.announceDue();
+    await vi.waitFor(() => expect(events).toContainEqual({ type: "holds.changed", userId: personKey }));
+    expect((await listed(userId)).maybeHeld).toEqual([expect.objectContaining({ id: "0a0a0a0a-0000-4000-8000-000000000003" })]);
+    // Once: the next look finds it behind it.
+    events.length = 0;
+    harness.advanceClocks(3);
+    await harness.bff.strandedWrites.announceDue();
+    expect(events).not.toContainEqual({ type: "holds.changed", userId: personKey });
+    stopListening();
+  });
+
   it(`counts holds the EHR may have made in the basket of ${MAX_ACTIVE_HOLDS}: the next is refused without asking the service`, async () => {
     const userId = nextUser();
     const slots = await freeSlots(MAX_ACTIVE_HOLDS + 1);

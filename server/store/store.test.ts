@@ -583,6 +583,18 @@ describe.each(engines)("store on $name", (engine) => {
       expect(await store.writeIntents.purgeCreatedBefore(BASE + 1)).toBe(4);
       expect(ids(await store.writeIntents.listUnsettled(ORG_A, "task"))).toEqual([second.id]);
     });
+
+    it("lists the writes still pending that were recorded in a span, in every organization, oldest first", async () => {
+      const later = intent({ id: "22222222-2222-4222-8222-222222222222", createdAt: BASE + 5 });
+      const otherOrganization = intent({ id: "33333333-3333-4333-8333-333333333333", organizationId: ORG_B, createdAt: BASE + 1 });
+      const settled = intent({ id: "44444444-4444-4444-8444-444444444444", createdAt: BASE + 2 });
+      const atTheEnd = intent({ id: "55555555-5555-4555-8555-555555555555", createdAt: BASE + 10 });
+      for (const row of [later, intent({}), otherOrganization, settled, atTheEnd]) await store.writeIntents.record(row);
+      await store.writeIntents.settle(ORG_A, settled.id, { outcome: "unknown", at: BASE + 3 });
+      const ids = (rows: { id: string }[]) => rows.map((row) => row.id);
+      expect(ids(await store.writeIntents.listPendingRecordedBetween(BASE, BASE + 10))).toEqual([intent({}).id, otherOrganization.id, later.id]);
+      expect(ids(await store.writeIntents.listPendingRecordedBetween(BASE + 10, BASE + 11))).toEqual([atTheEnd.id]);
+    });
   });
 
   describe("slot holds", () => {

@@ -211,6 +211,8 @@ export interface WriteIntentRepository {
   get(organizationId: string, id: string): Promise<WriteIntent | null>;
   /** The `pending` and `unknown` writes of one kind, oldest first, narrowed to a user and/or a subject. */
   listUnsettled(organizationId: string, kind: WriteIntentKind, filter?: { userId?: string; subjectId?: string }): Promise<WriteIntent[]>;
+  /** The writes still `pending` that were recorded from `from` until before `to`, in every organization. */
+  listPendingRecordedBetween(from: number, to: number): Promise<WriteIntent[]>;
   /** Deletes writes recorded before `at`, in every organization. */
   purgeCreatedBefore(at: number, limit?: number): Promise<number>;
 }

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, lt, type SQL } from "drizzle-orm";
+import { and, asc, eq, gte, inArray, lt, type SQL } from "drizzle-orm";
 import type { StoreDatabase } from "./database.ts";
 import { dateFromEpochMs } from "./instants.ts";
 import { purgeBatch } from "./purge-batch.ts";
@@ -69,6 +69,15 @@ export function createWriteIntentRepository(db: StoreDatabase): WriteIntentRepos
         .select()
         .from(writeIntents)
         .where(and(...conditions))
+        .orderBy(asc(writeIntents.createdAt), asc(writeIntents.id));
+      return rows.map(toIntent);
+    },
+
+    async listPendingRecordedBetween(from, to) {
+      const rows = await db
+        .select()
+        .from(writeIntents)
+        .where(and(gte(writeIntents.createdAt, dateFromEpochMs(from, "from")), lt(writeIntents.createdAt, dateFromEpochMs(to, "to")), eq(writeIntents.outcome, "pending")))
         .orderBy(asc(writeIntents.createdAt), asc(writeIntents.id));
       return rows.map(toIntent);
     },
