@@ -296,6 +296,16 @@ describe("choosing a slot", () => {
     expect(flow.getState().kind).toBe("idle");
   });
 
+  it("takes the BFF's record of a hold Tandem's server never answered for once the holds list it (the server restarted mid-call), and no other slot's", async () => {
+    const { flow, answers } = fakeBackend();
+    answers.hold = () => Promise.reject(new Unanswered(null));
+    await flow.select(TEN_OCLOCK, FOLLOW_UP);
+    flow.holdsChanged([], [maybeHeldOn(TEN_TWENTY)]);
+    expect(flow.getState()).toMatchObject({ kind: "failed", outcomeUnknown: true, maybeHeld: null });
+    flow.holdsChanged([], [maybeHeldOn(TEN_TWENTY), maybeHeldOn(TEN_OCLOCK)]);
+    expect(flow.getState()).toMatchObject({ kind: "failed", step: "hold", outcomeUnknown: true, maybeHeld: maybeHeldOn(TEN_OCLOCK) });
+  });
+
   it("names the user's own attempt the EHR may have made when the live check or the hold finds that very slot taken, never 'just taken'", async () => {
     const { flow, answers } = fakeBackend();
     const maybeHeld = [maybeHeldOn(TEN_OCLOCK)];

@@ -274,10 +274,16 @@ export class SlotSelectionFlow {
    * The user's holds changed (made, released, booked, expired, here or in
    * another tab): an outcome they made untrue goes. A full basket with a place
    * free again, "held already" for a slot no longer held, a slot said to be
-   * taken by a hold of the user's that has ended.
+   * taken by a hold of the user's that has ended. A hold whose outcome
+   * Tandem's server never told (it restarted mid-call) takes the BFF's record
+   * of it once listed, with when it frees itself.
    */
   holdsChanged(holds: readonly UsersHold[], maybeHeld: readonly MaybeHeldSlot[]): void {
     const state = this.state;
+    if (state.kind === "failed" && state.outcomeUnknown && state.maybeHeld === null) {
+      const listed = maybeHeld.find((attempt) => slotKey(attempt.slot) === slotKey(state.request));
+      if (listed) this.set({ ...state, maybeHeld: listed });
+    }
     const isHeld = (request: SlotSelection) => holds.some((hold) => slotKey(hold.slot) === slotKey(request));
     const isStale =
       (state.kind === "basketFull" && holds.length + maybeHeld.length < MAX_ACTIVE_HOLDS) ||
