@@ -16,7 +16,7 @@ import type { LiveEventPublisher } from "./live-event-bus.ts";
 // note. Every process looks; an event sent twice only has a tab read again.
 
 /** The live event that has the write's audience read again. */
-export function strandedWriteEvent(intent: Pick<WriteIntent, "kind" | "userId" | "subjectId">): LiveEvent {
+function strandedWriteEvent(intent: Pick<WriteIntent, "kind" | "userId" | "subjectId">): LiveEvent {
   return intent.kind === "hold" ? { type: "holds.changed", userId: intent.userId } : { type: "note.changed", noteId: intent.subjectId };
 }
 
