@@ -1,7 +1,9 @@
 // @vitest-environment happy-dom
 import { screen, within } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
+import type { MaybeHeldSlot } from "#contract/app-api/slots.ts";
 import type { Slot } from "#contract/clinic-api/schedule.ts";
+import { ApiError } from "#src/api/bff-client.ts";
 import type { SelectionState } from "#src/scheduling/slot-selection-flow.ts";
 import { renderWithUser } from "#src/testing/render.tsx";
 import { SelectionPanel } from "./selection-panel.tsx";
@@ -16,6 +18,19 @@ const RUIZ = "prv_bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb";
 const slotAt = (providerId: string, startsAt: string): Slot => ({ providerId, facilityId: "fac_11111111111111111111111111111111", startsAt, endsAt: startsAt.replace(":00:00", ":20:00"), remainingCapacity: 1, templateIds: [] });
 const TEN = slotAt(MULLER, "2026-12-01T10:00:00-05:00");
 const chosen = { slot: TEN, request: { providerId: MULLER, facilityId: TEN.facilityId, startsAt: TEN.startsAt, endsAt: TEN.endsAt, appointmentTypeId: "atp_d" }, params: { appointmentTypeId: "atp_d", isNewPatient: false } };
+
+/** The BFF's record of a hold of TEN whose answer was lost. */
+const MAYBE_HELD: MaybeHeldSlot = {
+  id: "0a0a0a0a-0000-4000-8000-000000000001",
+  slot: { providerId: MULLER, facilityId: TEN.facilityId, startsAt: TEN.startsAt, endsAt: TEN.endsAt },
+  appointmentTypeId: "atp_d",
+  slotLengthMinutes: 20,
+  isNewPatient: false,
+  patientId: null,
+  triedAt: "2026-12-01T14:00:00.000Z",
+  freesAt: "2026-12-01T14:11:00.000Z",
+  canRelease: false,
+};
 
 function renderPanel(state: SelectionState) {
   const onSelect = vi.fn();
@@ -54,5 +69,28 @@ describe("SelectionPanel", () => {
     renderPanel({ kind: "basketFull", notConfirmed: 1, ...chosen });
     expect(screen.getByText("You already hold 3 slots (1 not confirmed)")).toBeTruthy();
     expect(screen.getByTestId("selection-panel").textContent).toContain("A hold the EHR did not confirm counts until it frees itself.");
+  });
+
+  it("once Tandem's server lists a hold it never answered for, no longer says the server cannot be reached, and can still try again", async () => {
+    const unreached = new TypeError("Failed to fetch");
+    const { unmount } = renderPanel({ kind: "failed", ...chosen, step: "hold", error: unreached, outcomeUnknown: true, maybeHeld: null });
+    expect(screen.getByText("Tandem could not reach its server")).toBeTruthy();
+    unmount();
+
+    const { user, onSelect, onCancel } = renderPanel({ kind: "failed", ...chosen, step: "hold", error: unreached, outcomeUnknown: true, maybeHeld: MAYBE_HELD });
+    expect(screen.queryByText("Tandem could not reach its server")).toBeNull();
+    expect(screen.getByText("The EHR may have held this slot for you")).toBeTruthy();
+    expect(screen.getByTestId("selection-panel").textContent).toContain("It is listed below as not confirmed, and frees itself by 10:42 at the latest.");
+    await user.click(screen.getByRole("button", { name: "Try again" }));
+    expect(onSelect).toHaveBeenCalledWith(TEN);
+    await user.click(screen.getByRole("button", { name: "Dismiss" }));
+    expect(onCancel).toHaveBeenCalled();
+  });
+
+  it("names the system that failed when the BFF answered and listed the hold itself", () => {
+    const timedOut = new ApiError(502, { code: "upstream_timeout", message: "The clinic data service did not answer in time", trace_id: "t1" });
+    renderPanel({ kind: "failed", ...chosen, step: "hold", error: timedOut, outcomeUnknown: true, maybeHeld: MAYBE_HELD });
+    expect(screen.getByText("The clinic data service did not answer in time")).toBeTruthy();
+    expect(screen.getByTestId("selection-panel").textContent).toContain("It is listed below as not confirmed");
   });
 });

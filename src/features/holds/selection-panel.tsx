@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import type { Slot } from "#contract/clinic-api/schedule.ts";
 import { MAX_ACTIVE_HOLDS } from "#contract/app-api/slots.ts";
+import { ApiError } from "#src/api/bff-client.ts";
 import { ApiErrorNotice } from "#src/components/shell/api-error-notice.tsx";
 import { Button } from "#src/components/ui/button.tsx";
 import { Notice } from "#src/components/ui/notice.tsx";
@@ -131,6 +132,29 @@ export function SelectionPanel({ state, describe, onCancel, onSelect }: Selectio
         </div>
       );
     case "failed":
+      // Tandem's server did not answer the hold, and has listed it since: saying it cannot be reached is no longer true.
+      if (state.maybeHeld !== null && !(state.error instanceof ApiError)) {
+        return (
+          <div data-testid="selection-panel" data-state="failed" className="rounded-lg bg-white shadow-lg">
+            <Notice
+              tone="warning"
+              title="The EHR may have held this slot for you"
+              actions={
+                <>
+                  <Button variant="secondary" onClick={() => onSelect(state.slot)}>
+                    Try again
+                  </Button>
+                  <Button variant="ghost" onClick={onCancel}>
+                    Dismiss
+                  </Button>
+                </>
+              }
+            >
+              {selectionFailureText(state, describe)}
+            </Notice>
+          </div>
+        );
+      }
       return (
         <div data-testid="selection-panel" data-state="failed" className={panelClass}>
           <p className="mb-2 text-sm">{selectionFailureText(state, describe)}</p>
