@@ -97,6 +97,8 @@ export function buildSignOffChecklist(input: SignOffInput): SignOffChecklist {
     return { state: "signed", items: [], summary: "This note is signed in the EHR: there is nothing left to prepare." };
   }
   const items: ChecklistItem[] = [];
+  /** An item the clinician looks at and marks reviewed: it needs action until marked under its key. */
+  const review = (item: Omit<ChecklistItem, "kind" | "needsAction">) => items.push({ ...item, kind: "review", needsAction: !input.reviewed.has(item.key) });
 
   if (note.status !== AWAITING_SIGN_STATUS) {
     items.push({
@@ -136,19 +138,15 @@ export function buildSignOffChecklist(input: SignOffInput): SignOffChecklist {
 
   const aiReview = describeAiReview(note.aiStatus, note.aiIssueCount);
   if (aiReview.needsReview) {
-    const key = `ai:${note.aiStatus}:${note.aiIssueCount}:${note.version}`;
-    items.push({ key, kind: "review", title: aiReview.finding, detail: aiReview.advice, links: [], needsAction: !input.reviewed.has(key) });
+    review({ key: `ai:${note.aiStatus}:${note.aiIssueCount}:${note.version}`, title: aiReview.finding, detail: aiReview.advice, links: [] });
   }
 
   for (const section of input.emptySignerSections) {
-    const key = `empty:${section.id}:${note.version}`;
-    items.push({
-      key,
-      kind: "review",
+    review({
+      key: `empty:${section.id}:${note.version}`,
       title: `${section.title} is empty`,
       detail: "Signers usually fill this section. Complete it in the EHR, or confirm it is not needed for this visit.",
       links: [{ targetId: section.id, label: `Go to ${section.title}` }],
-      needsAction: !input.reviewed.has(key),
     });
   }
 
@@ -156,41 +154,32 @@ export function buildSignOffChecklist(input: SignOffInput): SignOffChecklist {
   const listedSections = new Set(input.emptySignerSections.map((section) => section.id));
   const emptyFields = input.emptyFields.filter((field) => !listedSections.has(field.sectionId));
   if (emptyFields.length > 0) {
-    const key = `empty-fields:${emptyFields.map((field) => field.inputId).join(",")}`;
-    items.push({
-      key,
-      kind: "review",
+    review({
+      key: `empty-fields:${emptyFields.map((field) => field.inputId).join(",")}`,
       title: `${listOfNames(emptyFields.map((field) => field.label))} ${emptyFields.length === 1 ? "is" : "are"} empty`,
       detail: "Write what the visit needs here, or confirm it can stay empty.",
       links: emptyFields.map((field) => ({ targetId: field.inputId, label: `Go to ${field.label}` })),
-      needsAction: !input.reviewed.has(key),
     });
   }
 
   if (input.openTasks.length > 0) {
-    const key = `tasks:${input.openTasks.map((task) => task.id).sort().join(",")}`;
-    items.push({
-      key,
-      kind: "review",
+    review({
+      key: `tasks:${input.openTasks.map((task) => task.id).sort().join(",")}`,
       title: `${plural(input.openTasks.length, "task is", "tasks are")} still open`,
       detail: "Tasks created through Tandem on this note have not been completed. A note can be signed with open tasks; check that is what you want.",
       links: input.openTasks.map((task) => ({ targetId: taskElementId(task.id), label: taskLinkLabel(task.description) })),
-      needsAction: !input.reviewed.has(key),
     });
   }
 
   if (input.unconfirmedTasks.length > 0) {
-    const key = `unconfirmed-tasks:${input.unconfirmedTasks.map((task) => task.intentId).sort().join(",")}`;
-    items.push({
-      key,
-      kind: "review",
+    review({
+      key: `unconfirmed-tasks:${input.unconfirmedTasks.map((task) => task.intentId).sort().join(",")}`,
       title: `${plural(input.unconfirmedTasks.length, "task is", "tasks are")} not confirmed by the EHR`,
       detail:
         input.unconfirmedTasks.length === 1
           ? "Tandem sent it and the EHR did not confirm it, so it may or may not be there. Check the note's tasks in the EHR, so that it is neither missing nor there twice."
           : "Tandem sent them and the EHR did not confirm them, so they may or may not be there. Check the note's tasks in the EHR, so that none is missing or there twice.",
       links: input.unconfirmedTasks.map((task) => ({ targetId: unconfirmedTaskElementId(task.intentId), label: taskLinkLabel(task.description) })),
-      needsAction: !input.reviewed.has(key),
     });
   }
 
