@@ -1,7 +1,7 @@
 import type { FrameLocator, Locator, Page } from "@playwright/test";
 import { expect, test } from "./support/fixtures.ts";
 import { editAsSomeoneElse, noteScene, openNote, readNote, returnToTab } from "./support/notes.ts";
-import { ORG_A, expectAccessible, sandbox, saveScreenshot, upstream } from "./support/sandbox.ts";
+import { ORG_A, expectAccessible, sandbox, sandboxNow, saveScreenshot, upstream } from "./support/sandbox.ts";
 
 // A field changed in the EHR while the physician reads the note (issue 35
 // item 3): the open note is re-read (every 20 s, or when the physician comes
@@ -78,6 +78,35 @@ test("a field changed in the EHR while the physician reads it is marked at the f
   const reopened = await openNote(page, scene);
   await expect(examBox(reopened)).toHaveValue(SECOND_CHANGE);
   await expect(reopened.locator('[data-testid^="changed-under-reader-"]')).toHaveCount(0);
+});
+
+test("the physician's own save in another tab is marked in this one as theirs, never as a change in the EHR", async ({ page }) => {
+  const scene = await noteScene();
+  const tabA = await openNote(page, scene);
+  const other = await page.context().newPage();
+  await other.clock.install({ time: await sandboxNow() });
+  const tabB = await openNote(other, scene);
+
+  await examBox(tabA).fill(FIRST_CHANGE);
+  await tabA.getByTestId("save-status-bar").getByRole("button", { name: "Save", exact: true }).click();
+  await expect(markOf(tabA, "otherExamComments")).toHaveCount(0);
+
+  // Tab B hears of the save (a live event, or its next read) and shows the text, marked as the physician's own.
+  await waitForTheNextRead(other);
+  await expect(examBox(tabB)).toHaveValue(FIRST_CHANGE);
+  const mark = markOf(tabB, "otherExamComments");
+  await expect(mark.getByRole("paragraph").first()).toHaveText(/^Saved by you in another tab just now \(\d{1,2}:\d{2} [AP]M( EST)?\): Other exam comments$/);
+  await expect(tabB.getByTestId("field-change-announcement")).toHaveText("Other exam comments was saved by you in another tab just now.");
+  await showEarlier(mark).click();
+  await expect(mark.getByTestId("replaced-text")).toBeVisible();
+  await saveScreenshot(other, "note-saved-in-another-tab-1280");
+
+  // A change in the EHR afterwards is the EHR's again.
+  await editAsSomeoneElse(scene.note.id, { otherExamComments: SECOND_CHANGE });
+  await waitForTheNextRead(other);
+  await expect(examBox(tabB)).toHaveValue(SECOND_CHANGE);
+  await expect(mark.getByRole("paragraph").first()).toHaveText(JUST_NOW);
+  await other.close();
 });
 
 test("a field being edited is never replaced: the typed text stays and the choice is the physician's, while an untouched field is marked", async ({ page }) => {

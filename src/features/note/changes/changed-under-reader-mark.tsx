@@ -22,13 +22,15 @@ export interface ChangedUnderReaderMarkProps {
   /** What changed, for screen readers ("Other exam comments"). */
   subject: string;
   seenAtMs: number;
+  /** The reader's own save in another tab, not the EHR's doing (saved-in-another-tab.ts). */
+  savedInAnotherTab?: boolean;
   timezone: string;
   onDismiss: () => void;
   /** What the change replaced. */
   children: ReactNode;
 }
 
-export function ChangedUnderReaderMark({ testId, subject, seenAtMs, timezone, onDismiss, children }: ChangedUnderReaderMarkProps) {
+export function ChangedUnderReaderMark({ testId, subject, seenAtMs, savedInAnotherTab = false, timezone, onDismiss, children }: ChangedUnderReaderMarkProps) {
   const [isOpen, setOpen] = useState(false);
   const id = useId();
   const display = useTimeDisplay(timezone);
@@ -39,7 +41,7 @@ export function ChangedUnderReaderMark({ testId, subject, seenAtMs, timezone, on
     <div role="group" aria-labelledby={titleId} data-testid={testId} className="space-y-2 rounded-md border border-sky-300 bg-sky-50 px-3 py-2 text-sm text-slate-900">
       <div className="flex flex-wrap items-center justify-between gap-2">
         <p id={titleId} className="font-semibold text-sky-950">
-          Changed in the EHR just now <span className="font-normal whitespace-nowrap text-slate-700">({formatRecentTime(seenAtMs, Date.now(), display)})</span>
+          {savedInAnotherTab ? "Saved by you in another tab just now" : "Changed in the EHR just now"} <span className="font-normal whitespace-nowrap text-slate-700">({formatRecentTime(seenAtMs, Date.now(), display)})</span>
           <span className="sr-only">: {subject}</span>
         </p>
         <div className="flex flex-wrap gap-2">
@@ -79,7 +81,7 @@ export function fieldChangeMarkOf(changes: ChangesUnderReader, field: WritableNo
     focusNoteTarget(info.inputId);
   };
   return (
-    <ChangedUnderReaderMark testId={`changed-under-reader-${field}`} subject={info.label} seenAtMs={mark.seenAtMs} timezone={timezone} onDismiss={dismiss}>
+    <ChangedUnderReaderMark testId={`changed-under-reader-${field}`} subject={info.label} seenAtMs={mark.seenAtMs} savedInAnotherTab={mark.savedInAnotherTab} timezone={timezone} onDismiss={dismiss}>
       <ReplacedText text={mark.replaced} />
     </ChangedUnderReaderMark>
   );

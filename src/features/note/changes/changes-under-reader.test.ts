@@ -19,23 +19,23 @@ const shown = (values: Partial<AllWritableFieldValues> = {}, editing: WritableNo
 describe("marksAfter: what is marked", () => {
   it("marks a field whose text changed while the reader was not editing it, with the text it replaced and when", () => {
     const marks = marksAfter(NO_CHANGE_MARKS, shown(), shown({ otherExamComments: "Two small nodes, left neck." }), FIRST_SEEN);
-    expect(marks).toEqual({ otherExamComments: { replaced: "No lymphadenopathy.", seenAtMs: FIRST_SEEN } });
+    expect(marks).toEqual({ otherExamComments: { replaced: "No lymphadenopathy.", seenAtMs: FIRST_SEEN, savedInAnotherTab: false } });
   });
 
   it("marks each field that changed, and keeps earlier marks", () => {
     const first = marksAfter(NO_CHANGE_MARKS, shown(), shown({ otherExamComments: "Two small nodes." }), FIRST_SEEN);
     const both = marksAfter(first, shown({ otherExamComments: "Two small nodes." }), shown({ otherExamComments: "Two small nodes.", stickyNoteDescription: "", impressionsPlansComments: "Biopsy." }), LATER);
     expect(both).toEqual({
-      otherExamComments: { replaced: "No lymphadenopathy.", seenAtMs: FIRST_SEEN },
-      impressionsPlansComments: { replaced: "", seenAtMs: LATER },
-      stickyNoteDescription: { replaced: "Call back with biopsy result", seenAtMs: LATER },
+      otherExamComments: { replaced: "No lymphadenopathy.", seenAtMs: FIRST_SEEN, savedInAnotherTab: false },
+      impressionsPlansComments: { replaced: "", seenAtMs: LATER, savedInAnotherTab: false },
+      stickyNoteDescription: { replaced: "Call back with biopsy result", seenAtMs: LATER, savedInAnotherTab: false },
     });
   });
 
   it("a field changed twice shows the text the reader last saw: the one on screen before the latest change", () => {
     const once = marksAfter(NO_CHANGE_MARKS, shown(), shown({ otherExamComments: "Second text." }), FIRST_SEEN);
     const twice = marksAfter(once, shown({ otherExamComments: "Second text." }), shown({ otherExamComments: "Third text." }), LATER);
-    expect(twice.otherExamComments).toEqual({ replaced: "Second text.", seenAtMs: LATER });
+    expect(twice.otherExamComments).toEqual({ replaced: "Second text.", seenAtMs: LATER, savedInAnotherTab: false });
   });
 
   it("never marks a field the reader is editing, nor the moment they start or stop", () => {
@@ -45,15 +45,26 @@ describe("marksAfter: what is marked", () => {
   });
 
   it("returns the same marks when nothing changed", () => {
-    const marks: ChangeMarks = { stickyNoteDescription: { replaced: "old", seenAtMs: FIRST_SEEN } };
+    const marks: ChangeMarks = { stickyNoteDescription: { replaced: "old", seenAtMs: FIRST_SEEN, savedInAnotherTab: false } };
     expect(marksAfter(marks, shown(), shown(), LATER)).toBe(marks);
+  });
+});
+
+describe("marksAfter: the reader's own save in another tab", () => {
+  it("marks a field whose new text the reader saved in another tab as theirs, and another field changed with it as the EHR's", () => {
+    const after = shown({ additionalHpiComments: "Typed in the other tab.", stickyNoteDescription: "Changed in the EHR." });
+    const isOwnSave = (field: WritableNoteField, text: string) => field === "additionalHpiComments" && text === "Typed in the other tab.";
+    expect(marksAfter(NO_CHANGE_MARKS, shown(), after, FIRST_SEEN, isOwnSave)).toEqual({
+      additionalHpiComments: { replaced: START.additionalHpiComments, seenAtMs: FIRST_SEEN, savedInAnotherTab: true },
+      stickyNoteDescription: { replaced: START.stickyNoteDescription, seenAtMs: FIRST_SEEN, savedInAnotherTab: false },
+    });
   });
 });
 
 describe("dismissMark", () => {
   it("takes one field's mark away and leaves the others", () => {
-    const marks: ChangeMarks = { stickyNoteDescription: { replaced: "old", seenAtMs: FIRST_SEEN }, otherExamComments: { replaced: "", seenAtMs: FIRST_SEEN } };
-    expect(dismissMark(marks, "stickyNoteDescription")).toEqual({ otherExamComments: { replaced: "", seenAtMs: FIRST_SEEN } });
+    const marks: ChangeMarks = { stickyNoteDescription: { replaced: "old", seenAtMs: FIRST_SEEN, savedInAnotherTab: false }, otherExamComments: { replaced: "", seenAtMs: FIRST_SEEN, savedInAnotherTab: false } };
+    expect(dismissMark(marks, "stickyNoteDescription")).toEqual({ otherExamComments: { replaced: "", seenAtMs: FIRST_SEEN, savedInAnotherTab: false } });
     expect(dismissMark(marks, "additionalHpiComments")).toBe(marks);
   });
 });
@@ -89,7 +100,7 @@ describe("the editor's screens, one action after another", () => {
   it("a re-read that changes a field the reader is only reading marks it", () => {
     const { state, marks } = marksThrough(open(), [read({ otherExamComments: "Two small nodes, left neck." }, 4)]);
     expect(state.fields.otherExamComments.value).toBe("Two small nodes, left neck.");
-    expect(marks).toEqual({ otherExamComments: { replaced: "No lymphadenopathy.", seenAtMs: FIRST_SEEN } });
+    expect(marks).toEqual({ otherExamComments: { replaced: "No lymphadenopathy.", seenAtMs: FIRST_SEEN, savedInAnotherTab: false } });
   });
 
   it("a field being edited is never replaced and never marked: it is a conflict to decide", () => {
@@ -111,7 +122,7 @@ describe("the editor's screens, one action after another", () => {
       // The live event's re-read brings the same note again.
       read({ stickyNoteDescription: "Call the son.", otherExamComments: "Changed in the EHR meanwhile." }, 5),
     ]);
-    expect(marks).toEqual({ otherExamComments: { replaced: "No lymphadenopathy.", seenAtMs: FIRST_SEEN } });
+    expect(marks).toEqual({ otherExamComments: { replaced: "No lymphadenopathy.", seenAtMs: FIRST_SEEN, savedInAnotherTab: false } });
   });
 
   it("a field saved by the reader and changed afterwards in the EHR is marked with the reader's text", () => {
@@ -121,17 +132,17 @@ describe("the editor's screens, one action after another", () => {
       { type: "saveSucceeded", note: note({ stickyNoteDescription: "Call the son." }, 4), atMs: LATER },
       read({ stickyNoteDescription: "Call the daughter." }, 5),
     ]);
-    expect(marks).toEqual({ stickyNoteDescription: { replaced: "Call the son.", seenAtMs: FIRST_SEEN } });
+    expect(marks).toEqual({ stickyNoteDescription: { replaced: "Call the son.", seenAtMs: FIRST_SEEN, savedInAnotherTab: false } });
   });
 
   it("marks fields of a note the reader cannot change (read-only text) too", () => {
     const { marks } = marksThrough(open("awaiting_sign", "Your role cannot change notes in Tandem."), [read({ additionalHpiComments: "Rash since March." }, 4)]);
-    expect(marks).toEqual({ additionalHpiComments: { replaced: "Itchy rash for two weeks.", seenAtMs: FIRST_SEEN } });
+    expect(marks).toEqual({ additionalHpiComments: { replaced: "Itchy rash for two weeks.", seenAtMs: FIRST_SEEN, savedInAnotherTab: false } });
   });
 
   it("an older read overtaken by a newer one changes nothing on screen, so it marks nothing", () => {
     const { marks } = marksThrough(open(), [read({ otherExamComments: "Newer." }, 5), read({ otherExamComments: "Older." }, 4)]);
-    expect(marks).toEqual({ otherExamComments: { replaced: "No lymphadenopathy.", seenAtMs: FIRST_SEEN } });
+    expect(marks).toEqual({ otherExamComments: { replaced: "No lymphadenopathy.", seenAtMs: FIRST_SEEN, savedInAnotherTab: false } });
   });
 });
 
@@ -141,5 +152,12 @@ describe("changeAnnouncement", () => {
     expect(changeAnnouncement(["Other exam comments"])).toBe("Other exam comments was changed in the EHR just now.");
     expect(changeAnnouncement(["Other exam comments", "Sticky note"])).toBe("Other exam comments and Sticky note were changed in the EHR just now.");
     expect(changeAnnouncement(["Additional HPI comments", "Other exam comments", "Sticky note"])).toBe("Additional HPI comments, Other exam comments and Sticky note were changed in the EHR just now.");
+  });
+
+  it("tells the reader's own saves in another tab apart from the EHR's changes", () => {
+    expect(changeAnnouncement([], ["Additional HPI comments"])).toBe("Additional HPI comments was saved by you in another tab just now.");
+    expect(changeAnnouncement(["Sticky note"], ["Additional HPI comments", "Other exam comments"])).toBe(
+      "Sticky note was changed in the EHR just now. Additional HPI comments and Other exam comments were saved by you in another tab just now.",
+    );
   });
 });

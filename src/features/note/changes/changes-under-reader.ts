@@ -11,7 +11,9 @@ import { WRITABLE_NOTE_FIELDS, type WritableNoteField } from "#contract/clinic-a
 // screen changed. The reader's own doing never does: typing makes a field
 // touched (dirty), their saved text is already on screen when the save's
 // answer comes, and a field being edited keeps the typed text whatever the
-// EHR does (the Keep mine / Use the EHR's choice decides it). A field marked
+// EHR does (the Keep mine / Use the EHR's choice decides it). Their save in
+// another tab of theirs does count, and is told as theirs
+// (saved-in-another-tab.ts), not as the EHR's doing. A field marked
 // and changed again shows the text on screen just before the latest change,
 // the one the reader last saw; a change the reader never saw (two edits in
 // the EHR between two reads) does not appear.
@@ -28,6 +30,8 @@ export type ShownFields = Readonly<Record<WritableNoteField, ShownField>>;
 export interface ChangeMark {
   /** The text on screen just before the latest change. */
   replaced: string;
+  /** The latest change is the reader's own save, in another tab (saved-in-another-tab.ts), not the EHR's doing. */
+  savedInAnotherTab: boolean;
   /** When the change reached the screen. */
   seenAtMs: number;
 }
@@ -52,12 +56,15 @@ export function fieldsChangedUnderReader(before: ShownFields, after: ShownFields
   return WRITABLE_NOTE_FIELDS.filter((field) => !before[field].isEditing && !after[field].isEditing && before[field].text !== after[field].text);
 }
 
+/** Whether the reader saved this text into this field in another tab (saved-in-another-tab.ts). */
+export type OwnSaveCheck = (field: WritableNoteField, text: string) => boolean;
+
 /** The marks once the screen went from `before` to `after`; the same object when nothing changed under the reader. */
-export function marksAfter(marks: ChangeMarks, before: ShownFields, after: ShownFields, seenAtMs: number): ChangeMarks {
+export function marksAfter(marks: ChangeMarks, before: ShownFields, after: ShownFields, seenAtMs: number, isOwnSave: OwnSaveCheck = () => false): ChangeMarks {
   const changed = fieldsChangedUnderReader(before, after);
   if (changed.length === 0) return marks;
   const next: Partial<Record<WritableNoteField, ChangeMark>> = { ...marks };
-  for (const field of changed) next[field] = { replaced: before[field].text, seenAtMs };
+  for (const field of changed) next[field] = { replaced: before[field].text, seenAtMs, savedInAnotherTab: isOwnSave(field, after[field].text) };
   return next;
 }
 
@@ -69,9 +76,15 @@ export function dismissMark(marks: ChangeMarks, field: WritableNoteField): Chang
   return next;
 }
 
-/** What a screen reader is told, politely, when fields change under the reader: "Other exam comments was changed in the EHR just now." */
-export function changeAnnouncement(labels: readonly string[]): string {
-  if (labels.length === 0) return "";
-  const names = labels.length === 1 ? labels.join("") : `${labels.slice(0, -1).join(", ")} and ${labels.at(-1) ?? ""}`;
-  return `${names} ${labels.length === 1 ? "was" : "were"} changed in the EHR just now.`;
+const namesOf = (labels: readonly string[]) => (labels.length === 1 ? labels.join("") : `${labels.slice(0, -1).join(", ")} and ${labels.at(-1) ?? ""}`);
+
+/**
+ * What a screen reader is told, politely, when fields change under the reader: "Other exam comments was changed in
+ * the EHR just now." `savedInAnotherTab`: those the reader saved in another tab, told apart.
+ */
+export function changeAnnouncement(labels: readonly string[], savedInAnotherTab: readonly string[] = []): string {
+  const sentences: string[] = [];
+  if (labels.length > 0) sentences.push(`${namesOf(labels)} ${labels.length === 1 ? "was" : "were"} changed in the EHR just now.`);
+  if (savedInAnotherTab.length > 0) sentences.push(`${namesOf(savedInAnotherTab)} ${savedInAnotherTab.length === 1 ? "was" : "were"} saved by you in another tab just now.`);
+  return sentences.join(" ");
 }

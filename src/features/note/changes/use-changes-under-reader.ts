@@ -3,6 +3,7 @@ import type { Note, WritableNoteField } from "#contract/clinic-api/note.ts";
 import type { NoteSectionKey } from "#contract/note/section-digests.ts";
 import { WRITABLE_FIELD_INFO } from "../writable-fields.ts";
 import { changeAnnouncement, dismissMark, fieldsChangedUnderReader, marksAfter, NO_CHANGE_MARKS, shownFieldsOf, type ChangeMarks, type ShownFields } from "./changes-under-reader.ts";
+import { listenForSavesInOtherTabs, wasSavedInAnotherTab } from "./saved-in-another-tab.ts";
 import { sectionTitleOf } from "./section-links.ts";
 import { dismissSectionMark, NO_SECTION_CHANGE_MARKS, sectionMarksAfter, sectionsChangedUnderReader, type SectionChangeMarks } from "./sections-changed-under-reader.ts";
 
@@ -38,6 +39,8 @@ export function useChangesUnderReader(note: Note, values: Readonly<Record<Writab
   const [sections, setSections] = useState<SectionChangeMarks>(NO_SECTION_CHANGE_MARKS);
   const [announcement, setAnnouncement] = useState<Announcement>({ text: "", count: 0 });
 
+  useEffect(listenForSavesInOtherTabs, []);
+
   useEffect(() => {
     const before = previous.current;
     previous.current = screen;
@@ -45,9 +48,14 @@ export function useChangesUnderReader(note: Note, values: Readonly<Record<Writab
     const changedSections = sectionsChangedUnderReader(before.note, screen.note);
     if (changedFields.length === 0 && changedSections.length === 0) return;
     const seenAtMs = Date.now();
-    setFields((current) => marksAfter(current, before.fields, screen.fields, seenAtMs));
+    const isOwnSave = (field: WritableNoteField, text: string) => wasSavedInAnotherTab(screen.note.id, field, text);
+    setFields((current) => marksAfter(current, before.fields, screen.fields, seenAtMs, isOwnSave));
     setSections((current) => sectionMarksAfter(current, before.note, screen.note, seenAtMs));
-    const text = changeAnnouncement([...changedSections.map(sectionTitleOf), ...changedFields.map((field) => WRITABLE_FIELD_INFO[field].label)]);
+    const ownSaves = changedFields.filter((field) => isOwnSave(field, screen.fields[field].text));
+    const text = changeAnnouncement(
+      [...changedSections.map(sectionTitleOf), ...changedFields.filter((field) => !ownSaves.includes(field)).map((field) => WRITABLE_FIELD_INFO[field].label)],
+      ownSaves.map((field) => WRITABLE_FIELD_INFO[field].label),
+    );
     setAnnouncement((current) => ({ text, count: current.count + 1 }));
   }, [screen]);
 

@@ -4,6 +4,7 @@ import { ApiError } from "#src/api/bff-client.ts";
 import { onBffAnswered, tandemRetryDelayMs } from "#src/api/bff-reachability.ts";
 import { isSystemFailure, markNoteSigned, noteConflictOf, noteQuery, patchNote, saveFailureReasonOf } from "#src/api/note-queries.ts";
 import { describeApiError } from "#src/components/shell/api-error-notice.tsx";
+import { tellOtherTabsOfSave } from "../changes/saved-in-another-tab.ts";
 import { busyRetryDelayMs, canAutosave, isSaveWaitingForTandem, needsDraftPut, offeredDraftToKeep, saveRequestOf, sentValuesOf, serverNoteOf, type EditorAction, type EditorState } from "./editor-state.ts";
 
 // Saving the note to the EHR (ADR 0008): autosave a little after typing
@@ -63,6 +64,7 @@ export function useNoteSave({ noteId, state, latest, dispatch, syncDraft }: Note
         tandemFailures.current = 0;
         dispatch({ type: "saveSucceeded", note: serverNoteOf(saved), atMs: Date.now() });
         queryClient.setQueryData(noteQuery(noteId).queryKey, { note: saved });
+        tellOtherTabsOfSave(saved.id, sentValuesOf(request));
       } catch (error) {
         saveQueued.current = false;
         // The text did not reach the EHR: keep it in the draft store now, not after the typing debounce,
