@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page } from "@playwright/test";
 import { expect, test } from "./support/fixtures.ts";
-import { ORG_A, expectAccessible, openInHost, saveScreenshot } from "./support/sandbox.ts";
+import { ORG_A, appUrl, expectAccessible, openInHost, saveScreenshot } from "./support/sandbox.ts";
 import { noteScene, openNote } from "./support/notes.ts";
 import { startOwnServers, type OwnServers } from "./support/sandbox-servers.ts";
 import { UPPER_WEST_SIDE, addDays, appointmentType, openSlotFinder, resetSandbox, resultsStatus, search, searchForm, setFilters, todayIn } from "./support/slots.ts";
@@ -138,5 +138,37 @@ test.describe("a reload while Tandem's server is down", () => {
     await expect(week).toHaveAttribute("data-state", "ready", { timeout: 20_000 });
     await expect(app.getByText("Tandem could not reach its server")).toHaveCount(0);
     await expect(app.getByTestId("availability-provider")).toContainText("All providers with templates here");
+  });
+
+  test("outside the EHR, the kept app waits for Tandem's server to check the sign-in, and opens by itself once it is back", async ({ page }) => {
+    const bff = servers;
+    if (!bff) throw new Error("no servers");
+    await resetSandbox();
+    await page.goto(appUrl());
+    await page.getByRole("link", { name: "Sign in" }).click();
+    await page.locator("#oauth-account").selectOption({ label: (await page.locator("#oauth-account option").filter({ hasText: /Jacob Brooks/ }).first().textContent()) ?? "" });
+    await page.locator("#oauth-sign-in").click();
+    await page.locator("#oauth-allow").click();
+    await page.getByRole("radio", { name: /Riverside/ }).check();
+    await page.getByRole("button", { name: "Continue" }).click();
+    await expect(page.getByTestId("standalone-bar")).toBeVisible();
+    await expectShellKept(page);
+
+    await bff.stopBff("SIGKILL");
+    const notice = page.getByText("Tandem's server is not answering");
+    try {
+      await page.reload();
+      await expect(notice).toBeVisible({ timeout: 15_000 });
+      await expect(page.getByText(/Failed to fetch/)).toHaveCount(0);
+      await page.setViewportSize({ width: 400, height: 860 });
+      await saveScreenshot(page, "reload-while-down-standalone-400");
+      await page.setViewportSize({ width: 1280, height: 860 });
+    } finally {
+      await bff.restartBff();
+    }
+
+    // Signed in still (the session is in the store), on Tandem's backoff: no reload.
+    await expect(page.getByTestId("standalone-bar")).toContainText("Signed in outside the EHR as", { timeout: 30_000 });
+    await expect(notice).toHaveCount(0);
   });
 });

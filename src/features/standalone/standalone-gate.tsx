@@ -12,7 +12,7 @@ import { Button } from "#src/components/ui/button.tsx";
 import { Notice } from "#src/components/ui/notice.tsx";
 import { signInErrorMessage } from "./sign-in-messages.ts";
 import { CheckingSignIn, StandaloneFrame } from "./checking-sign-in.tsx";
-import { chooseOrganization, signInStateQuery, signInUrl, signOut, signOutEverywhere } from "./standalone-queries.ts";
+import { chooseOrganization, signInStateQuery, signInUrl, signOut, signOutEverywhere, TandemUnreachableError } from "./standalone-queries.ts";
 
 // Tandem opened at its own address, outside the EHR (ADR 0010, DESIGN.md
 // "Standalone mode"): sign in through the service's OAuth flow, pick one of
@@ -32,15 +32,28 @@ function returnPath(): string {
 
 export function StandaloneGate({ children }: { children: (link: StandaloneLink, context: HostContext) => ReactNode }) {
   const state = useQuery(signInStateQuery());
-  if (state.isPending) return <CheckingSignIn />;
-  if (state.isError) {
-    return (
-      <StandaloneFrame>
-        <Notice tone="error" title="Tandem could not check your sign-in" actions={<Button onClick={() => void state.refetch()}>Try again</Button>}>
-          {state.error.message}
-        </Notice>
-      </StandaloneFrame>
-    );
+  // Once known, the sign-in stays until an answer says otherwise: a check that fails later never takes the app (and
+  // what is typed in it) off the screen.
+  if (state.data === undefined) {
+    if (state.failureReason instanceof TandemUnreachableError) {
+      return (
+        <StandaloneFrame>
+          <Notice tone="warning" title="Tandem's server is not answering" actions={<Button onClick={() => void state.refetch()}>Try again</Button>}>
+            It may be restarting. Tandem opens here by itself as soon as its server answers; there is no need to reload.
+          </Notice>
+        </StandaloneFrame>
+      );
+    }
+    if (state.isError) {
+      return (
+        <StandaloneFrame>
+          <Notice tone="error" title="Tandem could not check your sign-in" actions={<Button onClick={() => void state.refetch()}>Try again</Button>}>
+            {state.error.message}
+          </Notice>
+        </StandaloneFrame>
+      );
+    }
+    return <CheckingSignIn />;
   }
   if (!state.data.signedIn) return <SignInPage />;
   if (state.data.selectedOrganizationId === null) return <OrganizationPicker signedIn={state.data} />;

@@ -2,6 +2,7 @@ import { queryOptions } from "@tanstack/react-query";
 import * as z from "zod/mini";
 import { appErrorBody } from "#contract/app-api/errors.ts";
 import { organizationChoiceResponse, standaloneSignInState } from "#contract/app-api/standalone.ts";
+import { tandemRetryDelayMs } from "#src/api/bff-reachability.ts";
 import { queryKeys } from "#src/api/query-keys.ts";
 
 // The standalone sign-in's own calls (not under /api: they work before an
@@ -17,10 +18,32 @@ async function readJson<T extends z.ZodMiniType>(response: Response, schema: T):
   return z.parse(schema, json);
 }
 
+/** Tandem's server did not answer (restarting, or the network is down), or a proxy in front of it said so. */
+export class TandemUnreachableError extends Error {
+  override readonly name = "TandemUnreachableError";
+}
+
+const PROXY_SAYS_DOWN = new Set([502, 503, 504]);
+
+/**
+ * Who is signed in. While Tandem's server does not answer, asked again on
+ * Tandem's backoff (1, 2, 4, 8, then every 10 s) for as long as it takes: the
+ * sign-in opens by itself once the server is back (a reload during a restart
+ * opens the app's kept shell, ADR 0033).
+ */
 export const signInStateQuery = () =>
   queryOptions({
     queryKey: queryKeys.standalone.signIn(),
-    queryFn: async ({ signal }) => readJson(await fetch("/auth/session", { headers: { accept: "application/json" }, signal }), standaloneSignInState),
+    queryFn: async ({ signal }) => {
+      const response = await fetch("/auth/session", { headers: { accept: "application/json" }, signal }).catch((error: unknown) => {
+        if (signal.aborted) throw error;
+        throw new TandemUnreachableError("Tandem's server did not answer");
+      });
+      if (PROXY_SAYS_DOWN.has(response.status)) throw new TandemUnreachableError(`Tandem's server answered ${response.status}`);
+      return readJson(response, standaloneSignInState);
+    },
+    retry: (_failures, error) => error instanceof TandemUnreachableError,
+    retryDelay: (failures) => tandemRetryDelayMs(failures),
     staleTime: 60_000,
   });
 
