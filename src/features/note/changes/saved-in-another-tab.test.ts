@@ -49,7 +49,7 @@ describe("saves told to the user's other tabs", () => {
     expect(wasSavedInAnotherTab(NOTE, "otherExamComments", "No identity.")).toBe(false);
   });
 
-  it("a save confirmed here reaches the user's other tabs, named by organization and user", async () => {
+  it("a save sent from here reaches the user's other tabs, named by organization and user", async () => {
     switchCacheIdentity(queryClient, PHYSICIAN);
     const tab = otherTab();
     const heard: unknown[] = [];

@@ -1,4 +1,5 @@
 import type { WritableNoteField } from "#contract/clinic-api/note.ts";
+import { idKey } from "#contract/ids.ts";
 import { currentCacheIdentity, identityKey } from "#src/api/cache-identity.ts";
 
 // A clinician's save in one tab reaches their other tabs of the note as a
@@ -53,19 +54,19 @@ export function listenForSavesInOtherTabs(): void {
   channelNow();
 }
 
-/** This tab's save of `fields` was confirmed by the EHR: tells the user's other tabs. */
+/** This tab is sending a save of `fields` to the EHR: tells the user's other tabs. */
 export function tellOtherTabsOfSave(noteId: string, fields: Partial<Record<WritableNoteField, string>>): void {
   const identity = currentCacheIdentity();
   if (identity === null) return;
-  const message: SaveMessage = { identity: identityKey(identity), noteId, fields, atMs: Date.now() };
+  const message: SaveMessage = { identity: identityKey(identity), noteId: idKey(noteId), fields, atMs: Date.now() };
   channelNow()?.postMessage(message);
 }
 
-/** Whether the user saved `text` into the note's `field` in another tab lately. */
+/** Whether the user sent `text` into the note's `field` from another tab lately. */
 export function wasSavedInAnotherTab(noteId: string, field: WritableNoteField, text: string): boolean {
   const identity = currentCacheIdentity();
   if (identity === null) return false;
   forget(Date.now());
   const key = identityKey(identity);
-  return heard.some((save) => save.identity === key && save.noteId === noteId && save.fields[field] === text);
+  return heard.some((save) => save.identity === key && save.noteId === idKey(noteId) && save.fields[field] === text);
 }

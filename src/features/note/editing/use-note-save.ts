@@ -59,12 +59,12 @@ export function useNoteSave({ noteId, state, latest, dispatch, syncDraft }: Note
       saving.current = true;
       attemptedRevision.current = current.changeRevision;
       dispatch({ type: "saveStarted", sent: sentValuesOf(request) });
+      tellOtherTabsOfSave(noteId, sentValuesOf(request));
       try {
         const { note: saved } = await patchNote(noteId, request);
         tandemFailures.current = 0;
         dispatch({ type: "saveSucceeded", note: serverNoteOf(saved), atMs: Date.now() });
         queryClient.setQueryData(noteQuery(noteId).queryKey, { note: saved });
-        tellOtherTabsOfSave(saved.id, sentValuesOf(request));
       } catch (error) {
         saveQueued.current = false;
         // The text did not reach the EHR: keep it in the draft store now, not after the typing debounce,
