@@ -2,6 +2,7 @@ import type { FrameLocator, Locator, Page } from "@playwright/test";
 import { expect, test } from "./support/fixtures.ts";
 import { clearFaults, editAsSomeoneElse, noteScene, openNote, type NoteScene } from "./support/notes.ts";
 import { ORG_A, ORG_B, appUrl, resetSandbox, sandbox, userWithRole, type SandboxUser } from "./support/sandbox.ts";
+import { signInOutsideEhr } from "./support/standalone.ts";
 
 // Shared workstations (issue 36 item 13, ADR 0025): another organization or
 // another user signed in to the EHR must never see anything of the previous
@@ -182,13 +183,7 @@ test("another user signed in on the same workstation while a physician's note is
 
 test("outside the EHR, switching organization draws nothing of the previous one, even with the service 2 s late", async ({ page }) => {
   await resetSandbox();
-  await page.goto(appUrl());
-  await page.getByRole("link", { name: "Sign in" }).click();
-  await page.locator("#oauth-account").selectOption({ label: (await page.locator("#oauth-account option").filter({ hasText: /Jacob Brooks/ }).first().textContent()) ?? "" });
-  await page.locator("#oauth-sign-in").click();
-  await page.locator("#oauth-allow").click();
-  await page.getByRole("radio", { name: /Riverside/ }).check();
-  await page.getByRole("button", { name: "Continue" }).click();
+  await signInOutsideEhr(page);
   await expect(page.getByTestId("organization-name")).toContainText("Riverside");
   await page.getByRole("link", { name: "Slots" }).click();
   await page.getByRole("button", { name: "Search", exact: true }).click();

@@ -3,9 +3,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page } from "@playwright/test";
 import { expect, test } from "./support/fixtures.ts";
-import { ORG_A, appUrl, expectAccessible, openInHost, saveScreenshot } from "./support/sandbox.ts";
+import { ORG_A, expectAccessible, openInHost, saveScreenshot } from "./support/sandbox.ts";
 import { noteScene, openNote } from "./support/notes.ts";
 import { startOwnServers, type OwnServers } from "./support/sandbox-servers.ts";
+import { signInOutsideEhr } from "./support/standalone.ts";
 import { UPPER_WEST_SIDE, addDays, appointmentType, openSlotFinder, resetSandbox, resultsStatus, search, searchForm, setFilters, todayIn } from "./support/slots.ts";
 
 // The app reloaded while Tandem's server is down (a restart, a deploy): the
@@ -144,14 +145,7 @@ test.describe("a reload while Tandem's server is down", () => {
     const bff = servers;
     if (!bff) throw new Error("no servers");
     await resetSandbox();
-    await page.goto(appUrl());
-    await page.getByRole("link", { name: "Sign in" }).click();
-    await page.locator("#oauth-account").selectOption({ label: (await page.locator("#oauth-account option").filter({ hasText: /Jacob Brooks/ }).first().textContent()) ?? "" });
-    await page.locator("#oauth-sign-in").click();
-    await page.locator("#oauth-allow").click();
-    await page.getByRole("radio", { name: /Riverside/ }).check();
-    await page.getByRole("button", { name: "Continue" }).click();
-    await expect(page.getByTestId("standalone-bar")).toBeVisible();
+    await signInOutsideEhr(page);
     await expectShellKept(page);
 
     await bff.stopBff("SIGKILL");

@@ -1,6 +1,7 @@
 import { type Page } from "@playwright/test";
 import { expect, test } from "./support/fixtures.ts";
 import { appUrl, expectAccessibleOn, resetSandbox, saveScreenshot } from "./support/sandbox.ts";
+import { signInOutsideEhr } from "./support/standalone.ts";
 
 // Standalone mode (ADR 0010): Tandem opened at the BFF's own URL (no iframe),
 // signed in through the emulator's authorize and consent pages, an
@@ -50,21 +51,6 @@ test("signs in outside the EHR, picks an organization, and holds a slot", async 
   await expect(page.getByRole("heading", { name: "Sign in to Tandem" })).toBeVisible();
 });
 
-/** Signs in where the service already remembers the consent (another browser of the same person), and picks org A. */
-async function signInAgainAndPickRiverside(page: Page): Promise<void> {
-  await page.goto(appUrl());
-  await page.getByRole("link", { name: "Sign in" }).click();
-  await page.locator("#oauth-account").selectOption({ label: (await page.locator("#oauth-account option").filter({ hasText: MULTI_ORG_ACCOUNT }).first().textContent()) ?? "" });
-  await page.locator("#oauth-sign-in").click();
-  const consent = page.locator("#oauth-allow");
-  const chooser = page.getByRole("heading", { name: "Choose an organization" });
-  await expect(consent.or(chooser)).toBeVisible();
-  if (await consent.isVisible()) await consent.click();
-  await page.getByRole("radio", { name: /Riverside/ }).check();
-  await page.getByRole("button", { name: "Continue" }).click();
-  await expect(page.getByTestId("standalone-bar")).toBeVisible();
-}
-
 test("signing out everywhere ends the session in the person's other browser too", async ({ page, browser }) => {
   await signInThroughService(page, "allow");
   await page.getByRole("radio", { name: /Riverside/ }).check();
@@ -74,7 +60,8 @@ test("signing out everywhere ends the session in the person's other browser too"
   const laptop = await browser.newContext();
   try {
     const other = await laptop.newPage();
-    await signInAgainAndPickRiverside(other);
+    // The service already remembers the consent (another browser of the same person).
+    await signInOutsideEhr(other);
     await other.getByRole("link", { name: "Slots" }).click();
     await page.getByTestId("sign-out-everywhere").click();
     await expect(page.getByRole("heading", { name: "Sign in to Tandem" })).toBeVisible();

@@ -1,13 +1,13 @@
 // @vitest-environment happy-dom
 import { screen, within } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
-import type { MaybeHeldSlot } from "#contract/app-api/slots.ts";
 import type { Slot } from "#contract/clinic-api/schedule.ts";
 import { ApiError } from "#src/api/bff-client.ts";
 import type { SelectionState } from "#src/scheduling/slot-selection-flow.ts";
 import { renderWithUser } from "#src/testing/render.tsx";
 import { SelectionPanel } from "./selection-panel.tsx";
 import { FAKE_DESCRIBER } from "./testing/fake-describer.ts";
+import { MAYBE_HELD } from "./testing/maybe-held.ts";
 
 // The slot being chosen, as the holds bar shows it: a gone slot's
 // alternatives each name their provider (issue 36 item 9), and a slot the
@@ -18,19 +18,6 @@ const RUIZ = "prv_bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb";
 const slotAt = (providerId: string, startsAt: string): Slot => ({ providerId, facilityId: "fac_11111111111111111111111111111111", startsAt, endsAt: startsAt.replace(":00:00", ":20:00"), remainingCapacity: 1, templateIds: [] });
 const TEN = slotAt(MULLER, "2026-12-01T10:00:00-05:00");
 const chosen = { slot: TEN, request: { providerId: MULLER, facilityId: TEN.facilityId, startsAt: TEN.startsAt, endsAt: TEN.endsAt, appointmentTypeId: "atp_d" }, params: { appointmentTypeId: "atp_d", isNewPatient: false } };
-
-/** The BFF's record of a hold of TEN whose answer was lost. */
-const MAYBE_HELD: MaybeHeldSlot = {
-  id: "0a0a0a0a-0000-4000-8000-000000000001",
-  slot: { providerId: MULLER, facilityId: TEN.facilityId, startsAt: TEN.startsAt, endsAt: TEN.endsAt },
-  appointmentTypeId: "atp_d",
-  slotLengthMinutes: 20,
-  isNewPatient: false,
-  patientId: null,
-  triedAt: "2026-12-01T14:00:00.000Z",
-  freesAt: "2026-12-01T14:11:00.000Z",
-  canRelease: false,
-};
 
 function renderPanel(state: SelectionState) {
   const onSelect = vi.fn();
