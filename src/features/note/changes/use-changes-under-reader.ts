@@ -48,10 +48,9 @@ export function useChangesUnderReader(note: Note, values: Readonly<Record<Writab
     const changedSections = sectionsChangedUnderReader(before.note, screen.note);
     if (changedFields.length === 0 && changedSections.length === 0) return;
     const seenAtMs = Date.now();
-    const isOwnSave = (field: WritableNoteField, text: string) => wasSavedInAnotherTab(screen.note.id, field, text);
-    setFields((current) => marksAfter(current, before.fields, screen.fields, seenAtMs, isOwnSave));
+    const ownSaves = changedFields.filter((field) => wasSavedInAnotherTab(screen.note.id, field, screen.fields[field].text));
+    setFields((current) => marksAfter(current, before.fields, screen.fields, seenAtMs, (field) => ownSaves.includes(field)));
     setSections((current) => sectionMarksAfter(current, before.note, screen.note, seenAtMs));
-    const ownSaves = changedFields.filter((field) => isOwnSave(field, screen.fields[field].text));
     const text = changeAnnouncement(
       [...changedSections.map(sectionTitleOf), ...changedFields.filter((field) => !ownSaves.includes(field)).map((field) => WRITABLE_FIELD_INFO[field].label)],
       ownSaves.map((field) => WRITABLE_FIELD_INFO[field].label),
