@@ -21,4 +21,12 @@ describe("parseDescribed", () => {
     const result = parseDescribed(z.object({ at: z.string().check(z.regex(/^\d\d:\d\d$/, "must be a time of day HH:MM")) }), { at: "9" });
     expect(result).toEqual({ success: false, message: "at: must be a time of day HH:MM" });
   });
+
+  it("names the first ten fields that failed and counts the rest, so a long bad list makes a short message", () => {
+    const result = parseDescribed(z.object({ ids: z.array(z.uuid()) }), { ids: Array.from({ length: 5_000 }, () => "a") });
+    expect(result.success).toBe(false);
+    const message = result.success ? "" : result.message;
+    expect(message.split("; ")).toHaveLength(11);
+    expect(message).toMatch(/^ids\.0: must be a valid uuid; ids\.1: .*; ids\.9: must be a valid uuid; and 4,990 more$/);
+  });
 });

@@ -33,18 +33,22 @@ function describeIssue(issue: z.core.$ZodIssue): string {
   }
 }
 
+/** A 10 KB query of 5,000 bad ids made a 319 KB message: past this many, the rest are counted. */
+const MAX_ISSUES_NAMED = 10;
+
 /**
- * One line naming every field that failed and why, e.g.
+ * One line naming each field that failed and why, e.g.
  * "pageSize: must be at most 100; startDate: is required". Used for 400
  * messages on both sides, so a bad input always names its field.
  */
 export function describeZodError(error: z.core.$ZodError, subject?: string): string {
-  return error.issues
-    .map((issue) => {
-      const path = issue.path.map(String).join(".") || subject || "value";
-      return `${path}: ${describeIssue(issue)}`;
-    })
-    .join("; ");
+  const named = error.issues.slice(0, MAX_ISSUES_NAMED).map((issue) => {
+    const path = issue.path.map(String).join(".") || subject || "value";
+    return `${path}: ${describeIssue(issue)}`;
+  });
+  const unnamed = error.issues.length - named.length;
+  if (unnamed > 0) named.push(`and ${unnamed.toLocaleString("en-US")} more`);
+  return named.join("; ");
 }
 
 export type DescribedResult<T> = { success: true; data: T } | { success: false; message: string };
