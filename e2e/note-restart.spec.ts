@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { type FrameLocator, type Page } from "@playwright/test";
 import pg from "pg";
 import { expect, test } from "./support/fixtures.ts";
+import { FRAME_STORAGE_GRANTED } from "./support/frame-storage.ts";
 import { noteScene, openNote, readNote, returnToTab, typeThenReload, type NoteScene } from "./support/notes.ts";
 import { ORG_A, callApp, saveScreenshot } from "./support/sandbox.ts";
 import { startOwnServers, type OwnServers } from "./support/sandbox-servers.ts";
@@ -19,20 +20,11 @@ import { startOwnServers, type OwnServers } from "./support/sandbox-servers.ts";
 // (PGlite, the same DATA_DIR) and on PostgreSQL (skipped without
 // DATABASE_URL). These specs run their own servers, so they can stop them.
 
-// This Chromium (156) blocks third-party storage by default (its third-party
-// cookie phase-out): inside the EHR's frame, a cross-site one, sessionStorage
-// throws "Access is denied". The tab's copy is only possible where the browser
-// grants the frame its storage (partitioned, as Firefox and Safari do, or with
-// third-party cookies allowed), so these specs run Chromium that way; where it
-// is denied, the text typed is still kept on screen across a restart and sent
-// once Tandem's server is back, but a reload before the BFF has it loses it
-// (docs/fault-matrix.md).
-test.use({
-  launchOptions: {
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: ["--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic", "--disable-gpu", "--disable-features=TrackingProtection3pcd"],
-  },
-});
+// The tab's copy needs the frame's storage (support/frame-storage.ts), so
+// these specs run with it granted; where it is denied, the text typed is still
+// kept on screen across a restart and sent once Tandem's server is back, but a
+// reload before the BFF has it loses it (docs/fault-matrix.md).
+test.use(FRAME_STORAGE_GRANTED);
 
 const SENTENCE_1 = " Pain began after lifting a box on Monday.";
 const SENTENCE_2 = " No prior back injuries.";

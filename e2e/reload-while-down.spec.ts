@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page } from "@playwright/test";
 import { expect, test } from "./support/fixtures.ts";
+import { FRAME_STORAGE_GRANTED } from "./support/frame-storage.ts";
 import { ORG_A, expectAccessible, openInHost, saveScreenshot } from "./support/sandbox.ts";
 import { noteScene, openNote } from "./support/notes.ts";
 import { startOwnServers, type OwnServers } from "./support/sandbox-servers.ts";
@@ -20,12 +21,7 @@ import { UPPER_WEST_SIDE, addDays, appointmentType, openSlotFinder, resetSandbox
 // this spec runs with the frame's storage granted, as note-restart.spec.ts
 // does.
 
-test.use({
-  launchOptions: {
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: ["--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic", "--disable-gpu", "--disable-features=TrackingProtection3pcd"],
-  },
-});
+test.use(FRAME_STORAGE_GRANTED);
 
 /** The app's frame is controlled by the shell worker, and the page it keeps is kept. */
 async function expectShellKept(page: Page): Promise<void> {

@@ -70,7 +70,7 @@ export function TaskCreateForm({ noteId }: { noteId: string }) {
   const { providers, options, draft, errors, announcement, mutation, isPending, formRef, descriptionRef, assigneesRef, update, submit, submitAnyway } = useTaskCreate(noteId);
 
   const userName = session.data?.user.displayName;
-  // The form's text lives only in this page, as the waitlist form's does: a reload asks first.
+  // Not yet sent: a reload asks first, as the waitlist form does (the kept draft may have no sessionStorage to live in).
   useAskBeforeUnload(hasTaskDraft(draft));
 
   return (

@@ -10,7 +10,7 @@ import { renderWithUser } from "#src/testing/render.tsx";
 import { failure, heldAnswer, installFakeBff, ok, type BffReply, type FakeBff } from "#src/testing/fake-bff.ts";
 import { peopleOf } from "../reading/people.ts";
 import { buildNoteFixture } from "../reading/testing/note-fixture.ts";
-import { forgetTaskDrafts } from "./task-draft-memory.ts";
+import { forgetTaskDrafts } from "./kept-task-draft.ts";
 import { TaskPanel } from "./task-panel.tsx";
 
 // The note's task panel as a clinician uses it: the list of tasks Tandem

@@ -4,7 +4,7 @@ import type { TaskCreateRequest } from "#contract/app-api/note.ts";
 import { providersQuery } from "#src/api/directory-queries.ts";
 import { createNoteTask, markNoteSigned, noteTasksQuery } from "#src/api/note-queries.ts";
 import { queryKeys } from "#src/api/query-keys.ts";
-import { keepTaskDraft, keptTaskDraft } from "./task-draft-memory.ts";
+import { keepTaskDraft, keptTaskDraft } from "./kept-task-draft.ts";
 import { assigneeOptions, EMPTY_TASK_DRAFT, firstInvalidField, taskCreateFailure, validateTaskForm, type TaskFormDraft, type TaskFormErrors } from "./task-form-model.ts";
 
 // Creating a task from the note's form: the draft and its errors (checked by
@@ -12,8 +12,7 @@ import { assigneeOptions, EMPTY_TASK_DRAFT, firstInvalidField, taskCreateFailure
 // to the list, a refused submit focusing its first bad field, and focus put
 // back once the request settles. A task like one whose outcome is unknown is
 // sent only when the user chooses it (`submitAnyway`), warned it may duplicate.
-// The draft is kept for the note while the user is in another view
-// (task-draft-memory.ts).
+// The draft is kept for the note across views and reloads (kept-task-draft.ts).
 
 export function useTaskCreate(noteId: string) {
   const queryClient = useQueryClient();
