@@ -61,6 +61,9 @@ test.describe("the waitlist on a bad day", () => {
       await bff.restartBff();
     }
 
+    // Once the app reaches its server again (its live stream reconnects), the notice no longer says it cannot.
+    await expect(form.getByTestId("waitlist-save-failed")).toContainText("Tandem's server is answering again", { timeout: 20_000 });
+    await expect(form.getByTestId("waitlist-save-failed")).not.toContainText("could not reach");
     await form.getByRole("button", { name: "Add to waitlist" }).click();
     await expect(app.getByTestId("waitlist-added")).toContainText("is on the waitlist");
     // Pressed again from a second tab's form (or after a lost answer): still one entry.

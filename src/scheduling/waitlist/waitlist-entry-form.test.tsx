@@ -1,9 +1,10 @@
 // @vitest-environment happy-dom
 import { QueryClient } from "@tanstack/react-query";
-import { fireEvent, screen } from "@testing-library/react";
+import { act, fireEvent, screen } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { MAX_WAITLIST_RANGE_DAYS, type WaitlistPreferences } from "#contract/app-api/waitlist.ts";
 import { ApiError } from "#src/api/bff-client.ts";
+import { reportBffAnswered } from "#src/api/bff-reachability.ts";
 import { switchCacheIdentity } from "#src/api/cache-identity.ts";
 import { renderWithUser } from "#src/testing/render.tsx";
 import { WaitlistEntryForm, type WaitlistEntryFormProps } from "./waitlist-entry-form.tsx";
@@ -95,6 +96,25 @@ describe("WaitlistEntryForm", () => {
     expect(failed.textContent).toContain("Tandem's server is having trouble");
     expect(failed.textContent).toContain("What you entered is still here");
     expect(screen.getByLabelText<HTMLTextAreaElement>("Note").value).toBe("Mornings only, mobile 555-0100");
+    await user.click(screen.getByRole("button", { name: "Add to waitlist" }));
+    expect(onSave).toHaveBeenCalledTimes(2);
+    await vi.waitFor(() => expect(screen.queryByTestId("waitlist-save-failed")).toBeNull());
+  });
+
+  it("says Tandem's server is answering again once any call of the app reaches it, instead of that it could not be reached", async () => {
+    const onSave = vi
+      .fn<(preferences: WaitlistPreferences) => Promise<void>>()
+      .mockRejectedValueOnce(new TypeError("Failed to fetch"))
+      .mockResolvedValueOnce(undefined);
+    const { user } = renderForm(onSave, "add.pat_down");
+    await user.type(screen.getByLabelText("Note"), "Afternoons");
+    await user.click(screen.getByRole("button", { name: "Add to waitlist" }));
+    const failed = await screen.findByTestId("waitlist-save-failed");
+    expect(failed.textContent).toContain("Tandem could not reach its server");
+    act(() => reportBffAnswered());
+    await vi.waitFor(() => expect(failed.textContent).toContain("Tandem's server is answering again"));
+    expect(failed.textContent).not.toContain("could not reach");
+    expect(failed.textContent).toContain("What you entered is still here: save again when you are ready.");
     await user.click(screen.getByRole("button", { name: "Add to waitlist" }));
     expect(onSave).toHaveBeenCalledTimes(2);
     await vi.waitFor(() => expect(screen.queryByTestId("waitlist-save-failed")).toBeNull());

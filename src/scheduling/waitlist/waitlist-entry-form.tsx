@@ -1,7 +1,8 @@
-import { useId, useRef, useState, type FormEvent } from "react";
+import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { MAX_WAITLIST_NOTE_LENGTH, MAX_WAITLIST_RANGE_DAYS, type WaitlistPreferences } from "#contract/app-api/waitlist.ts";
 import { addDays } from "#contract/time/zoned-time.ts";
 import { ApiError } from "#src/api/bff-client.ts";
+import { onBffAnswered } from "#src/api/bff-reachability.ts";
 import { describeApiError } from "#src/components/shell/api-error-notice.tsx";
 import { Button } from "#src/components/ui/button.tsx";
 import { MultiSelectPicker } from "#src/components/ui/multi-select-picker.tsx";
@@ -57,6 +58,14 @@ export function WaitlistEntryForm({ title, subject, initial, options, today, sub
   const [errors, setErrors] = useState<WaitlistErrors>({});
   const [failure, setFailure] = useState<unknown>(null);
   const [isSaving, setSaving] = useState(false);
+  // "Could not reach its server" stops being true once the BFF answers any call
+  // again (another view's read, the live stream): the notice says it is back.
+  const [serverBack, setServerBack] = useState(false);
+  const unreachable = failure !== null && !(failure instanceof ApiError);
+  useEffect(() => {
+    setServerBack(false);
+    return unreachable ? onBffAnswered(() => setServerBack(true)) : undefined;
+  }, [failure, unreachable]);
   // Typed here and not yet saved: a reload asks first (the kept draft may have no sessionStorage to live in).
   const [hasTyped, setTyped] = useState(false);
   useAskBeforeUnload(hasTyped);
@@ -107,6 +116,8 @@ export function WaitlistEntryForm({ title, subject, initial, options, today, sub
   const failureText =
     failure === null
       ? null
+      : unreachable && serverBack
+        ? { title: "Tandem's server is answering again", detail: "" }
       : failure instanceof ApiError && failure.status === 400
         ? { title: "Tandem's server refused this entry", detail: failure.body.message }
         : failure instanceof ApiError && failure.status === 404
@@ -251,7 +262,7 @@ export function WaitlistEntryForm({ title, subject, initial, options, today, sub
 
       {failureText ? (
         <div data-testid="waitlist-save-failed">
-          <Notice tone="error" title={failureText.title}>
+          <Notice tone={unreachable && serverBack ? "info" : "error"} title={failureText.title}>
             {failureText.detail} What you entered is still here{submitLabel === null ? "." : ": save again when you are ready."}
           </Notice>
         </div>
