@@ -1,8 +1,8 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from "react";
+import { useId, useRef, useState, type FormEvent } from "react";
 import { MAX_WAITLIST_NOTE_LENGTH, MAX_WAITLIST_RANGE_DAYS, type WaitlistPreferences } from "#contract/app-api/waitlist.ts";
 import { addDays } from "#contract/time/zoned-time.ts";
 import { ApiError } from "#src/api/bff-client.ts";
-import { onBffAnswered } from "#src/api/bff-reachability.ts";
+import { useBffAnsweredAgain } from "#src/api/use-bff-answered-again.ts";
 import { describeApiError } from "#src/components/shell/api-error-notice.tsx";
 import { Button } from "#src/components/ui/button.tsx";
 import { MultiSelectPicker } from "#src/components/ui/multi-select-picker.tsx";
@@ -58,14 +58,8 @@ export function WaitlistEntryForm({ title, subject, initial, options, today, sub
   const [errors, setErrors] = useState<WaitlistErrors>({});
   const [failure, setFailure] = useState<unknown>(null);
   const [isSaving, setSaving] = useState(false);
-  // "Could not reach its server" stops being true once the BFF answers any call
-  // again (another view's read, the live stream): the notice says it is back.
-  const [serverBack, setServerBack] = useState(false);
   const unreachable = failure !== null && !(failure instanceof ApiError);
-  useEffect(() => {
-    setServerBack(false);
-    return unreachable ? onBffAnswered(() => setServerBack(true)) : undefined;
-  }, [failure, unreachable]);
+  const serverBack = useBffAnsweredAgain(unreachable ? failure : null);
   // Typed here and not yet saved: a reload asks first (the kept draft may have no sessionStorage to live in).
   const [hasTyped, setTyped] = useState(false);
   useAskBeforeUnload(hasTyped);

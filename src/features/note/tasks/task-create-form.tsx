@@ -15,9 +15,8 @@ import { describedBy } from "#src/components/ui/form-field.tsx";
 // takes the acting provider from the host token), and what it says when
 // creating fails.
 
-/** Only ids of elements that are rendered: a reference to a missing id is an accessibility error. */
-
-function FailureNotice({ error, isPending, onRetry, onSendAnyway }: { error: unknown; isPending: boolean; onRetry: () => void; onSendAnyway: () => void }) {
+/** `serverBack`: Tandem's server has answered again since the create could not reach it. */
+function FailureNotice({ error, isPending, serverBack, onRetry, onSendAnyway }: { error: unknown; isPending: boolean; serverBack: boolean; onRetry: () => void; onSendAnyway: () => void }) {
   const failure = taskCreateFailure(error);
   const retryButton = (
     <Button data-task-retry="" variant="secondary" onClick={onRetry} disabled={isPending}>
@@ -28,7 +27,7 @@ function FailureNotice({ error, isPending, onRetry, onSendAnyway }: { error: unk
     case "ehr":
     case "unreached":
       return (
-        <Notice tone="error" title={failure.title} actions={retryButton}>
+        <Notice tone={serverBack ? "warning" : "error"} title={serverBack ? "Tandem's server is answering again." : failure.title} actions={retryButton}>
           {failure.detail}
         </Notice>
       );
@@ -67,7 +66,7 @@ function FailureNotice({ error, isPending, onRetry, onSendAnyway }: { error: unk
 export function TaskCreateForm({ noteId }: { noteId: string }) {
   const id = useId();
   const session = useQuery(sessionQuery());
-  const { providers, options, draft, errors, announcement, mutation, isPending, formRef, descriptionRef, assigneesRef, update, submit, submitAnyway } = useTaskCreate(noteId);
+  const { providers, options, draft, errors, announcement, mutation, isPending, serverBack, formRef, descriptionRef, assigneesRef, update, submit, submitAnyway } = useTaskCreate(noteId);
 
   const userName = session.data?.user.displayName;
   // Not yet sent: a reload asks first, as the waitlist form does (the kept draft may have no sessionStorage to live in).
@@ -132,7 +131,7 @@ export function TaskCreateForm({ noteId }: { noteId: string }) {
         </Button>
       </fieldset>
 
-      {mutation.isError ? <FailureNotice error={mutation.error} isPending={isPending} onRetry={() => submit()} onSendAnyway={submitAnyway} /> : null}
+      {mutation.isError ? <FailureNotice error={mutation.error} isPending={isPending} serverBack={serverBack} onRetry={() => submit()} onSendAnyway={submitAnyway} /> : null}
 
       <p aria-live="polite" aria-atomic="true" className="text-sm text-slate-700">
         {announcement.text ? (

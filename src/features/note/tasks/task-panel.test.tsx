@@ -1,10 +1,11 @@
 // @vitest-environment happy-dom
-import { cleanup, screen, waitFor, within } from "@testing-library/react";
+import { act, cleanup, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import * as z from "zod/mini";
 import { noteTasksResponse, taskCreateRequest, taskResponse, type UnconfirmedTask } from "#contract/app-api/note.ts";
 import { providersResponse, session } from "#contract/app-api/session.ts";
 import { task as taskSchema, type Task } from "#contract/clinic-api/note.ts";
+import { reportBffAnswered } from "#src/api/bff-reachability.ts";
 import { UserTimeSettingsProvider } from "#src/lib/use-time-display.tsx";
 import { renderWithUser } from "#src/testing/render.tsx";
 import { failure, heldAnswer, installFakeBff, ok, type BffReply, type FakeBff } from "#src/testing/fake-bff.ts";
@@ -273,6 +274,30 @@ describe("creating a task", () => {
     expect(within(notice).queryByRole("button", { name: "Retry" }) !== null).toBe(retry);
     expect(textIn(descriptionBox())).toBe(DESCRIPTION);
     expect(assigneePicker().textContent).toContain("Dr. Amelia Brooks, MD");
+  });
+
+  it("a create that could not reach Tandem's server: once the server answers again, the notice says so and the list is read again, showing the task if it got there", async () => {
+    bff.once("POST", TASKS_PATH, (): BffReply => {
+      // The request reached the BFF, which sent it; the answer was lost on the way back.
+      listed = { ...listed, unconfirmed: [{ ...UNCONFIRMED, notes: DESCRIPTION, assigneeIds: [BROOKS] }] };
+      throw new TypeError("Failed to fetch");
+    });
+    const { user } = renderPanel();
+    await screen.findByRole("list", { name: "Tasks created through Tandem" });
+    await fillForm(user);
+    await user.click(createButton());
+    const notice = await within(form()).findByRole("alert");
+    expect(notice.textContent).toContain("Tandem could not reach its server.");
+    const listReads = bff.calls("GET", TASKS_PATH).length;
+
+    act(() => reportBffAnswered());
+    const back = await within(form()).findByRole("status");
+    expect(within(back).getByText("Tandem's server is answering again.")).toBeTruthy();
+    expect(back.textContent).toContain("The task may not have been created: check the list of tasks, then try again. Your text is kept.");
+    expect(within(form()).queryByText("Tandem could not reach its server.")).toBeNull();
+    await waitFor(() => expect(bff.calls("GET", TASKS_PATH).length).toBeGreaterThan(listReads));
+    expect((await screen.findByRole("list", { name: "Tasks the EHR has not confirmed" })).textContent).toContain(DESCRIPTION);
+    expect(textIn(descriptionBox())).toBe(DESCRIPTION);
   });
 
   it("a task like one the EHR may have already is sent only when the user chooses, marked as such", async () => {

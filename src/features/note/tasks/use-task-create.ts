@@ -4,6 +4,7 @@ import type { TaskCreateRequest } from "#contract/app-api/note.ts";
 import { providersQuery } from "#src/api/directory-queries.ts";
 import { createNoteTask, markNoteSigned, noteTasksQuery } from "#src/api/note-queries.ts";
 import { queryKeys } from "#src/api/query-keys.ts";
+import { useBffAnsweredAgain } from "#src/api/use-bff-answered-again.ts";
 import { keepTaskDraft, keptTaskDraft } from "./kept-task-draft.ts";
 import { assigneeOptions, EMPTY_TASK_DRAFT, firstInvalidField, taskCreateFailure, validateTaskForm, type TaskFormDraft, type TaskFormErrors } from "./task-form-model.ts";
 
@@ -58,6 +59,13 @@ export function useTaskCreate(noteId: string) {
     },
   });
   const { isPending } = mutation;
+  // Tandem's server answering again after a create could not reach it: the
+  // task may have got there, so the list is read again to show it if it did.
+  const unreached = mutation.isError && taskCreateFailure(mutation.error).kind === "unreached" ? mutation.error : null;
+  const serverBack = useBffAnsweredAgain(unreached);
+  useEffect(() => {
+    if (serverBack) void queryClient.invalidateQueries({ queryKey: queryKeys.note.tasks(noteId) });
+  }, [serverBack, queryClient, noteId]);
 
   // The button was disabled while the request ran, so focus may have fallen to the page: put it back.
   useEffect(() => {
@@ -101,5 +109,5 @@ export function useTaskCreate(noteId: string) {
   /** Sends the form's task although the EHR may have it already: the user's explicit choice after the warning. */
   const submitAnyway = () => submit(undefined, true);
 
-  return { providers, options, draft, errors, announcement, mutation, isPending, formRef, descriptionRef, assigneesRef, update, submit, submitAnyway };
+  return { providers, options, draft, errors, announcement, mutation, isPending, serverBack, formRef, descriptionRef, assigneesRef, update, submit, submitAnyway };
 }
