@@ -2,6 +2,7 @@ import { useEffect, useState } from "react";
 import { APP_ERROR_CODES } from "#contract/app-api/errors.ts";
 import { ApiError } from "#src/api/bff-client.ts";
 import { failingSystemOf } from "#src/api/failing-system.ts";
+import { useBffAnsweredAgain } from "#src/api/use-bff-answered-again.ts";
 import { formatRetryWait } from "#src/lib/time-format.ts";
 import { Button } from "../ui/button.tsx";
 import { Notice } from "../ui/notice.tsx";
@@ -97,8 +98,14 @@ function useRetryCountdown(error: unknown): number | null {
   return Math.max(0, Math.ceil((arrival.atMs + retryAfter * 1000 - Math.max(now, arrival.atMs)) / 1000));
 }
 
+/** What an error that never reached Tandem's server says once the server answers again: no longer that it cannot be reached. */
+const SERVER_BACK = { title: "Tandem's server is answering again", detail: "You can try again now." };
+
 export function ApiErrorNotice({ error, onRetry, kind = "read" }: { error: unknown; onRetry?: () => void; kind?: CallKind }) {
-  const { title, detail, canRetry } = describeApiError(error, kind);
+  const serverBack = useBffAnsweredAgain(error instanceof ApiError ? null : error);
+  const described = describeApiError(error, kind);
+  const { title, detail } = serverBack ? SERVER_BACK : described;
+  const { canRetry } = described;
   const secondsLeft = useRetryCountdown(error);
   const retry = canRetry && onRetry ? (
     <Button variant="secondary" onClick={onRetry} disabled={secondsLeft !== null && secondsLeft > 0}>
@@ -106,7 +113,7 @@ export function ApiErrorNotice({ error, onRetry, kind = "read" }: { error: unkno
     </Button>
   ) : undefined;
   return (
-    <Notice tone="error" title={title} actions={retry}>
+    <Notice tone={serverBack ? "warning" : "error"} title={title} actions={retry}>
       {secondsLeft === null ? detail : secondsLeft > 0 ? <span data-testid="retry-countdown">Try again in {secondsLeft} second{secondsLeft === 1 ? "" : "s"}.</span> : <span data-testid="retry-countdown">You can try again now.</span>}
     </Notice>
   );

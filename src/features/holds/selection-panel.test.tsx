@@ -1,8 +1,9 @@
 // @vitest-environment happy-dom
-import { screen, within } from "@testing-library/react";
+import { act, screen, within } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
 import type { Slot } from "#contract/clinic-api/schedule.ts";
 import { ApiError } from "#src/api/bff-client.ts";
+import { reportBffAnswered } from "#src/api/bff-reachability.ts";
 import type { SelectionState } from "#src/scheduling/slot-selection-flow.ts";
 import { renderWithUser } from "#src/testing/render.tsx";
 import { SelectionPanel } from "./selection-panel.tsx";
@@ -72,6 +73,20 @@ describe("SelectionPanel", () => {
     expect(onSelect).toHaveBeenCalledWith(TEN);
     await user.click(screen.getByRole("button", { name: "Dismiss" }));
     expect(onCancel).toHaveBeenCalled();
+  });
+
+  it("a check that could not reach Tandem's server: once the server answers any call again, says it is answering and that the user can try again now", async () => {
+    const unreached = new TypeError("Failed to fetch");
+    const { user, onSelect } = renderPanel({ kind: "failed", ...chosen, step: "check", error: unreached, outcomeUnknown: false, maybeHeld: null });
+    expect(screen.getByRole("alert").textContent).toContain("Tandem could not reach its server");
+    act(() => reportBffAnswered());
+    expect(screen.queryByText("Tandem could not reach its server")).toBeNull();
+    const back = screen.getByRole("status");
+    expect(back.textContent).toContain("Tandem's server is answering again");
+    expect(back.textContent).toContain("You can try again now.");
+    expect(screen.getByTestId("selection-panel").textContent).toContain("Nothing is held.");
+    await user.click(within(back).getByRole("button", { name: "Try again" }));
+    expect(onSelect).toHaveBeenCalledWith(TEN);
   });
 
   it("names the system that failed when the BFF answered and listed the hold itself", () => {
