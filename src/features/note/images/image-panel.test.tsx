@@ -1,8 +1,9 @@
 // @vitest-environment happy-dom
-import { screen, waitFor, within } from "@testing-library/react";
+import { act, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { noteImageDeleteResponse, noteImagesResponse } from "#contract/app-api/note.ts";
 import type { NoteImage } from "#contract/clinic-api/note.ts";
+import { reportBffAnswered } from "#src/api/bff-reachability.ts";
 import { renderWithUser } from "#src/testing/render.tsx";
 import { failure, heldAnswer, installFakeBff, ok, type BffReply, type FakeBff } from "#src/testing/fake-bff.ts";
 import { buildNoteFixture } from "../reading/testing/note-fixture.ts";
@@ -169,6 +170,39 @@ describe("deleting an image", () => {
     expect(await screen.findByText("The EHR deleted lesion-upper-back.png; its answer was lost on the way, and the note's images now show it gone.")).toBeTruthy();
     expect(await screen.findByText("lesion-upper-back.png deleted")).toBeTruthy();
     await waitFor(async () => expect(within(await imageList()).queryByText("lesion-upper-back.png")).toBeNull());
+  });
+
+  it("Tandem's server not reached, then answering again: reads the images again and says the EHR deleted it where the request got through", async () => {
+    bff.once("DELETE", DELETE_LESION, (): BffReply => {
+      // The BFF sent it and the EHR deleted it; the connection failed before the answer came back.
+      listed = [DERMOSCOPY];
+      throw new TypeError("Failed to fetch");
+    });
+    const { user } = renderPanel();
+    await deleteLesion(user);
+    expect(await screen.findByText("Tandem could not reach its server, so lesion-upper-back.png may not have been deleted. Try again.")).toBeTruthy();
+    const reads = bff.calls("GET", IMAGES_PATH).length;
+
+    act(() => reportBffAnswered());
+    expect(await screen.findByText("The EHR deleted lesion-upper-back.png; its answer was lost on the way, and the note's images now show it gone.")).toBeTruthy();
+    expect(screen.queryByText(/Tandem could not reach its server/)).toBeNull();
+    expect(bff.calls("GET", IMAGES_PATH).length).toBeGreaterThan(reads);
+    await waitFor(async () => expect(within(await imageList()).queryByText("lesion-upper-back.png")).toBeNull());
+    expect(bff.calls("DELETE", DELETE_LESION)).toHaveLength(1);
+  });
+
+  it("Tandem's server not reached, then answering again, the image still listed: not deleted, Try again", async () => {
+    bff.once("DELETE", DELETE_LESION, (): BffReply => {
+      throw new TypeError("Failed to fetch");
+    });
+    const { user } = renderPanel();
+    await deleteLesion(user);
+    await screen.findByText("Tandem could not reach its server, so lesion-upper-back.png may not have been deleted. Try again.");
+
+    act(() => reportBffAnswered());
+    const notice = await screen.findByRole("alert");
+    await waitFor(() => expect(notice.textContent).toContain("The EHR did not delete lesion-upper-back.png: it is still on the note. Try again."));
+    expect(within(notice).getByRole("button", { name: "Try again to delete lesion-upper-back.png" })).toBeTruthy();
   });
 
   it("an answer lost after sending, and the image still listed: not deleted, Try again", async () => {

@@ -1,8 +1,10 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import type { NoteImage } from "#contract/clinic-api/note.ts";
+import { ApiError } from "#src/api/bff-client.ts";
 import { deleteNoteImage, markNoteSigned, noteImagesQuery } from "#src/api/note-queries.ts";
 import { queryKeys } from "#src/api/query-keys.ts";
+import { useBffAnsweredAgain } from "#src/api/use-bff-answered-again.ts";
 import { idKey } from "#contract/ids.ts";
 import { deletedAnnouncement, imageDeleteFailure, imageName, settledImageDelete, SIGNED_IMAGES_MESSAGE, type ImageDeleteFailure } from "./image-format.ts";
 
@@ -40,6 +42,19 @@ export function useImageDelete(noteId: string, readOnlyReason: string | null) {
   const readOnlyText = readOnlyReason ?? (isSignedByConflict ? SIGNED_IMAGES_MESSAGE : null);
   const isReadOnly = readOnlyText !== null;
 
+  // The EHR may have deleted it: the note's images, read again, say whether it did (the BFF settles its record by the same read).
+  const settleByReading = (image: NoteImage, error: unknown) => {
+    void queryClient.fetchQuery({ ...noteImagesQuery(noteId), staleTime: 0 }).then(
+      ({ images }) => {
+        const isStillOnNote = images.some((listed) => idKey(listed.id) === idKey(image.id));
+        setOutcome({ image, error, failure: settledImageDelete(imageName(image), isStillOnNote) });
+        if (!isStillOnNote) setAnnouncement((current) => ({ id: current.id + 1, text: deletedAnnouncement(imageName(image)) }));
+      },
+      // Not read: the words stay "may have deleted", and Try again finds out (404: deleted).
+      () => undefined,
+    );
+  };
+
   const mutation = useMutation({
     mutationFn: (image: NoteImage) => deleteNoteImage(noteId, image.id),
     onSuccess: (_deleted, image) => {
@@ -60,18 +75,7 @@ export function useImageDelete(noteId: string, readOnlyReason: string | null) {
       }
       setAnnouncement((current) => ({ id: current.id + 1, text: "" }));
       setOutcome({ image, error, failure });
-      // The EHR may have deleted it: the note's images, read again, say whether it did (the BFF settles its record by the same read).
-      if (failure.kind === "unknown") {
-        void queryClient.fetchQuery({ ...noteImagesQuery(noteId), staleTime: 0 }).then(
-          ({ images }) => {
-            const isStillOnNote = images.some((listed) => idKey(listed.id) === idKey(image.id));
-            setOutcome({ image, error, failure: settledImageDelete(imageName(image), isStillOnNote) });
-            if (!isStillOnNote) setAnnouncement((current) => ({ id: current.id + 1, text: deletedAnnouncement(imageName(image)) }));
-          },
-          // Not read: the words stay "may have deleted", and Try again finds out (404: deleted).
-          () => undefined,
-        );
-      }
+      if (failure.kind === "unknown") settleByReading(image, error);
     },
     onSettled: (_data, error) => {
       isDeleting.current = false;
@@ -84,6 +88,16 @@ export function useImageDelete(noteId: string, readOnlyReason: string | null) {
     },
   });
   const pendingImageId = mutation.isPending ? mutation.variables.id : null;
+
+  // A delete that could not reach Tandem's server may have reached it before the connection failed (found walking a
+  // restart mid-delete: the EHR had deleted the image while the notice still said it may not have been): once the
+  // server answers again, the note's images, read again, say which.
+  const unreached = outcome && outcome.failure.kind === "unreached" && !(outcome.error instanceof ApiError) ? outcome : null;
+  const serverBack = useBffAnsweredAgain(unreached?.error ?? null);
+  useEffect(() => {
+    // Once for this failure: the settled outcome is no longer unreached.
+    if (serverBack && unreached) settleByReading(unreached.image, unreached.error);
+  }, [serverBack]);
 
   useEffect(() => {
     if (!focusRequest) return;
