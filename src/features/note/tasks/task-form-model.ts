@@ -232,7 +232,7 @@ export const TASK_NOT_CREATED_DETAIL = "Nothing was created. Your text is kept: 
 export function taskCreateFailure(error: unknown): TaskCreateFailure {
   if (!(error instanceof ApiError)) {
     // The request may have reached the BFF before the connection failed, so "nothing was created" is not known.
-    return { kind: "unreached", title: "Tandem could not reach its server.", detail: "The task may not have been created: check the list of tasks, then try again. Your text is kept." };
+    return { kind: "unreached", title: "Tandem could not reach its server.", detail: "The task may not have been created: check the note's tasks in the EHR before trying again. Your text is kept." };
   }
   const unknownWrite = unknownWriteOf(error);
   if (unknownWrite?.code === "possible_duplicate") return { kind: "duplicate", title: TASK_DUPLICATE_TITLE, detail: TASK_DUPLICATE_DETAIL };

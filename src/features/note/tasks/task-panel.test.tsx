@@ -250,7 +250,7 @@ describe("creating a task", () => {
         throw new TypeError("Failed to fetch");
       },
       title: "Tandem could not reach its server.",
-      detail: "The task may not have been created: check the list of tasks, then try again. Your text is kept.",
+      detail: "The task may not have been created: check the note's tasks in the EHR before trying again. Your text is kept.",
       retry: true,
     },
     {
@@ -293,7 +293,7 @@ describe("creating a task", () => {
     act(() => reportBffAnswered());
     const back = await within(form()).findByRole("status");
     expect(within(back).getByText("Tandem's server is answering again.")).toBeTruthy();
-    expect(back.textContent).toContain("The task may not have been created: check the list of tasks, then try again. Your text is kept.");
+    expect(back.textContent).toContain("The task may not have been created: check the note's tasks in the EHR before trying again. Your text is kept.");
     expect(within(form()).queryByText("Tandem could not reach its server.")).toBeNull();
     await waitFor(() => expect(bff.calls("GET", TASKS_PATH).length).toBeGreaterThan(listReads));
     expect((await screen.findByRole("list", { name: "Tasks the EHR has not confirmed" })).textContent).toContain(DESCRIPTION);

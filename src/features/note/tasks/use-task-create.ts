@@ -60,7 +60,9 @@ export function useTaskCreate(noteId: string) {
   });
   const { isPending } = mutation;
   // Tandem's server answering again after a create could not reach it: the
-  // task may have got there, so the list is read again to show it if it did.
+  // task may have got there, so the list is read again, to list it as not
+  // confirmed once the BFF knows its outcome is unknown (a write its process
+  // left in flight reads so after 60 s; a like task is refused 409 before).
   const unreached = mutation.isError && taskCreateFailure(mutation.error).kind === "unreached" ? mutation.error : null;
   const serverBack = useBffAnsweredAgain(unreached);
   useEffect(() => {
