@@ -110,7 +110,7 @@ export function WaitlistEntryForm({ title, subject, initial, options, today, sub
   const failureText =
     failure === null
       ? null
-      : unreachable && serverBack
+      : serverBack
         ? { title: "Tandem's server is answering again", detail: "" }
       : failure instanceof ApiError && failure.status === 400
         ? { title: "Tandem's server refused this entry", detail: failure.body.message }
@@ -256,7 +256,7 @@ export function WaitlistEntryForm({ title, subject, initial, options, today, sub
 
       {failureText ? (
         <div data-testid="waitlist-save-failed">
-          <Notice tone={unreachable && serverBack ? "info" : "error"} title={failureText.title}>
+          <Notice tone={serverBack ? "warning" : "error"} title={failureText.title}>
             {failureText.detail} What you entered is still here{submitLabel === null ? "." : ": save again when you are ready."}
           </Notice>
         </div>
