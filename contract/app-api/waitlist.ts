@@ -91,8 +91,15 @@ export const waitlistEntry = z.object({
   /** The user who added the entry: their provider id (the session's `user.id`) where they are one. */
   createdBy: z.string(),
   updatedAt: utcTimestamp,
-  /** The earliest free slot that fits, or null when none does or the BFF could not look. */
+  /** The earliest free slot that fits; null when none does, or when the BFF did not find out (`bestMatchSearch`). */
   bestMatch: z.nullable(waitlistMatch),
+  /**
+   * Whether the BFF looked: `looked` (a null `bestMatch` means none fits),
+   * `failed` (the clinic data service's slots could not be read), `skipped`
+   * (not looked for in this answer: beyond the searches one list makes, or an
+   * entry's own answer to a change).
+   */
+  bestMatchSearch: z.enum(["looked", "failed", "skipped"]),
 });
 export type WaitlistEntry = z.infer<typeof waitlistEntry>;
 

@@ -235,8 +235,18 @@ describe.each(engines)("the waitlist's routes on $name", ({ databaseUrl: url }) 
       const reads = h.upstream.slice(before).filter((call) => call.path === "/v2/schedule/slots");
       expect(reads.length).toBeLessThanOrEqual(1);
       expect(reads.every((call) => !call.url.includes("consistency=strong"))).toBe(true);
-      expect(entries.every((entry) => entry.bestMatch !== null)).toBe(true);
+      expect(entries.every((entry) => entry.bestMatch !== null && entry.bestMatchSearch === "looked")).toBe(true);
       expect(entries[0]?.bestMatch).toEqual(entries[1]?.bestMatch);
+    });
+
+    it("says a best match was not found out when the slots cannot be read, never that none fits, and answers the list all the same", async () => {
+      // A length no other test searches: a read of its own, not one an earlier test left in the BFF's cache.
+      await add(asked({ slotLengthMinutes: 55 }), 0);
+      // The read and its two retries (DEFAULT_RETRY), and nothing left for the tests after.
+      await h.fault({ method: "GET", path: "/v2/schedule/slots", status: 503, count: 3 });
+      const { entries } = await list();
+      expect(entries).toHaveLength(1);
+      expect(entries[0]).toMatchObject({ bestMatch: null, bestMatchSearch: "failed" });
     });
   });
 

@@ -23,7 +23,7 @@ import type { AppEnv } from "../http/app-env.ts";
 import { AppError, badRequest } from "../http/app-error.ts";
 import { parseJsonBody, parsePathParam } from "../http/validate.ts";
 import type { AuditTrail, StoredWaitlistEntry, WaitlistRepository } from "../store/store.ts";
-import { findBestMatches } from "../waitlist/best-matches.ts";
+import { findBestMatches, NOT_LOOKED_FOR } from "../waitlist/best-matches.ts";
 import { requireWaitlistRole } from "../waitlist/require-waitlist-role.ts";
 import { hasRangePassed } from "../waitlist/waitlist-fit.ts";
 import { waitlistEntryOf, waitlistOfferOf } from "../waitlist/waitlist-views.ts";
@@ -132,7 +132,7 @@ export function registerWaitlistRoutes(api: Hono<AppEnv>, { clinic, waitlist, au
     }
     const best = await findBestMatches(clinic, organizationId, entries, await facilityZones(organizationId), at);
     await auditEntriesRead(access, c, entries.map((entry) => entry.id));
-    return c.json({ entries: entries.map((entry) => waitlistEntryOf(entry, best.get(entry.id) ?? null)), offers } satisfies WaitlistResponse);
+    return c.json({ entries: entries.map((entry) => waitlistEntryOf(entry, best.get(entry.id) ?? NOT_LOOKED_FOR)), offers } satisfies WaitlistResponse);
   });
 
   api.post("/waitlist", async (c) => {
@@ -162,11 +162,11 @@ export function registerWaitlistRoutes(api: Hono<AppEnv>, { clinic, waitlist, au
     if (outcome.kind === "alreadyWaiting") {
       // A retry after a lost answer, a second tab or a double click: the entry already there, not a second one.
       await access.read(c, "waitlist_entry", outcome.entry.id);
-      return c.json({ entry: waitlistEntryOf(outcome.entry, null) } satisfies WaitlistEntryResponse);
+      return c.json({ entry: waitlistEntryOf(outcome.entry, NOT_LOOKED_FOR) } satisfies WaitlistEntryResponse);
     }
     await access.changed(c, "write", "waitlist_entry", entry.id);
     changed(c);
-    return c.json({ entry: waitlistEntryOf(entry, null) } satisfies WaitlistEntryResponse);
+    return c.json({ entry: waitlistEntryOf(entry, NOT_LOOKED_FOR) } satisfies WaitlistEntryResponse);
   });
 
   api.patch("/waitlist/:id", async (c) => {
@@ -179,7 +179,7 @@ export function registerWaitlistRoutes(api: Hono<AppEnv>, { clinic, waitlist, au
     if (updated === null) throw new AppError(404, "not_found", "No such waiting entry: it was removed, booked or its range passed");
     await access.changed(c, "write", "waitlist_entry", id);
     changed(c);
-    return c.json({ entry: waitlistEntryOf(updated, null) } satisfies WaitlistEntryResponse);
+    return c.json({ entry: waitlistEntryOf(updated, NOT_LOOKED_FOR) } satisfies WaitlistEntryResponse);
   });
 
   api.delete("/waitlist/:id", async (c) => {

@@ -1,4 +1,4 @@
-import type { WaitlistMatch } from "#contract/app-api/waitlist.ts";
+import type { WaitlistEntry, WaitlistMatch } from "#contract/app-api/waitlist.ts";
 import { maxSlotSearchDays } from "#contract/app-api/slots.ts";
 import { idKey } from "#contract/ids.ts";
 import { addDays, todayIn } from "#contract/time/zoned-time.ts";
@@ -18,6 +18,15 @@ import { fitsSlot, kindKeyOf } from "./waitlist-fit.ts";
 
 /** Distinct slot searches one GET /api/waitlist makes. */
 export const MAX_BEST_MATCH_READS = 8;
+
+/** An entry's best match, and whether it was looked for (`WaitlistEntry.bestMatchSearch`). */
+export interface BestMatch {
+  search: WaitlistEntry["bestMatchSearch"];
+  match: WaitlistMatch | null;
+}
+
+/** Not looked for: beyond the request's searches, or an entry answered on its own. */
+export const NOT_LOOKED_FOR: BestMatch = { search: "skipped", match: null };
 
 interface Search {
   query: { appointmentTypeId: string; slotLengthMinutes: number; isNewPatient: boolean; facilityIds: string[]; providerIds?: string[]; startDate: string; endDate: string };
@@ -43,9 +52,9 @@ const searchKeyOf = (query: Search["query"]) =>
   [kindKeyOf(query), [...query.facilityIds].map(idKey).sort().join(","), query.providerIds ? [...query.providerIds].map(idKey).sort().join(",") : "any", query.startDate, query.endDate].join("|");
 
 /**
- * Each entry's best match (entry id → match; null when none fits, the read
- * failed, or the entry's search was beyond the request's bound).
- * `zones` maps facility keys (idKey) to IANA zones.
+ * Each entry's best match (entry id → match and whether it was looked for:
+ * a failed read or a search beyond the request's bound is said as such, never
+ * as "none fits"). `zones` maps facility keys (idKey) to IANA zones.
  */
 export async function findBestMatches(
   clinic: Pick<ClinicClient, "read">,
@@ -53,12 +62,15 @@ export async function findBestMatches(
   entries: readonly StoredWaitlistEntry[],
   zones: ReadonlyMap<string, string>,
   nowMs: number,
-): Promise<Map<string, WaitlistMatch | null>> {
-  const matches = new Map<string, WaitlistMatch | null>(entries.map((entry) => [entry.id, null]));
+): Promise<Map<string, BestMatch>> {
+  const matches = new Map<string, BestMatch>(entries.map((entry) => [entry.id, NOT_LOOKED_FOR]));
   const searches = new Map<string, Search>();
   for (const entry of entries) {
     const query = searchOf(entry, zones, nowMs);
-    if (query === null) continue;
+    if (query === null) {
+      matches.set(entry.id, { search: "looked", match: null }); // nothing of its range is left to look at
+      continue;
+    }
     const key = searchKeyOf(query);
     const search = searches.get(key);
     if (search) search.entries.push(entry);
@@ -68,22 +80,20 @@ export async function findBestMatches(
     [...searches.values()].map(async ({ query, entries: sharing }) => {
       const slots = await clinic.read("GET /v2/schedule/slots", { organizationId, query }).then(
         (answer) => answer.data().slots,
-        // Could not look: those entries answer null.
-        () => [],
+        () => null,
       );
+      if (slots === null) {
+        for (const entry of sharing) matches.set(entry.id, { search: "failed", match: null });
+        return;
+      }
       const free = slots.filter((slot) => slot.remainingCapacity > 0 && Date.parse(slot.startsAt) > nowMs).sort((a, b) => Date.parse(a.startsAt) - Date.parse(b.startsAt));
       for (const entry of sharing) {
         const best = free.find((slot) => {
           const zone = zones.get(idKey(slot.facilityId));
           return zone !== undefined && fitsSlot(entry.preferences, { facilityId: slot.facilityId, providerId: slot.providerId, startMs: Date.parse(slot.startsAt), zone });
         });
-        if (best !== undefined) {
-          matches.set(entry.id, {
-            slot: { providerId: best.providerId, facilityId: best.facilityId, startsAt: best.startsAt, endsAt: best.endsAt },
-            appointmentTypeId: query.appointmentTypeId,
-            slotLengthMinutes: query.slotLengthMinutes,
-          });
-        }
+        const match = best === undefined ? null : { slot: { providerId: best.providerId, facilityId: best.facilityId, startsAt: best.startsAt, endsAt: best.endsAt }, appointmentTypeId: query.appointmentTypeId, slotLengthMinutes: query.slotLengthMinutes };
+        matches.set(entry.id, { search: "looked", match });
       }
     }),
   );

@@ -1,6 +1,7 @@
-import type { WaitlistEntry, WaitlistMatch, WaitlistOffer } from "#contract/app-api/waitlist.ts";
+import type { WaitlistEntry, WaitlistOffer } from "#contract/app-api/waitlist.ts";
 import { providerOfPersonKey } from "../auth/person-key.ts";
 import type { StoredWaitlistEntry, StoredWaitlistOffer } from "../store/store.ts";
+import type { BestMatch } from "./best-matches.ts";
 
 // The stored waitlist as the contract answers it (contract/app-api/waitlist.ts).
 
@@ -8,7 +9,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
 /** A user as the SPA knows them: their provider id where the person key names one (the session's `user.id`), else the key. */
 const userIdOf = (personKey: string) => providerOfPersonKey(personKey) ?? personKey;
 
-export function waitlistEntryOf(entry: StoredWaitlistEntry, bestMatch: WaitlistMatch | null): WaitlistEntry {
+export function waitlistEntryOf(entry: StoredWaitlistEntry, best: BestMatch): WaitlistEntry {
   return {
     id: entry.id,
     patientId: entry.patientId,
@@ -17,7 +18,8 @@ export function waitlistEntryOf(entry: StoredWaitlistEntry, bestMatch: WaitlistM
     createdAt: iso(entry.createdAt),
     createdBy: userIdOf(entry.createdBy),
     updatedAt: iso(entry.updatedAt),
-    bestMatch,
+    bestMatch: best.match,
+    bestMatchSearch: best.search,
   };
 }
 

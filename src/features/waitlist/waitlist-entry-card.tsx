@@ -33,6 +33,13 @@ export interface WaitlistEntryCardProps {
   onChanged: () => void;
 }
 
+/** What a card says without a best match: only a search that looked may say none fits. */
+const NO_MATCH_TEXT: Record<WaitlistEntry["bestMatchSearch"], string> = {
+  looked: "No free slot fits right now.",
+  failed: "Could not look for a free slot just now: the clinic data service's slots could not be read. Open the slot finder to search.",
+  skipped: "Not looked for in this list, which looks for the longest-waiting patients' searches first. Open the slot finder to search.",
+};
+
 export function WaitlistEntryCard({ entry, viewerId, editedFrom, gone, onEdit, onChanged }: WaitlistEntryCardProps) {
   const { describe, zoneOf, reader } = useSlotDescriber();
   const options = useWaitlistFormOptions();
@@ -125,7 +132,7 @@ export function WaitlistEntryCard({ entry, viewerId, editedFrom, gone, onEdit, o
                 <span className="font-medium">Earliest fit now:</span> {offerSlotText(match, describe.providerName(match.slot.providerId), { ...reader, zone: zoneOf(match.slot.facilityId) })} · {describe.facilityName(match.slot.facilityId)}
               </>
             ) : (
-              <span className="text-slate-700">No free slot fits right now.</span>
+              <span className="text-slate-700">{NO_MATCH_TEXT[entry.bestMatchSearch]}</span>
             )}
           </p>
         </div>

@@ -57,6 +57,7 @@ const ENTRY: WaitlistEntry = {
     appointmentTypeId: "atp_dddddddddddddddddddddddddddddddd",
     slotLengthMinutes: 20,
   },
+  bestMatchSearch: "looked",
 };
 
 let bff: FakeBff;
@@ -90,6 +91,22 @@ describe("WaitlistView", () => {
     await user.click(within(entry).getByRole("button", { name: "Remove from waitlist" }));
     expect(await screen.findByTestId("waitlist-empty")).toBeTruthy();
     expect(bff.calls("DELETE", `/api/waitlist/${ENTRY.id}`)).toHaveLength(1);
+  });
+
+  it("says none fits only when the BFF looked: a failed read of the slots, or a search not made, says so instead (found walking a 429 on the slots)", async () => {
+    const entries: WaitlistEntry[] = [
+      { ...ENTRY, bestMatch: null, bestMatchSearch: "looked" },
+      { ...ENTRY, id: "5e0c2b1a-0000-4000-8000-000000000003", patientName: "Bell, Tom", bestMatch: null, bestMatchSearch: "failed" },
+      { ...ENTRY, id: "5e0c2b1a-0000-4000-8000-000000000004", patientName: "Chen, Wei", bestMatch: null, bestMatchSearch: "skipped" },
+    ];
+    bff.once("GET", "/api/waitlist", ok(waitlistResponse, { entries, offers: [] }));
+    renderWithUser(<WaitlistView />);
+    const cards = await screen.findAllByTestId("waitlist-entry");
+    const said = cards.map((card) => within(card).getByTestId("waitlist-best-match").textContent);
+    expect(said[0]).toBe("No free slot fits right now.");
+    expect(said[1]).toContain("Could not look for a free slot just now: the clinic data service's slots could not be read.");
+    expect(said[2]).toContain("Not looked for in this list");
+    expect(said.slice(1).join(" ")).not.toContain("No free slot fits");
   });
 
   describe("an entry being edited that changes under the form (another tab, a colleague, a booking)", () => {
