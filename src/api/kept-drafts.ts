@@ -2,23 +2,23 @@ import * as z from "zod/mini";
 import { currentCacheIdentity, identityKey } from "./cache-identity.ts";
 
 // Typed text kept from the keystroke until the BFF has it (DESIGN.md: nothing
-// typed is lost): in this page's memory, so leaving a view and coming back
-// finds it, and in sessionStorage where the browser lets the frame have it,
-// so a reload finds it too; never localStorage (it may hold patient data).
-// Kept under the organization and user who typed it (ADR 0025) and the form's
-// subject (the note a task is for, the patient being added to the waitlist).
+// typed is lost), in this tab's sessionStorage where the browser lets the
+// frame have it, so a reload finds it; never localStorage (it may hold patient
+// data). Kept under the organization and user who typed it (ADR 0025) and a
+// subject (the note, the patient being added to the waitlist).
 
-export interface KeptDrafts<T> {
+/** One kind of copy in this tab's sessionStorage; storage blocked, full or mangled reads as nothing kept. */
+export interface TabCopies<T> {
   read(subject: string): T | null;
-  keep(subject: string, draft: T): void;
-  forget(subject: string): void;
-  /** Every draft of this kind, of every identity, in memory and in storage: between tests. */
-  forgetAll(): void;
+  /** Whether the tab kept it (false where the browser refuses the frame its storage, or it is full). */
+  write(subject: string, value: T): boolean;
+  remove(subject: string): void;
+  /** Every copy of this kind, of every identity. */
+  removeAll(): void;
 }
 
-export function keptDrafts<T>(kind: string, schema: z.ZodMiniType<T>): KeptDrafts<T> {
+export function tabCopies<T>(kind: string, schema: z.ZodMiniType<T>): TabCopies<T> {
   const prefix = `tandem.${kind}.`;
-  const inMemory = new Map<string, T>();
   const keyOf = (subject: string) => `${prefix}${identityKey(currentCacheIdentity())}.${subject}`;
   const storage = (): Storage | null => {
     try {
@@ -29,11 +29,8 @@ export function keptDrafts<T>(kind: string, schema: z.ZodMiniType<T>): KeptDraft
   };
   return {
     read(subject) {
-      const key = keyOf(subject);
-      const held = inMemory.get(key);
-      if (held !== undefined) return held;
       try {
-        const raw = storage()?.getItem(key) ?? null;
+        const raw = storage()?.getItem(keyOf(subject)) ?? null;
         if (raw === null) return null;
         const parsed = z.safeParse(schema, JSON.parse(raw) as unknown);
         return parsed.success ? parsed.data : null;
@@ -41,28 +38,56 @@ export function keptDrafts<T>(kind: string, schema: z.ZodMiniType<T>): KeptDraft
         return null; // a mangled value
       }
     },
-    keep(subject, draft) {
-      const key = keyOf(subject);
-      inMemory.set(key, draft);
+    write(subject, value) {
+      const stored = storage();
+      if (stored === null) return false;
       try {
-        storage()?.setItem(key, JSON.stringify(draft));
+        stored.setItem(keyOf(subject), JSON.stringify(value));
+        return true;
       } catch {
-        // kept in memory only (storage full or blocked)
+        return false; // storage full
       }
     },
-    forget(subject) {
-      const key = keyOf(subject);
-      inMemory.delete(key);
-      storage()?.removeItem(key);
+    remove(subject) {
+      storage()?.removeItem(keyOf(subject));
     },
-    forgetAll() {
-      inMemory.clear();
+    removeAll() {
       const stored = storage();
       if (stored === null) return;
       for (let index = stored.length - 1; index >= 0; index -= 1) {
         const key = stored.key(index);
         if (key?.startsWith(prefix)) stored.removeItem(key);
       }
+    },
+  };
+}
+
+/** A form's drafts: in this page's memory too, so leaving a view and coming back finds them where the tab keeps none. */
+export interface KeptDrafts<T> {
+  read(subject: string): T | null;
+  keep(subject: string, draft: T): void;
+  forget(subject: string): void;
+  /** Every draft of this kind, of every identity, in memory and in storage: between tests. */
+  forgetAll(): void;
+}
+
+export function keptDrafts<T>(kind: string, schema: z.ZodMiniType<T>): KeptDrafts<T> {
+  const inTab = tabCopies(kind, schema);
+  const inMemory = new Map<string, T>();
+  const memoryKey = (subject: string) => `${identityKey(currentCacheIdentity())}.${subject}`;
+  return {
+    read: (subject) => inMemory.get(memoryKey(subject)) ?? inTab.read(subject),
+    keep(subject, draft) {
+      inMemory.set(memoryKey(subject), draft);
+      inTab.write(subject, draft);
+    },
+    forget(subject) {
+      inMemory.delete(memoryKey(subject));
+      inTab.remove(subject);
+    },
+    forgetAll() {
+      inMemory.clear();
+      inTab.removeAll();
     },
   };
 }

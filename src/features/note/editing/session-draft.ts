@@ -1,6 +1,5 @@
-import * as z from "zod/mini";
 import { noteDraft, type NoteDraftBody, type NoteDraftPutRequest } from "#contract/app-api/note.ts";
-import { currentCacheIdentity, identityKey } from "#src/api/cache-identity.ts";
+import { tabCopies } from "#src/api/kept-drafts.ts";
 
 // This tab's copy of a note's draft, kept from the keystroke until the BFF
 // has the text (ADR 0008, issue 35): sessionStorage only, never localStorage,
@@ -9,28 +8,13 @@ import { currentCacheIdentity, identityKey } from "#src/api/cache-identity.ts";
 // Kept under the organization and user who typed it (ADR 0025): on a shared
 // workstation, the next user to open the same note in this tab is never
 // offered the previous one's text.
-const sessionKey = (noteId: string) => `tandem.note-draft.${identityKey(currentCacheIdentity())}.${noteId}`;
+const copies = tabCopies<NoteDraftBody>("note-draft", noteDraft);
 
-export function readSessionDraft(noteId: string): NoteDraftBody | null {
-  try {
-    const raw = window.sessionStorage.getItem(sessionKey(noteId));
-    if (raw === null) return null;
-    const parsed = z.safeParse(noteDraft, JSON.parse(raw) as unknown);
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null; // storage blocked (sandboxed frame) or a mangled value
-  }
-}
+export const readSessionDraft = (noteId: string): NoteDraftBody | null => copies.read(noteId);
 
 export function writeSessionDraft(noteId: string, body: NoteDraftPutRequest): boolean {
-  try {
-    // The copy keeps the text only; what the PUT releases is for the BFF.
-    const stored: NoteDraftBody = { fields: body.fields, baseline: body.baseline, noteVersion: body.noteVersion, updatedAt: new Date().toISOString() };
-    window.sessionStorage.setItem(sessionKey(noteId), JSON.stringify(stored));
-    return true;
-  } catch {
-    return false;
-  }
+  // The copy keeps the text only; what the PUT releases is for the BFF.
+  return copies.write(noteId, { fields: body.fields, baseline: body.baseline, noteVersion: body.noteVersion, updatedAt: new Date().toISOString() });
 }
 
 /**
@@ -49,13 +33,7 @@ export function canKeepInTab(): boolean {
   }
 }
 
-export function removeSessionDraft(noteId: string): void {
-  try {
-    window.sessionStorage.removeItem(sessionKey(noteId));
-  } catch {
-    // nothing was stored
-  }
-}
+export const removeSessionDraft = (noteId: string): void => copies.remove(noteId);
 
 /**
  * The draft to offer on open: this tab's copy when there is one, else the BFF's. The copy is kept from the
