@@ -144,8 +144,16 @@ interface TimedSlot {
   slot: Slot;
 }
 
-/** Slots of one provider at one facility, from that pair's instances. */
-function slotsOfGroup(instances: ParsedInstance[], busy: readonly Busy[], lengthMs: number, notBeforeMs: number, window: { startDate: string; endDate: string }, providerId: string, facilityId: string): TimedSlot[] {
+/** A free start of one provider at one facility: what a slot is made of. */
+interface FreeStart {
+  startMs: number;
+  zone: string;
+  remainingCapacity: number;
+  templateIds: string[];
+}
+
+/** The free starts of one provider at one facility, from that pair's instances, earliest first. */
+function* freeStartsOfGroup(instances: ParsedInstance[], busy: readonly Busy[], lengthMs: number, notBeforeMs: number, window: { startDate: string; endDate: string }): Generator<FreeStart> {
   const starts = new Set<number>();
   for (const instance of instances) {
     const stepMs = instance.intervalMinutes * MINUTE;
@@ -174,7 +182,6 @@ function slotsOfGroup(instances: ParsedInstance[], busy: readonly Busy[], length
     }
     return count;
   };
-  const slots: TimedSlot[] = [];
   for (const startMs of [...starts].sort((a, b) => a - b)) {
     if (startMs < notBeforeMs) continue;
     const endMs = startMs + lengthMs;
@@ -190,19 +197,16 @@ function slotsOfGroup(instances: ParsedInstance[], busy: readonly Busy[], length
     }
     const localDate = localDateOf(startMs, zone);
     if (localDate < window.startDate || localDate > window.endDate) continue;
-    const taken = overlapsWith(startMs, endMs);
-    const remainingCapacity = capacity - taken;
-    if (remainingCapacity <= 0) continue;
-    slots.push({ startMs, slot: { providerId, facilityId, startsAt: formatInstant(startMs, zone), endsAt: formatInstant(endMs, zone), remainingCapacity, templateIds } });
+    const remainingCapacity = capacity - overlapsWith(startMs, endMs);
+    if (remainingCapacity > 0) yield { startMs, zone, remainingCapacity, templateIds };
   }
-  return slots;
 }
 
-function findSlots(search: SlotSearch, source: ScheduleSource, now: number, window: { startDate: string; endDate: string }, busy: ReadonlyMap<string, readonly Busy[]>): Slot[] {
-  const lengthMs = slotLengthFor(search) * MINUTE;
+/** The instances of the search's templates over a window, by provider and facility (raw ids). */
+function instancesByGroup(search: SlotSearch, source: ScheduleSource, window: { startDate: string; endDate: string }): Map<string, { providerId: string; facilityId: string; instances: ParsedInstance[] }> {
   const facilityFilter = new Set(search.facilityIds);
   const providerFilter = new Set(search.providerIds);
-  const groups = new Map<string, ParsedInstance[]>();
+  const groups = new Map<string, { providerId: string; facilityId: string; instances: ParsedInstance[] }>();
   // Instances that start on the day before the window can still hold slots that start inside it.
   const expansionWindow = { startDate: addDays(window.startDate, -1), endDate: window.endDate };
   for (const template of source.templates) {
@@ -211,17 +215,47 @@ function findSlots(search: SlotSearch, source: ScheduleSource, now: number, wind
     if (providerFilter.size > 0 && !providerFilter.has(providerId)) continue;
     if (facilityFilter.size > 0 && !facilityFilter.has(facilityId)) continue;
     const key = `${providerId}|${facilityId}`;
-    const list = groups.get(key) ?? [];
-    for (const instance of source.isReplacedOnChange ? keptInstances(template, expansionWindow) : parsedInstances(template, expansionWindow)) list.push(instance);
-    groups.set(key, list);
+    let group = groups.get(key);
+    if (group === undefined) {
+      group = { providerId, facilityId, instances: [] };
+      groups.set(key, group);
+    }
+    for (const instance of source.isReplacedOnChange ? keptInstances(template, expansionWindow) : parsedInstances(template, expansionWindow)) group.instances.push(instance);
   }
+  return groups;
+}
+
+function findSlots(search: SlotSearch, source: ScheduleSource, now: number, window: { startDate: string; endDate: string }, busy: ReadonlyMap<string, readonly Busy[]>): Slot[] {
+  const lengthMs = slotLengthFor(search) * MINUTE;
   const slots: TimedSlot[] = [];
-  for (const [key, instances] of groups) {
-    const [providerId = "", facilityId = ""] = key.split("|");
-    for (const timed of slotsOfGroup(instances, busy.get(providerId) ?? [], lengthMs, now, window, toPrefixedId("prv", providerId), toPrefixedId("fac", facilityId))) slots.push(timed);
+  for (const { providerId, facilityId, instances } of instancesByGroup(search, source, window).values()) {
+    const prefixedProviderId = toPrefixedId("prv", providerId);
+    const prefixedFacilityId = toPrefixedId("fac", facilityId);
+    for (const { startMs, zone, remainingCapacity, templateIds } of freeStartsOfGroup(instances, busy.get(providerId) ?? [], lengthMs, now, window)) {
+      const slot = { providerId: prefixedProviderId, facilityId: prefixedFacilityId, startsAt: formatInstant(startMs, zone), endsAt: formatInstant(startMs + lengthMs, zone), remainingCapacity, templateIds };
+      slots.push({ startMs, slot });
+    }
   }
   // By start, then provider; the start as the number it was made from (parsing it back on every comparison was a tenth of a large search).
   return slots.sort((a, b) => a.startMs - b.startMs || a.slot.providerId.localeCompare(b.slot.providerId)).map((timed) => timed.slot);
+}
+
+/**
+ * Each provider's first free slot in a window, as its local date (prefixed
+ * provider id to date): the first free start of each of its facilities, not
+ * every slot. An empty day of a large group looked ahead for 200 providers and
+ * made a week of slots for each, only to keep one date.
+ */
+function firstFreeDates(search: SlotSearch, source: ScheduleSource, now: number, window: { startDate: string; endDate: string }, busy: ReadonlyMap<string, readonly Busy[]>): Map<string, string> {
+  const lengthMs = slotLengthFor(search) * MINUTE;
+  const earliest = new Map<string, FreeStart>();
+  for (const { providerId, instances } of instancesByGroup(search, source, window).values()) {
+    const first = freeStartsOfGroup(instances, busy.get(providerId) ?? [], lengthMs, now, window).next();
+    if (first.done) continue;
+    const found = earliest.get(providerId);
+    if (found === undefined || first.value.startMs < found.startMs) earliest.set(providerId, first.value);
+  }
+  return new Map([...earliest].map(([providerId, start]) => [toPrefixedId("prv", providerId), localDateOf(start.startMs, start.zone)]));
 }
 
 const parsedInstances = (template: EhrTemplate, window: { startDate: string; endDate: string }): ParsedInstance[] => expandTemplate(template, window).map((instance) => parseInstance(instance, template));
@@ -292,9 +326,7 @@ export function searchSlots(search: SlotSearch, source: ScheduleSource, now: num
   for (const days of LOOK_AHEAD_STRETCHES_DAYS) {
     if (missing.length === 0) break;
     const ahead = { startDate, endDate: addDays(startDate, days - 1) };
-    for (const slot of findSlots({ ...search, providerIds: missing }, source, now, ahead, busy)) {
-      nextAvailableByProvider[slot.providerId] ??= localDateOfSlot(slot);
-    }
+    for (const [providerId, date] of firstFreeDates({ ...search, providerIds: missing }, source, now, ahead, busy)) nextAvailableByProvider[providerId] ??= date;
     missing = missing.filter((providerId) => nextAvailableByProvider[toPrefixedId("prv", providerId)] === undefined);
     startDate = addDays(ahead.endDate, 1);
   }
