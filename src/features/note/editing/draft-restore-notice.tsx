@@ -5,13 +5,14 @@ import { useTimeDisplay } from "#src/lib/use-time-display.tsx";
 import { WRITABLE_FIELD_INFO } from "../writable-fields.ts";
 import { DRAFT_NOTICE_ID } from "../sign-off/sign-off-checklist.ts";
 import { ConfirmDialog } from "./confirm-dialog.tsx";
+import { CopyDraftText } from "./read-only-draft-copy.tsx";
 import type { NoteEditor } from "./use-note-editor.ts";
 
 // Unsaved text found when the note opens (left by a reload, a crash or an
 // expired session): what it would change, field by field, and Restore or
 // Discard. The fields take no typing until the user has chosen. On a note
-// that can no longer be changed (signed in the EHR) the text is only shown to
-// copy (ReadOnlyDraftCopy): it is never put back into an editor.
+// that can no longer be changed (signed in the EHR) the text is only shown,
+// with Copy my unsaved text: it is never put back into an editor.
 
 const PREVIEW_LENGTH = 160;
 
@@ -60,7 +61,7 @@ export function DraftRestoreNotice({ editor }: { editor: NoteEditor }) {
           </>
         }
       >
-        {isReadOnly ? <p className="mb-2">{editor.readOnlyReason} Copy your text below to use it elsewhere, for example in an addendum in the EHR.</p> : null}
+        {isReadOnly ? <p className="mb-2">{editor.readOnlyReason} Copy your text to use it elsewhere, for example in an addendum in the EHR.</p> : null}
         <ul className="space-y-3">
           {offer.rows.map((row) => (
             <li key={row.field}>
@@ -75,6 +76,11 @@ export function DraftRestoreNotice({ editor }: { editor: NoteEditor }) {
             </li>
           ))}
         </ul>
+        {isReadOnly ? (
+          <div className="mt-3 space-y-2">
+            <CopyDraftText editor={editor} />
+          </div>
+        ) : null}
       </Notice>
     </section>
   );

@@ -382,4 +382,21 @@ describe("a note that cannot be changed", () => {
     expect(await within(copyBox).findByText("Copied to the clipboard.")).toBeTruthy();
     expect(await navigator.clipboard.readText()).toBe(`Sticky note:\n${STICKY_NOTE}${ADDED}`);
   });
+
+  it("reopened signed with text kept from earlier: one notice shows the text and copies it, never Restore", async () => {
+    const signed = buildSignedNoteFixture();
+    const kept = "Call the daughter on Monday with the pathology.";
+    const initialDraft: NoteDraftBody = { fields: { stickyNoteDescription: kept }, baseline: { stickyNoteDescription: STICKY_NOTE }, noteVersion: signed.version, updatedAt: "2026-11-20T14:30:00.000Z" };
+    const { user } = renderWithUser(<NoteEditorHarness note={signed} initialDraft={initialDraft} />);
+
+    const notice = screen.getByRole("region", { name: "Unsaved text from earlier" });
+    expect(within(notice).getByText(kept)).toBeTruthy();
+    expect(within(notice).queryByRole("button", { name: "Restore" })).toBeNull();
+    // Told once: no second box saying the same beside it.
+    expect(screen.queryByRole("region", { name: "Your unsaved text" })).toBeNull();
+    expect(screen.getAllByRole("button", { name: "Copy my unsaved text" })).toHaveLength(1);
+    await user.click(within(notice).getByRole("button", { name: "Copy my unsaved text" }));
+    expect(await within(notice).findByText("Copied to the clipboard.")).toBeTruthy();
+    expect(await navigator.clipboard.readText()).toBe(`Sticky note:\n${kept}`);
+  });
 });
