@@ -1,7 +1,7 @@
 import type { FrameLocator } from "@playwright/test";
 import { expect, test } from "./support/fixtures.ts";
 import { expectAccessible, saveScreenshot } from "./support/sandbox.ts";
-import { UPPER_WEST_SIDE, addDays, appointmentType, expectEveryFilterShown, listDrawn, listedSlots, nextWeek, openSlotFinder, resetSandbox, resultsStatus, search, searchForm, setEveryFilter, setFilters, todayIn } from "./support/slots.ts";
+import { UPPER_WEST_SIDE, addDays, appointmentType, everyListedSlot, expectEveryFilterShown, listDrawn, nextWeek, openSlotFinder, resetSandbox, results, resultsStatus, sandbox, search, searchForm, setEveryFilter, setFilters, todayIn } from "./support/slots.ts";
 
 // The slot finder's filters (issue 36 items 6 and 8), in Chromium through the
 // host page: every filter in the frame's URL, so reloading the frame shows the
@@ -38,7 +38,8 @@ test("reloading the frame keeps every filter, the order and the same list; the S
 
   const summary = (await resultsStatus(app).textContent()) ?? "";
   expect(summary).toMatch(/^[\d,]+ free slots?, .*, 30 min each, starting 12:00 PM–5:00 PM, Tue–Thu$/);
-  const listed = await listedSlots(app);
+  // The whole list, read by scrolling: only the rows on screen are drawn, and the order switch left the frame at the list, where a reload does not return.
+  const listed = await everyListedSlot(app);
   expect(listed.length).toBeGreaterThan(0);
   const url = await frameSearch(app);
   for (const param of ["appointmentTypeId=", "facilityIds=", "startDate=", "endDate=", "slotLengthMinutes=30", "isNewPatient=true", "order=time", "startsFrom=", "startsBefore=", "days="]) expect(url).toContain(param);
@@ -48,12 +49,43 @@ test("reloading the frame keeps every filter, the order and the same list; the S
   await app.locator("html").evaluate(() => location.reload());
   await expect(resultsStatus(app)).toHaveText(summary, { timeout: 15_000 });
   await listDrawn(app);
-  expect(await listedSlots(app)).toEqual(listed);
+  expect(await everyListedSlot(app)).toEqual(listed);
   expect(await frameSearch(app)).toBe(url);
   await expectEveryFilterShown(app, followUp.id, week);
   await expect(slotsTab(app)).toHaveAttribute("aria-current", "page");
   await expect(app.getByTestId("unread-link-filters")).toHaveCount(0);
   await expectAccessible(page);
+});
+
+test("at 400 px, the filters written to the URL do not throw the frame to its top: Search stays in view while a slow search runs, and an order switch keeps the user in the list", async ({ page }) => {
+  await page.setViewportSize({ width: 400, height: 860 });
+  const followUp = await appointmentType("FU");
+  const week = await nextWeek(UPPER_WEST_SIDE.timezone);
+  const app = await openSlotFinder(page);
+  const scrollTop = () => app.locator("html").evaluate(() => document.scrollingElement?.scrollTop ?? 0);
+  await setFilters(app, { typeId: followUp.id, facilities: ["Upper West Side"], startDate: week.startDate, endDate: week.endDate });
+  await sandbox("POST", "/faults", { method: "GET", path: "/v2/schedule/slots", latencyMs: 2_000, count: 5 });
+  const searchButton = searchForm(app).getByRole("button", { name: "Search", exact: true });
+  await searchButton.scrollIntoViewIfNeeded();
+  await searchButton.click();
+  await expect(results(app)).toHaveAttribute("aria-busy", "true");
+  // Still where the user pressed it while the service is slow (the router scrolled to the top here before).
+  await expect(searchButton).toBeInViewport();
+  await expect(results(app)).toHaveAttribute("aria-busy", "false", { timeout: 15_000 });
+  await listDrawn(app);
+  await expect(resultsStatus(app)).toBeInViewport();
+
+  // Below the long form, a switch of order keeps the user at the list.
+  await app.getByTestId("order-time").scrollIntoViewIfNeeded();
+  const atList = await scrollTop();
+  expect(atList).toBeGreaterThan(600);
+  await app.getByTestId("order-time").click();
+  await expect(app.getByTestId("order-time")).toHaveAttribute("aria-pressed", "true");
+  // Past the frames in which the router scrolls after a navigation.
+  await app.locator("html").evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  expect(Math.abs((await scrollTop()) - atList)).toBeLessThan(100);
+  await expect(app.getByTestId("order-time")).toBeInViewport();
+  await saveScreenshot(page, "slots-order-switch-keeps-place-400");
 });
 
 test("a shared link with filters Tandem cannot use (no such day, a length the service refuses, another organization's type) opens on their defaults, never a crash, and says which; a search clears the message", async ({ page }) => {

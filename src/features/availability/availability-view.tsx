@@ -88,7 +88,8 @@ export function AvailabilityView() {
   const update = useCallback(
     (patch: Partial<AvailabilityFilters>) => {
       if (!filters) return;
-      void router.navigate({ to: "/availability", search: toAvailabilitySearchParams({ ...filters, ...patch }) });
+      // A filter or week change is the same view: it keeps its place (the router would scroll to the top).
+      void router.navigate({ to: "/availability", search: toAvailabilitySearchParams({ ...filters, ...patch }), resetScroll: false });
     },
     [filters, router],
   );

@@ -183,7 +183,7 @@ export function SlotsView() {
           onRefresh={() => void slots.refetch()}
           onFirstAvailable={jumpToFirstAvailable}
           order={order}
-          onOrderChange={(next) => void navigate({ search: (previous) => ({ ...previous, order: next }) })}
+          onOrderChange={(next) => void navigate({ search: (previous) => ({ ...previous, order: next }), resetScroll: false })}
         />
         {completeness ? (
           <Notice tone="warning" title="This list may be incomplete">

@@ -41,7 +41,7 @@ export function useFirstAvailable({ order, firstKey, canJump, navigate }: { orde
     if (!canJump) return;
     if (order === "time") return focusFirstAvailable();
     isFirstAvailablePending.current = true;
-    void navigate({ search: (previous) => ({ ...previous, order: "time" }) });
+    void navigate({ search: (previous) => ({ ...previous, order: "time" }), resetScroll: false });
   }, [canJump, order, focusFirstAvailable, navigate]);
   useEffect(() => {
     if (!isFirstAvailablePending.current || order !== "time") return;

@@ -44,7 +44,8 @@ export function useRunSearch({ filtersKey, timeFilter, order, navigate, slots, f
       const isSameSearch = JSON.stringify(next) === filtersKey && sameTimeFilter(time, timeFilter);
       if (isSameSearch) void refetch();
       // The same search too: the URL then says exactly it (defaults written out, a link's note of filters it could not use gone).
-      void navigate({ search: { ...toSlotSearchParams(next), ...toTimeFilterParams(time), order }, replace: isSameSearch });
+      // Not scrolled to the top (the router's default): the user stays at Search until the results take focus.
+      void navigate({ search: { ...toSlotSearchParams(next), ...toTimeFilterParams(time), order }, replace: isSameSearch, resetScroll: false });
     },
     [filtersKey, navigate, refetch, order, flow, timeFilter, onSearch],
   );
