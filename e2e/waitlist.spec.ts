@@ -193,6 +193,37 @@ test("open offers survive a reload of the app (GET /api/waitlist lists them)", a
   await expect(offerCard(app, slot.startsAt)).toHaveAttribute("data-status", "open");
 });
 
+test("an entry's details use the card's width at 400 px, with Edit and Remove below them; at 1280 px the buttons sit beside them", async ({ page }) => {
+  const fu = await appointmentType("FU");
+  const today = await todayIn(UPPER_WEST_SIDE.timezone);
+  const { userId, patientId } = await frontDeskSession();
+  const { entry } = (await callAppWithPatient("POST", "/api/waitlist", { userId, patientId }, {
+    preferences: { appointmentTypeId: fu.id, slotLengthMinutes: 20, isNewPatient: false, facilityIds: [UPPER_WEST_SIDE.id], providerIds: null, startDate: today, endDate: addDays(today, 6), startsFrom: null, startsBefore: null, days: null, note: "Mornings only; call her mobile" },
+  })) as { entry: { id: string } };
+  const app = await openInHost(page, { org: ORG_A, user: userId, patient: "none", note: "none" });
+  await nav(app).getByRole("link", { name: "Waitlist" }).click();
+  const card = app.locator(`[data-testid="waitlist-entry"][data-entry-id="${entry.id}"]`);
+  const details = card.getByTestId("waitlist-best-match").locator("..");
+  const box = async (locator: typeof card) => {
+    const found = await locator.boundingBox();
+    if (!found) throw new Error("not drawn");
+    return found;
+  };
+  await expect(card.getByRole("button", { name: "Edit" })).toBeVisible();
+  expect((await box(card.getByRole("button", { name: "Edit" }))).y).toBeLessThan((await box(details)).y + (await box(details)).height);
+
+  await page.setViewportSize({ width: 400, height: 860 });
+  await expect(async () => {
+    const [cardBox, detailsBox, editBox] = [await box(card), await box(details), await box(card.getByRole("button", { name: "Edit" }))];
+    // The card's padding aside, the details take its whole width; the buttons start below them.
+    expect(detailsBox.width).toBeGreaterThan(cardBox.width - 40);
+    expect(editBox.y).toBeGreaterThanOrEqual(detailsBox.y + detailsBox.height);
+  }).toPass();
+  await card.scrollIntoViewIfNeeded();
+  await saveScreenshot(page, "waitlist-entry-400");
+  await expectAccessible(page);
+});
+
 test("an entry a colleague removes while it is being edited keeps the form and what was typed, says so, and closes on Close (1280 and 400 px)", async ({ page }) => {
   const fu = await appointmentType("FU");
   const today = await todayIn(UPPER_WEST_SIDE.timezone);

@@ -108,7 +108,8 @@ export function WaitlistEntryCard({ entry, viewerId, editedFrom, gone, onEdit, o
   return (
     <li data-testid="waitlist-entry" data-entry-id={entry.id} aria-labelledby={titleId} className="rounded-lg border border-slate-200 bg-white p-3">
       <div className="flex flex-wrap items-start justify-between gap-2">
-        <div className="min-w-0 flex-1 space-y-1">
+        {/* At least 18rem before Edit and Remove sit beside it: on a narrow frame they go below, not squeeze the text. */}
+        <div className="min-w-0 grow basis-72 space-y-1">
           <h2 id={titleId} className="text-base font-semibold">
             <span data-testid="waitlist-entry-patient">{name}</span> <Badge className="ml-1">{waitingText(daysWaiting(entry.createdAt, nowMs, zone))}</Badge>
           </h2>
