@@ -7,7 +7,7 @@ import { holdsOf } from "./support/holds.ts";
 import { ORG_A, sandbox, saveScreenshot, userWithRole } from "./support/sandbox.ts";
 import { startOwnServers, type OwnServers } from "./support/sandbox-servers.ts";
 import { UPPER_WEST_SIDE, addDays, appointmentType, cancelInEhr, frontDeskSession, openSlotFinder, search, setFilters, syncOrganization, todayIn } from "./support/slots.ts";
-import { bookInEhrFor, callAppWithPatient, colleagueOf, endEveryWaitlistEntry, morningSlots, otherPatientThan, waitlistOf } from "./support/waitlist.ts";
+import { addFollowUpToWaitlist, bookInEhrFor, callAppWithPatient, colleagueOf, endEveryWaitlistEntry, morningSlots, otherPatientThan, waitlistOf } from "./support/waitlist.ts";
 
 // The waitlist (issue 38) on a bad day, through the host page, on servers of
 // its own so that Tandem's server can be stopped: the front desk's add is cut
@@ -98,9 +98,7 @@ test.describe("the waitlist on a bad day", () => {
     const colleague = await colleagueOf(userId);
     const [slot] = await morningSlots(fu.id, addDays(today, 3));
     if (!slot) throw new Error("no morning follow-up slot in three days");
-    await callAppWithPatient("POST", "/api/waitlist", { userId, patientId }, {
-      preferences: { appointmentTypeId: fu.id, slotLengthMinutes: 20, isNewPatient: false, facilityIds: [UPPER_WEST_SIDE.id], providerIds: null, startDate: today, endDate: addDays(today, 6), startsFrom: null, startsBefore: null, days: null, note: "" },
-    });
+    await addFollowUpToWaitlist({ userId, patientId }, fu.id, today);
     const appointmentId = await bookInEhrFor(slot, await otherPatientThan(patientId), fu.id);
     await syncOrganization();
     const app = await openSlotFinder(page);

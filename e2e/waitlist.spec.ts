@@ -4,7 +4,7 @@ import { expect, test } from "./support/fixtures.ts";
 import { holdsOf } from "./support/holds.ts";
 import { ORG_A, appUrl, expectAccessible, openInHost, sandbox, sandboxNow, saveScreenshot } from "./support/sandbox.ts";
 import { UPPER_WEST_SIDE, addDays, appointmentType, cancelInEhr, frontDeskSession, openSlotFinder, resetSandbox, search, searchForm, setFilters, syncOrganization, todayIn } from "./support/slots.ts";
-import { bookInEhrFor, callAppWithPatient, colleagueOf, endEveryWaitlistEntry, morningSlots, otherPatientThan, waitlistOf } from "./support/waitlist.ts";
+import { addFollowUpToWaitlist, bookInEhrFor, callAppWithPatient, colleagueOf, endEveryWaitlistEntry, morningSlots, otherPatientThan, waitlistOf } from "./support/waitlist.ts";
 
 // Issue 38 through the host page: a front desk adds the patient on the phone
 // to the waitlist from the slot finder; a cancellation synced from the EHR
@@ -133,9 +133,7 @@ test("at 400 px: a first sighting already cancelled alerts no one; a duplicated 
   const day = addDays(today, 2);
   const [historical, first, second] = await morningSlots(fu.id, day);
   if (!historical || !first || !second) throw new Error("fewer than three morning follow-up slots in two days");
-  await callAppWithPatient("POST", "/api/waitlist", { userId, patientId }, {
-    preferences: { appointmentTypeId: fu.id, slotLengthMinutes: 20, isNewPatient: false, facilityIds: [UPPER_WEST_SIDE.id], providerIds: null, startDate: today, endDate: addDays(today, 6), startsFrom: null, startsBefore: null, days: null, note: "" },
-  });
+  await addFollowUpToWaitlist({ userId, patientId }, fu.id, today);
 
   await page.setViewportSize({ width: 400, height: 860 });
   const app = await openSlotFinder(page);
@@ -180,9 +178,7 @@ test("open offers survive a reload of the app (GET /api/waitlist lists them)", a
   const { userId, patientId } = await frontDeskSession();
   const [slot] = await morningSlots(fu.id, addDays(today, 2));
   if (!slot) throw new Error("no morning follow-up slot in two days");
-  await callAppWithPatient("POST", "/api/waitlist", { userId, patientId }, {
-    preferences: { appointmentTypeId: fu.id, slotLengthMinutes: 20, isNewPatient: false, facilityIds: [UPPER_WEST_SIDE.id], providerIds: null, startDate: today, endDate: addDays(today, 6), startsFrom: null, startsBefore: null, days: null, note: "" },
-  });
+  await addFollowUpToWaitlist({ userId, patientId }, fu.id, today);
   const id = await bookInEhrFor(slot, await otherPatientThan(patientId), fu.id);
   await syncOrganization();
   const app = await openSlotFinder(page);
@@ -197,12 +193,10 @@ test("an entry's details use the card's width at 400 px, with Edit and Remove be
   const fu = await appointmentType("FU");
   const today = await todayIn(UPPER_WEST_SIDE.timezone);
   const { userId, patientId } = await frontDeskSession();
-  const { entry } = (await callAppWithPatient("POST", "/api/waitlist", { userId, patientId }, {
-    preferences: { appointmentTypeId: fu.id, slotLengthMinutes: 20, isNewPatient: false, facilityIds: [UPPER_WEST_SIDE.id], providerIds: null, startDate: today, endDate: addDays(today, 6), startsFrom: null, startsBefore: null, days: null, note: "Mornings only; call her mobile" },
-  })) as { entry: { id: string } };
+  const entryId = await addFollowUpToWaitlist({ userId, patientId }, fu.id, today, "Mornings only; call her mobile");
   const app = await openInHost(page, { org: ORG_A, user: userId, patient: "none", note: "none" });
   await nav(app).getByRole("link", { name: "Waitlist" }).click();
-  const card = app.locator(`[data-testid="waitlist-entry"][data-entry-id="${entry.id}"]`);
+  const card = app.locator(`[data-testid="waitlist-entry"][data-entry-id="${entryId}"]`);
   const details = card.getByTestId("waitlist-best-match").locator("..");
   const box = async (locator: typeof card) => {
     const found = await locator.boundingBox();
@@ -210,7 +204,8 @@ test("an entry's details use the card's width at 400 px, with Edit and Remove be
     return found;
   };
   await expect(card.getByRole("button", { name: "Edit" })).toBeVisible();
-  expect((await box(card.getByRole("button", { name: "Edit" }))).y).toBeLessThan((await box(details)).y + (await box(details)).height);
+  const detailsAt1280 = await box(details);
+  expect((await box(card.getByRole("button", { name: "Edit" }))).y).toBeLessThan(detailsAt1280.y + detailsAt1280.height);
 
   await page.setViewportSize({ width: 400, height: 860 });
   await expect(async () => {
@@ -229,18 +224,16 @@ test("an entry a colleague removes while it is being edited keeps the form and w
   const today = await todayIn(UPPER_WEST_SIDE.timezone);
   const { userId, patientId } = await frontDeskSession();
   const colleague = await colleagueOf(userId);
-  const { entry } = (await callAppWithPatient("POST", "/api/waitlist", { userId, patientId }, {
-    preferences: { appointmentTypeId: fu.id, slotLengthMinutes: 20, isNewPatient: false, facilityIds: [UPPER_WEST_SIDE.id], providerIds: null, startDate: today, endDate: addDays(today, 6), startsFrom: null, startsBefore: null, days: null, note: "" },
-  })) as { entry: { id: string } };
+  const entryId = await addFollowUpToWaitlist({ userId, patientId }, fu.id, today);
 
   const app = await openInHost(page, { org: ORG_A, user: userId, patient: "none", note: "none" });
   await nav(app).getByRole("link", { name: "Waitlist" }).click();
-  const card = app.locator(`[data-testid="waitlist-entry"][data-entry-id="${entry.id}"]`);
+  const card = app.locator(`[data-testid="waitlist-entry"][data-entry-id="${entryId}"]`);
   await card.getByRole("button", { name: "Edit" }).click();
   await card.getByLabel("Note").fill("Mornings only from January; call her mobile");
 
   // The colleague ends it while this form is open: the live event reads the list again here.
-  await callAppWithPatient("DELETE", `/api/waitlist/${entry.id}`, { userId: colleague.id });
+  await callAppWithPatient("DELETE", `/api/waitlist/${entryId}`, { userId: colleague.id });
   await expect(card.getByTestId("waitlist-entry-gone")).toContainText("is no longer on the waitlist");
   await expect(card.getByLabel("Note")).toHaveValue("Mornings only from January; call her mobile");
   await expect(card.getByRole("button", { name: "Save changes" })).toHaveCount(0);

@@ -1,6 +1,6 @@
 import { localTimeOf } from "#contract/time/zoned-time.ts";
 import { ORG_A, appUrl, sandbox, sandboxNotes, sandboxUsers, type SandboxUser } from "./sandbox.ts";
-import { UPPER_WEST_SIDE, rawUuid, upstreamSlots, type UpstreamSlot } from "./slots.ts";
+import { UPPER_WEST_SIDE, addDays, rawUuid, upstreamSlots, type UpstreamSlot } from "./slots.ts";
 
 // What the waitlist specs share (issue 38): the BFF's waitlist read and
 // emptied through its API as a front-desk user would (entries outlast a test
@@ -34,6 +34,14 @@ export async function callAppWithPatient(method: string, path: string, context: 
   const response = await fetch(`${appUrl()}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
   return response.json();
+}
+
+/** A follow-up at Upper West Side with any provider over the week from `today`, added through the BFF for the patient open: the entry's id. */
+export async function addFollowUpToWaitlist(context: { userId: string; patientId: string }, followUpTypeId: string, today: string, note = ""): Promise<string> {
+  const answer = (await callAppWithPatient("POST", "/api/waitlist", context, {
+    preferences: { appointmentTypeId: followUpTypeId, slotLengthMinutes: 20, isNewPatient: false, facilityIds: [UPPER_WEST_SIDE.id], providerIds: null, startDate: today, endDate: addDays(today, 6), startsFrom: null, startsBefore: null, days: null, note },
+  })) as { entry: { id: string } };
+  return answer.entry.id;
 }
 
 /** GET /api/waitlist as a front-desk or scheduler user of org A. */
