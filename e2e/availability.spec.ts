@@ -112,12 +112,20 @@ test("fits a 360 px iframe without the page overflowing", async ({ page }) => {
   await expectAccessible(page);
 });
 
-test("a 400 px panel starts on the agenda: the week as a list by day, a provider's overlapping templates as one entry with their summed capacity, no sideways scrolling", async ({ page }) => {
+test("a 400 px panel starts on the agenda: the week as a list by day from today, a provider's overlapping templates as one entry with their summed capacity, no sideways scrolling", async ({ page }) => {
   await page.setViewportSize({ width: 400, height: 860 });
   const app = await openAvailability(page, ORG_A);
   const week = app.getByTestId("availability-week");
   await expect(week).toHaveAttribute("data-layout", "agenda");
   await expect(app.getByTestId("availability-agenda-day")).toHaveCount(7);
+  // The pinned Tuesday: the list opens at today, Monday folded above it until asked for.
+  const ahead = app.getByRole("list", { name: "Availability by day" }).getByRole("heading", { level: 3 });
+  await expect(ahead.first()).toHaveText(/^Tuesday, November 17\s*Today$/);
+  const past = app.getByTestId("availability-agenda-past");
+  await expect(past.getByRole("heading", { level: 3 })).toBeHidden();
+  await past.locator("summary").focus();
+  await page.keyboard.press("Enter");
+  await expect(past.getByRole("heading", { level: 3 })).toHaveText(["Monday, November 16"]);
   // Dr Brooks's Tuesday: Morning clinic (1) and Procedures (2) overlap, so up to 3 at once.
   const stacked = app.getByTestId("availability-agenda-entry").filter({ has: app.getByTestId("availability-agenda-band").nth(1) });
   expect(await stacked.count()).toBeGreaterThan(0);

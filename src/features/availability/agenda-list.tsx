@@ -3,7 +3,7 @@ import { localDateOf } from "#contract/time/zoned-time.ts";
 import { formatLocalDay, formatTime, type TimeDisplay } from "#src/lib/time-format.ts";
 import { useTimeDisplay } from "#src/lib/use-time-display.tsx";
 import { ClockChangeIcon } from "#src/components/ui/icons.tsx";
-import { buildAgenda, type AgendaStack } from "./agenda-model.ts";
+import { buildAgenda, type AgendaDay, type AgendaStack } from "./agenda-model.ts";
 import { bandSpanText, clockShiftText, concurrencyText, dayLengthText, legendKey } from "./availability-text.ts";
 import type { TemplateInfo } from "./band-details.tsx";
 import { bandLook } from "./band-style.ts";
@@ -16,7 +16,7 @@ import type { WeekWindow } from "./week-window.ts";
 // provider's overlapping bands are one entry with the most places bookable
 // at once; every band's times, template and capacity are written out, so
 // nothing needs hovering, and a clock change is said on its day and inside
-// any band it falls in.
+// any band it falls in. The current week opens at today, its past days folded.
 
 export interface AgendaListProps {
   bands: readonly Band[];
@@ -94,39 +94,59 @@ function SingleBand({ band, index, info, load }: { band: Band | undefined; index
   );
 }
 
+/** One day of the agenda: its heading (today and a clock change marked) and its stacks. */
+function AgendaDayItem({ day, week, today, display, legendIndex, infoOf, providerName, load }: { day: AgendaDay; week: WeekWindow; today: string; display: TimeDisplay; legendIndex: ReadonlyMap<string, number> } & Pick<AgendaListProps, "infoOf" | "providerName" | "load">) {
+  const weekDay = week.days.find((candidate) => candidate.date === day.date);
+  const length = weekDay ? dayLengthText(weekDay.lengthMinutes) : null;
+  return (
+    <li data-testid="availability-agenda-day" data-date={day.date} className="min-w-0">
+      <h3 className={`mb-1 flex flex-wrap items-baseline gap-x-2 text-sm font-semibold ${day.date === today ? "text-brand-800" : ""}`}>
+        <span>{formatLocalDay(day.date, display.locale)}</span>
+        {day.date === today ? <span className="text-xs">Today</span> : null}
+        {weekDay?.clockShift && length ? (
+          <span className="inline-flex items-center gap-1 rounded-full border border-amber-500 bg-amber-50 px-1.5 py-0.5 text-[11px] font-medium text-amber-950">
+            <ClockChangeIcon />
+            {length}: {clockShiftText(weekDay.clockShift, display.locale)}
+          </span>
+        ) : null}
+      </h3>
+      {day.stacks.length === 0 ? (
+        <p className="text-sm text-slate-600">No bookable time.</p>
+      ) : (
+        <ul className="space-y-1.5">
+          {day.stacks.map((stack) => (
+            <StackEntry key={stack.key} stack={stack} legendIndex={legendIndex} infoOf={infoOf} providerName={providerName(stack.providerKey)} display={display} date={day.date} load={load} />
+          ))}
+        </ul>
+      )}
+    </li>
+  );
+}
+
 export const AgendaList = memo(function AgendaList({ bands, templates, week, today, infoOf, providerName, load }: AgendaListProps) {
   const display = useTimeDisplay(week.zone);
   const days = useMemo(() => buildAgenda(bands, week, providerName), [bands, week, providerName]);
   const legendIndex = useMemo(() => new Map(templates.map((entry, index) => [entry.key, index])), [templates]);
+  // This week opens at today: its past days, nothing bookable left in them, fold away above it.
+  const todayIndex = days.findIndex((day) => day.date >= today);
+  const past = todayIndex > 0 ? days.slice(0, todayIndex) : [];
+  const ahead = days.slice(past.length);
+  const item = (day: AgendaDay) => <AgendaDayItem key={day.date} day={day} week={week} today={today} display={display} legendIndex={legendIndex} infoOf={infoOf} providerName={providerName} load={load} />;
   return (
-    <ol aria-label="Availability by day" data-testid="availability-agenda" className="space-y-3">
-      {days.map((day) => {
-        const weekDay = week.days.find((candidate) => candidate.date === day.date);
-        const length = weekDay ? dayLengthText(weekDay.lengthMinutes) : null;
-        return (
-          <li key={day.date} data-testid="availability-agenda-day" data-date={day.date} className="min-w-0">
-            <h3 className={`mb-1 flex flex-wrap items-baseline gap-x-2 text-sm font-semibold ${day.date === today ? "text-brand-800" : ""}`}>
-              <span>{formatLocalDay(day.date, display.locale)}</span>
-              {day.date === today ? <span className="text-xs">Today</span> : null}
-              {weekDay?.clockShift && length ? (
-                <span className="inline-flex items-center gap-1 rounded-full border border-amber-500 bg-amber-50 px-1.5 py-0.5 text-[11px] font-medium text-amber-950">
-                  <ClockChangeIcon />
-                  {length}: {clockShiftText(weekDay.clockShift, display.locale)}
-                </span>
-              ) : null}
-            </h3>
-            {day.stacks.length === 0 ? (
-              <p className="text-sm text-slate-600">No bookable time.</p>
-            ) : (
-              <ul className="space-y-1.5">
-                {day.stacks.map((stack) => (
-                  <StackEntry key={stack.key} stack={stack} legendIndex={legendIndex} infoOf={infoOf} providerName={providerName(stack.providerKey)} display={display} date={day.date} load={load} />
-                ))}
-              </ul>
-            )}
-          </li>
-        );
-      })}
-    </ol>
+    <div data-testid="availability-agenda" className="space-y-3">
+      {past.length > 0 ? (
+        <details data-testid="availability-agenda-past" className="rounded-md border border-slate-200 bg-slate-50 p-2">
+          <summary className="cursor-pointer text-sm font-medium text-slate-800">
+            Earlier this week: {past.length === 1 ? formatLocalDay(past[0]?.date ?? "", display.locale) : `${formatLocalDay(past[0]?.date ?? "", display.locale, { style: "short" })} to ${formatLocalDay(past.at(-1)?.date ?? "", display.locale, { style: "short" })}`} (past)
+          </summary>
+          <ol aria-label="Availability earlier this week, by day" className="mt-2 space-y-3">
+            {past.map(item)}
+          </ol>
+        </details>
+      ) : null}
+      <ol aria-label="Availability by day" className="space-y-3">
+        {ahead.map(item)}
+      </ol>
+    </div>
   );
 });

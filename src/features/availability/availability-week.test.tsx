@@ -166,4 +166,25 @@ describe("the agenda", () => {
     const saturday = screen.getAllByTestId("availability-agenda-day").find((day) => day.getAttribute("data-date") === "2026-12-05");
     expect(saturday && within(saturday).getByText("No bookable time.")).toBeTruthy();
   });
+
+  it("opens this week at today: the days before it are folded into one closed, focusable summary", async () => {
+    const { user } = renderInNewYork(<AgendaList bands={model.bands} templates={facilityGrid.templates} week={WEEK} today="2026-12-03" infoOf={infoOf} providerName={providerName} load={NO_LOAD} />);
+    const ahead = within(screen.getByRole("list", { name: "Availability by day" })).getAllByRole("heading", { level: 3 });
+    expect(ahead.map((day) => day.textContent)).toEqual(["Thursday, December 3Today", "Friday, December 4", "Saturday, December 5", "Sunday, December 6"]);
+    const past = screen.getByTestId("availability-agenda-past");
+    expect(past.hasAttribute("open")).toBe(false);
+    const summary = within(past).getByText("Earlier this week: Mon, Nov 30 to Wed, Dec 2 (past)");
+    await user.tab();
+    expect(document.activeElement).toBe(summary);
+    await user.click(summary);
+    expect(past.hasAttribute("open")).toBe(true);
+    const earlier = within(screen.getByRole("list", { name: "Availability earlier this week, by day" })).getAllByRole("heading", { level: 3 });
+    expect(earlier.map((day) => day.textContent)).toEqual(["Monday, November 30", "Tuesday, December 1", "Wednesday, December 2"]);
+  });
+
+  it("folds nothing in a week that has not begun or is over", () => {
+    renderInNewYork(<AgendaList bands={model.bands} templates={facilityGrid.templates} week={WEEK} today="2026-12-10" infoOf={infoOf} providerName={providerName} load={NO_LOAD} />);
+    expect(screen.queryByTestId("availability-agenda-past")).toBeNull();
+    expect(within(screen.getByRole("list", { name: "Availability by day" })).getAllByRole("heading", { level: 3 })).toHaveLength(7);
+  });
 });
