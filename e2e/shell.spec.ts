@@ -148,3 +148,21 @@ test("a part of the app whose code cannot be fetched (a newer Tandem deployed si
   await expect(app.getByTestId("signed-in-user")).toBeVisible();
   await saveScreenshot(page, "shell-part-not-loaded");
 });
+
+test("the slot finder's first read failing (Tandem's server gone as the frame loads) says which system failed under the app's header, and Try again brings the form", async ({ page }) => {
+  // Found walking a restart of Tandem's server during a first load: with no appointment types, the view failed to
+  // draw and the router's bare "Something went wrong!" replaced the whole app, for good. The one read refused here.
+  await page.route("**/api/appointment-types", (route) => route.abort("connectionrefused"));
+  const frontDesk = await userWithRole(ORG_A, "Front Desk");
+  const app = await openInHost(page, { org: ORG_A, user: frontDesk.id, note: "none" });
+  await app.getByRole("navigation", { name: "Tandem" }).getByRole("link", { name: "Slots" }).click();
+  const failed = app.getByRole("alert").filter({ hasText: "Tandem could not reach its server" });
+  await expect(failed).toBeVisible({ timeout: 20_000 });
+  await expect(app.getByTestId("signed-in-user")).toBeVisible();
+  await expect(app.getByText(/Something went wrong|Tandem stopped showing/)).toHaveCount(0);
+  await saveScreenshot(page, "slots-types-unreadable");
+  await expectAccessible(page);
+  await page.unroute("**/api/appointment-types");
+  await failed.getByRole("button", { name: "Try again" }).click();
+  await expect(app.getByRole("button", { name: "Search", exact: true })).toBeVisible();
+});

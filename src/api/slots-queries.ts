@@ -1,4 +1,4 @@
-import { experimental_streamedQuery as streamedQuery, keepPreviousData, queryOptions } from "@tanstack/react-query";
+import { experimental_streamedQuery as streamedQuery, keepPreviousData, queryOptions, type QueryFunction } from "@tanstack/react-query";
 import { slotCheckResponse, type SlotCheckRequest, type SlotCheckResponse, type SlotSearchQuery } from "#contract/app-api/slots.ts";
 import { callBff } from "./bff-client.ts";
 import { queryKeys } from "./query-keys.ts";
@@ -40,17 +40,22 @@ async function* readSearchParts(filters: SlotSearchQuery, signal: AbortSignal): 
   }
 }
 
-export const slotsQuery = (filters: SlotSearchQuery) => {
-  const first = firstWindow(filters);
-  return queryOptions({
+/** The search as one read, or streamed in parts when it is larger than one (worked out only when it runs: a view's filters may not be searchable yet). */
+function readSearch(filters: SlotSearchQuery): QueryFunction<SlotSearchPart[]> {
+  const streamed = streamedQuery<SlotSearchPart>({ streamFn: ({ signal }) => readSearchParts(filters, signal), refetchMode: "replace" });
+  return (context) => {
+    const first = firstWindow(filters);
+    return first.endDate === filters.endDate ? readPart(filters, first, context.signal).then((part) => [part]) : streamed(context);
+  };
+}
+
+export const slotsQuery = (filters: SlotSearchQuery) =>
+  queryOptions({
     queryKey: queryKeys.slots.search(filters),
     // A search of one part is one read. Larger ones stream through TanStack Query's streamed query (still marked
     // experimental in v5): the list is there from the first part on (`isComplete` says when the rest has come); a
     // refetch keeps the list on screen and replaces it once whole.
-    queryFn:
-      first.endDate === filters.endDate
-        ? ({ signal }): Promise<SlotSearchPart[]> => readPart(filters, first, signal).then((part) => [part])
-        : streamedQuery({ streamFn: ({ signal }) => readSearchParts(filters, signal), refetchMode: "replace" }),
+    queryFn: readSearch(filters),
     select: combineSlotSearchParts,
     // Live events invalidate; a short stale time only spares a refetch on remount. A search left before its last
     // part came (its read cancelled) is read again whenever it is shown.
@@ -58,7 +63,6 @@ export const slotsQuery = (filters: SlotSearchQuery) => {
     // A refetch (live event, new filters) keeps the list on screen until the answer arrives.
     placeholderData: keepPreviousData,
   });
-};
 
 /** The final `consistency=strong` read of one slot before a hold: a read, so it needs no fresh token from the EHR. */
 export function checkSlot(selection: SlotCheckRequest): Promise<SlotCheckResponse> {

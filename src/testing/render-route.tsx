@@ -2,6 +2,7 @@ import { createMemoryHistory, createRootRouteWithContext, createRouter, Outlet, 
 import type { HostContext } from "#contract/bridge/messages.ts";
 import type { AppLink } from "#src/bridge/app-link.ts";
 import { LinkProvider } from "#src/bridge/bridge-provider.tsx";
+import { RouteErrorNotice } from "#src/components/shell/route-error-notice.tsx";
 import type { RouterContext } from "#src/routes/__root.tsx";
 import { standaloneLink } from "./fake-bff.ts";
 import { renderWithUser, testQueryClient, type Rendered } from "./render.tsx";
@@ -33,6 +34,8 @@ export function routerOf(route: AnyRoute, { url, appMode = "embedded", queryClie
     context: { queryClient, appMode },
     // The pending view at once, as in a first load: a test reads it without waiting a second.
     defaultPendingMs: 0,
+    // As the app's router (main.tsx).
+    defaultErrorComponent: RouteErrorNotice,
   });
 }
 

@@ -1,21 +1,33 @@
 import { useQueryClient, useQueryErrorResetBoundary } from "@tanstack/react-query";
-import { useRouter } from "@tanstack/react-router";
+import { useRouter, type ErrorComponentProps } from "@tanstack/react-router";
 import { useEffect } from "react";
+import { Button } from "../ui/button.tsx";
+import { Notice } from "../ui/notice.tsx";
 import { ApiErrorNotice } from "./api-error-notice.tsx";
 
-// A route's error view (TanStack Router's `errorComponent`): a read its view
-// cannot do without failed, in its loader or as the view waited for it
-// (useSuspenseQuery). Said as every view says a failed read (the system that
-// failed: Tandem's server, the clinic data service or the EHR), with Try
-// again, which loads the route again. Anything else is not a read's failure
-// and is not explained as one: it goes on to the router's own error view.
+// A route's error view: TanStack Router's `errorComponent` where a route
+// names it, and the router's `defaultErrorComponent` everywhere else, so no
+// view ever falls through to the router's own "Something went wrong!" page
+// with the app's header gone.
+// - A read its view cannot do without failed, in its loader or as the view
+//   waited for it (useSuspenseQuery): said as every view says a failed read
+//   (the system that failed: Tandem's server, the clinic data service or the
+//   EHR), with Try again, which loads the route again.
+// - Anything else is a fault in Tandem's own page: said so, in the view's
+//   place, with a reload (text typed is kept from the keystroke, ADR 0008).
 
-export function RouteErrorNotice({ error }: { error: unknown }) {
+export function RouteErrorNotice({ error }: Pick<ErrorComponentProps, "error">) {
   const router = useRouter();
   const queryClient = useQueryClient();
   const queryErrorResetBoundary = useQueryErrorResetBoundary();
   // The view's suspended reads may read again once it renders again (TanStack Router's guide to React Query).
   useEffect(() => queryErrorResetBoundary.reset(), [queryErrorResetBoundary]);
-  if (!queryClient.getQueryCache().getAll().some((query) => query.state.error === error)) throw error;
-  return <ApiErrorNotice error={error} onRetry={() => void router.invalidate()} />;
+  if (queryClient.getQueryCache().getAll().some((query) => query.state.error === error)) {
+    return <ApiErrorNotice error={error} onRetry={() => void router.invalidate()} />;
+  }
+  return (
+    <Notice tone="error" title="Tandem stopped showing this view" actions={<Button onClick={() => window.location.reload()}>Reload Tandem</Button>}>
+      An error in Tandem itself, not in the EHR or the clinic data service. Text you typed is kept: reloading Tandem opens the view again.
+    </Notice>
+  );
 }
