@@ -161,4 +161,31 @@ test.describe("a reload while Tandem's server is down", () => {
     await expect(page.getByTestId("standalone-bar")).toContainText("Signed in outside the EHR as", { timeout: 30_000 });
     await expect(notice).toHaveCount(0);
   });
+
+  test("outside the EHR, Sign out while Tandem's server is down says the user is still signed in; once it is back, Sign out ends the sign-in", async ({ page }) => {
+    const bff = servers;
+    if (!bff) throw new Error("no servers");
+    await resetSandbox();
+    await signInOutsideEhr(page);
+    const signOut = page.getByRole("button", { name: "Sign out", exact: true });
+
+    await bff.stopBff("SIGKILL");
+    try {
+      // Found walking a shared workstation's sign-out during a restart: the click did nothing and said nothing.
+      await signOut.click();
+      const stillSignedIn = page.getByRole("alert").filter({ hasText: "You are still signed in" });
+      await expect(stillSignedIn).toContainText("Tandem's server did not answer, so your sign-in has not ended. Try Sign out again in a moment.");
+      await expect(page.getByTestId("standalone-bar")).toContainText("Signed in outside the EHR as");
+      await saveScreenshot(page, "sign-out-while-down");
+    } finally {
+      await bff.restartBff();
+    }
+
+    await signOut.click();
+    await expect(page.getByRole("heading", { name: "Sign in to Tandem" })).toBeVisible();
+    // Ended on Tandem's server, not only on screen.
+    await page.reload();
+    await expect(page.getByRole("heading", { name: "Sign in to Tandem" })).toBeVisible();
+  });
 });
+

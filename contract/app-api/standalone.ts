@@ -42,6 +42,9 @@ export const standaloneSessionId = rawUuid;
 export const organizationChoice = z.strictObject({ organizationId: rawUuid });
 export const organizationChoiceResponse = z.object({ selectedOrganizationId: z.string() });
 
+/** POST /auth/logout: this browser's sign-in has ended (its session revoked, its cookie cleared). */
+export const signedOutResponse = z.object({ signedOut: z.literal(true) });
+
 /** Why a sign-in ended on /signin?error=…; the page words each one. */
 export const STANDALONE_SIGN_IN_ERRORS = [
   "access_denied",

@@ -3,7 +3,7 @@ import { Hono } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import * as oidc from "openid-client";
 import * as z from "zod/mini";
-import { organizationChoice, standaloneSessionId, standaloneSessionList, standaloneSignInState, type StandaloneSignInError } from "#contract/app-api/standalone.ts";
+import { organizationChoice, signedOutResponse, standaloneSessionId, standaloneSessionList, standaloneSignInState, type StandaloneSignInError } from "#contract/app-api/standalone.ts";
 import { oauthCallbackError, oauthCallbackSuccess } from "#contract/clinic-api/oauth.ts";
 import type { StandaloneConfig } from "../../env.ts";
 import type { AppEnv } from "../../http/app-env.ts";
@@ -201,7 +201,7 @@ export function createStandaloneAuth(deps: StandaloneDeps): StandaloneAuth {
     if (session) await registry.revoke(session, session.sessionId);
     deleteCookie(c, SESSION_COOKIE, cookieOptions);
     deleteCookie(c, LOGIN_COOKIE, cookieOptions);
-    return c.json({ signedOut: true });
+    return c.json(z.parse(signedOutResponse, { signedOut: true }));
   });
 
   // The user's own sessions (ADR 0010 "sessions live on the server"): where they are signed in, and ending any of them.

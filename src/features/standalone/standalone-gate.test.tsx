@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { screen } from "@testing-library/react";
+import { screen, waitFor } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { renderWithUser } from "#src/testing/render.tsx";
 import { StandaloneGate } from "./standalone-gate.tsx";
@@ -13,6 +13,7 @@ const json = (status: number, body: unknown) => new Response(JSON.stringify(body
 
 afterEach(() => {
   vi.unstubAllGlobals();
+  vi.restoreAllMocks();
 });
 
 describe("StandaloneGate", () => {
@@ -42,5 +43,40 @@ describe("StandaloneGate", () => {
     fetch.mockImplementation(() => Promise.resolve(json(200, { signedIn: false })));
     await user.click(screen.getByRole("button", { name: "Try again" }));
     expect(await screen.findByRole("heading", { name: "Sign in to Tandem" })).toBeTruthy();
+  });
+
+  it("Sign out says signed out only once Tandem's server has ended the sign-in: down, or a proxy saying so, it says the user is still signed in", async () => {
+    const signedIn = { signedIn: true, user: { displayName: "Dr. Ada Brooks", email: "ada@example.test" }, organizations: [{ id: "org_a", name: "Riverside", facilityCount: 2 }], selectedOrganizationId: "org_a", expiresAt: "2026-12-03T23:00:00Z" };
+    const logout = vi
+      .fn<() => Promise<Response>>()
+      .mockRejectedValueOnce(new TypeError("Failed to fetch"))
+      .mockResolvedValueOnce(json(502, { message: "Bad gateway" }))
+      .mockResolvedValue(json(200, { signedOut: true }));
+    vi.stubGlobal(
+      "fetch",
+      vi.fn((path: string, init?: RequestInit) => {
+        if (path === "/auth/session") return Promise.resolve(json(200, signedIn));
+        if (path === "/auth/logout") return logout();
+        // The live events' stream: open until the page leaves.
+        return new Promise<Response>((_resolve, reject) => init?.signal?.addEventListener("abort", () => reject(new DOMException("aborted", "AbortError"))));
+      }),
+    );
+    const assign = vi.fn();
+    vi.spyOn(window, "location", "get").mockReturnValue({ ...window.location, assign });
+    const { user } = renderWithUser(<StandaloneGate>{() => <p>the app</p>}</StandaloneGate>);
+    expect(await screen.findByText("the app")).toBeTruthy();
+
+    await user.click(screen.getByRole("button", { name: "Sign out" }));
+    expect((await screen.findByRole("alert")).textContent).toContain("You are still signed inTandem's server did not answer, so your sign-in has not ended. Try Sign out again in a moment.");
+    expect(screen.getByText("the app")).toBeTruthy();
+    await user.click(screen.getByRole("button", { name: "Sign out" }));
+    await waitFor(() => expect(screen.getByRole("alert").textContent).toContain("Tandem's server answered 502, so your sign-in has not ended."));
+    expect(assign).not.toHaveBeenCalled();
+
+    await user.click(screen.getByRole("button", { name: "Sign out" }));
+    expect(await screen.findByText("Signed out.")).toBeTruthy();
+    expect(screen.queryByText("the app")).toBeNull();
+    expect(assign).toHaveBeenCalledWith("/");
+    expect(logout).toHaveBeenCalledTimes(3);
   });
 });

@@ -152,7 +152,8 @@ function SignedInApp({ signedIn, organizationId, children }: { signedIn: SignedI
   }, []);
   const [switching, setSwitching] = useState(false);
   const [signedOut, setSignedOut] = useState(false);
-  const [signOutError, setSignOutError] = useState<string | null>(null);
+  const [signingOut, setSigningOut] = useState(false);
+  const [signOutFailure, setSignOutFailure] = useState<{ title: string; detail: string } | null>(null);
   const organization = signedIn.organizations.find((candidate) => candidate.id === organizationId);
   const identity = identityOf(signedIn, organizationId);
   // Set before the children render: they build their query keys from it. A no-op unless it changed.
@@ -161,6 +162,21 @@ function SignedInApp({ signedIn, organizationId, children }: { signedIn: SignedI
   const leave = () => {
     switchCacheIdentity(queryClient, null);
     setSignedOut(true);
+  };
+  /** Text typed goes to Tandem first; the page says signed out only once Tandem's server has ended the sign-in. */
+  const endSignIn = (where: "here" | "everywhere") => {
+    setSignOutFailure(null);
+    setSigningOut(true);
+    void finishPendingWrites()
+      .then(where === "here" ? signOut : signOutEverywhere)
+      .then(leave, (error: unknown) => {
+        setSigningOut(false);
+        const reason = error instanceof Error ? error.message : "Tandem's server did not answer";
+        setSignOutFailure({
+          title: where === "here" ? "You are still signed in" : "You are still signed in elsewhere",
+          detail: where === "here" ? `${reason}, so your sign-in has not ended. Try Sign out again in a moment.` : reason,
+        });
+      });
   };
   // Once the views are gone (an editor's "leave the page?" with them): the text typed was stored before signing out.
   useEffect(() => {
@@ -197,33 +213,17 @@ function SignedInApp({ signedIn, organizationId, children }: { signedIn: SignedI
             Switch organization
           </button>
         ) : null}
-        <button
-          type="button"
-          className="font-medium text-brand-800 underline"
-          onClick={() => {
-            void finishPendingWrites().then(signOut).then(leave);
-          }}
-        >
-          Sign out
+        <button type="button" disabled={signingOut} className="font-medium text-brand-800 underline disabled:text-slate-500 disabled:no-underline" onClick={() => endSignIn("here")}>
+          {signingOut ? "Signing out…" : "Sign out"}
         </button>
-        <button
-          type="button"
-          data-testid="sign-out-everywhere"
-          className="font-medium text-brand-800 underline"
-          onClick={() => {
-            setSignOutError(null);
-            void finishPendingWrites()
-              .then(signOutEverywhere)
-              .then(leave, (error: unknown) => setSignOutError(error instanceof Error ? error.message : "Tandem's server did not answer"));
-          }}
-        >
+        <button type="button" disabled={signingOut} data-testid="sign-out-everywhere" className="font-medium text-brand-800 underline disabled:text-slate-500 disabled:no-underline" onClick={() => endSignIn("everywhere")}>
           Sign out everywhere
         </button>
       </div>
-      {signOutError ? (
+      {signOutFailure ? (
         <div className="px-3 pt-2">
-          <Notice tone="error" title="You are still signed in elsewhere">
-            {signOutError}
+          <Notice tone="error" title={signOutFailure.title}>
+            {signOutFailure.detail}
           </Notice>
         </div>
       ) : null}

@@ -1,7 +1,7 @@
 import { queryOptions } from "@tanstack/react-query";
 import * as z from "zod/mini";
 import { appErrorBody } from "#contract/app-api/errors.ts";
-import { organizationChoiceResponse, standaloneSignInState } from "#contract/app-api/standalone.ts";
+import { organizationChoiceResponse, signedOutResponse, standaloneSignInState } from "#contract/app-api/standalone.ts";
 import { tandemRetryDelayMs } from "#src/api/bff-reachability.ts";
 import { queryKeys } from "#src/api/query-keys.ts";
 
@@ -25,6 +25,16 @@ export class TandemUnreachableError extends Error {
 
 const PROXY_SAYS_DOWN = new Set([502, 503, 504]);
 
+/** A call to Tandem's server: TandemUnreachableError when it did not answer, or a proxy in front of it said so. */
+async function callTandem(path: string, init: { method?: string; headers?: Record<string, string>; body?: string; signal?: AbortSignal } = {}): Promise<Response> {
+  const response = await fetch(path, { ...init, headers: { accept: "application/json", ...init.headers } }).catch((error: unknown) => {
+    if (init.signal?.aborted) throw error;
+    throw new TandemUnreachableError("Tandem's server did not answer");
+  });
+  if (PROXY_SAYS_DOWN.has(response.status)) throw new TandemUnreachableError(`Tandem's server answered ${response.status}`);
+  return response;
+}
+
 /**
  * Who is signed in. While Tandem's server does not answer, asked again on
  * Tandem's backoff (1, 2, 4, 8, then every 10 s) for as long as it takes: the
@@ -34,31 +44,29 @@ const PROXY_SAYS_DOWN = new Set([502, 503, 504]);
 export const signInStateQuery = () =>
   queryOptions({
     queryKey: queryKeys.standalone.signIn(),
-    queryFn: async ({ signal }) => {
-      const response = await fetch("/auth/session", { headers: { accept: "application/json" }, signal }).catch((error: unknown) => {
-        if (signal.aborted) throw error;
-        throw new TandemUnreachableError("Tandem's server did not answer");
-      });
-      if (PROXY_SAYS_DOWN.has(response.status)) throw new TandemUnreachableError(`Tandem's server answered ${response.status}`);
-      return readJson(response, standaloneSignInState);
-    },
+    queryFn: async ({ signal }) => readJson(await callTandem("/auth/session", { signal }), standaloneSignInState),
     retry: (_failures, error) => error instanceof TandemUnreachableError,
     retryDelay: (failures) => tandemRetryDelayMs(failures),
     staleTime: 60_000,
   });
 
 export async function chooseOrganization(organizationId: string) {
-  const response = await fetch("/auth/organization", { method: "POST", headers: { "content-type": "application/json", accept: "application/json" }, body: JSON.stringify({ organizationId }) });
+  const response = await callTandem("/auth/organization", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ organizationId }) });
   return readJson(response, organizationChoiceResponse);
 }
 
+/**
+ * Ends this browser's sign-in. Fails unless Tandem's server says it has
+ * ended: on a shared workstation nobody may be told they are signed out
+ * while their session lives on.
+ */
 export async function signOut(): Promise<void> {
-  await fetch("/auth/logout", { method: "POST", headers: { accept: "application/json" } });
+  await readJson(await callTandem("/auth/logout", { method: "POST" }), signedOutResponse);
 }
 
 /** Ends every other session of the user (other browsers, devices), then this one. */
 export async function signOutEverywhere(): Promise<void> {
-  const others = await fetch("/auth/sessions", { method: "DELETE", headers: { accept: "application/json" } });
+  const others = await callTandem("/auth/sessions", { method: "DELETE" });
   if (!others.ok && others.status !== 401) await readJson(others, z.unknown());
   await signOut();
 }
