@@ -101,10 +101,12 @@ function useRetryCountdown(error: unknown): number | null {
 /** What an error that never reached Tandem's server says once the server answers again: no longer that it cannot be reached. */
 const SERVER_BACK = { title: "Tandem's server is answering again", detail: "You can try again now." };
 
-export function ApiErrorNotice({ error, onRetry, kind = "read" }: { error: unknown; onRetry?: () => void; kind?: CallKind }) {
+/** `what`: what could not be read ("Your holds"), said first where another notice on screen may name the same failure. */
+export function ApiErrorNotice({ error, onRetry, kind = "read", what }: { error: unknown; onRetry?: () => void; kind?: CallKind; what?: string }) {
   const serverBack = useBffAnsweredAgain(error instanceof ApiError ? null : error);
   const described = describeApiError(error, kind);
   const { title, detail } = serverBack ? SERVER_BACK : described;
+  const lead = what === undefined ? "" : `${what} could not be read. `;
   const { canRetry } = described;
   const secondsLeft = useRetryCountdown(error);
   const retry = canRetry && onRetry ? (
@@ -114,6 +116,7 @@ export function ApiErrorNotice({ error, onRetry, kind = "read" }: { error: unkno
   ) : undefined;
   return (
     <Notice tone={serverBack ? "warning" : "error"} title={title} actions={retry}>
+      {lead}
       {secondsLeft === null ? detail : secondsLeft > 0 ? <span data-testid="retry-countdown">Try again in {secondsLeft} second{secondsLeft === 1 ? "" : "s"}.</span> : <span data-testid="retry-countdown">You can try again now.</span>}
     </Notice>
   );

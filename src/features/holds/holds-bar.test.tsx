@@ -42,7 +42,7 @@ const heldAt = (time: string, patient: { patientId: string; patientName: string 
 });
 
 /** The holds context over a real controller, the holds kept in state as the query cache keeps them. */
-function Bar({ initial, maybeHeld = [] }: { initial: HeldSlot[]; maybeHeld?: MaybeHeldSlot[] }) {
+function Bar({ initial, maybeHeld = [], holdsError = null }: { initial: HeldSlot[]; maybeHeld?: MaybeHeldSlot[]; holdsError?: Error | null }) {
   const [holds, setHolds] = useState(initial);
   const [controller] = useState(
     () =>
@@ -63,7 +63,7 @@ function Bar({ initial, maybeHeld = [] }: { initial: HeldSlot[]; maybeHeld?: May
     holds,
     maybeHeld,
     letGo: () => Promise.resolve({ released: true }),
-    holdsError: null,
+    holdsError,
     refetchHolds: () => undefined,
     controller,
     activity,
@@ -128,6 +128,15 @@ describe("HoldsBar", () => {
     await user.click(within(bar).getByRole("button", { name: "Show the held slots" }));
     expect(within(bar).getByRole("heading", { name: "The EHR may be holding 1 slot for you that it did not confirm" })).toBeTruthy();
     expect(within(within(bar).getByTestId("maybe-held")).getByRole("button", { name: "Let it go" })).toBeTruthy();
+  });
+
+  it("holds that could not be read say it is the holds, so the bar never repeats the view's own notice word for word", () => {
+    frameIsNarrow(false);
+    renderWithUser(<Bar initial={[]} holdsError={new TypeError("Failed to fetch")} />);
+    const alert = within(screen.getByRole("region", { name: "Your holds" })).getByRole("alert");
+    expect(alert.textContent).toContain("Tandem could not reach its server");
+    expect(alert.textContent).toContain("Your holds could not be read. It may be restarting");
+    expect(within(alert).getByRole("button", { name: "Try again" })).toBeTruthy();
   });
 
   it("in a wide frame shows the held slots and the one not confirmed, each under its own heading", () => {
