@@ -79,4 +79,18 @@ describe("StandaloneGate", () => {
     expect(assign).toHaveBeenCalledWith("/");
     expect(logout).toHaveBeenCalledTimes(3);
   });
+
+  it("an organization chosen while Tandem's server does not answer says the server is not answering, not that the organization cannot be used", async () => {
+    const signedIn = { signedIn: true, user: { displayName: "Dr. Ada Brooks", email: "ada@example.test" }, organizations: [{ id: "org_a", name: "Riverside", facilityCount: 2 }], selectedOrganizationId: null, expiresAt: "2026-12-03T23:00:00Z" };
+    vi.stubGlobal(
+      "fetch",
+      vi.fn((path: string) => (path === "/auth/session" ? Promise.resolve(json(200, signedIn)) : Promise.reject(new TypeError("Failed to fetch")))),
+    );
+    const { user } = renderWithUser(<StandaloneGate>{() => <p>the app</p>}</StandaloneGate>);
+    await user.click(await screen.findByRole("button", { name: "Continue" }));
+    const notice = await screen.findByRole("status");
+    expect(notice.textContent).toContain("Tandem's server is not answeringTandem's server did not answer: it may be restarting. Choose Continue again in a moment.");
+    expect(screen.queryByText("That organization cannot be used")).toBeNull();
+  });
 });
+

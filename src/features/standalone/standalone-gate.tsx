@@ -123,7 +123,11 @@ function OrganizationPicker({ signedIn, onChosen }: { signedIn: SignedIn; onChos
             </label>
           ))}
         </fieldset>
-        {choose.isError ? (
+        {choose.error instanceof TandemUnreachableError ? (
+          <Notice tone="warning" title="Tandem's server is not answering">
+            {choose.error.message}: it may be restarting. Choose Continue again in a moment.
+          </Notice>
+        ) : choose.isError ? (
           <Notice tone="error" title="That organization cannot be used">
             {choose.error.message}
           </Notice>
