@@ -149,6 +149,25 @@ test("a part of the app whose code cannot be fetched (a newer Tandem deployed si
   await saveScreenshot(page, "shell-part-not-loaded");
 });
 
+test("a part whose code did not arrive because Tandem's server was restarting is fetched again by itself once the server answers", async ({ page }) => {
+  // Found walking a restart of Tandem's server during a first load: two red notices asking for a reload stayed over the note for good.
+  let tries = 0;
+  await page.route("**/assets/holds-bar-*.js", (route) => {
+    tries += 1;
+    return tries === 1 ? route.abort("connectionrefused") : route.continue();
+  });
+  const frontDesk = await userWithRole(ORG_A, "Front Desk");
+  const app = await openInHost(page, { org: ORG_A, user: frontDesk.id, note: "none" });
+  await app.getByRole("navigation", { name: "Tandem" }).getByRole("link", { name: "Slots" }).click();
+  await expect(app.getByRole("heading", { name: "Find a slot" })).toBeVisible();
+  // The app's next answer from Tandem's server fetches the holds' code again: the notice goes, and a slot can be held.
+  await expect.poll(() => tries).toBeGreaterThan(1);
+  await expect(app.getByText("Tandem could not load your holds")).toHaveCount(0);
+  await app.getByRole("button", { name: "Search", exact: true }).click();
+  await app.getByTestId("slot").first().click();
+  await expect(app.getByTestId("holds-bar")).toBeVisible();
+});
+
 test("the slot finder's first read failing (Tandem's server gone as the frame loads) says which system failed under the app's header, and Try again brings the form", async ({ page }) => {
   // Found walking a restart of Tandem's server during a first load: with no appointment types, the view failed to
   // draw and the router's bare "Something went wrong!" replaced the whole app, for good. The one read refused here.

@@ -1,5 +1,6 @@
 import { useQuery, type QueryClient } from "@tanstack/react-query";
 import { createRootRouteWithContext, Outlet } from "@tanstack/react-router";
+import { canUseWaitlist } from "#contract/app-api/waitlist.ts";
 import { sessionQuery } from "../api/session-query.ts";
 import { useBridge } from "../bridge/bridge-provider.tsx";
 import { ApiError } from "../api/bff-client.ts";
@@ -80,8 +81,8 @@ function SessionShell() {
         <MainNav session={session.data} />
         <HoldsProvider>
           <main className="min-w-0 flex-1 p-3">
-            {/* In the page's flow above the view: a waitlist offer shows whatever view is open, and never covers it. */}
-            <WaitlistOffersAlert session={session.data} />
+            {/* In the page's flow above the view: a waitlist offer shows whatever view is open, and never covers it. Its code is not fetched for a role without the waitlist. */}
+            {canUseWaitlist(session.data.user.roles) ? <WaitlistOffersAlert session={session.data} /> : null}
             <Outlet />
           </main>
           <HoldsBar />
