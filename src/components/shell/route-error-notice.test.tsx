@@ -33,4 +33,18 @@ describe("a view that fails to draw", () => {
     await user.click(screen.getByRole("button", { name: "Reload Tandem" }));
     expect(reload).toHaveBeenCalledOnce();
   });
+
+  it("whose code did not arrive says Tandem's server did not send it, not that Tandem has a fault", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => undefined);
+    vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    const route = routeDrawing(() => {
+      throw new TypeError("Failed to fetch dynamically imported module: http://tandem.test/assets/note-x.js");
+    });
+    renderRoute(route, { url: "/broken" });
+    const alert = await screen.findByRole("alert");
+    expect(alert.textContent).toContain("Tandem could not load this view");
+    expect(alert.textContent).toContain("Tandem's server did not send this part of the app");
+    expect(alert.textContent).not.toContain("An error in Tandem itself");
+  });
 });
+

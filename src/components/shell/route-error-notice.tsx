@@ -13,8 +13,13 @@ import { ApiErrorNotice } from "./api-error-notice.tsx";
 //   waited for it (useSuspenseQuery): said as every view says a failed read
 //   (the system that failed: Tandem's server, the clinic data service or the
 //   EHR), with Try again, which loads the route again.
+// - The view's code not sent (Tandem's server restarting, or a newer Tandem
+//   deployed): said so, with a reload.
 // - Anything else is a fault in Tandem's own page: said so, in the view's
 //   place, with a reload (text typed is kept from the keystroke, ADR 0008).
+
+/** The view's own code did not arrive (a route's lazily loaded component), in each browser's words; TanStack Router has reloaded once already. */
+const isViewCodeMissing = (error: unknown) => error instanceof Error && /^(Failed to fetch dynamically imported module|error loading dynamically imported module|Importing a module script failed)/.test(error.message);
 
 export function RouteErrorNotice({ error }: Pick<ErrorComponentProps, "error">) {
   const router = useRouter();
@@ -24,6 +29,13 @@ export function RouteErrorNotice({ error }: Pick<ErrorComponentProps, "error">) 
   useEffect(() => queryErrorResetBoundary.reset(), [queryErrorResetBoundary]);
   if (queryClient.getQueryCache().getAll().some((query) => query.state.error === error)) {
     return <ApiErrorNotice error={error} onRetry={() => void router.invalidate()} />;
+  }
+  if (isViewCodeMissing(error)) {
+    return (
+      <Notice tone="error" title="Tandem could not load this view" actions={<Button onClick={() => window.location.reload()}>Reload Tandem</Button>}>
+        Tandem&apos;s server did not send this part of the app: it may be restarting, or a newer version of Tandem is out. Reloading fetches it again; text you typed is kept.
+      </Notice>
+    );
   }
   return (
     <Notice tone="error" title="Tandem stopped showing this view" actions={<Button onClick={() => window.location.reload()}>Reload Tandem</Button>}>
