@@ -61,7 +61,8 @@ test("a provider's name with a right-to-left override does not reverse the words
   await app.getByRole("link", { name: "Availability" }).click();
   await expect(app.getByTestId("availability-week")).toHaveAttribute("data-state", "ready");
   await app.getByTestId("availability-layout-agenda").check({ force: true });
-  const entry = app.getByTestId("availability-agenda-entry").filter({ hasText: OVERRIDE }).first();
+  // From today on: the week's earlier days are folded away.
+  const entry = app.getByRole("list", { name: "Availability by day" }).getByTestId("availability-agenda-entry").filter({ hasText: OVERRIDE }).first();
   await expect(entry).toBeVisible();
   const line = entry.locator("p").first();
   const peak = ((await line.getByTestId("availability-agenda-peak").textContent()) ?? "").trim();
