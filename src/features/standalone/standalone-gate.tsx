@@ -169,6 +169,8 @@ function SignedInApp({ signedIn, organizationId, children }: { signedIn: SignedI
   };
   /** Text typed goes to Tandem first; the page says signed out only once Tandem's server has ended the sign-in. */
   const endSignIn = (where: "here" | "everywhere") => {
+    // Marked, not disabled, while it runs: the button keeps the keyboard's focus for a second try.
+    if (signingOut) return;
     setSignOutFailure(null);
     setSigningOut(true);
     void finishPendingWrites()
@@ -217,10 +219,10 @@ function SignedInApp({ signedIn, organizationId, children }: { signedIn: SignedI
             Switch organization
           </button>
         ) : null}
-        <button type="button" disabled={signingOut} className="font-medium text-brand-800 underline disabled:text-slate-500 disabled:no-underline" onClick={() => endSignIn("here")}>
+        <button type="button" aria-disabled={signingOut} className="font-medium text-brand-800 underline aria-disabled:text-slate-600 aria-disabled:no-underline" onClick={() => endSignIn("here")}>
           {signingOut ? "Signing out…" : "Sign out"}
         </button>
-        <button type="button" disabled={signingOut} data-testid="sign-out-everywhere" className="font-medium text-brand-800 underline disabled:text-slate-500 disabled:no-underline" onClick={() => endSignIn("everywhere")}>
+        <button type="button" aria-disabled={signingOut} data-testid="sign-out-everywhere" className="font-medium text-brand-800 underline aria-disabled:text-slate-600 aria-disabled:no-underline" onClick={() => endSignIn("everywhere")}>
           Sign out everywhere
         </button>
       </div>
