@@ -11,6 +11,14 @@ import { onBffAnswered } from "#src/api/bff-reachability.ts";
 // as it is instead of going blank. Any other error in the part
 // is not a loading failure and goes on to whatever catches it otherwise.
 
+/** Reloads the frame: what a part or a view whose code did not arrive offers (text typed is kept from the keystroke). */
+export function ReloadTandemButton() {
+  return <Button onClick={() => window.location.reload()}>Reload Tandem</Button>;
+}
+
+/** Why a part's or a view's code is missing, for its notice. */
+export const CODE_NOT_SENT = "Tandem's server did not send this part of the app: it may be restarting, or a newer version of Tandem is out.";
+
 /** The part's code could not be fetched. */
 class PartLoadError extends Error {
   override name = "PartLoadError";
@@ -96,8 +104,8 @@ class PartLoadBoundary extends Component<PartLoadBoundaryProps, { error: Error |
     if (!(error instanceof PartLoadError)) throw error;
     return (
       <div className={this.props.className}>
-        <Notice tone="error" title={`Tandem could not load ${this.props.what}`} actions={<Button onClick={() => window.location.reload()}>Reload Tandem</Button>}>
-          Tandem&apos;s server did not send this part of the app: it may be restarting, or a newer version of Tandem is out. It is fetched again once the server answers; reloading fetches it now.
+        <Notice tone="error" title={`Tandem could not load ${this.props.what}`} actions={<ReloadTandemButton />}>
+          {CODE_NOT_SENT} It is fetched again once the server answers; reloading fetches it now.
         </Notice>
       </div>
     );

@@ -1,9 +1,9 @@
 import { useQueryClient, useQueryErrorResetBoundary } from "@tanstack/react-query";
 import { useRouter, type ErrorComponentProps } from "@tanstack/react-router";
 import { useEffect } from "react";
-import { Button } from "../ui/button.tsx";
 import { Notice } from "../ui/notice.tsx";
 import { ApiErrorNotice } from "./api-error-notice.tsx";
+import { CODE_NOT_SENT, ReloadTandemButton } from "./lazy-part.tsx";
 
 // A route's error view: TanStack Router's `errorComponent` where a route
 // names it, and the router's `defaultErrorComponent` everywhere else, so no
@@ -32,13 +32,13 @@ export function RouteErrorNotice({ error }: Pick<ErrorComponentProps, "error">) 
   }
   if (isViewCodeMissing(error)) {
     return (
-      <Notice tone="error" title="Tandem could not load this view" actions={<Button onClick={() => window.location.reload()}>Reload Tandem</Button>}>
-        Tandem&apos;s server did not send this part of the app: it may be restarting, or a newer version of Tandem is out. Reloading fetches it again; text you typed is kept.
+      <Notice tone="error" title="Tandem could not load this view" actions={<ReloadTandemButton />}>
+        {CODE_NOT_SENT} Reloading fetches it again; text you typed is kept.
       </Notice>
     );
   }
   return (
-    <Notice tone="error" title="Tandem stopped showing this view" actions={<Button onClick={() => window.location.reload()}>Reload Tandem</Button>}>
+    <Notice tone="error" title="Tandem stopped showing this view" actions={<ReloadTandemButton />}>
       An error in Tandem itself, not in the EHR or the clinic data service. Text you typed is kept: reloading Tandem opens the view again.
     </Notice>
   );
