@@ -2,6 +2,7 @@ import { defineConfig, type Plugin } from "vite";
 import react from "@vitejs/plugin-react";
 import tailwindcss from "@tailwindcss/vite";
 import { tanstackRouter } from "@tanstack/router-plugin/vite";
+import { PAGE_NONCE_PLACEHOLDER } from "./server/static/page-nonce.ts";
 
 // The SPA. Routes are files in src/routes (thin); each view is split into
 // its own chunk so the initial JavaScript stays small (DESIGN.md budget).
@@ -25,6 +26,8 @@ export default defineConfig({
   plugins: [tanstackRouter({ target: "react", autoCodeSplitting: true, routesDirectory: "src/routes", generatedRouteTree: "src/routeTree.gen.ts" }), react(), tailwindcss(), shellManifest()],
   // "hidden": maps are written (for error reporting) but not referenced, and the BFF does not serve them.
   build: { outDir: "dist", sourcemap: "hidden", manifest: true },
+  // The BFF gives each answer with the page a nonce of its own in place of this (server/static/page-nonce.ts).
+  html: { cspNonce: PAGE_NONCE_PLACEHOLDER },
   server: {
     port: 5173,
     proxy: { "/api": "http://localhost:8787", "/app-config": "http://localhost:8787" },

@@ -411,6 +411,8 @@ test("an image is deleted after a confirmation naming the file", async ({ page }
   await panel.getByRole("button", { name: `Delete ${image.fileName}` }).click();
   const dialog = app.getByRole("alertdialog", { name: `Delete ${image.fileName}?` });
   await expect(dialog).toBeVisible();
+  // The note does not scroll under the dialog: Radix's scroll lock is a style element, allowed by the page's CSP nonce.
+  await expect(app.locator("body")).toHaveCSS("overflow", "hidden");
   await saveScreenshot(page, "note-image-confirm");
   await expectAccessible(page);
   await dialog.getByRole("button", { name: "Delete", exact: true }).click();

@@ -7,9 +7,12 @@ import { onCacheIdentityChange } from "./api/cache-identity.ts";
 import { AppConnection } from "./bridge/app-connection.tsx";
 import { RouteErrorNotice } from "./components/shell/route-error-notice.tsx";
 import { useBridge } from "./bridge/bridge-provider.tsx";
+import { adoptPageStyleNonce } from "./lib/page-style-nonce.ts";
 import { registerShellWorker } from "./offline/register-shell-worker.ts";
 import { routeTree } from "./routeTree.gen.ts";
 import "./styles.css";
+
+adoptPageStyleNonce();
 
 const queryClient = new QueryClient({
   defaultOptions: {

@@ -1,11 +1,11 @@
-import { test as base } from "@playwright/test";
+import { expect, test as base, type Page } from "@playwright/test";
 import { releaseEveryHold } from "./holds.ts";
 import { forgetKeptLastSlotSearches, recordLastSlotSearchSaves } from "./last-slot-search.ts";
 import { PINNED_INSTANTS } from "./pinned-instants.ts";
 import { sandboxNow } from "./sandbox.ts";
 import { startSandboxServers, type SandboxServers } from "./sandbox-servers.ts";
 
-export { expect } from "@playwright/test";
+export { expect };
 
 // Every spec's `test`: one emulator and BFF pair per worker, pinned to the
 // project's instant (playwright.config.ts), and a browser whose clock is the
@@ -19,6 +19,18 @@ export interface PinnedClockOptions {
 
 interface WorkerFixtures {
   sandboxServers: SandboxServers;
+}
+
+/** Tandem's frame reporting that its CSP refused something: a part of the app not working as written (a style, a script). */
+function recordPolicyViolations(page: Page): string[] {
+  const violations: string[] = [];
+  page.context().on("console", (message) => {
+    const appUrl = process.env.E2E_APP_URL;
+    if (message.type() === "error" && message.text().includes("Content Security Policy") && appUrl !== undefined && message.location().url.startsWith(appUrl)) {
+      violations.push(`${message.location().url}: ${message.text()}`);
+    }
+  });
+  return violations;
 }
 
 export const test = base.extend<object, PinnedClockOptions & WorkerFixtures>({
@@ -39,11 +51,13 @@ export const test = base.extend<object, PinnedClockOptions & WorkerFixtures>({
     // A save the previous test's app sent as it closed.
     await forgetKeptLastSlotSearches("before the next");
     recordLastSlotSearchSaves(page);
+    const policyViolations = recordPolicyViolations(page);
     await use(page);
     // Holds and last slot searches outlast a test in the worker's BFF: none may leak into the next one. The page is
     // closed first (every tab of the context), so a save sent as it goes (pagehide) is sent while the context reports it.
     for (const tab of page.context().pages()) await tab.close();
     await releaseEveryHold();
     await forgetKeptLastSlotSearches("after the test");
+    expect(policyViolations, "Tandem's Content Security Policy refused something in the page").toEqual([]);
   },
 });

@@ -12,5 +12,7 @@ export interface AppEnv {
     grantedScopes: ReadonlySet<string>;
     /** The `code` of the error body, once the error handler has answered with one. */
     errorCode: string | undefined;
+    /** Set when the answer is the SPA's page: the nonce its CSP allows styles with (static/page-nonce.ts). */
+    pageNonce: string | undefined;
   };
 }

@@ -3,12 +3,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { AppEnv } from "../http/app-env.ts";
+import { PAGE_NONCE_PLACEHOLDER } from "./page-nonce.ts";
+import { securityHeaders } from "./security-headers.ts";
 import { registerSpaAssets } from "./spa-assets.ts";
 
 // Only what the page needs leaves `dist/` (docs/security.md "The SPA's page").
 
 let parent: string;
-let app: Hono;
+let app: Hono<AppEnv>;
 
 beforeAll(async () => {
   parent = await mkdtemp(join(tmpdir(), "tandem-spa-"));
@@ -16,13 +19,17 @@ beforeAll(async () => {
   await mkdir(join(dist, "assets"), { recursive: true });
   await mkdir(join(dist, ".vite"), { recursive: true });
   await mkdir(join(parent, "dist.bak"), { recursive: true });
-  await writeFile(join(dist, "index.html"), "<!doctype html><title>Tandem</title>");
+  await writeFile(
+    join(dist, "index.html"),
+    `<!doctype html><title>Tandem</title><meta property="csp-nonce" nonce="${PAGE_NONCE_PLACEHOLDER}"><script type="module" src="/assets/main-abc.js" nonce="${PAGE_NONCE_PLACEHOLDER}"></script>`,
+  );
   await writeFile(join(dist, "assets", "main-abc.js"), "console.log(1)");
   await writeFile(join(dist, "assets", "main-abc.js.map"), '{"sources":["secret source"]}');
   await writeFile(join(dist, "assets", "shell-worker-Dx1_a.js"), "self.addEventListener('fetch', () => {})");
   await writeFile(join(dist, ".vite", "manifest.json"), "{}");
   await writeFile(join(parent, "dist.bak", "secret.txt"), "secret");
-  app = new Hono();
+  app = new Hono<AppEnv>();
+  app.use(securityHeaders({ allowedHostOrigins: ["https://ehr.example"], avatarOrigins: [], publicUrl: "https://tandem.example" }));
   registerSpaAssets(app, dist);
 });
 
@@ -40,6 +47,23 @@ describe("the built SPA's files", () => {
     const route = await get("/slots");
     expect(route.status).toBe(200);
     expect(await route.text()).toContain("<title>Tandem</title>");
+  });
+
+  it("gives each answer with the page a nonce of its own, which its CSP allows styles with, and nothing else inline styles", async () => {
+    const nonces: string[] = [];
+    for (const path of ["/", "/index.html", "/note"]) {
+      const page = await get(path);
+      const html = await page.text();
+      expect(html, path).not.toContain(PAGE_NONCE_PLACEHOLDER);
+      const nonce = /<meta property="csp-nonce" nonce="([^"]+)">/.exec(html)?.[1] ?? "";
+      expect(nonce, path).toMatch(/^[A-Za-z0-9+/]{22}==$/);
+      expect(html.match(new RegExp(`nonce="${nonce.replace(/[+/]/g, "\\$&")}"`, "g")), path).toHaveLength(2);
+      expect(page.headers.get("content-security-policy"), path).toContain(`style-src 'self' 'nonce-${nonce}';`);
+      expect(page.headers.get("content-security-policy"), path).toContain("script-src 'self';");
+      nonces.push(nonce);
+    }
+    expect(new Set(nonces).size).toBe(3);
+    expect((await get("/assets/main-abc.js")).headers.get("content-security-policy")).toContain("style-src 'self';");
   });
 
   it("gives the shell worker, and it only, the whole app as its scope", async () => {

@@ -1,6 +1,8 @@
 import { readFile, stat } from "node:fs/promises";
 import { basename, extname, join, normalize, resolve, sep } from "node:path";
-import type { Env, Hono } from "hono";
+import type { Context, Hono } from "hono";
+import type { AppEnv } from "../http/app-env.ts";
+import { newPageNonce, pageWithNonce } from "./page-nonce.ts";
 
 // The built SPA (`dist/`): hashed assets are immutable, `index.html` is never
 // cached (so a deploy is picked up at once), and unknown paths fall back to
@@ -39,7 +41,14 @@ function isShellWorker(path: string): boolean {
   return /^shell-worker-[\w-]+\.js$/.test(basename(path));
 }
 
-export function registerSpaAssets<E extends Env>(app: Hono<E>, distDir: string): void {
+/** The page, with a nonce of its own for this answer's CSP (page-nonce.ts); never cached, so a deploy is picked up at once. */
+function servePage(c: Context<AppEnv>, page: Buffer): Response {
+  const nonce = newPageNonce();
+  c.set("pageNonce", nonce);
+  return c.body(pageWithNonce(page, nonce), 200, { "Content-Type": CONTENT_TYPES[".html"] ?? "text/html", "Cache-Control": "no-cache" });
+}
+
+export function registerSpaAssets(app: Hono<AppEnv>, distDir: string): void {
   const root = resolve(distDir);
   app.get("*", async (c) => {
     let pathname: string;
@@ -55,6 +64,7 @@ export function registerSpaAssets<E extends Env>(app: Hono<E>, distDir: string):
     if (isUnpublished(requested.slice(root.length))) return c.notFound();
     const isAsset = requested.startsWith(join(root, "assets") + sep);
     const file = await readIfFile(requested);
+    if (file && requested === join(root, "index.html")) return servePage(c, file);
     if (file) {
       const cacheControl = isAsset ? "public, max-age=31536000, immutable" : extname(requested) === ".html" ? "no-cache" : "public, max-age=3600";
       const headers: Record<string, string> = { "Content-Type": CONTENT_TYPES[extname(requested)] ?? "application/octet-stream", "Cache-Control": cacheControl };
@@ -64,6 +74,6 @@ export function registerSpaAssets<E extends Env>(app: Hono<E>, distDir: string):
     if (isAsset || extname(requested) !== "") return c.notFound();
     const index = await readIfFile(join(root, "index.html"));
     if (!index) return c.text("Tandem's app is not built: run `npm run build`.", 503);
-    return c.body(new Uint8Array(index), 200, { "Content-Type": CONTENT_TYPES[".html"] ?? "text/html", "Cache-Control": "no-cache" });
+    return servePage(c, index);
   });
 }
