@@ -28,8 +28,4 @@ export default defineConfig({
   build: { outDir: "dist", sourcemap: "hidden", manifest: true },
   // The BFF gives each answer with the page a nonce of its own in place of this (server/static/page-nonce.ts).
   html: { cspNonce: PAGE_NONCE_PLACEHOLDER },
-  server: {
-    port: 5173,
-    proxy: { "/api": "http://localhost:8787", "/app-config": "http://localhost:8787" },
-  },
 });
