@@ -89,6 +89,30 @@ test("an uninstalled organization shows its state, not a blank page", async ({ p
   await expectAccessible(page);
 });
 
+test("Tandem uninstalled while a front desk has it open: the shell says so above the list, which stays, and once reinstalled the notice goes by itself", async ({ page }) => {
+  const frontDesk = await userWithRole(ORG_A, "Front Desk");
+  const app = await openInHost(page, { org: ORG_A, user: frontDesk.id });
+  await app.getByRole("button", { name: "Search", exact: true }).click();
+  const summary = app.getByTestId("slot-summary");
+  await expect(summary).toContainText("free slot");
+  const { installation } = await sandbox<{ installation: { grantedPermissions: string[] } }>("POST", `/installations/${ORG_A}`, { status: "uninstalled" });
+  try {
+    const refused = app.getByTestId("session-refused");
+    await expect(refused).toContainText("Tandem is not active for this organization", { timeout: 15_000 });
+    await expect(refused).toContainText("uninstalled");
+    // A slot picked now is refused where it was picked, saying the same.
+    await app.getByTestId("slot-list").getByRole("button").first().click();
+    await expect(app.getByText("Tandem is not active for this organization").nth(1)).toBeVisible();
+    await expect(summary).toContainText("free slot");
+    await saveScreenshot(page, "shell-uninstalled-while-open");
+  } finally {
+    await sandbox("POST", `/installations/${ORG_A}`, { status: "active", grantedPermissions: installation.grantedPermissions });
+  }
+  // The live events, tried again on Tandem's backoff (at most 10 s apart), find it active and read everything again.
+  await expect(app.getByTestId("session-refused")).toHaveCount(0, { timeout: 20_000 });
+  await expect(summary).toContainText("free slot");
+});
+
 test("a front-desk user does not see note editing", async ({ page }) => {
   const frontDesk = await userWithRole(ORG_A, "Front Desk");
   const note = (await sandboxNotes(ORG_A))[0];

@@ -178,6 +178,29 @@ describe("startLiveEvents", () => {
     expect(calls).toHaveBeenCalledTimes(before + 1);
   });
 
+  it("Tandem uninstalled while open (403): the session is read again, and the stream is tried again on the backoff until it is reinstalled, when every read is read again", async () => {
+    const inactive = () => Response.json({ code: "installation_inactive", message: "Tandem's installation for this organization is uninstalled", trace_id: "t" }, { status: 403 });
+    const calls = stubFetch(ended, inactive, inactive, ended);
+    const client = new QueryClient();
+    switchCacheIdentity(client, { organizationId: "org_a", userId: "alice" });
+    client.setQueryData(queryKeys.session(), { user: "alice" });
+    client.setQueryData([...queryKeys.slots.all, "search", {}], { slots: [] });
+    stop = startLiveEvents(client, link("embedded"));
+    await settle();
+    await vi.advanceTimersByTimeAsync(1_000);
+    await settle();
+    expect(calls).toHaveBeenCalledTimes(2);
+    expect(client.getQueryState(queryKeys.session())?.isInvalidated).toBe(true);
+    expect(client.getQueryState([...queryKeys.slots.all, "search", {}])?.isInvalidated).toBe(false);
+    await vi.advanceTimersByTimeAsync(2_000);
+    await settle();
+    expect(calls).toHaveBeenCalledTimes(3);
+    await vi.advanceTimersByTimeAsync(4_000);
+    await settle();
+    expect(calls).toHaveBeenCalledTimes(4);
+    expect(client.getQueryState([...queryKeys.slots.all, "search", {}])?.isInvalidated).toBe(true);
+  });
+
   it("a stream the BFF refuses (not a lost connection) waits its turn whatever other calls it answers", async () => {
     const calls = stubFetch(() => Response.json({ code: "too_many_streams", message: "too many", trace_id: "t" }, { status: 429 }));
     stop = startLiveEvents(new QueryClient(), link("embedded"));

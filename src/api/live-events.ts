@@ -18,7 +18,8 @@ import { receiveLiveOffer } from "./waitlist-offers-store.ts";
 // because its sign-in was revoked (signed out, elsewhere too, or access
 // changed) is refused as it reconnects: a 401 ends the sign-in, as for any
 // other call (bff-client.ts), after one fresh token inside the EHR; it is
-// never retried in a loop. A stream that could not be opened is tried again
+// never retried in a loop. A 403 (Tandem's installation not active) has the
+// session read again and the stream tried again on the backoff. A stream that could not be opened is tried again
 // on Tandem's one backoff (bff-reachability.ts: 1 s doubling to every 10 s),
 // and at once when any other call finds the server answering again, so that
 // views left with an error (Tandem's server restarted) read again by
@@ -118,7 +119,9 @@ export function startLiveEvents(queryClient: QueryClient, bridge: AppLink): () =
         const response = await fetch("/api/events", { headers, signal: connection.signal });
         if (response.status === 401 || response.status === 403) {
           await queryClient.invalidateQueries({ queryKey: queryKeys.session() });
-          if (response.status === 403) return;
+          // Tandem not active for the organization (uninstalled, suspended): the shell says so; tried again on the
+          // backoff, so that once it is reinstalled the stream, and with it every read, comes back by itself.
+          if (response.status === 403) throw new Error("live events: the organization's installation is not active");
           if (bridge.mode === "embedded" && !refreshedAfter401) {
             refreshedAfter401 = true;
             await bridge.freshToken();

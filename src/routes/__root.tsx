@@ -73,6 +73,11 @@ function SessionShell() {
       </main>
     );
   }
+  // The session read again and refused (the organization uninstalled or suspended Tandem while it was open): said above
+  // the view (an alert, so announced), which stays with whatever is typed in it; each save, check or hold refused says
+  // it again where it happened. Not sticky: the note's save bar holds the top of the frame. The live events read the
+  // session again until Tandem is active again.
+  const refusedNow = session.isError && session.error instanceof ApiError && session.error.status === 403 ? session.error : null;
   return (
     <CurrentFacilityProvider key={session.data.context.facilityId ?? "none"} facilities={session.data.facilities} initialId={session.data.context.facilityId}>
       <div className="flex min-h-full flex-col">
@@ -81,6 +86,11 @@ function SessionShell() {
         <MainNav session={session.data} />
         <HoldsProvider>
           <main className="min-w-0 flex-1 p-3">
+            {refusedNow ? (
+              <div className="mb-3" data-testid="session-refused">
+                <ApiErrorNotice error={refusedNow} />
+              </div>
+            ) : null}
             {/* In the page's flow above the view: a waitlist offer shows whatever view is open, and never covers it. Its code is not fetched for a role without the waitlist. */}
             {canUseWaitlist(session.data.user.roles) ? <WaitlistOffersAlert session={session.data} /> : null}
             <Outlet />
