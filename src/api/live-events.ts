@@ -19,8 +19,9 @@ import { receiveLiveOffer } from "./waitlist-offers-store.ts";
 // changed) is refused as it reconnects: a 401 ends the sign-in, as for any
 // other call (bff-client.ts), after one fresh token inside the EHR; it is
 // never retried in a loop. A 403 (Tandem's installation not active) has the
-// session read again and the stream tried again on the backoff. A stream that could not be opened is tried again
-// on Tandem's one backoff (bff-reachability.ts: 1 s doubling to every 10 s),
+// session read again, and the stream is tried again on the backoff below. A
+// stream that could not be opened is tried again on Tandem's one backoff
+// (bff-reachability.ts: 1 s doubling to every 10 s),
 // and at once when any other call finds the server answering again, so that
 // views left with an error (Tandem's server restarted) read again by
 // themselves within seconds of its return.
