@@ -50,6 +50,7 @@ function servePage(c: Context<AppEnv>, page: Buffer): Response {
 
 export function registerSpaAssets(app: Hono<AppEnv>, distDir: string): void {
   const root = resolve(distDir);
+  const indexPath = join(root, "index.html");
   app.get("*", async (c) => {
     let pathname: string;
     try {
@@ -64,7 +65,7 @@ export function registerSpaAssets(app: Hono<AppEnv>, distDir: string): void {
     if (isUnpublished(requested.slice(root.length))) return c.notFound();
     const isAsset = requested.startsWith(join(root, "assets") + sep);
     const file = await readIfFile(requested);
-    if (file && requested === join(root, "index.html")) return servePage(c, file);
+    if (file && requested === indexPath) return servePage(c, file);
     if (file) {
       const cacheControl = isAsset ? "public, max-age=31536000, immutable" : extname(requested) === ".html" ? "no-cache" : "public, max-age=3600";
       const headers: Record<string, string> = { "Content-Type": CONTENT_TYPES[extname(requested)] ?? "application/octet-stream", "Cache-Control": cacheControl };
@@ -72,7 +73,7 @@ export function registerSpaAssets(app: Hono<AppEnv>, distDir: string): void {
       return c.body(new Uint8Array(file), 200, headers);
     }
     if (isAsset || extname(requested) !== "") return c.notFound();
-    const index = await readIfFile(join(root, "index.html"));
+    const index = await readIfFile(indexPath);
     if (!index) return c.text("Tandem's app is not built: run `npm run build`.", 503);
     return servePage(c, index);
   });
