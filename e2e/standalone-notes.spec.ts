@@ -170,9 +170,49 @@ test("signing out with text just typed asks nothing and loses nothing: signed in
   await expect(page.getByRole("heading", { name: "Sign in to Tandem" })).toBeVisible();
   expect(asked).toEqual([]);
 
-  await page.goto(`${appUrl()}/note?noteId=${listed.note.id}`);
+  await signInAgain(page, listed.note.id, who);
+  await expectNoteOpen(page, listed);
+  await expect(page.getByTestId("draft-restore-notice")).toContainText("Typed just before signing out.");
+});
+
+test("signing out with a task typed and not yet created asks first: Stay keeps it; Sign out and discard leaves nothing Tandem kept in the tab for the next user", async ({ page }) => {
+  const who = await physician("multi-org");
+  const [listed] = (await notesOf(who, 1)) as [ListedNote];
+  await openLinkSigningIn(page, listed.note.id, who);
+  await expectNoteOpen(page, listed);
+  const asked: string[] = [];
+  page.on("dialog", (dialog) => {
+    asked.push(dialog.type());
+    void dialog.dismiss();
+  });
+  const description = page.getByTestId("task-panel").getByLabel("Task description");
+  await description.fill("Call the patient about the potassium result.");
+  const signOut = page.getByRole("button", { name: "Sign out", exact: true });
+  const question = page.getByRole("alertdialog", { name: "Sign out and discard what you typed?" });
+
+  await signOut.click();
+  await expect(question).toContainText("Typed and not yet sent: a task not yet created. Signing out removes it from this browser; stay signed in to finish it.");
+  await expect(question.getByRole("button", { name: "Stay signed in" })).toBeFocused();
+  await saveScreenshot(page, "standalone-sign-out-unsent-task");
+  await page.keyboard.press("Escape");
+  await expect(question).toBeHidden();
+  await expect(description).toHaveValue("Call the patient about the potassium result.");
+
+  await signOut.click();
+  await question.getByRole("button", { name: "Sign out and discard" }).click();
+  await expect(page.getByRole("heading", { name: "Sign in to Tandem" })).toBeVisible();
+  expect(asked).toEqual([]);
+  expect(await page.evaluate(() => Object.keys(window.sessionStorage).filter((key) => key.startsWith("tandem.")))).toEqual([]);
+
+  await signInAgain(page, listed.note.id, who);
+  await expectNoteOpen(page, listed);
+  await expect(description).toHaveValue("");
+});
+
+/** Signs in again after a sign-out, landing on the note's link; the service may remember this browser's sign-in and the consent, and then goes straight to the choice. */
+async function signInAgain(page: Page, noteId: string, who: SandboxUser): Promise<void> {
+  await page.goto(`${appUrl()}/note?noteId=${noteId}`);
   await page.getByRole("link", { name: "Sign in" }).click();
-  // The service may remember this browser's sign-in and the consent: then it goes straight to the choice.
   const account = page.locator("#oauth-account");
   const consent = page.locator("#oauth-allow");
   const chooser = page.getByRole("heading", { name: "Choose an organization" });
@@ -185,6 +225,4 @@ test("signing out with text just typed asks nothing and loses nothing: signed in
   if (await consent.isVisible()) await consent.click();
   await page.getByRole("radio", { name: /Riverside/ }).check();
   await page.getByRole("button", { name: "Continue" }).click();
-  await expectNoteOpen(page, listed);
-  await expect(page.getByTestId("draft-restore-notice")).toContainText("Typed just before signing out.");
-});
+}

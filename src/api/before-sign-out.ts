@@ -26,3 +26,24 @@ export async function finishPendingWrites(timeoutMs = 5_000): Promise<void> {
   await Promise.race([Promise.allSettled([...pending].map((write) => write())), timeout]);
   clearTimeout(timer);
 }
+
+// Text typed in a form and not yet sent anywhere (a task not yet created, a
+// waitlist entry not yet added): it cannot reach the BFF before a sign-out,
+// and a sign-out removes everything the tab keeps (kept-drafts.ts), so Sign
+// out asks before discarding it.
+
+const unsent = new Set<{ what: string }>();
+
+/** Marks `what` (e.g. "a task not yet created") as typed and not sent; answers the function that unmarks it. */
+export function markUnsentUntilSignOut(what: string): () => void {
+  const entry = { what };
+  unsent.add(entry);
+  return () => {
+    unsent.delete(entry);
+  };
+}
+
+/** What would be lost by signing out now, once each. */
+export function unsentTexts(): string[] {
+  return [...new Set([...unsent].map((entry) => entry.what))];
+}

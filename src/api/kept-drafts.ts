@@ -52,12 +52,7 @@ export function tabCopies<T>(kind: string, schema: z.ZodMiniType<T>): TabCopies<
       storage()?.removeItem(keyOf(subject));
     },
     removeAll() {
-      const stored = storage();
-      if (stored === null) return;
-      for (let index = stored.length - 1; index >= 0; index -= 1) {
-        const key = stored.key(index);
-        if (key?.startsWith(prefix)) stored.removeItem(key);
-      }
+      removeTabKeysStartingWith(prefix);
     },
   };
 }
@@ -90,4 +85,25 @@ export function keptDrafts<T>(kind: string, schema: z.ZodMiniType<T>): KeptDraft
       inTab.removeAll();
     },
   };
+}
+
+/**
+ * After a sign-out: every copy Tandem keeps in this tab, of every identity
+ * and kind (drafts, the last slot search, the offers put away), so nothing of
+ * the user stays on a shared workstation. Every such key starts with "tandem.".
+ */
+export function forgetEverythingThisTabKeeps(): void {
+  removeTabKeysStartingWith("tandem.");
+}
+
+function removeTabKeysStartingWith(prefix: string): void {
+  try {
+    const stored = window.sessionStorage;
+    for (let index = stored.length - 1; index >= 0; index -= 1) {
+      const key = stored.key(index);
+      if (key?.startsWith(prefix)) stored.removeItem(key);
+    }
+  } catch {
+    // blocked for a cross-site frame: nothing was kept
+  }
 }

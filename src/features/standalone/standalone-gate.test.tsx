@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
 import { screen, waitFor } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { useAskBeforeUnload } from "#src/lib/use-ask-before-unload.ts";
 import { renderWithUser } from "#src/testing/render.tsx";
 import { StandaloneGate } from "./standalone-gate.tsx";
 
@@ -12,6 +13,7 @@ import { StandaloneGate } from "./standalone-gate.tsx";
 const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 
 afterEach(() => {
+  window.sessionStorage.clear();
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
 });
@@ -91,6 +93,66 @@ describe("StandaloneGate", () => {
     const notice = await screen.findByRole("status");
     expect(notice.textContent).toContain("Tandem's server is not answeringTandem's server did not answer: it may be restarting. Choose Continue again in a moment.");
     expect(screen.queryByText("That organization cannot be used")).toBeNull();
+  });
+  it("Sign out with a task typed and not yet created asks first: Stay keeps the user signed in; Sign out and discard leaves nothing Tandem kept in the tab", async () => {
+    const signedIn = { signedIn: true, user: { displayName: "Dr. Ada Brooks", email: "ada@example.test" }, organizations: [{ id: "org_a", name: "Riverside", facilityCount: 2 }], selectedOrganizationId: "org_a", expiresAt: "2026-12-03T23:00:00Z" };
+    const logout = vi.fn(() => Promise.resolve(json(200, { signedOut: true })));
+    vi.stubGlobal(
+      "fetch",
+      vi.fn((path: string, init?: RequestInit) => {
+        if (path === "/auth/session") return Promise.resolve(json(200, signedIn));
+        if (path === "/auth/logout") return logout();
+        return new Promise<Response>((_resolve, reject) => init?.signal?.addEventListener("abort", () => reject(new DOMException("aborted", "AbortError"))));
+      }),
+    );
+    const assign = vi.fn();
+    vi.spyOn(window, "location", "get").mockReturnValue({ ...window.location, assign });
+    window.sessionStorage.setItem("tandem.task-draft.organization|org_a|ada@example.test.note_1", JSON.stringify({ description: "Call the patient", assigneeIds: [] }));
+    window.sessionStorage.setItem("another-app", "kept");
+    function TaskForm() {
+      useAskBeforeUnload(true, "a task not yet created");
+      return <p>the app</p>;
+    }
+    const { user } = renderWithUser(<StandaloneGate>{() => <TaskForm />}</StandaloneGate>);
+    expect(await screen.findByText("the app")).toBeTruthy();
+
+    await user.click(screen.getByRole("button", { name: "Sign out" }));
+    const question = await screen.findByRole("alertdialog", { name: "Sign out and discard what you typed?" });
+    expect(question.textContent).toContain("Typed and not yet sent: a task not yet created. Signing out removes it from this browser; stay signed in to finish it.");
+    // The safe answer is the one focused.
+    expect(document.activeElement?.textContent).toBe("Stay signed in");
+    await user.keyboard("{Enter}");
+    await waitFor(() => expect(screen.queryByRole("alertdialog")).toBeNull());
+    expect(logout).not.toHaveBeenCalled();
+    expect(screen.getByText("the app")).toBeTruthy();
+
+    await user.click(screen.getByRole("button", { name: "Sign out" }));
+    await user.click(await screen.findByRole("button", { name: "Sign out and discard" }));
+    expect(await screen.findByText("Signed out.")).toBeTruthy();
+    expect(logout).toHaveBeenCalledTimes(1);
+    expect(assign).toHaveBeenCalledWith("/");
+    expect(Object.keys(window.sessionStorage)).toEqual(["another-app"]);
+  });
+
+  it("Sign out with nothing unsent asks nothing", async () => {
+    const signedIn = { signedIn: true, user: { displayName: "Dr. Ada Brooks", email: "ada@example.test" }, organizations: [{ id: "org_a", name: "Riverside", facilityCount: 2 }], selectedOrganizationId: "org_a", expiresAt: "2026-12-03T23:00:00Z" };
+    vi.stubGlobal(
+      "fetch",
+      vi.fn((path: string, init?: RequestInit) => {
+        if (path === "/auth/session") return Promise.resolve(json(200, signedIn));
+        if (path === "/auth/logout") return Promise.resolve(json(200, { signedOut: true }));
+        return new Promise<Response>((_resolve, reject) => init?.signal?.addEventListener("abort", () => reject(new DOMException("aborted", "AbortError"))));
+      }),
+    );
+    vi.spyOn(window, "location", "get").mockReturnValue({ ...window.location, assign: vi.fn() });
+    function TaskForm() {
+      useAskBeforeUnload(false, "a task not yet created");
+      return <p>the app</p>;
+    }
+    const { user } = renderWithUser(<StandaloneGate>{() => <TaskForm />}</StandaloneGate>);
+    await user.click(await screen.findByRole("button", { name: "Sign out" }));
+    expect(await screen.findByText("Signed out.")).toBeTruthy();
+    expect(screen.queryByRole("alertdialog")).toBeNull();
   });
 });
 

@@ -2,13 +2,15 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Fragment, useEffect, useId, useMemo, useState, type ReactNode } from "react";
 import type { StandaloneSignInState } from "#contract/app-api/standalone.ts";
 import type { HostContext } from "#contract/bridge/messages.ts";
-import { finishPendingWrites } from "#src/api/before-sign-out.ts";
+import { finishPendingWrites, unsentTexts } from "#src/api/before-sign-out.ts";
 import { setApiBridge } from "#src/api/bff-client.ts";
 import { identityKey, switchCacheIdentity, type CacheIdentity } from "#src/api/cache-identity.ts";
+import { forgetEverythingThisTabKeeps } from "#src/api/kept-drafts.ts";
 import { startLiveEvents } from "#src/api/live-events.ts";
 import { invalidateEveryRead, queryKeys } from "#src/api/query-keys.ts";
 import { StandaloneLink } from "#src/bridge/standalone-link.ts";
 import { Button } from "#src/components/ui/button.tsx";
+import { ConfirmDialog } from "#src/components/ui/confirm-dialog.tsx";
 import { Notice } from "#src/components/ui/notice.tsx";
 import { signInErrorMessage } from "./sign-in-messages.ts";
 import { CheckingSignIn, StandaloneFrame } from "./checking-sign-in.tsx";
@@ -20,6 +22,7 @@ import { chooseOrganization, signInStateQuery, signInUrl, signOut, signOutEveryw
 // cookie. A bar above it says who is signed in where, with Switch and Sign out.
 
 type SignedIn = Extract<StandaloneSignInState, { signedIn: true }>;
+type SignOutScope = "here" | "everywhere";
 
 /** Whose data the cache holds once an organization is chosen (ADR 0025): the account and that organization. */
 const identityOf = (signedIn: SignedIn, organizationId: string): CacheIdentity => ({ organizationId, userId: signedIn.user.email });
@@ -158,6 +161,8 @@ function SignedInApp({ signedIn, organizationId, children }: { signedIn: SignedI
   const [signedOut, setSignedOut] = useState(false);
   const [signingOut, setSigningOut] = useState(false);
   const [signOutFailure, setSignOutFailure] = useState<{ title: string; detail: string } | null>(null);
+  /** Sign out was asked for while a form holds text never sent: the question, until answered. */
+  const [discardQuestion, setDiscardQuestion] = useState<{ where: SignOutScope; unsent: string[] } | null>(null);
   const organization = signedIn.organizations.find((candidate) => candidate.id === organizationId);
   const identity = identityOf(signedIn, organizationId);
   // Set before the children render: they build their query keys from it. A no-op unless it changed.
@@ -168,9 +173,14 @@ function SignedInApp({ signedIn, organizationId, children }: { signedIn: SignedI
     setSignedOut(true);
   };
   /** Text typed goes to Tandem first; the page says signed out only once Tandem's server has ended the sign-in. */
-  const endSignIn = (where: "here" | "everywhere") => {
+  const endSignIn = (where: SignOutScope, { discardUnsent = false } = {}) => {
     // Marked, not disabled, while it runs: the button keeps the keyboard's focus for a second try.
     if (signingOut) return;
+    const unsent = unsentTexts();
+    if (unsent.length > 0 && !discardUnsent) {
+      setDiscardQuestion({ where, unsent });
+      return;
+    }
     setSignOutFailure(null);
     setSigningOut(true);
     void finishPendingWrites()
@@ -184,9 +194,12 @@ function SignedInApp({ signedIn, organizationId, children }: { signedIn: SignedI
         });
       });
   };
-  // Once the views are gone (an editor's "leave the page?" with them): the text typed was stored before signing out.
+  // Once the views are gone (an editor's "leave the page?" with them): the text typed was stored before signing
+  // out, or the user chose to discard it, so nothing of the user stays in the tab for whoever uses it next.
   useEffect(() => {
-    if (signedOut) window.location.assign("/");
+    if (!signedOut) return;
+    forgetEverythingThisTabKeeps();
+    window.location.assign("/");
   }, [signedOut]);
 
   useEffect(() => {
@@ -226,6 +239,19 @@ function SignedInApp({ signedIn, organizationId, children }: { signedIn: SignedI
           Sign out everywhere
         </button>
       </div>
+      <ConfirmDialog
+        open={discardQuestion !== null}
+        title="Sign out and discard what you typed?"
+        description={`Typed and not yet sent: ${discardQuestion?.unsent.join(" and ") ?? ""}. Signing out removes it from this browser; stay signed in to finish it.`}
+        cancelLabel="Stay signed in"
+        confirmLabel="Sign out and discard"
+        onCancel={() => setDiscardQuestion(null)}
+        onConfirm={() => {
+          const where = discardQuestion?.where ?? "here";
+          setDiscardQuestion(null);
+          endSignIn(where, { discardUnsent: true });
+        }}
+      />
       {signOutFailure ? (
         <div className="px-3 pt-2">
           <Notice tone="error" title={signOutFailure.title}>

@@ -60,9 +60,9 @@ export function WaitlistEntryForm({ title, subject, initial, options, today, sub
   const [isSaving, setSaving] = useState(false);
   const unreachable = failure !== null && !(failure instanceof ApiError);
   const serverBack = useBffAnsweredAgain(unreachable ? failure : null);
-  // Typed here and not yet saved: a reload asks first (the kept draft may have no sessionStorage to live in).
+  // Typed here and not yet saved: a reload or Sign out asks first (the kept draft may have no sessionStorage to live in).
   const [hasTyped, setTyped] = useState(false);
-  useAskBeforeUnload(hasTyped);
+  useAskBeforeUnload(hasTyped, "a waitlist entry not yet added");
   const update = (patch: Partial<WaitlistDraft>) => {
     setTyped(true);
     // A field changed is no longer known to be wrong: its error goes until the next check.

@@ -4,7 +4,7 @@ import { formatRecentTime, type TimeDisplay } from "#src/lib/time-format.ts";
 import { useTimeDisplay } from "#src/lib/use-time-display.tsx";
 import { WRITABLE_FIELD_INFO } from "../writable-fields.ts";
 import { DRAFT_NOTICE_ID } from "../sign-off/sign-off-checklist.ts";
-import { ConfirmDialog } from "./confirm-dialog.tsx";
+import { ConfirmDialog } from "#src/components/ui/confirm-dialog.tsx";
 import { CopyDraftText } from "./read-only-draft-copy.tsx";
 import type { NoteEditor } from "./use-note-editor.ts";
 

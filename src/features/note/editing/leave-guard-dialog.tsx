@@ -1,4 +1,4 @@
-import { ConfirmDialog } from "./confirm-dialog.tsx";
+import { ConfirmDialog } from "#src/components/ui/confirm-dialog.tsx";
 import { LEAVE_DETAIL, LEAVE_TITLE, type LeaveGuard } from "./use-leave-guard.ts";
 
 // The question useLeaveGuard asks when the user moves to another page with unsaved text.

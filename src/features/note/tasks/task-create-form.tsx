@@ -69,8 +69,8 @@ export function TaskCreateForm({ noteId }: { noteId: string }) {
   const { providers, options, draft, errors, announcement, mutation, isPending, serverBack, formRef, descriptionRef, assigneesRef, update, submit, submitAnyway } = useTaskCreate(noteId);
 
   const userName = session.data?.user.displayName;
-  // Not yet sent: a reload asks first, as the waitlist form does (the kept draft may have no sessionStorage to live in).
-  useAskBeforeUnload(hasTaskDraft(draft));
+  // Not yet sent: a reload or Sign out asks first, as the waitlist form does (the kept draft may have no sessionStorage to live in).
+  useAskBeforeUnload(hasTaskDraft(draft), "a task not yet created");
 
   return (
     <form ref={formRef} aria-labelledby={`${id}-title`} noValidate onSubmit={submit} className="space-y-3 rounded-lg border border-slate-200 bg-white p-3">
