@@ -1,4 +1,5 @@
 import { expect, test } from "./support/fixtures.ts";
+import { noteScene, openNote, readNote } from "./support/notes.ts";
 import { ORG_A, ORG_B, ORG_C, appUrl, expectAccessible, openInHost, sandbox, sandboxNotes, saveScreenshot, userWithRole } from "./support/sandbox.ts";
 
 // The shell, the bridge and the host page, in Chromium, inside the
@@ -111,6 +112,29 @@ test("Tandem uninstalled while a front desk has it open: the shell says so above
   // The live events, tried again on Tandem's backoff (at most 10 s apart), find it active and read everything again.
   await expect(app.getByTestId("session-refused")).toHaveCount(0, { timeout: 20_000 });
   await expect(summary).toContainText("free slot");
+});
+
+test("Tandem uninstalled while a physician types: the save says it waits for Tandem to be active, and goes by itself once reinstalled", async ({ page }) => {
+  const scene = await noteScene();
+  const app = await openNote(page, scene);
+  const hpi = app.getByRole("textbox", { name: "Additional HPI comments", exact: true });
+  const status = app.getByTestId("save-status-bar").getByRole("status");
+  const { installation } = await sandbox<{ installation: { grantedPermissions: string[] } }>("POST", `/installations/${ORG_A}`, { status: "uninstalled" });
+  try {
+    await expect(app.getByTestId("session-refused")).toContainText("Tandem is not active for this organization", { timeout: 15_000 });
+    await hpi.click();
+    await hpi.press("End");
+    await hpi.pressSequentially(" Typed while Tandem was uninstalled.");
+    await app.getByRole("button", { name: "Save", exact: true }).click();
+    await expect(status).toHaveText("Not saved yet: Tandem is not active for this organization; your text will be saved once it is active again");
+    await saveScreenshot(page, "note-uninstalled-while-typing");
+  } finally {
+    await sandbox("POST", `/installations/${ORG_A}`, { status: "active", grantedPermissions: installation.grantedPermissions });
+  }
+  // Once the live events find Tandem active again (at most 10 s apart), the save goes without a click.
+  await expect(status).toHaveText(/^Saved /, { timeout: 20_000 });
+  await expect(app.getByTestId("session-refused")).toHaveCount(0);
+  expect((await readNote(scene.note.id)).soapNote.hpi.additionalHpiComments).toContain("Typed while Tandem was uninstalled.");
 });
 
 test("a front-desk user does not see note editing", async ({ page }) => {

@@ -31,3 +31,8 @@ export function failingSystemOf(error: unknown): FailingSystem | null {
   // Another 5xx: the service's own (its 500 `internal_error`, passed on as 502) carries its trace id; Tandem's does not.
   return upstreamTraceId === undefined ? "tandem" : "service";
 }
+
+/** Tandem's installation for the organization is not active (uninstalled, suspended): Tandem answered, and takes the work again once it is reinstalled. */
+export function isInstallationInactive(error: unknown): boolean {
+  return error instanceof ApiError && error.body.code === APP_ERROR_CODES.installationInactive;
+}

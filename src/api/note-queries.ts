@@ -107,14 +107,15 @@ export function noteConflictOf(error: unknown): NoteConflictDetails | null {
 
 /**
  * Why a note write that a retry may fix did not go through: which system failed (failing-system.ts), Tandem's
- * server restarting (`not_ready`, a deploy's drain) or not reached at all, the service busy, or no answer in time
- * (the write may have been applied).
+ * server restarting (`not_ready`, a deploy's drain) or not reached at all, Tandem not active for the organization
+ * (reinstalling it is the way on), the service busy, or no answer in time (the write may have been applied).
  */
-export type SaveFailureReason = "ehr" | "service" | "tandem" | "restarting" | "unreached" | "busy" | "unconfirmed";
+export type SaveFailureReason = "ehr" | "service" | "tandem" | "restarting" | "unreached" | "inactive" | "busy" | "unconfirmed";
 
 export function saveFailureReasonOf(error: unknown): SaveFailureReason {
   if (!(error instanceof ApiError)) return "unreached";
   if (error.body.code === APP_ERROR_CODES.notReady) return "restarting";
+  if (error.body.code === APP_ERROR_CODES.installationInactive) return "inactive";
   if (error.body.code === "upstream_timeout") return "unconfirmed";
   if (error.body.code === APP_ERROR_CODES.rateLimited || error.status === 429) return "busy";
   // Sent, and the answer lost or failed after: the change may be saved already (issue 35 item 4).

@@ -9,13 +9,13 @@ import {
   dirtyFieldsOf,
   draftBodyOf,
   draftKeptOf,
-  isDraftUnkept,
+  draftUnkeptText,
   draftOfferOf,
   draftTextOf,
   editorReducer,
   fieldStatusText,
   initialEditorState,
-  isSaveWaitingForTandem,
+  saveWaitingForTandem,
   needsDraftRelease,
   draftReleaseOf,
   needsDraftPut,
@@ -189,10 +189,11 @@ describe("saving", () => {
 
   it("names the system that failed: Tandem's server (its database, or not reached) and the clinic data service are not called the EHR", () => {
     const typed = startSave(run(open(), type("impressionsPlansComments", "Start topical steroid.")));
-    const textOf = (reason: "tandem" | "restarting" | "unreached" | "service") => statusText(statusOf(run(typed, { type: "saveFailed", failure: { kind: "system", reason } })), clock);
+    const textOf = (reason: "tandem" | "restarting" | "unreached" | "inactive" | "service") => statusText(statusOf(run(typed, { type: "saveFailed", failure: { kind: "system", reason } })), clock);
     expect(textOf("tandem")).toBe("Not saved: Tandem's server is having trouble");
     expect(textOf("restarting")).toBe("Not saved yet: Tandem's server is restarting; your text will be saved when Tandem is back");
     expect(textOf("unreached")).toBe("Not saved yet: Tandem's server is not answering; your text will be saved when Tandem is back");
+    expect(textOf("inactive")).toBe("Not saved yet: Tandem is not active for this organization; your text will be saved once it is active again");
     expect(textOf("service")).toBe("Not saved: the clinic data service did not answer");
     const failed = run(typed, { type: "saveFailed", failure: { kind: "system", reason: "tandem" } });
     // What happened to the write stays the same: the text is kept, to save again.
@@ -200,22 +201,24 @@ describe("saving", () => {
     expect(needsDraftPut(failed)).toBe(true);
   });
 
-  it("sends a save that met Tandem's server restarting or unreachable again by itself, and no other failed save", () => {
+  it("sends a save that met Tandem's server restarting, unreachable or inactive again by itself, and no other failed save", () => {
     const typed = startSave(run(open(), type("impressionsPlansComments", "Start topical steroid.")));
-    const failedWith = (reason: "tandem" | "restarting" | "unreached" | "service" | "ehr" | "unconfirmed") => run(typed, { type: "saveFailed", failure: { kind: "system", reason } });
-    expect(isSaveWaitingForTandem(failedWith("restarting"))).toBe(true);
-    expect(isSaveWaitingForTandem(failedWith("unreached"))).toBe(true);
+    const failedWith = (reason: "tandem" | "restarting" | "unreached" | "inactive" | "service" | "ehr" | "unconfirmed") => run(typed, { type: "saveFailed", failure: { kind: "system", reason } });
+    expect(saveWaitingForTandem(failedWith("restarting"))).toBe("down");
+    expect(saveWaitingForTandem(failedWith("unreached"))).toBe("down");
+    // Uninstalled or suspended: nothing changes until it is reinstalled, so it waits for Tandem to answer again, no backoff.
+    expect(saveWaitingForTandem(failedWith("inactive"))).toBe("inactive");
     // Its own trouble (the store), the service or the EHR: Retry, as before.
-    for (const reason of ["tandem", "service", "ehr", "unconfirmed"] as const) expect(isSaveWaitingForTandem(failedWith(reason))).toBe(false);
-    expect(isSaveWaitingForTandem(typed)).toBe(false);
+    for (const reason of ["tandem", "service", "ehr", "unconfirmed"] as const) expect(saveWaitingForTandem(failedWith(reason))).toBeNull();
+    expect(saveWaitingForTandem(typed)).toBeNull();
     // The same request goes again, baselines and all: the BFF's conflict check applies as for any save.
     expect(saveRequestOf(failedWith("unreached"))).toEqual({ impressionsPlansComments: "Start topical steroid.", baseline: { impressionsPlansComments: "" } });
     // Text typed while it waits goes with it.
     const typedOn = run(failedWith("restarting"), type("impressionsPlansComments", "Start topical steroid. Review in 2 weeks."));
-    expect(isSaveWaitingForTandem(typedOn)).toBe(true);
+    expect(saveWaitingForTandem(typedOn)).toBe("down");
     expect(saveRequestOf(typedOn)?.impressionsPlansComments).toBe("Start topical steroid. Review in 2 weeks.");
     const saved = run(startSave(typedOn), { type: "saveSucceeded", note: note({ impressionsPlansComments: "Start topical steroid. Review in 2 weeks." }, 4), atMs: SAVED_AT });
-    expect(isSaveWaitingForTandem(saved)).toBe(false);
+    expect(saveWaitingForTandem(saved)).toBeNull();
   });
 
   it("says why when another error refused the save, and keeps the text", () => {
@@ -493,11 +496,14 @@ describe("keeping the draft", () => {
 
   it("says the latest text is on screen only once storing it failed and this tab could not keep it, until it is kept", () => {
     const typed = run(open(), type("otherExamComments", "Typed"));
-    expect(isDraftUnkept(typed)).toBe(false);
-    const failed = run(typed, { type: "draftSyncFailed" });
-    expect(isDraftUnkept(failed)).toBe(true);
-    expect(isDraftUnkept(run(failed, { type: "draftStored", where: "bff", revision: typed.draftRevision, stored: {} }))).toBe(false);
-    expect(isDraftUnkept(run(failed, { type: "draftStored", where: "session", revision: typed.draftRevision }))).toBe(false);
+    expect(draftUnkeptText(typed)).toBeNull();
+    const failed = run(typed, { type: "draftSyncFailed", cause: "unreached" });
+    expect(draftUnkeptText(failed)).toBe("Draft not kept: Tandem's server did not answer. Keep this page open; it is sent again by itself.");
+    expect(draftUnkeptText(run(failed, { type: "draftStored", where: "bff", revision: typed.draftRevision, stored: {} }))).toBeNull();
+    expect(draftUnkeptText(run(failed, { type: "draftStored", where: "session", revision: typed.draftRevision }))).toBeNull();
+    // Tandem's server answered, refusing it: the organization's installation is not active.
+    const refused = run(typed, { type: "draftSyncFailed", cause: "inactive" });
+    expect(draftUnkeptText(refused)).toBe("Draft not kept: Tandem is not active for this organization. Keep this page open; it is sent again once Tandem is active.");
   });
 
   it("falls back to this tab while the BFF cannot be reached, and keeps trying the BFF", () => {

@@ -27,14 +27,16 @@ export interface FieldState {
  * answer (`ehr`), the clinic data service was not reached or failed
  * (`service`), Tandem's server had trouble, its database for one (`tandem`),
  * was restarting (`restarting`: a deploy's drain) or could not be reached
- * (`unreached`); the service asked us to slow down (`busy`); or no answer
- * came in time, so the text may be there already (`unconfirmed`: saving the
- * same text again is harmless). A save that met Tandem's server restarting
- * or unreached is sent again by itself once it answers (issue 35); one the
+ * (`unreached`); Tandem is not active for the organization, uninstalled or
+ * suspended (`inactive`); the service asked us to slow down (`busy`); or no
+ * answer came in time, so the text may be there already (`unconfirmed`:
+ * saving the same text again is harmless). A save that met Tandem's server
+ * restarting or unreached is sent again by itself once it answers (issue 35),
+ * and one that met Tandem inactive once it answers again (reinstalled); one the
  * service turned away as busy, once its `Retry-After` has passed (a 429 was
  * not processed, so nothing is saved twice).
  */
-export type SystemSaveFailure = "ehr" | "service" | "tandem" | "restarting" | "unreached" | "busy" | "unconfirmed";
+export type SystemSaveFailure = "ehr" | "service" | "tandem" | "restarting" | "unreached" | "inactive" | "busy" | "unconfirmed";
 /** `retryAfterSeconds`: the wait the answer gave; a `busy` save goes again after it. */
 export type SaveFailure = { kind: "system"; reason: SystemSaveFailure; retryAfterSeconds?: number | undefined } | { kind: "other"; message: string; canRetry: boolean };
 
@@ -53,6 +55,8 @@ export interface RemoteChangeNotice {
   conflictFields: WritableNoteField[];
 }
 
+export type DraftSyncFailure = "unreached" | "inactive";
+
 /** Where the draft of the current text is kept, and which revision of it. */
 export interface DraftStore {
   where: "none" | "bff" | "session";
@@ -60,6 +64,8 @@ export interface DraftStore {
   revision: number;
   /** Failed attempts to reach the BFF with the draft: a change re-runs the sync. */
   failures: number;
+  /** Why the last attempt failed: the BFF not reached or failing, or Tandem not active for the organization. */
+  lastFailure: DraftSyncFailure | null;
   /**
    * The fields this tab has stored in the BFF's draft, as it stored them. The BFF keeps one draft per user and
    * note, merged by field from every tab of the user; a field this tab no longer holds is released with this text,
@@ -116,7 +122,7 @@ export type EditorAction =
   | { type: "draftStored"; where: "bff"; revision: number; stored: WritableFieldValues }
   | { type: "draftStored"; where: "session"; revision: number }
   /** The BFF could not be reached to store or release the draft. */
-  | { type: "draftSyncFailed" }
+  | { type: "draftSyncFailed"; cause: DraftSyncFailure }
   /** The BFF no longer holds this tab's fields (released after the save or a discard). */
   | { type: "draftCleared" };
 
@@ -128,6 +134,7 @@ const SYSTEM_FAILURE_TEXT: Record<SystemSaveFailure, string> = {
   tandem: "Not saved: Tandem's server is having trouble",
   restarting: "Not saved yet: Tandem's server is restarting; your text will be saved when Tandem is back",
   unreached: "Not saved yet: Tandem's server is not answering; your text will be saved when Tandem is back",
+  inactive: "Not saved yet: Tandem is not active for this organization; your text will be saved once it is active again",
   busy: "Not saved yet: the clinic data service is busy",
   unconfirmed: "Not confirmed: the EHR did not confirm the save, so your text may be saved already",
 };
@@ -168,7 +175,7 @@ export function initialEditorState({ note, cannotEditReason, draft, draftWhere }
     draftOffer: draft,
     remoteChange: null,
     // A draft read from the BFF is held: a Discard releases what it showed. One from this tab's copy is not yet in the BFF.
-    draftStore: { where: draft && draftWhere ? draftWhere : "none", revision: -1, failures: 0, held: draft && draftWhere === "bff" ? draft.fields : {} },
+    draftStore: { where: draft && draftWhere ? draftWhere : "none", revision: -1, failures: 0, lastFailure: null, held: draft && draftWhere === "bff" ? draft.fields : {} },
     changeRevision: 0,
     draftRevision: 0,
   };
@@ -291,9 +298,12 @@ export function draftKeptOf(state: EditorState): "bff" | "session" | null {
   return state.draftStore.where === "none" ? null : state.draftStore.where;
 }
 
-/** The latest text is on screen only: storing it failed (Tandem's server did not answer) and this tab could not keep it either; it is tried again. */
-export function isDraftUnkept(state: EditorState): boolean {
-  return state.draftStore.failures > 0 && dirtyFieldsOf(state).length > 0 && draftKeptOf(state) === null;
+/** The latest text is on screen only: storing it failed and this tab could not keep it either; it is tried again. Null when it is kept. */
+export function draftUnkeptText(state: EditorState): string | null {
+  if (state.draftStore.failures === 0 || dirtyFieldsOf(state).length === 0 || draftKeptOf(state) !== null) return null;
+  return state.draftStore.lastFailure === "inactive"
+    ? "Draft not kept: Tandem is not active for this organization. Keep this page open; it is sent again once Tandem is active."
+    : "Draft not kept: Tandem's server did not answer. Keep this page open; it is sent again by itself.";
 }
 
 /** Autosave may run: something to save, nothing to decide first. */
@@ -305,9 +315,16 @@ export function busyRetryDelayMs(state: EditorState): number | null {
   return (state.save.failure.retryAfterSeconds ?? BUSY_RETRY_DEFAULT_SECONDS) * 1000;
 }
 
-/** The last save met Tandem's server restarting or unreachable: it is sent again by itself once the server answers. */
-export function isSaveWaitingForTandem(state: EditorState): boolean {
-  return state.save.kind === "failed" && state.save.failure.kind === "system" && (state.save.failure.reason === "restarting" || state.save.failure.reason === "unreached");
+/**
+ * The last save met Tandem's server restarting or unreachable, or Tandem not active for the organization: it is sent
+ * again by itself once the server answers (`"down"`: also on a backoff; `"inactive"`: only then, as nothing changes
+ * until it is reinstalled). Null when the save waits for nothing of Tandem's.
+ */
+export function saveWaitingForTandem(state: EditorState): "down" | "inactive" | null {
+  if (state.save.kind !== "failed" || state.save.failure.kind !== "system") return null;
+  const { reason } = state.save.failure;
+  if (reason === "inactive") return "inactive";
+  return reason === "restarting" || reason === "unreached" ? "down" : null;
 }
 
 /**
@@ -557,13 +574,13 @@ function step(state: EditorState, action: EditorAction): EditorState {
         ...state,
         draftStore:
           action.where === "bff"
-            ? { where: "bff", revision: action.revision, failures: 0, held: action.stored }
+            ? { where: "bff", revision: action.revision, failures: 0, lastFailure: null, held: action.stored }
             : { ...state.draftStore, where: "session", revision: action.revision, failures: state.draftStore.failures + 1 },
       };
     case "draftSyncFailed":
-      return { ...state, draftStore: { ...state.draftStore, failures: state.draftStore.failures + 1 } };
+      return { ...state, draftStore: { ...state.draftStore, failures: state.draftStore.failures + 1, lastFailure: action.cause } };
     case "draftCleared":
-      return needsDraftRelease(state) ? { ...state, draftStore: { where: "none", revision: -1, failures: 0, held: {} } } : state;
+      return needsDraftRelease(state) ? { ...state, draftStore: { where: "none", revision: -1, failures: 0, lastFailure: null, held: {} } } : state;
   }
 }
 

@@ -8,7 +8,7 @@ import {
   draftKeptOf,
   draftOfferOf,
   fieldStatusText,
-  isDraftUnkept,
+  draftUnkeptText,
   readOnlyReasonOf,
   saveRequestOf,
   statusOf,
@@ -39,8 +39,8 @@ export interface NoteEditorView {
   remoteChangeNotice: RemoteChangeNotice | null;
   /** Where the latest text is kept: the BFF, this tab only, or not yet. */
   draftKept: "bff" | "session" | null;
-  /** The latest text is on screen only: the draft could not be stored (it is tried again). */
-  isDraftUnkept: boolean;
+  /** The latest text is on screen only: the draft could not be stored (it is tried again), and why; null when it is kept. */
+  draftUnkeptText: string | null;
 }
 
 export function noteEditorViewOf(state: EditorState): NoteEditorView {
@@ -64,6 +64,6 @@ export function noteEditorViewOf(state: EditorState): NoteEditorView {
     draftOffer: draftOfferOf(state),
     remoteChangeNotice: state.remoteChange,
     draftKept: draftKeptOf(state),
-    isDraftUnkept: isDraftUnkept(state),
+    draftUnkeptText: draftUnkeptText(state),
   };
 }

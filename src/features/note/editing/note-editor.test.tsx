@@ -188,6 +188,37 @@ describe("saving", () => {
     expect(bff.calls("PUT", DRAFT_PATH).length).toBeGreaterThan(0);
   });
 
+  it("Tandem uninstalled while typing: the save and the draft say so, are not sent again while it is, and go once Tandem answers again", async () => {
+    // A browser that denies the EHR's cross-site frame its storage, so the draft's own words show.
+    const denied = vi.spyOn(window.sessionStorage, "setItem").mockImplementation(() => {
+      throw new DOMException("Access is denied", "SecurityError");
+    });
+    const inactive = failure(403, { code: "installation_inactive", message: "Tandem's installation for this organization is uninstalled" });
+    bff.on("PUT", DRAFT_PATH, inactive);
+    bff.on("PATCH", NOTE_PATH, inactive);
+    try {
+      const { user } = renderWithUser(<NoteEditorHarness note={NOTE} />);
+      await user.type(stickyNoteBox(), ADDED);
+      await user.click(saveButton());
+      expect(await screen.findAllByText("Not saved yet: Tandem is not active for this organization; your text will be saved once it is active again")).toHaveLength(2);
+      expect(await screen.findByText("Draft not kept: Tandem is not active for this organization. Keep this page open; it is sent again once Tandem is active.", {}, { timeout: 6_000 })).toBeTruthy();
+      // Refused, not lost: no save is sent again on a backoff while every call is refused.
+      await new Promise((resolve) => setTimeout(resolve, 2_500));
+      expect(patchBodies(bff)).toHaveLength(1);
+      // Reinstalled: the draft, tried again on its backoff, is answered; the save goes with it, without a click.
+      bff.on("PUT", DRAFT_PATH, (call) => ok(noteDraftResponse, { draft: { ...z.parse(noteDraftPutRequest, call.body), updatedAt: "2026-11-20T15:00:00.000Z" } }));
+      bff.on("PATCH", NOTE_PATH, savedAnswer);
+      expect(await screen.findByText(/^Saved /, {}, { timeout: 15_000 })).toBeTruthy();
+      expect(patchBodies(bff)).toEqual([
+        { stickyNoteDescription: `${STICKY_NOTE}${ADDED}`, baseline: { stickyNoteDescription: STICKY_NOTE } },
+        { stickyNoteDescription: `${STICKY_NOTE}${ADDED}`, baseline: { stickyNoteDescription: STICKY_NOTE } },
+      ]);
+      expect(screen.queryByText(/Not saved|Draft not kept/)).toBeNull();
+    } finally {
+      denied.mockRestore();
+    }
+  }, 30_000);
+
   it("a save the clinic data service turned away as busy says when Tandem tries again, and goes again by itself then", async () => {
     bff.once("PATCH", NOTE_PATH, failure(429, { code: "rate_limited", message: "The clinic data service is busy", retry_after_seconds: 1 }));
     const { user } = renderWithUser(<NoteEditorHarness note={NOTE} />);

@@ -52,8 +52,8 @@ export function SaveStatusBar({ editor, timezone }: { editor: NoteEditor; timezo
       {status.kind === "unsaved" && status.lastSavedAtMs !== null ? <span className="text-xs text-slate-700">Last saved {clock(status.lastSavedAtMs)}</span> : null}
       {editor.draftKept ? <span className="text-xs text-slate-700">{editor.draftKept === "bff" ? "Draft kept" : "Draft kept in this browser tab only"}</span> : null}
       {/* Always in the page, so a screen reader hears the warning when it comes (it does not change with typing). */}
-      <span aria-live="polite" data-testid="draft-unkept" className={editor.isDraftUnkept ? "text-xs font-medium text-amber-900" : "sr-only"}>
-        {editor.isDraftUnkept ? "Draft not kept: Tandem's server did not answer. Keep this page open; it is sent again by itself." : ""}
+      <span aria-live="polite" data-testid="draft-unkept" className={editor.draftUnkeptText !== null ? "text-xs font-medium text-amber-900" : "sr-only"}>
+        {editor.draftUnkeptText ?? ""}
       </span>
       <div className="ml-auto flex gap-2">
         {canRetry ? (

@@ -5,9 +5,10 @@ import { finishBeforeSignOut } from "#src/api/before-sign-out.ts";
 import { prepareWriteWhileLeaving } from "#src/api/bff-client.ts";
 import { currentCacheIdentity, identityKey } from "#src/api/cache-identity.ts";
 import { onBffAnswered, tandemRetryDelayMs } from "#src/api/bff-reachability.ts";
+import { isInstallationInactive } from "#src/api/failing-system.ts";
 import { noteDraftQuery, saveNoteDraft, saveNoteDraftWhileLeaving } from "#src/api/note-queries.ts";
 import { isSessionCopyAcknowledged, sessionCopyOf } from "./draft-keeping.ts";
-import { draftBodyOf, draftReleaseOf, needsDraftPut, needsDraftRelease, offeredDraftToKeep, type EditorAction, type EditorState } from "./editor-state.ts";
+import { draftBodyOf, draftReleaseOf, needsDraftPut, needsDraftRelease, offeredDraftToKeep, type DraftSyncFailure, type EditorAction, type EditorState } from "./editor-state.ts";
 import { removeSessionDraft, writeSessionDraft } from "./session-draft.ts";
 
 // Keeping the note's draft (ADR 0008, issue 35): this tab's copy from the
@@ -25,6 +26,8 @@ import { removeSessionDraft, writeSessionDraft } from "./session-draft.ts";
 // browser may deny the EHR's cross-site frame its sessionStorage, as Chromium
 // does when it blocks third-party cookies. Signing out (outside the EHR)
 // stores it first (before-sign-out.ts).
+
+const draftSyncFailureOf = (error: unknown): DraftSyncFailure => (isInstallationInactive(error) ? "inactive" : "unreached");
 
 /** The draft is stored this long after typing stops… */
 export const DRAFT_DEBOUNCE_MS = 800;
@@ -71,8 +74,8 @@ export function useDraftSync({ noteId, state, latest, dispatch }: DraftSyncInput
         if (isSessionCopyAcknowledged(latest.current, revision)) removeSessionDraft(noteId);
         queryClient.setQueryData(noteDraftQuery(noteId).queryKey, answer);
         dispatch({ type: "draftStored", where: "bff", revision, stored: body.fields });
-      } catch {
-        dispatch(writeSessionDraft(noteId, body) ? { type: "draftStored", where: "session", revision } : { type: "draftSyncFailed" });
+      } catch (error) {
+        dispatch(writeSessionDraft(noteId, body) ? { type: "draftStored", where: "session", revision } : { type: "draftSyncFailed", cause: draftSyncFailureOf(error) });
       }
     },
     [noteId, queryClient, latest, dispatch],
@@ -89,8 +92,8 @@ export function useDraftSync({ noteId, state, latest, dispatch }: DraftSyncInput
         try {
           if (release !== null) queryClient.setQueryData(noteDraftQuery(noteId).queryKey, await saveNoteDraft(noteId, release));
           dispatch({ type: "draftCleared" });
-        } catch {
-          dispatch({ type: "draftSyncFailed" });
+        } catch (error) {
+          dispatch({ type: "draftSyncFailed", cause: draftSyncFailureOf(error) });
         }
         return;
       }
@@ -101,8 +104,8 @@ export function useDraftSync({ noteId, state, latest, dispatch }: DraftSyncInput
           if (isSessionCopyAcknowledged(latest.current, current.draftRevision)) removeSessionDraft(noteId);
           queryClient.setQueryData(noteDraftQuery(noteId).queryKey, answer);
           dispatch({ type: "draftStored", where: "bff", revision: current.draftRevision, stored: offered.fields });
-        } catch {
-          dispatch({ type: "draftSyncFailed" });
+        } catch (error) {
+          dispatch({ type: "draftSyncFailed", cause: draftSyncFailureOf(error) });
         }
         return;
       }

@@ -2,10 +2,11 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState, type Dispatch } from "react";
 import { ApiError } from "#src/api/bff-client.ts";
 import { onBffAnswered, tandemRetryDelayMs } from "#src/api/bff-reachability.ts";
+import { isInstallationInactive } from "#src/api/failing-system.ts";
 import { isSystemFailure, markNoteSigned, noteConflictOf, noteQuery, patchNote, saveFailureReasonOf } from "#src/api/note-queries.ts";
 import { describeApiError } from "#src/components/shell/api-error-notice.tsx";
 import { tellOtherTabsOfSave } from "../changes/saved-in-another-tab.ts";
-import { busyRetryDelayMs, canAutosave, isSaveWaitingForTandem, needsDraftPut, offeredDraftToKeep, saveRequestOf, sentValuesOf, serverNoteOf, type EditorAction, type EditorState } from "./editor-state.ts";
+import { busyRetryDelayMs, canAutosave, needsDraftPut, offeredDraftToKeep, saveRequestOf, saveWaitingForTandem, sentValuesOf, serverNoteOf, type EditorAction, type EditorState } from "./editor-state.ts";
 
 // Saving the note to the EHR (ADR 0008): autosave a little after typing
 // stops, explicit Save (queued behind one in flight), and each answer fed to
@@ -14,7 +15,9 @@ import { busyRetryDelayMs, canAutosave, isSaveWaitingForTandem, needsDraftPut, o
 // except one that met Tandem's server restarting or unreachable (issue 35):
 // it goes again once the server answers (after the draft, so the text is in
 // the draft store first) or on a short backoff, with the same baselines, so
-// the BFF's conflict check applies as for any save; and one turned away as
+// the BFF's conflict check applies as for any save; one that met Tandem not
+// active for the organization, once the server answers again (reinstalled:
+// while it is not, every call is refused, so none answers); and one turned away as
 // busy (429, not processed), once the service's Retry-After has passed.
 
 /** The EHR is written this long after typing stops. */
@@ -74,7 +77,7 @@ export function useNoteSave({ noteId, state, latest, dispatch, syncDraft }: Note
         if (conflict) {
           dispatch({ type: "saveConflict", details: conflict });
           if (conflict.reason === "note_signed") markNoteSigned(queryClient, noteId);
-        } else if (isSystemFailure(error)) {
+        } else if (isSystemFailure(error) || isInstallationInactive(error)) {
           const reason = saveFailureReasonOf(error);
           tandemFailures.current = reason === "restarting" || reason === "unreached" ? tandemFailures.current + 1 : 0;
           dispatch({ type: "saveFailed", failure: { kind: "system", reason, retryAfterSeconds: error instanceof ApiError ? error.body.retry_after_seconds : undefined } });
@@ -107,23 +110,25 @@ export function useNoteSave({ noteId, state, latest, dispatch, syncDraft }: Note
   useEffect(() => () => clearTimeout(autosaveTimer.current), []);
 
   // A save that met Tandem's server down goes again by itself: at once when the BFF answers any call, else on the
-  // backoff; never before the draft is in the BFF (or the draft found on open is), so the text is there first.
-  const waitingForTandem = isSaveWaitingForTandem(state);
+  // backoff (Tandem inactive: only when it answers); never before the draft is in the BFF (or the draft found on
+  // open is), so the text is there first.
+  const waitingForTandem = saveWaitingForTandem(state);
   const draftSettled = !needsDraftPut(state) && offeredDraftToKeep(state) === null;
   useEffect(
     () =>
       onBffAnswered(() => {
-        if (isSaveWaitingForTandem(latest.current)) setTandemAnswers((count) => count + 1);
+        if (saveWaitingForTandem(latest.current) !== null) setTandemAnswers((count) => count + 1);
       }),
     [latest],
   );
   useEffect(() => {
-    if (!waitingForTandem || !draftSettled) return;
+    if (waitingForTandem === null || !draftSettled) return;
     if (tandemAnswers > resentForAnswers.current) {
       resentForAnswers.current = tandemAnswers;
       void runSave("explicit");
       return;
     }
+    if (waitingForTandem === "inactive") return;
     const retry = setTimeout(() => void runSave("explicit"), tandemRetryDelayMs(tandemFailures.current));
     return () => clearTimeout(retry);
   }, [waitingForTandem, draftSettled, tandemAnswers, runSave]);
