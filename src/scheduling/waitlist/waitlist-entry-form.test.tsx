@@ -101,6 +101,22 @@ describe("WaitlistEntryForm", () => {
     await vi.waitFor(() => expect(screen.queryByTestId("waitlist-save-failed")).toBeNull());
   });
 
+  it("says Tandem is active again once any call of the app is answered after a save refused as Tandem was not active", async () => {
+    const onSave = vi
+      .fn<(preferences: WaitlistPreferences) => Promise<void>>()
+      .mockRejectedValueOnce(new ApiError(403, { code: "installation_inactive", message: "Tandem's installation for this organization is uninstalled", trace_id: "tdm_2" }))
+      .mockResolvedValueOnce(undefined);
+    const { user } = renderForm(onSave, "add.pat_inactive");
+    await user.type(screen.getByLabelText("Note"), "Afternoons");
+    await user.click(screen.getByRole("button", { name: "Add to waitlist" }));
+    const failed = await screen.findByTestId("waitlist-save-failed");
+    expect(failed.textContent).toContain("Tandem is not active for this organization");
+    act(() => reportBffAnswered());
+    await vi.waitFor(() => expect(failed.textContent).toContain("Tandem is active again"));
+    expect(failed.textContent).not.toContain("not active");
+    expect(failed.textContent).toContain("What you entered is still here");
+  });
+
   it("says Tandem's server is answering again once any call of the app reaches it, instead of that it could not be reached", async () => {
     const onSave = vi
       .fn<(preferences: WaitlistPreferences) => Promise<void>>()

@@ -15,7 +15,7 @@ import { describedBy } from "#src/components/ui/form-field.tsx";
 // takes the acting provider from the host token), and what it says when
 // creating fails.
 
-/** `serverBack`: Tandem's server has answered again since the create could not reach it. */
+/** `serverBack`: Tandem's server has answered again since the create could not reach it, or was refused as Tandem was inactive. */
 function FailureNotice({ error, isPending, serverBack, onRetry, onSendAnyway }: { error: unknown; isPending: boolean; serverBack: boolean; onRetry: () => void; onSendAnyway: () => void }) {
   const failure = taskCreateFailure(error);
   const retryButton = (
@@ -28,6 +28,16 @@ function FailureNotice({ error, isPending, serverBack, onRetry, onSendAnyway }: 
     case "unreached":
       return (
         <Notice tone={serverBack ? "warning" : "error"} title={serverBack ? "Tandem's server is answering again." : failure.title} actions={retryButton}>
+          {failure.detail}
+        </Notice>
+      );
+    case "inactive":
+      return serverBack ? (
+        <Notice tone="warning" title="Tandem is active again." actions={retryButton}>
+          Nothing was created. Your text is kept: create the task now.
+        </Notice>
+      ) : (
+        <Notice tone="error" title={failure.title}>
           {failure.detail}
         </Notice>
       );

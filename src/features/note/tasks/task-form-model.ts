@@ -4,7 +4,7 @@ import type { PickerProvider } from "#contract/app-api/session.ts";
 import type { Task } from "#contract/clinic-api/note.ts";
 import { ApiError } from "#src/api/bff-client.ts";
 import type { PickerOption } from "#src/components/ui/multi-select-picker.tsx";
-import { failingSystemOf } from "#src/api/failing-system.ts";
+import { failingSystemOf, isInstallationInactive } from "#src/api/failing-system.ts";
 import { noteConflictOf, unknownWriteOf } from "#src/api/note-queries.ts";
 import { APP_ERROR_CODES } from "#contract/app-api/errors.ts";
 import { idKey } from "#contract/ids.ts";
@@ -207,6 +207,8 @@ export type TaskCreateFailure =
   | { kind: "unknown"; title: string; detail: string }
   /** A task like one the EHR may have created already: sent again only when the user chooses, warned it may duplicate. */
   | { kind: "duplicate"; title: string; detail: string }
+  /** Tandem not active for the organization (uninstalled, suspended): refused before anything was sent; Retry once it is active again. */
+  | { kind: "inactive"; title: string; detail: string }
   /** Anything else: described by `describeApiError`. */
   | { kind: "other" };
 
@@ -233,6 +235,9 @@ export function taskCreateFailure(error: unknown): TaskCreateFailure {
   if (!(error instanceof ApiError)) {
     // The request may have reached the BFF before the connection failed, so "nothing was created" is not known.
     return { kind: "unreached", title: "Tandem could not reach its server.", detail: "The task may not have been created: check the note's tasks in the EHR before trying again. Your text is kept." };
+  }
+  if (isInstallationInactive(error)) {
+    return { kind: "inactive", title: "Tandem is not active for this organization.", detail: "Nothing was created. Your text is kept: create the task once an administrator reactivates Tandem." };
   }
   const unknownWrite = unknownWriteOf(error);
   if (unknownWrite?.code === "possible_duplicate") return { kind: "duplicate", title: TASK_DUPLICATE_TITLE, detail: TASK_DUPLICATE_DETAIL };

@@ -300,6 +300,38 @@ describe("creating a task", () => {
     expect(textIn(descriptionBox())).toBe(DESCRIPTION);
   });
 
+  it("a create refused as Tandem is not active says nothing was created; once Tandem answers again, Retry creates it", async () => {
+    bff.once("POST", TASKS_PATH, failure(403, { code: "installation_inactive", message: "Tandem's installation for this organization is uninstalled" }));
+    const { user } = renderPanel();
+    await screen.findByRole("list", { name: "Tasks created through Tandem" });
+    await fillForm(user);
+    await user.click(createButton());
+    const notice = await within(form()).findByRole("alert");
+    expect(notice.textContent).toContain("Tandem is not active for this organization.");
+    expect(notice.textContent).toContain("Nothing was created. Your text is kept: create the task once an administrator reactivates Tandem.");
+    const listReads = bff.calls("GET", TASKS_PATH).length;
+
+    // Reinstalled: another call of the app is answered.
+    act(() => reportBffAnswered());
+    const back = await within(form()).findByRole("status");
+    expect(within(back).getByText("Tandem is active again.")).toBeTruthy();
+    expect(within(form()).queryByText("Tandem is not active for this organization.")).toBeNull();
+    // Nothing was sent, so nothing can be in the EHR: the list is not read again for it.
+    expect(bff.calls("GET", TASKS_PATH)).toHaveLength(listReads);
+    const created = makeTask(DESCRIPTION, BROOKS, "2026-11-20 15:00:00.000000+00");
+    bff.once("POST", TASKS_PATH, () => {
+      listed = { ...listed, tasks: [...listed.tasks, created] };
+      return ok(taskResponse, { task: created });
+    });
+    await user.click(within(back).getByRole("button", { name: "Retry" }));
+    expect(await screen.findByText("Task created")).toBeTruthy();
+    expect(within(screen.getByRole("list", { name: "Tasks created through Tandem" })).getByText(DESCRIPTION)).toBeTruthy();
+    expect(sentRequests()).toEqual([
+      { notes: DESCRIPTION, assigneeIds: [BROOKS] },
+      { notes: DESCRIPTION, assigneeIds: [BROOKS] },
+    ]);
+  });
+
   it("a task like one the EHR may have already is sent only when the user chooses, marked as such", async () => {
     bff.once("POST", TASKS_PATH, failure(409, { code: "possible_duplicate", message: "A task like this may be in the EHR", intent_id: "intent-1" }));
     bff.once("POST", TASKS_PATH, ok(taskResponse, { task: makeTask(DESCRIPTION, BROOKS) }));

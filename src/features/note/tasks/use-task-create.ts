@@ -63,11 +63,13 @@ export function useTaskCreate(noteId: string) {
   // task may have got there, so the list is read again, to list it as not
   // confirmed once the BFF knows its outcome is unknown (a write its process
   // left in flight reads so after 60 s; a like task is refused 409 before).
-  const unreached = mutation.isError && taskCreateFailure(mutation.error).kind === "unreached" ? mutation.error : null;
-  const serverBack = useBffAnsweredAgain(unreached);
+  // After a create refused as Tandem was inactive, its answering again means
+  // Tandem is active again (every call was refused until then).
+  const failureKind = mutation.isError ? taskCreateFailure(mutation.error).kind : null;
+  const serverBack = useBffAnsweredAgain(failureKind === "unreached" || failureKind === "inactive" ? mutation.error : null);
   useEffect(() => {
-    if (serverBack) void queryClient.invalidateQueries({ queryKey: queryKeys.note.tasks(noteId) });
-  }, [serverBack, queryClient, noteId]);
+    if (serverBack && failureKind === "unreached") void queryClient.invalidateQueries({ queryKey: queryKeys.note.tasks(noteId) });
+  }, [serverBack, failureKind, queryClient, noteId]);
 
   // The button was disabled while the request ran, so focus may have fallen to the page: put it back.
   useEffect(() => {
