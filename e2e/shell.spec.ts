@@ -90,7 +90,7 @@ test("an uninstalled organization shows its state, not a blank page", async ({ p
   await expectAccessible(page);
 });
 
-test("Tandem uninstalled while a front desk has it open: the shell says so above the list, which stays, and once reinstalled the notice goes by itself", async ({ page }) => {
+test("Tandem uninstalled while a front desk has it open: the shell says so above the list, which stays; once reinstalled the notice goes by itself, the slot picked says Tandem is active again, and it can be held", async ({ page }) => {
   const frontDesk = await userWithRole(ORG_A, "Front Desk");
   const app = await openInHost(page, { org: ORG_A, user: frontDesk.id });
   await app.getByRole("button", { name: "Search", exact: true }).click();
@@ -112,6 +112,12 @@ test("Tandem uninstalled while a front desk has it open: the shell says so above
   // The live events, tried again on Tandem's backoff (at most 10 s apart), find it active and read everything again.
   await expect(app.getByTestId("session-refused")).toHaveCount(0, { timeout: 20_000 });
   await expect(summary).toContainText("free slot");
+  // The slot's own notice no longer says Tandem is not active: it says it is again, and the slot can be held.
+  const picked = app.getByTestId("selection-panel");
+  await expect(picked).toContainText("Tandem is active again");
+  await expect(picked).not.toContainText("not active");
+  await picked.getByRole("button", { name: "Try again" }).click();
+  await expect(app.getByTestId("holds-bar")).toContainText("holding 1 slot");
 });
 
 test("Tandem uninstalled while a physician types: the save says it waits for Tandem to be active, and goes by itself once reinstalled", async ({ page }) => {

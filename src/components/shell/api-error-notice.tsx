@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import { APP_ERROR_CODES } from "#contract/app-api/errors.ts";
 import { ApiError } from "#src/api/bff-client.ts";
-import { failingSystemOf } from "#src/api/failing-system.ts";
+import { failingSystemOf, isInstallationInactive } from "#src/api/failing-system.ts";
 import { useBffAnsweredAgain } from "#src/api/use-bff-answered-again.ts";
 import { formatRetryWait } from "#src/lib/time-format.ts";
 import { Button } from "../ui/button.tsx";
@@ -100,14 +100,17 @@ function useRetryCountdown(error: unknown): number | null {
 
 /** What an error that never reached Tandem's server says once the server answers again: no longer that it cannot be reached. */
 const SERVER_BACK = { title: "Tandem's server is answering again", detail: "You can try again now." };
+/** What a refusal as Tandem was not active says once Tandem answers again (every call is refused until it is active). */
+const ACTIVE_AGAIN = { title: "Tandem is active again", detail: "You can try again now." };
 
 /** `what`: what could not be read ("Your holds"), said first where another notice on screen may name the same failure. */
 export function ApiErrorNotice({ error, onRetry, kind = "read", what }: { error: unknown; onRetry?: () => void; kind?: CallKind; what?: string }) {
-  const serverBack = useBffAnsweredAgain(error instanceof ApiError ? null : error);
+  const inactive = isInstallationInactive(error);
+  const serverBack = useBffAnsweredAgain(error instanceof ApiError && !inactive ? null : error);
   const described = describeApiError(error, kind);
-  const { title, detail } = serverBack ? SERVER_BACK : described;
+  const { title, detail } = serverBack ? (inactive ? ACTIVE_AGAIN : SERVER_BACK) : described;
   const lead = what === undefined ? "" : `${what} could not be read. `;
-  const { canRetry } = described;
+  const canRetry = described.canRetry || serverBack;
   const secondsLeft = useRetryCountdown(error);
   const retry = canRetry && onRetry ? (
     <Button variant="secondary" onClick={onRetry} disabled={secondsLeft !== null && secondsLeft > 0}>

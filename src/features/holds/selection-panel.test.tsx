@@ -89,6 +89,20 @@ describe("SelectionPanel", () => {
     expect(onSelect).toHaveBeenCalledWith(TEN);
   });
 
+  it("a check refused as Tandem was not active: once Tandem answers again (reinstalled), says it is active again and offers Try again", async () => {
+    const inactive = new ApiError(403, { code: "installation_inactive", message: "Tandem's installation for this organization is uninstalled", trace_id: "t2" });
+    const { user, onSelect } = renderPanel({ kind: "failed", ...chosen, step: "check", error: inactive, outcomeUnknown: false, maybeHeld: null });
+    expect(screen.getByRole("alert").textContent).toContain("Tandem is not active for this organization");
+    expect(screen.queryByRole("button", { name: "Try again" })).toBeNull();
+    act(() => reportBffAnswered());
+    expect(screen.queryByText("Tandem is not active for this organization")).toBeNull();
+    const back = screen.getByRole("status");
+    expect(back.textContent).toContain("Tandem is active again");
+    expect(screen.getByTestId("selection-panel").textContent).toContain("Nothing is held.");
+    await user.click(within(back).getByRole("button", { name: "Try again" }));
+    expect(onSelect).toHaveBeenCalledWith(TEN);
+  });
+
   it("names the system that failed when the BFF answered and listed the hold itself", () => {
     const timedOut = new ApiError(502, { code: "upstream_timeout", message: "The clinic data service did not answer in time", trace_id: "t1" });
     renderPanel({ kind: "failed", ...chosen, step: "hold", error: timedOut, outcomeUnknown: true, maybeHeld: MAYBE_HELD });
