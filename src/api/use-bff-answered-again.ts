@@ -1,5 +1,16 @@
 import { useEffect, useState } from "react";
+import { ApiError } from "./bff-client.ts";
 import { onBffAnswered } from "./bff-reachability.ts";
+import { isInstallationInactive } from "./failing-system.ts";
+
+/**
+ * A failure that Tandem's server answering again clears: the call never
+ * reached it, or Tandem was not active for the organization (every call is
+ * refused until it is, so an answer means it is active again).
+ */
+export function clearsWhenTandemAnswers(error: unknown): boolean {
+  return error !== null && (!(error instanceof ApiError) || isInstallationInactive(error));
+}
 
 /**
  * Whether Tandem's server has answered any call of the app (another view's

@@ -2,7 +2,7 @@ import { useEffect, useState } from "react";
 import { APP_ERROR_CODES } from "#contract/app-api/errors.ts";
 import { ApiError } from "#src/api/bff-client.ts";
 import { failingSystemOf, isInstallationInactive } from "#src/api/failing-system.ts";
-import { useBffAnsweredAgain } from "#src/api/use-bff-answered-again.ts";
+import { clearsWhenTandemAnswers, useBffAnsweredAgain } from "#src/api/use-bff-answered-again.ts";
 import { formatRetryWait } from "#src/lib/time-format.ts";
 import { Button } from "../ui/button.tsx";
 import { Notice } from "../ui/notice.tsx";
@@ -98,17 +98,19 @@ function useRetryCountdown(error: unknown): number | null {
   return Math.max(0, Math.ceil((arrival.atMs + retryAfter * 1000 - Math.max(now, arrival.atMs)) / 1000));
 }
 
-/** What an error that never reached Tandem's server says once the server answers again: no longer that it cannot be reached. */
-const SERVER_BACK = { title: "Tandem's server is answering again", detail: "You can try again now." };
-/** What a refusal as Tandem was not active says once Tandem answers again (every call is refused until it is active). */
-const ACTIVE_AGAIN = { title: "Tandem is active again", detail: "You can try again now." };
+/**
+ * What a failure that Tandem's server answering again clears (`clearsWhenTandemAnswers`) says once it answers: no
+ * longer that it cannot be reached, or that Tandem is not active.
+ */
+export function answeredAgainText(error: unknown): { title: string; detail: string } {
+  return { title: isInstallationInactive(error) ? "Tandem is active again" : "Tandem's server is answering again", detail: "You can try again now." };
+}
 
 /** `what`: what could not be read ("Your holds"), said first where another notice on screen may name the same failure. */
 export function ApiErrorNotice({ error, onRetry, kind = "read", what }: { error: unknown; onRetry?: () => void; kind?: CallKind; what?: string }) {
-  const inactive = isInstallationInactive(error);
-  const serverBack = useBffAnsweredAgain(error instanceof ApiError && !inactive ? null : error);
+  const serverBack = useBffAnsweredAgain(clearsWhenTandemAnswers(error) ? error : null);
   const described = describeApiError(error, kind);
-  const { title, detail } = serverBack ? (inactive ? ACTIVE_AGAIN : SERVER_BACK) : described;
+  const { title, detail } = serverBack ? answeredAgainText(error) : described;
   const lead = what === undefined ? "" : `${what} could not be read. `;
   const canRetry = described.canRetry || serverBack;
   const secondsLeft = useRetryCountdown(error);

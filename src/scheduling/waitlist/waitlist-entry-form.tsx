@@ -2,9 +2,8 @@ import { useId, useRef, useState, type FormEvent } from "react";
 import { MAX_WAITLIST_NOTE_LENGTH, MAX_WAITLIST_RANGE_DAYS, type WaitlistPreferences } from "#contract/app-api/waitlist.ts";
 import { addDays } from "#contract/time/zoned-time.ts";
 import { ApiError } from "#src/api/bff-client.ts";
-import { isInstallationInactive } from "#src/api/failing-system.ts";
-import { useBffAnsweredAgain } from "#src/api/use-bff-answered-again.ts";
-import { describeApiError } from "#src/components/shell/api-error-notice.tsx";
+import { clearsWhenTandemAnswers, useBffAnsweredAgain } from "#src/api/use-bff-answered-again.ts";
+import { answeredAgainText, describeApiError } from "#src/components/shell/api-error-notice.tsx";
 import { Button } from "#src/components/ui/button.tsx";
 import { MultiSelectPicker } from "#src/components/ui/multi-select-picker.tsx";
 import { FieldError, borderFor, describedBy, inputClass } from "#src/components/ui/form-field.tsx";
@@ -59,10 +58,7 @@ export function WaitlistEntryForm({ title, subject, initial, options, today, sub
   const [errors, setErrors] = useState<WaitlistErrors>({});
   const [failure, setFailure] = useState<unknown>(null);
   const [isSaving, setSaving] = useState(false);
-  const unreachable = failure !== null && !(failure instanceof ApiError);
-  // Refused as Tandem was not active (every call refused until then): its answering again means it is active again.
-  const inactive = isInstallationInactive(failure);
-  const serverBack = useBffAnsweredAgain(unreachable || inactive ? failure : null);
+  const serverBack = useBffAnsweredAgain(clearsWhenTandemAnswers(failure) ? failure : null);
   // Typed here and not yet saved: a reload or Sign out asks first (the kept draft may have no sessionStorage to live in).
   const [hasTyped, setTyped] = useState(false);
   useAskBeforeUnload(hasTyped, "a waitlist entry not yet added");
@@ -114,7 +110,7 @@ export function WaitlistEntryForm({ title, subject, initial, options, today, sub
     failure === null
       ? null
       : serverBack
-        ? { title: inactive ? "Tandem is active again" : "Tandem's server is answering again", detail: "" }
+        ? { title: answeredAgainText(failure).title, detail: "" }
       : failure instanceof ApiError && failure.status === 400
         ? { title: "Tandem's server refused this entry", detail: failure.body.message }
         : failure instanceof ApiError && failure.status === 404

@@ -1,5 +1,6 @@
 import type { AllWritableFieldValues, NoteConflictDetails, NoteDraftBody, NoteDraftPutRequest, NotePatchRequest, WritableFieldValues } from "#contract/app-api/note.ts";
 import { SIGNED_NOTE_STATUS, WRITABLE_NOTE_FIELDS, writableValues, type Note, type WritableNoteField } from "#contract/clinic-api/note.ts";
+import type { SaveFailureReason } from "#src/api/note-queries.ts";
 import { formatRetryWait } from "#src/lib/time-format.ts";
 
 // Editing the four writable fields of a note, as a pure state machine (no
@@ -36,7 +37,7 @@ export interface FieldState {
  * service turned away as busy, once its `Retry-After` has passed (a 429 was
  * not processed, so nothing is saved twice).
  */
-export type SystemSaveFailure = "ehr" | "service" | "tandem" | "restarting" | "unreached" | "inactive" | "busy" | "unconfirmed";
+export type SystemSaveFailure = SaveFailureReason;
 /** `retryAfterSeconds`: the wait the answer gave; a `busy` save goes again after it. */
 export type SaveFailure = { kind: "system"; reason: SystemSaveFailure; retryAfterSeconds?: number | undefined } | { kind: "other"; message: string; canRetry: boolean };
 
