@@ -20,8 +20,11 @@ import { percentile, round } from "./measure.ts";
 const RUNS = Number(process.env.BENCH_LARGE_RUNS ?? 10);
 const ONLY_HOLDS = process.env.BENCH_LARGE_ONLY === "holds";
 const WARMUP = 2;
-/** How far each run's window moves: a weekday on, and out of step with the parts of earlier runs. */
-const WINDOW_STEP_DAYS = 8;
+/**
+ * How far each run's window moves: a weekday on, and out of step with the parts of earlier runs. Parts of one day
+ * are in step with any move: compare such a plan with BENCH_WINDOW_STEP_DAYS=15 (bench/RESULTS.md, 2026-12-04).
+ */
+const WINDOW_STEP_DAYS = Number(process.env.BENCH_WINDOW_STEP_DAYS ?? 8);
 const ORG_A = "3b0f6a2e-5d41-4c8a-9e7b-1f2d3c4b5a61";
 const DATA_KEY = "svc_dev_ak_5a0d1e2f3a4b5c6d7e8f90a1b2c3d4e5";
 const BUDGET_P95_MS = 300;
