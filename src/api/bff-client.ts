@@ -1,8 +1,8 @@
 import * as z from "zod/mini";
-import { appErrorBody, type AppErrorBody } from "#contract/app-api/errors.ts";
+import { APP_ERROR_CODES, appErrorBody, type AppErrorBody } from "#contract/app-api/errors.ts";
 import { displayTraceId, formatTraceparent, newTraceContext } from "#contract/app-api/trace-context.ts";
 import type { AppLink } from "../bridge/app-link.ts";
-import { reportBffAnswered, tandemRetryDelayMs } from "./bff-reachability.ts";
+import { reportBffAnswered, reportTandemInactive, tandemRetryDelayMs } from "./bff-reachability.ts";
 import { currentCacheIdentity, sameIdentity } from "./cache-identity.ts";
 
 // Calls to the BFF: the host token in the Authorization header (or, signed in
@@ -99,7 +99,11 @@ export async function callBff<T extends z.ZodMiniType>(path: string, schema: T, 
   };
   dropIfForPreviousIdentity();
   if (sent.response.status === 401) bridge.signInEnded();
-  if (!sent.response.ok) throw await errorOf(sent);
+  if (!sent.response.ok) {
+    const error = await errorOf(sent);
+    if (error.body.code === APP_ERROR_CODES.installationInactive) reportTandemInactive();
+    throw error;
+  }
   reportBffAnswered();
   const json: unknown = await sent.response.json();
   dropIfForPreviousIdentity();

@@ -15,6 +15,7 @@ export function tandemRetryDelayMs(failures: number): number {
 }
 
 const listeners = new Set<Listener>();
+const refusalListeners = new Set<Listener>();
 
 /** Called for every successful answer of the BFF (bff-client.ts, live-events.ts). */
 export function reportBffAnswered(): void {
@@ -26,5 +27,22 @@ export function onBffAnswered(listener: Listener): () => void {
   listeners.add(listener);
   return () => {
     listeners.delete(listener);
+  };
+}
+
+/**
+ * Called when the BFF answers a call by refusing it because Tandem is not active for the organization
+ * (bff-client.ts): its server is back, though it takes no work. Work that waits for it to be reachable learns
+ * so at once instead of at its next timed try; only a successful answer means Tandem is active again.
+ */
+export function reportTandemInactive(): void {
+  for (const listener of [...refusalListeners]) listener();
+}
+
+/** Calls `listener` after each refusal of the BFF because Tandem is not active; returns the unsubscribe. */
+export function onTandemInactive(listener: Listener): () => void {
+  refusalListeners.add(listener);
+  return () => {
+    refusalListeners.delete(listener);
   };
 }

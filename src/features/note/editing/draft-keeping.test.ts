@@ -39,7 +39,7 @@ describe("this tab's copy of the draft", () => {
 
   it("stays while the BFF cannot be reached, and is needed no more once nothing is unsaved", () => {
     const typed = run(open(), type("additionalHpiComments", SENTENCE_1));
-    const inTab = run(typed, { type: "draftStored", where: "session", revision: typed.draftRevision });
+    const inTab = run(typed, { type: "draftStored", where: "session", revision: typed.draftRevision, cause: "unreached" });
     expect(sessionCopyOf(inTab)?.fields.additionalHpiComments).toBe(SENTENCE_1);
     const request = saveRequestOf(inTab);
     if (request === null) throw new Error("nothing to save");

@@ -221,6 +221,20 @@ describe("saving", () => {
     expect(saveWaitingForTandem(saved)).toBeNull();
   });
 
+  it("a save waiting for Tandem's server to answer waits for Tandem to be active once the draft's try is refused because it is not", () => {
+    const typed = startSave(run(open(), type("impressionsPlansComments", "Start topical steroid.")));
+    const down = run(typed, { type: "saveFailed", failure: { kind: "system", reason: "unreached" } });
+    expect(saveWaitingForTandem(run(down, { type: "draftSyncFailed", cause: "unreached" }))).toBe("down");
+    const refused = run(down, { type: "draftSyncFailed", cause: "inactive" });
+    expect(saveWaitingForTandem(refused)).toBe("inactive");
+    expect(statusText(statusOf(refused), clock)).toBe("Not saved yet: Tandem is not active for this organization; your text will be saved once it is active again");
+    // Kept in the tab instead (a browser that lets the frame store it): the same is learnt.
+    expect(saveWaitingForTandem(run(down, { type: "draftStored", where: "session", revision: down.draftRevision, cause: "inactive" }))).toBe("inactive");
+    // A save that failed otherwise keeps its own failure.
+    const unconfirmed = run(typed, { type: "saveFailed", failure: { kind: "system", reason: "unconfirmed" } });
+    expect(saveWaitingForTandem(run(unconfirmed, { type: "draftSyncFailed", cause: "inactive" }))).toBeNull();
+  });
+
   it("says why when another error refused the save, and keeps the text", () => {
     const failed = run(startSave(run(open(), type("impressionsPlansComments", "Plan"))), { type: "saveFailed", failure: { kind: "other", message: "Your EHR session has expired", canRetry: true } });
     expect(statusText(statusOf(failed), clock)).toBe("Not saved: Your EHR session has expired");
@@ -500,7 +514,7 @@ describe("keeping the draft", () => {
     const failed = run(typed, { type: "draftSyncFailed", cause: "unreached" });
     expect(draftUnkeptText(failed)).toBe("Draft not kept: Tandem's server did not answer. Keep this page open; it is sent again by itself.");
     expect(draftUnkeptText(run(failed, { type: "draftStored", where: "bff", revision: typed.draftRevision, stored: {} }))).toBeNull();
-    expect(draftUnkeptText(run(failed, { type: "draftStored", where: "session", revision: typed.draftRevision }))).toBeNull();
+    expect(draftUnkeptText(run(failed, { type: "draftStored", where: "session", revision: typed.draftRevision, cause: "unreached" }))).toBeNull();
     // Tandem's server answered, refusing it: the organization's installation is not active.
     const refused = run(typed, { type: "draftSyncFailed", cause: "inactive" });
     expect(draftUnkeptText(refused)).toBe("Draft not kept: Tandem is not active for this organization. Keep this page open; it is sent again once Tandem is active.");
@@ -508,7 +522,7 @@ describe("keeping the draft", () => {
 
   it("falls back to this tab while the BFF cannot be reached, and keeps trying the BFF", () => {
     const typed = run(open(), type("otherExamComments", "Typed"));
-    const inTab = run(typed, { type: "draftStored", where: "session", revision: typed.draftRevision });
+    const inTab = run(typed, { type: "draftStored", where: "session", revision: typed.draftRevision, cause: "unreached" });
     expect(draftKeptOf(inTab)).toBe("session");
     expect(needsDraftPut(inTab)).toBe(true);
     expect(inTab.draftStore.failures).toBe(1);

@@ -121,7 +121,8 @@ export type EditorAction =
   | { type: "permissionChanged"; cannotEditReason: string | null }
   /** `stored`: the fields the BFF acknowledged (where "bff"). */
   | { type: "draftStored"; where: "bff"; revision: number; stored: WritableFieldValues }
-  | { type: "draftStored"; where: "session"; revision: number }
+  /** `cause`: why the BFF did not store it. */
+  | { type: "draftStored"; where: "session"; revision: number; cause: DraftSyncFailure }
   /** The BFF could not be reached to store or release the draft. */
   | { type: "draftSyncFailed"; cause: DraftSyncFailure }
   /** The BFF no longer holds this tab's fields (released after the save or a discard). */
@@ -576,13 +577,24 @@ function step(state: EditorState, action: EditorAction): EditorState {
         draftStore:
           action.where === "bff"
             ? { where: "bff", revision: action.revision, failures: 0, lastFailure: null, held: action.stored }
-            : { ...state.draftStore, where: "session", revision: action.revision, failures: state.draftStore.failures + 1 },
+            : { ...state.draftStore, where: "session", revision: action.revision, failures: state.draftStore.failures + 1, lastFailure: action.cause },
+        save: action.where === "session" ? saveLearningWhyTandemRefuses(state.save, action.cause) : state.save,
       };
     case "draftSyncFailed":
-      return { ...state, draftStore: { ...state.draftStore, failures: state.draftStore.failures + 1, lastFailure: action.cause } };
+      return { ...state, draftStore: { ...state.draftStore, failures: state.draftStore.failures + 1, lastFailure: action.cause }, save: saveLearningWhyTandemRefuses(state.save, action.cause) };
     case "draftCleared":
       return needsDraftRelease(state) ? { ...state, draftStore: { where: "none", revision: -1, failures: 0, lastFailure: null, held: {} } } : state;
   }
+}
+
+/**
+ * A save waiting for Tandem's server to answer again, once the draft's later try finds it answering but refusing
+ * because Tandem is not active: the save now waits for Tandem to be active, and says so (not "not answering").
+ */
+function saveLearningWhyTandemRefuses(save: SavePhase, cause: DraftSyncFailure): SavePhase {
+  if (cause !== "inactive" || save.kind !== "failed" || save.failure.kind !== "system") return save;
+  const { reason } = save.failure;
+  return reason === "unreached" || reason === "restarting" ? { ...save, failure: { ...save.failure, reason: "inactive" } } : save;
 }
 
 export function editorReducer(state: EditorState, action: EditorAction): EditorState {

@@ -5,6 +5,7 @@ import * as z from "zod/mini";
 import { noteDraftPutRequest, noteDraftResponse, notePatchRequest, noteResponse, type NoteDraftBody, type WritableFieldValues } from "#contract/app-api/note.ts";
 import { writableValues, type Note } from "#contract/clinic-api/note.ts";
 import { finishPendingWrites } from "#src/api/before-sign-out.ts";
+import { callBff } from "#src/api/bff-client.ts";
 import { switchCacheIdentity } from "#src/api/cache-identity.ts";
 import { renderWithUser, testQueryClient } from "#src/testing/render.tsx";
 import { failure, heldAnswer, installFakeBff, ok, type BffCall, type FakeBff } from "#src/testing/fake-bff.ts";
@@ -218,6 +219,46 @@ describe("saving", () => {
       denied.mockRestore();
     }
   }, 30_000);
+
+  it("Tandem's server back but Tandem uninstalled: a save that met it down says Tandem is not active as soon as another call is refused so, not at its next try", async () => {
+    const denied = vi.spyOn(window.sessionStorage, "setItem").mockImplementation(() => {
+      throw new DOMException("Access is denied", "SecurityError");
+    });
+    const unreached = () => {
+      throw new TypeError("Failed to fetch");
+    };
+    bff.on("PUT", DRAFT_PATH, unreached);
+    bff.on("PATCH", NOTE_PATH, unreached);
+    try {
+      const { user } = renderWithUser(<NoteEditorHarness note={NOTE} />);
+      await user.type(stickyNoteBox(), ADDED);
+      await user.click(saveButton());
+      expect(await screen.findAllByText("Not saved yet: Tandem's server is not answering; your text will be saved when Tandem is back")).toHaveLength(2);
+      // The draft's third failed try: its next is 4 s away.
+      await waitFor(() => expect(bff.calls("PUT", DRAFT_PATH)).toHaveLength(3), { timeout: 6_000 });
+      expect(screen.getByText("Draft not kept: Tandem's server did not answer. Keep this page open; it is sent again by itself.")).toBeTruthy();
+
+      // Tandem's server is back, and Tandem uninstalled: another part of the app's call is refused so.
+      const inactive = failure(403, { code: "installation_inactive", message: "Tandem's installation for this organization is uninstalled" });
+      bff.on("PUT", DRAFT_PATH, inactive);
+      bff.on("PATCH", NOTE_PATH, inactive);
+      bff.on("GET", "/api/session", inactive);
+      await expect(callBff("/api/session", z.unknown())).rejects.toThrow();
+      expect(await screen.findAllByText("Not saved yet: Tandem is not active for this organization; your text will be saved once it is active again", {}, { timeout: 2_000 })).toHaveLength(2);
+      expect(screen.getByText("Draft not kept: Tandem is not active for this organization. Keep this page open; it is sent again once Tandem is active.")).toBeTruthy();
+      expect(patchBodies(bff)).toHaveLength(1);
+
+      // Reinstalled: the first call answered sends the draft, then the save, without a click.
+      bff.on("PUT", DRAFT_PATH, (call) => ok(noteDraftResponse, { draft: { ...z.parse(noteDraftPutRequest, call.body), updatedAt: "2026-11-20T15:00:00.000Z" } }));
+      bff.on("PATCH", NOTE_PATH, savedAnswer);
+      bff.on("GET", "/api/session", { status: 200, body: {} });
+      await callBff("/api/session", z.unknown());
+      expect(await screen.findByText(/^Saved /, {}, { timeout: 3_000 })).toBeTruthy();
+      expect(patchBodies(bff)).toHaveLength(2);
+    } finally {
+      denied.mockRestore();
+    }
+  }, 20_000);
 
   it("a save the clinic data service turned away as busy says when Tandem tries again, and goes again by itself then", async () => {
     bff.once("PATCH", NOTE_PATH, failure(429, { code: "rate_limited", message: "The clinic data service is busy", retry_after_seconds: 1 }));

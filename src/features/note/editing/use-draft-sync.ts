@@ -4,7 +4,7 @@ import type { NoteDraftPutRequest } from "#contract/app-api/note.ts";
 import { finishBeforeSignOut } from "#src/api/before-sign-out.ts";
 import { prepareWriteWhileLeaving } from "#src/api/bff-client.ts";
 import { currentCacheIdentity, identityKey } from "#src/api/cache-identity.ts";
-import { onBffAnswered, tandemRetryDelayMs } from "#src/api/bff-reachability.ts";
+import { onBffAnswered, onTandemInactive, tandemRetryDelayMs } from "#src/api/bff-reachability.ts";
 import { isInstallationInactive } from "#src/api/failing-system.ts";
 import { noteDraftQuery, saveNoteDraft, saveNoteDraftWhileLeaving } from "#src/api/note-queries.ts";
 import { isSessionCopyAcknowledged, sessionCopyOf } from "./draft-keeping.ts";
@@ -75,7 +75,7 @@ export function useDraftSync({ noteId, state, latest, dispatch }: DraftSyncInput
         queryClient.setQueryData(noteDraftQuery(noteId).queryKey, answer);
         dispatch({ type: "draftStored", where: "bff", revision, stored: body.fields });
       } catch (error) {
-        dispatch(writeSessionDraft(noteId, body) ? { type: "draftStored", where: "session", revision } : { type: "draftSyncFailed", cause: draftSyncFailureOf(error) });
+        dispatch(writeSessionDraft(noteId, body) ? { type: "draftStored", where: "session", revision, cause: draftSyncFailureOf(error) } : { type: "draftSyncFailed", cause: draftSyncFailureOf(error) });
       }
     },
     [noteId, queryClient, latest, dispatch],
@@ -151,7 +151,9 @@ export function useDraftSync({ noteId, state, latest, dispatch }: DraftSyncInput
     [syncDraft],
   );
 
-  // Tandem's server may be back: try at once rather than at the next backoff step.
+  // Tandem's server may be back: try at once rather than at the next backoff step. Back but refusing because
+  // Tandem is not active (another call was refused so): a draft that last found it unreachable tries once, to
+  // learn so and say so; it then waits for Tandem to answer.
   useEffect(() => {
     const tryNow = () => {
       if (latest.current.draftStore.failures > 0 && requestsInFlight.current === 0) syncDraft();
@@ -160,10 +162,14 @@ export function useDraftSync({ noteId, state, latest, dispatch }: DraftSyncInput
       if (document.visibilityState === "visible") tryNow();
     };
     const stopListening = onBffAnswered(tryNow);
+    const stopListeningForRefusals = onTandemInactive(() => {
+      if (latest.current.draftStore.lastFailure === "unreached") tryNow();
+    });
     window.addEventListener("online", tryNow);
     document.addEventListener("visibilitychange", whenShown);
     return () => {
       stopListening();
+      stopListeningForRefusals();
       window.removeEventListener("online", tryNow);
       document.removeEventListener("visibilitychange", whenShown);
     };

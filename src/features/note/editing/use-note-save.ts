@@ -1,7 +1,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState, type Dispatch } from "react";
 import { ApiError } from "#src/api/bff-client.ts";
-import { onBffAnswered, tandemRetryDelayMs } from "#src/api/bff-reachability.ts";
+import { onBffAnswered, onTandemInactive, tandemRetryDelayMs } from "#src/api/bff-reachability.ts";
 import { isInstallationInactive } from "#src/api/failing-system.ts";
 import { isSystemFailure, markNoteSigned, noteConflictOf, noteQuery, patchNote, saveFailureReasonOf } from "#src/api/note-queries.ts";
 import { describeApiError } from "#src/components/shell/api-error-notice.tsx";
@@ -111,16 +111,22 @@ export function useNoteSave({ noteId, state, latest, dispatch, syncDraft }: Note
 
   // A save that met Tandem's server down goes again by itself: at once when the BFF answers any call, else on the
   // backoff (Tandem inactive: only when it answers); never before the draft is in the BFF (or the draft found on
-  // open is), so the text is there first.
+  // open is), so the text is there first. The BFF back but refusing because Tandem is not active: a save waiting
+  // for it to be reachable goes once, to learn so (the draft's own try tells it too: editor-state.ts).
   const waitingForTandem = saveWaitingForTandem(state);
   const draftSettled = !needsDraftPut(state) && offeredDraftToKeep(state) === null;
-  useEffect(
-    () =>
-      onBffAnswered(() => {
-        if (saveWaitingForTandem(latest.current) !== null) setTandemAnswers((count) => count + 1);
-      }),
-    [latest],
-  );
+  useEffect(() => {
+    const stopListening = onBffAnswered(() => {
+      if (saveWaitingForTandem(latest.current) !== null) setTandemAnswers((count) => count + 1);
+    });
+    const stopListeningForRefusals = onTandemInactive(() => {
+      if (saveWaitingForTandem(latest.current) === "down") setTandemAnswers((count) => count + 1);
+    });
+    return () => {
+      stopListening();
+      stopListeningForRefusals();
+    };
+  }, [latest]);
   useEffect(() => {
     if (waitingForTandem === null || !draftSettled) return;
     if (tandemAnswers > resentForAnswers.current) {
