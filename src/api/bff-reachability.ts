@@ -14,35 +14,37 @@ export function tandemRetryDelayMs(failures: number): number {
   return Math.min(TANDEM_RETRY_FIRST_MS * 2 ** Math.max(0, failures - 1), TANDEM_RETRY_MAX_MS);
 }
 
-const listeners = new Set<Listener>();
-const refusalListeners = new Set<Listener>();
-
-/** Called for every successful answer of the BFF (bff-client.ts, live-events.ts). */
-export function reportBffAnswered(): void {
-  for (const listener of [...listeners]) listener();
-}
-
-/** Calls `listener` after each successful answer of the BFF; returns the unsubscribe. */
-export function onBffAnswered(listener: Listener): () => void {
-  listeners.add(listener);
-  return () => {
-    listeners.delete(listener);
+/** Listeners told of one kind of answer: `report` tells them, `on` adds one and returns its removal. */
+function answerSignal(): { report: () => void; on: (listener: Listener) => () => void } {
+  const listeners = new Set<Listener>();
+  return {
+    report: () => {
+      for (const listener of [...listeners]) listener();
+    },
+    on: (listener) => {
+      listeners.add(listener);
+      return () => {
+        listeners.delete(listener);
+      };
+    },
   };
 }
+
+const answered = answerSignal();
+const refusedAsInactive = answerSignal();
+
+/** Called for every successful answer of the BFF (bff-client.ts, live-events.ts). */
+export const reportBffAnswered = answered.report;
+
+/** Calls `listener` after each successful answer of the BFF; returns the unsubscribe. */
+export const onBffAnswered = answered.on;
 
 /**
  * Called when the BFF answers a call by refusing it because Tandem is not active for the organization
  * (bff-client.ts): its server is back, though it takes no work. Work that waits for it to be reachable learns
  * so at once instead of at its next timed try; only a successful answer means Tandem is active again.
  */
-export function reportTandemInactive(): void {
-  for (const listener of [...refusalListeners]) listener();
-}
+export const reportTandemInactive = refusedAsInactive.report;
 
 /** Calls `listener` after each refusal of the BFF because Tandem is not active; returns the unsubscribe. */
-export function onTandemInactive(listener: Listener): () => void {
-  refusalListeners.add(listener);
-  return () => {
-    refusalListeners.delete(listener);
-  };
-}
+export const onTandemInactive = refusedAsInactive.on;

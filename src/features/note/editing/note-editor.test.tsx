@@ -56,6 +56,13 @@ function textIn(box: HTMLElement): string {
   return box.value;
 }
 const saveButton = () => screen.getByRole("button", { name: "Save" });
+/** A browser that denies the EHR's cross-site frame its sessionStorage (Chromium blocking third-party cookies); restore the spy after. */
+const denyFrameStorage = () =>
+  vi.spyOn(window.sessionStorage, "setItem").mockImplementation(() => {
+    throw new DOMException("Access is denied", "SecurityError");
+  });
+/** Tandem uninstalled: the BFF refuses every call before anything reaches the service. */
+const inactive = failure(403, { code: "installation_inactive", message: "Tandem's installation for this organization is uninstalled" });
 
 let bff: FakeBff;
 beforeEach(() => {
@@ -113,9 +120,7 @@ describe("typing in the note editor", () => {
 
   it("says the text is on screen only when neither Tandem's server nor this tab can keep it, and no longer once the draft is kept", async () => {
     // A browser that denies the EHR's cross-site frame its storage.
-    const denied = vi.spyOn(window.sessionStorage, "setItem").mockImplementation(() => {
-      throw new DOMException("Access is denied", "SecurityError");
-    });
+    const denied = denyFrameStorage();
     // Tandem's store takes neither the draft nor the save (so autosave does not end the test's state first).
     const storeDown = failure(503, { code: "store_unavailable", message: "Tandem's store did not answer", retry_after_seconds: 1 });
     bff.on("PUT", DRAFT_PATH, storeDown);
@@ -191,10 +196,7 @@ describe("saving", () => {
 
   it("Tandem uninstalled while typing: the save and the draft say so, are not sent again while it is, and go once Tandem answers again", async () => {
     // A browser that denies the EHR's cross-site frame its storage, so the draft's own words show.
-    const denied = vi.spyOn(window.sessionStorage, "setItem").mockImplementation(() => {
-      throw new DOMException("Access is denied", "SecurityError");
-    });
-    const inactive = failure(403, { code: "installation_inactive", message: "Tandem's installation for this organization is uninstalled" });
+    const denied = denyFrameStorage();
     bff.on("PUT", DRAFT_PATH, inactive);
     bff.on("PATCH", NOTE_PATH, inactive);
     try {
@@ -221,9 +223,7 @@ describe("saving", () => {
   }, 30_000);
 
   it("Tandem's server back but Tandem uninstalled: a save that met it down says Tandem is not active as soon as another call is refused so, not at its next try", async () => {
-    const denied = vi.spyOn(window.sessionStorage, "setItem").mockImplementation(() => {
-      throw new DOMException("Access is denied", "SecurityError");
-    });
+    const denied = denyFrameStorage();
     const unreached = () => {
       throw new TypeError("Failed to fetch");
     };
@@ -239,7 +239,6 @@ describe("saving", () => {
       expect(screen.getByText("Draft not kept: Tandem's server did not answer. Keep this page open; it is sent again by itself.")).toBeTruthy();
 
       // Tandem's server is back, and Tandem uninstalled: another part of the app's call is refused so.
-      const inactive = failure(403, { code: "installation_inactive", message: "Tandem's installation for this organization is uninstalled" });
       bff.on("PUT", DRAFT_PATH, inactive);
       bff.on("PATCH", NOTE_PATH, inactive);
       bff.on("GET", "/api/session", inactive);
