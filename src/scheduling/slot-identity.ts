@@ -7,20 +7,11 @@ import { cachedIdKey, isSameId } from "#contract/ids.ts";
 
 type SlotIdentity = Pick<Slot, "providerId" | "facilityId" | "startsAt">;
 
-// A large group's search answers about 24,000 slots, and the list, the holds
-// and the freed-slot alert each ask for their keys: a key is remembered per
-// slot object (with the fields it was made from, so an object changed since
-// is keyed again), and the id patterns run once per id (a few hundred providers).
-const keysOfSlots = new WeakMap<SlotIdentity, { key: string; providerId: string; facilityId: string; startsAt: string }>();
-
 /** One identity for a slot whatever form its ids or offset take: provider, facility, start instant. */
-export function slotKey(slot: SlotIdentity): string {
-  const { providerId, facilityId, startsAt } = slot;
-  const remembered = keysOfSlots.get(slot);
-  if (remembered && remembered.providerId === providerId && remembered.facilityId === facilityId && remembered.startsAt === startsAt) return remembered.key;
-  const key = `${cachedIdKey(providerId)}|${cachedIdKey(facilityId)}|${Date.parse(startsAt)}`;
-  keysOfSlots.set(slot, { key, providerId, facilityId, startsAt });
-  return key;
+export function slotKey({ providerId, facilityId, startsAt }: SlotIdentity): string {
+  // Made afresh each time: cheaper than remembering it per slot object (a large group's answer has about 24,000),
+  // and what asks for every slot's key remembers the result (the list's placing, slotsByKey per list).
+  return `${cachedIdKey(providerId)}|${cachedIdKey(facilityId)}|${Date.parse(startsAt)}`;
 }
 
 /** The user's hold is of this slot, as the same type, length (the end) and new-patient flag. */
