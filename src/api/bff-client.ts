@@ -84,12 +84,15 @@ interface CallInit {
   signal?: AbortSignal;
   /** A read sent as POST (its body is what is read, the slot check): the BFF does not spend its token, so the one held serves. */
   isRead?: boolean;
+  /** A write usually follows this call (a slot's hold after its check): its token is asked for now, beside it. */
+  writeFollows?: boolean;
 }
 
 export async function callBff<T extends z.ZodMiniType>(path: string, schema: T, init: CallInit = {}): Promise<z.infer<T>> {
   if (!bridge) throw new ApiError(401, { code: "invalid_token", message: "No EHR session yet", trace_id: "" });
   const askedAs = currentCacheIdentity();
   const isWrite = WRITE_METHODS.has(init.method ?? "GET") && init.isRead !== true;
+  if (init.writeFollows === true) bridge.askWriteTokenAhead();
   let sent = await send(path, init, isWrite ? await bridge.writeToken() : await bridge.token());
   if (sent.response.status === 401 && bridge.mode === "embedded") {
     sent = await send(path, init, isWrite ? await bridge.writeToken() : await bridge.freshToken());

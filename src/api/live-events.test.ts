@@ -17,6 +17,7 @@ function link(mode: AppLink["mode"]) {
     token: vi.fn(() => Promise.resolve(mode === "embedded" ? "host-token" : null)),
     freshToken: vi.fn(() => Promise.resolve(mode === "embedded" ? "fresh-host-token" : null)),
     writeToken: vi.fn(() => Promise.resolve(null)),
+    askWriteTokenAhead: vi.fn(),
     prepareSpareWriteToken: vi.fn(),
     takeSpareWriteToken: vi.fn(() => null),
     book: vi.fn(() => Promise.reject(new Error("not here"))),

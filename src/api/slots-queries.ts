@@ -64,7 +64,7 @@ export const slotsQuery = (filters: SlotSearchQuery) =>
     placeholderData: keepPreviousData,
   });
 
-/** The final `consistency=strong` read of one slot before a hold: a read, so it needs no fresh token from the EHR. */
+/** The final `consistency=strong` read of one slot before a hold: a read, so it spends no token; the hold's token is asked for from the EHR beside it. */
 export function checkSlot(selection: SlotCheckRequest): Promise<SlotCheckResponse> {
-  return callBff("/api/slots/check", slotCheckResponse, { method: "POST", body: selection, isRead: true });
+  return callBff("/api/slots/check", slotCheckResponse, { method: "POST", body: selection, isRead: true, writeFollows: true });
 }

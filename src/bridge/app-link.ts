@@ -19,6 +19,8 @@ export interface AppLink {
   freshToken(): Promise<string | null>;
   /** A token for one write alone: a write spends its token (its `jti`), so two writes at once never share one. */
   writeToken(): Promise<string | null>;
+  /** Asks now for the token of a write about to follow (a slot's hold after its check): the next `writeToken` takes it instead of waiting for the EHR. */
+  askWriteTokenAhead(): void;
   /** Gets a write token ready ahead, for a write that cannot wait for one: the page being left (issue 35 item 2). */
   prepareSpareWriteToken(): void;
   /** The token got ready, handed out once; null when none is ready or its time is nearly up. `{token: null}`: the session cookie authorises. */

@@ -84,6 +84,37 @@ describe("the host bridge", () => {
     expect(await Promise.all([first, second])).toEqual(tokens);
   });
 
+  it("gives the next write the token asked for ahead of it, once, and asks afresh after the host changed context", async () => {
+    const { bridge, posted, deliver, nonce } = await connected();
+    const tokenRequests = () => posted.map((entry) => entry.message).filter((message) => message.type === "tandem:token-request");
+    const answer = (index: number, answered: string) => {
+      const request = tokenRequests()[index];
+      if (request?.type !== "tandem:token-request") throw new Error(`no token request ${index}`);
+      deliver({ type: "tandem:token", nonce, requestId: request.requestId, token: answered });
+    };
+    bridge.askWriteTokenAhead(); // a slot's check starts: its hold follows
+    bridge.askWriteTokenAhead(); // one on its way is enough
+    expect(tokenRequests()).toHaveLength(1);
+    const ahead = token(Math.floor(Date.now() / 1000) + 296);
+    answer(0, ahead);
+    expect(await bridge.writeToken()).toBe(ahead);
+    expect(tokenRequests()).toHaveLength(1);
+    // Spent by that write: the next asks the host.
+    const next = bridge.writeToken();
+    expect(tokenRequests()).toHaveLength(2);
+    answer(1, token(Math.floor(Date.now() / 1000) + 295));
+    await next;
+    // Asked for ahead, then another user opened in the EHR: the write does not go with the previous one's token.
+    bridge.askWriteTokenAhead();
+    answer(2, token(Math.floor(Date.now() / 1000) + 294));
+    deliver({ type: "tandem:context", nonce, token: token(), context: { organizationName: "Harbourside" } });
+    const afterSwitch = bridge.writeToken();
+    expect(tokenRequests()).toHaveLength(4);
+    const theirs = token(Math.floor(Date.now() / 1000) + 293);
+    answer(3, theirs);
+    expect(await afterSwitch).toBe(theirs);
+  });
+
   it("keeps a write token ready for a page being left, hands it out once, and asks for a newer one when it is nearly spent (issue 35 item 2)", async () => {
     const { bridge, posted, deliver, nonce } = await connected();
     expect(bridge.takeSpareWriteToken()).toBeNull();

@@ -52,6 +52,8 @@ export class HostBridge implements AppLink {
   /** A write token asked for ahead and not yet spent (`prepareSpareWriteToken`). */
   private spare: ReceivedToken | null = null;
   private preparingSpare = false;
+  /** A write token asked for ahead of a write about to follow (`askWriteTokenAhead`), for the next write alone. */
+  private tokenAhead: Promise<string> | null = null;
   private sequence = 0;
   private readonly onMessage = (event: MessageEvent) => this.receive(event);
 
@@ -76,6 +78,7 @@ export class HostBridge implements AppLink {
 
   disconnect(): void {
     this.win.removeEventListener("message", this.onMessage);
+    this.tokenAhead = null;
     clearTimeout(this.refreshTimer);
     for (const pending of this.pending.values()) {
       clearTimeout(pending.timer);
@@ -110,9 +113,23 @@ export class HostBridge implements AppLink {
     return this.refreshing;
   }
 
-  /** A new token from the host for one write, never shared (concurrent writes would replay each other's). */
+  /** A new token from the host for one write, never shared (concurrent writes would replay each other's): the one asked for ahead, if any, else asked for now. */
   writeToken(): Promise<string> {
-    return this.requestToken();
+    const ahead = this.tokenAhead;
+    this.tokenAhead = null;
+    if (ahead === null) return this.requestToken();
+    return ahead.then(
+      (token) => (hasTimeLeft(received(token)) ? token : this.requestToken()),
+      () => this.requestToken(),
+    );
+  }
+
+  askWriteTokenAhead(): void {
+    if (this.tokenAhead !== null) return;
+    const ahead = this.requestToken();
+    // Not taken by a write, its failure is nobody's: the next write asks again.
+    ahead.catch(() => undefined);
+    this.tokenAhead = ahead;
   }
 
   /** Asks the host for a token kept aside, unspent, unless one with time left is ready or on its way. */
@@ -185,6 +202,8 @@ export class HostBridge implements AppLink {
     if (!parsed.success || parsed.data.nonce !== this.nonce) return;
     const message = parsed.data;
     if (message.type === "tandem:context") {
+      // A token asked for ahead may be the previous user's or organization's: a write asks afresh.
+      this.tokenAhead = null;
       this.update({ token: message.token, context: message.context });
       return;
     }

@@ -29,6 +29,8 @@ export class StandaloneLink implements AppLink {
     return Promise.resolve(null);
   }
 
+  askWriteTokenAhead(): void {}
+
   prepareSpareWriteToken(): void {}
 
   takeSpareWriteToken(): { token: string | null } {

@@ -43,6 +43,7 @@ export const standaloneLink: AppLink = {
   token: () => Promise.resolve(null),
   freshToken: () => Promise.resolve(null),
   writeToken: () => Promise.resolve(null),
+  askWriteTokenAhead: () => undefined,
   prepareSpareWriteToken: () => undefined,
   takeSpareWriteToken: () => ({ token: null }),
   book: () => Promise.reject(new Error("no EHR to book in")),
