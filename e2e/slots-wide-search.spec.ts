@@ -15,7 +15,8 @@ import { LINCOLN_PARK, UPPER_WEST_SIDE, addDays, appointmentType, listedCount, o
 // A later part that fails (the service's 503, or Tandem's server killed
 // between parts) keeps the days already listed, names the failing system and
 // says which days are missing; Try again completes the list, every day once,
-// in order, the same slots the service has.
+// in order, the same slots the service has, read by the app's slot search
+// worker, off the frame's main thread.
 
 test.beforeEach(async () => {
   await resetSandbox();
@@ -66,6 +67,8 @@ for (const width of [1280, 400]) {
     expect(days.slice(0, firstDays.length)).toEqual(firstDays);
     const upstream = await upstreamSlots({ appointmentTypeId: followUp.id, facilityIds: [UPPER_WEST_SIDE.id, LINCOLN_PARK.id], startDate, endDate: shorterEnd });
     expect(await listedCount(app)).toBe(upstream.slots.length);
+    // The parts were read off the frame's main thread, by the app's slot search worker (src/api/slot-search-reader.ts).
+    expect(page.workers().map((worker) => worker.url())).toContainEqual(expect.stringMatching(/\/assets\/slot-search-worker-[\w-]+\.js$/));
     await saveScreenshot(page, `slots-wide-search-whole-${width}`);
     await expectAccessible(page);
   });

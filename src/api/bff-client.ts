@@ -49,18 +49,31 @@ export function canCallBff(): boolean {
 
 const WRITE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
+/** What a call reads of an answer: a fetch `Response`, or one read off the page's main thread (slot-search-reader.ts). */
+export interface BffAnswer {
+  readonly ok: boolean;
+  readonly status: number;
+  json(): Promise<unknown>;
+  /** The schema the body was already checked against where it was read: not checked again. */
+  readonly checkedWith?: z.ZodMiniType;
+}
+
+/** How a call goes out: `fetch`, or a reader that sends it from elsewhere. */
+export type BffFetch = (path: string, init: { method: string; headers: Record<string, string>; body?: string; signal?: AbortSignal }) => Promise<BffAnswer>;
+
 interface Sent {
-  response: Response;
+  response: BffAnswer;
   /** The trace id the BFF logs this call under. */
   traceId: string;
 }
 
-async function send(path: string, init: { method?: string; body?: unknown; signal?: AbortSignal }, token: string | null): Promise<Sent> {
+async function send(path: string, init: { method?: string; body?: unknown; signal?: AbortSignal; fetchWith?: BffFetch }, token: string | null): Promise<Sent> {
   const trace = newTraceContext();
   const headers: Record<string, string> = { accept: "application/json", traceparent: formatTraceparent(trace) };
   if (token !== null) headers.authorization = `Bearer ${token}`;
   if (init.body !== undefined) headers["content-type"] = "application/json";
-  const response = await fetch(path, { method: init.method ?? "GET", headers, body: init.body === undefined ? undefined : JSON.stringify(init.body), signal: init.signal });
+  const fetchWith = init.fetchWith ?? fetch;
+  const response = await fetchWith(path, { method: init.method ?? "GET", headers, body: init.body === undefined ? undefined : JSON.stringify(init.body), signal: init.signal });
   return { response, traceId: displayTraceId(trace) };
 }
 
@@ -86,6 +99,8 @@ interface CallInit {
   isRead?: boolean;
   /** A write usually follows this call (a slot's hold after its check): its token is asked for now, beside it. */
   writeFollows?: boolean;
+  /** Sends it otherwise than with the page's `fetch` (a slot search, off the main thread). */
+  fetchWith?: BffFetch;
 }
 
 export async function callBff<T extends z.ZodMiniType>(path: string, schema: T, init: CallInit = {}): Promise<z.infer<T>> {
@@ -110,6 +125,7 @@ export async function callBff<T extends z.ZodMiniType>(path: string, schema: T, 
   reportBffAnswered();
   const json: unknown = await sent.response.json();
   dropIfForPreviousIdentity();
+  if (sent.response.checkedWith === schema) return json as z.infer<T>;
   const parsed = z.safeParse(schema, json);
   if (!parsed.success) {
     throw new ApiError(502, { code: "unexpected_response", message: "Tandem's server answered in an unexpected shape", trace_id: sent.traceId });

@@ -3,6 +3,7 @@ import { slotCheckResponse, type SlotCheckRequest, type SlotCheckResponse, type 
 import { callBff } from "./bff-client.ts";
 import { queryKeys } from "./query-keys.ts";
 import { slotSearchAnswer } from "./slot-search-answer.ts";
+import { readSlotSearchOffThread } from "./slot-search-reader.ts";
 import { combineSlotSearchParts, firstWindow, isWholeSearch, windowAfter, type SlotSearchPart } from "./slot-search-parts.ts";
 
 // The slot finder's calls (DESIGN.md "The BFF's API"): the cached search,
@@ -25,7 +26,7 @@ export function slotSearchQueryString(filters: SlotSearchQuery): string {
 
 /** One part of the search: the answer for `window`, a run of its days. */
 async function readPart(filters: SlotSearchQuery, window: SlotSearchQuery, signal: AbortSignal): Promise<SlotSearchPart> {
-  const answer = await callBff(`/api/slots?${slotSearchQueryString(window)}`, slotSearchAnswer, { signal });
+  const answer = await callBff(`/api/slots?${slotSearchQueryString(window)}`, slotSearchAnswer, { signal, fetchWith: readSlotSearchOffThread });
   return { startDate: window.startDate, endDate: window.endDate, searchEndDate: filters.endDate, answer };
 }
 
