@@ -1,3 +1,5 @@
+import { localDateOf } from "#contract/time/zoned-time.ts";
+
 // The patient's age in whole years on a given day (the banner's "(42 y)").
 // Pure: "today" is the calendar date of `nowMs` in `zone`, both given by the
 // caller, so a test pins them (ADR 0011) and the machine's date and zone never
@@ -5,9 +7,8 @@
 
 /** The calendar date (year, month 1-12, day) of an instant in a zone. */
 function calendarDate(nowMs: number, zone: string): { year: number; month: number; day: number } {
-  const parts = new Intl.DateTimeFormat("en-US", { timeZone: zone, year: "numeric", month: "numeric", day: "numeric" }).formatToParts(nowMs);
-  const part = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((candidate) => candidate.type === type)?.value ?? Number.NaN);
-  return { year: part("year"), month: part("month"), day: part("day") };
+  const [year = Number.NaN, month = Number.NaN, day = Number.NaN] = localDateOf(nowMs, zone).split("-").map(Number);
+  return { year, month, day };
 }
 
 /** Whole years from `dateOfBirth` (YYYY-MM-DD) to the day `nowMs` falls on in `zone`; a birthday counts from its day. */

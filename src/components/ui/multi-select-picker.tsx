@@ -44,7 +44,7 @@ export function MultiSelectPicker({ label, options, selected, onChange, allLabel
   // Ids compare in either form (a shared link may carry `fac_…` where the picker lists raw UUIDs).
   const selectedSet = useMemo(() => new Set(selected.map(idKey)), [selected]);
   const visible = useMemo(() => options.filter((option) => matches(option, search)), [options, search]);
-  const chosen = options.filter((option) => selectedSet.has(idKey(option.value)));
+  const chosen = useMemo(() => options.filter((option) => selectedSet.has(idKey(option.value))), [options, selectedSet]);
   const summary =
     selected.length === 0 ? (allLabel ?? "None chosen") : chosen.length === 1 ? (chosen[0]?.label ?? `1 ${noun}`) : `${selected.length} ${noun}`;
 

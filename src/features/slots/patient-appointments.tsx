@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import { useId, useState, type ReactNode } from "react";
+import { memo, useId, useState, type ReactNode } from "react";
 import { APP_ERROR_CODES } from "#contract/app-api/errors.ts";
 import type { PatientAppointment, PatientAppointmentsResponse } from "#contract/app-api/patient.ts";
 import { isSameId } from "#contract/ids.ts";
@@ -142,7 +142,7 @@ export function PatientAppointmentsView({ state, ...naming }: Naming & { state: 
 }
 
 /** The upcoming appointments of the patient open in the EHR; nothing without one. */
-export function PatientAppointments({ patientId, ...naming }: PatientAppointmentsProps) {
+export const PatientAppointments = memo(function PatientAppointments({ patientId, ...naming }: PatientAppointmentsProps) {
   const query = useQuery(contextPatientAppointmentsQuery(patientId));
   if (patientId === null) return null;
   let state: PatientAppointmentsState;
@@ -155,4 +155,4 @@ export function PatientAppointments({ patientId, ...naming }: PatientAppointment
     state = { kind: "loaded", data: query.data };
   }
   return <PatientAppointmentsView state={state} {...naming} />;
-}
+});

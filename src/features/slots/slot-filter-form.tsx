@@ -1,4 +1,4 @@
-import { useId } from "react";
+import { memo, useId } from "react";
 import type { PickerAppointmentType } from "#contract/app-api/session.ts";
 import type { SlotSearchQuery } from "#contract/app-api/slots.ts";
 import { Button } from "#src/components/ui/button.tsx";
@@ -29,7 +29,7 @@ interface SlotFilterFormProps {
   today: string;
 }
 
-export function SlotFilterForm({ applied, appliedTime, appointmentTypes, facilityOptions, providerOptions, isLoadingProviders, isSearching, onSearch, onChangedChange, today }: SlotFilterFormProps) {
+export const SlotFilterForm = memo(function SlotFilterForm({ applied, appliedTime, appointmentTypes, facilityOptions, providerOptions, isLoadingProviders, isSearching, onSearch, onChangedChange, today }: SlotFilterFormProps) {
   const id = useId();
   const { draft, update, errors, timeDraft, setTimeDraft, timeError, submit } = useSlotFilterDraft({ applied, appliedTime, onSearch, onChangedChange, today });
   const type = appointmentTypes.find((candidate) => candidate.id === draft.appointmentTypeId);
@@ -88,4 +88,4 @@ export function SlotFilterForm({ applied, appliedTime, appointmentTypes, facilit
       </div>
     </form>
   );
-}
+});

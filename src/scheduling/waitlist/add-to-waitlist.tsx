@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
-import { useRef, useState } from "react";
+import { memo, useRef, useState } from "react";
 import type { SlotSearchQuery } from "#contract/app-api/slots.ts";
 import { todayIn } from "#contract/time/zoned-time.ts";
 import { contextPatientQuery } from "#src/api/patient-query.ts";
@@ -31,7 +31,7 @@ export interface AddToWaitlistProps {
   times: SearchTimes;
 }
 
-export function AddToWaitlist({ search, times }: AddToWaitlistProps) {
+export const AddToWaitlist = memo(function AddToWaitlist({ search, times }: AddToWaitlistProps) {
   const { context } = useBridge();
   const session = useQuery(sessionQuery());
   const patientId = context.patientId ?? null;
@@ -100,4 +100,4 @@ export function AddToWaitlist({ search, times }: AddToWaitlistProps) {
       <span className="text-sm text-slate-700">Nothing that suits {who}? Add them to the waitlist with this search.</span>
     </div>
   );
-}
+});
