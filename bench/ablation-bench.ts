@@ -129,7 +129,9 @@ const ALL_OFF = "all";
 
 export async function runAblationBench(): Promise<string> {
   if (!process.env.DATABASE_URL) throw new Error("DATABASE_URL is not set: the ablation runs the one-process PostgreSQL row (e.g. DATABASE_URL=postgres://postgres@127.0.0.1:5432/test)");
-  const mechanisms = process.env.ABLATION_MECHANISMS === undefined ? [...BENCH_MECHANISMS] : parseBenchDisable(process.env.ABLATION_MECHANISMS);
+  // Shared answers do their work only between processes sharing Redis: measured with the load bench's two- and
+  // four-process rows instead (LOAD_BUDGET_STORE=redis, LOAD_DISABLE=shared-answers; ADR 0034).
+  const mechanisms = process.env.ABLATION_MECHANISMS === undefined ? BENCH_MECHANISMS.filter((mechanism) => mechanism !== "shared-answers") : parseBenchDisable(process.env.ABLATION_MECHANISMS);
   const runs = Number(process.env.ABLATION_RUNS ?? DEFAULT_RUNS);
   if (!Number.isInteger(runs) || runs < 1) throw new Error("ABLATION_RUNS must be a whole number of runs per side, at least 1");
   // Each round runs the "on" side once, then each mechanism off, then all of

@@ -7,6 +7,7 @@ import { requireHostSession } from "./auth/require-host-session.ts";
 import { createStandaloneAuth } from "./auth/standalone/standalone-routes.ts";
 import { createClinicClient, UpstreamError, type ClinicClient, type ClinicClientOptions } from "./clinic/clinic-client.ts";
 import { openSharedBudget } from "./upstream-budget/index.ts";
+import { createRedisAnswerStore } from "./clinic/shared-answer-store.ts";
 import type { BffConfig } from "./env.ts";
 import { createLiveEventBus, type LiveEventBus } from "./events/live-event-bus.ts";
 import { LiveEventHub } from "./events/live-event-hub.ts";
@@ -114,6 +115,20 @@ const tooLarge = (maxSize: number): MiddlewareHandler<AppEnv> => {
 };
 const NOTE_TEXT_ROUTE = /^\/api\/notes\/[^/]+(\/draft)?$/;
 
+/** Answers shared by every process through Redis (issue 37 item 5), per service and data key; its failure is said once, and reads go to the service. */
+function openSharedAnswers(url: string, config: BffConfig, logger: BffDeps["logger"]) {
+  let failureSaid = false;
+  return createRedisAnswerStore({
+    url,
+    namespace: `${config.clinicApiBaseUrl} ${config.clinicApiKey}`,
+    onError: (error) => {
+      if (failureSaid) return;
+      failureSaid = true;
+      logger.warn({ reason: error instanceof Error ? error.message : String(error) }, "shared answers: Redis failed; reads go to the service until it is back");
+    },
+  });
+}
+
 export function createBffApp(deps: BffDeps): Bff {
   const { config, store, logger } = deps;
   const now = deps.now ?? Date.now;
@@ -125,6 +140,7 @@ export function createBffApp(deps: BffDeps): Bff {
     fetch: deps.fetch,
     now,
     limiter: { scope: config.rateLimitScope, perUser: config.upstreamUserLimit, shared: openSharedBudget(config, logger) },
+    ...(config.redisUrl !== undefined && { sharedAnswers: openSharedAnswers(config.redisUrl, config, logger) }),
     maxBodyBytes: config.upstreamMaxBodyBytes,
     benchDisable: config.benchDisable,
     requester: currentRequester,

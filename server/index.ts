@@ -54,6 +54,8 @@ async function start(): Promise<{ bff: Bff; store: Store }> {
       // ADR 0009: with PostgreSQL, processes sharing it share live events over LISTEN/NOTIFY; ADR 0026: and the upstream budget (or through Redis).
       liveEvents: store.notifications === null ? "in-process" : "postgres",
       upstreamBudget: config.redisUrl ? "redis" : config.databaseUrl ? "postgres" : "this process",
+      // Issue 37 item 5: answers shared by every process.
+      sharedAnswers: config.redisUrl ? "redis" : "none",
     },
     `Tandem BFF on http://localhost:${config.port}`,
   );

@@ -1,5 +1,5 @@
-// BENCH_DISABLE (not an operator setting): the two performance mechanisms
-// that earned their place (ADR 0029, bench/RESULTS.md) keep a switch, so the
+// BENCH_DISABLE (not an operator setting): the performance mechanisms
+// that earned their place (ADR 0029 and 0034, bench/RESULTS.md) keep a switch, so the
 // next change of the service's bounds or of the load can measure them again
 // the same way. Each counts its uses, so a run shows that one turned off did
 // nothing (`tandem_bench_mechanism_uses_total`).
@@ -9,6 +9,8 @@ export const BENCH_MECHANISMS = [
   "refresh-ahead",
   /** intake-thread.ts. */
   "intake-thread",
+  /** shared-answer-store.ts (with REDIS_URL). */
+  "shared-answers",
 ] as const;
 
 export type BenchMechanism = (typeof BENCH_MECHANISMS)[number];

@@ -12,6 +12,7 @@ import { RefreshAhead } from "./refresh-ahead.ts";
 import { readResponse, readSharedResponse, type ClinicData, type ReadOutcome } from "./response-reader.ts";
 import { createRedactor } from "./secret-redaction.ts";
 import { SharedAnswer } from "./shared-answer.ts";
+import type { SharedAnswerStore } from "./shared-answer-store.ts";
 import { noRefund, takeBudget } from "./take-budget.ts";
 import { UpstreamError } from "./upstream-error.ts";
 import { prepareRequest, type ClinicCall, type PreparedRequest, type ReadRoute, type WriteRoute } from "./upstream-request.ts";
@@ -26,6 +27,9 @@ import { createSender, type RetryOptions, type UpstreamAttempt } from "./upstrea
 //   send, retry         upstream-send.ts (the service's limit back to the budget)
 //   read, check         response-reader.ts, bounded-body.ts, answer-intake.ts
 //   keep                answer-cache.ts, as bytes (shared-answer.ts)
+// With REDIS_URL, a miss of this process's cache looks in the answers every
+// process keeps (shared-answer-store.ts) before the service, and what the
+// service answers is kept there too.
 // A write takes the same send, never cached, joined or retried once it may
 // have reached the service. The two mechanisms that earned their place
 // (ADR 0029, bench-switches.ts) hook in here: refresh-ahead.ts (`keep`,
@@ -59,6 +63,8 @@ export interface ClinicClientOptions {
   /** `true`: large shared answers are taken in on a worker thread (the BFF's server); tests may give one. */
   intakeThread?: boolean | IntakeWorker;
   intakeThreadMinBytes?: number;
+  /** Answers shared with every BFF process (REDIS_URL); closed with the client. */
+  sharedAnswers?: SharedAnswerStore;
   /** refresh-ahead.ts: how often at most an organization probes for a newer sync; 0: never. */
   syncProbeEveryMs?: number;
   /** Told of every attempt sent to the service. */
@@ -78,6 +84,8 @@ interface ClinicClientStats {
   /** Reads failed with 503 `intake_failed`: the intake thread died or failed, or did not answer in time. */
   intakeFailures: number;
   intakeTimeouts: number;
+  /** Reads answered from the answers another process kept (shared-answer-store.ts). */
+  sharedAnswerHits: number;
   benchMechanisms: ReturnType<BenchSwitches["report"]>;
 }
 
@@ -121,13 +129,14 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
   const budget = takeBudget(options.limiter, options.requester, now);
   const cache = new AnswerCache({ now });
   const inFlight = new InFlightReads();
-  const counters = { upstreamRequests: 0, cacheHits: 0, retries: 0, intakeFailures: 0, intakeTimeouts: 0 };
+  const counters = { upstreamRequests: 0, cacheHits: 0, retries: 0, intakeFailures: 0, intakeTimeouts: 0, sharedAnswerHits: 0 };
   const sendRequest = createSender(options, { budget, now, redact, warn, info: (obj, msg) => logger?.info?.(obj, msg), counters });
   let closed = false;
   const readContext = { redact, warn, maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES };
   const intake = createIntake(options, switches, counters, (obj, msg) => (logger?.error ? logger.error(obj, msg) : warn(obj, msg)));
 
   const refreshAheadOn = switches.isOn("refresh-ahead");
+  const sharedAnswers = switches.isOn("shared-answers") ? options.sharedAnswers : undefined;
   // Made outside any request, so refreshes run in no user's context (their trace id, their quota).
   const background = new AsyncResource("tandem-refresh-ahead");
   const refreshAhead = new RefreshAhead<Prepared<SharedRoute>>({
@@ -153,22 +162,40 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
     return SharedAnswer.ofData(await sendCharged(prepared, refund, (response) => readResponse(prepared.route, response, readContext)));
   }
 
-  /** A shared route's read, kept when its policy allows and no change touched it on its way (`flight`). */
-  async function fetchShared<R extends SharedRoute>(prepared: Prepared<R>, flight: Flight | null, refund: () => void): Promise<SharedAnswer<ClinicData<R>>> {
+  /**
+   * A shared route's read, kept when its policy allows and no change touched it on its way (`flight`). With
+   * shared answers, one another process kept is used first (`elsewhere: "use"`; a refresh ahead only replaces it).
+   */
+  async function fetchShared<R extends SharedRoute>(prepared: Prepared<R>, flight: Flight | null, refund: () => void, elsewhere: "use" | "replace" = "use"): Promise<SharedAnswer<ClinicData<R>>> {
+    // Not for a strong read (flight null) nor a caller-bounded one (its bound is the caller's).
+    const shared = sharedAnswers && flight !== null && !CALLER_BOUNDED_ROUTES.has(prepared.route) ? await sharedAnswers.look(prepared.organization, prepared.key) : undefined;
+    if (elsewhere === "use" && shared?.kept && flight !== null && !flight.touched && shared.kept.expiresAt > now()) {
+      refund();
+      counters.sharedAnswerHits += 1;
+      switches.used("shared-answers");
+      const answer = SharedAnswer.fromBytes<ClinicData<R>>(shared.kept);
+      cache.set(prepared.organization, prepared.key, prepared.route, scopeOf(prepared.target), answer, shared.kept.expiresAt);
+      return answer;
+    }
     const requestStartedAt = now();
     const { answer, meta } = await sendCharged(prepared, refund, (response) => readSharedResponse(prepared.route, response, { ...readContext, intake: intake.takeIn }));
-    if (flight !== null && !flight.touched) keep(prepared, answer, meta, requestStartedAt);
+    if (flight !== null && !flight.touched) {
+      const expiresAt = keep(prepared, answer, meta, requestStartedAt);
+      if (expiresAt !== null && shared !== undefined) void sharedAnswers?.keep(prepared.organization, prepared.key, shared.generation, { body: answer.body, encoding: answer.encoding, expiresAt }, now());
+    }
     return answer;
   }
 
-  function keep(prepared: Prepared<SharedRoute>, answer: SharedAnswer<object>, meta: unknown, requestStartedAt: number): void {
+  /** Keeps the answer in this process's cache; when until (null: not kept). */
+  function keep(prepared: Prepared<SharedRoute>, answer: SharedAnswer<object>, meta: unknown, requestStartedAt: number): number | null {
     const expiresAt = cacheExpiry({ route: prepared.route, data: { meta }, strong: prepared.strong, requestStartedAt, now: now(), pickerTtlMs, cacheUntil: prepared.cacheUntil });
-    if (expiresAt === null) return;
+    if (expiresAt === null) return null;
     cache.set(prepared.organization, prepared.key, prepared.route, scopeOf(prepared.target), answer, expiresAt);
     const syncedAt = sourceSyncedAtOf(prepared.route, { meta });
     if (refreshAheadOn && syncedAt !== null && cache.get(prepared.organization, prepared.key) === answer) {
       refreshAhead.stored(prepared.organization, prepared.key, { request: prepared, route: prepared.route, syncedAt, expiresAt });
     }
+    return expiresAt;
   }
 
   function fromCache<R extends SharedRoute>(prepared: Prepared<R>): SharedAnswer<ClinicData<R>> | undefined {
@@ -195,7 +222,7 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
     // Users who join it meanwhile (their entry expired) wait for it.
     const about = { organization, route: prepared.route, scope: scopeOf(prepared.target) };
     try {
-      await inFlight.start(prepared.key, about, (flight) => fetchShared(prepared, flight, noRefund));
+      await inFlight.start(prepared.key, about, (flight) => fetchShared(prepared, flight, noRefund, "replace"));
       return true;
     } catch {
       return false;
@@ -251,6 +278,7 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
     invalidate(organizationId, change = {}) {
       const organization = organizationId.toLowerCase();
       cache.invalidate(organization, change);
+      void sharedAnswers?.dropAll(organization);
       refreshAhead.forget(organization, change.routePrefix);
       // Reads already on their way may predate the change: later callers start their own.
       inFlight.invalidate(organization, change);
@@ -273,6 +301,7 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
       closed = true;
       budget.close();
       intake.close();
+      options.sharedAnswers?.close();
       cache.clear();
       inFlight.clear();
     },

@@ -70,6 +70,7 @@ export function registerUpstreamGauges(registry: Registry, clinic: Pick<ClinicCl
   });
   followTotal(registry, "tandem_upstream_cache_hits_total", "Reads answered from the BFF's cache without a call to the service", () => clinic.stats().cacheHits);
   followTotal(registry, "tandem_upstream_coalesced_reads_total", "Reads that joined an identical read already on its way to the service", () => clinic.stats().coalesced);
+  followTotal(registry, "tandem_upstream_shared_answer_hits_total", "Reads answered from the answers another BFF process kept in Redis (REDIS_URL) without a call to the service", () => clinic.stats().sharedAnswerHits);
   followTotal(registry, "tandem_upstream_refreshed_ahead_total", "Cached schedule reads read again in the background before they expired: once a newer sync of their mirror showed, or to find one near their bound", () => clinic.stats().refreshedAhead);
   followTotal(registry, "tandem_upstream_retries_total", "Attempts repeated after a failed read or a 429 from the service", () => clinic.stats().retries);
   const mechanismUses = new Map<string, number>();
