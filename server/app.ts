@@ -169,7 +169,7 @@ export function createBffApp(deps: BffDeps): Bff {
   const bus = createLiveEventBus({
     notifications: store.notifications,
     hub,
-    invalidateCache: (organizationId, change) => clinic.invalidate(organizationId, change),
+    invalidateCache: (organizationId, change, learntFrom) => clinic.invalidate(organizationId, change, learntFrom),
     forgetInstallation: (organizationId) => installations.forget(organizationId),
     revokeStreams: (revocation) => {
       const ended = streams.revoke(revocation);

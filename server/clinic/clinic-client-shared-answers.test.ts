@@ -55,6 +55,7 @@ describe.each(stores)("answers shared by the processes, %s", (_name, openStore) 
   function processes(count: number) {
     const store = openStore();
     const keeping: Promise<void>[] = [];
+    let drops = 0;
     const watched: SharedAnswerStore = {
       ...store,
       keep: (...args) => {
@@ -62,12 +63,16 @@ describe.each(stores)("answers shared by the processes, %s", (_name, openStore) 
         keeping.push(done);
         return done;
       },
+      dropAll: (organization) => {
+        drops += 1;
+        return store.dropAll(organization);
+      },
     };
     const clients = Array.from({ length: count }, () => harness.client({ now: () => harness.emulator.clock.now(), sharedAnswers: watched, syncProbeEveryMs: 0 }));
-    // As the live-event bus does: a change is heard by every process.
-    const change = () => clients.forEach((client) => client.invalidate(ORG_A));
+    // As the live-event bus does: the first process learns the change from the service, the others from it.
+    const change = () => clients.forEach((client, index) => client.invalidate(ORG_A, {}, index === 0 ? "the service" : "another process"));
     const kept = () => Promise.all(keeping);
-    return { clients, change, kept, close: () => clients.forEach((client) => client.close()) };
+    return { clients, change, kept, drops: () => drops, close: () => clients.forEach((client) => client.close()) };
   }
 
   it("a slot search one process read is answered to the others without the service", async () => {
@@ -107,6 +112,26 @@ describe.each(stores)("answers shared by the processes, %s", (_name, openStore) 
       await kept();
       await second.read("GET /v2/schedule/slots", { ...slotsCall(), query: { ...slotsCall().query, endDate: "2026-11-26" } });
       expect(harness.count("GET", SLOTS)).toBe(4);
+    } finally {
+      close();
+    }
+  });
+
+  it("a change is dropped from the shared answers once, by the process that learnt it from the service", async () => {
+    const { clients, change, kept, drops, close } = processes(3);
+    const [first, second, third] = clients;
+    if (!first || !second || !third) throw new Error("three processes");
+    try {
+      await first.read("GET /v2/schedule/slots", slotsCall());
+      await kept();
+      // Heard from another process: that process dropped it; nothing kept is dropped again.
+      third.invalidate(ORG_A, {}, "another process");
+      await second.read("GET /v2/schedule/slots", slotsCall());
+      expect(harness.count("GET", SLOTS)).toBe(1);
+      change();
+      expect(drops()).toBe(1);
+      await third.read("GET /v2/schedule/slots", slotsCall());
+      expect(harness.count("GET", SLOTS)).toBe(2);
     } finally {
       close();
     }

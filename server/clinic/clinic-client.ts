@@ -105,8 +105,11 @@ export interface ClinicClient {
   listAll<R extends PaginatedRoute, K extends ItemsKey<R>>(route: R, key: K, call?: ClinicCall): Promise<ItemOf<R, K>[]>;
   /** The app's installations, uninstalled ones included (no `X-Organization-Id`). */
   listAllInstallations(): Promise<Installation[]>;
-  /** Drops the organization's kept answers and reads in flight the change touches (all of them without `change`). */
-  invalidate(organizationId: string, change?: Invalidation): void;
+  /**
+   * Drops the organization's kept answers and reads in flight the change touches (all of them without `change`),
+   * and the answers it shares with the other processes unless `learntFrom` is another process (which dropped them).
+   */
+  invalidate(organizationId: string, change?: Invalidation, learntFrom?: "the service" | "another process"): void;
   stats(): ClinicClientStats;
   /** The budget in the limiter's window now, per organization (`app` for calls made for none). */
   budget(): LimiterBudget;
@@ -275,10 +278,10 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
     send,
     listAll: (route, key, call) => listAllPages(client, route, key, call),
     listAllInstallations: () => listAllPages(client, "GET /v1/installations", "installations"),
-    invalidate(organizationId, change = {}) {
+    invalidate(organizationId, change = {}, learntFrom = "the service") {
       const organization = organizationId.toLowerCase();
       cache.invalidate(organization, change);
-      void sharedAnswers?.dropAll(organization);
+      if (learntFrom === "the service") void sharedAnswers?.dropAll(organization);
       refreshAhead.forget(organization, change.routePrefix);
       // Reads already on their way may predate the change: later callers start their own.
       inFlight.invalidate(organization, change);

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
-import { createClient, RESP_TYPES } from "@redis/client";
+import { RESP_TYPES } from "@redis/client";
+import { openRedisConnection } from "../redis-connection.ts";
 
 // Answers kept in Redis for every BFF process (issue 37 item 5, REDIS_URL):
 // a shared route's answer one process read from the service is there for the
@@ -70,30 +71,15 @@ function decode(value: Buffer): KeptAnswer | null {
  */
 export function createRedisAnswerStore(options: { url: string; namespace: string; onError?: (error: unknown) => void }): SharedAnswerStore {
   const prefix = `tandem:answers:${createHash("sha256").update(options.namespace).digest("hex").slice(0, 16)}`;
-  // Commands fail at once while disconnected (no offline queue): Redis down is a miss, not a queue.
-  const client = createClient({ url: options.url, disableOfflineQueue: true, socket: { connectTimeout: 1_000, reconnectStrategy: 1_000 } }).withTypeMapping({
-    [RESP_TYPES.BLOB_STRING]: Buffer,
-  });
-  client.on("error", (error: unknown) => options.onError?.(error));
-  let connecting: Promise<unknown> | null = null;
-  let closed = false;
-
-  async function connected(): Promise<void> {
-    if (closed) throw new Error("the shared answers are closed");
-    if (connecting && !client.isReady) throw new Error("the shared answers (redis) are not connected");
-    connecting ??= client.connect().catch((error: unknown) => {
-      connecting = null;
-      throw error;
-    });
-    await connecting;
-  }
+  const connection = openRedisConnection({ url: options.url, what: "the shared answers", onError: options.onError });
+  const client = connection.client.withTypeMapping({ [RESP_TYPES.BLOB_STRING]: Buffer });
 
   const generationKey = (organization: string) => `${prefix}:${organization}:generation`;
   const answerPrefix = (organization: string) => `${prefix}:${organization}:`;
 
   async function failSoft<T>(work: () => Promise<T>): Promise<T | undefined> {
     try {
-      return await withTimeout(connected().then(work));
+      return await withTimeout(connection.ready().then(work));
     } catch (error) {
       options.onError?.(error);
       return undefined;
@@ -116,9 +102,6 @@ export function createRedisAnswerStore(options: { url: string; namespace: string
     async dropAll(organization) {
       await failSoft(() => client.sendCommand(["EVAL", "redis.call('INCR', KEYS[1]); return redis.call('PEXPIRE', KEYS[1], ARGV[1])", "1", generationKey(organization), String(GENERATION_TTL_MS)]));
     },
-    close() {
-      closed = true;
-      if (client.isOpen) void client.close();
-    },
+    close: () => void connection.close(),
   };
 }

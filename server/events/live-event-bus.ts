@@ -36,7 +36,8 @@ export interface LiveEventBus extends LiveEventPublisher {
 export interface LiveEventBusDeps {
   /** The local fan-out to this process's streams. */
   hub: LiveEventHub;
-  invalidateCache: (organizationId: string, change: Invalidation) => void;
+  /** `learntFrom`: "another process" when a bus message brought the change (its sender dropped what processes share). */
+  invalidateCache: (organizationId: string, change: Invalidation, learntFrom: "the service" | "another process") => void;
   /** Forgets the remembered installation of one organization, or of all. */
   forgetInstallation: (organizationId?: string) => void;
   /** Ends this process's streams that the revocation names. */
@@ -60,7 +61,7 @@ class InProcessLiveEventBus implements LiveEventBus {
   }
 
   invalidate(organizationId: string, change: Invalidation = {}): void {
-    this.deps.invalidateCache(organizationId, change);
+    this.deps.invalidateCache(organizationId, change, "the service");
   }
 
   installationChanged(): void {

@@ -30,7 +30,7 @@ export class NotifyLiveEventBus implements LiveEventBus {
   }
 
   invalidate(organizationId: string, change: Invalidation = {}): void {
-    this.deps.invalidateCache(organizationId, change);
+    this.deps.invalidateCache(organizationId, change, "the service");
     const { routePrefix, facilityId, date } = change;
     this.send({ kind: "cache-invalidated", origin: this.origin, organizationId, prefix: routePrefix ?? null, ...(facilityId !== undefined && { facilityId }), ...(date !== undefined && { date }) });
   }
@@ -101,7 +101,7 @@ export class NotifyLiveEventBus implements LiveEventBus {
         case "cache-invalidated":
           if (message.origin !== this.origin) {
             const { prefix, facilityId, date } = message;
-            this.deps.invalidateCache(message.organizationId, { ...(prefix !== null && { routePrefix: prefix }), ...(facilityId !== undefined && { facilityId }), ...(date !== undefined && { date }) });
+            this.deps.invalidateCache(message.organizationId, { ...(prefix !== null && { routePrefix: prefix }), ...(facilityId !== undefined && { facilityId }), ...(date !== undefined && { date }) }, "another process");
           }
           break;
         case "installation-changed":

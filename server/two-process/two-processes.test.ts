@@ -181,11 +181,16 @@ describe.skipIf(!databaseUrl)("two BFF processes on one PostgreSQL", () => {
     const day = new Date(cluster.now() + 10 * 86_400_000).toISOString().slice(0, 10);
     const search = (facilityId: string) => ({ organizationId: ORG_A_ID, query: { appointmentTypeId: type.id, facilityIds: facilityId, startDate: day, endDate: day } });
     const before = [await b.bff.clinic.read("GET /v2/schedule/slots", search(first.id)), await b.bff.clinic.read("GET /v2/schedule/slots", search(second.id))];
-    a.bff.bus.invalidate(ORG_A_ID, { routePrefix: "GET /v2/schedule/slots", facilityId: first.id, date: day });
+    const learnt = [vi.spyOn(a.bff.clinic, "invalidate"), vi.spyOn(b.bff.clinic, "invalidate")];
+    const change = { routePrefix: "GET /v2/schedule/slots", facilityId: first.id, date: day };
+    a.bff.bus.invalidate(ORG_A_ID, change);
     await settle();
     // flush() means "sent"; B receives the NOTIFY a moment later, so wait for its first read to be a new answer.
     await vi.waitFor(async () => expect(await b.bff.clinic.read("GET /v2/schedule/slots", search(first.id))).not.toBe(before[0]));
     expect(await b.bff.clinic.read("GET /v2/schedule/slots", search(second.id))).toBe(before[1]);
+    // Only the process that learnt the change drops what the processes share (REDIS_URL).
+    expect(learnt[0]?.mock.calls).toEqual([[ORG_A_ID, change, "the service"]]);
+    expect(learnt[1]?.mock.calls).toEqual([[ORG_A_ID, change, "another process"]]);
   });
 
   it("an installation change on one process reaches the other's memory at once", async () => {

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { createClient } from "@redis/client";
 import * as z from "zod/mini";
+import { openRedisConnection } from "../redis-connection.ts";
 import type { Send, SharedSendLog } from "./send-log.ts";
 
 // The send log in Redis: per scope a sorted set of sends scored by time, and
@@ -31,28 +31,16 @@ const MAX_ATTEMPTS = 32;
 /** `prefix` keeps tests and deployments on one Redis apart. */
 export function createRedisSendLog(options: { url: string; prefix?: string; onError?: (error: unknown) => void }): SharedSendLog {
   const prefix = options.prefix ?? "tandem:upstream-budget";
-  // Commands fail at once while disconnected (no offline queue): a Redis outage is a fast fallback, not a queue.
-  const client = createClient({ url: options.url, disableOfflineQueue: true, socket: { connectTimeout: 1_000, reconnectStrategy: 1_000 } });
-  client.on("error", (error: unknown) => options.onError?.(error));
-  let connecting: Promise<unknown> | null = null;
+  const connection = openRedisConnection({ url: options.url, what: "the shared upstream budget", onError: options.onError });
+  const { client } = connection;
   // Two logs under one process name must never write the same member: ZADD would merge two sends into one.
   const logId = randomUUID();
   let sequence = 0;
 
-  /** The first round waits for the connection; later ones fail at once while it is down (the client reconnects). */
-  async function connected(): Promise<void> {
-    if (connecting && !client.isReady) throw new Error("the shared upstream budget (redis) is not connected");
-    connecting ??= client.connect().catch((error: unknown) => {
-      connecting = null;
-      throw error;
-    });
-    await connecting;
-  }
-
   return {
     engine: "redis",
     async exchange(scope, now, windowMs, choose) {
-      await connected();
+      await connection.ready();
       const keys = [`${prefix}:${scope}:log`, `${prefix}:${scope}:version`];
       for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
         const [version, flat] = readReply.parse(await client.sendCommand(["EVAL", READ, "2", ...keys, String(now - windowMs)]));
@@ -71,9 +59,6 @@ export function createRedisSendLog(options: { url: string; prefix?: string; onEr
       }
       throw new Error(`the shared upstream budget (redis): ${MAX_ATTEMPTS} rounds in a row lost to other processes`);
     },
-    async close() {
-      if (connecting) await connecting.catch(() => undefined);
-      if (client.isOpen) await client.close();
-    },
+    close: () => connection.close(),
   };
 }
