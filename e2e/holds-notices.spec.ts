@@ -88,6 +88,39 @@ test("a hold kept for the patient open before names that patient", async ({ page
   await saveScreenshot(page, "holds-patient-named");
 });
 
+test("a slot chosen for one patient is not held for another the EHR switched to while it was checked", async ({ page }) => {
+  const { userId, patientId } = await frontDeskSession();
+  const app = await openSlotFinder(page);
+  const fu = await appointmentType("FU");
+  const today = await todayIn(UPPER_WEST_SIDE.timezone);
+  await setFilters(app, { typeId: fu.id, startDate: addDays(today, 1), endDate: addDays(today, 8) });
+  await search(app);
+  const [slot] = await listedSlots(app);
+  if (!slot) throw new Error("no follow-up slot listed");
+  const other = (await sandboxNotes(ORG_A)).map((note) => note.patientId).find((id) => id !== patientId);
+  if (!other) throw new Error("no second patient");
+
+  // The live check reads the service's slots: slowed, so the patient changes while it runs.
+  await sandbox("POST", "/faults", { method: "GET", path: "/v2/schedule/slots", latencyMs: 1_500, count: 1 });
+  await slotButton(app, slot).click();
+  const panel = app.getByTestId("selection-panel");
+  await expect(panel).toHaveAttribute("data-state", "checking");
+  await page.locator("#host-patient").selectOption(other);
+  await expect(panel).toHaveAttribute("data-state", "failed");
+  await expect(panel).toContainText("The patient open in the EHR changed");
+  await expect(panel).toContainText("Nothing is held.");
+  await expect(panel).toContainText("Try again to hold this slot for the patient open now.");
+  await sandbox("DELETE", "/faults");
+  expect(await holdsOf(ORG_A, userId)).toEqual([]);
+  await saveScreenshot(page, "holds-patient-changed-while-checking");
+
+  // Asked again, for the patient open now.
+  await panel.getByRole("button", { name: "Try again" }).click();
+  const bar = app.getByTestId("holds-bar");
+  await expect(bar.locator('[data-testid="hold-panel"][data-state="held"]')).toHaveCount(1);
+  await expect.poll(async () => (await holdsOf(ORG_A, userId)).map((held) => held.patientId)).toEqual([other]);
+});
+
 test("every alternative to a gone slot names its provider, the gone slot's own included", async ({ page }) => {
   const fu = await appointmentType("FU");
   const app = await openSlotFinder(page);

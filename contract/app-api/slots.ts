@@ -102,9 +102,11 @@ export type SlotCheckResponse = z.infer<typeof slotCheckResponse>;
 export const MAX_ACTIVE_HOLDS = 3;
 
 /**
- * POST /api/holds: the slot, as the check takes it. `patientId` is read only
- * when the host token names no patient (standalone use); the token's patient
- * always wins.
+ * POST /api/holds: the slot, as the check takes it, and `patientId`, the
+ * patient open when the slot was chosen. When the host token names no patient
+ * (standalone use) the hold is for `patientId`; when it names one, the hold is
+ * for the token's, and a different `patientId` is refused (409
+ * PATIENT_CHANGED_CODE): the EHR switched patient after the slot was chosen.
  */
 export const holdRequest = z.extend(slotSelection, {
   patientId: z.optional(anyId),
@@ -210,6 +212,9 @@ export const HOLD_LIMIT_CODE = "hold_limit_reached";
 
 /** The 409 code when the user already holds this very slot (another tab of theirs held it): no second hold is made. */
 export const ALREADY_HELD_CODE = "already_held";
+
+/** The 409 code when the patient open in the EHR is no longer the one the slot was chosen for: nothing is held. */
+export const PATIENT_CHANGED_CODE = "patient_changed";
 
 /**
  * DELETE /api/holds/:id: released (or nothing of the user's was held), or,

@@ -6,7 +6,7 @@ import { ORG_A, ORG_B, callApp, sandbox, sandboxUsers } from "./sandbox.ts";
 // host token for that user.
 
 interface HeldSlots {
-  holds: { id: string }[];
+  holds: { id: string; patientId: string | null }[];
 }
 
 /** This user's active holds, as GET /api/holds lists them. */

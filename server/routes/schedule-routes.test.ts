@@ -5,6 +5,7 @@ import { appointmentTypesResponse } from "#contract/app-api/session.ts";
 import {
   ALREADY_HELD_CODE,
   HOLD_LIMIT_CODE,
+  PATIENT_CHANGED_CODE,
   heldSlotsResponse,
   holdReleaseResponse,
   holdResponse,
@@ -310,13 +311,13 @@ describe("holds belong to the user", () => {
   const serviceHoldsOn = (slot: Slot) =>
     harness.emulator.emulator.state.activeHolds(orgA()).filter((hold) => Date.parse(hold.startsAt) === Date.parse(slot.startsAt) && toPrefixedId("prv", hold.providerId) === slot.providerId).length;
 
-  it("keeps the hold as the user's, for the token's patient (a patientId in the body is ignored), and lists it in GET", async () => {
+  it("keeps the hold as the user's, for the token's patient (the body's, in another id form, is the same one), and lists it in GET", async () => {
     const userId = nextUser();
     const slot = await freeSlot();
     const tokenPatient = patientOf(3);
     const before = harness.now();
     // Ids in the raw form are accepted and answered in the service's.
-    const body = { ...selectionOf(slot), providerId: toRawUuid(slot.providerId), facilityId: toRawUuid(slot.facilityId), patientId: toPrefixedId("pat", patientOf(4)) };
+    const body = { ...selectionOf(slot), providerId: toRawUuid(slot.providerId), facilityId: toRawUuid(slot.facilityId), patientId: toPrefixedId("pat", tokenPatient) };
     const response = await holdAs({ userId, patientId: tokenPatient }, body);
     expect(response.status).toBe(200);
     const { hold, held } = z.parse(holdResponse, await response.json());
@@ -340,6 +341,20 @@ describe("holds belong to the user", () => {
     const { asOf } = z.parse(heldSlotsResponse, await (await harness.api("/api/holds", { token: await harness.hostToken({ userId }) })).json());
     expect(Date.parse(asOf)).toBeGreaterThanOrEqual(listedAt);
     expect(Date.parse(asOf)).toBeLessThanOrEqual(harness.now());
+  });
+
+  it("refuses a slot chosen for one patient when the token names another (the EHR switched patient meanwhile): nothing is held", async () => {
+    const userId = nextUser();
+    const slot = await freeSlot();
+    const holdsSent = upstreamCalls("POST /v4/schedule/holds");
+    const response = await holdAs({ userId, patientId: patientOf(3) }, { ...selectionOf(slot), patientId: toPrefixedId("pat", patientOf(4)) });
+    expect(response.status).toBe(409);
+    const body = z.parse(appErrorBody, await response.json());
+    expect(body.code).toBe(PATIENT_CHANGED_CODE);
+    expect(body.message).toMatch(/patient open in the EHR changed .* nothing was held/);
+    expect(upstreamCalls("POST /v4/schedule/holds")).toBe(holdsSent);
+    expect(await heldBy({ userId })).toEqual([]);
+    expect(serviceHoldsOn(slot)).toBe(0);
   });
 
   it("takes the body's patient only when the token names none, and keeps the type, length and new-patient flag held", async () => {

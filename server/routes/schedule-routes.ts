@@ -4,6 +4,7 @@ import { APP_ERROR_CODES } from "#contract/app-api/errors.ts";
 import {
   ALREADY_HELD_CODE,
   HOLD_LIMIT_CODE,
+  PATIENT_CHANGED_CODE,
   holdId as holdIdSchema,
   holdRequest,
   MAX_ACTIVE_HOLDS,
@@ -155,6 +156,10 @@ function alreadyHeld(): AppError {
   return new AppError(409, ALREADY_HELD_CODE, "You already hold this slot: book it in the EHR or release it");
 }
 
+function patientChanged(): AppError {
+  return new AppError(409, PATIENT_CHANGED_CODE, "The patient open in the EHR changed after you chose this slot, so nothing was held: choose it again to hold it for the patient open now");
+}
+
 function holdLimitReached(): AppError {
   return new AppError(409, HOLD_LIMIT_CODE, `You already hold ${MAX_ACTIVE_HOLDS} slots: release one before holding another`);
 }
@@ -267,7 +272,9 @@ export function registerScheduleRoutes(api: Hono<AppEnv>, { clinic, holds, waitl
 
   api.post("/holds", async (c) => {
     const request = await parseJsonBody(c, holdRequest);
-    const { organizationId, userId } = c.get("session");
+    const { organizationId, userId, patientId } = c.get("session");
+    // Chosen for one patient, the token minted for another (the EHR switched patient meanwhile): never held for a patient it was not chosen for.
+    if (request.fromWaitlist === undefined && patientId !== null && request.patientId !== undefined && !isSameId(patientId, request.patientId)) throw patientChanged();
     const at = now();
     // A hold the EHR may have made for the user takes a place in the basket until it frees itself.
     const [active, maybeHeld] = await Promise.all([holds.listActive(organizationId, userId, at), maybeHeldBy(organizationId, userId, at)]);

@@ -11,6 +11,10 @@ describe("describeApiError", () => {
     expect(describeApiError(error, "write").detail).toBe("Nothing was changed. Try again in a moment.");
   });
 
+  it("a hold refused because the EHR switched patient after the slot was chosen says so, and offers to hold it for the patient open now", () => {
+    expect(describeApiError(apiError(409, "patient_changed"), "write")).toEqual({ title: "The patient open in the EHR changed", detail: "Try again to hold this slot for the patient open now.", canRetry: true });
+  });
+
   describe("three systems, three messages (DESIGN.md: messages name the system that failed)", () => {
     it("Tandem's server: its store could not answer, it failed (its own 500), or it was not reached; never 'The EHR did not answer'", () => {
       const store = new ApiError(503, { code: "store_unavailable", message: "Tandem's server could not use its database just now: try again in a few seconds", trace_id: "tdm_1", retry_after_seconds: 5 });

@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
 import { APP_ERROR_CODES } from "#contract/app-api/errors.ts";
+import { PATIENT_CHANGED_CODE } from "#contract/app-api/slots.ts";
 import { ApiError } from "#src/api/bff-client.ts";
 import { failingSystemOf, isInstallationInactive } from "#src/api/failing-system.ts";
 import { clearsWhenTandemAnswers, useBffAnsweredAgain } from "#src/api/use-bff-answered-again.ts";
@@ -53,6 +54,9 @@ export function describeApiError(error: unknown, kind: CallKind = "read"): ApiEr
     case APP_ERROR_CODES.storeUnavailable:
       // The BFF's message says what became of a write (a hold released, a task created in the EHR).
       return { title: "Tandem's server is having trouble", detail: sentence(message), canRetry: true };
+    case PATIENT_CHANGED_CODE:
+      // A hold asked for the patient open when the slot was chosen, after the EHR switched to another.
+      return { title: "The patient open in the EHR changed", detail: "Try again to hold this slot for the patient open now.", canRetry: true };
     case APP_ERROR_CODES.searchTooLarge:
       return { title: "This search is too large", detail: "Choose fewer facilities or fewer days, then search again.", canRetry: false };
     case APP_ERROR_CODES.upstreamTooLarge:
