@@ -2,7 +2,6 @@ import { describe, expect, it } from "vitest";
 import type { AllWritableFieldValues, NoteConflictDetails, NoteDraftBody } from "#contract/app-api/note.ts";
 import type { WritableNoteField } from "#contract/clinic-api/note.ts";
 import {
-  busyRetryDelayMs,
   canAutosave,
   canTypeIn,
   conflictsOf,
@@ -22,6 +21,7 @@ import {
   offeredDraftToKeep,
   readOnlyReasonOf,
   saveRequestOf,
+  saveRetryDelayMs,
   sentValuesOf,
   SIGNED_REASON,
   SIGNED_WITH_TEXT_REASON,
@@ -174,17 +174,31 @@ describe("saving", () => {
     const typed = startSave(run(open(), type("impressionsPlansComments", "Start topical steroid.")));
     const busy = run(typed, { type: "saveFailed", failure: { kind: "system", reason: "busy", retryAfterSeconds: 12 } });
     expect(statusText(statusOf(busy), clock)).toBe("Not saved yet: the clinic data service is busy; Tandem tries again in 12 seconds");
-    expect(busyRetryDelayMs(busy)).toBe(12_000);
+    expect(saveRetryDelayMs(busy)).toBe(12_000);
     // The service did not say when: Tandem waits 10 s, and says so.
     const busyUnsaid = run(typed, { type: "saveFailed", failure: { kind: "system", reason: "busy" } });
     expect(fieldStatusText(busyUnsaid, "impressionsPlansComments")).toBe("Not saved yet: the clinic data service is busy; Tandem tries again in 10 seconds");
-    expect(busyRetryDelayMs(busyUnsaid)).toBe(10_000);
+    expect(saveRetryDelayMs(busyUnsaid)).toBe(10_000);
+    // Its tries spent, a save the EHR did not confirm waits for Retry or more typing.
     const unconfirmed = run(typed, { type: "saveFailed", failure: { kind: "system", reason: "unconfirmed" } });
-    expect(busyRetryDelayMs(unconfirmed)).toBeNull();
+    expect(saveRetryDelayMs(unconfirmed)).toBeNull();
     expect(statusText(statusOf(unconfirmed), clock)).toBe("Not confirmed: the EHR did not confirm the save, so your text may be saved already");
     expect(fieldStatusText(unconfirmed, "impressionsPlansComments")).toBe("Not confirmed: the EHR did not confirm the save, so your text may be saved already");
     // The same text again: harmless if the first save went through.
     expect(saveRequestOf(unconfirmed)).toEqual({ impressionsPlansComments: "Start topical steroid.", baseline: { impressionsPlansComments: "" } });
+  });
+
+  it("a save the EHR or the service failed or did not confirm says when Tandem sends it again by itself; Tandem's own trouble keeps Retry", () => {
+    const typed = startSave(run(open(), type("impressionsPlansComments", "Start topical steroid.")));
+    const failedWith = (reason: "ehr" | "service" | "unconfirmed" | "tandem", retryAfterSeconds: number) => run(typed, { type: "saveFailed", failure: { kind: "system", reason, retryAfterSeconds } });
+    expect(statusText(statusOf(failedWith("ehr", 5)), clock)).toBe("Not saved: the EHR did not answer; Tandem tries again in 5 seconds");
+    expect(saveRetryDelayMs(failedWith("ehr", 5))).toBe(5_000);
+    expect(statusText(statusOf(failedWith("service", 15)), clock)).toBe("Not saved: the clinic data service did not answer; Tandem tries again in 15 seconds");
+    expect(fieldStatusText(failedWith("unconfirmed", 45), "impressionsPlansComments")).toBe("Not confirmed: the EHR did not confirm the save, so your text may be saved already; Tandem tries again in 45 seconds");
+    expect(saveRetryDelayMs(failedWith("unconfirmed", 45))).toBe(45_000);
+    // Tandem's store: a wait the answer gave is not a promise to send it again.
+    expect(statusText(statusOf(failedWith("tandem", 1)), clock)).toBe("Not saved: Tandem's server is having trouble");
+    expect(saveRetryDelayMs(failedWith("tandem", 1))).toBeNull();
   });
 
   it("names the system that failed: Tandem's server (its database, or not reached) and the clinic data service are not called the EHR", () => {

@@ -144,9 +144,16 @@ const SYSTEM_FAILURE_TEXT: Record<SystemSaveFailure, string> = {
 /** How long a save turned away as busy waits before it goes again, when the service did not say. */
 const BUSY_RETRY_DEFAULT_SECONDS = 10;
 
+/**
+ * Failures a save is sent again for by itself, a few times (use-note-save.ts): the EHR or the service failed, or
+ * did not confirm. Sending the same text again is harmless: the BFF's conflict check passes a field already at the
+ * text sent.
+ */
+export const RESENT_FAILURES: ReadonlySet<SystemSaveFailure> = new Set(["ehr", "service", "unconfirmed"]);
+
 function systemFailureText(failure: Extract<SaveFailure, { kind: "system" }>): string {
-  if (failure.reason !== "busy") return SYSTEM_FAILURE_TEXT[failure.reason];
-  return `${SYSTEM_FAILURE_TEXT.busy}; Tandem tries again ${formatRetryWait(failure.retryAfterSeconds ?? BUSY_RETRY_DEFAULT_SECONDS)}`;
+  const wait = failure.reason === "busy" ? (failure.retryAfterSeconds ?? BUSY_RETRY_DEFAULT_SECONDS) : RESENT_FAILURES.has(failure.reason) ? failure.retryAfterSeconds : undefined;
+  return wait === undefined ? SYSTEM_FAILURE_TEXT[failure.reason] : `${SYSTEM_FAILURE_TEXT[failure.reason]}; Tandem tries again ${formatRetryWait(wait)}`;
 }
 
 const fieldsFrom = (values: AllWritableFieldValues): Record<WritableNoteField, FieldState> => ({
@@ -311,10 +318,16 @@ export function draftUnkeptText(state: EditorState): string | null {
 /** Autosave may run: something to save, nothing to decide first. */
 export const canAutosave = (state: EditorState): boolean => saveRequestOf(state) !== null;
 
-/** The last save was turned away as busy: after this long it is sent again by itself; null otherwise. */
-export function busyRetryDelayMs(state: EditorState): number | null {
-  if (state.save.kind !== "failed" || state.save.failure.kind !== "system" || state.save.failure.reason !== "busy") return null;
-  return (state.save.failure.retryAfterSeconds ?? BUSY_RETRY_DEFAULT_SECONDS) * 1000;
+/**
+ * After this long the last save is sent again by itself: one turned away as busy, after the service's wait; one the
+ * EHR or the service failed or did not confirm, after the wait the failure was given (none once its tries are
+ * spent). Null otherwise.
+ */
+export function saveRetryDelayMs(state: EditorState): number | null {
+  if (state.save.kind !== "failed" || state.save.failure.kind !== "system") return null;
+  const { reason, retryAfterSeconds } = state.save.failure;
+  if (reason === "busy") return (retryAfterSeconds ?? BUSY_RETRY_DEFAULT_SECONDS) * 1000;
+  return RESENT_FAILURES.has(reason) && retryAfterSeconds !== undefined ? retryAfterSeconds * 1000 : null;
 }
 
 /**

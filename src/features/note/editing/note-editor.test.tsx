@@ -276,8 +276,8 @@ describe("saving", () => {
   });
 
   it.each([
-    { system: "the clinic data service", answer: failure(502, { code: "upstream_unavailable", message: "The clinic data service did not answer" }), words: "Not saved: the clinic data service did not answer" },
-    { system: "the EHR", answer: failure(502, { code: "server_unresponsive", message: "The EHR did not answer", upstream_trace_id: "svc_1" }), words: "Not saved: the EHR did not answer" },
+    { system: "the clinic data service", answer: failure(502, { code: "upstream_unavailable", message: "The clinic data service did not answer" }), words: "Not saved: the clinic data service did not answer; Tandem tries again in 5 seconds" },
+    { system: "the EHR", answer: failure(502, { code: "server_unresponsive", message: "The EHR did not answer", upstream_trace_id: "svc_1" }), words: "Not saved: the EHR did not answer; Tandem tries again in 5 seconds" },
     { system: "Tandem's server", answer: failure(503, { code: "store_unavailable", message: "Tandem's store did not answer", retry_after_seconds: 1 }), words: "Not saved: Tandem's server is having trouble" },
   ])("a save that failed in $system names it, keeps the text, and Retry sends it again", async ({ answer, words }) => {
     bff.once("PATCH", NOTE_PATH, answer);
@@ -294,6 +294,20 @@ describe("saving", () => {
     expect(screen.queryByRole("button", { name: "Retry" })).toBeNull();
     expect(patchBodies(bff)).toHaveLength(2);
   });
+
+  it("a save the EHR did not answer goes again by itself after the wait it names, with the same text", async () => {
+    bff.once("PATCH", NOTE_PATH, failure(502, { code: "server_unresponsive", message: "The EHR did not answer", upstream_trace_id: "svc_1" }));
+    const { user } = renderWithUser(<NoteEditorHarness note={NOTE} />);
+    await user.type(stickyNoteBox(), ADDED);
+    await user.click(saveButton());
+
+    expect(await screen.findAllByText("Not saved: the EHR did not answer; Tandem tries again in 5 seconds")).toHaveLength(2);
+    expect(await screen.findByText(/^Saved /, {}, { timeout: 7_000 })).toBeTruthy();
+    expect(patchBodies(bff)).toEqual([
+      { stickyNoteDescription: `${STICKY_NOTE}${ADDED}`, baseline: { stickyNoteDescription: STICKY_NOTE } },
+      { stickyNoteDescription: `${STICKY_NOTE}${ADDED}`, baseline: { stickyNoteDescription: STICKY_NOTE } },
+    ]);
+  }, 10_000);
 });
 
 describe("a field changed in the EHR while the user typed in it", () => {

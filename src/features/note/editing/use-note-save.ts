@@ -6,7 +6,7 @@ import { isInstallationInactive } from "#src/api/failing-system.ts";
 import { isSystemFailure, markNoteSigned, noteConflictOf, noteQuery, patchNote, saveFailureReasonOf } from "#src/api/note-queries.ts";
 import { describeApiError } from "#src/components/shell/api-error-notice.tsx";
 import { tellOtherTabsOfSave } from "../changes/saved-in-another-tab.ts";
-import { busyRetryDelayMs, canAutosave, needsDraftPut, offeredDraftToKeep, saveRequestOf, saveWaitingForTandem, sentValuesOf, serverNoteOf, type EditorAction, type EditorState } from "./editor-state.ts";
+import { canAutosave, needsDraftPut, offeredDraftToKeep, RESENT_FAILURES, saveRequestOf, saveRetryDelayMs, saveWaitingForTandem, sentValuesOf, serverNoteOf, type EditorAction, type EditorState } from "./editor-state.ts";
 
 // Saving the note to the EHR (ADR 0008): autosave a little after typing
 // stops, explicit Save (queued behind one in flight), and each answer fed to
@@ -17,11 +17,16 @@ import { busyRetryDelayMs, canAutosave, needsDraftPut, offeredDraftToKeep, saveR
 // the draft store first) or on a short backoff, with the same baselines, so
 // the BFF's conflict check applies as for any save; one that met Tandem not
 // active for the organization, once the server answers again (reinstalled:
-// while it is not, every call is refused, so none answers); and one turned away as
-// busy (429, not processed), once the service's Retry-After has passed.
+// while it is not, every call is refused, so none answers); one turned away as
+// busy (429, not processed), once the service's Retry-After has passed; and one
+// the EHR or the service failed or did not confirm, after 5, 15 and 45 s (then
+// Retry), as sending the same text again is harmless.
 
 /** The EHR is written this long after typing stops. */
 export const AUTOSAVE_DEBOUNCE_MS = 3_000;
+
+/** A save the EHR or the service failed or did not confirm is sent again after these waits, one per failure in a row. */
+export const RESEND_WAITS_SECONDS = [5, 15, 45] as const;
 
 interface NoteSaveInput {
   noteId: string;
@@ -44,17 +49,21 @@ export function useNoteSave({ noteId, state, latest, dispatch, syncDraft }: Note
   const autosaveTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   /** Saves in a row that met Tandem's server down: the backoff's step. */
   const tandemFailures = useRef(0);
+  /** Saves sent again by themselves since the user last saved or typed (RESEND_WAITS_SECONDS). */
+  const resends = useRef(0);
   /** Successful answers of the BFF seen while a save waited for it, and how many of them a re-sent save followed. */
   const [tandemAnswers, setTandemAnswers] = useState(0);
   const resentForAnswers = useRef(0);
 
   const runSave = useCallback(
-    async (trigger: "auto" | "explicit") => {
+    /** `resend`: a failed save sent again by itself (not the user's Save, nor autosave after typing). */
+    async (trigger: "auto" | "explicit" | "resend") => {
       const current = latest.current;
       if (saving.current) {
         if (trigger === "explicit") saveQueued.current = true;
         return;
       }
+      if (trigger !== "resend") resends.current = 0;
       if (trigger === "auto" && current.changeRevision === attemptedRevision.current) return;
       const request = saveRequestOf(current);
       if (request === null) return;
@@ -80,7 +89,11 @@ export function useNoteSave({ noteId, state, latest, dispatch, syncDraft }: Note
         } else if (isSystemFailure(error) || isInstallationInactive(error)) {
           const reason = saveFailureReasonOf(error);
           tandemFailures.current = reason === "restarting" || reason === "unreached" ? tandemFailures.current + 1 : 0;
-          dispatch({ type: "saveFailed", failure: { kind: "system", reason, retryAfterSeconds: error instanceof ApiError ? error.body.retry_after_seconds : undefined } });
+          const answerWait = error instanceof ApiError ? error.body.retry_after_seconds : undefined;
+          const resendWait = RESEND_WAITS_SECONDS[resends.current];
+          // Sent again after the next wait while tries are left, never sooner than the answer asked.
+          const retryAfterSeconds = RESENT_FAILURES.has(reason) ? resendWait && Math.max(resendWait, answerWait ?? 0) : answerWait;
+          dispatch({ type: "saveFailed", failure: { kind: "system", reason, retryAfterSeconds } });
         } else {
           const { title, canRetry } = describeApiError(error);
           dispatch({ type: "saveFailed", failure: { kind: "other", message: title, canRetry } });
@@ -139,13 +152,19 @@ export function useNoteSave({ noteId, state, latest, dispatch, syncDraft }: Note
     return () => clearTimeout(retry);
   }, [waitingForTandem, draftSettled, tandemAnswers, runSave]);
 
-  // A save the service turned away as busy goes again once its Retry-After has passed (each refusal its own wait).
-  const busyRetryMs = busyRetryDelayMs(state);
+  // A save the service turned away as busy goes again once its Retry-After has passed (each refusal its own wait);
+  // one the EHR or the service failed or did not confirm, after its wait while tries are left.
+  const retryMs = saveRetryDelayMs(state);
+  // Busy refusals set their own wait and spend none of the resends' tries.
+  const spendsATry = state.save.kind === "failed" && state.save.failure.kind === "system" && RESENT_FAILURES.has(state.save.failure.reason);
   useEffect(() => {
-    if (busyRetryMs === null) return;
-    const retry = setTimeout(() => void runSave("explicit"), busyRetryMs);
+    if (retryMs === null) return;
+    const retry = setTimeout(() => {
+      if (spendsATry) resends.current += 1;
+      void runSave("resend");
+    }, retryMs);
     return () => clearTimeout(retry);
-  }, [state.save, busyRetryMs, runSave]);
+  }, [state.save, retryMs, spendsATry, runSave]);
 
   return useCallback(() => void runSave("explicit"), [runSave]);
 }
