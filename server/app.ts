@@ -95,7 +95,6 @@ export interface Bff {
   close(): Promise<void>;
 }
 
-/** Four note fields of 100,000 characters with their baselines, with room to spare. */
 /** The note's text routes: four fields of up to 100,000 characters each, and their baselines, as JSON. */
 const MAX_NOTE_TEXT_BODY_BYTES = 4 * 1024 * 1024;
 /** Every other /api body (a hold, a task, a choice): a few hundred bytes in practice. */
@@ -115,7 +114,10 @@ const tooLarge = (maxSize: number): MiddlewareHandler<AppEnv> => {
 };
 const NOTE_TEXT_ROUTE = /^\/api\/notes\/[^/]+(\/draft)?$/;
 
-/** Answers shared by every process through Redis (issue 37 item 5), per service and data key; its failure is said once, and reads go to the service. */
+/**
+ * Answers shared by every process through Redis (issue 37 item 5), per service and data key. An outage is said once
+ * (reads go to the service meanwhile), and its end once.
+ */
 function openSharedAnswers(url: string, config: BffConfig, logger: BffDeps["logger"]) {
   let failureSaid = false;
   return createRedisAnswerStore({
@@ -125,6 +127,10 @@ function openSharedAnswers(url: string, config: BffConfig, logger: BffDeps["logg
       if (failureSaid) return;
       failureSaid = true;
       logger.warn({ reason: error instanceof Error ? error.message : String(error) }, "shared answers: Redis failed; reads go to the service until it is back");
+    },
+    onRecovered: () => {
+      if (failureSaid) logger.info({}, "shared answers: Redis answers again; the processes share their answers again");
+      failureSaid = false;
     },
   });
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { createConnection, createServer, type AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createRedisAnswerStore, type KeptAnswer, type SharedAnswerStore } from "./shared-answer-store.ts";
 import { createHarness, expectNoKeyLeak, ORG_A, type Harness } from "./testing/emulator-harness.ts";
@@ -175,6 +176,30 @@ describe("a shared-answers store that cannot be reached", () => {
       expect(failures.length).toBeGreaterThan(0);
     } finally {
       client.close();
+    }
+  });
+
+  it.skipIf(redisUrl === undefined)("says once when Redis answers again, and shares answers from then on", async () => {
+    // A port that refuses until a proxy to the machine's Redis starts on it.
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+    const { port } = probe.address() as AddressInfo;
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    const target = new URL(redisUrl ?? "");
+    const proxy = createServer((socket) => socket.pipe(createConnection(Number(target.port || 6379), target.hostname)).pipe(socket));
+    let recoveries = 0;
+    const store = createRedisAnswerStore({ url: `redis://127.0.0.1:${port}`, namespace: `test ${randomUUID()}`, onRecovered: () => (recoveries += 1) });
+    try {
+      expect(await store.look(ORG_A, "key")).toBeUndefined();
+      expect(recoveries).toBe(0);
+      await new Promise<void>((resolve) => proxy.listen(port, "127.0.0.1", resolve));
+      await expect.poll(async () => (await store.look(ORG_A, "key"))?.kept, { timeout: 5_000, interval: 250 }).toBeNull();
+      expect(recoveries).toBe(1);
+      await store.look(ORG_A, "key");
+      expect(recoveries).toBe(1);
+    } finally {
+      store.close();
+      proxy.close();
     }
   });
 });

@@ -68,10 +68,16 @@ function decode(value: Buffer): KeptAnswer | null {
 /**
  * `namespace`: the service the answers come from (its base URL and key), so
  * BFFs of other services or sandboxes on one Redis never share answers.
+ * `onRecovered`: the first command that succeeds after a failure.
  */
-export function createRedisAnswerStore(options: { url: string; namespace: string; onError?: (error: unknown) => void }): SharedAnswerStore {
+export function createRedisAnswerStore(options: { url: string; namespace: string; onError?: (error: unknown) => void; onRecovered?: () => void }): SharedAnswerStore {
   const prefix = `tandem:answers:${createHash("sha256").update(options.namespace).digest("hex").slice(0, 16)}`;
-  const connection = openRedisConnection({ url: options.url, what: "the shared answers", onError: options.onError });
+  let failing = false;
+  const failed = (error: unknown) => {
+    failing = true;
+    options.onError?.(error);
+  };
+  const connection = openRedisConnection({ url: options.url, what: "the shared answers", onError: failed });
   const client = connection.client.withTypeMapping({ [RESP_TYPES.BLOB_STRING]: Buffer });
 
   const generationKey = (organization: string) => `${prefix}:${organization}:generation`;
@@ -79,9 +85,14 @@ export function createRedisAnswerStore(options: { url: string; namespace: string
 
   async function failSoft<T>(work: () => Promise<T>): Promise<T | undefined> {
     try {
-      return await withTimeout(connection.ready().then(work));
+      const result = await withTimeout(connection.ready().then(work));
+      if (failing) {
+        failing = false;
+        options.onRecovered?.();
+      }
+      return result;
     } catch (error) {
-      options.onError?.(error);
+      failed(error);
       return undefined;
     }
   }
