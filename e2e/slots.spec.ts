@@ -407,3 +407,22 @@ test("while a search with new filters is in flight, the previous list is marked 
   await expect(app.getByTestId("hold-panel")).toHaveAttribute("data-state", "held");
   await expect(app.getByTestId("held-appointment-type")).toHaveText("Telehealth Visit, 15 minutes");
 });
+
+for (const width of [400, 1280]) {
+  test(`in time order at ${width} px, every slot's provider and facility are read whole, not cut short`, async ({ page }) => {
+    await page.setViewportSize({ width, height: 860 });
+    const app = await openSlotFinder(page);
+    await setFilters(app, { facilities: ["Upper West Side", "Lincoln Park"] });
+    await search(app);
+    await app.getByTestId("order-time").click();
+    const list = app.getByTestId("slot-list-rows");
+    await expect(list.locator("h3").first()).toHaveText(/^From /);
+    // The names in the chips drawn: the facilities' differ only after their shared "Riverside …" words.
+    const names = await list.evaluate((element) =>
+      [...element.querySelectorAll<HTMLElement>('[data-testid="slot"] span.text-xs')].map((span) => ({ text: span.textContent, cut: span.scrollWidth > span.clientWidth + 1 || span.scrollHeight > span.clientHeight + 1 })),
+    );
+    expect(names.map((name) => name.text)).toEqual(expect.arrayContaining([UPPER_WEST_SIDE.name, LINCOLN_PARK.name]));
+    expect(names.filter((name) => name.cut)).toEqual([]);
+    await saveScreenshot(page, `slots-time-order-names-${width}`);
+  });
+}

@@ -101,8 +101,9 @@ const SlotButton = memo(function SlotButton({ entry, row, date, providerName, fa
         {formatSlotTime(entry.startMs, entry.zone, reader)}
         {zoneText ? <span className="ml-1 text-xs font-normal text-slate-600">{zoneText}</span> : null}
       </span>
-      {showsProvider ? <span className="max-w-[9rem] truncate text-xs text-slate-800">{providerName}</span> : null}
-      {showsFacility && facilityName ? <span className="max-w-[9rem] truncate text-xs text-slate-600">{facilityName}</span> : null}
+      {/* Names wrap, never cut short: facilities of one group share the words they start with ("Riverside Health - …"). */}
+      {showsProvider ? <span className="max-w-[9rem] text-xs break-words text-slate-800">{providerName}</span> : null}
+      {showsFacility && facilityName ? <span className="max-w-[9rem] text-xs break-words text-slate-600">{facilityName}</span> : null}
       {notes ? <span className="text-xs text-slate-700">{notes}</span> : null}
     </button>
   );
@@ -135,14 +136,15 @@ function listItemsOf(days: readonly SlotDay[]): ListItem[] {
 const OVERSCAN_ROWS = 2;
 const DAY_HEADING_PX = 44;
 const ROW_HEADING_PX = 26;
-const SLOT_LINE_PX = 54;
-const SLOT_WIDTH_PX = 100;
+/** A slot's room in a row, gap included: a provider's row shows times; an hour's also the provider and facility. */
+const SLOT_PITCH_PX = { provider: { width: 100, height: 54 }, hour: { width: 170, height: 84 } } as const;
 
 /** A row's height before it is measured: its slots wrapped at the list's width. */
 function estimatedHeight(item: ListItem | undefined, listWidth: number): number {
   if (!item || item.kind === "day") return DAY_HEADING_PX;
-  const perLine = Math.max(1, Math.floor(listWidth / SLOT_WIDTH_PX));
-  return ROW_HEADING_PX + Math.ceil(item.row.slots.length / perLine) * SLOT_LINE_PX + 8;
+  const pitch = SLOT_PITCH_PX[item.row.kind];
+  const perLine = Math.max(1, Math.floor(listWidth / pitch.width));
+  return ROW_HEADING_PX + Math.ceil(item.row.slots.length / perLine) * pitch.height + 8;
 }
 
 /** Whether an element is on screen, clear of the sticky bars at the top and bottom of the frame. */
