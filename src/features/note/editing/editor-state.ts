@@ -151,8 +151,20 @@ const BUSY_RETRY_DEFAULT_SECONDS = 10;
  */
 export const RESENT_FAILURES: ReadonlySet<SystemSaveFailure> = new Set(["ehr", "service", "unconfirmed"]);
 
-function systemFailureText(failure: Extract<SaveFailure, { kind: "system" }>): string {
-  const wait = failure.reason === "busy" ? (failure.retryAfterSeconds ?? BUSY_RETRY_DEFAULT_SECONDS) : RESENT_FAILURES.has(failure.reason) ? failure.retryAfterSeconds : undefined;
+type SystemFailure = Extract<SaveFailure, { kind: "system" }>;
+
+/**
+ * Seconds until a failed save is sent again by itself: one turned away as busy, after the service's wait; one the
+ * EHR or the service failed or did not confirm, after the wait the failure was given (none once its tries are
+ * spent). Undefined when it waits for Retry or more typing.
+ */
+function resendWaitSeconds({ reason, retryAfterSeconds }: SystemFailure): number | undefined {
+  if (reason === "busy") return retryAfterSeconds ?? BUSY_RETRY_DEFAULT_SECONDS;
+  return RESENT_FAILURES.has(reason) ? retryAfterSeconds : undefined;
+}
+
+function systemFailureText(failure: SystemFailure): string {
+  const wait = resendWaitSeconds(failure);
   return wait === undefined ? SYSTEM_FAILURE_TEXT[failure.reason] : `${SYSTEM_FAILURE_TEXT[failure.reason]}; Tandem tries again ${formatRetryWait(wait)}`;
 }
 
@@ -318,16 +330,11 @@ export function draftUnkeptText(state: EditorState): string | null {
 /** Autosave may run: something to save, nothing to decide first. */
 export const canAutosave = (state: EditorState): boolean => saveRequestOf(state) !== null;
 
-/**
- * After this long the last save is sent again by itself: one turned away as busy, after the service's wait; one the
- * EHR or the service failed or did not confirm, after the wait the failure was given (none once its tries are
- * spent). Null otherwise.
- */
+/** After this long the last save is sent again by itself (resendWaitSeconds); null when it is not. */
 export function saveRetryDelayMs(state: EditorState): number | null {
   if (state.save.kind !== "failed" || state.save.failure.kind !== "system") return null;
-  const { reason, retryAfterSeconds } = state.save.failure;
-  if (reason === "busy") return (retryAfterSeconds ?? BUSY_RETRY_DEFAULT_SECONDS) * 1000;
-  return RESENT_FAILURES.has(reason) && retryAfterSeconds !== undefined ? retryAfterSeconds * 1000 : null;
+  const wait = resendWaitSeconds(state.save.failure);
+  return wait === undefined ? null : wait * 1000;
 }
 
 /**

@@ -49,7 +49,7 @@ export function useNoteSave({ noteId, state, latest, dispatch, syncDraft }: Note
   const autosaveTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   /** Saves in a row that met Tandem's server down: the backoff's step. */
   const tandemFailures = useRef(0);
-  /** Saves sent again by themselves since the user last saved or typed (RESEND_WAITS_SECONDS). */
+  /** Resends given a wait since the user last saved or typed: the step in RESEND_WAITS_SECONDS. */
   const resends = useRef(0);
   /** Successful answers of the BFF seen while a save waited for it, and how many of them a re-sent save followed. */
   const [tandemAnswers, setTandemAnswers] = useState(0);
@@ -89,10 +89,12 @@ export function useNoteSave({ noteId, state, latest, dispatch, syncDraft }: Note
         } else if (isSystemFailure(error) || isInstallationInactive(error)) {
           const reason = saveFailureReasonOf(error);
           tandemFailures.current = reason === "restarting" || reason === "unreached" ? tandemFailures.current + 1 : 0;
-          const answerWait = error instanceof ApiError ? error.body.retry_after_seconds : undefined;
-          const resendWait = RESEND_WAITS_SECONDS[resends.current];
-          // Sent again after the next wait while tries are left, never sooner than the answer asked.
-          const retryAfterSeconds = RESENT_FAILURES.has(reason) ? resendWait && Math.max(resendWait, answerWait ?? 0) : answerWait;
+          let retryAfterSeconds = error instanceof ApiError ? error.body.retry_after_seconds : undefined;
+          if (RESENT_FAILURES.has(reason)) {
+            // Sent again after the next wait while tries are left, never sooner than the answer asked.
+            const resendWait = RESEND_WAITS_SECONDS[resends.current++];
+            retryAfterSeconds = resendWait && Math.max(resendWait, retryAfterSeconds ?? 0);
+          }
           dispatch({ type: "saveFailed", failure: { kind: "system", reason, retryAfterSeconds } });
         } else {
           const { title, canRetry } = describeApiError(error);
@@ -155,16 +157,11 @@ export function useNoteSave({ noteId, state, latest, dispatch, syncDraft }: Note
   // A save the service turned away as busy goes again once its Retry-After has passed (each refusal its own wait);
   // one the EHR or the service failed or did not confirm, after its wait while tries are left.
   const retryMs = saveRetryDelayMs(state);
-  // Busy refusals set their own wait and spend none of the resends' tries.
-  const spendsATry = state.save.kind === "failed" && state.save.failure.kind === "system" && RESENT_FAILURES.has(state.save.failure.reason);
   useEffect(() => {
     if (retryMs === null) return;
-    const retry = setTimeout(() => {
-      if (spendsATry) resends.current += 1;
-      void runSave("resend");
-    }, retryMs);
+    const retry = setTimeout(() => void runSave("resend"), retryMs);
     return () => clearTimeout(retry);
-  }, [state.save, retryMs, spendsATry, runSave]);
+  }, [state.save, retryMs, runSave]);
 
   return useCallback(() => void runSave("explicit"), [runSave]);
 }
