@@ -160,7 +160,8 @@ test("a save the clinic data service turned away as busy says when Tandem tries 
   await injectFault("PATCH", "/v1/notes/{noteId}", { status: 429, count: 20 });
   await app.getByRole("textbox", { name: "Sticky note", exact: true }).fill(text);
   await saveButton(app).click();
-  await expect(statusOf(app)).toHaveText(/^Not saved yet: the clinic data service is busy; Tandem tries again in \d+ seconds?$/, { timeout: 20_000 });
+  // The bar counts the service's wait down (read out once, not every second).
+  await expect(app.getByTestId("save-status-countdown")).toHaveText(/^Not saved yet: the clinic data service is busy; Tandem tries again in \d+ seconds?$/, { timeout: 20_000 });
   await clearFaults();
 
   // No click: the refused save (not processed by the service) goes once more when the wait is over.
@@ -180,6 +181,8 @@ test("a save the EHR did not answer in time is not called unsaved, and is sent a
   await saveButton(app).click();
   await expect(statusOf(app)).toHaveText(/Not confirmed: the EHR did not confirm the save, so your text may be saved already; Tandem tries again in \d+ seconds$/, { timeout: 20_000 });
   await expect(app.getByRole("textbox", { name: "Sticky note", exact: true })).toHaveValue(text);
+  // The first wait is 5 s, and the bar counts it down.
+  await expect(app.getByTestId("save-status-countdown")).toHaveText(/; Tandem tries again in [1-4] seconds?$/, { timeout: 5_000 });
   await expect.poll(async () => (await readNote(scene.note.id)).soapNote.stickyNote.description, { timeout: 10_000 }).toBe(text);
 
   // Sent again by itself after 5 s, without a click: saved again, or found already saved; either way the EHR has

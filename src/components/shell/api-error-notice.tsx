@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useSecondsLeft } from "#src/lib/use-now.ts";
 import { APP_ERROR_CODES } from "#contract/app-api/errors.ts";
 import { PATIENT_CHANGED_CODE } from "#contract/app-api/slots.ts";
 import { ApiError } from "#src/api/bff-client.ts";
@@ -89,17 +89,7 @@ export function describeApiError(error: unknown, kind: CallKind = "read"): ApiEr
 /** Seconds left until `retry_after_seconds` has passed since the error arrived, counting down once a second; null without one. */
 function useRetryCountdown(error: unknown): number | null {
   const retryAfter = error instanceof ApiError && error.body.code === APP_ERROR_CODES.rateLimited ? (error.body.retry_after_seconds ?? null) : null;
-  const [arrival, setArrival] = useState(() => ({ error, atMs: Date.now() }));
-  // A new error restarts the count (state derived from a prop, reset during render as React's docs show).
-  if (arrival.error !== error) setArrival({ error, atMs: Date.now() });
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    if (retryAfter === null) return;
-    const timer = setInterval(() => setNow(Date.now()), 1_000);
-    return () => clearInterval(timer);
-  }, [error, retryAfter]);
-  if (retryAfter === null) return null;
-  return Math.max(0, Math.ceil((arrival.atMs + retryAfter * 1000 - Math.max(now, arrival.atMs)) / 1000));
+  return useSecondsLeft(error, retryAfter);
 }
 
 /**

@@ -1,4 +1,5 @@
-import { useEffect, useState } from "react";
+import { useEffect } from "react";
+import { useNow } from "#src/lib/use-now.ts";
 import type { HeldSlot } from "#contract/app-api/slots.ts";
 import { describeApiError } from "#src/components/shell/api-error-notice.tsx";
 import { Button } from "#src/components/ui/button.tsx";
@@ -10,18 +11,8 @@ import type { HoldNotice } from "#src/scheduling/held-slots-controller.ts";
 // One held slot in the holds bar: what it is held as (type, length, patient),
 // when and with whom, the countdown, and Book in EHR / Release.
 
-/** The time now, updated every second while mounted. */
-function useSecondTick(): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), 1_000);
-    return () => clearInterval(timer);
-  }, []);
-  return now;
-}
-
 function HoldCountdown({ deadlineMs, phrase, onExpired }: { deadlineMs: number; phrase: string; onExpired: () => void }) {
-  const now = useSecondTick();
+  const now = useNow(1_000);
   const msLeft = deadlineMs - now;
   useEffect(() => {
     if (msLeft <= 0) onExpired();

@@ -4,7 +4,7 @@ import type { WaitlistOffer } from "#contract/app-api/waitlist.ts";
 import { waitlistQuery } from "#src/api/waitlist-queries.ts";
 import { getKnownOffers, offerStatus, subscribeKnownOffers, type OfferStatus } from "#src/api/waitlist-offers-store.ts";
 import { dismissOffer, getDismissedOffers, subscribeDismissedOffers } from "./dismissed-offers.ts";
-import { useNow } from "./use-now.ts";
+import { useNow } from "#src/lib/use-now.ts";
 
 // The offers the alert shows: every offer this page knows of (live events and
 // the waitlist's list, src/api/waitlist-offers-store.ts) whose slot has not

@@ -11,7 +11,7 @@ import { useSlotDescriber } from "#src/scheduling/use-slot-describer.ts";
 import { useWaitlistFormOptions } from "#src/scheduling/waitlist/use-waitlist-form-options.ts";
 import { WaitlistEntryForm } from "#src/scheduling/waitlist/waitlist-entry-form.tsx";
 import { draftFromPreferences } from "#src/scheduling/waitlist/waitlist-form-model.ts";
-import { useNow } from "./use-now.ts";
+import { useNow } from "#src/lib/use-now.ts";
 import { addedText, daysWaiting, facilitiesText, offerSlotText, patientNameText, providersText, waitingText, whenText } from "./waitlist-text.ts";
 
 // One waiting patient on the Waitlist view: who, for what, since when, the

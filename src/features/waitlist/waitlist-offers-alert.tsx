@@ -7,7 +7,7 @@ import { formatTime } from "#src/lib/time-format.ts";
 import { useSlotDescriber } from "#src/scheduling/use-slot-describer.ts";
 import { canUseWaitlist } from "#contract/app-api/waitlist.ts";
 import type { OfferHoldState } from "./offer-hold.ts";
-import { useNow } from "./use-now.ts";
+import { useNow } from "#src/lib/use-now.ts";
 import { useOfferHolds } from "./use-offer-holds.ts";
 import { useWaitlistOffers, type ShownOffer } from "./use-waitlist-offers.ts";
 import { offerHeadline, patientNameText, userText } from "./waitlist-text.ts";

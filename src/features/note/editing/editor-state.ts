@@ -163,9 +163,15 @@ function resendWaitSeconds({ reason, retryAfterSeconds }: SystemFailure): number
   return RESENT_FAILURES.has(reason) ? retryAfterSeconds : undefined;
 }
 
-function systemFailureText(failure: SystemFailure): string {
+/** `secondsLeft`: of the wait, where the caller counts it down; the whole wait otherwise. */
+function systemFailureText(failure: SystemFailure, secondsLeft?: number): string {
   const wait = resendWaitSeconds(failure);
-  return wait === undefined ? SYSTEM_FAILURE_TEXT[failure.reason] : `${SYSTEM_FAILURE_TEXT[failure.reason]}; Tandem tries again ${formatRetryWait(wait)}`;
+  return wait === undefined ? SYSTEM_FAILURE_TEXT[failure.reason] : `${SYSTEM_FAILURE_TEXT[failure.reason]}; Tandem tries again ${formatRetryWait(secondsLeft ?? wait)}`;
+}
+
+/** Seconds the status's failed save waits before it is sent again by itself, counted from the failure; null when it is not. */
+export function resendWaitOf(status: EditorStatus): number | null {
+  return status.kind === "failed" && status.failure.kind === "system" ? (resendWaitSeconds(status.failure) ?? null) : null;
 }
 
 const fieldsFrom = (values: AllWritableFieldValues): Record<WritableNoteField, FieldState> => ({
@@ -385,8 +391,11 @@ export function statusOf(state: EditorState): EditorStatus {
   return { kind: "clean" };
 }
 
-/** The status line ("Saved 9:40 AM": the caller writes the time, through src/lib/time-format.ts). */
-export function statusText(status: EditorStatus, clock: (epochMs: number) => string): string {
+/**
+ * The status line ("Saved 9:40 AM": the caller writes the time, through src/lib/time-format.ts); `secondsLeft`: of
+ * a resend's wait (resendWaitOf), where the caller counts it down.
+ */
+export function statusText(status: EditorStatus, clock: (epochMs: number) => string, secondsLeft?: number): string {
   switch (status.kind) {
     case "readOnly":
       return `Read-only: ${status.reason}`;
@@ -397,7 +406,7 @@ export function statusText(status: EditorStatus, clock: (epochMs: number) => str
     case "conflict":
       return `Not saved: ${status.count === 1 ? "a field was" : `${status.count} fields were`} changed in the EHR; choose which text to keep`;
     case "failed":
-      return status.failure.kind === "system" ? systemFailureText(status.failure) : `Not saved: ${status.failure.message}`;
+      return status.failure.kind === "system" ? systemFailureText(status.failure, secondsLeft) : `Not saved: ${status.failure.message}`;
     case "unsaved":
       return "Unsaved changes";
     case "saved":

@@ -265,7 +265,8 @@ describe("saving", () => {
     await user.type(stickyNoteBox(), ADDED);
     await user.click(saveButton());
 
-    expect(await screen.findAllByText("Not saved yet: the clinic data service is busy; Tandem tries again in 1 second")).toHaveLength(2);
+    // Read out by the save bar, shown as its count, and at the field.
+    expect(await screen.findAllByText("Not saved yet: the clinic data service is busy; Tandem tries again in 1 second")).toHaveLength(3);
     expect(patchBodies(bff)).toHaveLength(1);
     // The service did not process the refused save: the same text goes once more, without a click.
     expect(await screen.findByText(/^Saved /, {}, { timeout: 4_000 })).toBeTruthy();
@@ -276,17 +277,17 @@ describe("saving", () => {
   });
 
   it.each([
-    { system: "the clinic data service", answer: failure(502, { code: "upstream_unavailable", message: "The clinic data service did not answer" }), words: "Not saved: the clinic data service did not answer; Tandem tries again in 5 seconds" },
-    { system: "the EHR", answer: failure(502, { code: "server_unresponsive", message: "The EHR did not answer", upstream_trace_id: "svc_1" }), words: "Not saved: the EHR did not answer; Tandem tries again in 5 seconds" },
-    { system: "Tandem's server", answer: failure(503, { code: "store_unavailable", message: "Tandem's store did not answer", retry_after_seconds: 1 }), words: "Not saved: Tandem's server is having trouble" },
-  ])("a save that failed in $system names it, keeps the text, and Retry sends it again", async ({ answer, words }) => {
+    // `shown`: read out by the save bar and at the field, and as the bar's count where it is sent again by itself.
+    { system: "the clinic data service", answer: failure(502, { code: "upstream_unavailable", message: "The clinic data service did not answer" }), words: "Not saved: the clinic data service did not answer; Tandem tries again in 5 seconds", shown: 3 },
+    { system: "the EHR", answer: failure(502, { code: "server_unresponsive", message: "The EHR did not answer", upstream_trace_id: "svc_1" }), words: "Not saved: the EHR did not answer; Tandem tries again in 5 seconds", shown: 3 },
+    { system: "Tandem's server", answer: failure(503, { code: "store_unavailable", message: "Tandem's store did not answer", retry_after_seconds: 1 }), words: "Not saved: Tandem's server is having trouble", shown: 2 },
+  ])("a save that failed in $system names it, keeps the text, and Retry sends it again", async ({ answer, words, shown }) => {
     bff.once("PATCH", NOTE_PATH, answer);
     const { user } = renderWithUser(<NoteEditorHarness note={NOTE} />);
     await user.type(stickyNoteBox(), ADDED);
     await user.click(saveButton());
 
-    // In the save bar and at the field.
-    expect(await screen.findAllByText(words)).toHaveLength(2);
+    expect(await screen.findAllByText(words)).toHaveLength(shown);
     expect(textIn(stickyNoteBox())).toBe(`${STICKY_NOTE}${ADDED}`);
 
     await user.click(screen.getByRole("button", { name: "Retry" }));
@@ -301,7 +302,12 @@ describe("saving", () => {
     await user.type(stickyNoteBox(), ADDED);
     await user.click(saveButton());
 
-    expect(await screen.findAllByText("Not saved: the EHR did not answer; Tandem tries again in 5 seconds")).toHaveLength(2);
+    expect(await screen.findAllByText("Not saved: the EHR did not answer; Tandem tries again in 5 seconds")).toHaveLength(3);
+    // The bar counts the wait down; what it read out, and the field, keep the words said when the save failed.
+    const count = await screen.findByTestId("save-status-countdown");
+    await waitFor(() => expect(count.textContent).toBe("Not saved: the EHR did not answer; Tandem tries again in 4 seconds"), { timeout: 2_500 });
+    expect(screen.getAllByText("Not saved: the EHR did not answer; Tandem tries again in 5 seconds")).toHaveLength(2);
+    expect(within(screen.getByTestId("save-status-bar")).getByRole("status").textContent).toContain("Not saved: the EHR did not answer; Tandem tries again in 5 seconds");
     expect(await screen.findByText(/^Saved /, {}, { timeout: 7_000 })).toBeTruthy();
     expect(patchBodies(bff)).toEqual([
       { stickyNoteDescription: `${STICKY_NOTE}${ADDED}`, baseline: { stickyNoteDescription: STICKY_NOTE } },

@@ -3,7 +3,8 @@ import { Badge } from "#src/components/ui/badge.tsx";
 import { Button } from "#src/components/ui/button.tsx";
 import { formatRecentTime } from "#src/lib/time-format.ts";
 import { useTimeDisplay } from "#src/lib/use-time-display.tsx";
-import { statusText, type EditorStatus } from "./editor-state.ts";
+import { useSecondsLeft } from "#src/lib/use-now.ts";
+import { resendWaitOf, statusText, type EditorStatus } from "./editor-state.ts";
 import type { NoteEditor } from "./use-note-editor.ts";
 import { AlertIcon, CheckIcon, CrossIcon, DotIcon, LockIcon } from "#src/components/ui/icons.tsx";
 
@@ -11,7 +12,7 @@ import { AlertIcon, CheckIcon, CrossIcon, DotIcon, LockIcon } from "#src/compone
 // "Saved 9:40 AM", "Not saved: the EHR did not answer"), with Save, Retry and
 // where the draft is kept, or that it is on screen only. Only the status
 // sentence is live: counts and the draft line change with typing and would
-// chatter.
+// chatter, as would the seconds left before a failed save goes again.
 
 /** Ctrl+S / Cmd+S saves while focus is inside the note, instead of the browser's save dialog. Attach to the note area's onKeyDown. */
 export function handleSaveShortcut(event: KeyboardEvent<HTMLElement>, editor: NoteEditor): void {
@@ -38,6 +39,9 @@ export function SaveStatusBar({ editor, timezone }: { editor: NoteEditor; timezo
   const changed = editor.dirtyFields.length;
   const canRetry = status.kind === "failed" && (status.failure.kind === "system" || status.failure.canRetry);
   const tone = TONE[status.kind];
+  const text = statusText(status, clock);
+  // Counted from the failure's first render: the failure object is the same until the save's next outcome.
+  const secondsLeft = useSecondsLeft(status.kind === "failed" ? status.failure : null, resendWaitOf(status));
   return (
     <div id="note-save-status" data-testid="save-status-bar" data-status={status.kind} className="sticky top-0 z-10 flex flex-wrap items-center gap-x-3 gap-y-2 border-b border-slate-200 bg-white px-3 py-2">
       <p role="status" aria-live="polite" aria-atomic="true" className={`flex min-w-0 items-center gap-2 text-sm font-medium ${tone.text}`}>
@@ -46,7 +50,17 @@ export function SaveStatusBar({ editor, timezone }: { editor: NoteEditor; timezo
         ) : (
           tone.icon
         )}
-        <span>{statusText(status, clock)}</span>
+        {secondsLeft === null ? (
+          <span>{text}</span>
+        ) : (
+          <>
+            {/* Heard once, as the save fails; the count shown beside it changes every second and is not read out. */}
+            <span className="sr-only">{text}</span>
+            <span aria-hidden="true" data-testid="save-status-countdown">
+              {statusText(status, clock, secondsLeft)}
+            </span>
+          </>
+        )}
       </p>
       {changed > 0 ? <Badge>{changed === 1 ? "1 field changed" : `${changed} fields changed`}</Badge> : null}
       {status.kind === "unsaved" && status.lastSavedAtMs !== null ? <span className="text-xs text-slate-700">Last saved {clock(status.lastSavedAtMs)}</span> : null}
