@@ -164,20 +164,39 @@ async function unknownOutcome(response: Response): Promise<{ code: string; faile
   return { code: body.code, failedSystem: z.parse(failedSystemOf, body).failed_system, message: body.message, maybeHeld: extras.maybe_held };
 }
 
-/** What every lost answer must leave: one hold at the service, listed as the user's, not confirmed, and the retry's words. */
+/** What every lost answer must leave: one hold at the service, listed as the user's, not confirmed. */
 async function expectKeptAsTheUsers(userId: string, slot: Slot, maybeHeld: MaybeHeldSlot) {
   expect(serviceHoldsOn(slot)).toHaveLength(1);
   expect(Date.parse(maybeHeld.freesAt) - Date.parse(maybeHeld.triedAt)).toBe(WRITE_IN_FLIGHT_MS + SERVICE_HOLD_LIFETIME_MS);
   expect(maybeHeld.slot).toEqual({ providerId: slot.providerId, facilityId: slot.facilityId, startsAt: slot.startsAt, endsAt: slot.endsAt });
   expect((await listed(userId)).maybeHeld).toEqual([maybeHeld]);
+}
 
-  // The retry meets the user's own orphan: not "just taken", and nothing held twice.
+/**
+ * The user asks for the same hold again: sent under the first attempt's key, which the service made the hold
+ * under, so it answers that hold. Held once, now confirmed, no longer listed as not confirmed.
+ */
+async function expectRetryAnsweredWithTheHold(userId: string, slot: Slot, maybeHeld: MaybeHeldSlot) {
+  const [made] = serviceHoldsOn(slot);
+  const retry = await hold(userId, slot);
+  expect(retry.status).toBe(200);
+  expect(holdKeys.at(-1)).toBe(maybeHeld.id);
+  expect(serviceHoldsOn(slot)).toEqual([made]);
+  const { holds, maybeHeld: stillUnconfirmed } = await listed(userId);
+  expect(holds.map((held) => held.id)).toEqual([made?.id]);
+  expect(stillUnconfirmed).toEqual([]);
+}
+
+/** The retry meets the user's own orphan the service does not know by its key: not "just taken", and nothing held twice. */
+async function expectRetryToldMayAlreadyHold(userId: string, slot: Slot, maybeHeld: MaybeHeldSlot) {
   const retry = await hold(userId, slot);
   expect(retry.status).toBe(409);
   const words = z.parse(appErrorBody, await retry.json());
   expect(words.code).toBe("conflict");
   expect(words.message).toBe(`You may already hold this slot (the EHR did not confirm); it frees itself by ${clockTimeAt(slot, maybeHeld.freesAt)} at the latest`);
   expect(serviceHoldsOn(slot)).toHaveLength(1);
+  // Still listed as it was: a refused resend made nothing, so what the first send may have made frees itself as before.
+  expect((await listed(userId)).maybeHeld).toEqual([maybeHeld]);
 }
 
 describe("a hold whose answer was lost stays the user's", () => {
@@ -219,6 +238,7 @@ describe("a hold whose answer was lost stays the user's", () => {
     expect(message).toMatch(/^The EHR did not answer in time\. The EHR may have held this slot for you\. Tandem lists it/);
     expect(message).not.toMatch(/nothing|not held/i);
     await expectKeptAsTheUsers(userId, slot, maybeHeld);
+    await expectRetryAnsweredWithTheHold(userId, slot, maybeHeld);
   });
 
   it("a 5xx after sending (server_unresponsive) leaves the outcome unknown, not 'nothing is held', and the user's other tabs hear of it", async () => {
@@ -236,6 +256,28 @@ describe("a hold whose answer was lost stays the user's", () => {
     expect([code, failedSystem]).toEqual([APP_ERROR_CODES.outcomeUnknown, "ehr"]);
     expect((await listed(userId)).maybeHeld).toEqual([maybeHeld]);
     await harness.emulator.sandbox("DELETE", "/faults");
+
+    // The slot still free, the user holds it again: one attempt, under its first key; held once, and the entry not
+    // confirmed gives way to the hold (before, a second attempt was listed beside it: "may be holding" and "holding").
+    expect(serviceHoldsOn(slot)).toEqual([]);
+    const retry = await hold(userId, slot);
+    expect(retry.status).toBe(200);
+    expect(holdKeys.slice(-2)).toEqual([maybeHeld.id, maybeHeld.id]);
+    expect(serviceHoldsOn(slot)).toHaveLength(1);
+    expect(await listed(userId)).toMatchObject({ holds: [expect.objectContaining({ id: serviceHoldsOn(slot)[0]?.id })], maybeHeld: [] });
+  });
+
+  it("asked again and its answer lost again: still one hold the EHR may have made, freeing itself counted from the second send", async () => {
+    const userId = nextUser();
+    const slot = await freeSlot();
+    faults().add({ method: "POST", path: HOLD_PATH, mode: "reset", count: 2 });
+    const first = await unknownOutcome(await hold(userId, slot));
+    harness.advanceClocks(30);
+    const second = await unknownOutcome(await hold(userId, slot));
+    expect(second.maybeHeld.id).toBe(first.maybeHeld.id);
+    expect(Date.parse(second.maybeHeld.triedAt) - Date.parse(first.maybeHeld.triedAt)).toBeGreaterThanOrEqual(30_000);
+    expect((await listed(userId)).maybeHeld).toEqual([second.maybeHeld]);
+    expect(serviceHoldsOn(slot)).toHaveLength(1);
   });
 
   it("the store failing after the service held: 503 naming Tandem's server, listed with the EHR's id, and Let it go releases it in the EHR", async () => {
@@ -281,6 +323,7 @@ describe("a hold whose answer was lost stays the user's", () => {
     expect(maybeHeld).toMatchObject({ id: "0a0a0a0a-0000-4000-8000-000000000002", canRelease: false });
     if (!maybeHeld) throw new Error("not listed");
     await expectKeptAsTheUsers(userId, slot, maybeHeld);
+    await expectRetryToldMayAlreadyHold(userId, slot, maybeHeld);
   });
 
   it("a hold its process left pending is announced to the user's tabs when it comes to read as unknown (their reconnection's read came before, and listed nothing)", async () => {
@@ -325,6 +368,12 @@ describe("a hold whose answer was lost stays the user's", () => {
     const { holds, maybeHeld } = await listed(userId);
     expect(holds).toHaveLength(1);
     expect(maybeHeld).toHaveLength(2);
+
+    // Asking again for one of those takes no new place: it is sent in its own, and the EHR answers the hold it made.
+    const [first] = slots;
+    if (!first) throw new Error("too few slots");
+    expect((await hold(userId, first)).status).toBe(200);
+    expect(await listed(userId)).toMatchObject({ holds: { length: 2 }, maybeHeld: { length: 1 } });
   });
 
   it("a slot someone else took is still 'just taken', and the refused attempt is not listed", async () => {

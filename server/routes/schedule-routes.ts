@@ -35,7 +35,7 @@ import { AppError, badRequest } from "../http/app-error.ts";
 import { sharedJson } from "../http/shared-json-body.ts";
 import { parseJsonBody, parsePathParam, parseQuery } from "../http/validate.ts";
 import { heldRequestOf, heldSlotOf, isHoldOfSlot, slotHoldRecord } from "../schedule/held-slots.ts";
-import { holdSubjectOf, maybeHeldOf } from "../schedule/hold-intents.ts";
+import { holdSubjectOf, isSameHoldAsked, maybeHeldOf } from "../schedule/hold-intents.ts";
 import { outcomeOfFailedWrite } from "../clinic/write-outcome.ts";
 import { outcomeUnknownError } from "../http/outcome-unknown-error.ts";
 import { pickAlternatives } from "../schedule/slot-alternatives.ts";
@@ -156,6 +156,11 @@ function alreadyHeld(): AppError {
   return new AppError(409, ALREADY_HELD_CODE, "You already hold this slot: book it in the EHR or release it");
 }
 
+/** Another tab of the user's is asking the EHR again for the same hold, whose first answer was lost. */
+function holdBeingResent(): AppError {
+  return new AppError(409, "conflict", "You may already hold this slot: Tandem is asking the EHR for it again from another of your tabs");
+}
+
 function patientChanged(): AppError {
   return new AppError(409, PATIENT_CHANGED_CODE, "The patient open in the EHR changed after you chose this slot, so nothing was held: choose it again to hold it for the patient open now");
 }
@@ -199,8 +204,8 @@ export function registerScheduleRoutes(api: Hono<AppEnv>, { clinic, holds, waitl
     return unsettled.flatMap((intent) => maybeHeldOf(intent, at) ?? []);
   };
   /** Best effort: an intent left `pending` reads as unknown once its deadline has passed, which is never less cautious. */
-  const settle = (c: Context<AppEnv>, organizationId: string, id: string, outcome: Exclude<WriteOutcome, "pending">, resultId: string | null = null) =>
-    intents.settle(organizationId, id, { outcome, resultId, at: now() }).catch((error: unknown) => {
+  const settle = (c: Context<AppEnv>, organizationId: string, id: string, outcome: Exclude<WriteOutcome, "pending">, resultId: string | null = null, sentAt?: number) =>
+    intents.settle(organizationId, id, { outcome, resultId, at: now(), ...(sentAt !== undefined && { sentAt }) }).catch((error: unknown) => {
       c.get("logger").warn({ err: error, intentId: id, outcome }, "settling a hold's write intent failed; it reads as unknown once its deadline has passed");
     });
   const facilityZone = async (organizationId: string, facilityId: string): Promise<string | null> => {
@@ -280,9 +285,12 @@ export function registerScheduleRoutes(api: Hono<AppEnv>, { clinic, holds, waitl
     const [active, maybeHeld] = await Promise.all([holds.listActive(organizationId, userId, at), maybeHeldBy(organizationId, userId, at)]);
     // Another tab of the user's may hold it already: never a second hold of one slot (issue 36 item 1).
     if (active.some((held) => isHoldOfSlot(held, request))) throw alreadyHeld();
-    if (active.length + maybeHeld.length >= MAX_ACTIVE_HOLDS) throw holdLimitReached();
+    // The same hold asked again (for the same patient) while the EHR may have made it takes no new place: it is
+    // sent again in its own. A waitlist offer's hold is for the entry's patient: always an attempt of its own.
+    const resent = request.fromWaitlist === undefined ? (maybeHeld.find((maybe) => isSameHoldAsked(maybe, heldRequestOf(c.get("session"), request))) ?? null) : null;
+    if (resent === null && active.length + maybeHeld.length >= MAX_ACTIVE_HOLDS) throw holdLimitReached();
     const { fromWaitlist } = request;
-    if (fromWaitlist === undefined) return c.json(await holdSlot(c, request, maybeHeld, null));
+    if (fromWaitlist === undefined) return c.json(await holdSlot(c, request, { maybeHeld, resent }, null));
     // From a waitlist offer (issue 38): for the entry's patient, whoever is open; the offer taken first, given back if the EHR refuses.
     requireWaitlistRole(c);
     const claim = await claimOffer(waitlist, { organizationId, userId }, { ...request, fromWaitlist }, at);
@@ -290,7 +298,7 @@ export function registerScheduleRoutes(api: Hono<AppEnv>, { clinic, holds, waitl
     try {
       // The entry's patient (and name) goes into the answer: on the record first.
       await access.read(c, "waitlist_entry", claim.entry.id);
-      answer = await holdSlot(c, request, maybeHeld, claim.entry);
+      answer = await holdSlot(c, request, { maybeHeld, resent }, claim.entry);
     } catch (error) {
       // Kept from colleagues while the EHR may have held it for the entry's patient: their tabs hear it is taken.
       if (isOutcomeUnknown(error)) live.publish(organizationId, { type: "waitlist.changed" });
@@ -304,23 +312,36 @@ export function registerScheduleRoutes(api: Hono<AppEnv>, { clinic, holds, waitl
   /**
    * Holds the slot for the token's patient, or for `forEntry`'s (a waitlist
    * offer), recorded before the EHR is asked; answers the hold, or throws
-   * what the user is told.
+   * what the user is told. `maybeHeld`: the holds the EHR may have made for
+   * the user; `resent`: the one of them this request asks for again.
    */
-  async function holdSlot(c: Context<AppEnv>, request: HoldRequest, maybeHeld: MaybeHeldSlot[], forEntry: StoredWaitlistEntry | null): Promise<HoldResponse> {
+  async function holdSlot(c: Context<AppEnv>, request: HoldRequest, { maybeHeld, resent }: { maybeHeld: MaybeHeldSlot[]; resent: MaybeHeldSlot | null }, forEntry: StoredWaitlistEntry | null): Promise<HoldResponse> {
     const tokenSession = c.get("session");
     const session = forEntry === null ? tokenSession : { ...tokenSession, patientId: forEntry.patientId };
     const { organizationId, userId } = session;
     const at = now();
     const { patientId: _patientId, fromWaitlist: _fromWaitlist, ...selection } = request;
 
-    // Recorded before the service is asked: an answer lost from here on leaves the attempt, never nothing.
-    const intentId = randomUUID();
-    const attempt = { id: intentId, organizationId, userId, kind: "hold" as const, subjectId: holdSubjectOf(request), request: heldRequestOf(session, request), createdAt: at };
-    await intents.record(attempt);
+    // Recorded before the service is asked: an answer lost from here on leaves the attempt, never nothing. An
+    // earlier attempt at this very hold whose answer was lost is sent again under its id, the idempotency key: a
+    // service that honours it answers the hold it made then, or makes it now; never a second hold of the slot.
+    const heldRequest = heldRequestOf(session, request);
+    const intentId = resent?.id ?? randomUUID();
+    const attempt = { id: intentId, organizationId, userId, kind: "hold" as const, subjectId: holdSubjectOf(request), request: heldRequest, createdAt: at };
+    let earlierResultId: string | null = null;
+    if (resent === null) await intents.record(attempt);
+    else {
+      const resending = await intents.resend(organizationId, intentId, { sentAt: Date.parse(resent.triedAt), at });
+      if (resending === null) throw holdBeingResent();
+      earlierResultId = resending.resultId;
+    }
+    /** Places in the basket the holds the EHR may have made take, this attempt's own no longer among them once it is answered. */
+    const maybeHeldElsewhere = maybeHeld.length - (resent === null ? 0 : 1);
     // Read beside the hold, not after it: the name costs the hold no time. A waitlisted patient's is the entry's.
     const patientName = forEntry === null ? patientNameOf(c, attempt.request.patientId) : Promise.resolve(forEntry.patientName);
     /** The answer was lost, or not recorded: the attempt is the user's as a hold the EHR may have made. */
-    const unknownOutcome = async (error: unknown, mayHave: string, resultId: string | null): Promise<AppError> => {
+    const unknownOutcome = async (error: unknown, mayHave: string, learntResultId: string | null): Promise<AppError> => {
+      const resultId = learntResultId ?? earlierResultId;
       await settle(c, organizationId, intentId, "unknown", resultId);
       // Listed as not confirmed from now, in the user's other tabs too.
       holdsChanged(c);
@@ -336,7 +357,10 @@ export function registerScheduleRoutes(api: Hono<AppEnv>, { clinic, holds, waitl
       ({ hold } = await clinic.send("POST /v4/schedule/holds", { organizationId, body: selection, idempotencyKey: intentId }));
     } catch (error) {
       if (outcomeOfFailedWrite(error) === "unknown") throw await unknownOutcome(error, "The EHR may have held this slot for you.", null);
-      await settle(c, organizationId, intentId, "refused");
+      // A refused resend made nothing and says nothing of the first send, which may have held the slot: that stays
+      // unknown, lasting from when it was sent.
+      if (resent === null) await settle(c, organizationId, intentId, "refused");
+      else await settle(c, organizationId, intentId, "unknown", earlierResultId, Date.parse(resent.triedAt));
       if (error instanceof UpstreamError && error.code === "conflict") {
         // The slot's capacity may be the user's own earlier attempt, made in the EHR and never confirmed.
         const own = await maybeHeldBy(organizationId, userId, now(), request).catch(() => []);
@@ -351,7 +375,7 @@ export function registerScheduleRoutes(api: Hono<AppEnv>, { clinic, holds, waitl
     let isRecorded: boolean;
     try {
       // The basket's places taken by holds the EHR may have made are not in `slot_holds`: they lower the limit.
-      isRecorded = await holds.insertWithinLimit(record, MAX_ACTIVE_HOLDS - maybeHeld.length, heldAt);
+      isRecorded = await holds.insertWithinLimit(record, MAX_ACTIVE_HOLDS - maybeHeldElsewhere, heldAt);
     } catch (error) {
       c.get("logger").error({ err: error }, "recording a slot hold failed after the EHR made it");
       // The EHR holds it: kept as the user's, with its id, so Let it go can release it.

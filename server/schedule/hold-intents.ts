@@ -3,6 +3,7 @@ import type { HoldRequest, MaybeHeldSlot } from "#contract/app-api/slots.ts";
 import { idKey } from "#contract/ids.ts";
 import { readsAsUnknown, WRITE_IN_FLIGHT_MS } from "../clinic/write-outcome.ts";
 import type { WriteIntent } from "../store/store.ts";
+import type { HeldRequest } from "./held-slots.ts";
 
 // A hold asked of the service is recorded as a write intent (kind `hold`)
 // before it is sent, and settled from the answer (issue 35 item 4; ADR 0012
@@ -37,6 +38,22 @@ const heldRequest = z.object({
  */
 export function holdSubjectOf(slot: Pick<HoldRequest, "providerId" | "facilityId" | "startsAt" | "endsAt">): string {
   return [idKey(slot.providerId), idKey(slot.facilityId), new Date(slot.startsAt).toISOString(), new Date(slot.endsAt).toISOString()].join("|");
+}
+
+/**
+ * The hold the EHR may have made is the one `request` asks for: the same slot
+ * as the same kind for the same patient, so the same body reaches the service
+ * and the attempt's idempotency key may be used again.
+ */
+export function isSameHoldAsked(maybe: MaybeHeldSlot, request: HeldRequest): boolean {
+  const samePatient = maybe.patientId === null || request.patientId === null ? maybe.patientId === request.patientId : idKey(maybe.patientId) === idKey(request.patientId);
+  return (
+    samePatient &&
+    holdSubjectOf(maybe.slot) === holdSubjectOf(request) &&
+    idKey(maybe.appointmentTypeId) === idKey(request.appointmentTypeId) &&
+    maybe.slotLengthMinutes === request.slotLengthMinutes &&
+    maybe.isNewPatient === request.isNewPatient
+  );
 }
 
 /** The latest instant a hold made by this request can last until. */

@@ -567,6 +567,22 @@ describe.each(engines)("store on $name", (engine) => {
       expect(await store.writeIntents.get(ORG_A, intent({}).id)).toMatchObject({ outcome: "done", resultId: "task-9", settledAt: BASE + 2 });
     });
 
+    it("sends a write whose outcome is unknown again once, as dated by the caller's read, and a refused resend dates it back", async () => {
+      await store.writeIntents.record(intent({}));
+      await store.writeIntents.settle(ORG_A, intent({}).id, { outcome: "unknown", resultId: "task-9", at: BASE + 1 });
+
+      const resent = await store.writeIntents.resend(ORG_A, intent({}).id, { sentAt: BASE, at: BASE + 10 });
+      expect(resent).toMatchObject({ outcome: "pending", resultId: "task-9", createdAt: BASE + 10, settledAt: null });
+      // Another tab read it before that resend: its resend is not made.
+      expect(await store.writeIntents.resend(ORG_A, intent({}).id, { sentAt: BASE, at: BASE + 11 })).toBeNull();
+      expect(await store.writeIntents.resend(ORG_B, intent({}).id, { sentAt: BASE + 10, at: BASE + 12 })).toBeNull();
+
+      expect(await store.writeIntents.settle(ORG_A, intent({}).id, { outcome: "unknown", resultId: "task-9", at: BASE + 12, sentAt: BASE })).toBe(true);
+      expect(await store.writeIntents.get(ORG_A, intent({}).id)).toMatchObject({ outcome: "unknown", resultId: "task-9", createdAt: BASE, settledAt: BASE + 12 });
+      await store.writeIntents.settle(ORG_A, intent({}).id, { outcome: "done", resultId: "task-9", at: BASE + 13 });
+      expect(await store.writeIntents.resend(ORG_A, intent({}).id, { sentAt: BASE, at: BASE + 14 })).toBeNull();
+    });
+
     it("lists the unsettled writes of one kind, narrowed to a user or a subject, oldest first", async () => {
       const second = intent({ id: "22222222-2222-4222-8222-222222222222", createdAt: BASE + 5 });
       const colleagues = intent({ id: "33333333-3333-4333-8333-333333333333", userId: "user-2", subjectId: "note-2" });

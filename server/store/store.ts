@@ -196,6 +196,7 @@ export interface WriteIntent {
   outcome: WriteOutcome;
   /** What the service made, once known: the task's or the hold's id. */
   resultId: string | null;
+  /** When it was last sent: recorded, or sent again (`resend`); what it made lasts from then. */
   createdAt: number;
   settledAt: number | null;
 }
@@ -205,9 +206,16 @@ export interface WriteIntentRepository {
   record(intent: Pick<WriteIntent, "id" | "organizationId" | "userId" | "kind" | "subjectId" | "request" | "createdAt">): Promise<void>;
   /**
    * Settles a write that is still `pending` or `unknown` (a later read may settle an unknown one);
-   * true when it did. A settled `done` or `refused` is final.
+   * true when it did. A settled `done` or `refused` is final. `sentAt`: dated back to an earlier send (a refused
+   * resend made nothing: what the first send may have made lasts from then).
    */
-  settle(organizationId: string, id: string, settlement: { outcome: Exclude<WriteOutcome, "pending">; resultId?: string | null; at: number }): Promise<boolean>;
+  settle(organizationId: string, id: string, settlement: { outcome: Exclude<WriteOutcome, "pending">; resultId?: string | null; at: number; sentAt?: number }): Promise<boolean>;
+  /**
+   * A write whose outcome is unknown, about to be sent again under its id (the idempotency key): `pending` again,
+   * dated `at`; answers it so. `sentAt`: its `createdAt` as the caller read it. Null when it was settled or sent
+   * again since (another tab's resend): it is not to be sent.
+   */
+  resend(organizationId: string, id: string, resend: { sentAt: number; at: number }): Promise<WriteIntent | null>;
   get(organizationId: string, id: string): Promise<WriteIntent | null>;
   /** The `pending` and `unknown` writes of one kind, oldest first, narrowed to a user and/or a subject. */
   listUnsettled(organizationId: string, kind: WriteIntentKind, filter?: { userId?: string; subjectId?: string }): Promise<WriteIntent[]>;

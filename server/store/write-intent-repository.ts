@@ -44,13 +44,29 @@ export function createWriteIntentRepository(db: StoreDatabase): WriteIntentRepos
       });
     },
 
-    async settle(organizationId, id, { outcome, resultId = null, at }) {
+    async settle(organizationId, id, { outcome, resultId = null, at, sentAt }) {
       const settled = await db
         .update(writeIntents)
-        .set({ outcome, resultId, settledAt: dateFromEpochMs(at, "at") })
+        .set({ outcome, resultId, settledAt: dateFromEpochMs(at, "at"), ...(sentAt !== undefined && { createdAt: dateFromEpochMs(sentAt, "sentAt") }) })
         .where(and(eq(writeIntents.organizationId, organizationId), eq(writeIntents.id, id), inArray(writeIntents.outcome, ["pending", "unknown"])))
         .returning({ id: writeIntents.id });
       return settled.length > 0;
+    },
+
+    async resend(organizationId, id, { sentAt, at }) {
+      const [resent] = await db
+        .update(writeIntents)
+        .set({ outcome: "pending", createdAt: dateFromEpochMs(at, "at"), settledAt: null })
+        .where(
+          and(
+            eq(writeIntents.organizationId, organizationId),
+            eq(writeIntents.id, id),
+            inArray(writeIntents.outcome, ["pending", "unknown"]),
+            eq(writeIntents.createdAt, dateFromEpochMs(sentAt, "sentAt")),
+          ),
+        )
+        .returning();
+      return resent === undefined ? null : toIntent(resent);
     },
 
     async get(organizationId, id) {
