@@ -444,6 +444,33 @@ test("a hold the EHR did not answer in time may have been made: listed as not co
   await expect(bar.getByRole("button", { name: "Let it go" })).toHaveCount(0);
 });
 
+test("a hold the EHR failed (503) whose slot is still free, tried again, is held once: the card 'not confirmed' gives way to it, not a second card of the same slot", async ({ page }) => {
+  const today = await todayIn(UPPER_WEST_SIDE.timezone);
+  const app = await openSlotFinder(page);
+  await setFilters(app, { startDate: addDays(today, 11), endDate: addDays(today, 13) });
+  await search(app);
+  const [target] = await listedSlots(app);
+  if (!target) throw new Error("no slot listed");
+
+  // The EHR integration fails the hold before making it: the BFF cannot tell, so the EHR may have held it.
+  await sandbox("POST", "/faults", { method: "POST", path: "/v4/schedule/holds", status: 503, count: 1 });
+  await slotButton(app, target).click();
+  const panel = app.getByTestId("selection-panel");
+  await expect(panel).toHaveAttribute("data-state", "failed");
+  await expect(panel).toContainText("The EHR may have held");
+  const bar = app.getByTestId("holds-bar");
+  await expect(bar).toContainText("The EHR may be holding 1 slot for you that it did not confirm");
+
+  // The slot is still free (the EHR made nothing): the user holds it again.
+  await panel.getByRole("button", { name: "Try again" }).click();
+  await expect(bar).toContainText("holding 1 slot");
+  await expect(bar.getByTestId("maybe-held")).toHaveCount(0);
+  await expect(bar).not.toContainText("may be holding");
+  const { userId } = await frontDeskSession();
+  expect(await holdsOf(ORG_A, userId)).toHaveLength(1);
+  await saveScreenshot(page, "holds-tried-again-after-503");
+});
+
 test("a slot chosen while the release of a hold it overlaps is still on its way is held, not called taken", async ({ page }) => {
   const today = await todayIn(UPPER_WEST_SIDE.timezone);
   const app = await openSlotFinder(page);
