@@ -6,7 +6,9 @@ import { noteDraftPutRequest, noteDraftResponse, notePatchRequest, noteResponse,
 import { writableValues, type Note } from "#contract/clinic-api/note.ts";
 import { finishPendingWrites } from "#src/api/before-sign-out.ts";
 import { callBff } from "#src/api/bff-client.ts";
-import { switchCacheIdentity } from "#src/api/cache-identity.ts";
+import { identityKey, switchCacheIdentity } from "#src/api/cache-identity.ts";
+import { idKey } from "#contract/ids.ts";
+import { listenForSavesInOtherTabs } from "../changes/saved-in-another-tab.ts";
 import { renderWithUser, testQueryClient } from "#src/testing/render.tsx";
 import { failure, heldAnswer, installFakeBff, ok, type BffCall, type FakeBff } from "#src/testing/fake-bff.ts";
 import { buildNoteFixture, buildSignedNoteFixture } from "../reading/testing/note-fixture.ts";
@@ -336,6 +338,27 @@ describe("a field changed in the EHR while the user typed in it", () => {
     const choice = await screen.findByRole("group", { name: CONFLICT_TITLE });
     return { ...rendered, choice };
   }
+
+  it("a conflict with the user's own save in another tab says so, not that the EHR changed it", async () => {
+    const queryClient = testQueryClient();
+    const physician = { organizationId: "org-a", userId: "physician-1" };
+    switchCacheIdentity(queryClient, physician);
+    listenForSavesInOtherTabs();
+    const otherTab = new BroadcastChannel("tandem.note-saves");
+    try {
+      otherTab.postMessage({ identity: identityKey(physician), noteId: idKey(NOTE.id), fields: { stickyNoteDescription: THEIRS }, atMs: 0 });
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      bff.once("PATCH", NOTE_PATH, conflictAnswer);
+      const { user } = renderWithUser(<NoteEditorHarness note={NOTE} />, { queryClient });
+      await user.type(stickyNoteBox(), ADDED);
+      await user.click(saveButton());
+      const choice = await screen.findByRole("group", { name: "You saved other text in this field in another tab while you were editing here. Choose which text to keep." });
+      expect(textIn(within(choice).getByRole("textbox", { name: "Sticky note The EHR's text now, saved in your other tab" }))).toBe(THEIRS);
+    } finally {
+      otherTab.close();
+      switchCacheIdentity(queryClient, null);
+    }
+  });
 
   it("shows both texts at the field and saves nothing until the user chooses", async () => {
     const { choice } = await typeAndMeetConflict();

@@ -8,6 +8,7 @@ import { noteEditorViewOf, type NoteEditorView } from "./note-editor-view.ts";
 import { pickDraft, readSessionDraft } from "./session-draft.ts";
 import { useDraftSync } from "./use-draft-sync.ts";
 import { useNoteSave } from "./use-note-save.ts";
+import { wasSavedInAnotherTab } from "../changes/saved-in-another-tab.ts";
 
 // The note editor wired to the BFF (ADR 0008): the state machine in
 // editor-state.ts fed the note as read (baselines, conflicts, a signed note
@@ -29,6 +30,8 @@ export interface NoteEditor extends NoteEditorView {
   dismissRemoteChange: () => void;
   /** All unsaved text as plain text, for copying. */
   draftText: () => string;
+  /** Whether `text` in `field` is what the user saved moments ago in another tab of theirs (saved-in-another-tab.ts). */
+  isSavedInAnotherTab: (field: WritableNoteField, text: string) => boolean;
 }
 
 export interface NoteEditorOptions {
@@ -71,9 +74,10 @@ export function useNoteEditor({ noteId, note, initialDraft, canEdit, cannotEditR
   const discardDraft = useCallback(() => dispatch({ type: "draftDiscarded" }), []);
   const dismissRemoteChange = useCallback(() => dispatch({ type: "remoteChangeDismissed" }), []);
   const draftText = useCallback(() => draftTextOf(state, labelOf), [state]);
+  const isSavedInAnotherTab = useCallback((field: WritableNoteField, text: string) => wasSavedInAnotherTab(noteId, field, text), [noteId]);
 
   return useMemo(
-    (): NoteEditor => ({ ...noteEditorViewOf(state), timezone, setValue, save, retry: save, resolveConflict, restoreDraft, discardDraft, dismissRemoteChange, draftText }),
-    [state, timezone, setValue, save, resolveConflict, restoreDraft, discardDraft, dismissRemoteChange, draftText],
+    (): NoteEditor => ({ ...noteEditorViewOf(state), timezone, setValue, save, retry: save, resolveConflict, restoreDraft, discardDraft, dismissRemoteChange, draftText, isSavedInAnotherTab }),
+    [state, timezone, setValue, save, resolveConflict, restoreDraft, discardDraft, dismissRemoteChange, draftText, isSavedInAnotherTab],
   );
 }

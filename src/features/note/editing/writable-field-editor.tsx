@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, type ReactNode } from "react";
+import { useEffect, useId, useMemo, useRef, type ReactNode } from "react";
 import { MAX_NOTE_FIELD_LENGTH } from "#contract/app-api/note.ts";
 import { Badge } from "#src/components/ui/badge.tsx";
 import { Button } from "#src/components/ui/button.tsx";
@@ -9,7 +9,8 @@ import type { NoteEditor } from "./use-note-editor.ts";
 // One writable field, edited in place: a labelled textarea that grows with
 // its text, its own status read with it, and, when the EHR changed the field
 // while the user was typing, both texts side by side with the choice at the
-// field. Read-only uses `readOnly`, so the text stays selectable. `mark` is
+// field (told as the user's own when their other tab saved it). Read-only
+// uses `readOnly`, so the text stays selectable. `mark` is
 // shown between the label and the text (a change made under the reader).
 
 const textareaClass =
@@ -22,6 +23,10 @@ export function WritableFieldEditor({ field, editor, mark }: { field: WritableNo
   const labelId = `${id}-label`;
   const textarea = useRef<HTMLTextAreaElement>(null);
   const conflict = editor.conflicts[field];
+  // Told once, as the choice appears: the other tab's save is remembered for a while only.
+  const theirs = conflict?.theirs;
+  const { isSavedInAnotherTab } = editor;
+  const theirsFromAnotherTab = useMemo(() => theirs !== undefined && isSavedInAnotherTab(field, theirs), [theirs, field, isSavedInAnotherTab]);
   const status = editor.fieldStatus[field];
   const isChanged = editor.dirtyFields.includes(field);
 
@@ -66,7 +71,9 @@ export function WritableFieldEditor({ field, editor, mark }: { field: WritableNo
       {conflict ? (
         <div role="group" aria-labelledby={`${id}-conflict`} className="space-y-2 rounded-md border-2 border-amber-400 bg-amber-50 p-3">
           <p id={`${id}-conflict`} className="text-sm font-semibold text-amber-950">
-            This field was changed in the EHR while you were editing. Choose which text to keep.
+            {theirsFromAnotherTab
+              ? "You saved other text in this field in another tab while you were editing here. Choose which text to keep."
+              : "This field was changed in the EHR while you were editing. Choose which text to keep."}
           </p>
           <div className="grid gap-3 md:grid-cols-2">
             <div className="min-w-0 space-y-1">
@@ -75,7 +82,7 @@ export function WritableFieldEditor({ field, editor, mark }: { field: WritableNo
             </div>
             <div className="min-w-0 space-y-1">
               <p id={`${id}-theirs`} className="text-xs font-semibold text-slate-800">
-                The EHR&apos;s text now
+                {theirsFromAnotherTab ? "The EHR's text now, saved in your other tab" : "The EHR's text now"}
               </p>
               <textarea readOnly value={conflict.theirs} aria-labelledby={`${labelId} ${id}-theirs`} rows={3} className={textareaClass} />
             </div>
