@@ -267,6 +267,19 @@ describe("a hold whose answer was lost stays the user's", () => {
     expect(await listed(userId)).toMatchObject({ holds: [expect.objectContaining({ id: serviceHoldsOn(slot)[0]?.id })], maybeHeld: [] });
   });
 
+  it("asked again with its length and flag named (the first left them to the slot): the same hold, sent in the same form under its key", async () => {
+    const userId = nextUser();
+    const slot = await freeSlot();
+    faults().add({ method: "POST", path: HOLD_PATH, mode: "reset", count: 1 });
+    const { maybeHeld } = await unknownOutcome(await hold(userId, slot));
+    const minutes = (Date.parse(slot.endsAt) - Date.parse(slot.startsAt)) / 60_000;
+    const retry = await harness.api("/api/holds", { token: await harness.hostToken({ userId }), method: "POST", body: { ...selectionOf(slot), slotLengthMinutes: minutes, isNewPatient: false } });
+    expect(retry.status).toBe(200);
+    expect(holdKeys.slice(-2)).toEqual([maybeHeld.id, maybeHeld.id]);
+    expect(serviceHoldsOn(slot)).toHaveLength(1);
+    expect(await listed(userId)).toMatchObject({ holds: { length: 1 }, maybeHeld: [] });
+  });
+
   it("asked again and its answer lost again: still one hold the EHR may have made, freeing itself counted from the second send", async () => {
     const userId = nextUser();
     const slot = await freeSlot();

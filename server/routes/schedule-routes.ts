@@ -320,12 +320,13 @@ export function registerScheduleRoutes(api: Hono<AppEnv>, { clinic, holds, waitl
     const session = forEntry === null ? tokenSession : { ...tokenSession, patientId: forEntry.patientId };
     const { organizationId, userId } = session;
     const at = now();
-    const { patientId: _patientId, fromWaitlist: _fromWaitlist, ...selection } = request;
 
     // Recorded before the service is asked: an answer lost from here on leaves the attempt, never nothing. An
     // earlier attempt at this very hold whose answer was lost is sent again under its id, the idempotency key: a
     // service that honours it answers the hold it made then, or makes it now; never a second hold of the slot.
     const heldRequest = heldRequestOf(session, request);
+    // What the service is asked, in one form whichever way the request named it: a resend's body is the first's.
+    const { patientId: _patientId, ...serviceBody } = heldRequest;
     const intentId = resent?.id ?? randomUUID();
     const attempt = { id: intentId, organizationId, userId, kind: "hold" as const, subjectId: holdSubjectOf(request), request: heldRequest, createdAt: at };
     let earlierResultId: string | null = null;
@@ -354,7 +355,7 @@ export function registerScheduleRoutes(api: Hono<AppEnv>, { clinic, holds, waitl
 
     let hold: Hold;
     try {
-      ({ hold } = await clinic.send("POST /v4/schedule/holds", { organizationId, body: selection, idempotencyKey: intentId }));
+      ({ hold } = await clinic.send("POST /v4/schedule/holds", { organizationId, body: serviceBody, idempotencyKey: intentId }));
     } catch (error) {
       if (outcomeOfFailedWrite(error) === "unknown") throw await unknownOutcome(error, "The EHR may have held this slot for you.", null);
       // A refused resend made nothing and says nothing of the first send, which may have held the slot: that stays
