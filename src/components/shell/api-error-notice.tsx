@@ -1,10 +1,10 @@
-import { useSecondsLeft } from "#src/lib/use-now.ts";
 import { APP_ERROR_CODES } from "#contract/app-api/errors.ts";
 import { PATIENT_CHANGED_CODE } from "#contract/app-api/slots.ts";
 import { ApiError } from "#src/api/bff-client.ts";
 import { failingSystemOf, isInstallationInactive } from "#src/api/failing-system.ts";
 import { clearsWhenTandemAnswers, useBffAnsweredAgain } from "#src/api/use-bff-answered-again.ts";
 import { formatRetryWait } from "#src/lib/time-format.ts";
+import { useSecondsLeft } from "#src/lib/use-now.ts";
 import { Button } from "../ui/button.tsx";
 import { Notice } from "../ui/notice.tsx";
 

@@ -1,5 +1,4 @@
 import { useEffect } from "react";
-import { useNow } from "#src/lib/use-now.ts";
 import type { HeldSlot } from "#contract/app-api/slots.ts";
 import { describeApiError } from "#src/components/shell/api-error-notice.tsx";
 import { Button } from "#src/components/ui/button.tsx";
@@ -7,6 +6,7 @@ import { Notice } from "#src/components/ui/notice.tsx";
 import { formatCountdown, holdAnnouncement, holdStage } from "#src/scheduling/hold-countdown.ts";
 import type { SlotDescriber } from "#src/scheduling/use-slot-describer.ts";
 import type { HoldNotice } from "#src/scheduling/held-slots-controller.ts";
+import { useNow } from "#src/lib/use-now.ts";
 
 // One held slot in the holds bar: what it is held as (type, length, patient),
 // when and with whom, the countdown, and Book in EHR / Release.

@@ -154,24 +154,20 @@ export const RESENT_FAILURES: ReadonlySet<SystemSaveFailure> = new Set(["ehr", "
 type SystemFailure = Extract<SaveFailure, { kind: "system" }>;
 
 /**
- * Seconds until a failed save is sent again by itself: one turned away as busy, after the service's wait; one the
- * EHR or the service failed or did not confirm, after the wait the failure was given (none once its tries are
- * spent). Undefined when it waits for Retry or more typing.
+ * Seconds after a failed save until it is sent again by itself: one turned away as busy, after the service's wait;
+ * one the EHR or the service failed or did not confirm, after the wait the failure was given (none once its tries
+ * are spent). Null when it waits for Retry or more typing.
  */
-function resendWaitSeconds({ reason, retryAfterSeconds }: SystemFailure): number | undefined {
-  if (reason === "busy") return retryAfterSeconds ?? BUSY_RETRY_DEFAULT_SECONDS;
-  return RESENT_FAILURES.has(reason) ? retryAfterSeconds : undefined;
+export function resendWaitOf(failure: SaveFailure): number | null {
+  if (failure.kind !== "system") return null;
+  if (failure.reason === "busy") return failure.retryAfterSeconds ?? BUSY_RETRY_DEFAULT_SECONDS;
+  return RESENT_FAILURES.has(failure.reason) ? (failure.retryAfterSeconds ?? null) : null;
 }
 
 /** `secondsLeft`: of the wait, where the caller counts it down; the whole wait otherwise. */
 function systemFailureText(failure: SystemFailure, secondsLeft?: number): string {
-  const wait = resendWaitSeconds(failure);
-  return wait === undefined ? SYSTEM_FAILURE_TEXT[failure.reason] : `${SYSTEM_FAILURE_TEXT[failure.reason]}; Tandem tries again ${formatRetryWait(secondsLeft ?? wait)}`;
-}
-
-/** Seconds the status's failed save waits before it is sent again by itself, counted from the failure; null when it is not. */
-export function resendWaitOf(status: EditorStatus): number | null {
-  return status.kind === "failed" && status.failure.kind === "system" ? (resendWaitSeconds(status.failure) ?? null) : null;
+  const wait = resendWaitOf(failure);
+  return wait === null ? SYSTEM_FAILURE_TEXT[failure.reason] : `${SYSTEM_FAILURE_TEXT[failure.reason]}; Tandem tries again ${formatRetryWait(secondsLeft ?? wait)}`;
 }
 
 const fieldsFrom = (values: AllWritableFieldValues): Record<WritableNoteField, FieldState> => ({
@@ -336,11 +332,10 @@ export function draftUnkeptText(state: EditorState): string | null {
 /** Autosave may run: something to save, nothing to decide first. */
 export const canAutosave = (state: EditorState): boolean => saveRequestOf(state) !== null;
 
-/** After this long the last save is sent again by itself (resendWaitSeconds); null when it is not. */
+/** After this long the last save is sent again by itself (resendWaitOf); null when it is not. */
 export function saveRetryDelayMs(state: EditorState): number | null {
-  if (state.save.kind !== "failed" || state.save.failure.kind !== "system") return null;
-  const wait = resendWaitSeconds(state.save.failure);
-  return wait === undefined ? null : wait * 1000;
+  const wait = state.save.kind === "failed" ? resendWaitOf(state.save.failure) : null;
+  return wait === null ? null : wait * 1000;
 }
 
 /**

@@ -2,8 +2,8 @@ import type { KeyboardEvent, ReactNode } from "react";
 import { Badge } from "#src/components/ui/badge.tsx";
 import { Button } from "#src/components/ui/button.tsx";
 import { formatRecentTime } from "#src/lib/time-format.ts";
-import { useTimeDisplay } from "#src/lib/use-time-display.tsx";
 import { useSecondsLeft } from "#src/lib/use-now.ts";
+import { useTimeDisplay } from "#src/lib/use-time-display.tsx";
 import { resendWaitOf, statusText, type EditorStatus } from "./editor-state.ts";
 import type { NoteEditor } from "./use-note-editor.ts";
 import { AlertIcon, CheckIcon, CrossIcon, DotIcon, LockIcon } from "#src/components/ui/icons.tsx";
@@ -41,7 +41,8 @@ export function SaveStatusBar({ editor, timezone }: { editor: NoteEditor; timezo
   const tone = TONE[status.kind];
   const text = statusText(status, clock);
   // Counted from the failure's first render: the failure object is the same until the save's next outcome.
-  const secondsLeft = useSecondsLeft(status.kind === "failed" ? status.failure : null, resendWaitOf(status));
+  const failure = status.kind === "failed" ? status.failure : null;
+  const secondsLeft = useSecondsLeft(failure, failure === null ? null : resendWaitOf(failure));
   return (
     <div id="note-save-status" data-testid="save-status-bar" data-status={status.kind} className="sticky top-0 z-10 flex flex-wrap items-center gap-x-3 gap-y-2 border-b border-slate-200 bg-white px-3 py-2">
       <p role="status" aria-live="polite" aria-atomic="true" className={`flex min-w-0 items-center gap-2 text-sm font-medium ${tone.text}`}>
