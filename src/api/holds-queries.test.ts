@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { HeldSlotsResponse } from "#contract/app-api/slots.ts";
+import { toRawUuid } from "#contract/ids.ts";
 import { MAYBE_HELD } from "#src/features/holds/testing/maybe-held.ts";
-import { onThisBrowsersClock } from "./holds-queries.ts";
+import { onThisBrowsersClock, withHeld } from "./holds-queries.ts";
 
 // A workstation's clock may be minutes off Tandem's server's: the holds are counted down on the browser's own.
 
@@ -26,5 +27,22 @@ describe("the holds list on this browser's clock", () => {
     // Clocks that agree; the request took 300 ms to reach the server, which stamped its answer then.
     const askedAtMs = Date.parse(SERVER_NOW) - 300;
     expect(Date.parse(onThisBrowsersClock(answer, askedAtMs).holds[0]?.expiresAt ?? "")).toBe(Date.parse(HELD.expiresAt) - 300);
+  });
+});
+
+describe("a hold added to the list", () => {
+  const listed = { holds: [], maybeHeld: [MAYBE_HELD] };
+
+  it("takes the place of the attempt it answered (the same hold, sent again under its key), until the list is read again", () => {
+    expect(withHeld(listed, HELD)).toEqual({ holds: [HELD], maybeHeld: [] });
+    // Ids in the other form are the same ids.
+    const rawIds = { ...HELD, appointmentTypeId: toRawUuid(HELD.appointmentTypeId), slot: { ...HELD.slot, providerId: toRawUuid(HELD.slot.providerId) } };
+    expect(withHeld(listed, rawIds).maybeHeld).toEqual([]);
+  });
+
+  it("leaves an attempt at the slot as another kind or for another patient, and adds a hold once", () => {
+    expect(withHeld(listed, { ...HELD, slotLengthMinutes: HELD.slotLengthMinutes + 10 }).maybeHeld).toEqual([MAYBE_HELD]);
+    expect(withHeld(listed, { ...HELD, patientId: "pat_eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee" }).maybeHeld).toEqual([MAYBE_HELD]);
+    expect(withHeld(withHeld(undefined, HELD), HELD)).toEqual({ holds: [HELD], maybeHeld: [] });
   });
 });

@@ -8,11 +8,13 @@ import {
   holdReleaseResponse,
   holdResponse,
   type HoldReleaseResponse,
+  type HeldSlot,
   type HoldRequest,
   type HeldSlotsResponse,
   type HoldResponse,
   type MaybeHeldSlot,
 } from "#contract/app-api/slots.ts";
+import { isSameId } from "#contract/ids.ts";
 import { ApiError, callBff } from "./bff-client.ts";
 import { queryKeys } from "./query-keys.ts";
 
@@ -23,6 +25,33 @@ import { queryKeys } from "./query-keys.ts";
 
 /** The user's holds as the SPA keeps them: their instants on this browser's clock. */
 export type HeldSlots = Omit<HeldSlotsResponse, "asOf">;
+
+/** The same slot as the same kind for the same patient: the BFF sends such an attempt again rather than make a second. */
+function isAttemptAt(attempt: MaybeHeldSlot, held: HeldSlot): boolean {
+  const same = (a: string | null, b: string | null) => (a === null || b === null ? a === b : isSameId(a, b));
+  return (
+    isSameId(attempt.slot.providerId, held.slot.providerId) &&
+    isSameId(attempt.slot.facilityId, held.slot.facilityId) &&
+    Date.parse(attempt.slot.startsAt) === Date.parse(held.slot.startsAt) &&
+    Date.parse(attempt.slot.endsAt) === Date.parse(held.slot.endsAt) &&
+    isSameId(attempt.appointmentTypeId, held.appointmentTypeId) &&
+    attempt.slotLengthMinutes === held.slotLengthMinutes &&
+    attempt.isNewPatient === held.isNewPatient &&
+    same(attempt.patientId, held.patientId)
+  );
+}
+
+/**
+ * The list once `held` is recorded: added (in place of an earlier copy), and the attempt it answered gone, one the
+ * EHR may have made of the same hold, which the BFF sent again and settled with it (ADR 0012 addendum). Until the
+ * list is read again it would stand beside the hold as "not confirmed".
+ */
+export function withHeld(list: HeldSlots | undefined, held: HeldSlot): HeldSlots {
+  return {
+    holds: [...(list?.holds ?? []).filter((candidate) => candidate.id !== held.id), held],
+    maybeHeld: (list?.maybeHeld ?? []).filter((attempt) => !isAttemptAt(attempt, held)),
+  };
+}
 
 /**
  * The list's `expiresAt` and `freesAt` moved onto this browser's clock: each instant plus the browser's lead over

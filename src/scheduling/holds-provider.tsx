@@ -3,7 +3,7 @@ import { useRouterState } from "@tanstack/react-router";
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from "react";
 import type { HeldSlot, HoldReleaseResponse, MaybeHeldSlot } from "#contract/app-api/slots.ts";
 import type { Slot } from "#contract/clinic-api/schedule.ts";
-import { heldSlotsQuery, maybeHeldOfError, releaseHold } from "#src/api/holds-queries.ts";
+import { heldSlotsQuery, maybeHeldOfError, releaseHold, withHeld } from "#src/api/holds-queries.ts";
 import { queryKeys } from "#src/api/query-keys.ts";
 import { sessionQuery } from "#src/api/session-query.ts";
 import { useBridge } from "#src/bridge/bridge-provider.tsx";
@@ -61,7 +61,7 @@ export function HoldsProvider({ children }: { children: ReactNode }) {
       release: releaseHold,
       book: (request) => bridgeRef.current.book(request),
       declineReason: (error) => (error instanceof BookingDeclined ? error.message || "The EHR declined the booking" : null),
-      addHeld: (held) => queryClient.setQueryData(key, (old) => ({ holds: [...(old?.holds ?? []).filter((candidate) => candidate.id !== held.id), held], maybeHeld: old?.maybeHeld ?? [] })),
+      addHeld: (held) => queryClient.setQueryData(key, (old) => withHeld(old, held)),
       removeHeld: (ids) => queryClient.setQueryData(key, (old) => (old ? { ...old, holds: old.holds.filter((candidate) => !ids.includes(candidate.id)) } : old)),
       holdsChanged: () => void queryClient.invalidateQueries({ queryKey: key }),
       slotsChanged: () => void queryClient.invalidateQueries({ queryKey: queryKeys.slots.all }),
