@@ -314,3 +314,22 @@ test("a week the service could not answer (503) says so with Try again, and does
   await expect(week).toHaveAttribute("data-state", "ready", { timeout: 20_000 });
   await expect(providers.locator("option").first()).toHaveText(/^All providers with templates here \(\d+\)$/);
 });
+
+test("a week whose bookings the service could not answer (503) draws its bands unfilled and names the EHR, not the service's own words; Try again fills them", async ({ page }) => {
+  const app = await openAvailability(page, ORG_A);
+  const week = app.getByTestId("availability-week");
+  const start = (await week.getAttribute("data-start-date")) ?? "";
+  // Far enough ahead that no earlier read or prefetch has it.
+  await sandbox("POST", "/faults", { method: "GET", path: "/v1/appointments", status: 503, count: 20 });
+  await app.getByLabel("Go to date").fill(addDays(start, 63));
+  await expect(week).toHaveAttribute("data-load-state", "error", { timeout: 20_000 });
+  const unread = app.getByTestId("availability-load-error");
+  await expect(unread).toContainText("Bookings could not be read, so the bands show no fill. The EHR did not answer.");
+  await expect(unread).not.toContainText("fault");
+  await saveScreenshot(page, "availability-bookings-503");
+
+  await sandbox("DELETE", "/faults");
+  await unread.getByRole("button", { name: "Try again" }).click();
+  await expect(week).toHaveAttribute("data-load-state", "ready", { timeout: 20_000 });
+  await expect(app.getByTestId("availability-load-freshness")).toBeVisible();
+});

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { allowedTypesText, bandAccessibleName, bandSpanText, clockShiftText, dayLengthText, differsText, durationText, freshnessText, legendKey, overlapText, templateHoursText } from "./availability-text.ts";
+import { ApiError } from "#src/api/bff-client.ts";
+import { allowedTypesText, bandAccessibleName, bandSpanText, bookingsUnreadText, clockShiftText, dayLengthText, differsText, durationText, freshnessText, legendKey, overlapText, templateHoursText } from "./availability-text.ts";
 
 // Days, weeks and wall-clock times are the app's formatter's now
 // (src/lib/time-format.ts, tested there across locales and zones); these
@@ -91,5 +92,16 @@ describe("a template's hours in the legend", () => {
     expect(templateHoursText("08:30", "12:30", "en-US")).toBe("8:30 AM–12:30 PM");
     expect(templateHoursText("08:30", "12:30", "en-GB")).toBe("08:30–12:30");
     expect(templateHoursText("22:00", "06:00", "en-US")).toBe("10:00 PM–6:00 AM next day");
+  });
+});
+
+describe("bookings that could not be read", () => {
+  it("names the system that failed, never the service's own words", () => {
+    const ehrDown = new ApiError(502, { code: "server_unresponsive", message: "Injected fault: server_unresponsive", trace_id: "tdm_1", upstream_trace_id: "up_1" });
+    expect(bookingsUnreadText(ehrDown)).toBe("Bookings could not be read, so the bands show no fill. The EHR did not answer. Try again in a moment.");
+    expect(bookingsUnreadText(ehrDown)).not.toContain("Injected fault");
+    expect(bookingsUnreadText(new TypeError("Failed to fetch"))).toBe("Bookings could not be read, so the bands show no fill. Tandem could not reach its server. It may be restarting, or the network may be down. Try again in a moment.");
+    const busy = new ApiError(503, { code: "rate_limited", message: "Too many requests", trace_id: "tdm_2", retry_after_seconds: 30 });
+    expect(bookingsUnreadText(busy)).toMatch(/^Bookings could not be read, so the bands show no fill\. The clinic data service is busy\. Try again in 30 seconds\.$/);
   });
 });

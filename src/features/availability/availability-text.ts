@@ -2,6 +2,7 @@ import type { AvailabilityMeta } from "#contract/clinic-api/schedule.ts";
 import { offsetMsAt } from "#contract/time/zoned-time.ts";
 import { formatLocalDay, formatRecentTime, formatTime, formatWallTime, zoneAbbreviation, zoneNameAt, type TimeDisplay } from "#src/lib/time-format.ts";
 import { cachedIdKey } from "#contract/ids.ts";
+import { describeApiError } from "#src/components/shell/api-error-notice.tsx";
 import type { ClockShift } from "./week-window.ts";
 
 // Words and numbers the availability view shows. Times and days are the
@@ -146,6 +147,15 @@ function stalenessText(seconds: number): string {
 /** "as of 12:04:31 PM EST (up to 60 s behind the EHR)": on the facility's clock, the day too when it was not today there. */
 export function freshnessText(meta: Pick<AvailabilityMeta, "sourceSyncedAt" | "maxStalenessSeconds">, display: TimeDisplay, nowMs: number): string {
   return `as of ${formatRecentTime(Date.parse(meta.sourceSyncedAt), nowMs, display, { seconds: true })} (${stalenessText(meta.maxStalenessSeconds)})`;
+}
+
+/**
+ * Why the bands show no fill when the week's bookings failed, naming the system that failed as every error
+ * does (describeApiError): "Bookings could not be read, so the bands show no fill. The EHR did not answer. …".
+ */
+export function bookingsUnreadText(error: unknown): string {
+  const { title, detail } = describeApiError(error);
+  return `Bookings could not be read, so the bands show no fill. ${title}. ${detail}`;
 }
 
 /** The quiet note when the service's instances differ from the expansion. */

@@ -20,7 +20,7 @@ import { AvailabilityFilterBar, type FilterOption } from "./availability-filter-
 import { resolveAvailabilityFilters, toAvailabilitySearchParams, type AvailabilityFilters } from "./availability-filters.ts";
 import { cachedIdKey } from "#contract/ids.ts";
 import { AvailabilityLegend } from "./availability-legend.tsx";
-import { differsText, freshnessText } from "./availability-text.ts";
+import { bookingsUnreadText, differsText, freshnessText } from "./availability-text.ts";
 import { visibleHours } from "./band-layout.ts";
 import type { AvailabilityInstance } from "./expand-template.ts";
 import { buildWeekModel, groupIntoGrids } from "./week-model.ts";
@@ -222,7 +222,7 @@ export function AvailabilityView() {
           ) : loadQuery.isError && data && !availability.isError ? (
             // Only beside a drawn week: when the week itself failed, its own error says what to do.
             <p data-testid="availability-load-error" className="text-slate-700">
-              Bookings could not be read, so the bands show no fill: {loadQuery.error.message}{" "}
+              {bookingsUnreadText(loadQuery.error)}{" "}
               <button type="button" onClick={() => void loadQuery.refetch()} className="font-medium text-brand-800 underline underline-offset-2">
                 Try again
               </button>
