@@ -70,13 +70,18 @@ test("three holds that run out together are each told, and 'You already hold 3 s
   await expect(expired).toHaveCount(0);
 });
 
-test("a hold kept for the patient open before names that patient", async ({ page }) => {
+test("a hold kept for the patient open before names that patient, in the bar and on the list's slot", async ({ page }) => {
   const { patientId } = await frontDeskSession();
   const app = await openSlotFinder(page);
   const banner = await app.getByTestId("patient-name").innerText();
   const name = banner.split(" ").slice(0, 2).join(" ");
-  const { bar } = await holdFollowUps(app, 1);
+  const { bar, held } = await holdFollowUps(app, 1);
   await expect(bar.getByTestId("held-for")).toHaveText(`for ${name}`);
+  const [heldSlot] = held;
+  if (!heldSlot) throw new Error("no slot held");
+  const chip = slotButton(app, heldSlot);
+  await expect(chip).toContainText("Held");
+  await expect(chip).not.toContainText("Held for");
 
   const other = (await sandboxNotes(ORG_A)).map((note) => note.patientId).find((id) => id !== patientId);
   if (!other) throw new Error("no second patient");
@@ -85,6 +90,9 @@ test("a hold kept for the patient open before names that patient", async ({ page
   await expect(bar.getByTestId("held-for")).toHaveText(`for ${name} (the patient open before)`);
   await expect(bar).toContainText(`You hold a slot for ${name}, who was open before.`);
   await expect(bar).toContainText(`Held for ${name}, the patient who was open before`);
+  // On the list too: a plain "Held" would read as held for the patient open now.
+  await expect(chip).toContainText(`Held for ${name}`);
+  await expect(chip).toHaveAccessibleName(new RegExp(`, held by you for ${name}$`));
   await saveScreenshot(page, "holds-patient-named");
 });
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { HeldSlot } from "#contract/app-api/slots.ts";
 import { STANDALONE_BOOKING_REASON } from "#src/bridge/standalone-link.ts";
-import { cannotBookReason, heldForText, isHeldForOtherPatient, isHoldsBarShown, unconfirmedHolds } from "./holds-bar-model.ts";
+import { isHeldForOtherPatient } from "#src/scheduling/held-for.ts";
+import { cannotBookReason, heldForText, isHoldsBarShown, unconfirmedHolds } from "./holds-bar-model.ts";
 
 const OPEN = "pat_open";
 const BEFORE = "pat_before";

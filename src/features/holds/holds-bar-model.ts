@@ -1,31 +1,20 @@
 import type { HeldSlot } from "#contract/app-api/slots.ts";
 import { STANDALONE_BOOKING_REASON } from "#src/bridge/standalone-link.ts";
-import { isolateText } from "#src/lib/bidi.ts";
+import { isHeldForOtherPatient, keptPatientName, type HeldFor } from "#src/scheduling/held-for.ts";
 import type { SelectionState } from "#src/scheduling/slot-selection-flow.ts";
 
 // What the holds bar shows, derived from the holds and the patient open in
 // the EHR: whether it shows at all, who each hold is for, why one cannot be
 // booked, and which holds of a patient no longer open still need an answer.
 
-/** Held for a patient, and not the one open in the EHR now. */
-export function isHeldForOtherPatient(held: Pick<HeldSlot, "patientId">, openPatientId: string | null): boolean {
-  return held.patientId !== null && held.patientId !== openPatientId;
-}
-
-/** Who a hold is for: the patient open when it was made, named as the EHR named them then when the BFF could read it. */
-type HeldFor = Pick<HeldSlot, "patientId"> & { patientName?: string | null };
-
-/** The name kept with the hold, isolated for a sentence, or null. */
-const keptName = (held: HeldFor) => (held.patientName ? isolateText(held.patientName) : null);
-
 /** "for Alvarez, Maria": who the hold is for, as the card and the booked notice say it; a hold kept for a patient no longer open names them. */
 export function heldForText(held: HeldFor, openPatientId: string | null, openPatientName: string | null): string {
   if (isHeldForOtherPatient(held, openPatientId)) {
-    const name = keptName(held);
+    const name = keptPatientName(held);
     return name ? `for ${name} (the patient open before)` : "for the patient open before";
   }
   if (held.patientId === null && openPatientId === null) return "with no patient open";
-  const name = openPatientName ?? keptName(held);
+  const name = openPatientName ?? keptPatientName(held);
   return name ? `for ${name}` : "for this patient";
 }
 
@@ -33,7 +22,7 @@ export function heldForText(held: HeldFor, openPatientId: string | null, openPat
 export function cannotBookReason(held: HeldFor, { isStandalone, openPatientId }: { isStandalone: boolean; openPatientId: string | null }): string | null {
   if (isStandalone) return STANDALONE_BOOKING_REASON;
   if (isHeldForOtherPatient(held, openPatientId)) {
-    const name = keptName(held);
+    const name = keptPatientName(held);
     return name ? `Held for ${name}, the patient who was open before: open them in the EHR to book it, or release it.` : "Held for the patient who was open before: open that patient in the EHR to book it, or release it.";
   }
   if (openPatientId === null) return "No patient is open in the EHR: open the patient there to book.";
@@ -44,7 +33,7 @@ export function cannotBookReason(held: HeldFor, { isStandalone, openPatientId }:
 export function onePatientNameOf(holds: readonly HeldFor[]): string | null {
   const [first] = holds;
   if (!first || holds.some((held) => held.patientId !== first.patientId)) return null;
-  return keptName(first);
+  return keptPatientName(first);
 }
 
 /** Holds of a patient no longer open that the user has not yet chosen to keep. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { HeldSlot, SlotSearchQuery } from "#contract/app-api/slots.ts";
 import type { Slot } from "#contract/clinic-api/schedule.ts";
 import { slotKey } from "#src/scheduling/slot-identity.ts";
-import { heldKeysOnList, heldSlotsMissingFromList } from "./held-in-list.ts";
+import { heldForOtherPatients, heldKeysOnList, heldSlotsMissingFromList } from "./held-in-list.ts";
 
 const PROVIDER = "prv_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
 const OTHER_PROVIDER = "prv_bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb";
@@ -72,5 +72,31 @@ describe("the Held mark on a listed slot", () => {
     expect(heldKeysOnList([held({ slotLengthMinutes: 45 }, { endsAt: "2026-12-01T08:45:00-05:00" })], [[eightOClock]], search).size).toBe(0);
     expect(heldKeysOnList([held()], [[slotAt("2026-12-01T13:00:00Z", "2026-12-01T13:20:00Z")]], { ...search, slotLengthMinutes: 20 }).size).toBe(0);
     expect(heldKeysOnList([held()], [[eightOClock]], null).size).toBe(0);
+  });
+});
+
+describe("whom a listed held slot is held for", () => {
+  const ORTIZ = "pat_ortiz";
+  const ANDERSON = "pat_anderson";
+  const at = (time: string) => ({ startsAt: `2026-12-01T${time}:00-05:00`, endsAt: `2026-12-01T${time}:00-05:00` });
+
+  it("names the patient kept with a hold when the EHR has another patient open, or says the patient open before when none was kept", () => {
+    const forOrtiz = held({ id: "h1", patientId: ORTIZ, patientName: "Ortiz, Christopher" }, at("08:00"));
+    const unnamed = held({ id: "h2", patientId: ORTIZ, patientName: null }, at("09:00"));
+    const forAnderson = held({ id: "h3", patientId: ANDERSON, patientName: "Anderson, Carlos" }, at("10:00"));
+    const keys = new Set([forOrtiz, unnamed, forAnderson].map((hold) => slotKey(hold.slot)));
+    const whom = heldForOtherPatients([forOrtiz, unnamed, forAnderson], keys, ANDERSON);
+    expect([...whom.entries()]).toEqual([
+      [slotKey(forOrtiz.slot), "Ortiz, Christopher"],
+      [slotKey(unnamed.slot), "the patient open before"],
+    ]);
+  });
+
+  it("says nothing of holds made with no patient open, of slots not listed, or of a slot held for the open patient too", () => {
+    const noPatient = held({ id: "h1" }, at("08:00"));
+    const notListed = held({ id: "h2", patientId: ORTIZ, patientName: "Ortiz, Christopher" }, at("09:00"));
+    const both = [held({ id: "h3", patientId: ORTIZ, patientName: "Ortiz, Christopher" }, at("10:00")), held({ id: "h4", patientId: ANDERSON }, at("10:00"))];
+    const keys = new Set([slotKey(noPatient.slot), ...both.map((hold) => slotKey(hold.slot))]);
+    expect(heldForOtherPatients([noPatient, notListed, ...both], keys, ANDERSON).size).toBe(0);
   });
 });

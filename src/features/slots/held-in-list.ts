@@ -2,6 +2,7 @@ import type { HeldSlot, SlotSearchQuery } from "#contract/app-api/slots.ts";
 import type { Slot } from "#contract/clinic-api/schedule.ts";
 import { isSameId } from "#contract/ids.ts";
 import { localDateOf } from "#contract/time/zoned-time.ts";
+import { isHeldForOtherPatient, keptPatientName } from "#src/scheduling/held-for.ts";
 import { isHeldAs, slotKey, slotsByKey } from "#src/scheduling/slot-identity.ts";
 
 // A slot the user holds stays on the list it was held from, marked Held: the
@@ -54,4 +55,20 @@ export function heldKeysOnList(holds: readonly HeldSlot[], lists: readonly (read
     if (listedWithKey(lists, key).some((slot) => isHeldAs(held, { ...slot, ...kind }))) keys.add(key);
   }
   return keys;
+}
+
+/**
+ * Whom the listed slots held for a patient no longer open are held for, by key ("Ortiz, Christopher"): after
+ * the EHR switched patients, a plain "Held" would read as held for the patient open now.
+ */
+export function heldForOtherPatients(holds: readonly HeldSlot[], heldKeys: ReadonlySet<string>, openPatientId: string | null): Map<string, string> {
+  const whom = new Map<string, string>();
+  const heldForOpenPatient = new Set(holds.filter((held) => !isHeldForOtherPatient(held, openPatientId)).map((held) => slotKey(held.slot)));
+  for (const held of holds) {
+    const key = slotKey(held.slot);
+    if (!heldKeys.has(key) || heldForOpenPatient.has(key) || !isHeldForOtherPatient(held, openPatientId)) continue;
+    const name = keptPatientName(held);
+    whom.set(key, name ?? "the patient open before");
+  }
+  return whom;
 }

@@ -31,7 +31,7 @@ function slotAt(providerId: string, facilityId: string, date: string, time: stri
 // Tuesday: Adams 10:00 and 10:30, Brooks 9:00 (the earliest); Wednesday: Adams 11:00.
 const SLOTS = [slotAt(ADAMS, NEW_YORK, "2026-12-01", "10:00"), slotAt(ADAMS, NEW_YORK, "2026-12-01", "10:30"), slotAt(BROOKS, NEW_YORK, "2026-12-01", "09:00"), slotAt(ADAMS, NEW_YORK, "2026-12-02", "11:00")];
 
-function FrontDesk({ slots = SLOTS, order = "provider", multiFacility = false }: { slots?: Slot[]; order?: SlotOrder; multiFacility?: boolean }) {
+function FrontDesk({ slots = SLOTS, order = "provider", multiFacility = false, heldForOthers = new Map() }: { slots?: Slot[]; order?: SlotOrder; multiFacility?: boolean; heldForOthers?: ReadonlyMap<string, string> }) {
   const [heldKeys, setHeldKeys] = useState<ReadonlySet<string>>(new Set());
   const listRef = useRef<SlotListHandle>(null);
   const days = useMemo(() => {
@@ -51,6 +51,7 @@ function FrontDesk({ slots = SLOTS, order = "provider", multiFacility = false }:
         facilityName={multiFacility ? (id) => FACILITIES[id] ?? id : null}
         reader={READER}
         heldKeys={heldKeys}
+        heldForOthers={heldForOthers}
         pendingKey={null}
         firstKey={firstKey}
         onSelect={(slot) =>
@@ -100,6 +101,18 @@ describe("the slot list", () => {
     expect(within(held).getByText(/Held/)).toBeTruthy();
     await user.click(slotNamed(/Adams, Wednesday, December 2, 11:00 AM/));
     expect(screen.getAllByRole("button", { name: /held by you$/ })).toHaveLength(2);
+  });
+
+  it("names the patient a slot is held for when the EHR has opened another since ('Held for Ortiz, Christopher')", async () => {
+    const forOrtiz = new Map([[slotKey(SLOTS[1] as Slot), "Ortiz, Christopher"]]);
+    const { user } = renderWithUser(<FrontDesk heldForOthers={forOrtiz} />);
+    await user.click(slotNamed(/Adams, Tuesday, December 1, 10:30 AM/));
+    await user.click(slotNamed(/Brooks, Tuesday, December 1, 9:00 AM/));
+    const kept = slotNamed(/Adams, Tuesday, December 1, 10:30 AM.*, held by you for Ortiz, Christopher$/);
+    expect(within(kept).getByText("Held for Ortiz, Christopher")).toBeTruthy();
+    // A slot held for the patient open now says Held only.
+    const own = slotNamed(/Brooks, Tuesday, December 1, 9:00 AM.*, held by you$/);
+    expect(within(own).getByText("Held")).toBeTruthy();
   });
 
   it("marks each held slot of a row, and unmarks only the one released (a row is redrawn for its own slots)", async () => {

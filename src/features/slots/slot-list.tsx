@@ -35,6 +35,8 @@ export interface SlotListProps {
   reader: UserTimeSettings;
   /** Slots this user holds (the basket). */
   heldKeys: ReadonlySet<string>;
+  /** Whom a held slot is held for, by key, when not the patient open now ("Ortiz, Christopher"). */
+  heldForOthers: ReadonlyMap<string, string>;
   pendingKey: string | null;
   /** The earliest slot of the list, marked for mouse and keyboard users alike. */
   firstKey: string | null;
@@ -53,6 +55,8 @@ interface SlotButtonProps {
   reader: UserTimeSettings;
   isTabStop: boolean;
   isHeld: boolean;
+  /** Whom it is held for, when not the patient open now. */
+  heldFor: string | undefined;
   isPending: boolean;
   isFirst: boolean;
   /** In time order, a slot names its provider (its row does not). */
@@ -65,13 +69,14 @@ interface SlotButtonProps {
 }
 
 /** Memoised: moving through the list re-renders the two slots whose tab stop changed, not thousands. */
-const SlotButton = memo(function SlotButton({ entry, row, date, providerName, facilityName, reader, isTabStop, isHeld, isPending, isFirst, showsProvider, showsFacility, register, onSelect, onFocusSlot }: SlotButtonProps) {
+const SlotButton = memo(function SlotButton({ entry, row, date, providerName, facilityName, reader, isTabStop, isHeld, heldFor, isPending, isFirst, showsProvider, showsFacility, register, onSelect, onFocusSlot }: SlotButtonProps) {
   const { slot } = entry;
   const schedules = schedulesText(slot.templateIds);
   const capacity = capacityText(slot.remainingCapacity);
   const label = slotAccessibleName({ slot, providerName, localDate: date, zone: entry.zone, reader, facilityName });
   const zoneText = slotZoneName(entry.startMs, entry.zone, reader);
-  const notes = [isHeld ? "Held" : isPending ? "Checking…" : null, capacity, schedules].filter(Boolean).join(" · ");
+  const held = isHeld ? (heldFor === undefined ? "Held" : `Held for ${heldFor}`) : null;
+  const notes = [held ?? (isPending ? "Checking…" : null), capacity, schedules].filter(Boolean).join(" · ");
   return (
     <button
       type="button"
@@ -83,7 +88,7 @@ const SlotButton = memo(function SlotButton({ entry, row, date, providerName, fa
       data-slot-key={entry.key}
       data-first-available={isFirst ? "true" : undefined}
       tabIndex={isTabStop ? 0 : -1}
-      aria-label={`${isFirst ? "First available: " : ""}${label}${isHeld ? ", held by you" : ""}${isPending ? ", checking" : ""}`}
+      aria-label={`${isFirst ? "First available: " : ""}${label}${isHeld ? `, held by you${heldFor === undefined ? "" : ` for ${heldFor}`}` : ""}${isPending ? ", checking" : ""}`}
       aria-current={isHeld ? "true" : undefined}
       aria-busy={isPending ? true : undefined}
       onClick={() => onSelect(slot)}
@@ -104,7 +109,7 @@ const SlotButton = memo(function SlotButton({ entry, row, date, providerName, fa
       {/* Names wrap, never cut short: facilities of one group share the words they start with ("Riverside Health - …"). */}
       {showsProvider ? <span className="max-w-[9rem] text-xs break-words text-slate-800">{providerName}</span> : null}
       {showsFacility && facilityName ? <span className="max-w-[9rem] text-xs break-words text-slate-600">{facilityName}</span> : null}
-      {notes ? <span className="text-xs text-slate-700">{notes}</span> : null}
+      {notes ? <span className="max-w-[9rem] text-xs break-words text-slate-700">{notes}</span> : null}
     </button>
   );
 });
@@ -153,7 +158,7 @@ function isWellInView(element: Element): boolean {
   return box.top >= 64 && box.bottom <= window.innerHeight - 160;
 }
 
-export function SlotList({ days, providerName, facilityName, reader, heldKeys, pendingKey, firstKey, onSelect, onFocusSlot, ref }: SlotListProps) {
+export function SlotList({ days, providerName, facilityName, reader, heldKeys, heldForOthers, pendingKey, firstKey, onSelect, onFocusSlot, ref }: SlotListProps) {
   const buttons = useRef(new Map<string, HTMLButtonElement>());
   const container = useRef<HTMLDivElement>(null);
   const items = useMemo(() => listItemsOf(days), [days]);
@@ -295,10 +300,11 @@ export function SlotList({ days, providerName, facilityName, reader, heldKeys, p
     const byItem = new Map<number, string[]>();
     for (const key of heldKeys) {
       const index = itemOfKey.get(key);
-      if (index !== undefined) byItem.set(index, [...(byItem.get(index) ?? []), key]);
+      const whom = heldForOthers.get(key);
+      if (index !== undefined) byItem.set(index, [...(byItem.get(index) ?? []), whom === undefined ? key : `${key}\t${whom.replace(/\s/g, " ")}`]);
     }
     return byItem;
-  }, [heldKeys, itemOfKey]);
+  }, [heldKeys, heldForOthers, itemOfKey]);
   const ifInItem = (key: string | null, index: number) => (key !== null && itemOfKey.get(key) === index ? key : null);
 
   return (
@@ -381,7 +387,7 @@ interface SlotRowGroupProps {
   reader: UserTimeSettings;
   /** Each of these only when it is one of this row's slots (null, or "", otherwise), so the row is redrawn only for its own. */
   tabStop: string | null;
-  /** The row's held slots' keys, one a line. */
+  /** The row's held slots' keys, one a line, each followed by a tab and whom it is held for when not the patient open now. */
   heldInRow: string;
   pendingKey: string | null;
   firstKey: string | null;
@@ -391,7 +397,7 @@ interface SlotRowGroupProps {
 }
 
 const SlotRowGroup = memo(function SlotRowGroup({ row, date, namesZones, providerName, facilityName, reader, tabStop, heldInRow, pendingKey, firstKey, register, onSelect, onFocusSlot }: SlotRowGroupProps) {
-  const heldKeys = heldInRow === "" ? [] : heldInRow.split("\n");
+  const heldFor = new Map(heldInRow === "" ? [] : heldInRow.split("\n").map((line) => line.split("\t") as [string, string | undefined]));
   const isHourRow = row.kind === "hour";
   const rowFacility = facilityName && !isHourRow ? facilityName(row.facilityId) : undefined;
   const headingId = `${row.key}-heading`.replace(/[^a-zA-Z0-9_-]/g, "-");
@@ -421,7 +427,8 @@ const SlotRowGroup = memo(function SlotRowGroup({ row, date, namesZones, provide
               facilityName={facilityName ? facilityName(entry.slot.facilityId) : undefined}
               reader={reader}
               isTabStop={entry.key === tabStop}
-              isHeld={heldKeys.includes(entry.key)}
+              isHeld={heldFor.has(entry.key)}
+              heldFor={heldFor.get(entry.key)}
               isPending={entry.key === pendingKey}
               isFirst={entry.key === firstKey}
               showsProvider={isHourRow}

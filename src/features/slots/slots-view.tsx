@@ -15,6 +15,7 @@ import { PatientAppointments } from "./patient-appointments.tsx";
 import { SlotFilterForm } from "./slot-filter-form.tsx";
 import { effectiveSlotLength, windowStartingOn } from "./slot-filters.ts";
 import { EmptyListNotice, FiltersChangedNotice, FreedSlotNotice, PreviousSearchNotice, SlotGoneNotice } from "./slot-list-notices.tsx";
+import { heldForOtherPatients } from "./held-in-list.ts";
 import { SlotList } from "./slot-list.tsx";
 import { ResultsToolbar } from "./slot-results-toolbar.tsx";
 import { completenessText, formatLocalDay } from "#src/scheduling/slot-text.ts";
@@ -53,6 +54,7 @@ export function SlotsView() {
 
   const { freed, dismissFreed } = useFreedSlots({ data: slots.data, isPlaceholderData: slots.isPlaceholderData, filters: slots.filters, filtersKey: slots.filtersKey, holds, outcome });
   const { days, slotCount, heldKeys, firstKey } = useListedSlots({ data: slots.data, listedSearch: shown, holds, selection, outcome, timeFilter, order, zoneOf, fallbackZone, providerName, facilityName });
+  const heldForOthers = useMemo(() => heldForOtherPatients(holds, heldKeys, context.patientId ?? null), [holds, heldKeys, context.patientId]);
   const isMultiFacility = (shownFilters?.facilityIds?.length ?? slots.filters?.facilityIds?.length ?? 1) > 1;
   const pendingKey = selection.kind === "checking" || selection.kind === "holding" ? slotKey(selection.slot) : null;
 
@@ -218,6 +220,7 @@ export function SlotsView() {
               facilityName={isMultiFacility ? facilityName : null}
               reader={reader}
               heldKeys={heldKeys}
+              heldForOthers={heldForOthers}
               pendingKey={pendingKey}
               firstKey={firstKey}
               onSelect={onSelect}
