@@ -333,3 +333,25 @@ test("a week whose bookings the service could not answer (503) draws its bands u
   await expect(week).toHaveAttribute("data-load-state", "ready", { timeout: 20_000 });
   await expect(app.getByTestId("availability-load-freshness")).toBeVisible();
 });
+
+test("a week whose bookings the service kept refusing (429) counts the wait down on the bookings line, never a wait already over; Try again fills the bands", async ({ page }) => {
+  const app = await openAvailability(page, ORG_A);
+  const week = app.getByTestId("availability-week");
+  const start = (await week.getAttribute("data-start-date")) ?? "";
+  // Every bookings read answers 429 (Retry-After: 1) until cleared: more than the BFF's retries, so it gives up.
+  await sandbox("POST", "/faults", { method: "GET", path: "/v1/appointments", status: 429, count: 30 });
+  await app.getByLabel("Go to date").fill(addDays(start, 56));
+  await expect(week).toHaveAttribute("data-load-state", "error", { timeout: 20_000 });
+  const unread = app.getByTestId("availability-load-error");
+  await expect(unread).toContainText("Bookings could not be read, so the bands show no fill. The clinic data service is busy.");
+  // The wait counts down to zero; the line then says the user can try again, and Try again is offered.
+  await expect(unread).toContainText("You can try again now.");
+  await expect(unread).not.toContainText(/Try again in \d+ seconds?\./);
+  await expect(unread.getByRole("button", { name: "Try again" })).toBeEnabled();
+  await saveScreenshot(page, "availability-bookings-429");
+
+  await sandbox("DELETE", "/faults");
+  await unread.getByRole("button", { name: "Try again" }).click();
+  await expect(week).toHaveAttribute("data-load-state", "ready", { timeout: 20_000 });
+  await expect(app.getByTestId("availability-load-freshness")).toBeVisible();
+});

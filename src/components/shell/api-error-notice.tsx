@@ -87,9 +87,14 @@ export function describeApiError(error: unknown, kind: CallKind = "read"): ApiEr
 }
 
 /** Seconds left until `retry_after_seconds` has passed since the error arrived, counting down once a second; null without one. */
-function useRetryCountdown(error: unknown): number | null {
+export function useRetryCountdown(error: unknown): number | null {
   const retryAfter = error instanceof ApiError && error.body.code === APP_ERROR_CODES.rateLimited ? (error.body.retry_after_seconds ?? null) : null;
   return useSecondsLeft(error, retryAfter);
+}
+
+/** A rate limit's wait as it counts down (`useRetryCountdown`): "Try again in 3 seconds.", then "You can try again now.". */
+export function retryCountdownText(secondsLeft: number): string {
+  return secondsLeft > 0 ? `Try again in ${secondsLeft} second${secondsLeft === 1 ? "" : "s"}.` : "You can try again now.";
 }
 
 /**
@@ -116,7 +121,7 @@ export function ApiErrorNotice({ error, onRetry, kind = "read", what }: { error:
   return (
     <Notice tone={serverBack ? "warning" : "error"} title={title} actions={retry}>
       {lead}
-      {secondsLeft === null ? detail : secondsLeft > 0 ? <span data-testid="retry-countdown">Try again in {secondsLeft} second{secondsLeft === 1 ? "" : "s"}.</span> : <span data-testid="retry-countdown">You can try again now.</span>}
+      {secondsLeft === null ? detail : <span data-testid="retry-countdown">{retryCountdownText(secondsLeft)}</span>}
     </Notice>
   );
 }

@@ -104,4 +104,11 @@ describe("bookings that could not be read", () => {
     const busy = new ApiError(503, { code: "rate_limited", message: "Too many requests", trace_id: "tdm_2", retry_after_seconds: 30 });
     expect(bookingsUnreadText(busy)).toMatch(/^Bookings could not be read, so the bands show no fill\. The clinic data service is busy\. Try again in 30 seconds\.$/);
   });
+
+  it("counts a rate limit's wait down, then says the user can try again, never a wait already over", () => {
+    const busy = new ApiError(503, { code: "rate_limited", message: "Too many requests", trace_id: "tdm_2", retry_after_seconds: 2 });
+    expect(bookingsUnreadText(busy, 2)).toBe("Bookings could not be read, so the bands show no fill. The clinic data service is busy. Try again in 2 seconds.");
+    expect(bookingsUnreadText(busy, 1)).toBe("Bookings could not be read, so the bands show no fill. The clinic data service is busy. Try again in 1 second.");
+    expect(bookingsUnreadText(busy, 0)).toBe("Bookings could not be read, so the bands show no fill. The clinic data service is busy. You can try again now.");
+  });
 });

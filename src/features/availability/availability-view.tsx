@@ -5,7 +5,7 @@ import { addDays, localDateOf, todayIn } from "#contract/time/zoned-time.ts";
 import { availabilityLoadWindowQuery, availabilityWindowQuery } from "#src/api/availability-queries.ts";
 import { appointmentTypesQuery, facilitiesQuery, providersQuery } from "#src/api/directory-queries.ts";
 import { sessionQuery } from "#src/api/session-query.ts";
-import { ApiErrorNotice } from "#src/components/shell/api-error-notice.tsx";
+import { ApiErrorNotice, useRetryCountdown } from "#src/components/shell/api-error-notice.tsx";
 import { useCurrentFacility } from "#src/components/shell/current-facility.tsx";
 import { Notice } from "#src/components/ui/notice.tsx";
 import { Skeleton } from "#src/components/ui/skeleton.tsx";
@@ -221,12 +221,7 @@ export function AvailabilityView() {
             </p>
           ) : loadQuery.isError && data && !availability.isError ? (
             // Only beside a drawn week: when the week itself failed, its own error says what to do.
-            <p data-testid="availability-load-error" className="text-slate-700">
-              {bookingsUnreadText(loadQuery.error)}{" "}
-              <button type="button" onClick={() => void loadQuery.refetch()} className="font-medium text-brand-800 underline underline-offset-2">
-                Try again
-              </button>
-            </p>
+            <BookingsUnread error={loadQuery.error} onRetry={() => void loadQuery.refetch()} />
           ) : data ? (
             <p className="text-slate-600">Reading bookings…</p>
           ) : null}
@@ -325,5 +320,18 @@ function GridSkeleton() {
         ))}
       </div>
     </div>
+  );
+}
+
+/** The line under a drawn week whose bookings failed: what failed and, for a rate limit, its wait counting down. */
+function BookingsUnread({ error, onRetry }: { error: unknown; onRetry: () => void }) {
+  const secondsLeft = useRetryCountdown(error);
+  return (
+    <p data-testid="availability-load-error" className="text-slate-700">
+      {bookingsUnreadText(error, secondsLeft)}{" "}
+      <button type="button" onClick={onRetry} disabled={secondsLeft !== null && secondsLeft > 0} className="font-medium text-brand-800 underline underline-offset-2 disabled:text-slate-500 disabled:no-underline">
+        Try again
+      </button>
+    </p>
   );
 }
