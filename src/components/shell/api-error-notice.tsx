@@ -86,15 +86,22 @@ export function describeApiError(error: unknown, kind: CallKind = "read"): ApiEr
   }
 }
 
-/** Seconds left until `retry_after_seconds` has passed since the error arrived, counting down once a second; null without one. */
-export function useRetryCountdown(error: unknown): number | null {
-  const retryAfter = error instanceof ApiError && error.body.code === APP_ERROR_CODES.rateLimited ? (error.body.retry_after_seconds ?? null) : null;
-  return useSecondsLeft(error, retryAfter);
+/** describeApiError on screen: with `waitSecondsLeft`, a rate limit's wait counting down once a second (null without one). */
+export interface LiveApiErrorDescription extends ApiErrorDescription {
+  waitSecondsLeft: number | null;
 }
 
-/** A rate limit's wait as it counts down (`useRetryCountdown`): "Try again in 3 seconds.", then "You can try again now.". */
-export function retryCountdownText(secondsLeft: number): string {
-  return secondsLeft > 0 ? `Try again in ${secondsLeft} second${secondsLeft === 1 ? "" : "s"}.` : "You can try again now.";
+/**
+ * describeApiError for a notice left on screen: a rate limit's wait counts down in its detail ("Try again in 3
+ * seconds.", then "You can try again now."), so the notice never states a wait long over.
+ */
+export function useApiErrorDescription(error: unknown, kind: CallKind = "read"): LiveApiErrorDescription {
+  const described = describeApiError(error, kind);
+  const retryAfter = error instanceof ApiError && error.body.code === APP_ERROR_CODES.rateLimited ? (error.body.retry_after_seconds ?? null) : null;
+  const waitSecondsLeft = useSecondsLeft(error, retryAfter);
+  if (waitSecondsLeft === null) return { ...described, waitSecondsLeft };
+  const detail = waitSecondsLeft > 0 ? `Try again in ${waitSecondsLeft} second${waitSecondsLeft === 1 ? "" : "s"}.` : "You can try again now.";
+  return { ...described, detail, waitSecondsLeft };
 }
 
 /**
@@ -108,20 +115,20 @@ export function answeredAgainText(error: unknown): { title: string; detail: stri
 /** `what`: what could not be read ("Your holds"), said first where another notice on screen may name the same failure. */
 export function ApiErrorNotice({ error, onRetry, kind = "read", what }: { error: unknown; onRetry?: () => void; kind?: CallKind; what?: string }) {
   const serverBack = useBffAnsweredAgain(clearsWhenTandemAnswers(error) ? error : null);
-  const described = describeApiError(error, kind);
+  const described = useApiErrorDescription(error, kind);
   const { title, detail } = serverBack ? answeredAgainText(error) : described;
   const lead = what === undefined ? "" : `${what} could not be read. `;
   const canRetry = described.canRetry || serverBack;
-  const secondsLeft = useRetryCountdown(error);
+  const isWaiting = described.waitSecondsLeft !== null && described.waitSecondsLeft > 0;
   const retry = canRetry && onRetry ? (
-    <Button variant="secondary" onClick={onRetry} disabled={secondsLeft !== null && secondsLeft > 0}>
+    <Button variant="secondary" onClick={onRetry} disabled={isWaiting}>
       Try again
     </Button>
   ) : undefined;
   return (
     <Notice tone={serverBack ? "warning" : "error"} title={title} actions={retry}>
       {lead}
-      {secondsLeft === null ? detail : <span data-testid="retry-countdown">{retryCountdownText(secondsLeft)}</span>}
+      {described.waitSecondsLeft === null ? detail : <span data-testid="retry-countdown">{detail}</span>}
     </Notice>
   );
 }

@@ -2,7 +2,7 @@ import type { AvailabilityMeta } from "#contract/clinic-api/schedule.ts";
 import { offsetMsAt } from "#contract/time/zoned-time.ts";
 import { formatLocalDay, formatRecentTime, formatTime, formatWallTime, zoneAbbreviation, zoneNameAt, type TimeDisplay } from "#src/lib/time-format.ts";
 import { cachedIdKey } from "#contract/ids.ts";
-import { describeApiError, retryCountdownText } from "#src/components/shell/api-error-notice.tsx";
+import type { ApiErrorDescription } from "#src/components/shell/api-error-notice.tsx";
 import type { ClockShift } from "./week-window.ts";
 
 // Words and numbers the availability view shows. Times and days are the
@@ -151,12 +151,11 @@ export function freshnessText(meta: Pick<AvailabilityMeta, "sourceSyncedAt" | "m
 
 /**
  * Why the bands show no fill when the week's bookings failed, naming the system that failed as every error
- * does (describeApiError): "Bookings could not be read, so the bands show no fill. The EHR did not answer. …".
- * With a rate limit's wait counting down (`secondsLeft`, from useRetryCountdown), its detail counts down too.
+ * does (describeApiError, or useApiErrorDescription on screen): "Bookings could not be read, so the bands show no
+ * fill. The EHR did not answer. …".
  */
-export function bookingsUnreadText(error: unknown, secondsLeft: number | null = null): string {
-  const { title, detail } = describeApiError(error);
-  return `Bookings could not be read, so the bands show no fill. ${title}. ${secondsLeft === null ? detail : retryCountdownText(secondsLeft)}`;
+export function bookingsUnreadText({ title, detail }: Pick<ApiErrorDescription, "title" | "detail">): string {
+  return `Bookings could not be read, so the bands show no fill. ${title}. ${detail}`;
 }
 
 /** The quiet note when the service's instances differ from the expansion. */

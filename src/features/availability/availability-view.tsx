@@ -5,7 +5,7 @@ import { addDays, localDateOf, todayIn } from "#contract/time/zoned-time.ts";
 import { availabilityLoadWindowQuery, availabilityWindowQuery } from "#src/api/availability-queries.ts";
 import { appointmentTypesQuery, facilitiesQuery, providersQuery } from "#src/api/directory-queries.ts";
 import { sessionQuery } from "#src/api/session-query.ts";
-import { ApiErrorNotice, useRetryCountdown } from "#src/components/shell/api-error-notice.tsx";
+import { ApiErrorNotice, useApiErrorDescription } from "#src/components/shell/api-error-notice.tsx";
 import { useCurrentFacility } from "#src/components/shell/current-facility.tsx";
 import { Notice } from "#src/components/ui/notice.tsx";
 import { Skeleton } from "#src/components/ui/skeleton.tsx";
@@ -325,11 +325,11 @@ function GridSkeleton() {
 
 /** The line under a drawn week whose bookings failed: what failed and, for a rate limit, its wait counting down. */
 function BookingsUnread({ error, onRetry }: { error: unknown; onRetry: () => void }) {
-  const secondsLeft = useRetryCountdown(error);
+  const described = useApiErrorDescription(error);
   return (
     <p data-testid="availability-load-error" className="text-slate-700">
-      {bookingsUnreadText(error, secondsLeft)}{" "}
-      <button type="button" onClick={onRetry} disabled={secondsLeft !== null && secondsLeft > 0} className="font-medium text-brand-800 underline underline-offset-2 disabled:text-slate-500 disabled:no-underline">
+      {bookingsUnreadText(described)}{" "}
+      <button type="button" onClick={onRetry} disabled={described.waitSecondsLeft !== null && described.waitSecondsLeft > 0} className="font-medium text-brand-800 underline underline-offset-2 disabled:text-slate-500 disabled:no-underline">
         Try again
       </button>
     </p>

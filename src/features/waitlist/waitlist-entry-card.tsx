@@ -3,7 +3,7 @@ import type { WaitlistEntry } from "#contract/app-api/waitlist.ts";
 import { todayIn } from "#contract/time/zoned-time.ts";
 import { ApiError } from "#src/api/bff-client.ts";
 import { removeWaitlistEntry, updateWaitlistEntry } from "#src/api/waitlist-queries.ts";
-import { describeApiError } from "#src/components/shell/api-error-notice.tsx";
+import { useApiErrorDescription } from "#src/components/shell/api-error-notice.tsx";
 import { Badge } from "#src/components/ui/badge.tsx";
 import { Button } from "#src/components/ui/button.tsx";
 import { Notice } from "#src/components/ui/notice.tsx";
@@ -46,6 +46,7 @@ export function WaitlistEntryCard({ entry, viewerId, editedFrom, gone, onEdit, o
   const nowMs = useNow(60_000);
   const [mode, setMode] = useState<"view" | "confirmRemove" | "removing">("view");
   const [removeError, setRemoveError] = useState<unknown>(null);
+  const removeFailure = useApiErrorDescription(removeError, "write");
   const { preferences } = entry;
   const zone = zoneOf(preferences.facilityIds[0] ?? "");
   const name = patientNameText(entry.patientName);
@@ -161,8 +162,8 @@ export function WaitlistEntryCard({ entry, viewerId, editedFrom, gone, onEdit, o
       ) : null}
       {removeError ? (
         <div className="mt-2">
-          <Notice tone="error" title={describeApiError(removeError, "write").title}>
-            {describeApiError(removeError, "write").detail} {name} is still on the waitlist.
+          <Notice tone="error" title={removeFailure.title}>
+            {removeFailure.detail} {name} is still on the waitlist.
           </Notice>
         </div>
       ) : null}

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import type { Session } from "#contract/app-api/session.ts";
 import type { WaitlistOffer } from "#contract/app-api/waitlist.ts";
-import { describeApiError } from "#src/components/shell/api-error-notice.tsx";
+import { useApiErrorDescription } from "#src/components/shell/api-error-notice.tsx";
 import { Button } from "#src/components/ui/button.tsx";
 import { formatTime } from "#src/lib/time-format.ts";
 import { useSlotDescriber } from "#src/scheduling/use-slot-describer.ts";
@@ -147,6 +147,7 @@ function takenText(offer: WaitlistOffer, userId: string, providerName: (id: stri
 
 function HoldStateText({ state, offer }: { state: OfferHoldState; offer: WaitlistOffer }) {
   const name = patientNameText(offer.matches.find((match) => match.entryId === state.entryId)?.patientName ?? null);
+  const failure = useApiErrorDescription(state.kind === "failed" ? state.error : null, "write");
   const text = (() => {
     switch (state.kind) {
       case "checking":
@@ -168,7 +169,7 @@ function HoldStateText({ state, offer }: { state: OfferHoldState; offer: Waitlis
       case "failed":
         return state.outcomeUnknown
           ? `The EHR did not confirm the hold for ${name}: it may have made it. It is listed in your holds as not confirmed; try again, or let it go there.`
-          : `${describeApiError(state.error, "write").title}. ${describeApiError(state.error, "write").detail}`;
+          : `${failure.title}. ${failure.detail}`;
     }
   })();
   const isProblem = state.kind === "failed" || state.kind === "gone" || state.kind === "taken" || state.kind === "basketFull";

@@ -3,7 +3,7 @@ import { MAX_WAITLIST_NOTE_LENGTH, MAX_WAITLIST_RANGE_DAYS, type WaitlistPrefere
 import { addDays } from "#contract/time/zoned-time.ts";
 import { ApiError } from "#src/api/bff-client.ts";
 import { clearsWhenTandemAnswers, useBffAnsweredAgain } from "#src/api/use-bff-answered-again.ts";
-import { answeredAgainText, describeApiError } from "#src/components/shell/api-error-notice.tsx";
+import { answeredAgainText, useApiErrorDescription } from "#src/components/shell/api-error-notice.tsx";
 import { Button } from "#src/components/ui/button.tsx";
 import { MultiSelectPicker } from "#src/components/ui/multi-select-picker.tsx";
 import { FieldError, borderFor, describedBy, inputClass } from "#src/components/ui/form-field.tsx";
@@ -59,6 +59,7 @@ export function WaitlistEntryForm({ title, subject, initial, options, today, sub
   const [failure, setFailure] = useState<unknown>(null);
   const [isSaving, setSaving] = useState(false);
   const serverBack = useBffAnsweredAgain(clearsWhenTandemAnswers(failure) ? failure : null);
+  const described = useApiErrorDescription(failure, "write");
   // Typed here and not yet saved: a reload or Sign out asks first (the kept draft may have no sessionStorage to live in).
   const [hasTyped, setTyped] = useState(false);
   useAskBeforeUnload(hasTyped, "a waitlist entry not yet added");
@@ -115,7 +116,7 @@ export function WaitlistEntryForm({ title, subject, initial, options, today, sub
         ? { title: "Tandem's server refused this entry", detail: failure.body.message }
         : failure instanceof ApiError && failure.status === 404
           ? { title: "This entry is no longer on the waitlist", detail: failure.body.message }
-          : describeApiError(failure, "write");
+          : described;
 
   return (
     <form ref={formRef} noValidate onSubmit={(event) => void submit(event)} aria-labelledby={`${id}-title`} data-testid="waitlist-form" className="space-y-3 rounded-lg border border-brand-200 bg-white p-3">
