@@ -425,6 +425,24 @@ test("an image is deleted after a confirmation naming the file", async ({ page }
   await expect(panel.getByRole("button", { name: "Deleting…" })).toHaveCount(0);
 });
 
+test("a delete the clinic data service kept refusing (429) counts the wait down, never a wait long over, and Try again deletes the image", async ({ page }) => {
+  const scene = await noteScene();
+  const { images } = await upstream<{ images: { id: string; fileName: string }[] }>(`/v3/notes/${scene.note.id}/images`);
+  const image = images[0];
+  if (!image) throw new Error("no image");
+  const app = await openNote(page, scene);
+  const panel = app.getByTestId("image-panel");
+  // Every delete answers 429 (Retry-After: 1) until cleared: more than the BFF's retries, so it gives up.
+  await injectFault("DELETE", "/v3/notes/{noteId}/images/{imageId}", { status: 429, count: 30 });
+  await panel.getByRole("button", { name: `Delete ${image.fileName}` }).click();
+  await app.getByRole("alertdialog", { name: `Delete ${image.fileName}?` }).getByRole("button", { name: "Delete", exact: true }).click();
+  await expect(panel).toContainText(`The clinic data service is busy, so ${image.fileName} was not deleted.`);
+  await expect(panel).toContainText(`The clinic data service is busy, so ${image.fileName} was not deleted. Try again now.`);
+  await clearFaults();
+  await panel.getByRole("button", { name: `Try again to delete ${image.fileName}` }).click();
+  await expect.poll(async () => (await upstream<{ images: { id: string }[] }>(`/v3/notes/${scene.note.id}/images`)).images.map((candidate) => candidate.id)).not.toContain(image.id);
+});
+
 test("the sign-off panel lists what is left, links to it, and says when the note is ready; keyboard and axe", async ({ page }) => {
   const scene = await noteScene();
   const app = await openNote(page, scene);

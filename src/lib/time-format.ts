@@ -276,9 +276,10 @@ export function formatNumber(value: number, { maximumFractionDigits = 3, minimum
   return format.format(value);
 }
 
-/** "in 4 seconds", "in 1 second", or "in a moment" when an error gave no wait (`retry_after_seconds`). */
+/** "in 4 seconds", "in 1 second", "now" once a wait counted down is over (0), or "in a moment" when an error gave no wait (`retry_after_seconds`). */
 export function formatRetryWait(seconds: number | undefined): string {
-  if (!seconds) return "in a moment";
+  if (seconds === undefined) return "in a moment";
+  if (seconds <= 0) return "now";
   const whole = Math.ceil(seconds);
   return `in ${formatNumber(whole)} second${whole === 1 ? "" : "s"}`;
 }

@@ -97,11 +97,16 @@ export interface LiveApiErrorDescription extends ApiErrorDescription {
  */
 export function useApiErrorDescription(error: unknown, kind: CallKind = "read"): LiveApiErrorDescription {
   const described = describeApiError(error, kind);
-  const retryAfter = error instanceof ApiError && error.body.code === APP_ERROR_CODES.rateLimited ? (error.body.retry_after_seconds ?? null) : null;
-  const waitSecondsLeft = useSecondsLeft(error, retryAfter);
+  const waitSecondsLeft = useRateLimitWaitLeft(error);
   if (waitSecondsLeft === null) return { ...described, waitSecondsLeft };
-  const detail = waitSecondsLeft > 0 ? `Try again in ${waitSecondsLeft} second${waitSecondsLeft === 1 ? "" : "s"}.` : "You can try again now.";
+  const detail = waitSecondsLeft > 0 ? `Try again ${formatRetryWait(waitSecondsLeft)}.` : "You can try again now.";
   return { ...described, detail, waitSecondsLeft };
+}
+
+/** Whole seconds left of a rate limit's wait (`retry_after_seconds` of a `rate_limited` failure), counting down once a second from when the failure arrived; null for any other failure. */
+export function useRateLimitWaitLeft(error: unknown): number | null {
+  const retryAfter = error instanceof ApiError && error.body.code === APP_ERROR_CODES.rateLimited ? (error.body.retry_after_seconds ?? null) : null;
+  return useSecondsLeft(error, retryAfter);
 }
 
 /**

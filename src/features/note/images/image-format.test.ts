@@ -87,6 +87,13 @@ describe("deleting an image", () => {
     expect(deletedAnnouncement("knee-xray.png")).toBe("knee-xray.png deleted");
   });
 
+  it("says how long to wait when the clinic data service is busy, as the wait counts down on screen: never a wait long over", () => {
+    const busy = apiError(503, "rate_limited", "Too many requests", { retry_after_seconds: 3 });
+    expect(imageDeleteFailure(busy, "knee-xray.png")).toEqual({ kind: "ehr", message: "The clinic data service is busy, so knee-xray.png was not deleted. Try again in 3 seconds." });
+    expect(imageDeleteFailure(busy, "knee-xray.png", 1)).toEqual({ kind: "ehr", message: "The clinic data service is busy, so knee-xray.png was not deleted. Try again in 1 second." });
+    expect(imageDeleteFailure(busy, "knee-xray.png", 0)).toEqual({ kind: "ehr", message: "The clinic data service is busy, so knee-xray.png was not deleted. Try again now." });
+  });
+
   it("turns the panel read-only on a 409 (signed note)", () => {
     expect(imageDeleteFailure(apiError(409, "conflict"), "knee-xray.png")).toEqual({ kind: "signed", message: SIGNED_IMAGES_MESSAGE });
     expect(SIGNED_IMAGES_MESSAGE).toBe("This note was signed in the EHR, so its images can no longer be deleted.");

@@ -112,8 +112,8 @@ export type ImageDeleteFailure =
   /** Anything else: described by `describeApiError`. */
   | { kind: "other" };
 
-/** What a failed delete means, naming the file. */
-export function imageDeleteFailure(error: unknown, fileName: string): ImageDeleteFailure {
+/** What a failed delete means, naming the file; `waitLeft`: a rate limit's wait as it counts down on screen (useRateLimitWaitLeft). */
+export function imageDeleteFailure(error: unknown, fileName: string, waitLeft: number | null = null): ImageDeleteFailure {
   if (!(error instanceof ApiError)) return { kind: "unreached", message: `Tandem could not reach its server, so ${fileName} may not have been deleted. Try again.` };
   if (unknownWriteOf(error)?.code === "outcome_unknown") return { kind: "unknown", message: `${unknownOutcomeLead(error)} The EHR may have deleted ${fileName}: Tandem is reading the note's images again to find out.` };
   if (error.status === 409 || error.body.code === "conflict") return { kind: "signed", message: SIGNED_IMAGES_MESSAGE };
@@ -125,7 +125,7 @@ export function imageDeleteFailure(error: unknown, fileName: string): ImageDelet
       return { kind: "unreached", message: `Tandem's server is having trouble, so ${fileName} may not have been deleted. Try again to find out.` };
     case "service": {
       if (error.body.code !== APP_ERROR_CODES.rateLimited) return { kind: "ehr", message: `The clinic data service did not answer, so ${fileName} was not deleted. Try again.` };
-      return { kind: "ehr", message: `The clinic data service is busy, so ${fileName} was not deleted. Try again ${formatRetryWait(error.body.retry_after_seconds)}.` };
+      return { kind: "ehr", message: `The clinic data service is busy, so ${fileName} was not deleted. Try again ${formatRetryWait(waitLeft ?? error.body.retry_after_seconds)}.` };
     }
     case "ehr":
       // Failed after the delete reached it: it may have gone through (a Try again finds out: 404 is deleted).

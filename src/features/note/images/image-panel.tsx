@@ -1,13 +1,13 @@
 import { useQuery } from "@tanstack/react-query";
 import { useId } from "react";
 import { noteImagesQuery } from "#src/api/note-queries.ts";
-import { ApiErrorNotice } from "#src/components/shell/api-error-notice.tsx";
+import { ApiErrorNotice, useRateLimitWaitLeft } from "#src/components/shell/api-error-notice.tsx";
 import { Button } from "#src/components/ui/button.tsx";
 import { Notice } from "#src/components/ui/notice.tsx";
 import { Skeleton } from "#src/components/ui/skeleton.tsx";
 import { IMAGES_ID } from "../note-outline.ts";
 import { DeleteImageDialog } from "./delete-image-dialog.tsx";
-import { deleteButtonLabel, imageName, imageSummary, SIGNED_IMAGES_MESSAGE } from "./image-format.ts";
+import { deleteButtonLabel, imageDeleteFailure, imageName, imageSummary, SIGNED_IMAGES_MESSAGE } from "./image-format.ts";
 import { useImageDelete, type DeleteOutcome } from "./use-image-delete.ts";
 
 // The note's images, each deletable in the EHR after a confirmation that
@@ -97,7 +97,9 @@ export function ImagePanel({ noteId, readOnlyReason }: ImagePanelProps) {
 }
 
 function OutcomeNotice({ outcome, isPending, onRetry }: { outcome: DeleteOutcome; isPending: boolean; onRetry: () => void }) {
-  const { failure } = outcome;
+  // A rate limit's wait counts down while the notice is up, never a wait long over.
+  const waitLeft = useRateLimitWaitLeft(outcome.error);
+  const failure = waitLeft === null ? outcome.failure : imageDeleteFailure(outcome.error, imageName(outcome.image), waitLeft);
   switch (failure.kind) {
     case "signed":
       return null; // shown once, as the panel's read-only reason

@@ -1,7 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useId } from "react";
 import { sessionQuery } from "#src/api/session-query.ts";
-import { ApiErrorNotice, useApiErrorDescription } from "#src/components/shell/api-error-notice.tsx";
+import { ApiErrorNotice, useApiErrorDescription, useRateLimitWaitLeft } from "#src/components/shell/api-error-notice.tsx";
 import { Button } from "#src/components/ui/button.tsx";
 import { CheckIcon, CrossIcon } from "#src/components/ui/icons.tsx";
 import { MultiSelectPicker } from "#src/components/ui/multi-select-picker.tsx";
@@ -17,7 +17,8 @@ import { describedBy } from "#src/components/ui/form-field.tsx";
 
 /** `serverBack`: Tandem's server has answered again since the create could not reach it, or was refused as Tandem was inactive. */
 function FailureNotice({ error, isPending, serverBack, onRetry, onSendAnyway }: { error: unknown; isPending: boolean; serverBack: boolean; onRetry: () => void; onSendAnyway: () => void }) {
-  const failure = taskCreateFailure(error);
+  // A rate limit's wait counts down while the notice is up, never a wait long over.
+  const failure = taskCreateFailure(error, useRateLimitWaitLeft(error));
   const described = useApiErrorDescription(error, "write");
   const retryButton = (
     <Button data-task-retry="" variant="secondary" onClick={onRetry} disabled={isPending}>

@@ -267,6 +267,9 @@ describe("a failed create", () => {
   it("says how long to wait when rate limited", () => {
     const failure = taskCreateFailure(apiError(429, "rate_limited", "busy", { retry_after_seconds: 3 }));
     expect(failure).toMatchObject({ kind: "ehr", detail: "Nothing was created. Your text is kept: try again in 3 seconds." });
+    // As the wait counts down on screen (useRateLimitWaitLeft): never a wait long over.
+    expect(taskCreateFailure(apiError(429, "rate_limited", "busy", { retry_after_seconds: 3 }), 1)).toMatchObject({ detail: "Nothing was created. Your text is kept: try again in 1 second." });
+    expect(taskCreateFailure(apiError(429, "rate_limited", "busy", { retry_after_seconds: 3 }), 0)).toMatchObject({ detail: "Nothing was created. Your text is kept: try again now." });
   });
 
   it("shows the BFF's message for a 400", () => {

@@ -231,7 +231,7 @@ export const TASK_EHR_FAILED_DETAIL = "The EHR reported a failure after Tandem s
 export const TASK_NOT_CREATED_DETAIL = "Nothing was created. Your text is kept: try again.";
 
 /** What a failed create means, in words; the form keeps every field in every case. */
-export function taskCreateFailure(error: unknown): TaskCreateFailure {
+export function taskCreateFailure(error: unknown, waitLeft: number | null = null): TaskCreateFailure {
   if (!(error instanceof ApiError)) {
     // The request may have reached the BFF before the connection failed, so "nothing was created" is not known.
     return { kind: "unreached", title: "Tandem could not reach its server.", detail: "The task may not have been created: check the note's tasks in the EHR before trying again. Your text is kept." };
@@ -251,8 +251,8 @@ export function taskCreateFailure(error: unknown): TaskCreateFailure {
   if (error.status === 400) return { kind: "invalid", title: "The task was not created.", detail: error.body.message };
   // The BFF sent the task and the EHR did not answer in time: it may have been created there, so "nothing was created" would invite a duplicate.
   if (error.body.code === "upstream_timeout") return { kind: "unreached", title: "The EHR did not answer in time.", detail: "The task may have been created there: check the note's tasks in the EHR before trying again. Your text is kept." };
-  const wait = error.body.retry_after_seconds;
-  const notCreated = wait ? `Nothing was created. Your text is kept: try again ${formatRetryWait(wait)}.` : TASK_NOT_CREATED_DETAIL;
+  const wait = waitLeft ?? error.body.retry_after_seconds;
+  const notCreated = wait === undefined ? TASK_NOT_CREATED_DETAIL : `Nothing was created. Your text is kept: try again ${formatRetryWait(wait)}.`;
   switch (failingSystemOf(error)) {
     case "tandem":
       // Its store may have failed after the EHR created the task (the BFF's message says so): never "nothing was created".

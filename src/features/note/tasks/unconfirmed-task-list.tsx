@@ -3,6 +3,7 @@ import { useMemo } from "react";
 import type { UnconfirmedTask } from "#contract/app-api/note.ts";
 import { idKey } from "#contract/ids.ts";
 import { providersQuery } from "#src/api/directory-queries.ts";
+import { useRateLimitWaitLeft } from "#src/components/shell/api-error-notice.tsx";
 import { Button } from "#src/components/ui/button.tsx";
 import { Notice } from "#src/components/ui/notice.tsx";
 import { useTimeDisplay } from "#src/lib/use-time-display.tsx";
@@ -65,9 +66,10 @@ export function UnconfirmedTaskList({ noteId, tasks, timezone, people, canResend
   const providers = useQuery(providersQuery());
   const { asking, ask, mutation } = useTaskResend(noteId);
   const nameById = useMemo(() => new Map((providers.data?.providers ?? []).map((provider) => [idKey(provider.id), provider.displayName])), [providers.data]);
+  const waitLeft = useRateLimitWaitLeft(mutation.isError ? mutation.error : null);
   if (tasks.length === 0) return null;
   const namesOf = (task: UnconfirmedTask) => task.assigneeIds.map((id) => nameById.get(idKey(id)) ?? people.nameOf(id) ?? "an EHR user").join(", ");
-  const failure = mutation.isError ? taskCreateFailure(mutation.error) : null;
+  const failure = mutation.isError ? taskCreateFailure(mutation.error, waitLeft) : null;
   return (
     <div className="space-y-2">
       {failure && failure.kind !== "other" ? <Notice tone="error" title={failure.title}>{failure.detail}</Notice> : null}
