@@ -315,15 +315,23 @@ test("a week the service could not answer (503) says so with Try again, and does
   await expect(providers.locator("option").first()).toHaveText(/^All providers with templates here \(\d+\)$/);
 });
 
-test("a week whose bookings the service could not answer (503) draws its bands unfilled and names the EHR, not the service's own words; Try again fills them", async ({ page }) => {
+/**
+ * Opens org A's availability, makes every bookings read answer `status` until the faults are cleared (more than the
+ * BFF's retries, so it gives up), and goes `daysAhead` days on, far enough that no earlier read or prefetch has the
+ * week: answers the week and its bookings line once the bookings have failed.
+ */
+async function weekWithBookingsFailing(page: Parameters<typeof openInHost>[0], status: number, daysAhead: number) {
   const app = await openAvailability(page, ORG_A);
   const week = app.getByTestId("availability-week");
   const start = (await week.getAttribute("data-start-date")) ?? "";
-  // Far enough ahead that no earlier read or prefetch has it.
-  await sandbox("POST", "/faults", { method: "GET", path: "/v1/appointments", status: 503, count: 20 });
-  await app.getByLabel("Go to date").fill(addDays(start, 63));
+  await sandbox("POST", "/faults", { method: "GET", path: "/v1/appointments", status, count: 30 });
+  await app.getByLabel("Go to date").fill(addDays(start, daysAhead));
   await expect(week).toHaveAttribute("data-load-state", "error", { timeout: 20_000 });
-  const unread = app.getByTestId("availability-load-error");
+  return { app, week, unread: app.getByTestId("availability-load-error") };
+}
+
+test("a week whose bookings the service could not answer (503) draws its bands unfilled and names the EHR, not the service's own words; Try again fills them", async ({ page }) => {
+  const { app, week, unread } = await weekWithBookingsFailing(page, 503, 63);
   await expect(unread).toContainText("Bookings could not be read, so the bands show no fill. The EHR did not answer.");
   await expect(unread).not.toContainText("fault");
   await saveScreenshot(page, "availability-bookings-503");
@@ -335,14 +343,8 @@ test("a week whose bookings the service could not answer (503) draws its bands u
 });
 
 test("a week whose bookings the service kept refusing (429) counts the wait down on the bookings line, never a wait already over; Try again fills the bands", async ({ page }) => {
-  const app = await openAvailability(page, ORG_A);
-  const week = app.getByTestId("availability-week");
-  const start = (await week.getAttribute("data-start-date")) ?? "";
-  // Every bookings read answers 429 (Retry-After: 1) until cleared: more than the BFF's retries, so it gives up.
-  await sandbox("POST", "/faults", { method: "GET", path: "/v1/appointments", status: 429, count: 30 });
-  await app.getByLabel("Go to date").fill(addDays(start, 56));
-  await expect(week).toHaveAttribute("data-load-state", "error", { timeout: 20_000 });
-  const unread = app.getByTestId("availability-load-error");
+  // Each 429 says Retry-After: 1.
+  const { app, week, unread } = await weekWithBookingsFailing(page, 429, 56);
   await expect(unread).toContainText("Bookings could not be read, so the bands show no fill. The clinic data service is busy.");
   // The wait counts down to zero; the line then says the user can try again, and Try again is offered.
   await expect(unread).toContainText("You can try again now.");

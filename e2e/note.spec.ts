@@ -404,13 +404,18 @@ test("a task half typed is still there after a visit to Availability and back", 
   await expect(description).toHaveValue("Call the patient about the biopsy results");
 });
 
-test("an image is deleted after a confirmation naming the file", async ({ page }) => {
+/** A note with images, opened, and its first image as the service lists it. */
+async function openNoteWithImage(page: Page) {
   const scene = await noteScene();
   const { images } = await upstream<{ images: { id: string; fileName: string }[] }>(`/v3/notes/${scene.note.id}/images`);
   const image = images[0];
   if (!image) throw new Error("no image");
   const app = await openNote(page, scene);
-  const panel = app.getByTestId("image-panel");
+  return { scene, image, app, panel: app.getByTestId("image-panel") };
+}
+
+test("an image is deleted after a confirmation naming the file", async ({ page }) => {
+  const { scene, image, app, panel } = await openNoteWithImage(page);
   await panel.getByRole("button", { name: `Delete ${image.fileName}` }).click();
   const dialog = app.getByRole("alertdialog", { name: `Delete ${image.fileName}?` });
   await expect(dialog).toBeVisible();
@@ -426,12 +431,7 @@ test("an image is deleted after a confirmation naming the file", async ({ page }
 });
 
 test("a delete the clinic data service kept refusing (429) counts the wait down, never a wait long over, and Try again deletes the image", async ({ page }) => {
-  const scene = await noteScene();
-  const { images } = await upstream<{ images: { id: string; fileName: string }[] }>(`/v3/notes/${scene.note.id}/images`);
-  const image = images[0];
-  if (!image) throw new Error("no image");
-  const app = await openNote(page, scene);
-  const panel = app.getByTestId("image-panel");
+  const { scene, image, app, panel } = await openNoteWithImage(page);
   // Every delete answers 429 (Retry-After: 1) until cleared: more than the BFF's retries, so it gives up.
   await injectFault("DELETE", "/v3/notes/{noteId}/images/{imageId}", { status: 429, count: 30 });
   await panel.getByRole("button", { name: `Delete ${image.fileName}` }).click();

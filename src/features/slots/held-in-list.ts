@@ -66,9 +66,8 @@ export function heldForOtherPatients(holds: readonly HeldSlot[], heldKeys: Reado
   const heldForOpenPatient = new Set(holds.filter((held) => !isHeldForOtherPatient(held, openPatientId)).map((held) => slotKey(held.slot)));
   for (const held of holds) {
     const key = slotKey(held.slot);
-    if (!heldKeys.has(key) || heldForOpenPatient.has(key) || !isHeldForOtherPatient(held, openPatientId)) continue;
-    const name = keptPatientName(held);
-    whom.set(key, name ?? "the patient open before");
+    // A hold for the patient open now puts its key in heldForOpenPatient, so what is left is held for another.
+    if (heldKeys.has(key) && !heldForOpenPatient.has(key)) whom.set(key, keptPatientName(held) ?? "the patient open before");
   }
   return whom;
 }
