@@ -1,6 +1,6 @@
-import type { FrameLocator, Page } from "@playwright/test";
+import type { FrameLocator } from "@playwright/test";
 import { expect, test } from "./support/fixtures.ts";
-import { keepLastSlotSearch } from "./support/last-slot-search.ts";
+import { keepLastSlotSearch, savedSearch } from "./support/last-slot-search.ts";
 import { expectAccessible, saveScreenshot } from "./support/sandbox.ts";
 import {
   LINCOLN_PARK,
@@ -41,11 +41,6 @@ const lengthField = (app: FrameLocator) => searchForm(app).getByRole("textbox", 
 /** The frame's URL params, whatever their order. */
 const frameParams = async (app: FrameLocator) => Object.fromEntries(new URLSearchParams(await app.locator("html").evaluate(() => location.search)));
 const unread = (app: FrameLocator) => app.getByTestId("unread-link-filters");
-
-/** The BFF's answer to the slot finder's save of the last search, once it has one for `param`. */
-function savedSearch(page: Page, param: string) {
-  return page.waitForResponse((response) => response.url().endsWith("/api/slots/last-search") && response.request().method() === "PUT" && (response.request().postData() ?? "").includes(param) && response.ok());
-}
 
 for (const width of [1280, 400]) {
   test(`at ${width} px, reloading the whole EHR page opens the slot finder on the same search, list and order`, async ({ page }) => {

@@ -78,3 +78,8 @@ export async function keepLastSlotSearch(organizationId: string, userId: string,
   remember({ organizationId, userId });
   await callApp("PUT", "/api/slots/last-search", { organizationId, userId }, { search });
 }
+
+/** The BFF's answer to the slot finder's save of the last search, once it has one whose body holds `param`. */
+export function savedSearch(page: Page, param: string): Promise<unknown> {
+  return page.waitForResponse((response) => response.url().endsWith("/api/slots/last-search") && response.request().method() === "PUT" && (response.request().postData() ?? "").includes(param) && response.ok());
+}

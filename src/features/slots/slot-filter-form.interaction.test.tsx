@@ -1,8 +1,9 @@
 // @vitest-environment happy-dom
 import { fireEvent, screen } from "@testing-library/react";
-import { describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import type { SlotSearchQuery } from "#contract/app-api/slots.ts";
 import { renderWithUser } from "#src/testing/render.tsx";
+import { forgetAllFilterEdits } from "./kept-filter-edits.ts";
 import { SlotFilterForm } from "./slot-filter-form.tsx";
 import { NO_TIME_FILTER, type SlotTimeFilter } from "#src/scheduling/slot-time-filter.ts";
 
@@ -10,7 +11,8 @@ import { NO_TIME_FILTER, type SlotTimeFilter } from "#src/scheduling/slot-time-f
 // appointment type chosen by keyboard, a slot length that does not fit the
 // visit warned about but searched, one the service refuses stopped with a
 // message on the field, a field put right no longer said to be wrong before
-// the next Search, and Search from the keyboard.
+// the next Search, and Search from the keyboard. Edits not yet searched
+// outlive the form (a reload) over the search they were made on.
 
 const FOLLOW_UP = { id: "atp_aaaabbbbccccddddeeeeffff00001111", name: "Follow-Up Visit", abbreviation: "FU", defaultDurationMinutes: 20, newPatientDurationMinutes: 30 };
 const NEW_PATIENT = { id: "atp_aaaabbbbccccddddeeeeffff00002222", name: "New Patient Visit", abbreviation: "NPV", defaultDurationMinutes: 40, newPatientDurationMinutes: 60 };
@@ -42,6 +44,10 @@ const describedText = (element: HTMLElement) =>
     .split(" ")
     .map((id) => document.getElementById(id)?.textContent ?? "")
     .join(" ");
+
+beforeEach(() => {
+  forgetAllFilterEdits();
+});
 
 describe("the slot filter form, driven by a user", () => {
   it("choosing a type changes the default length, and a new-patient type ticks New patient", async () => {
@@ -181,5 +187,41 @@ describe("the slot filter form, driven by a user", () => {
     fireEvent.change(screen.getByLabelText("Starting before"), { target: { value: "17:00" } });
     expect(screen.queryByText("“Starting before” must be later than “Starting from”.")).toBeNull();
     expect(screen.getByLabelText("Starting before").getAttribute("aria-invalid")).toBeNull();
+  });
+
+  it("edits not yet searched are there again when the form opens over the same search (a reload), not over another, and go once searched", async () => {
+    const first = renderForm();
+    await first.user.clear(endDateField());
+    await first.user.type(endDateField(), "2026-12-06");
+    await first.user.type(lengthField(), "25");
+    await first.user.click(screen.getByRole("button", { name: "Mornings" }));
+    first.unmount();
+
+    const other = renderForm({ ...APPLIED, endDate: "2026-12-20" });
+    expect((endDateField() as HTMLInputElement).value).toBe("2026-12-20");
+    expect((lengthField() as HTMLInputElement).value).toBe("");
+    other.unmount();
+
+    const again = renderForm();
+    expect((endDateField() as HTMLInputElement).value).toBe("2026-12-06");
+    expect((lengthField() as HTMLInputElement).value).toBe("25");
+    expect(screen.getByRole("button", { name: "Mornings" }).getAttribute("aria-pressed")).toBe("true");
+    await again.user.click(screen.getByRole("button", { name: "Search" }));
+    expect(again.onSearch).toHaveBeenCalledWith({ ...APPLIED, endDate: "2026-12-06", slotLengthMinutes: 25 }, expect.objectContaining({ weekdays: [] }));
+    again.unmount();
+
+    renderForm();
+    expect((endDateField() as HTMLInputElement).value).toBe("2026-12-13");
+    expect((lengthField() as HTMLInputElement).value).toBe("");
+  });
+
+  it("edits put back as they were are not kept", async () => {
+    const first = renderForm();
+    await first.user.type(lengthField(), "25");
+    await first.user.clear(lengthField());
+    first.unmount();
+    renderForm();
+    expect((lengthField() as HTMLInputElement).value).toBe("");
+    expect(window.sessionStorage.length).toBe(0);
   });
 });
