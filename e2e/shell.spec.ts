@@ -239,3 +239,22 @@ test("the slot finder's first read failing (Tandem's server gone as the frame lo
   await failed.getByRole("button", { name: "Try again" }).click();
   await expect(app.getByRole("button", { name: "Search", exact: true })).toBeVisible();
 });
+
+test("a view whose first reads are slow shows a busy placeholder under the app's header, not an empty frame, then the view", async ({ page }) => {
+  // Found walking a slow EHR at 1280 and 400 px: while the slot finder's route read what it needs, the frame stayed
+  // empty (the router draws nothing for a route still loading unless told what to draw).
+  await page.route("**/api/appointment-types", async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 4_000));
+    await route.fallback();
+  });
+  const frontDesk = await userWithRole(ORG_A, "Front Desk");
+  const app = await openInHost(page, { org: ORG_A, user: frontDesk.id, note: "none" });
+  const placeholder = app.getByTestId("route-loading");
+  await expect(placeholder).toBeVisible();
+  await expect(placeholder).toHaveAttribute("aria-busy", "true");
+  await expect(placeholder).toContainText("Loading…");
+  await expect(app.getByTestId("signed-in-user")).toBeVisible();
+  await saveScreenshot(page, "route-loading");
+  await expect(app.getByRole("button", { name: "Search", exact: true })).toBeVisible({ timeout: 15_000 });
+  await expect(placeholder).toHaveCount(0);
+});

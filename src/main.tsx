@@ -6,6 +6,7 @@ import { ApiError } from "./api/bff-client.ts";
 import { onCacheIdentityChange } from "./api/cache-identity.ts";
 import { AppConnection } from "./bridge/app-connection.tsx";
 import { RouteErrorNotice } from "./components/shell/route-error-notice.tsx";
+import { RoutePending } from "./components/shell/route-pending.tsx";
 import { useBridge } from "./bridge/bridge-provider.tsx";
 import { adoptPageStyleNonce } from "./lib/page-style-nonce.ts";
 import { registerShellWorker } from "./offline/register-shell-worker.ts";
@@ -26,7 +27,7 @@ const queryClient = new QueryClient({
 });
 
 // `appMode` is set by ConnectedRouter below, which renders only once someone is signed in.
-const router = createRouter({ routeTree, context: { queryClient, appMode: null }, defaultPreload: "intent", defaultErrorComponent: RouteErrorNotice });
+const router = createRouter({ routeTree, context: { queryClient, appMode: null }, defaultPreload: "intent", defaultErrorComponent: RouteErrorNotice, defaultPendingComponent: RoutePending });
 
 // Another organization or user: the previous one's data is gone from the cache, and every loader runs again for
 // the new one (the views remount for it, but the router does not load again by itself). The first identity needs
