@@ -183,7 +183,7 @@ for (const width of [400, 1280]) {
   });
 }
 
-test("at 400 px a hold the EHR did not confirm folds into the one line with the held slots, and Show opens it with Let it go; at 1280 px both are shown", async ({ page }) => {
+test("at 400 px a hold the EHR may have made is told in one alert, then folds into the one line with the held slots, and Show opens it with Let it go; at 1280 px both are shown", async ({ page }) => {
   await page.setViewportSize({ width: 400, height: 860 });
   // A user of their own: the hold the EHR may have made stays theirs for 11 minutes, with no id to release it by.
   const app = await openSlotFinder(page, { role: "Medical Assistant" });
@@ -200,6 +200,13 @@ test("at 400 px a hold the EHR did not confirm folds into the one line with the 
   const failed = app.getByTestId("selection-panel");
   await expect(failed).toHaveAttribute("data-state", "failed", { timeout: 20_000 });
   await sandbox("DELETE", "/faults");
+  // One box, not a box in a box (item 10): what may be held and what failed in one alert, Try again beside Dismiss.
+  const alert = failed.getByRole("alert");
+  await expect(alert).toContainText("The EHR did not answer");
+  await expect(alert).toContainText("The EHR may have held");
+  const [retryBox, dismissBox] = await Promise.all([alert.getByRole("button", { name: "Try again" }).boundingBox(), alert.getByRole("button", { name: "Dismiss" }).boundingBox()]);
+  expect(dismissBox?.y).toBe(retryBox?.y);
+  await saveScreenshot(page, "holds-failed-400");
   await failed.getByRole("button", { name: "Dismiss" }).click();
   await expect(failed).toHaveCount(0);
   // The other tab lists it as not confirmed too (before, only confirmed holds were announced).

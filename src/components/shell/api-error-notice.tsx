@@ -117,22 +117,41 @@ export function answeredAgainText(error: unknown): { title: string; detail: stri
   return { title: isInstallationInactive(error) ? "Tandem is active again" : "Tandem's server is answering again", detail: "You can try again now." };
 }
 
-/** `what`: what could not be read ("Your holds"), said first where another notice on screen may name the same failure. */
-export function ApiErrorNotice({ error, onRetry, kind = "read", what }: { error: unknown; onRetry?: () => void; kind?: CallKind; what?: string }) {
+/**
+ * `lead`: what failed, said before what to do ("Your holds could not be read.", "Could not hold 10:00 AM…"), where the
+ * title alone names only the system. `onDismiss` puts a Dismiss beside Try again, so a notice the user may put away
+ * stays one box.
+ */
+export function ApiErrorNotice({ error, onRetry, onDismiss, kind = "read", lead }: { error: unknown; onRetry?: () => void; onDismiss?: () => void; kind?: CallKind; lead?: string }) {
   const serverBack = useBffAnsweredAgain(clearsWhenTandemAnswers(error) ? error : null);
   const described = useApiErrorDescription(error, kind);
   const { title, detail } = serverBack ? answeredAgainText(error) : described;
-  const lead = what === undefined ? "" : `${what} could not be read. `;
   const canRetry = described.canRetry || serverBack;
   const isWaiting = described.waitSecondsLeft !== null && described.waitSecondsLeft > 0;
   const retry = canRetry && onRetry ? (
     <Button variant="secondary" onClick={onRetry} disabled={isWaiting}>
       Try again
     </Button>
-  ) : undefined;
+  ) : null;
+  const dismiss = onDismiss ? (
+    <Button variant="ghost" onClick={onDismiss}>
+      Dismiss
+    </Button>
+  ) : null;
   return (
-    <Notice tone={serverBack ? "warning" : "error"} title={title} actions={retry}>
-      {lead}
+    <Notice
+      tone={serverBack ? "warning" : "error"}
+      title={title}
+      actions={
+        retry || dismiss ? (
+          <>
+            {retry}
+            {dismiss}
+          </>
+        ) : undefined
+      }
+    >
+      {lead === undefined ? null : <>{lead} </>}
       {described.waitSecondsLeft === null ? detail : <span data-testid="retry-countdown">{detail}</span>}
     </Notice>
   );

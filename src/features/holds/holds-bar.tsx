@@ -40,7 +40,7 @@ export function HoldsBar() {
       <div className="mx-auto max-h-[55vh] max-w-6xl space-y-2 overflow-y-auto">
         <SelectionPanel state={selection} describe={describe} onCancel={() => flow.cancel()} onSelect={(slot) => selection.kind !== "idle" && select(slot, selection.params)} />
         <OutcomeNotices outcomes={activity.outcomes} describe={describe} patientTextOf={patientText} onDismiss={(ids) => controller.dismissOutcomes(ids)} />
-        {holdsError && holds.length === 0 ? <ApiErrorNotice error={holdsError} onRetry={refetchHolds} what="Your holds" /> : null}
+        {holdsError && holds.length === 0 ? <ApiErrorNotice error={holdsError} onRetry={refetchHolds} lead="Your holds could not be read." /> : null}
         {unconfirmed.length > 0 ? <PatientChangedNotice count={unconfirmed.length} patientName={onePatientNameOf(unconfirmed)} onRelease={() => void controller.releaseAll(unconfirmed)} onKeep={keepHolding} /> : null}
         {holds.length + maybeHeld.length > 0 ? (
           <HeldSlotsList

@@ -103,6 +103,18 @@ describe("SelectionPanel", () => {
     expect(onSelect).toHaveBeenCalledWith(TEN);
   });
 
+  it("a hold refused by the EHR is one alert: what was not held, what failed, and Try again beside Dismiss", async () => {
+    const ehrDown = new ApiError(502, { code: "server_unresponsive", message: "EHR integration is not available", trace_id: "t3" });
+    const { user, onSelect, onCancel } = renderPanel({ kind: "failed", ...chosen, step: "hold", error: ehrDown, outcomeUnknown: false, maybeHeld: null });
+    const alert = screen.getByRole("alert");
+    expect(alert.textContent).toContain("The EHR did not answer");
+    expect(alert.textContent).toContain("Could not hold 10:00 with Dr. Noah Müller, MD on Tue 1 Dec. Nothing is held. Try again in a moment.");
+    await user.click(within(alert).getByRole("button", { name: "Try again" }));
+    expect(onSelect).toHaveBeenCalledWith(TEN);
+    await user.click(within(alert).getByRole("button", { name: "Dismiss" }));
+    expect(onCancel).toHaveBeenCalled();
+  });
+
   it("names the system that failed when the BFF answered and listed the hold itself", () => {
     const timedOut = new ApiError(502, { code: "upstream_timeout", message: "The clinic data service did not answer in time", trace_id: "t1" });
     renderPanel({ kind: "failed", ...chosen, step: "hold", error: timedOut, outcomeUnknown: true, maybeHeld: MAYBE_HELD });

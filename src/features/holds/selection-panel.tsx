@@ -31,8 +31,6 @@ export function alternativeText(alternative: Slot, gone: Slot, describe: SlotDes
   return `${when} · ${describe.providerName(alternative.providerId)}`;
 }
 
-const panelClass = "rounded-lg border-2 bg-white p-3 shadow-lg";
-
 /** An outcome where nothing was checked or held: said, with Dismiss. */
 function OutcomeNotice({ state, tone, title, onDismiss, children }: { state: SelectionState["kind"]; tone: "info" | "warning"; title: string; onDismiss: () => void; children: ReactNode }) {
   return (
@@ -64,7 +62,7 @@ export function SelectionPanel({ state, describe, onCancel, onSelect }: Selectio
     case "checking":
     case "holding":
       return (
-        <div role="status" aria-busy="true" data-testid="selection-panel" data-state={state.kind} className={`${panelClass} border-slate-300`}>
+        <div role="status" aria-busy="true" data-testid="selection-panel" data-state={state.kind} className="rounded-lg border-2 border-slate-300 bg-white p-3 shadow-lg">
           <p className="text-sm">
             <span aria-hidden="true" className="mr-2 inline-block h-3 w-3 animate-spin rounded-full border-2 border-slate-400 border-t-transparent align-middle" />
             {state.kind === "checking" ? "Checking live in the EHR that " : "Holding "}
@@ -156,14 +154,8 @@ export function SelectionPanel({ state, describe, onCancel, onSelect }: Selectio
         );
       }
       return (
-        <div data-testid="selection-panel" data-state="failed" className={panelClass}>
-          <p className="mb-2 text-sm">{selectionFailureText(state, describe)}</p>
-          <ApiErrorNotice error={state.error} onRetry={() => onSelect(state.slot)} />
-          <div className="mt-2">
-            <Button variant="ghost" onClick={onCancel}>
-              Dismiss
-            </Button>
-          </div>
+        <div data-testid="selection-panel" data-state="failed" className="rounded-lg bg-white shadow-lg">
+          <ApiErrorNotice error={state.error} lead={selectionFailureText(state, describe)} onRetry={() => onSelect(state.slot)} onDismiss={onCancel} />
         </div>
       );
   }
