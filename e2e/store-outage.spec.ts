@@ -2,14 +2,16 @@ import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { expect, test } from "./support/fixtures.ts";
 import { noteScene, openNote } from "./support/notes.ts";
-import { saveScreenshot } from "./support/sandbox.ts";
+import { ORG_A, openInHost, saveScreenshot } from "./support/sandbox.ts";
 import { startSandboxServers, type SandboxServers } from "./support/sandbox-servers.ts";
 
 // Tandem's own store gone while a physician edits a note (issue 34 item 2),
 // through the host page: the save fails as Tandem's server's failure, never
 // as the EHR's, and the text stays. A store can only be taken away from
 // outside on PostgreSQL, so this spec runs its own BFF on a database of its
-// own (and is skipped without DATABASE_URL, as the store's tests are).
+// own (and is skipped without DATABASE_URL, as the store's tests are). A
+// locked table is the milder day: Tandem's server answers within its lock
+// timeout, and every failure it left on screen goes once the lock does.
 
 const databaseUrl = process.env.DATABASE_URL;
 const EXAM_TEXT = "Typed while Tandem's database was gone.";
@@ -48,6 +50,36 @@ test.describe("Tandem's store gone", () => {
     await servers?.stop();
     await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
     await admin.end();
+  });
+
+  test("a note opened while Tandem's audit trail is locked says Tandem's server is having trouble; once the lock goes, the patient bar reads again by itself and the note on Try again", async ({ page }) => {
+    await page.setViewportSize({ width: 400, height: 860 });
+    const scene = await noteScene();
+    const locker = new pg.Client({ connectionString: urlOf(database) });
+    await locker.connect();
+    const app = await (async () => {
+      try {
+        // Every PHI read is audited before it is answered: with the trail locked, none is answered.
+        await locker.query("BEGIN");
+        await locker.query("LOCK TABLE audit_trail IN ACCESS EXCLUSIVE MODE");
+        const opened = await openInHost(page, { org: ORG_A, user: scene.physician.id, note: scene.note.id, patient: scene.note.patientId });
+        await expect(opened.getByTestId("patient-banner")).toContainText("Patient details could not be loaded: Tandem's server is having trouble.", { timeout: 20_000 });
+        await expect(opened.getByTestId("patient-banner").getByRole("button", { name: "Try again" })).toBeVisible();
+        await expect(opened.getByRole("alert").filter({ hasText: "Tandem's server is having trouble" })).toBeVisible({ timeout: 20_000 });
+        await saveScreenshot(page, "note-audit-locked-400");
+        return opened;
+      } finally {
+        await locker.query("COMMIT");
+        await locker.end();
+      }
+    })();
+    // No click: the bar along the top was left saying the details could not be loaded, after the note read again.
+    await expect(app.getByTestId("patient-name")).toBeVisible({ timeout: 15_000 });
+    await expect(app.getByText(/Patient details could not be loaded/)).toHaveCount(0);
+    await app.getByRole("alert").filter({ hasText: "Tandem's server is having trouble" }).getByRole("button", { name: "Try again" }).click();
+    // The error view and the pending one can be on screen together for a moment as the route loads again.
+    await expect(app.locator('[data-testid="note-view"][data-state="ready"]')).toBeVisible({ timeout: 20_000 });
+    await expect(app.getByTestId("note-view")).toHaveCount(1);
   });
 
   test("a save while the database is gone says Tandem's server is having trouble, not that the EHR did not answer, and keeps the text", async ({ page }) => {

@@ -5,7 +5,10 @@ import { useUserTimeSettings } from "#src/lib/use-time-display.tsx";
 import { Skeleton } from "../ui/skeleton.tsx";
 import { ageOn } from "./patient-age.ts";
 import { describeApiError } from "./api-error-notice.tsx";
+import { Button } from "../ui/button.tsx";
 
+/** A failed read of the patient is tried again this often, by itself: a bar along the top is not watched. */
+export const PATIENT_READ_RETRY_MS = 10_000;
 
 /**
  * The patient in the EHR's context; for an organization without read:patients, it says why details are missing
@@ -14,7 +17,12 @@ import { describeApiError } from "./api-error-notice.tsx";
 export function PatientBanner({ session }: { session: Session }) {
   const patientId = session.context.patientId;
   const canRead = session.capabilities.canReadPatients;
-  const query = useQuery({ ...contextPatientQuery(patientId ?? ""), enabled: patientId !== null && canRead });
+  const query = useQuery({
+    ...contextPatientQuery(patientId ?? ""),
+    enabled: patientId !== null && canRead,
+    // Its failure would otherwise stay after the cause is gone (Tandem's store or the service back, the views read again).
+    refetchInterval: ({ state }) => (state.status === "error" && describeApiError(state.error).canRetry ? PATIENT_READ_RETRY_MS : false),
+  });
   // Today is the app's clock (Date.now, which e2e pins with the browser's clock) in the user's zone (pinnable, use-time-display.tsx).
   const { userZone } = useUserTimeSettings();
   if (!patientId) return null;
@@ -27,7 +35,19 @@ export function PatientBanner({ session }: { session: Session }) {
     return frame(<p>A patient is open in the EHR. This organization has not granted Tandem access to patient records (read:patients), so this bar cannot show who it is; an open note still names the patient it is for.</p>);
   }
   if (query.isPending) return frame(<Skeleton className="h-5 w-64" />);
-  if (query.isError) return frame(<p>Patient details could not be loaded: {describeApiError(query.error).title}.</p>);
+  if (query.isError) {
+    const { title, canRetry } = describeApiError(query.error);
+    return frame(
+      <p className="flex flex-wrap items-center gap-x-3 gap-y-1">
+        <span>Patient details could not be loaded: {title}.</span>
+        {canRetry ? (
+          <Button variant="ghost" onClick={() => void query.refetch()} disabled={query.isFetching}>
+            {query.isFetching ? "Trying again…" : "Try again"}
+          </Button>
+        ) : null}
+      </p>,
+    );
+  }
   const { patient } = query.data;
   return frame(
     <p className="flex flex-wrap items-baseline gap-x-4 gap-y-1">
