@@ -1,9 +1,9 @@
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { QueryClientProvider } from "@tanstack/react-query";
 import { createRouter, RouterProvider } from "@tanstack/react-router";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
-import { ApiError } from "./api/bff-client.ts";
 import { onCacheIdentityChange } from "./api/cache-identity.ts";
+import { createAppQueryClient } from "./api/query-client.ts";
 import { AppConnection } from "./bridge/app-connection.tsx";
 import { RouteErrorNotice } from "./components/shell/route-error-notice.tsx";
 import { RoutePending } from "./components/shell/route-pending.tsx";
@@ -15,16 +15,7 @@ import "./styles.css";
 
 adoptPageStyleNonce();
 
-const queryClient = new QueryClient({
-  defaultOptions: {
-    queries: {
-      // Client errors (4xx) are answers, not glitches; a rate limit says when to try again, and
-      // the BFF has already waited once: neither is retried blindly.
-      retry: (failureCount, error) => !(error instanceof ApiError && (error.status < 500 || error.body.code === "rate_limited")) && failureCount < 2,
-      refetchOnWindowFocus: false,
-    },
-  },
-});
+const queryClient = createAppQueryClient();
 
 // `appMode` is set by ConnectedRouter below, which renders only once someone is signed in.
 const router = createRouter({ routeTree, context: { queryClient, appMode: null }, defaultPreload: "intent", defaultErrorComponent: RouteErrorNotice, defaultPendingComponent: RoutePending });

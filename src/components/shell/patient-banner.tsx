@@ -7,9 +7,6 @@ import { ageOn } from "./patient-age.ts";
 import { describeApiError } from "./api-error-notice.tsx";
 import { Button } from "../ui/button.tsx";
 
-/** A failed read of the patient is tried again this often, by itself: a bar along the top is not watched. */
-export const PATIENT_READ_RETRY_MS = 10_000;
-
 /**
  * The patient in the EHR's context; for an organization without read:patients, it says why details are missing
  * here (a note carries its own patient, read with the note, so the note view may still name them).
@@ -17,12 +14,7 @@ export const PATIENT_READ_RETRY_MS = 10_000;
 export function PatientBanner({ session }: { session: Session }) {
   const patientId = session.context.patientId;
   const canRead = session.capabilities.canReadPatients;
-  const query = useQuery({
-    ...contextPatientQuery(patientId ?? ""),
-    enabled: patientId !== null && canRead,
-    // Its failure would otherwise stay after the cause is gone (Tandem's store or the service back, the views read again).
-    refetchInterval: ({ state }) => (state.status === "error" && describeApiError(state.error).canRetry ? PATIENT_READ_RETRY_MS : false),
-  });
+  const query = useQuery({ ...contextPatientQuery(patientId ?? ""), enabled: patientId !== null && canRead });
   // Today is the app's clock (Date.now, which e2e pins with the browser's clock) in the user's zone (pinnable, use-time-display.tsx).
   const { userZone } = useUserTimeSettings();
   if (!patientId) return null;

@@ -1,7 +1,13 @@
 // @vitest-environment happy-dom
-import { createRootRoute, createRoute } from "@tanstack/react-router";
-import { screen } from "@testing-library/react";
+import { queryOptions } from "@tanstack/react-query";
+import { createRootRoute, createRootRouteWithContext, createRoute } from "@tanstack/react-router";
+import { act, screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import * as z from "zod/mini";
+import { callBff } from "#src/api/bff-client.ts";
+import { TANDEM_TROUBLE_REREAD_MS } from "#src/api/query-client.ts";
+import { failure, installFakeBff, ok } from "#src/testing/fake-bff.ts";
+import type { RouterContext } from "#src/routes/__root.tsx";
 import { renderRoute } from "#src/testing/render-route.tsx";
 
 // The router's error view for every route (main.tsx's defaultErrorComponent):
@@ -12,7 +18,10 @@ function routeDrawing(component: () => never) {
   return createRoute({ getParentRoute: () => createRootRoute(), path: "/broken", component });
 }
 
-afterEach(() => vi.restoreAllMocks());
+afterEach(() => {
+  vi.restoreAllMocks();
+  vi.useRealTimers();
+});
 
 describe("a view that fails to draw", () => {
   it("says Tandem stopped showing it, names Tandem as the system at fault, and offers a reload", async () => {
@@ -48,3 +57,44 @@ describe("a view that fails to draw", () => {
   });
 });
 
+
+describe("a view whose read failed", () => {
+  const thing = z.object({ name: z.string() });
+  const thingQuery = queryOptions({ queryKey: ["thing"], queryFn: () => callBff("/api/thing", thing) });
+  const routeReading = () =>
+    createRoute({
+      getParentRoute: () => createRootRouteWithContext<RouterContext>()(),
+      path: "/thing",
+      loader: ({ context }) => context.queryClient.ensureQueryData(thingQuery),
+      component: () => <p>The thing is here</p>,
+    });
+
+  it("on Tandem's server (its store): loads again by itself, and the failure goes once the read answers", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => undefined);
+    vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const bff = installFakeBff();
+    bff.once("GET", "/api/thing", failure(503, { code: "store_unavailable", message: "Tandem's server could not use its database just now" }));
+    bff.on("GET", "/api/thing", ok(thing, { name: "thing" }));
+    renderRoute(routeReading(), { url: "/thing" });
+    expect((await screen.findByRole("alert")).textContent).toContain("Tandem's server is having trouble");
+    await act(() => vi.advanceTimersByTimeAsync(TANDEM_TROUBLE_REREAD_MS));
+    expect(await screen.findByText("The thing is here")).toBeTruthy();
+    expect(screen.queryByRole("alert")).toBeNull();
+  });
+
+  it("on the clinic data service: waits for Try again", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => undefined);
+    vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const bff = installFakeBff();
+    bff.once("GET", "/api/thing", failure(502, { code: "upstream_unavailable", message: "The clinic data service did not answer" }));
+    bff.on("GET", "/api/thing", ok(thing, { name: "thing" }));
+    const { user } = renderRoute(routeReading(), { url: "/thing" });
+    const alert = await screen.findByRole("alert");
+    await act(() => vi.advanceTimersByTimeAsync(TANDEM_TROUBLE_REREAD_MS * 2));
+    expect(bff.calls("GET", "/api/thing")).toHaveLength(1);
+    await user.click(within(alert).getByRole("button", { name: "Try again" }));
+    expect(await screen.findByText("The thing is here")).toBeTruthy();
+  });
+});

@@ -1,6 +1,8 @@
 import { useQueryClient, useQueryErrorResetBoundary } from "@tanstack/react-query";
 import { useRouter, type ErrorComponentProps } from "@tanstack/react-router";
 import { useEffect } from "react";
+import { failingSystemOf } from "#src/api/failing-system.ts";
+import { TANDEM_TROUBLE_REREAD_MS } from "#src/api/query-client.ts";
 import { Notice } from "../ui/notice.tsx";
 import { ApiErrorNotice } from "./api-error-notice.tsx";
 import { CODE_NOT_SENT, ReloadTandemButton } from "./lazy-part.tsx";
@@ -12,7 +14,9 @@ import { CODE_NOT_SENT, ReloadTandemButton } from "./lazy-part.tsx";
 // - A read its view cannot do without failed, in its loader or as the view
 //   waited for it (useSuspenseQuery): said as every view says a failed read
 //   (the system that failed: Tandem's server, the clinic data service or the
-//   EHR), with Try again, which loads the route again.
+//   EHR), with Try again, which loads the route again; where Tandem's server
+//   failed, the route loads again by itself too, as the app's queries read
+//   again (src/api/query-client.ts).
 // - The view's code not sent (Tandem's server restarting, or a newer Tandem
 //   deployed): said so, with a reload.
 // - Anything else is a fault in Tandem's own page: said so, in the view's
@@ -27,7 +31,14 @@ export function RouteErrorNotice({ error }: Pick<ErrorComponentProps, "error">) 
   const queryErrorResetBoundary = useQueryErrorResetBoundary();
   // The view's suspended reads may read again once it renders again (TanStack Router's guide to React Query).
   useEffect(() => queryErrorResetBoundary.reset(), [queryErrorResetBoundary]);
-  if (queryClient.getQueryCache().getAll().some((query) => query.state.error === error)) {
+  const isFailedRead = queryClient.getQueryCache().getAll().some((query) => query.state.error === error);
+  const loadsAgainByItself = isFailedRead && failingSystemOf(error) === "tandem";
+  useEffect(() => {
+    if (!loadsAgainByItself) return undefined;
+    const timer = setInterval(() => void router.invalidate(), TANDEM_TROUBLE_REREAD_MS);
+    return () => clearInterval(timer);
+  }, [loadsAgainByItself, router]);
+  if (isFailedRead) {
     return <ApiErrorNotice error={error} onRetry={() => void router.invalidate()} />;
   }
   if (isViewCodeMissing(error)) {
