@@ -61,11 +61,15 @@ describe("a view that fails to draw", () => {
 describe("a view whose read failed", () => {
   const thing = z.object({ name: z.string() });
   const thingQuery = queryOptions({ queryKey: ["thing"], queryFn: () => callBff("/api/thing", thing) });
+  let loads = 0;
   const routeReading = () =>
     createRoute({
       getParentRoute: () => createRootRouteWithContext<RouterContext>()(),
       path: "/thing",
-      loader: ({ context }) => context.queryClient.ensureQueryData(thingQuery),
+      loader: ({ context }) => {
+        loads += 1;
+        return context.queryClient.ensureQueryData(thingQuery);
+      },
       component: () => <p>The thing is here</p>,
     });
 
@@ -76,8 +80,16 @@ describe("a view whose read failed", () => {
     const bff = installFakeBff();
     bff.once("GET", "/api/thing", failure(503, { code: "store_unavailable", message: "Tandem's server could not use its database just now" }));
     bff.on("GET", "/api/thing", ok(thing, { name: "thing" }));
+    bff.once("GET", "/api/thing", failure(503, { code: "store_unavailable", message: "Tandem's server could not use its database just now" }));
     renderRoute(routeReading(), { url: "/thing" });
     expect((await screen.findByRole("alert")).textContent).toContain("Tandem's server is having trouble");
+    const loadsAtFailure = loads;
+    // Read again and failed again: the failure stays on screen, and the route does not load again (its pending view
+    // would stand in for the failure each time) until the read answers.
+    await act(() => vi.advanceTimersByTimeAsync(TANDEM_TROUBLE_REREAD_MS));
+    expect(bff.calls("GET", "/api/thing")).toHaveLength(2);
+    expect(loads).toBe(loadsAtFailure);
+    expect(screen.getByRole("alert").textContent).toContain("Tandem's server is having trouble");
     await act(() => vi.advanceTimersByTimeAsync(TANDEM_TROUBLE_REREAD_MS));
     expect(await screen.findByText("The thing is here")).toBeTruthy();
     expect(screen.queryByRole("alert")).toBeNull();

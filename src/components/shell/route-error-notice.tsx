@@ -1,6 +1,6 @@
 import { useQueryClient, useQueryErrorResetBoundary } from "@tanstack/react-query";
 import { useRouter, type ErrorComponentProps } from "@tanstack/react-router";
-import { useEffect } from "react";
+import { useEffect, useMemo } from "react";
 import { failingSystemOf } from "#src/api/failing-system.ts";
 import { TANDEM_TROUBLE_REREAD_MS } from "#src/api/query-client.ts";
 import { Notice } from "../ui/notice.tsx";
@@ -15,8 +15,8 @@ import { CODE_NOT_SENT, ReloadTandemButton } from "./lazy-part.tsx";
 //   waited for it (useSuspenseQuery): said as every view says a failed read
 //   (the system that failed: Tandem's server, the clinic data service or the
 //   EHR), with Try again, which loads the route again; where Tandem's server
-//   failed, the route loads again by itself too, as the app's queries read
-//   again (src/api/query-client.ts).
+//   failed, its reads are tried again by themselves, as the app's queries are
+//   (src/api/query-client.ts), and the route loads once they answer.
 // - The view's code not sent (Tandem's server restarting, or a newer Tandem
 //   deployed): said so, with a reload.
 // - Anything else is a fault in Tandem's own page: said so, in the view's
@@ -31,13 +31,20 @@ export function RouteErrorNotice({ error }: Pick<ErrorComponentProps, "error">) 
   const queryErrorResetBoundary = useQueryErrorResetBoundary();
   // The view's suspended reads may read again once it renders again (TanStack Router's guide to React Query).
   useEffect(() => queryErrorResetBoundary.reset(), [queryErrorResetBoundary]);
-  const isFailedRead = queryClient.getQueryCache().getAll().some((query) => query.state.error === error);
+  const failedReads = useMemo(() => queryClient.getQueryCache().findAll({ predicate: (query) => query.state.error === error }).map((query) => query.queryKey), [queryClient, error]);
+  const isFailedRead = failedReads.length > 0;
   const loadsAgainByItself = isFailedRead && failingSystemOf(error) === "tandem";
   useEffect(() => {
     if (!loadsAgainByItself) return undefined;
-    const timer = setInterval(() => void router.invalidate(), TANDEM_TROUBLE_REREAD_MS);
+    // The failed reads again, quietly; the route loads again (from their answers) only once they answer, so a long
+    // outage does not flash the pending view every period.
+    const readAgain = async () => {
+      await Promise.all(failedReads.map((queryKey) => queryClient.refetchQueries({ queryKey, exact: true, type: "all" })));
+      if (failedReads.every((queryKey) => queryClient.getQueryState(queryKey)?.status === "success")) await router.invalidate();
+    };
+    const timer = setInterval(() => void readAgain(), TANDEM_TROUBLE_REREAD_MS);
     return () => clearInterval(timer);
-  }, [loadsAgainByItself, router]);
+  }, [loadsAgainByItself, failedReads, queryClient, router]);
   if (isFailedRead) {
     return <ApiErrorNotice error={error} onRetry={() => void router.invalidate()} />;
   }
