@@ -46,6 +46,20 @@ test.describe("Tandem's store gone", () => {
     process.env.E2E_APP_URL = workerUrls.app;
   };
 
+  /** Runs `during` while another session holds `table` locked (an open transaction), and lets it go after. */
+  const whileLocked = async <T>(table: string, during: () => Promise<T>): Promise<T> => {
+    const locker = new pg.Client({ connectionString: urlOf(database) });
+    await locker.connect();
+    try {
+      await locker.query("BEGIN");
+      await locker.query(`LOCK TABLE ${table} IN ACCESS EXCLUSIVE MODE`);
+      return await during();
+    } finally {
+      await locker.query("COMMIT");
+      await locker.end();
+    }
+  };
+
   test.afterAll(async () => {
     restoreWorkerUrls();
     await servers?.stop();
@@ -56,24 +70,15 @@ test.describe("Tandem's store gone", () => {
   test("a note opened while Tandem's audit trail is locked says Tandem's server is having trouble; once the lock goes, the patient bar and the note read again by themselves", async ({ page }) => {
     await page.setViewportSize({ width: 400, height: 860 });
     const scene = await noteScene();
-    const locker = new pg.Client({ connectionString: urlOf(database) });
-    await locker.connect();
-    const app = await (async () => {
-      try {
-        // Every PHI read is audited before it is answered: with the trail locked, none is answered.
-        await locker.query("BEGIN");
-        await locker.query("LOCK TABLE audit_trail IN ACCESS EXCLUSIVE MODE");
-        const opened = await openInHost(page, { org: ORG_A, user: scene.physician.id, note: scene.note.id, patient: scene.note.patientId });
-        await expect(opened.getByTestId("patient-banner")).toContainText("Patient details could not be loaded: Tandem's server is having trouble.", { timeout: 20_000 });
-        await expect(opened.getByTestId("patient-banner").getByRole("button", { name: "Try again" })).toBeVisible();
-        await expect(opened.getByRole("alert").filter({ hasText: "Tandem's server is having trouble" })).toBeVisible({ timeout: 20_000 });
-        await saveScreenshot(page, "note-audit-locked-400");
-        return opened;
-      } finally {
-        await locker.query("COMMIT");
-        await locker.end();
-      }
-    })();
+    // Every PHI read is audited before it is answered: with the trail locked, none is answered.
+    const app = await whileLocked("audit_trail", async () => {
+      const opened = await openInHost(page, { org: ORG_A, user: scene.physician.id, note: scene.note.id, patient: scene.note.patientId });
+      await expect(opened.getByTestId("patient-banner")).toContainText("Patient details could not be loaded: Tandem's server is having trouble.", { timeout: 20_000 });
+      await expect(opened.getByTestId("patient-banner").getByRole("button", { name: "Try again" })).toBeVisible();
+      await expect(opened.getByRole("alert").filter({ hasText: "Tandem's server is having trouble" })).toBeVisible({ timeout: 20_000 });
+      await saveScreenshot(page, "note-audit-locked-400");
+      return opened;
+    });
     // No click: each failure goes once the lock does (the patient bar used to stay, with no way to clear it).
     await expect(app.getByTestId("patient-name")).toBeVisible({ timeout: 20_000 });
     await expect(app.getByText(/Patient details could not be loaded/)).toHaveCount(0);
@@ -85,21 +90,12 @@ test.describe("Tandem's store gone", () => {
 
   test("the slot finder opened while Tandem's holds are locked says they could not be read, and lists them by itself once the lock goes", async ({ page }) => {
     const { userId, patientId } = await frontDeskSession();
-    const locker = new pg.Client({ connectionString: urlOf(database) });
-    await locker.connect();
-    const app = await (async () => {
-      try {
-        await locker.query("BEGIN");
-        await locker.query("LOCK TABLE slot_holds IN ACCESS EXCLUSIVE MODE");
-        const app = await openInHost(page, { org: ORG_A, user: userId, patient: patientId, note: "none" });
-        await app.getByRole("navigation", { name: "Tandem" }).getByRole("link", { name: "Slots" }).click();
-        await expect(app.getByTestId("holds-bar").getByRole("alert")).toContainText("Your holds could not be read.", { timeout: 20_000 });
-        return app;
-      } finally {
-        await locker.query("COMMIT");
-        await locker.end();
-      }
-    })();
+    const app = await whileLocked("slot_holds", async () => {
+      const opened = await openInHost(page, { org: ORG_A, user: userId, patient: patientId, note: "none" });
+      await opened.getByRole("navigation", { name: "Tandem" }).getByRole("link", { name: "Slots" }).click();
+      await expect(opened.getByTestId("holds-bar").getByRole("alert")).toContainText("Your holds could not be read.", { timeout: 20_000 });
+      return opened;
+    });
     // No holds: the bar goes with its failure.
     await expect(app.getByText("Your holds could not be read.", { exact: false })).toHaveCount(0, { timeout: 20_000 });
     await expect(app.getByTestId("holds-bar")).toHaveCount(0);

@@ -2,7 +2,7 @@
 import { queryOptions } from "@tanstack/react-query";
 import { createRootRoute, createRootRouteWithContext, createRoute } from "@tanstack/react-router";
 import { act, screen, within } from "@testing-library/react";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import * as z from "zod/mini";
 import { callBff } from "#src/api/bff-client.ts";
 import { TANDEM_TROUBLE_REREAD_MS } from "#src/api/query-client.ts";
@@ -61,7 +61,14 @@ describe("a view that fails to draw", () => {
 describe("a view whose read failed", () => {
   const thing = z.object({ name: z.string() });
   const thingQuery = queryOptions({ queryKey: ["thing"], queryFn: () => callBff("/api/thing", thing) });
+  const storeDown = failure(503, { code: "store_unavailable", message: "Tandem's server could not use its database just now" });
   let loads = 0;
+  beforeEach(() => {
+    // The router reports the route's error on the console: expected here.
+    vi.spyOn(console, "error").mockImplementation(() => undefined);
+    vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+  });
   const routeReading = () =>
     createRoute({
       getParentRoute: () => createRootRouteWithContext<RouterContext>()(),
@@ -74,13 +81,10 @@ describe("a view whose read failed", () => {
     });
 
   it("on Tandem's server (its store): loads again by itself, and the failure goes once the read answers", async () => {
-    vi.spyOn(console, "error").mockImplementation(() => undefined);
-    vi.spyOn(console, "warn").mockImplementation(() => undefined);
-    vi.useFakeTimers({ shouldAdvanceTime: true });
     const bff = installFakeBff();
-    bff.once("GET", "/api/thing", failure(503, { code: "store_unavailable", message: "Tandem's server could not use its database just now" }));
+    bff.once("GET", "/api/thing", storeDown);
+    bff.once("GET", "/api/thing", storeDown);
     bff.on("GET", "/api/thing", ok(thing, { name: "thing" }));
-    bff.once("GET", "/api/thing", failure(503, { code: "store_unavailable", message: "Tandem's server could not use its database just now" }));
     renderRoute(routeReading(), { url: "/thing" });
     expect((await screen.findByRole("alert")).textContent).toContain("Tandem's server is having trouble");
     const loadsAtFailure = loads;
@@ -96,9 +100,6 @@ describe("a view whose read failed", () => {
   });
 
   it("on the clinic data service: waits for Try again", async () => {
-    vi.spyOn(console, "error").mockImplementation(() => undefined);
-    vi.spyOn(console, "warn").mockImplementation(() => undefined);
-    vi.useFakeTimers({ shouldAdvanceTime: true });
     const bff = installFakeBff();
     bff.once("GET", "/api/thing", failure(502, { code: "upstream_unavailable", message: "The clinic data service did not answer" }));
     bff.on("GET", "/api/thing", ok(thing, { name: "thing" }));
