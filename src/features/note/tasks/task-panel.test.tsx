@@ -383,6 +383,19 @@ describe("tasks the EHR has not confirmed", () => {
     expect(sentRequests()).toEqual([{ notes: UNCONFIRMED.notes, assigneeIds: [OKAFOR], confirmPossibleDuplicate: true }]);
   });
 
+  it("are not followed by 'no tasks yet' when they are all the note has", async () => {
+    listed = { tasks: [], unconfirmed: [UNCONFIRMED] };
+    renderPanel();
+    await screen.findByRole("list", { name: "Tasks the EHR has not confirmed" });
+    expect(screen.queryByText(/No tasks created through Tandem/)).toBeNull();
+  });
+
+  it("leave 'no tasks yet' to a note with neither kind", async () => {
+    listed = { tasks: [], unconfirmed: [] };
+    renderPanel();
+    expect(await screen.findByText("No tasks created through Tandem on this note yet.")).toBeTruthy();
+  });
+
   it("offer no resend on a signed note", async () => {
     listed = { ...listed, unconfirmed: [UNCONFIRMED] };
     renderPanel("This note was signed in the EHR, so no tasks can be added from Tandem.");

@@ -80,15 +80,15 @@ function TaskList({ noteId, timezone, people, canResend }: { noteId: string; tim
     <div className="space-y-2">
       {tasks.isError ? <ApiErrorNotice error={tasks.error} onRetry={retry} /> : null}
       <UnconfirmedTaskList noteId={noteId} tasks={tasks.data.unconfirmed} timezone={timezone} people={people} canResend={canResend} />
-      {sorted.length === 0 ? (
-        <p className="rounded-lg border border-dashed border-slate-300 p-3 text-sm text-slate-700">No tasks created through Tandem on this note yet.</p>
-      ) : (
+      {sorted.length > 0 ? (
         <ul aria-label="Tasks created through Tandem" className="space-y-2">
           {sorted.map((task) => (
             <TaskItem key={task.id} task={task} timezone={timezone} people={people} />
           ))}
         </ul>
-      )}
+      ) : tasks.data.unconfirmed.length === 0 ? (
+        <p className="rounded-lg border border-dashed border-slate-300 p-3 text-sm text-slate-700">No tasks created through Tandem on this note yet.</p>
+      ) : null}
     </div>
   );
 }
