@@ -179,6 +179,10 @@ for (const width of [400, 1280]) {
       await expect(show).toHaveAccessibleName("Hide the held slots");
       await expect(bar.locator('[data-testid="hold-panel"][data-state="held"]').nth(2)).toBeVisible();
     }
+    // Show / Hide sits on the line it folds, not below it.
+    const [line, button] = await Promise.all([bar.getByRole("heading", { name: /You are holding 3 slots/ }).boundingBox(), show.boundingBox()]);
+    if (!line || !button) throw new Error("the holds line or its button is not laid out");
+    expect(Math.abs(line.y + line.height / 2 - (button.y + button.height / 2))).toBeLessThanOrEqual(2);
     await expectAccessible(page);
   });
 }

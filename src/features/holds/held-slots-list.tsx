@@ -36,7 +36,7 @@ function HoldsLine({ heldCount, maybeHeldCount, isFolded }: Pick<HeldSlotsListPr
 export function HeldSlotsList({ heldCount, maybeHeldCount, isFolded, onToggleFold, held, maybeHeld }: HeldSlotsListProps) {
   return (
     <div>
-      <div className="flex items-start justify-between gap-2 px-1">
+      <div className="flex items-center justify-between gap-2 px-1">
         <HoldsLine heldCount={heldCount} maybeHeldCount={maybeHeldCount} isFolded={isFolded} />
         <Button variant="ghost" className="shrink-0" aria-expanded={!isFolded} aria-controls="held-slots-list" onClick={onToggleFold}>
           {isFolded ? "Show" : "Hide"}
