@@ -33,7 +33,7 @@ export function PatientBanner({ session }: { session: Session }) {
       <p className="flex flex-wrap items-center gap-x-3 gap-y-1">
         <span>Patient details could not be loaded: {title}.</span>
         {canRetry ? (
-          <Button variant="ghost" onClick={() => void query.refetch()} disabled={query.isFetching}>
+          <Button variant="secondary" onClick={() => void query.refetch()} disabled={query.isFetching}>
             {query.isFetching ? "Trying again…" : "Try again"}
           </Button>
         ) : null}
