@@ -238,8 +238,8 @@ test("an entry a colleague removes while it is being edited keeps the form and w
   await expect(card.getByLabel("Note")).toHaveValue("Mornings only from January; call her mobile");
   await expect(card.getByRole("button", { name: "Save changes" })).toHaveCount(0);
   await expect(card.getByRole("heading", { name: /^What you typed for / })).toBeVisible();
-  // Said beside Close too: at 400 px the notice above has scrolled away while typing.
-  await expect(card.getByTestId("waitlist-nothing-to-save")).toHaveText("Nothing to save to: this entry is no longer on the waitlist.");
+  // Said above Close too: at 400 px the notice above has scrolled away while typing.
+  await expect(card.getByTestId("waitlist-form-actions-note")).toHaveText("Nothing to save to: this entry is no longer on the waitlist.");
   await saveScreenshot(page, "waitlist-entry-gone-while-edited-1280");
   await expectAccessible(page);
   await page.setViewportSize({ width: 400, height: 860 });
@@ -249,4 +249,35 @@ test("an entry a colleague removes while it is being edited keeps the form and w
   await card.getByRole("button", { name: "Close" }).click();
   await expect(card).toHaveCount(0);
   await expect(app.getByTestId("waitlist-empty")).toBeVisible();
+});
+
+test("at 400 px, an entry a colleague changes while it is being edited says so just above Save, in view while typing", async ({ page }) => {
+  const fu = await appointmentType("FU");
+  const today = await todayIn(UPPER_WEST_SIDE.timezone);
+  const { userId, patientId } = await frontDeskSession();
+  const colleague = await colleagueOf(userId);
+  const entryId = await addFollowUpToWaitlist({ userId, patientId }, fu.id, today);
+  const listed = (await callAppWithPatient("GET", "/api/waitlist", { userId })) as { entries: { id: string; preferences: Record<string, unknown> }[] };
+  const preferences = listed.entries.find((entry) => entry.id === entryId)?.preferences;
+  if (!preferences) throw new Error("the entry was not listed");
+
+  await page.setViewportSize({ width: 400, height: 860 });
+  const app = await openInHost(page, { org: ORG_A, user: userId, patient: "none", note: "none" });
+  await nav(app).getByRole("link", { name: "Waitlist" }).click();
+  const card = app.locator(`[data-testid="waitlist-entry"][data-entry-id="${entryId}"]`);
+  await card.getByRole("button", { name: "Edit" }).click();
+  const note = card.getByLabel("Note");
+  await note.fill("Mornings only; call her mobile");
+
+  // The colleague changes its note while this form is open: the live event reads the list again here.
+  await callAppWithPatient("PATCH", `/api/waitlist/${entryId}`, { userId: colleague.id }, { preferences: { ...preferences, note: "Any clinician is fine" } });
+  await expect(card.getByTestId("waitlist-entry-changed")).toContainText("was changed while you edited it");
+  await expect(note).toHaveValue("Mornings only; call her mobile");
+  const besideSave = card.getByTestId("waitlist-form-actions-note");
+  await expect(besideSave).toHaveText("Changed elsewhere while you edited: Save replaces that change; Cancel keeps it.");
+  await note.focus();
+  await expect(besideSave).toBeInViewport({ ratio: 1 });
+  await expect(card.getByRole("button", { name: "Save changes" })).toHaveAccessibleDescription(/Changed elsewhere while you edited/);
+  await saveScreenshot(page, "waitlist-entry-changed-while-edited-400");
+  await expectAccessible(page);
 });

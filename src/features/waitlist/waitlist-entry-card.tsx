@@ -76,6 +76,7 @@ export function WaitlistEntryCard({ entry, viewerId, editedFrom, gone, onEdit, o
           options={options}
           today={todayIn(zone, nowMs)}
           submitLabel={gone ? null : "Save changes"}
+          actionsNote={gone ? "Nothing to save to: this entry is no longer on the waitlist." : changedElsewhere ? "Changed elsewhere while you edited: Save replaces that change; Cancel keeps it." : null}
           onSave={async (next) => {
             try {
               await updateWaitlistEntry(entry.id, next);

@@ -135,7 +135,7 @@ describe("WaitlistView", () => {
 
       // Nothing left to save it to: no Save, only Close.
       expect(within(entries[0] as HTMLElement).queryByRole("button", { name: "Save changes" })).toBeNull();
-      expect(within(entries[0] as HTMLElement).getByTestId("waitlist-nothing-to-save").textContent).toBe("Nothing to save to: this entry is no longer on the waitlist.");
+      expect(within(entries[0] as HTMLElement).getByTestId("waitlist-form-actions-note").textContent).toBe("Nothing to save to: this entry is no longer on the waitlist.");
       await user.click(within(entries[0] as HTMLElement).getByRole("button", { name: "Close" }));
       expect(screen.getAllByTestId("waitlist-entry").map((shown) => shown.dataset.entryId)).toEqual([LATER.id]);
     });
@@ -155,6 +155,10 @@ describe("WaitlistView", () => {
       await queryClient.invalidateQueries({ queryKey: queryKeys.waitlist.all });
       expect((await screen.findByTestId("waitlist-entry-changed")).textContent).toContain("Ruiz, Ana's entry was changed while you edited it");
       expect(within(screen.getByTestId("waitlist-entry")).getByLabelText<HTMLTextAreaElement>("Note").value).toBe("Mornings only now");
+      // Said above Save as well: on a phone the notice above the form has scrolled away while typing.
+      const besideSave = within(screen.getByTestId("waitlist-entry")).getByTestId("waitlist-form-actions-note");
+      expect(besideSave.textContent).toBe("Changed elsewhere while you edited: Save replaces that change; Cancel keeps it.");
+      expect(within(screen.getByTestId("waitlist-entry")).getByRole("button", { name: "Save changes" }).getAttribute("aria-describedby")).toBe(besideSave.id);
     });
 
     it("a save that finds the entry gone reads the list again and says so, keeping what was typed", async () => {

@@ -37,6 +37,11 @@ export interface WaitlistEntryFormProps {
   /** Sends the entry; rejects with the BFF's error. */
   onSave: (preferences: WaitlistPreferences) => Promise<void>;
   onCancel: () => void;
+  /**
+   * A line over the buttons on what saving does now (the entry changed or stopped waiting meanwhile), said there
+   * as well as above the form: on a phone the notice above has scrolled away while typing.
+   */
+  actionsNote?: string | null;
 }
 
 /** The fields whose errors `patch` touches (the dates are checked together, as are the times). */
@@ -51,7 +56,7 @@ function errorFieldsChangedBy(patch: Partial<WaitlistDraft>): Set<WaitlistField>
   return changed;
 }
 
-export function WaitlistEntryForm({ title, subject, initial, options, today, submitLabel, onSave, onCancel }: WaitlistEntryFormProps) {
+export function WaitlistEntryForm({ title, subject, initial, options, today, submitLabel, onSave, onCancel, actionsNote = null }: WaitlistEntryFormProps) {
   const id = useId();
   const formRef = useRef<HTMLFormElement>(null);
   const [draft, setDraft] = useState<WaitlistDraft>(() => readKeptDraft(subject) ?? initial);
@@ -263,8 +268,13 @@ export function WaitlistEntryForm({ title, subject, initial, options, today, sub
       ) : null}
 
       <div className="flex flex-wrap gap-2">
+        {actionsNote ? (
+          <p id={`${id}-actions-note`} data-testid="waitlist-form-actions-note" className="basis-full text-sm font-medium text-amber-900">
+            {actionsNote}
+          </p>
+        ) : null}
         {submitLabel === null ? null : (
-          <Button type="submit" disabled={isSaving} aria-describedby={isSaving ? `${id}-saving` : undefined}>
+          <Button type="submit" disabled={isSaving} aria-describedby={isSaving ? `${id}-saving` : actionsNote ? `${id}-actions-note` : undefined}>
             {isSaving ? "Saving…" : submitLabel}
           </Button>
         )}
@@ -277,12 +287,6 @@ export function WaitlistEntryForm({ title, subject, initial, options, today, sub
         >
           {submitLabel === null ? "Close" : "Cancel"}
         </Button>
-        {submitLabel === null ? (
-          // Beside Close as well as above the form: on a phone the notice has scrolled away while typing.
-          <p data-testid="waitlist-nothing-to-save" className="self-center text-sm text-amber-900">
-            Nothing to save to: this entry is no longer on the waitlist.
-          </p>
-        ) : null}
         {isSaving ? (
           <span id={`${id}-saving`} role="status" className="sr-only">
             Saving
