@@ -251,6 +251,28 @@ test("an entry a colleague removes while it is being edited keeps the form and w
   await expect(app.getByTestId("waitlist-empty")).toBeVisible();
 });
 
+test("an entry left mid-edit for another view opens in its form again on coming back, with what was typed, and Save saves it", async ({ page }) => {
+  const fu = await appointmentType("FU");
+  const today = await todayIn(UPPER_WEST_SIDE.timezone);
+  const { userId, patientId } = await frontDeskSession();
+  const entryId = await addFollowUpToWaitlist({ userId, patientId }, fu.id, today);
+  const app = await openInHost(page, { org: ORG_A, user: userId, patient: "none", note: "none" });
+  await nav(app).getByRole("link", { name: "Waitlist" }).click();
+  const card = app.locator(`[data-testid="waitlist-entry"][data-entry-id="${entryId}"]`);
+  await card.getByRole("button", { name: "Edit" }).click();
+  await card.getByLabel("Note").fill("Wheelchair access; mornings");
+
+  await nav(app).getByRole("link", { name: "Availability" }).click();
+  await expect(app.getByTestId("availability-view")).toBeVisible();
+  await nav(app).getByRole("link", { name: "Waitlist" }).click();
+  await expect(card.getByLabel("Note")).toHaveValue("Wheelchair access; mornings");
+  await card.getByRole("button", { name: "Save changes" }).click();
+  await expect(card.getByRole("button", { name: "Edit" })).toBeVisible();
+  await expect(card).toContainText("Wheelchair access; mornings");
+  const listed = (await callAppWithPatient("GET", "/api/waitlist", { userId })) as { entries: { id: string; preferences: { note: string } }[] };
+  expect(listed.entries.find((entry) => entry.id === entryId)?.preferences.note).toBe("Wheelchair access; mornings");
+});
+
 test("at 400 px, an entry a colleague changes while it is being edited says so just above Save, in view while typing", async ({ page }) => {
   const fu = await appointmentType("FU");
   const today = await todayIn(UPPER_WEST_SIDE.timezone);

@@ -33,6 +33,9 @@ export interface WaitlistEntryCardProps {
   onChanged: () => void;
 }
 
+/** Whose draft an entry's edit form keeps (kept-waitlist-draft.ts). */
+export const editSubjectOf = (entryId: string) => `edit.${entryId}`;
+
 /** What a card says without a best match: only a search that looked may say none fits. */
 const NO_MATCH_TEXT: Record<WaitlistEntry["bestMatchSearch"], string> = {
   looked: "No free slot fits right now.",
@@ -71,7 +74,7 @@ export function WaitlistEntryCard({ entry, viewerId, editedFrom, gone, onEdit, o
         ) : null}
         <WaitlistEntryForm
           title={gone ? `What you typed for ${name}` : `Edit what ${name} is waiting for`}
-          subject={`edit.${entry.id}`}
+          subject={editSubjectOf(entry.id)}
           initial={draftFromPreferences(editedFrom.preferences)}
           options={options}
           today={todayIn(zone, nowMs)}

@@ -9,6 +9,7 @@ import { queryKeys } from "#src/api/query-keys.ts";
 import { switchCacheIdentity } from "#src/api/cache-identity.ts";
 import { failure, installFakeBff, ok, type FakeBff } from "#src/testing/fake-bff.ts";
 import { renderWithUser } from "#src/testing/render.tsx";
+import { forgetWaitlistDrafts } from "#src/scheduling/waitlist/kept-waitlist-draft.ts";
 import { WaitlistView } from "./waitlist-view.tsx";
 import { waitlistUserSession } from "./testing/waitlist-session.ts";
 
@@ -69,7 +70,10 @@ beforeEach(() => {
   bff.on("GET", "/api/facilities", ok(facilitiesResponse, { facilities: [] }));
   bff.on("GET", "/api/providers", ok(providersResponse, { providers: [] }));
 });
-afterEach(() => switchCacheIdentity(new QueryClient(), null));
+afterEach(() => {
+  switchCacheIdentity(new QueryClient(), null);
+  forgetWaitlistDrafts();
+});
 
 describe("WaitlistView", () => {
   it("shows who waits for what, since when and the earliest fit, and removes an entry after a second click", async () => {
@@ -107,6 +111,22 @@ describe("WaitlistView", () => {
     expect(said[1]).toContain("Could not look for a free slot just now: the clinic data service's slots could not be read.");
     expect(said[2]).toContain("Not looked for in this list");
     expect(said.slice(1).join(" ")).not.toContain("No free slot fits");
+  });
+
+  it("opens an entry left mid-edit (another view and back, a reload) in its form again, with what was typed", async () => {
+    bff.on("GET", "/api/waitlist", ok(waitlistResponse, { entries: [ENTRY], offers: [] }));
+    const first = renderWithUser(<WaitlistView />);
+    const entry = await screen.findByTestId("waitlist-entry");
+    await first.user.click(within(entry).getByRole("button", { name: "Edit" }));
+    const note = within(entry).getByLabelText("Note");
+    await first.user.clear(note);
+    await first.user.type(note, "Mornings only now");
+    first.unmount();
+
+    renderWithUser(<WaitlistView />);
+    const again = await screen.findByTestId("waitlist-entry");
+    expect(within(again).getByLabelText<HTMLTextAreaElement>("Note").value).toBe("Mornings only now");
+    expect(within(again).getByRole("button", { name: "Save changes" })).toBeTruthy();
   });
 
   describe("an entry being edited that changes under the form (another tab, a colleague, a booking)", () => {

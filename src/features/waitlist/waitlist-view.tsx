@@ -8,7 +8,8 @@ import { waitlistQuery } from "#src/api/waitlist-queries.ts";
 import { ApiErrorNotice } from "#src/components/shell/api-error-notice.tsx";
 import { Notice } from "#src/components/ui/notice.tsx";
 import { canUseWaitlist } from "#contract/app-api/waitlist.ts";
-import { WaitlistEntryCard } from "./waitlist-entry-card.tsx";
+import { readKeptDraft } from "#src/scheduling/waitlist/kept-waitlist-draft.ts";
+import { editSubjectOf, WaitlistEntryCard } from "./waitlist-entry-card.tsx";
 import { WaitlistFrame } from "./waitlist-route-states.tsx";
 import { withEntriesBeingEdited } from "./entries-being-edited.ts";
 
@@ -41,8 +42,9 @@ function WaitlistEntries({ viewerId }: { viewerId: string }) {
   const readAgain = () => void queryClient.invalidateQueries({ queryKey: queryKeys.waitlist.all });
   const { entries } = waitlist.data;
   // The entries being edited, as each form started from them: a card being edited stays when its entry stops
-  // waiting under it (another tab, a colleague, a booking), so what was typed never vanishes without a word.
-  const [edits, setEdits] = useState<ReadonlyMap<string, WaitlistEntry>>(() => new Map());
+  // waiting under it (another tab, a colleague, a booking), so what was typed never vanishes without a word. One
+  // left mid-edit (another view, a reload) opens in its form again, with the draft the tab kept.
+  const [edits, setEdits] = useState<ReadonlyMap<string, WaitlistEntry>>(() => new Map(entries.filter((entry) => readKeptDraft(editSubjectOf(entry.id)) !== null).map((entry) => [entry.id, entry])));
   const setEditing = (entry: WaitlistEntry, editing: boolean) =>
     setEdits((current) => {
       const next = new Map(current);

@@ -25,3 +25,5 @@ const drafts = keptDrafts<WaitlistDraft>("waitlist-draft", keptDraft);
 export const readKeptDraft = (subject: string): WaitlistDraft | null => drafts.read(subject);
 export const keepDraft = (subject: string, draft: WaitlistDraft): void => drafts.keep(subject, draft);
 export const forgetDraft = (subject: string): void => drafts.forget(subject);
+/** Between tests. */
+export const forgetWaitlistDrafts = (): void => drafts.forgetAll();
