@@ -10,6 +10,7 @@ import { switchCacheIdentity } from "#src/api/cache-identity.ts";
 import { failure, installFakeBff, ok, type FakeBff } from "#src/testing/fake-bff.ts";
 import { renderWithUser } from "#src/testing/render.tsx";
 import { forgetWaitlistDrafts } from "#src/scheduling/waitlist/kept-waitlist-draft.ts";
+import { forgetEditBases } from "./kept-edit-bases.ts";
 import { WaitlistView } from "./waitlist-view.tsx";
 import { waitlistUserSession } from "./testing/waitlist-session.ts";
 
@@ -73,6 +74,7 @@ beforeEach(() => {
 afterEach(() => {
   switchCacheIdentity(new QueryClient(), null);
   forgetWaitlistDrafts();
+  forgetEditBases();
 });
 
 describe("WaitlistView", () => {
@@ -127,6 +129,23 @@ describe("WaitlistView", () => {
     const again = await screen.findByTestId("waitlist-entry");
     expect(within(again).getByLabelText<HTMLTextAreaElement>("Note").value).toBe("Mornings only now");
     expect(within(again).getByRole("button", { name: "Save changes" })).toBeTruthy();
+    expect(screen.queryByTestId("waitlist-entry-changed")).toBeNull();
+  });
+
+  it("opened again after leaving mid-edit, still says the entry changed elsewhere since the edit began", async () => {
+    bff.once("GET", "/api/waitlist", ok(waitlistResponse, { entries: [ENTRY], offers: [] }));
+    const first = renderWithUser(<WaitlistView />);
+    const entry = await screen.findByTestId("waitlist-entry");
+    await first.user.click(within(entry).getByRole("button", { name: "Edit" }));
+    await first.user.type(within(entry).getByLabelText("Note"), "; mornings only");
+    first.unmount();
+
+    // A colleague saved it meanwhile.
+    const edited = { ...ENTRY, updatedAt: "2026-11-02T15:00:00.000Z", preferences: { ...ENTRY.preferences, note: "Afternoons too" } };
+    bff.once("GET", "/api/waitlist", ok(waitlistResponse, { entries: [edited], offers: [] }));
+    renderWithUser(<WaitlistView />);
+    expect((await screen.findByTestId("waitlist-entry-changed")).textContent).toContain("Ruiz, Ana's entry was changed while you edited it");
+    expect(within(screen.getByTestId("waitlist-entry")).getByLabelText<HTMLTextAreaElement>("Note").value).toBe("Prefers a call after 4 pm; mornings only");
   });
 
   describe("an entry being edited that changes under the form (another tab, a colleague, a booking)", () => {

@@ -12,6 +12,7 @@ import { readKeptDraft } from "#src/scheduling/waitlist/kept-waitlist-draft.ts";
 import { editSubjectOf, WaitlistEntryCard } from "./waitlist-entry-card.tsx";
 import { WaitlistFrame } from "./waitlist-route-states.tsx";
 import { withEntriesBeingEdited } from "./entries-being-edited.ts";
+import { forgetEditBase, keepEditBase, readEditBase } from "./kept-edit-bases.ts";
 
 // The organization's waitlist (issue 38), for front-desk and scheduler users:
 // who is waiting, for what, since when, and the earliest free slot that fits
@@ -44,14 +45,19 @@ function WaitlistEntries({ viewerId }: { viewerId: string }) {
   // The entries being edited, as each form started from them: a card being edited stays when its entry stops
   // waiting under it (another tab, a colleague, a booking), so what was typed never vanishes without a word. One
   // left mid-edit (another view, a reload) opens in its form again, with the draft the tab kept.
-  const [edits, setEdits] = useState<ReadonlyMap<string, WaitlistEntry>>(() => new Map(entries.filter((entry) => readKeptDraft(editSubjectOf(entry.id)) !== null).map((entry) => [entry.id, entry])));
-  const setEditing = (entry: WaitlistEntry, editing: boolean) =>
+  const [edits, setEdits] = useState<ReadonlyMap<string, WaitlistEntry>>(
+    () => new Map(entries.filter((entry) => readKeptDraft(editSubjectOf(entry.id)) !== null).map((entry) => [entry.id, { ...entry, updatedAt: readEditBase(entry.id) ?? entry.updatedAt }])),
+  );
+  const setEditing = (entry: WaitlistEntry, editing: boolean) => {
+    if (editing) keepEditBase(entry.id, entry.updatedAt);
+    else forgetEditBase(entry.id);
     setEdits((current) => {
       const next = new Map(current);
       if (editing) next.set(entry.id, entry);
       else next.delete(entry.id);
       return next;
     });
+  };
   const shown = withEntriesBeingEdited(entries, edits);
   return (
     <WaitlistFrame count={entries.length}>
