@@ -109,6 +109,26 @@ test("the physician's own save in another tab is marked in this one as theirs, n
   await other.close();
 });
 
+test("the mark of the physician's own save in another tab goes once they type in that field here", async ({ page }) => {
+  const scene = await noteScene();
+  const tabA = await openNote(page, scene);
+  const other = await page.context().newPage();
+  await other.clock.install({ time: await sandboxNow() });
+  const tabB = await openNote(other, scene);
+
+  await examBox(tabA).fill(FIRST_CHANGE);
+  await tabA.getByTestId("save-status-bar").getByRole("button", { name: "Save", exact: true }).click();
+  await waitForTheNextRead(other);
+  await expect(examBox(tabB)).toHaveValue(FIRST_CHANGE);
+  await expect(markOf(tabB, "otherExamComments")).toHaveCount(1);
+
+  await examBox(tabB).press("End");
+  await examBox(tabB).pressSequentially(" Typed here.");
+  await expect(markOf(tabB, "otherExamComments")).toHaveCount(0);
+  await expect(examBox(tabB)).toHaveValue(`${FIRST_CHANGE} Typed here.`);
+  await other.close();
+});
+
 test("a field being edited is never replaced: the typed text stays and the choice is the physician's, while an untouched field is marked", async ({ page }) => {
   const scene = await noteScene();
   const app = await openNote(page, scene);

@@ -61,6 +61,22 @@ describe("marksAfter: the reader's own save in another tab", () => {
   });
 });
 
+describe("marksAfter: a field the reader types in", () => {
+  const ownSave: ChangeMarks = { additionalHpiComments: { replaced: "Before.", seenAtMs: FIRST_SEEN, savedInAnotherTab: true } };
+  const ehrChange: ChangeMarks = { additionalHpiComments: { replaced: "Before.", seenAtMs: FIRST_SEEN, savedInAnotherTab: false } };
+
+  it("loses the mark of the reader's own save in another tab", () => {
+    const typing = shown({ additionalHpiComments: `${START.additionalHpiComments} More.` }, ["additionalHpiComments"]);
+    expect(marksAfter(ownSave, shown(), typing, LATER)).toEqual({});
+  });
+
+  it("keeps the mark of a change made in the EHR, and an own save's mark on a field not typed in", () => {
+    const typing = shown({ additionalHpiComments: `${START.additionalHpiComments} More.` }, ["additionalHpiComments"]);
+    expect(marksAfter(ehrChange, shown(), typing, LATER)).toBe(ehrChange);
+    expect(marksAfter(ownSave, shown(), shown({ otherExamComments: "Typed." }, ["otherExamComments"]), LATER)).toBe(ownSave);
+  });
+});
+
 describe("dismissMark", () => {
   it("takes one field's mark away and leaves the others", () => {
     const marks: ChangeMarks = { stickyNoteDescription: { replaced: "old", seenAtMs: FIRST_SEEN, savedInAnotherTab: false }, otherExamComments: { replaced: "", seenAtMs: FIRST_SEEN, savedInAnotherTab: false } };

@@ -62,8 +62,12 @@ export type OwnSaveCheck = (field: WritableNoteField, text: string) => boolean;
 /** The marks once the screen went from `before` to `after`; the same object when nothing changed under the reader. */
 export function marksAfter(marks: ChangeMarks, before: ShownFields, after: ShownFields, seenAtMs: number, isOwnSave: OwnSaveCheck = () => false): ChangeMarks {
   const changed = fieldsChangedUnderReader(before, after);
-  if (changed.length === 0) return marks;
+  // The reader's own save in another tab is no news once they type in that field here; a change made in the EHR
+  // stays marked, with the text it replaced, until dismissed.
+  const typedOver = WRITABLE_NOTE_FIELDS.filter((field) => after[field].isEditing && marks[field]?.savedInAnotherTab === true);
+  if (changed.length === 0 && typedOver.length === 0) return marks;
   const next: Partial<Record<WritableNoteField, ChangeMark>> = { ...marks };
+  for (const field of typedOver) delete next[field];
   for (const field of changed) next[field] = { replaced: before[field].text, seenAtMs, savedInAnotherTab: isOwnSave(field, after[field].text) };
   return next;
 }

@@ -46,10 +46,11 @@ export function useChangesUnderReader(note: Note, values: Readonly<Record<Writab
     previous.current = screen;
     const changedFields = fieldsChangedUnderReader(before.fields, screen.fields);
     const changedSections = sectionsChangedUnderReader(before.note, screen.note);
-    if (changedFields.length === 0 && changedSections.length === 0) return;
     const seenAtMs = Date.now();
     const ownSaves = changedFields.filter((field) => wasSavedInAnotherTab(screen.note.id, field, screen.fields[field].text));
+    // On every screen: typing in a field also ends the mark of the reader's own save there (marksAfter).
     setFields((current) => marksAfter(current, before.fields, screen.fields, seenAtMs, (field) => ownSaves.includes(field)));
+    if (changedFields.length === 0 && changedSections.length === 0) return;
     setSections((current) => sectionMarksAfter(current, before.note, screen.note, seenAtMs));
     const text = changeAnnouncement(
       [...changedSections.map(sectionTitleOf), ...changedFields.filter((field) => !ownSaves.includes(field)).map((field) => WRITABLE_FIELD_INFO[field].label)],
