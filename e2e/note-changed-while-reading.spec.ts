@@ -80,20 +80,27 @@ test("a field changed in the EHR while the physician reads it is marked at the f
   await expect(reopened.locator('[data-testid^="changed-under-reader-"]')).toHaveCount(0);
 });
 
-test("the physician's own save in another tab is marked in this one as theirs, never as a change in the EHR", async ({ page }) => {
+/**
+ * The physician's note open in two tabs; tab A saves FIRST_CHANGE in the exam comments and tab B, at its next read,
+ * shows it. Answers both tabs and tab B's page.
+ */
+async function savedInTabAShownInTabB(page: Page) {
   const scene = await noteScene();
   const tabA = await openNote(page, scene);
   const other = await page.context().newPage();
   await other.clock.install({ time: await sandboxNow() });
   const tabB = await openNote(other, scene);
-
   await examBox(tabA).fill(FIRST_CHANGE);
   await tabA.getByTestId("save-status-bar").getByRole("button", { name: "Save", exact: true }).click();
   await expect(markOf(tabA, "otherExamComments")).toHaveCount(0);
-
-  // Tab B hears of the save (a live event, or its next read) and shows the text, marked as the physician's own.
   await waitForTheNextRead(other);
   await expect(examBox(tabB)).toHaveValue(FIRST_CHANGE);
+  return { scene, tabA, tabB, other };
+}
+
+test("the physician's own save in another tab is marked in this one as theirs, never as a change in the EHR", async ({ page }) => {
+  // Tab B hears of the save (a live event, or its next read) and shows the text, marked as the physician's own.
+  const { scene, tabB, other } = await savedInTabAShownInTabB(page);
   const mark = markOf(tabB, "otherExamComments");
   await expect(mark.getByRole("paragraph").first()).toHaveText(/^Saved by you in another tab just now \(\d{1,2}:\d{2} [AP]M( EST)?\): Other exam comments$/);
   await expect(tabB.getByTestId("field-change-announcement")).toHaveText("Other exam comments was saved by you in another tab just now.");
@@ -110,16 +117,7 @@ test("the physician's own save in another tab is marked in this one as theirs, n
 });
 
 test("the mark of the physician's own save in another tab goes once they type in that field here", async ({ page }) => {
-  const scene = await noteScene();
-  const tabA = await openNote(page, scene);
-  const other = await page.context().newPage();
-  await other.clock.install({ time: await sandboxNow() });
-  const tabB = await openNote(other, scene);
-
-  await examBox(tabA).fill(FIRST_CHANGE);
-  await tabA.getByTestId("save-status-bar").getByRole("button", { name: "Save", exact: true }).click();
-  await waitForTheNextRead(other);
-  await expect(examBox(tabB)).toHaveValue(FIRST_CHANGE);
+  const { tabB, other } = await savedInTabAShownInTabB(page);
   await expect(markOf(tabB, "otherExamComments")).toHaveCount(1);
 
   await examBox(tabB).press("End");

@@ -7,7 +7,7 @@ import { holdsOf } from "./support/holds.ts";
 import { ORG_A, sandbox, saveScreenshot, userWithRole } from "./support/sandbox.ts";
 import { startOwnServers, type OwnServers } from "./support/sandbox-servers.ts";
 import { UPPER_WEST_SIDE, addDays, appointmentType, cancelInEhr, frontDeskSession, openSlotFinder, search, setFilters, syncOrganization, todayIn } from "./support/slots.ts";
-import { addFollowUpToWaitlist, bookInEhrFor, callAppWithPatient, colleagueOf, endEveryWaitlistEntry, morningSlots, otherPatientThan, waitlistOf } from "./support/waitlist.ts";
+import { addFollowUpToWaitlist, bookInEhrFor, callAppWithPatient, colleagueOf, endEveryWaitlistEntry, morningSlots, otherPatientThan, preferencesOf, waitlistOf } from "./support/waitlist.ts";
 
 // The waitlist (issue 38) on a bad day, through the host page, on servers of
 // its own so that Tandem's server can be stopped: the front desk's add is cut
@@ -141,8 +141,3 @@ test.describe("the waitlist on a bad day", () => {
     await expect(app.locator("body")).not.toContainText("waitlist");
   });
 });
-
-async function preferencesOf(userId: string, entryId: string): Promise<unknown> {
-  const listed = (await callAppWithPatient("GET", "/api/waitlist", { userId })) as { entries: { id: string; preferences: unknown }[] };
-  return listed.entries.find((entry) => entry.id === entryId)?.preferences;
-}

@@ -4,7 +4,7 @@ import { expect, test } from "./support/fixtures.ts";
 import { holdsOf } from "./support/holds.ts";
 import { ORG_A, appUrl, expectAccessible, openInHost, sandbox, sandboxNow, saveScreenshot } from "./support/sandbox.ts";
 import { UPPER_WEST_SIDE, addDays, appointmentType, cancelInEhr, frontDeskSession, openSlotFinder, resetSandbox, search, searchForm, setFilters, syncOrganization, todayIn } from "./support/slots.ts";
-import { addFollowUpToWaitlist, bookInEhrFor, callAppWithPatient, colleagueOf, endEveryWaitlistEntry, morningSlots, otherPatientThan, waitlistOf } from "./support/waitlist.ts";
+import { addFollowUpToWaitlist, bookInEhrFor, callAppWithPatient, colleagueOf, endEveryWaitlistEntry, morningSlots, otherPatientThan, preferencesOf, waitlistOf } from "./support/waitlist.ts";
 
 // Issue 38 through the host page: a front desk adds the patient on the phone
 // to the waitlist from the slot finder; a cancellation synced from the EHR
@@ -219,18 +219,23 @@ test("an entry's details use the card's width at 400 px, with Edit and Remove be
   await expectAccessible(page);
 });
 
-test("an entry a colleague removes while it is being edited keeps the form and what was typed, says so, and closes on Close (1280 and 400 px)", async ({ page }) => {
+/** A front desk's follow-up entry, added through the BFF, open in its edit form on the Waitlist view with `note` typed. */
+async function editingAnEntry(page: Page, note: string) {
   const fu = await appointmentType("FU");
   const today = await todayIn(UPPER_WEST_SIDE.timezone);
   const { userId, patientId } = await frontDeskSession();
-  const colleague = await colleagueOf(userId);
   const entryId = await addFollowUpToWaitlist({ userId, patientId }, fu.id, today);
-
   const app = await openInHost(page, { org: ORG_A, user: userId, patient: "none", note: "none" });
   await nav(app).getByRole("link", { name: "Waitlist" }).click();
   const card = app.locator(`[data-testid="waitlist-entry"][data-entry-id="${entryId}"]`);
   await card.getByRole("button", { name: "Edit" }).click();
-  await card.getByLabel("Note").fill("Mornings only from January; call her mobile");
+  await card.getByLabel("Note").fill(note);
+  return { userId, entryId, app, card };
+}
+
+test("an entry a colleague removes while it is being edited keeps the form and what was typed, says so, and closes on Close (1280 and 400 px)", async ({ page }) => {
+  const { userId, entryId, app, card } = await editingAnEntry(page, "Mornings only from January; call her mobile");
+  const colleague = await colleagueOf(userId);
 
   // The colleague ends it while this form is open: the live event reads the list again here.
   await callAppWithPatient("DELETE", `/api/waitlist/${entryId}`, { userId: colleague.id });
@@ -252,15 +257,7 @@ test("an entry a colleague removes while it is being edited keeps the form and w
 });
 
 test("an entry left mid-edit for another view opens in its form again on coming back, with what was typed, and Save saves it", async ({ page }) => {
-  const fu = await appointmentType("FU");
-  const today = await todayIn(UPPER_WEST_SIDE.timezone);
-  const { userId, patientId } = await frontDeskSession();
-  const entryId = await addFollowUpToWaitlist({ userId, patientId }, fu.id, today);
-  const app = await openInHost(page, { org: ORG_A, user: userId, patient: "none", note: "none" });
-  await nav(app).getByRole("link", { name: "Waitlist" }).click();
-  const card = app.locator(`[data-testid="waitlist-entry"][data-entry-id="${entryId}"]`);
-  await card.getByRole("button", { name: "Edit" }).click();
-  await card.getByLabel("Note").fill("Wheelchair access; mornings");
+  const { userId, entryId, app, card } = await editingAnEntry(page, "Wheelchair access; mornings");
 
   await nav(app).getByRole("link", { name: "Availability" }).click();
   await expect(app.getByTestId("availability-view")).toBeVisible();
@@ -269,27 +266,16 @@ test("an entry left mid-edit for another view opens in its form again on coming 
   await card.getByRole("button", { name: "Save changes" }).click();
   await expect(card.getByRole("button", { name: "Edit" })).toBeVisible();
   await expect(card).toContainText("Wheelchair access; mornings");
-  const listed = (await callAppWithPatient("GET", "/api/waitlist", { userId })) as { entries: { id: string; preferences: { note: string } }[] };
-  expect(listed.entries.find((entry) => entry.id === entryId)?.preferences.note).toBe("Wheelchair access; mornings");
+  expect((await preferencesOf(userId, entryId))?.note).toBe("Wheelchair access; mornings");
 });
 
 test("at 400 px, an entry a colleague changes while it is being edited says so just above Save, in view while typing", async ({ page }) => {
-  const fu = await appointmentType("FU");
-  const today = await todayIn(UPPER_WEST_SIDE.timezone);
-  const { userId, patientId } = await frontDeskSession();
-  const colleague = await colleagueOf(userId);
-  const entryId = await addFollowUpToWaitlist({ userId, patientId }, fu.id, today);
-  const listed = (await callAppWithPatient("GET", "/api/waitlist", { userId })) as { entries: { id: string; preferences: Record<string, unknown> }[] };
-  const preferences = listed.entries.find((entry) => entry.id === entryId)?.preferences;
-  if (!preferences) throw new Error("the entry was not listed");
-
   await page.setViewportSize({ width: 400, height: 860 });
-  const app = await openInHost(page, { org: ORG_A, user: userId, patient: "none", note: "none" });
-  await nav(app).getByRole("link", { name: "Waitlist" }).click();
-  const card = app.locator(`[data-testid="waitlist-entry"][data-entry-id="${entryId}"]`);
-  await card.getByRole("button", { name: "Edit" }).click();
+  const { userId, entryId, card } = await editingAnEntry(page, "Mornings only; call her mobile");
+  const colleague = await colleagueOf(userId);
+  const preferences = await preferencesOf(userId, entryId);
+  if (!preferences) throw new Error("the entry was not listed");
   const note = card.getByLabel("Note");
-  await note.fill("Mornings only; call her mobile");
 
   // The colleague changes its note while this form is open: the live event reads the list again here.
   await callAppWithPatient("PATCH", `/api/waitlist/${entryId}`, { userId: colleague.id }, { preferences: { ...preferences, note: "Any clinician is fine" } });

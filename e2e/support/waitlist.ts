@@ -45,6 +45,12 @@ export async function addFollowUpToWaitlist(context: { userId: string; patientId
 }
 
 /** GET /api/waitlist as a front-desk or scheduler user of org A. */
+/** An entry's preferences as the BFF lists them (undefined once it no longer waits). */
+export async function preferencesOf(userId: string, entryId: string): Promise<Record<string, unknown> | undefined> {
+  const listed = (await callAppWithPatient("GET", "/api/waitlist", { userId })) as { entries: { id: string; preferences: Record<string, unknown> }[] };
+  return listed.entries.find((entry) => entry.id === entryId)?.preferences;
+}
+
 export async function waitlistOf(userId: string): Promise<WaitlistShape> {
   return (await callAppWithPatient("GET", "/api/waitlist", { userId })) as WaitlistShape;
 }
