@@ -408,6 +408,24 @@ test("while a search with new filters is in flight, the previous list is marked 
   await expect(app.getByTestId("held-appointment-type")).toHaveText("Telehealth Visit, 15 minutes");
 });
 
+for (const [width, fromDay] of [[400, 40], [1280, 48]] as const) {
+  test(`at ${width} px a slow search shows it is running on the Search button pressed, not only a screen below; the button keeps its name`, async ({ page }) => {
+    await page.setViewportSize({ width, height: 860 });
+    const app = await openSlotFinder(page);
+    // A window no other test searches, answered slowly.
+    const today = await todayIn(UPPER_WEST_SIDE.timezone);
+    await setFilters(app, { startDate: addDays(today, fromDay), endDate: addDays(today, fromDay + 6) });
+    await sandbox("POST", "/faults", { method: "GET", path: "/v2/schedule/slots", latencyMs: 3_000, count: 1 });
+    const button = searchForm(app).getByRole("button", { name: "Search", exact: true });
+    await button.click();
+    await expect(button.getByTestId("spinner")).toBeInViewport();
+    await expect(button).toHaveAccessibleDescription("Searching");
+    await saveScreenshot(page, `slots-searching-${width}`);
+    await expect(resultsStatus(app)).toHaveText(/free slots?,/, { timeout: 15_000 });
+    await expect(button.getByTestId("spinner")).toHaveCount(0);
+  });
+}
+
 for (const width of [400, 1280]) {
   test(`in time order at ${width} px, every slot's provider and facility are read whole, not cut short`, async ({ page }) => {
     await page.setViewportSize({ width, height: 860 });

@@ -4,6 +4,7 @@ import { MAX_ACTIVE_HOLDS } from "#contract/app-api/slots.ts";
 import { ApiError } from "#src/api/bff-client.ts";
 import { ApiErrorNotice } from "#src/components/shell/api-error-notice.tsx";
 import { Button } from "#src/components/ui/button.tsx";
+import { Spinner } from "#src/components/ui/spinner.tsx";
 import { Notice } from "#src/components/ui/notice.tsx";
 import type { SelectionState } from "#src/scheduling/slot-selection-flow.ts";
 import { slotLengthMinutes } from "#src/scheduling/slot-text.ts";
@@ -64,7 +65,7 @@ export function SelectionPanel({ state, describe, onCancel, onSelect }: Selectio
       return (
         <div role="status" aria-busy="true" data-testid="selection-panel" data-state={state.kind} className="rounded-lg border-2 border-slate-300 bg-white p-3 shadow-lg">
           <p className="text-sm">
-            <span aria-hidden="true" className="mr-2 inline-block h-3 w-3 animate-spin rounded-full border-2 border-slate-400 border-t-transparent align-middle" />
+            <Spinner className="mr-2" />
             {state.kind === "checking" ? "Checking live in the EHR that " : "Holding "}
             <span className="font-semibold">{describe.phrase(state.slot)}</span>
             {state.kind === "checking" ? " is still free…" : "…"}

@@ -19,7 +19,7 @@ const NEW_PATIENT = { id: "atp_aaaabbbbccccddddeeeeffff00002222", name: "New Pat
 const RIVERSIDE = "3b0f6a2e-5d41-4c8a-9e7b-1f2d3c4b5a61";
 const APPLIED: SlotSearchQuery = { appointmentTypeId: FOLLOW_UP.id, facilityIds: [RIVERSIDE], startDate: "2026-11-30", endDate: "2026-12-13", isNewPatient: false };
 
-function renderForm(applied: SlotSearchQuery = APPLIED, facilityOptions = [{ value: RIVERSIDE, label: "Upper West Side" }]) {
+function renderForm(applied: SlotSearchQuery = APPLIED, facilityOptions = [{ value: RIVERSIDE, label: "Upper West Side" }], isSearching = false) {
   const onSearch = vi.fn<(filters: SlotSearchQuery, time: SlotTimeFilter) => void>();
   const rendered = renderWithUser(
     <SlotFilterForm
@@ -29,7 +29,7 @@ function renderForm(applied: SlotSearchQuery = APPLIED, facilityOptions = [{ val
       facilityOptions={facilityOptions}
       providerOptions={[]}
       isLoadingProviders={false}
-      isSearching={false}
+      isSearching={isSearching}
       onSearch={onSearch}
       today="2026-11-30"
     />,
@@ -213,6 +213,17 @@ describe("the slot filter form, driven by a user", () => {
     renderForm();
     expect((endDateField() as HTMLInputElement).value).toBe("2026-12-13");
     expect((lengthField() as HTMLInputElement).value).toBe("");
+  });
+
+  it("Search turns while a search runs, where the user pressed it, and keeps its name", () => {
+    const idle = renderForm();
+    const button = () => screen.getByRole("button", { name: "Search" });
+    expect(button().querySelector('[data-testid="spinner"]')).toBeNull();
+    idle.unmount();
+    renderForm(APPLIED, undefined, true);
+    expect(button().querySelector('[data-testid="spinner"]')).not.toBeNull();
+    expect(button().getAttribute("aria-describedby")).toBeTruthy();
+    expect(document.getElementById(button().getAttribute("aria-describedby") ?? "")?.textContent).toBe("Searching");
   });
 
   it("edits put back as they were are not kept", async () => {

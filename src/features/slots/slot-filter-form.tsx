@@ -2,6 +2,7 @@ import { memo, useId } from "react";
 import type { PickerAppointmentType } from "#contract/app-api/session.ts";
 import type { SlotSearchQuery } from "#contract/app-api/slots.ts";
 import { Button } from "#src/components/ui/button.tsx";
+import { Spinner } from "#src/components/ui/spinner.tsx";
 import { MultiSelectPicker, type PickerOption } from "#src/components/ui/multi-select-picker.tsx";
 import { effectiveSlotLength, parseSlotLength, searchScopeLimits, slotLengthWarning } from "./slot-filters.ts";
 import { AppointmentTypeField, DateRangeFields, NewPatientField, SlotLengthField } from "./slot-filter-fields.tsx";
@@ -76,7 +77,9 @@ export const SlotFilterForm = memo(function SlotFilterForm({ applied, appliedTim
 
         <div className="flex min-w-0 flex-col justify-between gap-3">
           <NewPatientField {...field} type={type} />
+          {/* Busy where the user pressed it: the results, which say so too, may be a screen below. */}
           <Button type="submit" className="w-full sm:w-auto sm:self-start" aria-describedby={isSearching ? `${id}-searching` : undefined}>
+            {isSearching ? <Spinner onDark /> : null}
             Search
           </Button>
           {isSearching ? (

@@ -1,6 +1,7 @@
 import type { KeyboardEvent, ReactNode } from "react";
 import { Badge } from "#src/components/ui/badge.tsx";
 import { Button } from "#src/components/ui/button.tsx";
+import { Spinner } from "#src/components/ui/spinner.tsx";
 import { formatRecentTime } from "#src/lib/time-format.ts";
 import { useSecondsLeft } from "#src/lib/use-now.ts";
 import { useTimeDisplay } from "#src/lib/use-time-display.tsx";
@@ -47,7 +48,7 @@ export function SaveStatusBar({ editor, timezone }: { editor: NoteEditor; timezo
     <div id="note-save-status" data-testid="save-status-bar" data-status={status.kind} className="sticky top-0 z-10 flex flex-wrap items-center gap-x-3 gap-y-2 border-b border-slate-200 bg-white px-3 py-2">
       <p role="status" aria-live="polite" aria-atomic="true" className={`flex min-w-0 items-center gap-2 text-sm font-medium ${tone.text}`}>
         {status.kind === "saving" ? (
-          <span aria-hidden="true" className="inline-block h-3 w-3 shrink-0 animate-spin rounded-full border-2 border-slate-400 border-t-transparent" />
+          <Spinner />
         ) : (
           tone.icon
         )}
