@@ -11,6 +11,19 @@ export function useNow(everyMs: number | null): number {
   return now;
 }
 
+/** Whether less than `forMs` has passed since `sinceMs`; renders again once it has (one timer, no ticking). */
+export function useIsWithin(sinceMs: number, forMs: number): boolean {
+  const [, setSpansEnded] = useState(0);
+  const endsAtMs = sinceMs + forMs;
+  useEffect(() => {
+    const remainingMs = endsAtMs - Date.now();
+    if (remainingMs <= 0) return;
+    const timer = setTimeout(() => setSpansEnded((count) => count + 1), remainingMs);
+    return () => clearTimeout(timer);
+  }, [endsAtMs]);
+  return Date.now() < endsAtMs;
+}
+
 /**
  * Whole seconds left of `seconds`, counted from the render that first saw `startedBy` (a new value restarts the
  * count), read again every second; null without `seconds`.

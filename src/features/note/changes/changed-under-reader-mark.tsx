@@ -3,6 +3,7 @@ import type { WritableNoteField } from "#contract/clinic-api/note.ts";
 import { NOTE_SECTION_KEYS } from "#contract/note/section-digests.ts";
 import { Button } from "#src/components/ui/button.tsx";
 import { formatRecentTime } from "#src/lib/time-format.ts";
+import { useIsWithin } from "#src/lib/use-now.ts";
 import { useTimeDisplay } from "#src/lib/use-time-display.tsx";
 import { focusNoteTarget } from "../focus-note-target.ts";
 import { EarlierSectionBody } from "../reading/note-section-list.tsx";
@@ -16,6 +17,9 @@ import type { ChangesUnderReader } from "./use-changes-under-reader.ts";
 // when the change reached the screen, on the facility's clock, and what it
 // replaced behind a disclosure button. The caller says where focus goes once
 // the mark is dismissed (the place it marked).
+
+/** How long a change reads as made "just now". */
+const JUST_NOW_MS = 60_000;
 
 export interface ChangedUnderReaderMarkProps {
   testId: string;
@@ -34,6 +38,8 @@ export function ChangedUnderReaderMark({ testId, subject, seenAtMs, savedInAnoth
   const [isOpen, setOpen] = useState(false);
   const id = useId();
   const display = useTimeDisplay(timezone);
+  // A mark read minutes later does not say "just now": its time beside it says when.
+  const isJustNow = useIsWithin(seenAtMs, JUST_NOW_MS);
   const titleId = `${id}-title`;
   const replacedId = `${id}-replaced`;
 
@@ -41,7 +47,8 @@ export function ChangedUnderReaderMark({ testId, subject, seenAtMs, savedInAnoth
     <div role="group" aria-labelledby={titleId} data-testid={testId} className="space-y-2 rounded-md border border-sky-300 bg-sky-50 px-3 py-2 text-sm text-slate-900">
       <div className="flex flex-wrap items-center justify-between gap-2">
         <p id={titleId} className="font-semibold text-sky-950">
-          {savedInAnotherTab ? "Saved by you in another tab just now" : "Changed in the EHR just now"} <span className="font-normal whitespace-nowrap text-slate-700">({formatRecentTime(seenAtMs, Date.now(), display)})</span>
+          {savedInAnotherTab ? "Saved by you in another tab" : "Changed in the EHR"}
+          {isJustNow ? " just now" : null} <span className="font-normal whitespace-nowrap text-slate-700">({formatRecentTime(seenAtMs, Date.now(), display)})</span>
           <span className="sr-only">: {subject}</span>
         </p>
         <div className="flex flex-wrap gap-2">
