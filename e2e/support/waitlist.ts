@@ -12,6 +12,7 @@ export interface WaitlistEntryShape {
   id: string;
   patientId: string;
   patientName: string | null;
+  preferences: Record<string, unknown>;
 }
 
 export interface WaitlistOfferShape {
@@ -45,14 +46,13 @@ export async function addFollowUpToWaitlist(context: { userId: string; patientId
 }
 
 /** GET /api/waitlist as a front-desk or scheduler user of org A. */
-/** An entry's preferences as the BFF lists them (undefined once it no longer waits). */
-export async function preferencesOf(userId: string, entryId: string): Promise<Record<string, unknown> | undefined> {
-  const listed = (await callAppWithPatient("GET", "/api/waitlist", { userId })) as { entries: { id: string; preferences: Record<string, unknown> }[] };
-  return listed.entries.find((entry) => entry.id === entryId)?.preferences;
-}
-
 export async function waitlistOf(userId: string): Promise<WaitlistShape> {
   return (await callAppWithPatient("GET", "/api/waitlist", { userId })) as WaitlistShape;
+}
+
+/** An entry's preferences as the BFF lists them (undefined once it no longer waits). */
+export async function preferencesOf(userId: string, entryId: string): Promise<Record<string, unknown> | undefined> {
+  return (await waitlistOf(userId)).entries.find((entry) => entry.id === entryId)?.preferences;
 }
 
 /** Every waiting entry of org A removed (entries outlast a test in the worker's BFF; their offers go with them). */
