@@ -258,3 +258,37 @@ test("a view whose first reads are slow shows a busy placeholder under the app's
   await expect(app.getByRole("button", { name: "Search", exact: true })).toBeVisible({ timeout: 15_000 });
   await expect(placeholder).toHaveCount(0);
 });
+
+test("the frame is never blank while Tandem opens: a placeholder from its first paint until the note is there, its server slow or not", async ({ page }) => {
+  // Found timing a boot: the frame was empty while the app's code loaded (up to a second here), and again between the
+  // connection's placeholder and the view's while the note was read (0.9 s), so the EHR's panel flashed white twice.
+  const physician = await userWithRole(ORG_A, "Physician");
+  const note = (await sandboxNotes(ORG_A)).find((candidate) => candidate.status === "awaiting_sign");
+  for (const serverDelayMs of [0, 1_500]) {
+    await page.unrouteAll();
+    await page.route("**/api/**", async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, serverDelayMs));
+      await route.fallback();
+    });
+    const app = await openInHost(page, { org: ORG_A, user: physician.id, note: note?.id, patient: note?.patientId });
+    const seen: string[] = [];
+    const deadline = Date.now() + 20_000;
+    while (seen.at(-1) !== "the note" && Date.now() < deadline) {
+      const frame = page.frames().find((candidate) => candidate.url().startsWith(appUrl()));
+      // What the frame shows: nothing, a busy placeholder, or the note (its document not yet parsed is not a state).
+      const state = await frame
+        ?.evaluate(() => {
+          const root = document.getElementById("root");
+          if (root === null) return null;
+          if (root.querySelector('[data-testid="note-view"][data-state="ready"]') !== null) return "the note";
+          if (root.querySelector('[aria-busy="true"]') !== null) return "busy";
+          return root.innerText.trim() === "" ? "blank" : `other: ${root.innerText.trim().slice(0, 40)}`;
+        })
+        .catch(() => null);
+      if (state && state !== seen.at(-1)) seen.push(state);
+      await page.waitForTimeout(30);
+    }
+    expect(seen, `with Tandem's server ${serverDelayMs} ms slow`).toEqual(["busy", "the note"]);
+    await expect(app.getByTestId("signed-in-user")).toBeVisible();
+  }
+});

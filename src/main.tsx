@@ -17,8 +17,19 @@ adoptPageStyleNonce();
 
 const queryClient = createAppQueryClient();
 
-// `appMode` is set by ConnectedRouter below, which renders only once someone is signed in.
-const router = createRouter({ routeTree, context: { queryClient, appMode: null }, defaultPreload: "intent", defaultErrorComponent: RouteErrorNotice, defaultPendingComponent: RoutePending });
+/** TanStack Router's defaults: a navigation's placeholder after a second, and then for at least half a second. */
+const NAVIGATION_PENDING_MS = 1000;
+const NAVIGATION_PENDING_MIN_MS = 500;
+
+// `appMode` is set by ConnectedRouter below, which renders only once someone is signed in. The first load draws its
+// placeholder at once, under the header, where the connection's placeholder was: with TanStack's default wait the frame
+// went blank for up to a second between the two (found timing a boot). Once a view is on screen, a navigation keeps it
+// for that second, as TanStack does, so a quick one draws no placeholder.
+const router = createRouter({ routeTree, context: { queryClient, appMode: null }, defaultPreload: "intent", defaultErrorComponent: RouteErrorNotice, defaultPendingComponent: RoutePending, defaultPendingMs: 0, defaultPendingMinMs: 0 });
+const stopWatchingFirstLoad = router.subscribe("onResolved", () => {
+  stopWatchingFirstLoad();
+  router.update({ ...router.options, defaultPendingMs: NAVIGATION_PENDING_MS, defaultPendingMinMs: NAVIGATION_PENDING_MIN_MS });
+});
 
 // Another organization or user: the previous one's data is gone from the cache, and every loader runs again for
 // the new one (the views remount for it, but the router does not load again by itself). The first identity needs
