@@ -12,7 +12,7 @@ import { CurrentFacilityProvider } from "../components/shell/current-facility.ts
 import { lazyPart } from "../components/shell/lazy-part.tsx";
 import { MainNav } from "../components/shell/main-nav.tsx";
 import { PatientBanner } from "../components/shell/patient-banner.tsx";
-import { Skeleton } from "../components/ui/skeleton.tsx";
+import { PagePlaceholder } from "../components/ui/skeleton.tsx";
 import { HoldsProvider } from "../scheduling/holds-provider.tsx";
 import type { AppLink } from "../bridge/app-link.ts";
 
@@ -39,13 +39,7 @@ function SessionShell() {
   const { context, bridge } = useBridge();
   const session = useQuery(sessionQuery());
   if (session.isPending) {
-    return (
-      <div aria-busy="true" aria-label="Loading your session" className="space-y-3 p-3">
-        <Skeleton className="h-12 w-full" />
-        <Skeleton className="h-8 w-1/2" />
-        <Skeleton className="h-48 w-full" />
-      </div>
-    );
+    return <PagePlaceholder label="Loading your session" className="p-3" />;
   }
   if (session.isError && bridge.mode === "standalone" && session.error instanceof ApiError && session.error.status === 401) {
     // The sign-in's session cookie expired or was signed out elsewhere.

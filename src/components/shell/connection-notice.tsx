@@ -1,5 +1,5 @@
 import type { BridgeStatus } from "#src/bridge/bridge-provider.tsx";
-import { Skeleton } from "../ui/skeleton.tsx";
+import { PagePlaceholder } from "../ui/skeleton.tsx";
 import { Notice } from "../ui/notice.tsx";
 
 /** What the app shows before (or instead of) a connection to its EHR host. */
@@ -8,13 +8,7 @@ export function ConnectionNotice({ status }: { status: Exclude<BridgeStatus, { k
   const frame = (children: React.ReactNode) => <main className="mx-auto max-w-xl p-4">{children}</main>;
   switch (status.kind) {
     case "connecting":
-      return frame(
-        <div aria-busy="true" aria-label="Connecting to the EHR" className="space-y-3">
-          <Skeleton className="h-10 w-full" />
-          <Skeleton className="h-6 w-2/3" />
-          <Skeleton className="h-40 w-full" />
-        </div>,
-      );
+      return frame(<PagePlaceholder label="Connecting to the EHR" />);
     case "server-unreachable":
       return frame(
         <Notice tone="warning" title="Tandem's server is not answering">

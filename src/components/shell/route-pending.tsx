@@ -1,4 +1,4 @@
-import { Skeleton } from "../ui/skeleton.tsx";
+import { PagePlaceholder } from "../ui/skeleton.tsx";
 
 /**
  * A view whose route is still reading what it needs (its beforeLoad or loader: the session, the user's last
@@ -8,11 +8,8 @@ import { Skeleton } from "../ui/skeleton.tsx";
  */
 export function RoutePending() {
   return (
-    <div aria-busy="true" data-testid="route-loading" className="space-y-3 p-3">
+    <PagePlaceholder testId="route-loading" className="p-3">
       <p className="sr-only">Loading…</p>
-      <Skeleton className="h-10 w-full" />
-      <Skeleton className="h-6 w-2/3" />
-      <Skeleton className="h-40 w-full" />
-    </div>
+    </PagePlaceholder>
   );
 }
