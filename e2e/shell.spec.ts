@@ -255,6 +255,8 @@ test("a view whose first reads are slow shows a busy placeholder under the app's
   await expect(placeholder).toContainText("Loading…");
   await expect(app.getByTestId("signed-in-user")).toBeVisible();
   await saveScreenshot(page, "route-loading");
+  // A screen reader is told what the placeholder waits for (axe refused the aria-label a role-less div carried).
+  await expectAccessible(page);
   await expect(app.getByRole("button", { name: "Search", exact: true })).toBeVisible({ timeout: 15_000 });
   await expect(placeholder).toHaveCount(0);
 });
@@ -291,4 +293,29 @@ test("the frame is never blank while Tandem opens: a placeholder from its first 
     expect(seen, `with Tandem's server ${serverDelayMs} ms slow`).toEqual(["busy", "the note"]);
     await expect(app.getByTestId("signed-in-user")).toBeVisible();
   }
+});
+
+test("each placeholder Tandem shows while it opens tells a screen reader what it waits for", async ({ page }) => {
+  // Found reading the placeholders with axe: "Opening Tandem", "Loading your session" and "Loading the note" were
+  // aria-labels on divs without a role, which screen readers do not read (axe: aria-prohibited-attr, serious).
+  const physician = await userWithRole(ORG_A, "Physician");
+  const note = (await sandboxNotes(ORG_A)).find((candidate) => candidate.status === "awaiting_sign");
+  const slow = (pattern: string, delayMs: number) =>
+    page.route(pattern, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
+      await route.fallback();
+    });
+  await slow("**/assets/index-*.js", 5_000);
+  // The note is read beside the session: slower, so its own placeholder shows once the session is in.
+  await slow("**/api/session", 5_000);
+  await slow(`**/api/notes/${note?.id ?? "-"}`, 10_000);
+  // Not awaited: the host page's load waits for the frame's, which waits for the app's code.
+  const opened = openInHost(page, { org: ORG_A, user: physician.id, note: note?.id, patient: note?.patientId });
+  const app = page.frameLocator("iframe#tandem-app");
+  for (const waitingFor of ["Opening Tandem…", "Loading your session…", "Loading the note…"]) {
+    await expect(app.getByText(waitingFor, { exact: true }), waitingFor).toBeAttached({ timeout: 15_000 });
+    await expectAccessible(page);
+  }
+  await opened;
+  await expect(app.getByTestId("note-view")).toHaveAttribute("data-state", "ready", { timeout: 15_000 });
 });

@@ -39,7 +39,7 @@ function SessionShell() {
   const { context, bridge } = useBridge();
   const session = useQuery(sessionQuery());
   if (session.isPending) {
-    return <PagePlaceholder label="Loading your session" className="p-3" />;
+    return <PagePlaceholder label="Loading your session…" className="p-3" />;
   }
   if (session.isError && bridge.mode === "standalone" && session.error instanceof ApiError && session.error.status === 401) {
     // The sign-in's session cookie expired or was signed out elsewhere.

@@ -8,7 +8,7 @@ export function ConnectionNotice({ status }: { status: Exclude<BridgeStatus, { k
   const frame = (children: React.ReactNode) => <main className="mx-auto max-w-xl p-4">{children}</main>;
   switch (status.kind) {
     case "connecting":
-      return frame(<PagePlaceholder label="Connecting to the EHR" />);
+      return frame(<PagePlaceholder label="Connecting to the EHR…" />);
     case "server-unreachable":
       return frame(
         <Notice tone="warning" title="Tandem's server is not answering">

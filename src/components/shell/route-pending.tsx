@@ -8,8 +8,6 @@ import { PagePlaceholder } from "../ui/skeleton.tsx";
  */
 export function RoutePending() {
   return (
-    <PagePlaceholder testId="route-loading" className="p-3">
-      <p className="sr-only">Loading…</p>
-    </PagePlaceholder>
+    <PagePlaceholder label="Loading…" testId="route-loading" className="p-3" />
   );
 }

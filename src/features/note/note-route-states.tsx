@@ -8,7 +8,8 @@ import { Skeleton } from "#src/components/ui/skeleton.tsx";
 /** The route's pending view: the note is being read. */
 export function NotePending() {
   return (
-    <div aria-busy="true" aria-label="Loading the note" className="space-y-3" data-testid="note-view" data-state="loading">
+    <div aria-busy="true" className="space-y-3" data-testid="note-view" data-state="loading">
+      <p className="sr-only">Loading the note…</p>
       <Skeleton className="h-20 w-full" />
       <Skeleton className="h-10 w-2/3" />
       <Skeleton className="h-64 w-full" />

@@ -131,7 +131,8 @@ export function SlotsView() {
           today={today}
         />
       ) : (
-        <div aria-busy="true" aria-label="Loading the filters" className="grid grid-cols-1 gap-3 rounded-lg border border-slate-200 bg-white p-3 sm:grid-cols-2 lg:grid-cols-3">
+        <div aria-busy="true" className="grid grid-cols-1 gap-3 rounded-lg border border-slate-200 bg-white p-3 sm:grid-cols-2 lg:grid-cols-3">
+          <p className="sr-only">Loading the filters…</p>
           {Array.from({ length: 6 }, (_, index) => (
             <Skeleton key={index} className="h-14 w-full" />
           ))}

@@ -12,7 +12,8 @@ export function StandaloneFrame({ children }: { children: ReactNode }) {
 export function CheckingSignIn() {
   return (
     <StandaloneFrame>
-      <div aria-busy="true" aria-label="Checking your sign-in" className="space-y-3">
+      <div aria-busy="true" className="space-y-3">
+        <p className="sr-only">Checking your sign-in…</p>
         <Skeleton className="h-10 w-full" />
         <Skeleton className="h-24 w-full" />
       </div>

@@ -10,7 +10,8 @@ import { Skeleton } from "#src/components/ui/skeleton.tsx";
 export function WaitlistPending() {
   return (
     <WaitlistFrame>
-      <div aria-busy="true" aria-label="Loading the waitlist" data-testid="waitlist-loading" className="space-y-2">
+      <div aria-busy="true" data-testid="waitlist-loading" className="space-y-2">
+        <p className="sr-only">Loading the waitlist…</p>
         {Array.from({ length: 3 }, (_, index) => (
           <Skeleton key={index} className="h-24 w-full" />
         ))}

@@ -33,7 +33,8 @@ export function RecentNotes() {
     return (
       <section className={frame} data-testid="recent-notes" data-state="loading">
         <Heading />
-        <div aria-busy="true" aria-label="Loading your recent notes" className="space-y-2">
+        <div aria-busy="true" className="space-y-2">
+          <p className="sr-only">Loading your recent notes…</p>
           <Skeleton className="h-20 w-full" />
           <Skeleton className="h-20 w-full" />
           <Skeleton className="h-20 w-full" />
