@@ -1,3 +1,4 @@
+import type { Page } from "@playwright/test";
 import { expect, test } from "./support/fixtures.ts";
 import { noteScene, openNote, readNote } from "./support/notes.ts";
 import { ORG_A, ORG_B, ORG_C, appUrl, expectAccessible, openInHost, sandbox, sandboxNotes, saveScreenshot, userWithRole } from "./support/sandbox.ts";
@@ -6,6 +7,14 @@ import { ORG_A, ORG_B, ORG_C, appUrl, expectAccessible, openInHost, sandbox, san
 // cross-site iframe of the EHR host page (DESIGN.md "The host bridge").
 
 const SENTINEL = "tandem-e2e:sentinel";
+
+/** Requests matching `pattern` are answered `delayMs` later (a slow server, or slow code for the frame). */
+async function answerLate(page: Page, pattern: string, delayMs: number): Promise<void> {
+  await page.route(pattern, async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, delayMs));
+    await route.fallback();
+  });
+}
 
 test("the handshake succeeds and the shell shows the session, the patient and the facility clock", async ({ page }) => {
   const physician = await userWithRole(ORG_A, "Physician");
@@ -243,10 +252,7 @@ test("the slot finder's first read failing (Tandem's server gone as the frame lo
 test("a view whose first reads are slow shows a busy placeholder under the app's header, not an empty frame, then the view", async ({ page }) => {
   // Found walking a slow EHR at 1280 and 400 px: while the slot finder's route read what it needs, the frame stayed
   // empty (the router draws nothing for a route still loading unless told what to draw).
-  await page.route("**/api/appointment-types", async (route) => {
-    await new Promise((resolve) => setTimeout(resolve, 4_000));
-    await route.fallback();
-  });
+  await answerLate(page, "**/api/appointment-types", 4_000);
   const frontDesk = await userWithRole(ORG_A, "Front Desk");
   const app = await openInHost(page, { org: ORG_A, user: frontDesk.id, note: "none" });
   const placeholder = app.getByTestId("route-loading");
@@ -266,30 +272,28 @@ test("the frame is never blank while Tandem opens: a placeholder from its first 
   // connection's placeholder and the view's while the note was read (0.9 s), so the EHR's panel flashed white twice.
   const physician = await userWithRole(ORG_A, "Physician");
   const note = (await sandboxNotes(ORG_A)).find((candidate) => candidate.status === "awaiting_sign");
+  // Every state the frame's DOM passes through, recorded in the frame as it changes (not sampled): nothing, a busy
+  // placeholder, or the note. Its document before #root is parsed is not a state.
+  await page.addInitScript((appOrigin) => {
+    if (location.origin !== appOrigin) return;
+    const states: string[] = [];
+    Object.assign(window, { tandemFrameStates: states });
+    const record = () => {
+      const root = document.getElementById("root");
+      if (root === null) return;
+      const text = root.textContent.trim();
+      const state = root.querySelector('[data-testid="note-view"][data-state="ready"]') !== null ? "the note" : root.querySelector('[aria-busy="true"]') !== null ? "busy" : text === "" ? "blank" : `other: ${text.slice(0, 40)}`;
+      if (state !== states.at(-1)) states.push(state);
+    };
+    new MutationObserver(record).observe(document, { subtree: true, childList: true, attributes: true });
+  }, new URL(appUrl()).origin);
   for (const serverDelayMs of [0, 1_500]) {
     await page.unrouteAll();
-    await page.route("**/api/**", async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, serverDelayMs));
-      await route.fallback();
-    });
+    await answerLate(page, "**/api/**", serverDelayMs);
     const app = await openInHost(page, { org: ORG_A, user: physician.id, note: note?.id, patient: note?.patientId });
-    const seen: string[] = [];
-    const deadline = Date.now() + 20_000;
-    while (seen.at(-1) !== "the note" && Date.now() < deadline) {
-      const frame = page.frames().find((candidate) => candidate.url().startsWith(appUrl()));
-      // What the frame shows: nothing, a busy placeholder, or the note (its document not yet parsed is not a state).
-      const state = await frame
-        ?.evaluate(() => {
-          const root = document.getElementById("root");
-          if (root === null) return null;
-          if (root.querySelector('[data-testid="note-view"][data-state="ready"]') !== null) return "the note";
-          if (root.querySelector('[aria-busy="true"]') !== null) return "busy";
-          return root.innerText.trim() === "" ? "blank" : `other: ${root.innerText.trim().slice(0, 40)}`;
-        })
-        .catch(() => null);
-      if (state && state !== seen.at(-1)) seen.push(state);
-      await page.waitForTimeout(30);
-    }
+    await expect(app.getByTestId("note-view")).toHaveAttribute("data-state", "ready", { timeout: 20_000 });
+    const frame = page.frames().find((candidate) => candidate.url().startsWith(appUrl()));
+    const seen = await frame?.evaluate(() => (window as unknown as { tandemFrameStates: string[] }).tandemFrameStates);
     expect(seen, `with Tandem's server ${serverDelayMs} ms slow`).toEqual(["busy", "the note"]);
     await expect(app.getByTestId("signed-in-user")).toBeVisible();
   }
@@ -300,15 +304,10 @@ test("each placeholder Tandem shows while it opens tells a screen reader what it
   // aria-labels on divs without a role, which screen readers do not read (axe: aria-prohibited-attr, serious).
   const physician = await userWithRole(ORG_A, "Physician");
   const note = (await sandboxNotes(ORG_A)).find((candidate) => candidate.status === "awaiting_sign");
-  const slow = (pattern: string, delayMs: number) =>
-    page.route(pattern, async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, delayMs));
-      await route.fallback();
-    });
-  await slow("**/assets/index-*.js", 5_000);
+  await answerLate(page, "**/assets/index-*.js", 5_000);
   // The note is read beside the session: slower, so its own placeholder shows once the session is in.
-  await slow("**/api/session", 5_000);
-  await slow(`**/api/notes/${note?.id ?? "-"}`, 10_000);
+  await answerLate(page, "**/api/session", 5_000);
+  await answerLate(page, `**/api/notes/${note?.id ?? "-"}`, 10_000);
   // Not awaited: the host page's load waits for the frame's, which waits for the app's code.
   const opened = openInHost(page, { org: ORG_A, user: physician.id, note: note?.id, patient: note?.patientId });
   const app = page.frameLocator("iframe#tandem-app");
